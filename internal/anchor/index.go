@@ -1,0 +1,118 @@
+// Package anchor resolves review comments against the patch embedded in a
+// review exchange document: it indexes the patch, resolves each comment's
+// (path, side, start_line, end_line), detects drift, and builds the fixes.
+package anchor
+
+import "github.com/leanreview/lreview-lsp/internal/exchange"
+
+// Side is a patch image: LEFT is the old file, RIGHT the new one.
+type Side uint8
+
+const (
+	Left Side = iota
+	Right
+)
+
+func (s Side) String() string {
+	if s == Left {
+		return "LEFT"
+	}
+	return "RIGHT"
+}
+
+// ParseSide reads a side case-insensitively, as the spec allows.
+func ParseSide(s string) (Side, bool) {
+	switch {
+	case len(s) == 4 && (s[0]|0x20) == 'l' && (s[1]|0x20) == 'e' && (s[2]|0x20) == 'f' && (s[3]|0x20) == 't':
+		return Left, true
+	case len(s) == 5 && (s[0]|0x20) == 'r' && (s[1]|0x20) == 'i' && (s[2]|0x20) == 'g' && (s[3]|0x20) == 'h' && (s[4]|0x20) == 't':
+		return Right, true
+	}
+	return Right, false
+}
+
+// LineKind is what a diff line is.
+type LineKind uint8
+
+const (
+	Context   LineKind = iota // " text": in both images
+	Added                     // "+text": RIGHT image only
+	Removed                   // "-text": LEFT image only
+	NoNewline                 // "\ No newline at end of file": in neither image
+)
+
+// DiffLine is one body line of a hunk.
+type DiffLine struct {
+	Kind LineKind
+	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
+	// when the line is not part of that image.
+	Old, New int
+	// Content is the line without its diff marker.
+	Content string
+	// Patch is the line's index in exchange.Patch.Lines, which holds its
+	// array element and source range.
+	Patch int
+}
+
+// In reports whether the line belongs to the image of side.
+func (l DiffLine) In(s Side) bool {
+	if s == Left {
+		return l.Old > 0
+	}
+	return l.New > 0
+}
+
+// Number returns the line's number in the image of side (0 if absent).
+func (l DiffLine) Number(s Side) int {
+	if s == Left {
+		return l.Old
+	}
+	return l.New
+}
+
+// Hunk is one @@ section of a file diff.
+type Hunk struct {
+	// Header is the index in exchange.Patch.Lines of the "@@ ... @@" line.
+	Header                                 int
+	OldStart, OldCount, NewStart, NewCount int
+	// Section is the text after the closing "@@", often a function name.
+	Section string
+	Lines   []DiffLine
+}
+
+// FileStatus describes what a file diff does to its file.
+type FileStatus uint8
+
+const (
+	Modified FileStatus = iota
+	NewFile
+	DeletedFile
+	Renamed
+	Copied
+)
+
+// FileDiff is the diff of one file.
+type FileDiff struct {
+	// OldName and NewName are the paths without the a/ and b/ prefixes; the
+	// absent side of a new or deleted file is "".
+	OldName, NewName string
+	Status           FileStatus
+	Binary           bool
+	// ModeOnly is set for a diff that changes only the file mode.
+	ModeOnly bool
+	// First and Last are the indexes in exchange.Patch.Lines of the file
+	// diff's first and last lines (headers included).
+	First, Last int
+	Hunks       []Hunk
+}
+
+// Index is the patch of one document, parsed into files, hunks and
+// numbered lines. It is built once per patch text and read by every
+// feature; it never changes after BuildIndex returns.
+type Index struct {
+	Patch *exchange.Patch
+	Files []*FileDiff
+	// Problems are the patch-level diagnostics: patch-parse,
+	// hunk-count-mismatch (with its header-count fix) and patch-empty.
+	Problems []exchange.Diagnostic
+}

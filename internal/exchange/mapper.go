@@ -1,0 +1,176 @@
+package exchange
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+)
+
+// Encoding is the unit in which a Position's Character counts.
+type Encoding uint8
+
+const (
+	UTF16 Encoding = iota // the LSP default
+	UTF8
+	UTF32
+)
+
+func (e Encoding) String() string {
+	switch e {
+	case UTF8:
+		return "utf-8"
+	case UTF32:
+		return "utf-32"
+	}
+	return "utf-16"
+}
+
+// Position is an LSP position: 0-based line and a 0-based column counted in
+// the Mapper's encoding.
+type Position struct {
+	Line, Character int
+}
+
+// Mapper converts between byte offsets and positions for one text. It is
+// the only place in the project that counts columns, so that every feature
+// agrees on where a character is. Lines end at \n, \r\n or a lone \r, as
+// the LSP specification says.
+type Mapper struct {
+	content []byte
+	// lineStart[i] is the offset of line i's first byte.
+	lineStart []int
+}
+
+// NewMapper indexes the line starts of content.
+func NewMapper(content []byte) *Mapper {
+	starts := make([]int, 1, 1+len(content)/40)
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return &Mapper{content: content, lineStart: starts}
+}
+
+// Lines returns the number of lines (a final line break opens an empty last line).
+func (m *Mapper) Lines() int { return len(m.lineStart) }
+
+// lineEnd returns the offset of line i's terminator (or of the end of input).
+func (m *Mapper) lineEnd(i int) int {
+	if i+1 >= len(m.lineStart) {
+		return len(m.content)
+	}
+	end := m.lineStart[i+1] - 1
+	if end > m.lineStart[i] && m.content[end] == '\n' && m.content[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// Line returns the 0-based line holding offset.
+func (m *Mapper) Line(offset int) int {
+	return sort.Search(len(m.lineStart), func(i int) bool { return m.lineStart[i] > offset }) - 1
+}
+
+// Position converts a byte offset, clamped to the content, to a position.
+// An offset inside a line terminator or a multi-byte character maps to the
+// position of that terminator or character.
+func (m *Mapper) Position(offset int, enc Encoding) Position {
+	offset = max(0, min(offset, len(m.content)))
+	line := m.Line(offset)
+	start, end := m.lineStart[line], m.lineEnd(line)
+	return Position{Line: line, Character: columns(m.content[start:end], min(offset, end)-start, enc)}
+}
+
+// columns counts the units, in enc, of the characters of line that end at
+// or before upto. An invalid byte counts as one unit, as it would once
+// replaced by U+FFFD.
+func columns(line []byte, upto int, enc Encoding) int {
+	if enc == UTF8 {
+		return charStart(line, upto)
+	}
+	n := 0
+	for i := 0; i < upto; {
+		r, size := utf8.DecodeRune(line[i:])
+		if i+size > upto {
+			break
+		}
+		i += size
+		if enc == UTF16 && r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// Offset converts a position to a byte offset. A character past the end
+// of its line clamps to the line's end, as the LSP specification asks;
+// a line past the end of the content is an error.
+func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
+	if p.Line < 0 || p.Character < 0 {
+		return 0, fmt.Errorf("invalid position %d:%d", p.Line, p.Character)
+	}
+	if p.Line >= len(m.lineStart) {
+		if p.Line == len(m.lineStart) && p.Character == 0 {
+			return len(m.content), nil
+		}
+		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line+1, len(m.lineStart))
+	}
+	start, end := m.lineStart[p.Line], m.lineEnd(p.Line)
+	if enc == UTF8 {
+		return start + charStart(m.content[start:end], min(p.Character, end-start)), nil
+	}
+	units := 0
+	for i := start; i < end; {
+		if units >= p.Character {
+			return i, nil
+		}
+		r, size := utf8.DecodeRune(m.content[i:end])
+		if enc == UTF16 && r >= 0x10000 {
+			units += 2
+			if units > p.Character {
+				return i, nil // inside a surrogate pair: the character's start
+			}
+		} else {
+			units++
+		}
+		i += size
+	}
+	return end, nil
+}
+
+// Range converts a byte range to a pair of positions.
+func (m *Mapper) Range(start, end int, enc Encoding) (Position, Position) {
+	return m.Position(start, enc), m.Position(end, enc)
+}
+
+// LineCol returns the 1-based line and 1-based byte column of offset, the
+// convention of compilers' `file:line:col` messages that editors jump to.
+func (m *Mapper) LineCol(offset int) (int, int) {
+	p := m.Position(offset, UTF8)
+	return p.Line + 1, p.Character + 1
+}
+
+// charStart moves i back to the start of the character of line it falls
+// in, so that no position splits a UTF-8 sequence. An invalid byte is a
+// character of its own.
+func charStart(line []byte, i int) int {
+	for j := i; j > 0 && j > i-utf8.UTFMax && j < len(line); j-- {
+		if !utf8.RuneStart(line[j]) {
+			continue
+		}
+		if r, size := utf8.DecodeRune(line[j:]); j+size > i && !(r == utf8.RuneError && size == 1) {
+			return j
+		}
+		break
+	}
+	return i
+}

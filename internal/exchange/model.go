@@ -1,0 +1,224 @@
+package exchange
+
+import "strings"
+
+// Member names in the spec's order. The canonical writer emits them in this
+// order; anything else is an unknown member.
+var (
+	ReviewKeys  = []string{"leanreview_review", "title", "summary", "patch", "comments"}
+	CommentKeys = []string{"id", "author", "path", "side", "start_line", "end_line", "body", "state", "snippet", "at", "replies"}
+	ReplyKeys   = []string{"author", "body", "at"}
+)
+
+// Comment states.
+const (
+	StateActive    = "active"
+	StateDismissed = "dismissed"
+	StateOrphaned  = "orphaned"
+	StateStale     = "stale"
+)
+
+// Document is a parsed review exchange file: the JSON tree with positions
+// and the review model decoded from it with the spec's tolerance rules.
+type Document struct {
+	Src    []byte
+	Root   *Node
+	Syntax []SyntaxError
+	Review Review
+	mapper *Mapper
+}
+
+// Mapper returns the document's position mapper, built on first use.
+func (d *Document) Mapper() *Mapper {
+	if d.mapper == nil {
+		d.mapper = NewMapper(d.Src)
+	}
+	return d.mapper
+}
+
+// Review is the top-level object. Fields hold decoded values where the
+// member has the right type; the nodes keep ranges for diagnostics.
+type Review struct {
+	Node        *Node // the root object, nil if the root is not an object
+	Version     int
+	VersionNode *Node
+	Title       string
+	Summary     string
+	Patch       Patch
+	Comments    []*Comment
+}
+
+// PatchForm says how the patch member is spelt.
+type PatchForm uint8
+
+const (
+	PatchMissing PatchForm = iota // no patch member
+	PatchArray                    // an array of strings, one diff line each
+	PatchString                   // a single string with embedded line feeds
+	PatchInvalid                  // some other JSON type
+)
+
+// Patch is the embedded diff as a list of lines, each traced back to the
+// source text it was decoded from.
+type Patch struct {
+	Node  *Node
+	Form  PatchForm
+	Lines []PatchLine
+	// TrailingEmpty is the forbidden final "" element of the array form; it
+	// is not one of Lines.
+	TrailingEmpty *Node
+}
+
+// PatchLine is one diff line of the patch.
+type PatchLine struct {
+	Text string // decoded, without its line terminator
+	// Elem is the array element the line comes from (0 for the string form).
+	Elem int
+	// Node is that element (or the patch string).
+	Node *Node
+	// Start and End delimit the line's escaped text in the source, inside
+	// the quotes.
+	Start, End int
+	// Shared reports that the element holds other lines too
+	// (patch-multiline-element) or, in the string form, always.
+	Shared bool
+}
+
+// Comment is one element of `comments`.
+type Comment struct {
+	Node  *Node // the comment object (nil members are absent or mistyped)
+	Index int
+
+	ID, Author, Path, Side, Body, State, Snippet, At string
+	StartLine, EndLine                              int
+	Replies                                         []*Reply
+}
+
+// Reply is one element of a comment's `replies`.
+type Reply struct {
+	Node             *Node
+	Author, Body, At string
+}
+
+// SideNorm returns the side in upper case: the spec makes it case-insensitive.
+func (c *Comment) SideNorm() string { return strings.ToUpper(c.Side) }
+
+// StateNorm returns the state with the default applied.
+func (c *Comment) StateNorm() string {
+	if c.State == "" {
+		return StateActive
+	}
+	return c.State
+}
+
+// Member returns the value node of the comment's member name, or nil.
+func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
+
+// Parse reads a review exchange document. It never fails: syntax errors are
+// listed in Syntax and the model holds whatever could be decoded.
+func Parse(src []byte) *Document {
+	root, errs := ParseJSON(src)
+	d := &Document{Src: src, Root: root, Syntax: errs}
+	if root.Kind == KindObject {
+		d.Review = decodeReview(src, root)
+	}
+	return d
+}
+
+func str(n *Node) string {
+	if n != nil && n.Kind == KindString {
+		return n.Str
+	}
+	return ""
+}
+
+func decodeReview(src []byte, root *Node) Review {
+	r := Review{Node: root, VersionNode: root.Member("leanreview_review")}
+	r.Version, _ = r.VersionNode.Int(src)
+	r.Title = str(root.Member("title"))
+	r.Summary = str(root.Member("summary"))
+	r.Patch = decodePatch(src, root.Member("patch"))
+	if cs := root.Member("comments"); cs != nil && cs.Kind == KindArray {
+		for i, e := range cs.Elems {
+			if e.Kind == KindObject {
+				r.Comments = append(r.Comments, decodeComment(src, e, i))
+			}
+		}
+	}
+	return r
+}
+
+func decodePatch(src []byte, n *Node) Patch {
+	p := Patch{Node: n}
+	switch {
+	case n == nil:
+		p.Form = PatchMissing
+	case n.Kind == KindString:
+		p.Form = PatchString
+		for _, seg := range SplitLines(src, n) {
+			p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End, Shared: true})
+		}
+		// "a\nb\n" ends with a line feed, not with an empty diff line.
+		if k := len(p.Lines); k > 0 && p.Lines[k-1].Text == "" && p.Lines[k-1].Start == p.Lines[k-1].End {
+			if k > 1 || n.Str == "" {
+				p.Lines = p.Lines[:k-1]
+			}
+		}
+	case n.Kind == KindArray:
+		p.Form = PatchArray
+		p.Lines = make([]PatchLine, 0, len(n.Elems))
+		elems := n.Elems
+		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
+			p.TrailingEmpty = elems[k-1]
+			elems = elems[:k-1]
+		}
+		for i, e := range elems {
+			if e.Kind != KindString {
+				continue // a schema error; not a diff line
+			}
+			if !strings.ContainsAny(e.Str, "\n\r") {
+				start, end := contentRange(e)
+				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: i, Node: e, Start: start, End: end})
+				continue
+			}
+			segs := SplitLines(src, e)
+			if k := len(segs); k > 1 && segs[k-1].Start == segs[k-1].End {
+				segs = segs[:k-1] // "line\n": a terminator, not an empty line
+			}
+			for _, seg := range segs {
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: i, Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
+			}
+		}
+	default:
+		p.Form = PatchInvalid
+	}
+	return p
+}
+
+func decodeComment(src []byte, n *Node, index int) *Comment {
+	c := &Comment{
+		Node:    n,
+		Index:   index,
+		ID:      str(n.Member("id")),
+		Author:  str(n.Member("author")),
+		Path:    str(n.Member("path")),
+		Side:    str(n.Member("side")),
+		Body:    str(n.Member("body")),
+		State:   str(n.Member("state")),
+		Snippet: str(n.Member("snippet")),
+		At:      str(n.Member("at")),
+	}
+	c.StartLine, _ = n.Member("start_line").Int(src)
+	c.EndLine = c.StartLine
+	if e, ok := n.Member("end_line").Int(src); ok {
+		c.EndLine = e
+	}
+	if rs := n.Member("replies"); rs != nil && rs.Kind == KindArray {
+		for _, e := range rs.Elems {
+			if e.Kind == KindObject {
+				c.Replies = append(c.Replies, &Reply{Node: e, Author: str(e.Member("author")), Body: str(e.Member("body")), At: str(e.Member("at"))})
+			}
+		}
+	}
+	return c
+}

@@ -1,0 +1,117 @@
+package exchange
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+func numberValue(text []byte) any { return json.Number(text) }
+
+// Segment is a piece of a JSON string: its decoded text and the byte range
+// of its escaped spelling in the source.
+type Segment struct {
+	Text       string
+	Start, End int
+}
+
+// escapeAt returns the decoded bytes and the source length of the string
+// content unit at s[i] (an escape sequence, a UTF-8 sequence or a byte).
+func escapeAt(s []byte, i int) (decoded []byte, size int) {
+	c := s[i]
+	if c != '\\' || i+1 >= len(s) {
+		if c >= 0x80 {
+			_, size := utf8.DecodeRune(s[i:])
+			return s[i : i+size], size
+		}
+		return s[i : i+1], 1
+	}
+	switch s[i+1] {
+	case 'n':
+		return []byte{'\n'}, 2
+	case 'r':
+		return []byte{'\r'}, 2
+	case 't':
+		return []byte{'\t'}, 2
+	case 'b':
+		return []byte{'\b'}, 2
+	case 'f':
+		return []byte{'\f'}, 2
+	case 'u':
+		if ru, n := decodeUnicodeEscape(s[i:]); n > 0 {
+			return utf8.AppendRune(nil, ru), n
+		}
+		return s[i : i+2], 2
+	}
+	return s[i+1 : i+2], 2
+}
+
+// contentRange returns the source range of a string node's content, quotes
+// excluded (an unterminated string has no closing quote).
+func contentRange(n *Node) (int, int) {
+	end := n.End
+	if n.Closed {
+		end--
+	}
+	return n.Start + 1, end
+}
+
+// SplitLines splits a string node's decoded value at line feeds and gives
+// each line the source range of its escaped text. A trailing carriage
+// return is dropped from the line (CRLF patches), and so is the empty line
+// after a final line feed.
+func SplitLines(src []byte, n *Node) []Segment {
+	start, end := contentRange(n)
+	if !n.Escape {
+		return []Segment{{Text: n.Str, Start: start, End: end}}
+	}
+	var out []Segment
+	lineStart := start
+	var text []byte
+	crAt := -1 // source offset of a pending \r escape
+	for i := start; i < end; {
+		dec, size := escapeAt(src, i)
+		if len(dec) == 1 && dec[0] == '\n' {
+			segEnd := i
+			if crAt >= 0 && len(text) > 0 && text[len(text)-1] == '\r' {
+				text = text[:len(text)-1]
+				segEnd = crAt
+			}
+			out = append(out, Segment{Text: string(text), Start: lineStart, End: segEnd})
+			text = text[:0]
+			i += size
+			lineStart = i
+			crAt = -1
+			continue
+		}
+		if len(dec) == 1 && dec[0] == '\r' {
+			crAt = i
+		} else {
+			crAt = -1
+		}
+		text = append(text, dec...)
+		i += size
+	}
+	if lineStart < end || len(out) == 0 {
+		out = append(out, Segment{Text: string(text), Start: lineStart, End: end})
+	}
+	return out
+}
+
+// SourceOffset maps a byte offset in a string node's decoded value to the
+// source offset of the escape or character that produced it.
+func SourceOffset(src []byte, n *Node, decoded int) int {
+	start, end := contentRange(n)
+	if !n.Escape {
+		return min(start+decoded, end)
+	}
+	d := 0
+	for i := start; i < end; {
+		if d >= decoded {
+			return i
+		}
+		dec, size := escapeAt(src, i)
+		d += len(dec)
+		i += size
+	}
+	return end
+}
