@@ -104,6 +104,9 @@ type FileDiff struct {
 	// diff's first and last lines (headers included).
 	First, Last int
 	Hunks       []Hunk
+	// ordered is set by BuildIndex per side when the hunks' images follow
+	// each other, so that Find may binary-search them.
+	ordered [2]bool
 }
 
 // Index is the patch of one document, parsed into files, hunks and
@@ -115,4 +118,7 @@ type Index struct {
 	// Problems are the patch-level diagnostics: patch-parse,
 	// hunk-count-mismatch (with its header-count fix) and patch-empty.
 	Problems []exchange.Diagnostic
+	// look is what BuildIndex precomputes for FileFor and Paths (nil in an
+	// Index built by hand: the lookups then scan).
+	look *lookup
 }

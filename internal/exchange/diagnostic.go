@@ -61,6 +61,9 @@ type Fix struct {
 	// Safe marks fixes that need no choice: the source.fixAll set, applied
 	// by `lreview-lsp fix`.
 	Safe bool
+	// Done says what the fix did, in the past tense, for `fix`'s report
+	// ("moved c1 from RIGHT 72 to RIGHT 74"); the title serves when empty.
+	Done string
 }
 
 // Diagnostic is a problem found in a document, addressed by byte range; the

@@ -102,7 +102,7 @@ func (n *Node) Pointer() string {
 	return b.String()
 }
 
-// Number returns the value of a number node that is integral, and whether
+// Int returns the value of a number node that is integral, and whether
 // it is one. 3.0 and 3e0 count, as JSON Schema's "integer" does.
 func (n *Node) Int(src []byte) (int, bool) {
 	if n == nil || n.Kind != KindNumber {
@@ -167,6 +167,9 @@ type reader struct {
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
+	// lines counts lines for messages, built on the first error that needs
+	// one: counting from the start at each error would be quadratic.
+	lines *Mapper
 }
 
 // ParseJSON reads src tolerantly: it always returns a root node (possibly
@@ -199,9 +202,11 @@ func (r *reader) fail(start, end int, msg string) {
 		return
 	}
 	if end <= start && len(r.src) > 0 {
-		// Point at one character: at end of input, the last one.
+		// Point at one character: at end of input, the last one (all of
+		// it, not its last byte).
 		if start >= len(r.src) {
-			start = len(r.src) - 1
+			_, size := utf8.DecodeLastRune(r.src)
+			start = len(r.src) - size
 		}
 		_, size := utf8.DecodeRune(r.src[start:])
 		end = start + size
@@ -425,6 +430,7 @@ func (r *reader) object(n *Node, depth int) {
 			start := r.pos
 			r.skipToken()
 			r.fail(start, r.pos, "unexpected "+r.describe(start)+": expected ',' or '}'")
+			r.skipComma(&afterComma) // the junk was the only error
 		}
 	}
 }
@@ -531,20 +537,28 @@ func (r *reader) array(n *Node, depth int) {
 				start := r.pos
 				r.skipToken()
 				r.fail(start, r.pos, "unexpected "+r.describe(start)+": expected ',' or ']'")
+				r.skipComma(&afterComma) // the junk was the only error
 			}
 		}
 	}
 }
 
+// skipComma consumes the separator that follows junk after a member or
+// element, so that it is not reported as a second, misleading error.
+func (r *reader) skipComma(afterComma *int) {
+	r.skipSpace()
+	if r.pos < len(r.src) && r.src[r.pos] == ',' {
+		*afterComma = r.pos
+		r.pos++
+	}
+}
+
 // where formats an offset as "line N" for messages about distant openers.
 func (r *reader) where(off int) string {
-	line := 1
-	for _, c := range r.src[:off] {
-		if c == '\n' {
-			line++
-		}
+	if r.lines == nil {
+		r.lines = NewMapper(r.src)
 	}
-	return "line " + strconv.Itoa(line)
+	return "line " + strconv.Itoa(r.lines.Line(off)+1)
 }
 
 func (r *reader) number(n *Node) {
@@ -657,9 +671,12 @@ func (r *reader) stringValue(n *Node) {
 			continue
 		}
 		n.Escape = true
-		if i+1 >= len(s) {
+		if i+1 >= len(s) || s[i+1] == '\n' || s[i+1] == '\r' {
+			// A backslash cannot escape the end of the input or of the
+			// line: drop it and let the next round report the string as
+			// unterminated there.
 			i++
-			continue // reported as unterminated
+			continue
 		}
 		switch e := s[i+1]; e {
 		case '"', '\\', '/':

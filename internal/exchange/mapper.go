@@ -163,7 +163,7 @@ func (m *Mapper) LineCol(offset int) (int, int) {
 // in, so that no position splits a UTF-8 sequence. An invalid byte is a
 // character of its own.
 func charStart(line []byte, i int) int {
-	for j := i; j > 0 && j > i-utf8.UTFMax && j < len(line); j-- {
+	for j := i; j >= 0 && j > i-utf8.UTFMax && j < len(line); j-- {
 		if !utf8.RuneStart(line[j]) {
 			continue
 		}

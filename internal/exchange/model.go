@@ -90,8 +90,8 @@ type Comment struct {
 	Index int
 
 	ID, Author, Path, Side, Body, State, Snippet, At string
-	StartLine, EndLine                              int
-	Replies                                         []*Reply
+	StartLine, EndLine                               int
+	Replies                                          []*Reply
 }
 
 // Reply is one element of a comment's `replies`.
@@ -155,13 +155,11 @@ func decodePatch(src []byte, n *Node) Patch {
 		p.Form = PatchMissing
 	case n.Kind == KindString:
 		p.Form = PatchString
-		for _, seg := range SplitLines(src, n) {
-			p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End, Shared: true})
-		}
-		// "a\nb\n" ends with a line feed, not with an empty diff line.
-		if k := len(p.Lines); k > 0 && p.Lines[k-1].Text == "" && p.Lines[k-1].Start == p.Lines[k-1].End {
-			if k > 1 || n.Str == "" {
-				p.Lines = p.Lines[:k-1]
+		// SplitLines already drops the empty line after a final line feed
+		// ("a\nb\n" is two lines); an empty string holds no line at all.
+		if n.Str != "" {
+			for _, seg := range SplitLines(src, n) {
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End, Shared: true})
 			}
 		}
 	case n.Kind == KindArray:
@@ -181,10 +179,7 @@ func decodePatch(src []byte, n *Node) Patch {
 				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: i, Node: e, Start: start, End: end})
 				continue
 			}
-			segs := SplitLines(src, e)
-			if k := len(segs); k > 1 && segs[k-1].Start == segs[k-1].End {
-				segs = segs[:k-1] // "line\n": a terminator, not an empty line
-			}
+			segs := SplitLines(src, e) // "line\n" is one line: SplitLines drops the empty rest
 			for _, seg := range segs {
 				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: i, Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
 			}

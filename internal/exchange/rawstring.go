@@ -15,10 +15,15 @@ type Segment struct {
 }
 
 // escapeAt returns the decoded bytes and the source length of the string
-// content unit at s[i] (an escape sequence, a UTF-8 sequence or a byte).
+// content unit at s[i] (an escape sequence, a UTF-8 sequence or a byte),
+// decoding as stringValue does. s must end where the string's content
+// ends.
 func escapeAt(s []byte, i int) (decoded []byte, size int) {
 	c := s[i]
-	if c != '\\' || i+1 >= len(s) {
+	if c == '\\' && i+1 >= len(s) {
+		return nil, 1 // an unterminated string's last backslash decodes to nothing
+	}
+	if c != '\\' {
 		if c >= 0x80 {
 			_, size := utf8.DecodeRune(s[i:])
 			return s[i : i+size], size
@@ -42,7 +47,8 @@ func escapeAt(s []byte, i int) (decoded []byte, size int) {
 		}
 		return s[i : i+2], 2
 	}
-	return s[i+1 : i+2], 2
+	_, size = utf8.DecodeRune(s[i+1:]) // an invalid escape of "é" keeps all of "é"
+	return s[i+1 : i+1+size], 1 + size
 }
 
 // contentRange returns the source range of a string node's content, quotes
@@ -69,7 +75,7 @@ func SplitLines(src []byte, n *Node) []Segment {
 	var text []byte
 	crAt := -1 // source offset of a pending \r escape
 	for i := start; i < end; {
-		dec, size := escapeAt(src, i)
+		dec, size := escapeAt(src[:end], i)
 		if len(dec) == 1 && dec[0] == '\n' {
 			segEnd := i
 			if crAt >= 0 && len(text) > 0 && text[len(text)-1] == '\r' {
@@ -91,7 +97,9 @@ func SplitLines(src []byte, n *Node) []Segment {
 		text = append(text, dec...)
 		i += size
 	}
-	if lineStart < end || len(out) == 0 {
+	// Decoded text, not source, decides: the lone backslash that ends an
+	// unterminated string decodes to nothing and makes no line.
+	if len(text) > 0 || len(out) == 0 {
 		out = append(out, Segment{Text: string(text), Start: lineStart, End: end})
 	}
 	return out
@@ -102,14 +110,15 @@ func SplitLines(src []byte, n *Node) []Segment {
 func SourceOffset(src []byte, n *Node, decoded int) int {
 	start, end := contentRange(n)
 	if !n.Escape {
-		return min(start+decoded, end)
+		// The source is the value: only back up to the character's start.
+		return start + charStart(src[start:end], max(0, min(decoded, end-start)))
 	}
 	d := 0
 	for i := start; i < end; {
-		if d >= decoded {
-			return i
+		dec, size := escapeAt(src[:end], i)
+		if d+len(dec) > decoded {
+			return i // decoded falls in this unit: its start
 		}
-		dec, size := escapeAt(src, i)
 		d += len(dec)
 		i += size
 	}

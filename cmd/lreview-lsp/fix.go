@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, write, ok := parseRewriteFlags("fix", args, stderr)
+	if !ok {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "lreview-lsp fix: name at least one FILE (or - for standard input)")
+		return 2
+	}
+	status := 0
+	for _, name := range fs.Args() {
+		src, err := readInput(name, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+			status = 2
+			continue
+		}
+		out, applied, err := anchor.FixAll(src)
+		if err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp fix: %s: %v\n", displayName(name), err)
+			status = max(status, 1)
+			continue
+		}
+		for _, a := range applied {
+			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
+		}
+		if write && len(applied) == 0 {
+			continue // nothing changed: leave the file untouched
+		}
+		if err := emit(name, out, write, stdout); err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+			status = 2
+		}
+	}
+	return status
+}
+
+func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, write, ok := parseRewriteFlags("rebase", args, stderr)
+	if !ok {
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(stderr, "lreview-lsp rebase: usage: lreview-lsp rebase [-w] FILE NEW.diff")
+		return 2
+	}
+	name, diffName := fs.Arg(0), fs.Arg(1)
+	src, err := readInput(name, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+		return 2
+	}
+	diffData, err := os.ReadFile(diffName)
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp: cannot read %s: %v\n", diffName, unwrapPath(err))
+		return 2
+	}
+	doc := exchange.Parse(src)
+	if len(doc.Syntax) > 0 {
+		line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: not rebasing a document with syntax errors (first at %d:%d: %s)\n", displayName(name), line, col, doc.Syntax[0].Msg)
+		return 1
+	}
+	edits, moves, err := anchor.Rebase(doc, anchor.SplitDiffFile(diffData))
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(name), err)
+		return 1
+	}
+	out, err := exchange.ApplyEdits(src, edits)
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(name), err)
+		return 1
+	}
+	m := doc.Mapper()
+	for _, mv := range moves {
+		if mv.Unchanged {
+			continue
+		}
+		line, _ := m.LineCol(mv.Comment.Node.Start)
+		id := mv.Comment.ID
+		if id == "" {
+			id = fmt.Sprintf("comment #%d", mv.Comment.Index+1)
+		}
+		if mv.Orphaned {
+			fmt.Fprintf(stderr, "%s:%d: marked %s orphaned: %s\n", displayName(name), line, id, mv.Why)
+			continue
+		}
+		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
+	}
+	if err := emit(name, out, write, stdout); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// parseRewriteFlags reads the -w flag shared by fmt, fix and rebase.
+func parseRewriteFlags(name string, args []string, stderr io.Writer) (*flag.FlagSet, bool, bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	write := fs.Bool("w", false, "write the result to the file instead of standard output")
+	if err := fs.Parse(args); err != nil {
+		return fs, false, false
+	}
+	return fs, *write, true
+}
+
+// emit writes a result in place (-w) or to standard output.
+func emit(name string, out []byte, write bool, stdout io.Writer) error {
+	if write && name != "-" {
+		return writeAtomic(name, out)
+	}
+	_, err := stdout.Write(out)
+	return err
+}
+
+func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, write, ok := parseRewriteFlags("fmt", args, stderr)
+	if !ok {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "lreview-lsp fmt: name at least one FILE (or - for standard input)")
+		return 2
+	}
+	status := 0
+	for _, name := range fs.Args() {
+		src, err := readInput(name, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+			status = 2
+			continue
+		}
+		doc := exchange.Parse(src)
+		out, err := exchange.Format(doc)
+		if err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp fmt: %s: %v\n", displayName(name), err)
+			status = max(status, 1)
+			continue
+		}
+		if err := emit(name, out, write, stdout); err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+			status = 2
+		}
+	}
+	return status
+}

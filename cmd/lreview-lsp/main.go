@@ -1,0 +1,68 @@
+// Command lreview-lsp checks, formats and fixes review exchange files
+// (*.review.json), and serves the Language Server Protocol for editors.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+const usage = `lreview-lsp — a language server and checker for review exchange files (*.review.json)
+
+Usage:
+  lreview-lsp [--stdio]                         serve the Language Server Protocol on stdin/stdout
+  lreview-lsp check [--format text|json] FILE...  report problems; exit 1 when there is an error
+  lreview-lsp fmt [-w] FILE...                   print the canonical form (-w: rewrite the files)
+  lreview-lsp fix [-w] FILE...                   apply the fixes that need no choice (-w: in place)
+  lreview-lsp rebase [-w] FILE NEW.diff          replace the patch with NEW.diff and move comments by content
+  lreview-lsp version                           print the version
+
+FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// stdio joins standard input and output into the stream the server reads
+// and writes.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "--stdio" || args[0] == "serve" {
+		return serve(stdin, stdout)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "check":
+		return runCheck(rest, stdin, stdout, stderr)
+	case "fmt":
+		return runFmt(rest, stdin, stdout, stderr)
+	case "fix":
+		return runFix(rest, stdin, stdout, stderr)
+	case "rebase":
+		return runRebase(rest, stdin, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "lreview-lsp: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+func serve(stdin io.Reader, stdout io.Writer) int {
+	return newServer().Serve(context.Background(), stdio{stdin, stdout})
+}

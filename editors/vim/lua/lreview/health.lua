@@ -1,0 +1,86 @@
+-- :checkhealth lreview
+local M = {}
+
+local health = vim.health
+
+local function check_neovim()
+  local version = tostring(vim.version())
+  if vim.fn.has('nvim-0.10') == 1 then
+    health.ok('Neovim ' .. version)
+  else
+    health.error('Neovim ' .. version .. ': the Lua client needs Neovim 0.10 or later', {
+      'The Vim parts (filetype, syntax, ftplugin) still work.',
+    })
+  end
+end
+
+local function check_filetype()
+  local ft = vim.filetype.match({ filename = 'x.review.json' })
+  if ft == 'lreview' then
+    health.ok('x.review.json is detected as lreview')
+  else
+    health.error(('x.review.json is detected as %s, want lreview'):format(vim.inspect(ft)), {
+      'Make sure the plugin directory (editors/vim) is in runtimepath before filetype detection runs.',
+    })
+  end
+  -- Content detection needs a buffer: the rule reads its first lines.
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { '{', '  "leanreview_review": 1,' })
+  local by_content = vim.filetype.match({ buf = buf, filename = 'x.json' })
+  vim.api.nvim_buf_delete(buf, { force = true })
+  if by_content == 'lreview' then
+    health.ok('*.json files whose first key is "leanreview_review" are detected as lreview')
+  else
+    health.error(('a *.json review exchange is detected as %s, want lreview'):format(vim.inspect(by_content)))
+  end
+end
+
+local function check_server()
+  local lreview = require('lreview')
+  local cmd, err = lreview.server_cmd()
+  if not cmd then
+    health.warn(err or 'lreview-lsp not found', {
+      'Install it with: ' .. lreview.install_command,
+      "Or set `cmd` in require('lreview').setup{} to the binary's path.",
+      'Without it you still get filetype detection and diff highlighting.',
+    })
+    return
+  end
+  health.ok('server: ' .. table.concat(cmd, ' '))
+  local ok, result = pcall(function()
+    return vim.system({ cmd[1], 'version' }, { text = true }):wait(5000)
+  end)
+  if ok and result.code == 0 then
+    health.ok('version: ' .. vim.trim(result.stdout or ''))
+  else
+    local detail = ok and vim.trim((result.stderr or '') .. (result.stdout or '')) or tostring(result)
+    health.warn('`' .. cmd[1] .. ' version` failed: ' .. detail, {
+      'Reinstall with: ' .. lreview.install_command,
+    })
+  end
+end
+
+local function check_clients()
+  local lreview = require('lreview')
+  if lreview.is_configured() then
+    health.info('setup() has run')
+  elseif vim.g.lreview_auto_setup == false or vim.g.lreview_auto_setup == 0 then
+    health.info('automatic setup is off (vim.g.lreview_auto_setup); call require("lreview").setup()')
+  else
+    health.info('setup() runs automatically on the first lreview buffer')
+  end
+  local clients = vim.lsp.get_clients({ name = 'lreview' })
+  for _, client in ipairs(clients) do
+    health.info(('client %d running, root %s'):format(client.id, client.root_dir or '(none)'))
+  end
+end
+
+function M.check()
+  health.start('lreview')
+  check_neovim()
+  check_filetype()
+  check_server()
+  check_clients()
+end
+
+return M

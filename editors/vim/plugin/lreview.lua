@@ -1,0 +1,34 @@
+-- Neovim side of the lreview plugin: highlight links for the server's
+-- semantic tokens, and automatic setup of the language server.
+--
+-- Automatic setup: on the first lreview buffer, require('lreview').setup()
+-- runs with defaults, unless the user has called setup() themselves, set
+-- vim.g.lreview_auto_setup = false, or enabled the server with Neovim
+-- 0.11's vim.lsp.enable('lreview'). The check happens at that moment, not
+-- when this file loads, so the order of the user's configuration does not
+-- matter, and the server is only looked for once a review file opens.
+if vim.g.loaded_lreview or vim.fn.has('nvim-0.10') == 0 then
+  return
+end
+vim.g.loaded_lreview = true
+
+require('lreview').define_highlights()
+
+vim.api.nvim_create_autocmd('ColorScheme', {
+  group = vim.api.nvim_create_augroup('lreview.highlights', { clear = true }),
+  desc = 'Restore lreview semantic token links',
+  callback = function()
+    require('lreview').define_highlights()
+  end,
+})
+
+-- Its own group: setup() may already have run (from init.lua, before plugin
+-- files load), and its autocommands must survive this file.
+vim.api.nvim_create_autocmd('FileType', {
+  group = vim.api.nvim_create_augroup('lreview.auto', { clear = true }),
+  pattern = 'lreview',
+  desc = 'Set up lreview-lsp with defaults',
+  callback = function()
+    require('lreview').auto_setup()
+  end,
+})

@@ -1,0 +1,270 @@
+// Start-up logic of the lreview extension that does not need the `vscode` module, so that it can
+// be unit-tested under plain node: where the server binary is, how it is launched, and what it is
+// told at initialization. extension.ts wires these pure functions to the editor.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+// Type-only: erased at compile time, so this module never loads `vscode` at run time.
+import type { Executable, LanguageClientOptions } from 'vscode-languageclient/node';
+
+/** The name of the server binary, as installed by `go install`. */
+export const SERVER_BINARY = 'lreview-lsp';
+
+/** The command shown to users when the server cannot be found. */
+export const INSTALL_COMMAND = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest';
+
+/** Language id, configuration section and LanguageClient id: one word everywhere. */
+export const LANGUAGE_ID = 'lreview';
+export const CONFIG_SECTION = 'lreview';
+
+/** Diagnostic codes the server publishes (diagnostics.md); the enum of lreview.diagnostics.disabled. */
+export const DIAGNOSTIC_CODES = [
+  'syntax',
+  'version-missing',
+  'version-unknown',
+  'version-not-first',
+  'schema',
+  'unknown-field',
+  'html-escape',
+  'patch-string-form',
+  'patch-trailing-empty',
+  'patch-multiline-element',
+  'patch-empty',
+  'patch-parse',
+  'hunk-count-mismatch',
+  'orphaned-anchor',
+  'snippet-mismatch',
+  'orphaned-resolves',
+  'stale-anchor',
+  'id-missing',
+  'id-duplicate',
+] as const;
+
+/** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
+export interface ConfigReader {
+  get<T>(section: string): T | undefined;
+}
+
+/** The server's settings: the shape of initializationOptions and of the "lreview" section. */
+export interface ServerSettings {
+  author: string;
+  diagnostics: { disabled: string[] };
+}
+
+/** Where to look for the binary; the defaults are the real process environment. */
+export interface ResolveEnv {
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  homedir?: string;
+  /** First workspace folder, for a relative lreview.server.path and ${workspaceFolder}. */
+  workspaceFolder?: string;
+  /** Injected for tests; defaults to an fs-based executable check. */
+  isExecutable?: (file: string) => boolean;
+}
+
+export type ResolveResult =
+  | { ok: true; path: string; source: 'setting' | 'PATH' | 'GOBIN' | 'GOPATH' }
+  | { ok: false; message: string; reason: 'setting-not-found' | 'not-found' };
+
+/**
+ * serverSettings reads the settings the server understands. It never throws: a wrongly typed
+ * user setting is ignored rather than breaking start-up.
+ */
+export function serverSettings(config: ConfigReader): ServerSettings {
+  const author = config.get<unknown>('author');
+  const disabled = config.get<unknown>('diagnostics.disabled');
+  const codes = Array.isArray(disabled)
+    ? [...new Set(disabled.filter((c): c is string => typeof c === 'string' && c.trim() !== '').map((c) => c.trim()))]
+    : [];
+  return {
+    author: typeof author === 'string' ? author.trim() : '',
+    diagnostics: { disabled: codes },
+  };
+}
+
+/** initializationOptions sent with `initialize`: {author, diagnostics: {disabled}}. */
+export function initializationOptions(config: ConfigReader): ServerSettings {
+  return serverSettings(config);
+}
+
+/**
+ * buildServerOptions launches `<binary> --stdio`. No transport is set on purpose: with
+ * TransportKind.stdio vscode-languageclient would append a second `--stdio`.
+ */
+export function buildServerOptions(binary: string): Executable {
+  return { command: binary, args: ['--stdio'] };
+}
+
+/**
+ * buildClientOptions: documents of language lreview; settings changes under "lreview" are sent
+ * as workspace/didChangeConfiguration ({settings: {lreview: {...}}}); initializationOptions is a
+ * function so that a restart picks up the current settings.
+ */
+export function buildClientOptions(getConfig: () => ConfigReader): LanguageClientOptions {
+  return {
+    documentSelector: [{ language: LANGUAGE_ID }],
+    initializationOptions: () => initializationOptions(getConfig()),
+    synchronize: { configurationSection: CONFIG_SECTION },
+    diagnosticCollectionName: LANGUAGE_ID,
+  };
+}
+
+/** notFoundMessage is what a user sees when no binary was found; it names the install command. */
+export function notFoundMessage(searched: string[]): string {
+  const where = searched.length > 0 ? ` (looked on PATH and in ${searched.join(', ')})` : ' on PATH';
+  return (
+    `lreview: the language server "${SERVER_BINARY}" was not found${where}. ` +
+    `Install it with \`${INSTALL_COMMAND}\`, or set "lreview.server.path" to the binary.`
+  );
+}
+
+/** settingNotFoundMessage: the configured path does not name an executable file. */
+export function settingNotFoundMessage(configured: string, resolved: string): string {
+  const shown = configured === resolved ? `"${configured}"` : `"${configured}" (${resolved})`;
+  return (
+    `lreview: "lreview.server.path" is set to ${shown}, but no executable file is there. ` +
+    `Fix the setting, or clear it to use "${SERVER_BINARY}" from PATH; ` +
+    `install the server with \`${INSTALL_COMMAND}\`.`
+  );
+}
+
+function defaultIsExecutable(file: string, platform: NodeJS.Platform): boolean {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) {
+      return false;
+    }
+    if (platform === 'win32') {
+      return true;
+    }
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Candidate file names for a command: on Windows with each PATHEXT extension. */
+function candidateNames(name: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
+  if (platform !== 'win32' || path.win32.extname(name) !== '') {
+    return [name];
+  }
+  const exts = (env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter((e) => e !== '');
+  return [...exts.map((e) => name + e.toLowerCase()), name];
+}
+
+function pathApi(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
+function findInDirs(
+  dirs: string[],
+  name: string,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+  isExec: (f: string) => boolean,
+): string | undefined {
+  const p = pathApi(platform);
+  for (const dir of dirs) {
+    if (dir === '') {
+      continue;
+    }
+    for (const candidate of candidateNames(name, platform, env)) {
+      const file = p.join(dir, candidate);
+      if (isExec(file)) {
+        return file;
+      }
+    }
+  }
+  return undefined;
+}
+
+function envValue(env: NodeJS.ProcessEnv, key: string, platform: NodeJS.Platform): string | undefined {
+  if (platform !== 'win32') {
+    return env[key];
+  }
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
+  return found === undefined ? undefined : env[found];
+}
+
+/** expandSetting resolves ~, ${workspaceFolder} and ${userHome} in lreview.server.path. */
+export function expandSetting(value: string, opts: { homedir: string; workspaceFolder?: string; platform: NodeJS.Platform }): string {
+  const p = pathApi(opts.platform);
+  let v = value.trim();
+  v = v.replace(/\$\{userHome\}/g, opts.homedir);
+  if (opts.workspaceFolder !== undefined) {
+    v = v.replace(/\$\{workspaceFolder\}/g, opts.workspaceFolder);
+  }
+  if (v === '~') {
+    v = opts.homedir;
+  } else if (v.startsWith('~/') || (opts.platform === 'win32' && v.startsWith('~\\'))) {
+    v = p.join(opts.homedir, v.slice(2));
+  }
+  if (!p.isAbsolute(v) && (v.includes('/') || v.includes(p.sep)) && opts.workspaceFolder !== undefined) {
+    v = p.resolve(opts.workspaceFolder, v);
+  }
+  return v;
+}
+
+/**
+ * resolveServerPath finds the binary: the lreview.server.path setting when set (a bare name is
+ * looked up on PATH), else `lreview-lsp` on PATH, else in $GOBIN and each $GOPATH/bin (default
+ * ~/go/bin) — where `go install` puts it, and which editors started from a desktop launcher often
+ * lack on their PATH.
+ */
+export function resolveServerPath(setting: string | undefined, opts: ResolveEnv = {}): ResolveResult {
+  const env = opts.env ?? process.env;
+  const platform = opts.platform ?? process.platform;
+  const homedir = opts.homedir ?? os.homedir();
+  const isExec = opts.isExecutable ?? ((f: string) => defaultIsExecutable(f, platform));
+  const p = pathApi(platform);
+  const pathDirs = (envValue(env, 'PATH', platform) ?? '').split(p.delimiter);
+
+  const configured = (setting ?? '').trim();
+  if (configured !== '') {
+    const expanded = expandSetting(configured, { homedir, workspaceFolder: opts.workspaceFolder, platform });
+    const bare = !expanded.includes('/') && !expanded.includes(p.sep);
+    if (bare) {
+      const found = findInDirs(pathDirs, expanded, platform, env, isExec);
+      if (found !== undefined) {
+        return { ok: true, path: found, source: 'setting' };
+      }
+    } else {
+      for (const candidate of candidateNames(expanded, platform, env)) {
+        if (isExec(candidate)) {
+          return { ok: true, path: candidate, source: 'setting' };
+        }
+      }
+    }
+    return { ok: false, reason: 'setting-not-found', message: settingNotFoundMessage(configured, expanded) };
+  }
+
+  const onPath = findInDirs(pathDirs, SERVER_BINARY, platform, env, isExec);
+  if (onPath !== undefined) {
+    return { ok: true, path: onPath, source: 'PATH' };
+  }
+
+  const searched: string[] = [];
+  const gobin = envValue(env, 'GOBIN', platform);
+  if (gobin) {
+    searched.push(gobin);
+    const found = findInDirs([gobin], SERVER_BINARY, platform, env, isExec);
+    if (found !== undefined) {
+      return { ok: true, path: found, source: 'GOBIN' };
+    }
+  }
+  const gopath = envValue(env, 'GOPATH', platform);
+  const gopaths = gopath ? gopath.split(p.delimiter).filter((d) => d !== '') : [p.join(homedir, 'go')];
+  const binDirs = gopaths.map((d) => p.join(d, 'bin'));
+  searched.push(...binDirs);
+  const found = findInDirs(binDirs, SERVER_BINARY, platform, env, isExec);
+  if (found !== undefined) {
+    return { ok: true, path: found, source: 'GOPATH' };
+  }
+  return { ok: false, reason: 'not-found', message: notFoundMessage(searched) };
+}
+
+/** The actions offered with the "not found" error. */
+export const ACTION_COPY_INSTALL = 'Copy install command';
+export const ACTION_OPEN_SETTINGS = 'Open settings';

@@ -1,0 +1,479 @@
+package anchor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// The anchoring diagnostics of diagnostics.md and their fixes. Every fix is
+// a list of minimal edits on the source: a member's value is replaced (the
+// start_line number, the state string), never the comment object, so that
+// a person's layout, unknown members and replies survive.
+//
+// State rules (review-exchange.md, "States"):
+//   - dismissed: no anchoring diagnostic at all (the human decision beats
+//     the anchoring failure); the comment is still resolved for hovers.
+//   - orphaned: an unresolved anchor is information, not an error (the
+//     file already says so); a resolving one is orphaned-resolves. A
+//     resolving anchor whose snippet mismatches is snippet-mismatch,
+//     downgraded to information for the same reason, and no
+//     orphaned-resolves: reactivating it there would be wrong.
+//   - stale: stale-anchor on the state, with the "re-anchor by content"
+//     fix, in addition to whatever the anchor itself deserves.
+//
+// Moving an orphaned or stale comment also sets its state to active: once
+// moved it resolves, and the person asked for it to stand there.
+
+// maxRelatedLines bounds the related entries listing anchored lines.
+const maxRelatedLines = 10
+
+func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
+	if r.Skipped {
+		return nil
+	}
+	c := r.Comment
+	state := c.StateNorm()
+	if state == exchange.StateDismissed {
+		return nil
+	}
+	var ds []exchange.Diagnostic
+	holds := false // the anchor resolves and its snippet matches (or is absent)
+	switch {
+	case !r.Resolved:
+		an.findCandidates(r)
+		ds = append(ds, an.orphanedAnchor(r))
+	case !SnippetMatches(c.Snippet, r.Side, r.Lines()):
+		an.findCandidates(r)
+		ds = append(ds, an.snippetMismatch(r))
+	default:
+		holds = true
+		if state == exchange.StateOrphaned {
+			ds = append(ds, an.orphanedResolves(r))
+		}
+	}
+	if state == exchange.StateStale {
+		ds = append(ds, an.staleAnchor(r, holds))
+	}
+	if r.Hint != nil {
+		for i := range ds {
+			ds[i].Related = append(ds[i].Related, *r.Hint)
+		}
+	}
+	return ds
+}
+
+// findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
+func (an *analyzer) findCandidates(r *Resolution) {
+	c := r.Comment
+	if r.Reason == ReasonUnknownPath {
+		r.NearPaths = an.nearPaths(c.Path)
+		var files []*FileDiff
+		var paths []string
+		for _, p := range r.NearPaths {
+			f, _ := an.ix.FileFor(p, r.Side)
+			if f == nil {
+				f, _ = an.ix.FileFor(p, r.Side.other())
+			}
+			if f != nil {
+				files, paths = append(files, f), append(paths, p)
+			}
+		}
+		r.Candidates = an.candidates(r, files, paths)
+		return
+	}
+	if r.File != nil {
+		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
+	}
+}
+
+func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
+	if c.StateNorm() == exchange.StateOrphaned {
+		return exchange.SeverityInformation
+	}
+	return normal
+}
+
+func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member(r.Member)),
+		Severity: an.severity(c, exchange.SeverityError),
+		Code:     CodeOrphanedAnchor,
+		Reason:   r.Reason,
+	}
+	var msg string
+	switch r.Reason {
+	case ReasonUnknownPath:
+		msg = fmt.Sprintf("no file %q in the patch", c.Path)
+		for i, p := range r.NearPaths {
+			if f := an.fileOf(p, r.Side); f != nil {
+				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("did you mean %q?", p)})
+			}
+			if i == 0 {
+				msg += fmt.Sprintf("; did you mean %q", p)
+			} else {
+				msg += fmt.Sprintf(" or %q", p)
+			}
+		}
+		if len(r.NearPaths) > 0 {
+			msg += "?"
+		}
+	case ReasonNoSuchImage:
+		f := r.File
+		switch f.Status {
+		case NewFile:
+			msg = fmt.Sprintf("%q is a new file: it has no LEFT (old) image to comment on", c.Path)
+		case DeletedFile:
+			msg = fmt.Sprintf("%q is a deleted file: it has no RIGHT (new) image to comment on", c.Path)
+		default:
+			msg = fmt.Sprintf("%q is not in the %s image of the patch", c.Path, r.Side)
+		}
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("the diff of %q", c.Path)})
+	case ReasonInvertedRange:
+		msg = fmt.Sprintf("end_line %d is before start_line %d: the range holds no line", c.EndLine, c.StartLine)
+	case ReasonLineNotInImage:
+		line := c.StartLine
+		if r.Member == "end_line" {
+			line = c.EndLine
+		}
+		msg = fmt.Sprintf("%s is not in the patch", lineSpan(r.Side, line, line))
+		if h, first, last, ok := nearestHunk(r.File, r.Side, line); ok {
+			msg += fmt.Sprintf(": the nearest hunk of %q shows %s", c.Path, lineSpan(r.Side, first, last))
+			d.Related = append(d.Related, exchange.Related{Range: an.patchRange(h.Header, h.Header), Message: "nearest hunk: " + lineSpan(r.Side, first, last)})
+		} else {
+			msg += fmt.Sprintf(": the diff of %q shows no line of its %s image", c.Path, imageWord(r.Side))
+		}
+	case ReasonRangeCrossesHunks:
+		msg = fmt.Sprintf("%s crosses hunks: a range must stay within one hunk", lineSpan(r.Side, c.StartLine, c.EndLine))
+		for _, n := range []int{c.StartLine, c.EndLine} {
+			if h, i, ok := r.File.Find(r.Side, n); ok {
+				l := r.File.Hunks[h].Lines[i]
+				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is in the hunk at %s", lineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
+			}
+		}
+	}
+	if len(r.Candidates) > 0 {
+		if strings.HasSuffix(msg, "?") {
+			msg += " Its snippet is at " + an.placeName(c, r.Candidates[0])
+		} else {
+			msg += "; its snippet is at " + an.placeName(c, r.Candidates[0])
+		}
+	}
+	d.Message = msg
+	d.Related = append(d.Related, an.candidateRelated(r)...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Move")...)
+	for _, p := range r.NearPaths {
+		d.Fixes = append(d.Fixes, exchange.Fix{
+			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
+			Preferred: len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
+		})
+	}
+	if c.StateNorm() != exchange.StateOrphaned {
+		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
+	}
+	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
+	return d
+}
+
+func hasPreferred(cs []Candidate) bool {
+	for _, k := range cs {
+		if k.Preferred {
+			return true
+		}
+	}
+	return false
+}
+
+func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	lines := r.Lines()
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("snippet")),
+		Severity: an.severity(c, exchange.SeverityWarning),
+		Code:     CodeSnippetMismatch,
+		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
+	}
+	if len(r.Candidates) > 0 {
+		d.Message += fmt.Sprintf("; it is at %s", an.placeName(c, r.Candidates[0]))
+	}
+	for i, l := range lines {
+		if i == maxRelatedLines {
+			break
+		}
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", lineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), clip(strings.TrimSpace(l.Content)))})
+	}
+	d.Related = append(d.Related, an.candidateRelated(r)...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Move")...)
+	snip := SnippetOf(lines)
+	d.Fixes = append(d.Fixes, exchange.Fix{
+		Title: fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
+		Edits: []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
+	})
+	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
+	return d
+}
+
+func (an *analyzer) orphanedResolves(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("state")),
+		Severity: exchange.SeverityInformation,
+		Code:     CodeOrphanedResolves,
+		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
+		Related:  an.lineRelated(r),
+	}
+	f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", commentName(c)))
+	f.Preferred = true
+	d.Fixes = []exchange.Fix{f}
+	return d
+}
+
+// staleAnchor reports a stale comment. Its fix re-anchors by content:
+// state active where the anchor already holds, a move (and active) to the
+// snippet's nearest place, or orphaned when the snippet is nowhere.
+func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
+	c := r.Comment
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("state")),
+		Severity: exchange.SeverityInformation,
+		Code:     CodeStaleAnchor,
+		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", commentName(c)),
+	}
+	name := commentName(c)
+	switch {
+	case holds:
+		d.Message += fmt.Sprintf("; it still holds at %s", lineSpan(r.Side, c.StartLine, c.EndLine))
+		d.Related = an.lineRelated(r)
+		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
+		// Its own place is the unique nearest candidate (distance 0): the
+		// fixAll set includes it, like a move to a unique nearest place.
+		f.Preferred, f.Safe = true, true
+		d.Fixes = []exchange.Fix{f}
+	case len(r.Candidates) > 0:
+		d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+		d.Related = an.candidateRelated(r)
+		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to")
+	default:
+		f := an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
+		f.Preferred = true
+		d.Fixes = []exchange.Fix{f}
+	}
+	return d
+}
+
+// moveFixes returns one fix per candidate, the preferred one first (it is
+// first in the list when it exists). Titles read "Move c1 to RIGHT 74:
+// text"; verb replaces "Move c1 to" when it is not "Move".
+func (an *analyzer) moveFixes(r *Resolution, verb string) []exchange.Fix {
+	c := r.Comment
+	var fs []exchange.Fix
+	for _, k := range r.Candidates {
+		title := verb + " " + an.placeName(c, k)
+		if verb == "Move" {
+			title = "Move " + commentName(c) + " to " + an.placeName(c, k)
+		}
+		edits := an.moveEdits(r, k)
+		if len(edits) == 0 {
+			continue
+		}
+		fs = append(fs, exchange.Fix{
+			Title:     title,
+			Edits:     edits,
+			Preferred: k.Preferred,
+			// fixAll takes a unique nearest candidate, but not one in
+			// another file: that rests on a guessed path.
+			Safe: k.Preferred && k.Path == c.Path,
+		})
+	}
+	return fs
+}
+
+// moveEdits sets the anchor members that differ from candidate k, and the
+// state to active for an orphaned or stale comment.
+func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
+	c := r.Comment
+	var edits []exchange.Edit
+	if k.Path != c.Path {
+		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(k.Path)))
+	}
+	if k.Side != r.Side {
+		edits = append(edits, exchange.ReplaceValue(c.Member("side"), exchange.Quote(k.Side.String())))
+	}
+	start := exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(k.Start))
+	changedStart := k.Start != c.StartLine
+	if n := c.Member("end_line"); n != nil {
+		if k.End != c.EndLine {
+			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(k.End)))
+		}
+	} else if k.End != k.Start {
+		// One edit rather than a replacement and an insertion that touch:
+		// some clients reject adjacent text edits.
+		ins := exchange.InsertMember(an.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
+		if ins.Start == start.End {
+			start.NewText += ins.NewText
+			changedStart = true
+		} else {
+			edits = append(edits, ins)
+		}
+	}
+	if changedStart {
+		edits = append(edits, start)
+	}
+	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
+		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))
+	}
+	return edits
+}
+
+// stateFix sets the comment's state, inserting the member in the spec's
+// key order when it is absent.
+func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
+	return exchange.Fix{Title: title, Edits: []exchange.Edit{
+		exchange.SetMember(an.src, c.Node, "state", exchange.Quote(state), afterKey(c.Node, "state")),
+	}}
+}
+
+// afterKey returns the member after which a new member name goes to keep
+// the spec's key order: the last present known key that precedes it, or
+// "^" (first) when none does.
+func afterKey(obj *exchange.Node, name string) string {
+	after := "^"
+	for _, k := range exchange.CommentKeys {
+		if k == name {
+			break
+		}
+		if obj.Member(k) != nil {
+			after = k
+		}
+	}
+	return after
+}
+
+// placeName describes a candidate in titles and messages: "RIGHT 74:
+// text", with the path first when it is not the comment's.
+func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
+	s := lineSpan(k.Side, k.Start, k.End)
+	if k.Path != c.Path {
+		s = k.Path + " " + s
+	}
+	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
+		s += ": " + clip(strings.TrimSpace(l.Content))
+	}
+	return s
+}
+
+func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
+	var out []exchange.Related
+	for _, k := range r.Candidates {
+		f := an.fileOf(k.Path, k.Side)
+		if f == nil {
+			continue
+		}
+		h, i, ok := f.Find(k.Side, k.Start)
+		_, j, ok2 := f.Find(k.Side, k.End)
+		if !ok {
+			continue
+		}
+		if !ok2 || j < i {
+			j = i
+		}
+		lines := f.Hunks[h].Lines
+		msg := "snippet found at " + lineSpan(k.Side, k.Start, k.End)
+		if k.Path != r.Comment.Path {
+			msg = "snippet found in " + k.Path + " at " + lineSpan(k.Side, k.Start, k.End)
+		}
+		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
+	}
+	return out
+}
+
+func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
+	var out []exchange.Related
+	for i, l := range r.Lines() {
+		if i == maxRelatedLines {
+			break
+		}
+		n := l.Number(r.Side)
+		out = append(out, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s: %s", lineSpan(r.Side, n, n), clip(strings.TrimSpace(l.Content)))})
+	}
+	return out
+}
+
+// fileOf finds the file of path on side, or on the other side.
+func (an *analyzer) fileOf(path string, s Side) *FileDiff {
+	if f, _ := an.ix.FileFor(path, s); f != nil {
+		return f
+	}
+	f, _ := an.ix.FileFor(path, s.other())
+	return f
+}
+
+func (an *analyzer) lineOf(path string, s Side, n int) (DiffLine, bool) {
+	f := an.fileOf(path, s)
+	if f == nil {
+		return DiffLine{}, false
+	}
+	h, i, ok := f.Find(s, n)
+	if !ok {
+		return DiffLine{}, false
+	}
+	return f.Hunks[h].Lines[i], true
+}
+
+// lineText returns patch line i's text, clipped, for messages.
+func (an *analyzer) lineText(i int) string {
+	ls := an.doc.Review.Patch.Lines
+	if i < 0 || i >= len(ls) {
+		return ""
+	}
+	return clip(ls[i].Text)
+}
+
+// nearestHunk returns the hunk of f whose span on side is nearest to line.
+func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
+	best := -1
+	for i := range f.Hunks {
+		a, b, has := hunkSpan(&f.Hunks[i], s)
+		if !has {
+			continue
+		}
+		d := 0
+		if line < a {
+			d = a - line
+		} else if line > b {
+			d = line - b
+		}
+		if best < 0 || d < best {
+			best, h, first, last, ok = d, &f.Hunks[i], a, b, true
+		}
+	}
+	return h, first, last, ok
+}
+
+// clip shortens text for titles and messages.
+func clip(s string) string {
+	const max = 60
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	i, n := 0, 0
+	for i = range s {
+		if n == max-1 {
+			break
+		}
+		n++
+	}
+	return s[:i] + "…"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,66 @@
+package anchor
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// FuzzAnalyze feeds arbitrary patches and anchors through BuildIndex and
+// Analyze and applies every fix alone: nothing panics, every range and
+// edit lies inside the document, and each fix leaves a document without
+// syntax errors that still holds every comment.
+func FuzzAnalyze(f *testing.F) {
+	f.Add(strings.Join(handlerPatch, "\n"), "internal/api/handler.go", "RIGHT", 72, 72, "result, err := calculate(input)", "active", false)
+	f.Add(strings.Join(handlerPatch, "\n"), "internal/api/handler.go", "RIGHT", 75, 77, "return result, nil", "", true)
+	f.Add(strings.Join(handlerPatch, "\n"), "b/internal/api/handler.go", "left", 72, 70, "-    result := calculate(input)", "orphaned", false)
+	f.Add(strings.Join(handlerPatch, "\n"), "docs/new.md", "LEFT", 1, 2, "# Title\nbody text", "stale", true)
+	f.Add(strings.Join(tiePatch, "\n"), "t.go", "RIGHT", 12, 12, "x := 1", "", false)
+	f.Add(strings.Join(blankPatch, "\n"), "b.go", "RIGHT", 9, 9, "first := 1\n\n\nsecond := 2", "stale", true)
+	f.Add("@@ -1 +1 @@\n-a\n+b", "", "RIGHT", 0, -1, "\r\n", "dismissed", false)
+	f.Fuzz(func(t *testing.T, patch, path, side string, start, end int, snippet, state string, oneLine bool) {
+		var fields []string
+		add := func(k, v string) { fields = append(fields, exchange.Quote(k)+": "+v) }
+		add("id", `"fz"`)
+		add("path", exchange.Quote(path))
+		add("side", exchange.Quote(side))
+		add("start_line", strconv.Itoa(start))
+		if end != start {
+			add("end_line", strconv.Itoa(end))
+		}
+		add("body", `"b"`)
+		if state != "" {
+			add("state", exchange.Quote(state))
+		}
+		if snippet != "" {
+			add("snippet", exchange.Quote(snippet))
+		}
+		sep := ", "
+		if !oneLine {
+			sep = ",\n      "
+		}
+		comment := "{" + strings.Join(fields, sep) + "}"
+		src := reviewJSON(strings.Split(patch, "\n"), comment, cm(`"id": "other", "path": "x", "side": "RIGHT", "start_line": 1`))
+		doc := exchange.Parse(src)
+		if len(doc.Syntax) > 0 {
+			t.Skip("not a valid document")
+		}
+		ix := BuildIndex(&doc.Review.Patch)
+		a := Analyze(doc, ix, Options{})
+		if len(a.Resolutions) != len(doc.Review.Comments) {
+			t.Fatalf("got %d resolutions for %d comments", len(a.Resolutions), len(doc.Review.Comments))
+		}
+		for _, r := range a.Resolutions {
+			_ = r.Lines()
+			if len(r.Candidates) > maxCandidates {
+				t.Fatalf("got %d candidates, want at most %d", len(r.Candidates), maxCandidates)
+			}
+		}
+		for i := range doc.Review.Patch.Lines {
+			_ = a.CommentsOn(i)
+		}
+		checkEveryFix(t, doc, a)
+	})
+}

@@ -1,0 +1,561 @@
+package anchor
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Diagnostic codes the index reports (diagnostics.md).
+const (
+	CodePatchParse        = "patch-parse"
+	CodePatchEmpty        = "patch-empty"
+	CodeHunkCountMismatch = "hunk-count-mismatch"
+)
+
+// BuildIndex indexes the patch p: its file diffs, their hunks and every
+// body line numbered in the images it belongs to, plus the patch-level
+// problems (patch-parse, hunk-count-mismatch, patch-empty).
+//
+// Without the document's source the header-count fix assumes that the
+// "@@ -a,b +c,d" part of a hunk header is written without JSON escapes,
+// which holds for every JSON encoder (none escapes '@', digits, '-', '+',
+// ',' or a space). BuildIndexSource checks it against the source instead.
+func BuildIndex(p *exchange.Patch) *Index { return BuildIndexSource(p, nil) }
+
+// BuildIndexSource is BuildIndex with the document's source text, so that
+// the header-count fix finds the count digits in the escaped source even
+// when a hunk header is spelt with escapes before them. src may be nil.
+func BuildIndexSource(p *exchange.Patch, src []byte) *Index {
+	b := builder{src: src, goDiff: true}
+	return b.build(p)
+}
+
+// builder walks the patch once, top to bottom. The walk itself decides
+// where files and hunks begin and end (hunk ends come from the header
+// counts, as git apply reads them); go-diff then reads each file's
+// headers (see patchindex_headers.go).
+type builder struct {
+	src    []byte
+	goDiff bool // read file headers with go-diff (tests turn it off to compare)
+	// goDiffRead counts the files go-diff read (the rest were read by
+	// ownHeaders), for tests.
+	goDiffRead int
+
+	p   *exchange.Patch
+	ix  *Index
+	n   int
+	all []DiffLine // backing store of every hunk's Lines: one allocation
+	f   *fileBuild // the file diff being read, nil outside one
+
+	// Scratch reused from file to file.
+	hdrs []int // indexes of the current file's header lines
+	skel []byte
+	ext  []string
+}
+
+// fileBuild is the state of the file diff being read.
+type fileBuild struct {
+	fd       *FileDiff
+	git      int  // index of the "diff --git" line, -1 for a plain unified diff
+	minus    int  // index of the "--- " line (the "+++ " line follows), -1 if none
+	binLine  int  // index of a stand-alone "Binary files ... differ" line, -1 if none
+	hdrOpen  bool // still inside a git header section (extended headers)
+	binData  bool // after "GIT binary patch": base85 data lines follow
+	sawHunk  bool // an "@@" line (valid or not) was seen
+	skipping bool // absorbing the body of a malformed hunk header
+	reported bool // "missing @@" was reported once for this file
+}
+
+func (b *builder) build(p *exchange.Patch) *Index {
+	ix := &Index{Patch: p}
+	if p == nil {
+		return ix
+	}
+	b.p, b.ix, b.n = p, ix, len(p.Lines)
+	// Body lines can never outnumber patch lines, so appends to all never
+	// move it and every hunk can keep a slice of it.
+	b.all = make([]DiffLine, 0, b.n)
+	for i := 0; i < b.n; {
+		i = b.step(i)
+	}
+	b.finish()
+	if len(ix.Files) == 0 && p.Node != nil && (p.Form == exchange.PatchArray || p.Form == exchange.PatchString) {
+		ix.Problems = append(ix.Problems, exchange.Diagnostic{
+			Range:    exchange.NodeRange(p.Node),
+			Severity: exchange.SeverityWarning,
+			Code:     CodePatchEmpty,
+			Message:  "the patch holds no file diff: expected \"diff --git\" or \"---\"/\"+++\" file headers followed by \"@@\" hunks",
+		})
+	}
+	exchange.SortDiagnostics(ix.Problems)
+	ix.look = newLookup(ix.Files)
+	return ix
+}
+
+// text returns line i without a trailing carriage return: the reader drops
+// it from CRLF lines of the string form, but an array element may still
+// end with "\r".
+func (b *builder) text(i int) string {
+	t := b.p.Lines[i].Text
+	if n := len(t); n > 0 && t[n-1] == '\r' {
+		return t[:n-1]
+	}
+	return t
+}
+
+func isGitHeader(t string) bool {
+	return strings.HasPrefix(t, "diff --git") && (len(t) == 10 || t[10] == ' ')
+}
+
+// isFilePair reports whether lines i and i+1 are a "--- "/"+++ " pair.
+func (b *builder) isFilePair(i int) bool {
+	return i+1 < b.n && strings.HasPrefix(b.text(i), "--- ") && strings.HasPrefix(b.text(i+1), "+++ ")
+}
+
+// bodyLike reports whether t looks like a hunk body line. The empty line
+// is not included: callers decide what a blank line means where they are.
+func bodyLike(t string) bool {
+	return t != "" && (t[0] == ' ' || t[0] == '+' || t[0] == '-' || t[0] == '\\')
+}
+
+// isSignature reports whether line i is the "-- " that git format-patch
+// writes after the last hunk, before the git version.
+func (b *builder) isSignature(i int) bool {
+	return b.text(i) == "-- " && (i+1 >= b.n || !bodyLike(b.text(i+1)))
+}
+
+// takesPair reports whether a "---"/"+++" pair is the current file's own
+// file header rather than the start of the next file.
+func (f *fileBuild) takesPair() bool {
+	return f.git >= 0 && f.minus < 0 && !f.sawHunk
+}
+
+// step reads the line at i, which is not inside a hunk body, and returns
+// the index of the next line to read.
+func (b *builder) step(i int) int {
+	t := b.text(i)
+	f := b.f
+	switch {
+	case isGitHeader(t):
+		b.startFile(i, true)
+		return i + 1
+	case b.isFilePair(i) && (f == nil || !f.takesPair()):
+		b.startFile(i, false)
+		b.f.minus = i
+		b.hdrs = append(b.hdrs, i, i+1)
+		b.f.fd.Last = i + 1
+		return i + 2
+	case strings.HasPrefix(t, "@@"):
+		if f == nil {
+			b.problem(i, exchange.SeverityError, CodePatchParse, "hunk header before any file header: a \"diff --git\" line or a \"---\"/\"+++\" pair must name the file first", nil)
+			return i + 1
+		}
+		return b.hunk(i)
+	case isBinaryFiles(t) && (f == nil || !f.hdrOpen):
+		b.startFile(i, false)
+		b.f.binLine = i
+		b.hdrs = append(b.hdrs, i)
+		return i + 1
+	}
+	if f == nil {
+		return i + 1 // text before the first file diff: a commit message, a diffstat
+	}
+	if f.hdrOpen {
+		switch {
+		case b.isFilePair(i): // takesPair holds, or the pair case above would have matched
+			f.minus = i
+			b.hdrs = append(b.hdrs, i, i+1)
+			f.fd.Last = i + 1
+			f.hdrOpen = false
+			return i + 2
+		case strings.HasPrefix(t, "--- "):
+			f.fd.Last = i
+			b.problem(i, exchange.SeverityError, CodePatchParse, "malformed file header: \"--- \" is not followed by a \"+++ \" line", nil)
+			return i + 1
+		case strings.HasPrefix(t, "+++ "):
+			f.fd.Last = i
+			b.problem(i, exchange.SeverityError, CodePatchParse, "malformed file header: \"+++ \" without a \"--- \" line before it", nil)
+			return i + 1
+		case f.binData && isBinaryData(t), isExtendedHeader(t):
+			if t == "GIT binary patch" {
+				f.binData = true
+			}
+			b.hdrs = append(b.hdrs, i)
+			f.fd.Last = i
+			return i + 1
+		}
+		f.hdrOpen = false
+	}
+	switch {
+	case t == "":
+		return i + 1 // a blank line ends nothing and belongs to nothing
+	case f.skipping && bodyLike(t):
+		f.fd.Last = i
+		return i + 1
+	case !f.sawHunk && !f.reported && bodyLike(t) && !b.isSignature(i):
+		f.reported, f.skipping = true, true
+		f.fd.Last = i
+		b.problem(i, exchange.SeverityError, CodePatchParse, "diff line outside any hunk: the \"@@ -start,count +start,count @@\" hunk header is missing", nil)
+		return i + 1
+	}
+	f.skipping = false
+	return i + 1 // text between or after file diffs
+}
+
+func (b *builder) startFile(i int, git bool) {
+	b.finish()
+	f := &fileBuild{fd: &FileDiff{First: i, Last: i}, git: -1, minus: -1, binLine: -1}
+	if git {
+		f.git, f.hdrOpen = i, true
+		b.hdrs = append(b.hdrs[:0], i)
+	} else {
+		b.hdrs = b.hdrs[:0]
+	}
+	b.f = f
+}
+
+// finish completes the current file diff: its names, status and flags.
+func (b *builder) finish() {
+	f := b.f
+	if f == nil {
+		return
+	}
+	b.f = nil
+	if b.goDiff && b.goDiffHeaders(f) {
+		b.goDiffRead++
+	} else {
+		b.ownHeaders(f)
+	}
+	fd := f.fd
+	if fd.OldName == "" && fd.NewName == "" {
+		b.problem(fd.First, exchange.SeverityError, CodePatchParse, "malformed file header: cannot read the file name", nil)
+	} else if f.git >= 0 {
+		if _, _, ok := splitGitArgs(gitArgs(b.text(f.git))); !ok {
+			b.problem(f.git, exchange.SeverityError, CodePatchParse, "malformed file header: expected \"diff --git a/<path> b/<path>\"", nil)
+		}
+	}
+	for s := Left; s <= Right; s++ {
+		fd.ordered[s] = hunksAscend(fd.Hunks, s)
+	}
+	b.ix.Files = append(b.ix.Files, fd)
+}
+
+// hunksAscend reports whether the images of the hunks on side s follow
+// each other without overlap, so that Find can binary-search them.
+func hunksAscend(hs []Hunk, s Side) bool {
+	prevLast := math.MinInt
+	for i := range hs {
+		first, last := hs[i].span(s)
+		if first <= prevLast {
+			return false
+		}
+		prevLast = last
+	}
+	return true
+}
+
+// hunkHead is a parsed "@@ -a,b +c,d @@ section" line. The offsets are
+// byte offsets in the line's decoded text, kept for the count fix.
+type hunkHead struct {
+	oldStart, oldCount, newStart, newCount int
+	oldAt, oldComma, oldEnd                int // digits of a start at oldAt; ',' at oldComma or -1; end of "a[,b]"
+	newAt, newComma, newEnd                int
+	section                                string
+}
+
+// parseHunkHeader reads a hunk header as git apply does: exactly
+// "@@ -a[,b] +c[,d] @@" with single spaces, an omitted count meaning 1,
+// then anything (the section). why says what is wrong when ok is false.
+func parseHunkHeader(t string) (h hunkHead, why string, ok bool) {
+	const bad = "malformed hunk header: expected \"@@ -start[,count] +start[,count] @@\""
+	if !strings.HasPrefix(t, "@@ -") {
+		return h, bad, false
+	}
+	i := 4
+	var big bool
+	h.oldAt = i
+	if h.oldStart, h.oldCount, h.oldComma, i, big, ok = parseRange(t, i); !ok {
+		if big {
+			return h, "malformed hunk header: a line number or count is too large", false
+		}
+		return h, bad, false
+	}
+	h.oldEnd = i
+	if !strings.HasPrefix(t[i:], " +") {
+		return h, bad, false
+	}
+	i += 2
+	h.newAt = i
+	if h.newStart, h.newCount, h.newComma, i, big, ok = parseRange(t, i); !ok {
+		if big {
+			return h, "malformed hunk header: a line number or count is too large", false
+		}
+		return h, bad, false
+	}
+	h.newEnd = i
+	if !strings.HasPrefix(t[i:], " @@") {
+		return h, bad, false
+	}
+	h.section = strings.TrimSpace(t[i+3:])
+	return h, "", true
+}
+
+// parseRange reads "start[,count]" at t[i:].
+func parseRange(t string, i int) (start, count, comma, end int, big, ok bool) {
+	start, i, big, ok = parseNumber(t, i)
+	if !ok {
+		return 0, 0, -1, i, big, false
+	}
+	count, comma = 1, -1
+	if i < len(t) && t[i] == ',' {
+		comma = i
+		if count, i, big, ok = parseNumber(t, i+1); !ok {
+			return 0, 0, -1, i, big, false
+		}
+	}
+	return start, count, comma, i, false, true
+}
+
+// parseNumber reads decimal digits at t[i:]. Values above MaxInt32 are
+// refused (big): no real file has that many lines, and go-diff reads
+// headers into int32.
+func parseNumber(t string, i int) (v, end int, big, ok bool) {
+	j := i
+	for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+		if v > math.MaxInt32 {
+			big = true
+		} else {
+			v = v*10 + int(t[j]-'0')
+		}
+		j++
+	}
+	if j == i {
+		return 0, j, false, false
+	}
+	if big || v > math.MaxInt32 {
+		return 0, j, true, false
+	}
+	return v, j, false, true
+}
+
+// firstNumber is the number of a hunk's first line in an image: a range
+// with count 0 names the line before the (empty) range, as in
+// "@@ -0,0 +1,3 @@" for a new file or "-5,0" for an insertion after line 5.
+// A (malformed) start of 0 with lines numbers them from 1: 0 means "not
+// in this image".
+func firstNumber(start, count int) int {
+	if count == 0 || start == 0 {
+		return start + 1
+	}
+	return start
+}
+
+// hunkCounter numbers the body lines of one hunk.
+type hunkCounter struct {
+	oldNo, newNo     int
+	bodyOld, bodyNew int
+}
+
+// push appends line j (text t) to the current hunk's body.
+func (b *builder) push(c *hunkCounter, j int, t string) {
+	l := DiffLine{Kind: Context, Patch: j}
+	if t != "" {
+		l.Content = t[1:]
+		switch t[0] {
+		case '+':
+			l.Kind = Added
+		case '-':
+			l.Kind = Removed
+		case '\\':
+			l.Kind = NoNewline
+		}
+	}
+	switch l.Kind {
+	case Context:
+		l.Old, l.New = c.oldNo, c.newNo
+		c.oldNo++
+		c.newNo++
+		c.bodyOld++
+		c.bodyNew++
+	case Added:
+		l.New = c.newNo
+		c.newNo++
+		c.bodyNew++
+	case Removed:
+		l.Old = c.oldNo
+		c.oldNo++
+		c.bodyOld++
+	}
+	b.all = append(b.all, l)
+}
+
+// hunk reads the hunk whose header is line i and returns the index of the
+// line after it. The header's counts decide where the body ends, so that
+// "--foo" and "++bar" content lines stay body lines; a body that stops
+// early (truncated) or runs on (overlong) is kept as written and reported.
+func (b *builder) hunk(i int) int {
+	f := b.f
+	f.sawHunk, f.hdrOpen, f.skipping = true, false, false
+	f.fd.Last = i
+	hh, why, ok := parseHunkHeader(b.text(i))
+	if !ok {
+		f.skipping = true // its body lines belong to no hunk
+		b.problem(i, exchange.SeverityError, CodePatchParse, why, nil)
+		return i + 1
+	}
+	c := hunkCounter{oldNo: firstNumber(hh.oldStart, hh.oldCount), newNo: firstNumber(hh.newStart, hh.newCount)}
+	first := len(b.all)
+	j := i + 1
+	truncated := false
+body:
+	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
+		t := b.text(j)
+		if t != "" {
+			switch t[0] {
+			case ' ', '+', '\\':
+			case '-':
+				// In a plain diff with a truncated hunk, the next file's
+				// "---"/"+++"/"@@" would otherwise read as body lines.
+				// They are body lines only when they complete the hunk.
+				if f.git < 0 && b.isFilePair(j) && j+2 < b.n && strings.HasPrefix(b.text(j+2), "@@") &&
+					!(hh.oldCount-c.bodyOld == 1 && hh.newCount-c.bodyNew == 1) {
+					truncated = true
+					break body
+				}
+			default:
+				truncated = true // a header, a new file or text
+				break body
+			}
+		}
+		// An empty line is a context line whose leading space was lost.
+		b.push(&c, j, t)
+		j++
+	}
+	if !truncated {
+		// Counts are met. "\ No newline at end of file" may still follow
+		// the last line; body lines after it (before any header) mean the
+		// header undercounts, which generated patches often do: keep them.
+		for j < b.n && strings.HasPrefix(b.text(j), "\\") {
+			b.push(&c, j, b.text(j))
+			j++
+		}
+		for k := j; k < b.n; k++ {
+			t := b.text(k)
+			if t == "" {
+				continue // kept only if a body line follows
+			}
+			if !bodyLike(t) || t[0] == '-' && (b.isFilePair(k) || b.isSignature(k)) {
+				break
+			}
+			for ; j <= k; j++ {
+				b.push(&c, j, b.text(j))
+			}
+		}
+	}
+	h := Hunk{
+		Header:   i,
+		OldStart: hh.oldStart, OldCount: hh.oldCount,
+		NewStart: hh.newStart, NewCount: hh.newCount,
+		Section: hh.section,
+		Lines:   b.all[first:len(b.all):len(b.all)],
+	}
+	if len(h.Lines) == 0 {
+		h.Lines = nil
+	}
+	f.fd.Hunks = append(f.fd.Hunks, h)
+	if j-1 > f.fd.Last {
+		f.fd.Last = j - 1
+	}
+	if c.bodyOld != hh.oldCount || c.bodyNew != hh.newCount {
+		b.problem(i, exchange.SeverityWarning, CodeHunkCountMismatch,
+			fmt.Sprintf("hunk header promises %d old and %d new lines, but its body holds %d and %d", hh.oldCount, hh.newCount, c.bodyOld, c.bodyNew),
+			b.countFix(i, hh, c.bodyOld, c.bodyNew))
+	}
+	return j
+}
+
+func (b *builder) problem(i int, sev exchange.Severity, code, msg string, fixes []exchange.Fix) {
+	l := &b.p.Lines[i]
+	b.ix.Problems = append(b.ix.Problems, exchange.Diagnostic{
+		Range:    exchange.Range{Start: l.Start, End: l.End},
+		Severity: sev,
+		Code:     code,
+		Message:  msg,
+		Fixes:    fixes,
+	})
+}
+
+// countFix rewrites the counts of hunk header i to what its body holds.
+// The edits touch only the numbers, so the section text and any escapes
+// in it are left alone. A side whose count goes to or from 0 gets its
+// start moved too, so that every body line keeps its number.
+func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.Fix {
+	l := &b.p.Lines[i]
+	t := b.text(i)
+	span := t[hh.oldAt-1 : hh.newEnd] // "-a,b +c,d"
+	base := l.Start                   // source offset of decoded offset 0
+	if b.src != nil {
+		if l.Start < 0 || l.End > len(b.src) || l.Start > l.End {
+			return nil
+		}
+		s := b.src[l.Start:l.End]
+		if len(s) < hh.newEnd || string(s[hh.oldAt-1:hh.newEnd]) != span {
+			k := bytes.Index(s, []byte(span))
+			if k < 0 {
+				return nil // the numbers are spelt with escapes: no safe edit
+			}
+			base = l.Start + k - (hh.oldAt - 1)
+		}
+	} else {
+		// Without the source, only a line spelt without escapes has
+		// source offsets equal to its decoded offsets (an escape always
+		// takes more bytes than what it decodes to). A final "\r" in an
+		// array element is spelt \r, after the numbers.
+		extra := 0
+		if strings.HasSuffix(l.Text, "\r") {
+			extra = 1
+		}
+		if l.End-l.Start != len(l.Text)+extra {
+			return nil
+		}
+	}
+	var edits []exchange.Edit
+	oldText := b.rangeEdit(&edits, base, t, hh.oldStart, hh.oldCount, bodyOld, hh.oldAt, hh.oldComma, hh.oldEnd)
+	newText := b.rangeEdit(&edits, base, t, hh.newStart, hh.newCount, bodyNew, hh.newAt, hh.newComma, hh.newEnd)
+	return []exchange.Fix{{
+		Title:     fmt.Sprintf("Rewrite the hunk header as @@ -%s +%s @@", oldText, newText),
+		Edits:     edits,
+		Preferred: true,
+		Safe:      true,
+	}}
+}
+
+// rangeEdit adds the edit that makes one side's "start[,count]" say body
+// lines, and returns that side's resulting text.
+func (b *builder) rangeEdit(edits *[]exchange.Edit, base int, t string, start, count, body, at, comma, end int) string {
+	if count == body {
+		return t[at:end]
+	}
+	newStart := start
+	switch {
+	case count == 0 && body > 0:
+		newStart = start + 1
+	case count > 0 && body == 0 && start > 0:
+		newStart = start - 1
+	}
+	text := strconv.Itoa(newStart) + "," + strconv.Itoa(body)
+	switch {
+	case newStart != start:
+		*edits = append(*edits, exchange.Edit{Start: base + at, End: base + end, NewText: text})
+	case comma >= 0:
+		*edits = append(*edits, exchange.Edit{Start: base + comma + 1, End: base + end, NewText: strconv.Itoa(body)})
+	default:
+		*edits = append(*edits, exchange.Edit{Start: base + end, End: base + end, NewText: "," + strconv.Itoa(body)})
+	}
+	return text
+}

@@ -1,0 +1,347 @@
+package anchor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sourcegraph/go-diff/diff"
+)
+
+// File headers: names, status and flags of a file diff.
+//
+// go-diff reads each file diff on its own, so that one malformed file
+// cannot hide the others. It is given the file's header lines and its hunk
+// header lines only, not the bodies: the walk has already numbered the
+// bodies by the header counts, while go-diff ends a hunk at the first line
+// that does not look like one (and would read a removed "-- x" line
+// followed by "++ y" as the next file). Leaving bodies out also keeps its
+// per-line allocations and count-driven work off large patches. When
+// go-diff refuses a file, the file is read by ownHeaders instead, which
+// understands the same headers.
+
+// goDiffHeaders reads f's headers with go-diff and reports whether it could.
+func (b *builder) goDiffHeaders(f *fileBuild) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // a go-diff bug must not take the server down: read it ourselves
+		}
+	}()
+	skel := b.skel[:0]
+	for _, k := range b.hdrs {
+		skel = append(append(skel, b.text(k)...), '\n')
+	}
+	for i := range f.fd.Hunks {
+		skel = append(append(skel, b.text(f.fd.Hunks[i].Header)...), '\n')
+	}
+	b.skel = skel
+	if len(skel) == 0 {
+		return false
+	}
+	gd, err := diff.ParseFileDiff(skel)
+	if err != nil || gd == nil || len(gd.Hunks) != len(f.fd.Hunks) {
+		return false
+	}
+	// The walk parsed the same hunk headers; any disagreement means one of
+	// the two misread the file, so trust neither and read it ourselves.
+	for i, g := range gd.Hunks {
+		h := &f.fd.Hunks[i]
+		if int(g.OrigStartLine) != h.OldStart || int(g.OrigLines) != h.OldCount ||
+			int(g.NewStartLine) != h.NewStart || int(g.NewLines) != h.NewCount || g.Section != h.Section {
+			return false
+		}
+	}
+	b.settle(f, gd.OrigName, gd.NewName, gd.Extended)
+	return true
+}
+
+// ownHeaders reads f's headers without go-diff.
+func (b *builder) ownHeaders(f *fileBuild) {
+	ext := b.ext[:0]
+	var rawOld, rawNew string
+	for _, k := range b.hdrs {
+		switch {
+		case f.minus >= 0 && k == f.minus:
+			rawOld = fileHeaderName(b.text(k)[len("--- "):])
+		case f.minus >= 0 && k == f.minus+1:
+			rawNew = fileHeaderName(b.text(k)[len("+++ "):])
+		default:
+			ext = append(ext, b.text(k))
+		}
+	}
+	b.ext = ext
+	switch {
+	case f.minus >= 0:
+	case f.git >= 0:
+		rawOld, rawNew, _ = splitGitArgs(gitArgs(b.text(f.git)))
+	case f.binLine >= 0:
+		rawOld, rawNew = binaryNames(b.text(f.binLine))
+	}
+	b.settle(f, rawOld, rawNew, ext)
+	clear(b.ext) // do not keep line texts alive through the scratch
+}
+
+// settle sets f's names, status and flags from the names as written
+// (prefixes included, "/dev/null" for an absent side) and the extended
+// header lines.
+func (b *builder) settle(f *fileBuild, rawOld, rawNew string, ext []string) {
+	var renameFrom, renameTo, copyFrom, copyTo string
+	var rename, renameT, cp, cpT, newFile, deleted, oldMode, newMode, binary bool
+	for _, h := range ext {
+		switch {
+		case strings.HasPrefix(h, "rename from "):
+			renameFrom, rename = unquoteName(h[len("rename from "):]), true
+		case strings.HasPrefix(h, "rename to "):
+			renameTo, renameT = unquoteName(h[len("rename to "):]), true
+		case strings.HasPrefix(h, "copy from "):
+			copyFrom, cp = unquoteName(h[len("copy from "):]), true
+		case strings.HasPrefix(h, "copy to "):
+			copyTo, cpT = unquoteName(h[len("copy to "):]), true
+		case strings.HasPrefix(h, "new file mode "):
+			newFile = true
+		case strings.HasPrefix(h, "deleted file mode "):
+			deleted = true
+		case strings.HasPrefix(h, "old mode "):
+			oldMode = true
+		case strings.HasPrefix(h, "new mode "):
+			newMode = true
+		case h == "GIT binary patch", isBinaryFiles(h):
+			binary = true
+		}
+	}
+	if f.binLine >= 0 {
+		binary = true
+	}
+	args := ""
+	if f.git >= 0 {
+		args = gitArgs(b.text(f.git))
+	}
+	po, pn := prefixes(args, rawOld, rawNew)
+	fd := f.fd
+	fd.OldName, fd.NewName = stripName(rawOld, po), stripName(rawNew, pn)
+	switch {
+	case rename && renameT:
+		fd.Status, fd.OldName, fd.NewName = Renamed, renameFrom, renameTo
+	case cp && cpT:
+		fd.Status, fd.OldName, fd.NewName = Copied, copyFrom, copyTo
+	case newFile:
+		fd.Status, fd.OldName = NewFile, ""
+	case deleted:
+		fd.Status, fd.NewName = DeletedFile, ""
+	case fd.OldName == "" && fd.NewName != "":
+		fd.Status = NewFile
+	case fd.NewName == "" && fd.OldName != "":
+		fd.Status = DeletedFile
+	default:
+		fd.Status = Modified
+	}
+	fd.Binary = binary
+	fd.ModeOnly = oldMode && newMode && !binary && fd.Status == Modified && len(fd.Hunks) == 0
+}
+
+// prefixPairs are the source/destination prefixes git writes: the
+// default a/ b/, and the diff.mnemonicPrefix ones (index, work tree,
+// commit, object; 1/ 2/ for --no-index).
+var prefixPairs = [...][2]string{{"a/", "b/"}, {"i/", "w/"}, {"c/", "w/"}, {"c/", "i/"}, {"o/", "w/"}, {"1/", "2/"}}
+
+// prefixes returns the prefixes to strip from the old and new names. The
+// "diff --git" line decides when there is one, so that `git diff
+// --no-prefix` output (where "a/x" may be a real directory) keeps its
+// names; a plain diff strips them only when both names carry a pair.
+func prefixes(gitArgs, rawOld, rawNew string) (string, string) {
+	if gitArgs != "" {
+		a := strings.TrimPrefix(gitArgs, `"`)
+		for _, pp := range prefixPairs {
+			if strings.HasPrefix(a, pp[0]) && (strings.Contains(gitArgs, " "+pp[1]) || strings.Contains(gitArgs, ` "`+pp[1])) {
+				return pp[0], pp[1]
+			}
+		}
+		if _, _, ok := splitGitArgs(gitArgs); ok {
+			return "", ""
+		}
+		// A malformed "diff --git" line says nothing: ask the names.
+	}
+	if rawOld == "/dev/null" && rawNew == "/dev/null" {
+		return "", ""
+	}
+	for _, pp := range prefixPairs {
+		if (rawOld == "/dev/null" || strings.HasPrefix(rawOld, pp[0])) && (rawNew == "/dev/null" || strings.HasPrefix(rawNew, pp[1])) {
+			return pp[0], pp[1]
+		}
+	}
+	return "", ""
+}
+
+func stripName(raw, prefix string) string {
+	if raw == "/dev/null" {
+		return ""
+	}
+	if prefix != "" {
+		return strings.TrimPrefix(raw, prefix)
+	}
+	return raw
+}
+
+// gitArgs returns what follows "diff --git ".
+func gitArgs(t string) string {
+	if len(t) <= len("diff --git ") {
+		return ""
+	}
+	return t[len("diff --git "):]
+}
+
+// splitGitArgs splits the two names of a "diff --git" line. ok is false
+// when the line is malformed; a well-formed line with unquoted names that
+// contain spaces may be ambiguous, and then both names are "" (the names
+// come from the other headers).
+func splitGitArgs(args string) (a, b string, ok bool) {
+	if len(args) < 3 {
+		return "", "", false
+	}
+	if args[0] == '"' {
+		a, rest, ok := readQuoted(args)
+		if !ok || len(rest) < 2 || rest[0] != ' ' {
+			return "", "", false
+		}
+		rest = rest[1:]
+		if rest[0] == '"' {
+			b, rest, ok := readQuoted(rest)
+			if !ok || rest != "" {
+				return "", "", false
+			}
+			return a, b, true
+		}
+		return a, rest, true
+	}
+	if args[len(args)-1] == '"' {
+		i := strings.Index(args, ` "`)
+		if i <= 0 {
+			return "", "", false
+		}
+		b, rest, ok := readQuoted(args[i+1:])
+		if !ok || rest != "" {
+			return "", "", false
+		}
+		return args[:i], b, true
+	}
+	sp := strings.IndexByte(args, ' ')
+	if sp <= 0 || sp == len(args)-1 {
+		return "", "", false
+	}
+	if strings.IndexByte(args[sp+1:], ' ') < 0 {
+		return args[:sp], args[sp+1:], true
+	}
+	// Spaces in the names. With prefixes, one " b/" settles it; the same
+	// name on both sides (a new or unchanged-name file) splits in the middle.
+	for _, pp := range prefixPairs {
+		if strings.HasPrefix(args, pp[0]) {
+			if k := strings.Index(args, " "+pp[1]); k > 0 && strings.Count(args, " "+pp[1]) == 1 {
+				return args[:k], args[k+1:], true
+			}
+		}
+	}
+	if len(args)%2 == 1 {
+		first, second := args[:len(args)/2], args[len(args)/2+1:]
+		if args[len(args)/2] == ' ' && (first == second || len(first) > 2 && first[1] == '/' && first[2:] == second[2:]) {
+			return first, second, true
+		}
+	}
+	return "", "", true
+}
+
+// readQuoted reads a C-style quoted name (git quotes names with unusual
+// bytes: "a/t\303\251st") at the start of s.
+func readQuoted(s string) (name, rest string, ok bool) {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return unquoteName(s[:i+1]), s[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// unquoteName undoes git's C-style quoting of a name, if it is quoted.
+func unquoteName(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// fileHeaderName reads the name of a "--- "/"+++ " line: up to a tab
+// (after which diff writes a timestamp), unquoted.
+func fileHeaderName(rest string) string {
+	rest = strings.TrimSpace(rest)
+	if i := strings.IndexByte(rest, '\t'); i >= 0 {
+		rest = rest[:i]
+	}
+	return unquoteName(rest)
+}
+
+func isBinaryFiles(t string) bool {
+	return strings.HasPrefix(t, "Binary files ") && strings.HasSuffix(t, " differ")
+}
+
+// binaryNames reads "Binary files X and Y differ".
+func binaryNames(t string) (string, string) {
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "Binary files "), " differ")
+	x, y, ok := strings.Cut(t, " and ")
+	if !ok {
+		return "", ""
+	}
+	return unquoteName(x), unquoteName(y)
+}
+
+// isExtendedHeader reports whether t is one of git's extended header
+// lines, which sit between "diff --git" and "---" (or stand alone for
+// mode, rename, copy, empty-file and binary changes).
+func isExtendedHeader(t string) bool {
+	if t == "" {
+		return false
+	}
+	switch t[0] {
+	case 'o':
+		return strings.HasPrefix(t, "old mode ")
+	case 'n':
+		return strings.HasPrefix(t, "new mode ") || strings.HasPrefix(t, "new file mode ")
+	case 'd':
+		return strings.HasPrefix(t, "deleted file mode ") || strings.HasPrefix(t, "dissimilarity index ")
+	case 'r':
+		return strings.HasPrefix(t, "rename from ") || strings.HasPrefix(t, "rename to ")
+	case 'c':
+		return strings.HasPrefix(t, "copy from ") || strings.HasPrefix(t, "copy to ")
+	case 's':
+		return strings.HasPrefix(t, "similarity index ")
+	case 'i':
+		return strings.HasPrefix(t, "index ")
+	case 'B':
+		return isBinaryFiles(t)
+	case 'G':
+		return t == "GIT binary patch"
+	}
+	return false
+}
+
+// isBinaryData reports whether t can be a line of a "GIT binary patch":
+// "literal N", "delta N", a blank line, or base85 data (a length letter,
+// then characters of git's base85 alphabet).
+func isBinaryData(t string) bool {
+	if t == "" || strings.HasPrefix(t, "literal ") || strings.HasPrefix(t, "delta ") {
+		return true
+	}
+	if c := t[0]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.IndexByte("!#$%&()*+-;<=>?@^_`{|}~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}

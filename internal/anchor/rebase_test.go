@@ -1,0 +1,867 @@
+package anchor
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// The old patch most cases rebase from. RIGHT: 10 ctx, 11 defer, 12 log,
+// 13 result, 14 _ = err, 15 metrics, 16 audit, 17 return. LEFT: 10 ctx,
+// 11 defer, 12 log, 13 result :=, 14 metrics, 15 audit, 16 return.
+const rbCalcOld = `diff --git a/pkg/calc.go b/pkg/calc.go
+index 1111111..2222222 100644
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,8 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// Two lines inserted above the commented ones.
+const rbCalcInserted = `diff --git a/pkg/calc.go b/pkg/calc.go
+index 1111111..3333333 100644
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,10 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
++	start := time.Now()
++	defer observe(start)
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The log line removed above the commented ones.
+const rbCalcRemoved = `diff --git a/pkg/calc.go b/pkg/calc.go
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
+ 	defer cancel(ctx)
+-	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The commented line edited slightly, one line inserted above.
+const rbCalcEdited = `diff --git a/pkg/calc.go b/pkg/calc.go
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,9 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
++	ctx = withTrace(ctx)
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(ctx, in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The commented line edited slightly, and everything around it too.
+const rbCalcRewritten = `diff --git a/pkg/calc.go b/pkg/calc.go
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
+-	ctx := context.Background()
+-	defer cancel(ctx)
+-	log.Printf("calc %v", in)
+-	result := calculate(in)
++	trace.Start("calc")
++	result, err := calculate(ctx, in)
++	check(err)
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The same change on a base with three more lines above (a rebase onto a
+// newer upstream): both images move down by 3.
+const rbCalcShifted = `diff --git a/pkg/calc.go b/pkg/calc.go
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -13,7 +13,8 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The file renamed, with the same change.
+const rbCalcRenamed = `diff --git a/pkg/calc.go b/pkg/compute.go
+similarity index 90%
+rename from pkg/calc.go
+rename to pkg/compute.go
+--- a/pkg/calc.go
++++ b/pkg/compute.go
+@@ -10,7 +10,9 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
++	ctx = withTrace(ctx)
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+ 	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// The metrics line (a context line before) now removed: only in LEFT.
+const rbCalcMetricsGone = `diff --git a/pkg/calc.go b/pkg/calc.go
+--- a/pkg/calc.go
++++ b/pkg/calc.go
+@@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
+ 	ctx := context.Background()
+ 	defer cancel(ctx)
+ 	log.Printf("calc %v", in)
+-	result := calculate(in)
++	result, err := calculate(in)
++	_ = err
+-	metrics.Inc("calc")
+ 	audit(ctx, in)
+ 	return result, nil
+`
+
+// Another file only: pkg/calc.go is gone from the new patch.
+const rbOtherFile = `diff --git a/pkg/other.go b/pkg/other.go
+--- a/pkg/other.go
++++ b/pkg/other.go
+@@ -1,3 +1,4 @@
+ package other
+ 
++// Doc.
+ func Other() {}
+`
+
+// Two identical statements whose surroundings differ. RIGHT: 1 func A,
+// 2 a, 3 if, 4 return use(a), 5 }, 6 blank, 7 func B, 8 b, 9 if, 10 return
+// use(b), 11 }.
+const rbDupOld = `diff --git a/pkg/dup.go b/pkg/dup.go
+--- a/pkg/dup.go
++++ b/pkg/dup.go
+@@ -1,11 +1,11 @@
+ func A() error {
+ 	a, err := loadA()
+-	if err != nil { return nil }
++	if err != nil { return err }
+ 	return use(a)
+ }
+ 
+ func B() error {
+ 	b, err := loadB()
+-	if err != nil { return nil }
++	if err != nil { return err }
+ 	return use(b)
+ }
+`
+
+// A doc comment above each function: B's statement is now RIGHT 11.
+const rbDupNew = `diff --git a/pkg/dup.go b/pkg/dup.go
+--- a/pkg/dup.go
++++ b/pkg/dup.go
+@@ -1,11 +1,13 @@
++// A loads a.
+ func A() error {
+ 	a, err := loadA()
+-	if err != nil { return nil }
++	if err != nil { return err }
+ 	return use(a)
+ }
+ 
++// B loads b.
+ func B() error {
+ 	b, err := loadB()
+-	if err != nil { return nil }
++	if err != nil { return err }
+ 	return use(b)
+ }
+`
+
+// One added line whose context disappears in the new patch, where the
+// same line is added twice: nothing tells the two places apart.
+const rbTwiceOld = `diff --git a/pkg/twice.go b/pkg/twice.go
+--- a/pkg/twice.go
++++ b/pkg/twice.go
+@@ -20,4 +20,5 @@ func Run() {
+ 	first()
+ 	second()
++	mu.Lock()
+ 	third()
+ 	fourth()
+`
+
+const rbTwiceNew = `diff --git a/pkg/twice.go b/pkg/twice.go
+--- a/pkg/twice.go
++++ b/pkg/twice.go
+@@ -20,4 +20,6 @@ func Run() {
+ 	alpha()
++	mu.Lock()
+ 	beta()
+ 	gamma()
++	mu.Lock()
+ 	delta()
+`
+
+// A closing brace: a snippet too weak alone, but its context is known.
+const rbBraceOld = `diff --git a/pkg/brace.go b/pkg/brace.go
+--- a/pkg/brace.go
++++ b/pkg/brace.go
+@@ -1,6 +1,7 @@
+ func F() {
+ 	if ok {
+ 		run()
++		done()
+ 	}
+ }
+ 
+`
+
+const rbBraceNew = `diff --git a/pkg/brace.go b/pkg/brace.go
+--- a/pkg/brace.go
++++ b/pkg/brace.go
+@@ -1,6 +1,9 @@
++// F runs.
+ func F() {
++	prepare()
+ 	if ok {
+ 		run()
++		done()
+ 	}
+ }
+ 
+`
+
+// Nine identical lines: only the hunk offsets tell which one a comment
+// was on. Two lines are added above them in the new patch.
+const rbRepeatOld = `diff --git a/pkg/rep.go b/pkg/rep.go
+--- a/pkg/rep.go
++++ b/pkg/rep.go
+@@ -1,9 +1,10 @@
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
++	done()
+`
+
+const rbRepeatNew = `diff --git a/pkg/rep.go b/pkg/rep.go
+--- a/pkg/rep.go
++++ b/pkg/rep.go
+@@ -1,9 +1,12 @@
++	begin()
++	ready()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
+ 	step()
++	done()
+`
+
+// A single closing brace, at RIGHT 3.
+const rbOneBrace = `diff --git a/pkg/w.go b/pkg/w.go
+--- a/pkg/w.go
++++ b/pkg/w.go
+@@ -1,2 +1,3 @@
+ func W() {
++	w()
+ }
+`
+
+// rbComment is a comment of a test document. Each one carries an unknown
+// member, which must survive.
+type rbComment struct {
+	id, path, side   string
+	start, end       int
+	snippet, state   string
+	noEnd, noSnippet bool
+}
+
+func (c rbComment) json(indent string) string {
+	in := indent + "  "
+	var b strings.Builder
+	b.WriteString("{\n")
+	fmt.Fprintf(&b, "%s\"id\": %q,\n%s\"author\": \"assistant\",\n", in, c.id, in)
+	fmt.Fprintf(&b, "%s\"path\": %q,\n%s\"side\": %q,\n%s\"start_line\": %d,\n", in, c.path, in, c.side, in, c.start)
+	if c.end != 0 {
+		fmt.Fprintf(&b, "%s\"end_line\": %d,\n", in, c.end)
+	}
+	fmt.Fprintf(&b, "%s\"body\": %q,\n", in, "body of "+c.id)
+	if c.state != "" {
+		fmt.Fprintf(&b, "%s\"state\": %q,\n", in, c.state)
+	}
+	if c.snippet != "" {
+		fmt.Fprintf(&b, "%s\"snippet\": %s,\n", in, exchange.Quote(c.snippet))
+	}
+	fmt.Fprintf(&b, "%s\"x-keep\": {\"n\": [1, 2]}\n%s}", in, indent)
+	return b.String()
+}
+
+func rbBuildDoc(patch []string, comments ...rbComment) string {
+	var b strings.Builder
+	b.WriteString("{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n")
+	for i, l := range patch {
+		b.WriteString("    " + exchange.Quote(l))
+		if i < len(patch)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ],\n  \"comments\": [")
+	for i, c := range comments {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    " + c.json("    "))
+	}
+	b.WriteString("\n  ],\n  \"x-top\": true\n}\n")
+	return b.String()
+}
+
+// rbWant is what a case expects of its comment.
+type rbWant struct {
+	side       string
+	start, end int
+	state      string // the stored value; "" when the member is absent
+	orphaned   bool
+	unchanged  bool
+	why        string // a part of Move.Why
+}
+
+// rbCheckDoc applies edits to src and checks the result: it parses, holds
+// every comment with its id, body and unknown member, and, when patch is
+// not nil, the patch is exactly patch.
+func rbCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []string) *exchange.Document {
+	t.Helper()
+	out, err := exchange.ApplyEdits([]byte(src), edits)
+	if err != nil {
+		t.Fatalf("ApplyEdits: %v", err)
+	}
+	before, after := exchange.Parse([]byte(src)), exchange.Parse(out)
+	if len(after.Syntax) > 0 {
+		t.Fatalf("result has syntax errors %v:\n%s", after.Syntax, out)
+	}
+	if got, want := len(after.Review.Comments), len(before.Review.Comments); got != want {
+		t.Fatalf("got %d comments, want %d:\n%s", got, want, out)
+	}
+	for i, c := range after.Review.Comments {
+		b := before.Review.Comments[i]
+		if c.ID != b.ID || c.Body != b.Body || c.Author != b.Author || c.Snippet != b.Snippet || c.Path != b.Path {
+			t.Errorf("comment %d: got id/body/author/snippet/path %q/%q/%q/%q/%q, want %q/%q/%q/%q/%q",
+				i, c.ID, c.Body, c.Author, c.Snippet, c.Path, b.ID, b.Body, b.Author, b.Snippet, b.Path)
+		}
+		if got, want := rbText(after.Src, c.Member("x-keep")), rbText(before.Src, b.Member("x-keep")); got != want {
+			t.Errorf("comment %s: got x-keep %s, want %s", c.ID, got, want)
+		}
+	}
+	if got := rbText(after.Src, after.Root.Member("x-top")); got != "true" {
+		t.Errorf("got x-top %s, want true", got)
+	}
+	if patch != nil {
+		if after.Review.Patch.Form != exchange.PatchArray {
+			t.Errorf("got patch form %d, want the array form", after.Review.Patch.Form)
+		}
+		var got []string
+		for _, l := range after.Review.Patch.Lines {
+			got = append(got, l.Text)
+		}
+		if !reflect.DeepEqual(got, patch) {
+			t.Errorf("got patch\n%q\nwant\n%q", got, patch)
+		}
+	}
+	return after
+}
+
+func rbText(src []byte, n *exchange.Node) string {
+	if n == nil {
+		return "<absent>"
+	}
+	return string(src[n.Start:n.End])
+}
+
+// rbCheckComment compares comment c of the rewritten document with w.
+func rbCheckComment(t *testing.T, doc *exchange.Document, i int, w rbWant) {
+	t.Helper()
+	c := doc.Review.Comments[i]
+	if c.Side != w.side || c.StartLine != w.start || c.EndLine != w.end || c.State != w.state {
+		t.Errorf("comment %s: got %s %d–%d state %q, want %s %d–%d state %q", c.ID, c.Side, c.StartLine, c.EndLine, c.State, w.side, w.start, w.end, w.state)
+	}
+}
+
+func rbCheckMove(t *testing.T, m Move, w rbWant) {
+	t.Helper()
+	if m.Orphaned != w.orphaned || m.Unchanged != w.unchanged {
+		t.Errorf("got orphaned=%v unchanged=%v, want orphaned=%v unchanged=%v (why %q)", m.Orphaned, m.Unchanged, w.orphaned, w.unchanged, m.Why)
+	}
+	if !w.orphaned && (!strings.EqualFold(m.ToSide.String(), w.side) || m.ToStart != w.start || m.ToEnd != w.end) {
+		t.Errorf("got move to %s %d–%d, want %s %d–%d (why %q)", m.ToSide, m.ToStart, m.ToEnd, w.side, w.start, w.end, m.Why)
+	}
+	if !strings.Contains(m.Why, w.why) {
+		t.Errorf("got why %q, want it to contain %q", m.Why, w.why)
+	}
+}
+
+func TestRebase(t *testing.T) {
+	result := rbComment{id: "c1", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"}
+	with := func(c rbComment, f func(*rbComment)) rbComment { f(&c); return c }
+	tests := []struct {
+		name     string
+		old, new string
+		c        rbComment
+		want     rbWant
+	}{
+		{"lines inserted above", rbCalcOld, rbCalcInserted, result,
+			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"line removed above", rbCalcOld, rbCalcRemoved, result,
+			rbWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 1 line higher"}},
+		{"same patch", rbCalcOld, rbCalcOld, result,
+			rbWant{side: "RIGHT", start: 13, end: 13, unchanged: true, why: "found at the same place"}},
+		{"snippet with its diff marker", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "+\tresult, err := calculate(in)" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"snippet is a part of the line", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "calculate(in)" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"commented line changed slightly: context decides", rbCalcOld, rbCalcEdited, result,
+			rbWant{side: "RIGHT", start: 14, end: 14, why: "its context (the line changed) found 1 line lower"}},
+		{"commented line and its context changed: orphaned", rbCalcOld, rbCalcRewritten, result,
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `not found: snippet is not in "pkg/calc.go"`}},
+		{"file renamed", rbCalcOld, rbCalcRenamed, result,
+			rbWant{side: "RIGHT", start: 14, end: 14, why: `snippet found 1 line lower in renamed file "pkg/compute.go"`}},
+		{"file gone", rbCalcOld, rbOtherFile, with(result, func(c *rbComment) { c.state = "active" }),
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `"pkg/calc.go" is not in the new patch`}},
+		{"two identical places: context decides", rbDupOld, rbDupNew,
+			rbComment{id: "d1", path: "pkg/dup.go", side: "RIGHT", start: 9, snippet: "if err != nil { return err }"},
+			rbWant{side: "RIGHT", start: 11, end: 11, why: "snippet found 2 lines lower"}},
+		{"two identical places, context ties: orphaned", rbTwiceOld, rbTwiceNew,
+			rbComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"},
+			rbWant{side: "RIGHT", start: 22, end: 22, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 24"}},
+		{"multi-line range moves as a block", rbCalcOld, rbCalcInserted,
+			with(result, func(c *rbComment) { c.end = 14; c.snippet = "result, err := calculate(in)\n_ = err" }),
+			rbWant{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"}},
+		{"multi-line range quoting its first line", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.end = 15 }),
+			rbWant{side: "RIGHT", start: 15, end: 17, why: "snippet found 2 lines lower"}},
+		{"LEFT comment on a shifted base", rbCalcOld, rbCalcShifted,
+			rbComment{id: "l1", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)"},
+			rbWant{side: "LEFT", start: 16, end: 16, why: "snippet found 3 lines lower"}},
+		{"LEFT comment, RIGHT lines inserted", rbCalcOld, rbCalcInserted,
+			rbComment{id: "l2", path: "pkg/calc.go", side: "left", start: 14, snippet: `metrics.Inc("calc")`},
+			rbWant{side: "left", start: 14, end: 14, unchanged: true, why: "found at the same place"}},
+		{"context line became a removed one: other side", rbCalcOld, rbCalcMetricsGone,
+			rbComment{id: "m1", path: "pkg/calc.go", side: "RIGHT", start: 15, snippet: `metrics.Inc("calc")`},
+			rbWant{side: "LEFT", start: 14, end: 14, why: "found on the LEFT side at line 14"}},
+		{"dismissed comment moves and keeps its state", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.state = "dismissed" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}},
+		{"dismissed comment with no place keeps its state", rbCalcOld, rbOtherFile, with(result, func(c *rbComment) { c.state = "dismissed" }),
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", orphaned: true, unchanged: true, why: "kept dismissed"}},
+		{"comment without snippet", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, why: "its lines found 2 lines lower"}},
+		{"comment without snippet on a range", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = ""; c.start = 12; c.end = 14 }),
+			rbWant{side: "RIGHT", start: 14, end: 16, why: "its lines found 2 lines lower"}},
+		{"comment without snippet that did not resolve", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = ""; c.start = 40 }),
+			rbWant{side: "RIGHT", start: 40, end: 40, state: "orphaned", orphaned: true, why: "no snippet, and RIGHT 40 is not in the old patch"}},
+		{"orphaned comment found by its snippet", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.start = 99; c.state = "orphaned" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found"}},
+		{"stale comment is reactivated", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.state = "stale" }),
+			rbWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found 2 lines lower"}},
+		{"repeated lines: the hunk offsets decide", rbRepeatOld, rbRepeatNew,
+			rbComment{id: "r1", path: "pkg/rep.go", side: "RIGHT", start: 5, snippet: "step()"},
+			rbWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower (3 places match equally; kept the one its old line maps to)"}},
+		{"repeated lines, added line: no exact mapping", rbRepeatOld, rbRepeatNew,
+			rbComment{id: "r2", path: "pkg/rep.go", side: "RIGHT", start: 10, snippet: "done()"},
+			rbWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 2 lines lower"}},
+		{"weak snippet confirmed by context", rbBraceOld, rbBraceNew,
+			rbComment{id: "b1", path: "pkg/brace.go", side: "RIGHT", start: 5, snippet: "}"},
+			rbWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := rbBuildDoc(SplitDiffFile([]byte(tt.old)), tt.c)
+			doc := exchange.Parse([]byte(src))
+			newPatch := SplitDiffFile([]byte(tt.new))
+			edits, moves, err := Rebase(doc, newPatch)
+			if err != nil {
+				t.Fatalf("Rebase: %v", err)
+			}
+			if len(moves) != 1 {
+				t.Fatalf("got %d moves, want 1", len(moves))
+			}
+			rbCheckMove(t, moves[0], tt.want)
+			after := rbCheckDoc(t, src, edits, newPatch)
+			rbCheckComment(t, after, 0, tt.want)
+			if tt.want.unchanged && len(edits) > 1 {
+				t.Errorf("got %d edits for an unchanged comment, want only the patch's", len(edits))
+			}
+			if got, want := moves[0].State, exchange.StateActive; tt.want.state != "" && got != tt.want.state || tt.want.state == "" && got != want {
+				t.Errorf("got Move.State %q, want %q", got, tt.want.state)
+			}
+		})
+	}
+}
+
+// TestRebaseSeveralComments rebases a document holding comments of every
+// kind at once: the edits must not collide.
+func TestRebaseSeveralComments(t *testing.T) {
+	cs := []rbComment{
+		{id: "a", path: "pkg/calc.go", side: "RIGHT", start: 13, end: 14, snippet: "result, err := calculate(in)"},
+		{id: "b", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)", state: "dismissed"},
+		{id: "c", path: "pkg/calc.go", side: "RIGHT", start: 12},
+		{id: "d", path: "pkg/gone.go", side: "RIGHT", start: 1, snippet: "x"},
+		{id: "e", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "zzz", state: "stale"},
+	}
+	src := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)), cs...)
+	newPatch := SplitDiffFile([]byte(rbCalcInserted))
+	edits, moves, err := Rebase(exchange.Parse([]byte(src)), newPatch)
+	if err != nil {
+		t.Fatalf("Rebase: %v", err)
+	}
+	after := rbCheckDoc(t, src, edits, newPatch)
+	wants := []rbWant{
+		{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"},
+		{side: "LEFT", start: 13, end: 13, state: "dismissed", unchanged: true, why: "found at the same place; kept dismissed"},
+		{side: "RIGHT", start: 14, end: 14, why: "its lines found 2 lines lower"},
+		{side: "RIGHT", start: 1, end: 1, state: "orphaned", orphaned: true, why: "not in the new patch"},
+		{side: "RIGHT", start: 11, end: 11, state: "orphaned", orphaned: true, why: "not found"},
+	}
+	if len(moves) != len(wants) {
+		t.Fatalf("got %d moves, want %d", len(moves), len(wants))
+	}
+	for i, w := range wants {
+		t.Run(cs[i].id, func(t *testing.T) {
+			rbCheckMove(t, moves[i], w)
+			rbCheckComment(t, after, i, w)
+		})
+	}
+}
+
+func TestRebaseUnchangedPatchMakesNoEdits(t *testing.T) {
+	src := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)),
+		rbComment{id: "a", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"},
+		rbComment{id: "b", path: "pkg/calc.go", side: "LEFT", start: 13})
+	edits, moves, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rbCalcOld)))
+	if err != nil {
+		t.Fatalf("Rebase: %v", err)
+	}
+	if len(edits) != 0 {
+		t.Errorf("got %d edits, want none: %+v", len(edits), edits)
+	}
+	for _, m := range moves {
+		if !m.Unchanged {
+			t.Errorf("comment %s: got Unchanged=false, want true (why %q)", m.Comment.ID, m.Why)
+		}
+	}
+}
+
+func TestRebaseErrors(t *testing.T) {
+	good := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)))
+	tests := []struct {
+		name, src string
+		patch     []string
+		want      string
+	}{
+		{"syntax error", `{"leanreview_review": 1, "patch": [}`, SplitDiffFile([]byte(rbCalcOld)), "syntax error"},
+		{"not an object", `[1]`, SplitDiffFile([]byte(rbCalcOld)), "not an object"},
+		{"empty new patch", good, nil, "no file diff"},
+		{"not a diff", good, []string{"hello", "world"}, "no file diff"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Rebase(exchange.Parse([]byte(tt.src)), tt.patch)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRebasePatchLayout checks the exact text of the rewritten patch: the
+// document's own indentation and line ends, escapes as leanreview writes
+// them, and only the patch value replaced.
+func TestRebasePatchLayout(t *testing.T) {
+	newPatch := []string{"diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a\t<b>", `+"a" \ é`}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"four-space array",
+			"{\n    \"leanreview_review\": 1,\n    \"patch\": [\n        \"old\"\n    ],\n    \"comments\": []\n}\n",
+			"{\n    \"leanreview_review\": 1,\n    \"patch\": [\n        \"diff --git a/x b/x\",\n        \"--- a/x\",\n        \"+++ b/x\",\n        \"@@ -1 +1 @@\",\n        \"-a\\t<b>\",\n        \"+\\\"a\\\" \\\\ é\"\n    ],\n    \"comments\": []\n}\n"},
+		{"string form, CRLF document",
+			"{\r\n  \"leanreview_review\": 1,\r\n  \"patch\": \"old\\n\",\r\n  \"comments\": []\r\n}\r\n",
+			"{\r\n  \"leanreview_review\": 1,\r\n  \"patch\": [\r\n    \"diff --git a/x b/x\",\r\n    \"--- a/x\",\r\n    \"+++ b/x\",\r\n    \"@@ -1 +1 @@\",\r\n    \"-a\\t<b>\",\r\n    \"+\\\"a\\\" \\\\ é\"\r\n  ],\r\n  \"comments\": []\r\n}\r\n"},
+		{"one-line document",
+			`{"leanreview_review": 1, "patch": [], "comments": []}`,
+			`{"leanreview_review": 1, "patch": ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a\t<b>", "+\"a\" \\ é"], "comments": []}`},
+		{"missing patch",
+			"{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"comments\": []\n}\n",
+			"{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n    \"diff --git a/x b/x\",\n    \"--- a/x\",\n    \"+++ b/x\",\n    \"@@ -1 +1 @@\",\n    \"-a\\t<b>\",\n    \"+\\\"a\\\" \\\\ é\"\n  ],\n  \"comments\": []\n}\n"},
+		{"trailing empty element and tabs",
+			"{\n\t\"leanreview_review\": 1,\n\t\"patch\": [\n\t\t\"old\",\n\t\t\"\"\n\t],\n\t\"comments\": []\n}\n",
+			"{\n\t\"leanreview_review\": 1,\n\t\"patch\": [\n\t\t\"diff --git a/x b/x\",\n\t\t\"--- a/x\",\n\t\t\"+++ b/x\",\n\t\t\"@@ -1 +1 @@\",\n\t\t\"-a\\t<b>\",\n\t\t\"+\\\"a\\\" \\\\ é\"\n\t],\n\t\"comments\": []\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			edits, _, err := Rebase(exchange.Parse([]byte(tt.src)), newPatch)
+			if err != nil {
+				t.Fatalf("Rebase: %v", err)
+			}
+			out, err := exchange.ApplyEdits([]byte(tt.src), edits)
+			if err != nil {
+				t.Fatalf("ApplyEdits: %v", err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
+			}
+		})
+	}
+}
+
+// TestRebaseCommentEdits checks that a moved comment's own text changes
+// only in its values, in its own layout, and that missing members are
+// inserted in the spec's order.
+func TestRebaseCommentEdits(t *testing.T) {
+	patch := SplitDiffFile([]byte(rbCalcOld))
+	quoted := make([]string, len(patch))
+	for i, l := range patch {
+		quoted[i] = exchange.Quote(l)
+	}
+	head := `{"leanreview_review": 1, "patch": [` + strings.Join(quoted, ", ") + `], "comments": [`
+	tests := []struct {
+		name, comment, want string
+	}{
+		{"one-line comment keeps its width",
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 13, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`,
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`},
+		{"unresolved comment takes its snippet's width: end_line inserted",
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 99, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`,
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "end_line": 16, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`},
+		{"invalid side replaced, missing start_line inserted in order",
+			`{"id": "a", "path": "pkg/calc.go", "side": "middle", "body": "b", "snippet": "result, err := calculate(in)"}`,
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "body": "b", "snippet": "result, err := calculate(in)"}`},
+		{"state inserted after body",
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 13, "body": "b", "snippet": "gone()"}`,
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 13, "body": "b", "state": "orphaned", "snippet": "gone()"}`},
+		{"side spelt in lower case is left alone",
+			"{\n  \"id\": \"a\",\n  \"path\": \"pkg/calc.go\",\n  \"side\": \"right\",\n  \"start_line\": 13,\n  \"end_line\": 13,\n  \"body\": \"b\",\n  \"state\": \"stale\"\n}",
+			"{\n  \"id\": \"a\",\n  \"path\": \"pkg/calc.go\",\n  \"side\": \"right\",\n  \"start_line\": 15,\n  \"end_line\": 15,\n  \"body\": \"b\",\n  \"state\": \"active\"\n}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + tt.comment + "]}"
+			edits, _, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rbCalcInserted)))
+			if err != nil {
+				t.Fatalf("Rebase: %v", err)
+			}
+			out, err := exchange.ApplyEdits([]byte(src), edits)
+			if err != nil {
+				t.Fatalf("ApplyEdits: %v", err)
+			}
+			doc := exchange.Parse(out)
+			if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 1 {
+				t.Fatalf("got %d syntax errors and %d comments, want none and 1:\n%s", len(doc.Syntax), len(doc.Review.Comments), out)
+			}
+			if got := rbText(out, doc.Review.Comments[0].Node); got != tt.want {
+				t.Errorf("got comment\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReanchor(t *testing.T) {
+	patch := SplitDiffFile([]byte(rbCalcOld))
+	tests := []struct {
+		name  string
+		c     rbComment
+		which func(*exchange.Comment) bool
+		want  rbWant
+		moved bool   // whether a Move is expected
+		patch string // rbCalcOld when empty
+	}{
+		{"stale comment finds its snippet",
+			rbComment{id: "s1", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "snippet found 2 lines lower"}, true, ""},
+		{"stale comment already in place",
+			rbComment{id: "s2", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "found at the same place"}, true, ""},
+		{"stale comment on a removed line",
+			rbComment{id: "s3", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result := calculate(in)", state: "stale"}, nil,
+			rbWant{side: "LEFT", start: 13, end: 13, state: "active", why: "found on the LEFT side at line 13"}, true, ""},
+		{"stale comment, snippet nowhere",
+			rbComment{id: "s4", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "nothing like it", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
+		{"stale comment with a weak snippet away from its place",
+			rbComment{id: "s5", path: "pkg/w.go", side: "RIGHT", start: 1, snippet: "}", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 1, end: 1, state: "orphaned", orphaned: true, why: "snippet is too weak to re-anchor by"}, true, rbOneBrace},
+		{"stale comment with a weak snippet in place",
+			rbComment{id: "s5b", path: "pkg/w.go", side: "RIGHT", start: 3, snippet: "}", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 3, end: 3, state: "active", why: "snippet found at the same place"}, true, rbOneBrace},
+		{"weak snippet is not a part of a line",
+			rbComment{id: "s5c", path: "pkg/calc.go", side: "RIGHT", start: 12, snippet: ")", state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 12, end: 12, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
+		{"stale dismissed? no: a dismissed comment is not stale and is skipped",
+			rbComment{id: "s6", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"}, nil,
+			rbWant{side: "RIGHT", start: 11, end: 11, state: "dismissed"}, false, ""},
+		{"dismissed comment selected: moves, keeps its state",
+			rbComment{id: "s7", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"},
+			func(*exchange.Comment) bool { return true },
+			rbWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}, true, ""},
+		{"stale comment without snippet keeps its resolving lines",
+			rbComment{id: "s8", path: "pkg/calc.go", side: "RIGHT", start: 14, state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 14, end: 14, state: "active", why: "its lines found at the same place"}, true, ""},
+		{"stale comment without snippet that does not resolve",
+			rbComment{id: "s9", path: "pkg/calc.go", side: "RIGHT", start: 30, state: "stale"}, nil,
+			rbWant{side: "RIGHT", start: 30, end: 30, state: "orphaned", orphaned: true, why: "no snippet"}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			patch := patch
+			if tt.patch != "" {
+				patch = SplitDiffFile([]byte(tt.patch))
+			}
+			src := rbBuildDoc(patch, tt.c)
+			edits, moves := Reanchor(exchange.Parse([]byte(src)), tt.which)
+			if got := len(moves) == 1; got != tt.moved {
+				t.Fatalf("got %d moves, want moved=%v", len(moves), tt.moved)
+			}
+			if tt.moved {
+				rbCheckMove(t, moves[0], tt.want)
+			} else if len(edits) != 0 {
+				t.Errorf("got %d edits for a comment not selected, want none", len(edits))
+			}
+			after := rbCheckDoc(t, src, edits, patch)
+			rbCheckComment(t, after, 0, tt.want)
+		})
+	}
+}
+
+// TestReanchorIdenticalPlaces: a comment on one of two identical lines
+// stays where it is (its own context confirms it); a comment that is on
+// neither cannot choose and is orphaned.
+func TestReanchorIdenticalPlaces(t *testing.T) {
+	patch := SplitDiffFile([]byte(rbTwiceNew))
+	tests := []struct {
+		start int
+		want  rbWant
+	}{
+		{21, rbWant{side: "RIGHT", start: 21, end: 21, state: "active", why: "found at the same place"}},
+		{24, rbWant{side: "RIGHT", start: 24, end: 24, state: "active", why: "found at the same place"}},
+		{22, rbWant{side: "RIGHT", start: 22, end: 22, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 24"}},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.start), func(t *testing.T) {
+			src := rbBuildDoc(patch, rbComment{id: "x", path: "pkg/twice.go", side: "RIGHT", start: tt.start, snippet: "mu.Lock()", state: "stale"})
+			edits, moves := Reanchor(exchange.Parse([]byte(src)), nil)
+			if len(moves) != 1 {
+				t.Fatalf("got %d moves, want 1", len(moves))
+			}
+			rbCheckMove(t, moves[0], tt.want)
+			rbCheckComment(t, rbCheckDoc(t, src, edits, patch), 0, tt.want)
+		})
+	}
+}
+
+func TestSplitDiffFile(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"a", []string{"a"}},
+		{"a\n", []string{"a"}},
+		{"a\nb", []string{"a", "b"}},
+		{"a\n\n", []string{"a", ""}},
+		{"\n", []string{""}},
+		{"a\r\nb\r\n", []string{"a", "b"}},
+		{"a\r\nb", []string{"a", "b"}},
+		{"a\r\nb\n", []string{"a\r", "b"}},
+		{"a\rb\n", []string{"a\rb"}},
+		{"\ufeffdiff\n", []string{"diff"}},
+	}
+	for _, tt := range tests {
+		if got := SplitDiffFile([]byte(tt.in)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitDiffFile(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkRebase rebases 300 comments of a 20,000-line file diff onto a
+// revision that inserts lines in every hunk.
+func BenchmarkRebase(b *testing.B) {
+	build := func(extra bool) []string {
+		lines := []string{"diff --git a/big.go b/big.go", "--- a/big.go", "+++ b/big.go"}
+		oldN, newN := 1, 1
+		for h := 0; h < 100; h++ {
+			body := []string{}
+			nOld, nNew := 0, 0
+			for i := 0; i < 200; i++ {
+				text := fmt.Sprintf("\tcall%d(x, %d)", h, i)
+				switch {
+				case i%50 == 10:
+					body = append(body, "+"+text)
+					nNew++
+				case extra && i%50 == 20:
+					body = append(body, "+\tinserted()", " "+text)
+					nNew += 2
+					nOld++
+				default:
+					body = append(body, " "+text)
+					nOld++
+					nNew++
+				}
+			}
+			lines = append(lines, fmt.Sprintf("@@ -%d,%d +%d,%d @@", oldN, nOld, newN, nNew))
+			lines = append(lines, body...)
+			oldN += nOld + 10
+			newN += nNew + 10
+		}
+		return lines
+	}
+	old, revised := build(false), build(true)
+	var cs []rbComment
+	for i := 0; i < 300; i++ {
+		h, l := i/3, (i%3)*60+30
+		cs = append(cs, rbComment{id: fmt.Sprint(i), path: "big.go", side: "RIGHT", start: 1 + h*210 + l, snippet: fmt.Sprintf("call%d(x, %d)", h, l)})
+	}
+	doc := exchange.Parse([]byte(rbBuildDoc(old, cs...)))
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := Rebase(doc, revised); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

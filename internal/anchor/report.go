@@ -1,0 +1,83 @@
+package anchor
+
+import (
+	"bytes"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Report is the full check of one document: the document-level checks, the
+// patch index and the anchoring, with every diagnostic in one sorted list.
+// It is what `check` prints and what the language server publishes.
+type Report struct {
+	Doc         *exchange.Document
+	Check       exchange.Result
+	Index       *Index
+	Anchors     *Analysis
+	Diagnostics []exchange.Diagnostic
+}
+
+// CheckDocument checks doc. prev, the report of an earlier version of the
+// same document, lets an unchanged patch skip indexing: on a large review
+// most edits touch comments, not the diff.
+func CheckDocument(doc *exchange.Document, prev *Report) *Report {
+	r := &Report{Doc: doc, Check: exchange.Check(doc)}
+	r.Index = reuseIndex(doc, prev)
+	if r.Index == nil {
+		r.Index = BuildIndex(&doc.Review.Patch)
+	}
+	r.Anchors = Analyze(doc, r.Index, Options{SkipAnchor: r.Check.AnchorInvalid})
+	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))
+	r.Diagnostics = append(r.Diagnostics, r.Check.Diagnostics...)
+	r.Diagnostics = append(r.Diagnostics, r.Index.Problems...)
+	r.Diagnostics = append(r.Diagnostics, r.Anchors.Diagnostics...)
+	exchange.SortDiagnostics(r.Diagnostics)
+	return r
+}
+
+// reuseIndex returns prev's index moved to doc's offsets when doc's patch
+// is spelt exactly as prev's, or nil.
+func reuseIndex(doc *exchange.Document, prev *Report) *Index {
+	if prev == nil || prev.Index == nil {
+		return nil
+	}
+	old, cur := prev.Doc.Review.Patch.Node, doc.Review.Patch.Node
+	if old == nil || cur == nil || prev.Doc.Review.Patch.Form != doc.Review.Patch.Form ||
+		!bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
+		return nil
+	}
+	return prev.Index.moved(&doc.Review.Patch, cur.Start-old.Start)
+}
+
+// moved returns a copy of ix for the same patch text at another place in
+// the document: files and hunks address lines by index and are shared;
+// only the byte ranges of the problems move.
+func (ix *Index) moved(p *exchange.Patch, delta int) *Index {
+	c := *ix
+	c.Patch = p
+	if delta == 0 {
+		return &c
+	}
+	c.Problems = make([]exchange.Diagnostic, len(ix.Problems))
+	for i, d := range ix.Problems {
+		d.Range = shift(d.Range, delta)
+		d.Related = append([]exchange.Related(nil), d.Related...)
+		for j := range d.Related {
+			d.Related[j].Range = shift(d.Related[j].Range, delta)
+		}
+		d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
+		for j := range d.Fixes {
+			edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
+			for k, e := range d.Fixes[j].Edits {
+				edits[k] = exchange.Edit{Start: e.Start + delta, End: e.End + delta, NewText: e.NewText}
+			}
+			d.Fixes[j].Edits = edits
+		}
+		c.Problems[i] = d
+	}
+	return &c
+}
+
+func shift(r exchange.Range, delta int) exchange.Range {
+	return exchange.Range{Start: r.Start + delta, End: r.End + delta}
+}

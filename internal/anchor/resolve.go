@@ -1,0 +1,298 @@
+package anchor
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Reasons of orphaned-anchor, its data.reason (diagnostics.md). They are
+// public vocabulary: never rename them.
+const (
+	ReasonUnknownPath       = "unknown-path"
+	ReasonLineNotInImage    = "line-not-in-image"
+	ReasonRangeCrossesHunks = "range-crosses-hunks"
+	ReasonInvertedRange     = "inverted-range"
+	ReasonNoSuchImage       = "no-such-image"
+)
+
+// Diagnostic codes this package reports about anchors.
+const (
+	CodeOrphanedAnchor   = "orphaned-anchor"
+	CodeSnippetMismatch  = "snippet-mismatch"
+	CodeOrphanedResolves = "orphaned-resolves"
+	CodeStaleAnchor      = "stale-anchor"
+)
+
+// Options tunes Analyze.
+type Options struct {
+	// SkipAnchor lists comments whose anchor members failed the schema:
+	// they get the schema diagnostics only.
+	SkipAnchor map[*exchange.Comment]bool
+}
+
+// Resolution is where one comment's anchor lands in the patch.
+type Resolution struct {
+	Comment *exchange.Comment
+	// Skipped is set when the anchor members are invalid (Options.SkipAnchor,
+	// or a path, side or start_line that cannot be read): such a comment
+	// is neither resolved nor diagnosed here.
+	Skipped  bool
+	Resolved bool
+	Side     Side
+	// File is the file diff the path names; nil when the path is unknown.
+	File *FileDiff
+	Hunk int
+	// First and Last are line indexes in File.Hunks[Hunk].Lines, inclusive.
+	First, Last int
+	// Reason is the orphaned-anchor reason when !Resolved, and Member the
+	// anchor member at fault ("path", "side", "start_line" or "end_line").
+	Reason, Member string
+	// Renamed is set when Path matched the other name of a renamed file;
+	// Hint then says so and points at the file's header, for hovers and as
+	// related information on the comment's anchoring diagnostics (the spec
+	// asks for "a hint" and diagnostics.md has no code for it).
+	Renamed bool
+	Hint    *exchange.Related
+	// Candidates are the drift candidates, nearest first (at most five).
+	// They are searched only for comments that get a diagnostic needing
+	// them: an orphaned anchor, a mismatching snippet, a stale state.
+	Candidates []Candidate
+	// NearPaths are the known paths nearest to an unknown path (at most
+	// three, equally near), for the "nearest known path" fix.
+	NearPaths []string
+}
+
+// Lines returns the anchored diff lines: those of the range that belong to
+// the side's image (a RIGHT range skips the removed lines between its ends).
+func (r *Resolution) Lines() []DiffLine {
+	if r == nil || !r.Resolved || r.File == nil {
+		return nil
+	}
+	var out []DiffLine
+	for _, l := range r.File.Hunks[r.Hunk].Lines[r.First : r.Last+1] {
+		if l.In(r.Side) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Candidate is a place where a drifted comment's snippet really is.
+type Candidate struct {
+	Path       string
+	Side       Side
+	Start, End int
+	// Distance is |Start - start_line| (line numbers of different images
+	// are compared as they are, as a person would).
+	Distance int
+	// Preferred marks the unique nearest candidate.
+	Preferred bool
+}
+
+// Analysis is the anchoring of every comment of one document.
+type Analysis struct {
+	Index *Index
+	// Resolutions is parallel to doc.Review.Comments.
+	Resolutions []*Resolution
+	// Diagnostics are the anchoring diagnostics (the index's own Problems
+	// are not repeated here), sorted by position.
+	Diagnostics []exchange.Diagnostic
+
+	onceOn sync.Once
+	on     map[int][]int
+}
+
+// CommentsOn returns the indexes (in doc.Review.Comments) of the comments
+// anchored on patch line p, an index in exchange.Patch.Lines: references
+// and hovers on a patch element. Dismissed comments count: they still
+// point somewhere.
+func (a *Analysis) CommentsOn(patchLine int) []int {
+	a.onceOn.Do(func() {
+		a.on = map[int][]int{}
+		for i, r := range a.Resolutions {
+			for _, l := range r.Lines() {
+				a.on[l.Patch] = append(a.on[l.Patch], i)
+			}
+		}
+	})
+	return a.on[patchLine]
+}
+
+// Analyze resolves every comment of doc against ix (the index of
+// doc.Review.Patch) and reports the anchoring diagnostics with their fixes.
+func Analyze(doc *exchange.Document, ix *Index, opts Options) *Analysis {
+	an := newAnalyzer(doc, ix, opts)
+	a := &Analysis{Index: ix, Resolutions: make([]*Resolution, len(doc.Review.Comments))}
+	for i, c := range doc.Review.Comments {
+		r := an.resolve(c)
+		a.Resolutions[i] = r
+		a.Diagnostics = append(a.Diagnostics, an.diagnose(r)...)
+	}
+	exchange.SortDiagnostics(a.Diagnostics)
+	return a
+}
+
+// analyzer holds what one Analyze call builds lazily and shares between
+// comments: the content index of the patch and the nearest-path cache.
+type analyzer struct {
+	doc   *exchange.Document
+	src   []byte
+	ix    *Index
+	opts  Options
+	files map[*FileDiff]int
+
+	content *contentIndex // drift.go; nil until a drift search needs it
+	near    map[string][]string
+}
+
+func newAnalyzer(doc *exchange.Document, ix *Index, opts Options) *analyzer {
+	an := &analyzer{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+	for i, f := range ix.Files {
+		an.files[f] = i
+	}
+	return an
+}
+
+// anchorReadable reports whether the anchor members have types this
+// package can read. The schema check reports anything else; resolving a
+// half-typed anchor would only add a second, confusing diagnostic.
+func anchorReadable(src []byte, c *exchange.Comment) bool {
+	if n := c.Member("path"); n == nil || n.Kind != exchange.KindString {
+		return false
+	}
+	if n := c.Member("side"); n == nil || n.Kind != exchange.KindString {
+		return false
+	} else if _, ok := ParseSide(n.Str); !ok {
+		return false
+	}
+	if _, ok := c.Member("start_line").Int(src); !ok {
+		return false
+	}
+	if n := c.Member("end_line"); n != nil {
+		if _, ok := n.Int(src); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// hasImage reports whether f shows an image of side: a new file has no
+// old image, a deleted file no new one.
+func hasImage(f *FileDiff, s Side) bool {
+	if s == Left {
+		return f.Status != NewFile
+	}
+	return f.Status != DeletedFile
+}
+
+func (s Side) other() Side { return 1 - s }
+
+func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
+	r := &Resolution{Comment: c}
+	if an.opts.SkipAnchor[c] || !anchorReadable(an.src, c) {
+		r.Skipped = true
+		return r
+	}
+	r.Side, _ = ParseSide(c.Side)
+	f, renamed := an.ix.FileFor(c.Path, r.Side)
+	if f == nil {
+		if g, _ := an.ix.FileFor(c.Path, r.Side.other()); g != nil {
+			r.File, r.Reason, r.Member = g, ReasonNoSuchImage, "side"
+			return r
+		}
+		r.Reason, r.Member = ReasonUnknownPath, "path"
+		return r
+	}
+	r.File = f
+	if renamed {
+		r.Renamed = true
+		other := f.NewName // the file's name on the comment's side
+		if r.Side == Left {
+			other = f.OldName
+		}
+		r.Hint = &exchange.Related{
+			Range:   an.patchRange(f.First, f.First),
+			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, imageWord(r.Side.other()), r.Side, other),
+		}
+	}
+	if !hasImage(f, r.Side) {
+		r.Reason, r.Member = ReasonNoSuchImage, "side"
+		return r
+	}
+	if c.EndLine < c.StartLine {
+		r.Reason, r.Member = ReasonInvertedRange, "end_line"
+		return r
+	}
+	h, i, ok := f.Find(r.Side, c.StartLine)
+	if !ok {
+		r.Reason, r.Member = ReasonLineNotInImage, "start_line"
+		return r
+	}
+	h2, i2, ok := f.Find(r.Side, c.EndLine)
+	if !ok {
+		r.Reason, r.Member = ReasonLineNotInImage, "end_line"
+		return r
+	}
+	if h2 != h {
+		r.Reason, r.Member = ReasonRangeCrossesHunks, "end_line"
+		return r
+	}
+	r.Resolved, r.Hunk, r.First, r.Last = true, h, i, i2
+	return r
+}
+
+func imageWord(s Side) string {
+	if s == Left {
+		return "old"
+	}
+	return "new"
+}
+
+// patchRange is the source range from patch line first's text to patch
+// line last's, or the patch value when the lines are out of range.
+func (an *analyzer) patchRange(first, last int) exchange.Range {
+	// The document's patch, not ix.Patch: an index reused from an earlier
+	// version of the document has the same lines at other offsets.
+	ls := an.doc.Review.Patch.Lines
+	if first < 0 || last >= len(ls) || first > last {
+		if n := an.doc.Review.Patch.Node; n != nil {
+			return exchange.NodeRange(n)
+		}
+		return exchange.Range{}
+	}
+	return exchange.Range{Start: ls[first].Start, End: ls[last].End}
+}
+
+// commentName names a comment in messages and fix titles: by id, else by
+// position ("#3"), as the document checks do.
+func commentName(c *exchange.Comment) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return "#" + strconv.Itoa(c.Index+1)
+}
+
+// lineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
+func lineSpan(s Side, start, end int) string {
+	if end == start {
+		return s.String() + " " + strconv.Itoa(start)
+	}
+	return s.String() + " " + strconv.Itoa(start) + "–" + strconv.Itoa(end)
+}
+
+// hunkSpan returns the first and last line numbers of hunk h on side s,
+// and whether the hunk shows any line of that image.
+func hunkSpan(h *Hunk, s Side) (first, last int, ok bool) {
+	for _, l := range h.Lines {
+		if n := l.Number(s); n > 0 {
+			if !ok {
+				first, ok = n, true
+			}
+			last = n
+		}
+	}
+	return first, last, ok
+}

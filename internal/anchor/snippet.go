@@ -1,0 +1,225 @@
+package anchor
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The spec's snippet comparison (review-exchange.md, "Decision — snippet
+// comparison"): CRLF to LF, strip one leading diff marker when the snippet
+// line carries one that fits the side, trim each line, collapse runs of
+// blanks. This file holds that normalisation; it is shared by the match
+// check (resolve.go) and the drift search (drift.go), which must agree on
+// what "the same text" means or a fix would move a comment to a place that
+// still mismatches.
+//
+// Two choices the spec leaves open:
+//   - "Collapse runs of blanks" is applied both to runs of blank lines (one
+//     blank line stands for any number) and to runs of spaces and tabs
+//     inside a line (one space), so that re-aligned code (gofmt moving a
+//     column) still matches.
+//   - Blank lines before the snippet's first and after its last non-blank
+//     line are dropped: a snippet that ends with "\n" quotes the same lines.
+
+// normLine trims s and collapses each inner run of white space to a single
+// space. Most code lines have no such run, and for them the result shares
+// s's memory: normalising a 100,000-line patch must not allocate per line.
+func normLine(s string) string {
+	i, j := 0, len(s)
+	for i < j && isASCIISpace(s[i]) {
+		i++
+	}
+	for j > i && isASCIISpace(s[j-1]) {
+		j--
+	}
+	s = s[i:j]
+	if s != "" && (s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
+		s = strings.TrimFunc(s, unicode.IsSpace)
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if s[i+1] == ' ' { // s is trimmed: a space is never last
+				return collapseSpace(s)
+			}
+		case c < utf8.RuneSelf:
+			if isASCIISpace(c) {
+				return collapseSpace(s)
+			}
+		case c == 0xC2 || c == 0xE1 || c == 0xE2 || c == 0xE3:
+			// The lead bytes of every non-ASCII space (U+0085, U+00A0,
+			// U+1680, U+2000–U+205F, U+3000): only they need decoding.
+			if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+				return collapseSpace(s)
+			}
+		}
+	}
+	return s
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// markerFits reports whether a snippet line's first byte is a diff marker
+// that belongs to the image of side: "+" lines are only in RIGHT, "-" lines
+// only in LEFT, context lines (" ") in both.
+func markerFits(c byte, side Side) bool {
+	switch c {
+	case '+':
+		return side == Right
+	case '-':
+		return side == Left
+	case ' ':
+		return true
+	}
+	return false
+}
+
+// snippetLines normalises a snippet read against side. strip says whether
+// fitting diff markers are removed; the caller tries both readings because
+// a line whose own text starts with "-" or "+" ("--flag", "++i") is
+// indistinguishable from a marked one.
+func snippetLines(snippet string, side Side, strip bool) []string {
+	snippet = strings.ReplaceAll(snippet, "\r\n", "\n")
+	raw := strings.Split(snippet, "\n")
+	out := make([]string, 0, len(raw))
+	for _, l := range raw {
+		if strip && l != "" && markerFits(l[0], side) {
+			l = l[1:]
+		}
+		out = append(out, normLine(l))
+	}
+	return trimBlankLines(collapseBlankLines(out))
+}
+
+// snippetVariants returns the readings of snippet against side to try, in
+// order: markers stripped, then (when it differs) the text as written. It
+// returns nothing for an empty or blank snippet, which the spec says is
+// never a mismatch.
+func snippetVariants(snippet string, side Side) [][]string {
+	stripped := snippetLines(snippet, side, true)
+	if len(stripped) == 0 {
+		return nil
+	}
+	vs := [][]string{stripped}
+	if asIs := snippetLines(snippet, side, false); len(asIs) > 0 && !equalLines(asIs, stripped) {
+		vs = append(vs, asIs)
+	}
+	return vs
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseBlankLines replaces each run of empty lines by one, in place.
+func collapseBlankLines(ls []string) []string {
+	out := ls[:0]
+	for i, l := range ls {
+		if l == "" && i > 0 && ls[i-1] == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func trimBlankLines(ls []string) []string {
+	for len(ls) > 0 && ls[0] == "" {
+		ls = ls[1:]
+	}
+	for len(ls) > 0 && ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+// weakSnippet reports whether normalised snippet lines hold no letter or
+// digit: "}" or ");" occur everywhere, so the spec forbids re-anchoring by
+// them.
+func weakSnippet(lines []string) bool {
+	for _, l := range lines {
+		for _, r := range l {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// normalisedImage returns the normalised text lines of the anchored diff
+// lines, blank runs collapsed.
+func normalisedImage(lines []DiffLine) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, normLine(l.Content))
+	}
+	return collapseBlankLines(out)
+}
+
+// textMatches applies the spec's rule to normalised lines: the snippet
+// equals the anchored text or is a non-empty part of it.
+func textMatches(snip, anchored []string) bool {
+	if len(snip) == 0 {
+		return true
+	}
+	s, a := strings.Join(snip, "\n"), strings.Join(anchored, "\n")
+	return s == a || strings.Contains(a, s)
+}
+
+// SnippetMatches reports whether snippet matches the diff lines a comment
+// on side is anchored to, with the spec's normalisation. An empty or blank
+// snippet always matches.
+func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
+	vs := snippetVariants(snippet, side)
+	if len(vs) == 0 {
+		return true
+	}
+	anchored := normalisedImage(lines)
+	for _, v := range vs {
+		if textMatches(v, anchored) {
+			return true
+		}
+	}
+	return false
+}
+
+// SnippetOf is the snippet the spec asks writers to store for lines: each
+// line's text without its marker, trimmed, joined with "\n". It is what the
+// "update snippet from the patch" fix writes.
+func SnippetOf(lines []DiffLine) string {
+	parts := make([]string, len(lines))
+	for i, l := range lines {
+		parts[i] = strings.TrimSpace(l.Content)
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,306 @@
+package exchange
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Result is what the document-level check found.
+type Result struct {
+	Diagnostics []Diagnostic
+	// AnchorInvalid holds the comments whose anchor members (path, side,
+	// start_line, end_line) fail the schema: anchoring skips them, so that
+	// they get the schema diagnostics only.
+	AnchorInvalid map[*Comment]bool
+}
+
+var anchorMembers = []string{"path", "side", "start_line", "end_line"}
+
+// Check runs the document-level checks of diagnostics.md: syntax, version,
+// schema, unknown members, HTML escapes, the patch's spelling and ids. The
+// patch's content and the anchors are the anchor package's business.
+func Check(doc *Document) Result {
+	res := Result{AnchorInvalid: map[*Comment]bool{}}
+	add := func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }
+	for _, e := range doc.Syntax {
+		add(Diagnostic{Range: Range{e.Start, e.End}, Severity: SeverityError, Code: "syntax", Message: e.Msg})
+	}
+	root := doc.Root
+	if root.Kind != KindObject {
+		if root.Kind != KindInvalid {
+			add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: "schema",
+				Message: fmt.Sprintf("a review exchange is a JSON object, got %s %s", article(root.Kind), root.Kind)})
+		}
+		return res
+	}
+	checkVersion(doc, add)
+	checkSchema(doc, &res)
+	checkUnknown(doc, add)
+	checkEscapes(doc, root, add)
+	checkPatchForm(doc, add)
+	checkIDs(doc, add)
+	SortDiagnostics(res.Diagnostics)
+	return res
+}
+
+func article(k Kind) string {
+	if k == KindArray || k == KindObject {
+		return "an"
+	}
+	return "a"
+}
+
+func checkVersion(doc *Document, add func(Diagnostic)) {
+	root := doc.Root
+	v := root.Member("leanreview_review")
+	if v == nil {
+		add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: "version-missing",
+			Message: "not a review exchange: no `leanreview_review` version member (it should be the first key)"})
+		return
+	}
+	if n, ok := v.Int(doc.Src); !ok || n != 1 {
+		got := string(doc.Src[v.Start:v.End])
+		if v.Kind == KindInvalid && v.Start == v.End {
+			got = "nothing"
+		}
+		add(Diagnostic{Range: nonEmpty(doc, NodeRange(v)), Severity: SeverityError, Code: "version-unknown",
+			Message: fmt.Sprintf("unknown format version %s: this tool reads `leanreview_review` version 1", got)})
+	}
+	if root.Members[0] != v {
+		first := root.Members[0]
+		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
+			RemoveMember(doc.Src, v),
+			InsertMember(doc.Src, root, "leanreview_review", string(doc.Src[v.Start:v.End]), "^"),
+		}}
+		if v.Start == v.End {
+			fix = Fix{}
+		}
+		d := Diagnostic{Range: KeyRange(v), Severity: SeverityWarning, Code: "version-not-first",
+			Message: fmt.Sprintf("`leanreview_review` should be the first key (detection looks for it there); %q comes first", first.Name)}
+		if fix.Title != "" {
+			d.Fixes = []Fix{fix}
+		}
+		add(d)
+	}
+}
+
+// nonEmpty widens an empty range to the character at its start, so that
+// a diagnostic on a missing value is still visible.
+func nonEmpty(doc *Document, r Range) Range {
+	if r.End > r.Start || len(doc.Src) == 0 {
+		return r
+	}
+	if r.Start >= len(doc.Src) {
+		return Range{len(doc.Src) - 1, len(doc.Src)}
+	}
+	return Range{r.Start, r.Start + 1}
+}
+
+func checkSchema(doc *Document, res *Result) {
+	comments := map[*Node]*Comment{}
+	for _, c := range doc.Review.Comments {
+		comments[c.Node] = c
+	}
+	for _, v := range ValidateSchema(doc) {
+		n := v.Node
+		if v.Missing == "leanreview_review" || n.Pointer() == "/leanreview_review" {
+			continue // the version codes say it better
+		}
+		r := NodeRange(n)
+		if v.Missing != "" {
+			r = Range{n.Start, n.Start + 1}
+		}
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: nonEmpty(doc, r), Severity: SeverityError, Code: "schema", Message: v.Message})
+		owner, member := n, v.Missing
+		if member == "" && n.IsMember() {
+			owner, member = n.Parent, n.Name
+		}
+		if c := comments[owner]; c != nil && slices.Contains(anchorMembers, member) {
+			res.AnchorInvalid[c] = true
+		}
+	}
+}
+
+func checkUnknown(doc *Document, add func(Diagnostic)) {
+	unknown := func(obj *Node, known []string, where string) {
+		for _, m := range obj.Members {
+			if slices.Contains(known, m.Name) {
+				continue
+			}
+			add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: "unknown-field",
+				Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
+				Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Src, m)}}}})
+		}
+	}
+	unknown(doc.Root, ReviewKeys, "the review")
+	for _, c := range doc.Review.Comments {
+		unknown(c.Node, CommentKeys, "comment "+commentName(c))
+		for _, r := range c.Replies {
+			unknown(r.Node, ReplyKeys, "a reply of comment "+commentName(c))
+		}
+	}
+}
+
+// commentName names a comment in messages: by id, else by position.
+func commentName(c *Comment) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return "#" + strconv.Itoa(c.Index+1)
+}
+
+// checkEscapes finds \u003c, \u003e and \u0026 in every string and key.
+func checkEscapes(doc *Document, n *Node, add func(Diagnostic)) {
+	scan := func(start, end int) {
+		src := doc.Src
+		for i := start; i+6 <= end; i++ {
+			if src[i] != '\\' {
+				continue
+			}
+			if src[i+1] != 'u' {
+				i++ // skip the escaped character: `\\u003c` is not an escape
+				continue
+			}
+			lit := ""
+			switch strings.ToLower(string(src[i+2 : i+6])) {
+			case "003c":
+				lit = "<"
+			case "003e":
+				lit = ">"
+			case "0026":
+				lit = "&"
+			}
+			if lit != "" {
+				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityHint, Code: "html-escape",
+					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", src[i:i+6], lit),
+					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Safe: true, Edits: []Edit{{Start: i, End: i + 6, NewText: lit}}}}})
+			}
+			i += 5
+		}
+	}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		switch n.Kind {
+		case KindString:
+			if n.Escape {
+				scan(n.Start, n.End)
+			}
+		case KindObject:
+			for _, m := range n.Members {
+				scan(m.KeyStart, m.KeyEnd)
+				walk(m)
+			}
+		case KindArray:
+			for _, e := range n.Elems {
+				walk(e)
+			}
+		}
+	}
+	walk(n)
+}
+
+func checkPatchForm(doc *Document, add func(Diagnostic)) {
+	p := &doc.Review.Patch
+	switch p.Form {
+	case PatchString:
+		add(Diagnostic{Range: NodeRange(p.Node), Severity: SeverityHint, Code: "patch-string-form",
+			Message: "the patch is a single string: writers should emit an array with one diff line per element, which reads and diffs line by line",
+			Fixes:   []Fix{{Title: "Convert the patch to array form", Edits: []Edit{ReplaceValue(p.Node, patchArrayText(doc, p))}}}})
+	case PatchArray:
+		if e := p.TrailingEmpty; e != nil {
+			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: "patch-trailing-empty",
+				Message: "the patch must not end with an empty element: the final newline is implied",
+				Fixes:   []Fix{{Title: "Remove the trailing empty element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
+		}
+		var last *Node
+		for _, l := range p.Lines {
+			if !l.Shared || l.Node == last {
+				continue
+			}
+			last = l.Node
+			var parts []string
+			for _, x := range p.Lines {
+				if x.Node == l.Node {
+					parts = append(parts, Quote(x.Text))
+				}
+			}
+			sep := ",\n" + indentOf(doc.Src, l.Node.Start)
+			if !strings.ContainsAny(string(doc.Src[p.Node.Start:l.Node.Start]), "\n") {
+				sep = ", "
+			}
+			add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: "patch-multiline-element",
+				Message: fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts)),
+				Fixes:   []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, strings.ReplaceAll(sep, "\n", newlineOf(doc.Src))))}}}})
+		}
+	}
+}
+
+// patchArrayText spells the patch's lines as a JSON array laid out like
+// the canonical writer, indented from the patch member's line.
+func patchArrayText(doc *Document, p *Patch) string {
+	if len(p.Lines) == 0 {
+		return "[]"
+	}
+	nl := newlineOf(doc.Src)
+	base := indentOf(doc.Src, p.Node.KeyStart)
+	var b strings.Builder
+	b.WriteString("[")
+	for i, l := range p.Lines {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(nl + base + "  " + Quote(l.Text))
+	}
+	b.WriteString(nl + base + "]")
+	return b.String()
+}
+
+func checkIDs(doc *Document, add func(Diagnostic)) {
+	used := map[string]bool{}
+	for _, c := range doc.Review.Comments {
+		used[c.ID] = true
+	}
+	next := 1
+	fresh := func() string {
+		for used["c"+strconv.Itoa(next)] {
+			next++
+		}
+		id := "c" + strconv.Itoa(next)
+		used[id] = true
+		return id
+	}
+	var missing []*Comment
+	first := map[string]*Comment{}
+	for _, c := range doc.Review.Comments {
+		idNode := c.Member("id")
+		if idNode == nil {
+			missing = append(missing, c)
+			continue
+		}
+		if idNode.Kind != KindString || c.ID == "" {
+			continue
+		}
+		if f := first[c.ID]; f != nil {
+			add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: "id-duplicate",
+				Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
+				Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
+				Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
+			continue
+		}
+		first[c.ID] = c
+	}
+	if len(missing) == 0 {
+		return
+	}
+	var all []Edit
+	for _, c := range missing {
+		all = append(all, InsertMember(doc.Src, c.Node, "id", Quote(fresh()), "^"))
+	}
+	for _, c := range missing {
+		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: "id-missing",
+			Message: fmt.Sprintf("comment #%d has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Index+1),
+			Fixes:   []Fix{{Title: "Assign ids to all comments", Edits: all}}})
+	}
+}

@@ -1,0 +1,175 @@
+package exchange
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Quote encodes s as a JSON string the way leanreview writes it: Go's
+// encoding/json with HTML escaping off.
+func Quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&0xF])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case r == '\u2028':
+			b.WriteString(`\u2028`)
+		case r == '\u2029':
+			b.WriteString(`\u2029`)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// ReplaceValue is the edit that replaces a node's value with the JSON text
+// value, leaving the key and everything around it alone.
+func ReplaceValue(n *Node, value string) Edit {
+	return Edit{Start: n.Start, End: n.End, NewText: value}
+}
+
+// indentOf returns the whitespace that starts the line holding offset.
+func indentOf(src []byte, offset int) string {
+	start := offset
+	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
+		start--
+	}
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}
+
+// newlineOf returns the document's line terminator, so that inserted
+// lines match a CRLF file.
+func newlineOf(src []byte) string {
+	if i := strings.IndexByte(string(src[:min(len(src), 4096)]), '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// memberLayout says how an object's members are laid out: on one line, or
+// one per line with an indentation.
+func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
+	if len(obj.Members) == 0 {
+		return false, ""
+	}
+	first := obj.Members[0]
+	between := src[obj.Start+1 : first.KeyStart]
+	if strings.ContainsAny(string(between), "\n\r") {
+		return true, indentOf(src, first.KeyStart)
+	}
+	return false, ""
+}
+
+// InsertMember returns the edit that adds `"name": value` to obj, after
+// the member called after (or last when after is "" or absent, first when
+// after is "^"), matching the object's layout.
+func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
+	member := Quote(name) + ": " + value
+	multiline, indent := memberLayout(src, obj)
+	nl := newlineOf(src)
+	if len(obj.Members) == 0 {
+		closing := obj.End - 1
+		if !obj.Closed {
+			closing = obj.End
+		}
+		return Edit{Start: obj.Start + 1, End: closing, NewText: member}
+	}
+	if after == "^" {
+		first := obj.Members[0]
+		if multiline {
+			return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + "," + nl + indent}
+		}
+		return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + ", "}
+	}
+	prev := obj.Members[len(obj.Members)-1]
+	for _, m := range obj.Members {
+		if m.Name == after {
+			prev = m
+		}
+	}
+	if multiline {
+		return Edit{Start: prev.End, End: prev.End, NewText: "," + nl + indent + member}
+	}
+	return Edit{Start: prev.End, End: prev.End, NewText: ", " + member}
+}
+
+// SetMember returns the edit that sets obj's member name to value:
+// replacing the value when the member exists, inserting it otherwise.
+func SetMember(src []byte, obj *Node, name, value, after string) Edit {
+	if m := obj.Member(name); m != nil {
+		return ReplaceValue(m, value)
+	}
+	return InsertMember(src, obj, name, value, after)
+}
+
+// RemoveMember returns the edit that deletes member m from its object,
+// with the comma and the line it stood on when it had one of its own.
+func RemoveMember(src []byte, m *Node) Edit {
+	obj := m.Parent
+	idx := -1
+	for i, x := range obj.Members {
+		if x == m {
+			idx = i
+		}
+	}
+	start, end := m.KeyStart, m.End
+	switch {
+	case idx+1 < len(obj.Members):
+		end = obj.Members[idx+1].KeyStart // through the comma and the next line's indent
+	case idx > 0:
+		start = obj.Members[idx-1].End // from the previous member's end: its comma goes too
+	default:
+		start, end = obj.Start+1, obj.End-1
+		if !obj.Closed {
+			end = obj.End
+		}
+	}
+	return Edit{Start: start, End: end}
+}
+
+// RemoveElement returns the edit that deletes element e from its array,
+// with the comma that separates it.
+func RemoveElement(e *Node) Edit {
+	arr := e.Parent
+	i := e.Index
+	switch {
+	case i > 0:
+		return Edit{Start: arr.Elems[i-1].End, End: e.End}
+	case len(arr.Elems) > 1:
+		return Edit{Start: e.Start, End: arr.Elems[1].Start}
+	}
+	return Edit{Start: e.Start, End: e.End}
+}

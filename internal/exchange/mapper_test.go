@@ -1,0 +1,299 @@
+package exchange
+
+import (
+	"fmt"
+	"testing"
+	"unicode/utf8"
+)
+
+// mixed holds one character of each UTF-8 length on its first line:
+//
+//	offset:  0   1-2  3-5  6-9  10  11
+//	         a   é    中   😀   b   \n
+const mixed = "aé中😀b\nz"
+
+func TestMapperPosition(t *testing.T) {
+	tests := []struct {
+		name   string
+		text   string
+		offset int
+		enc    Encoding
+		want   Position
+	}{
+		// ASCII.
+		{"ascii start", "abc\ndef", 0, UTF16, Position{0, 0}},
+		{"ascii middle", "abc\ndef", 2, UTF16, Position{0, 2}},
+		{"ascii line end", "abc\ndef", 3, UTF16, Position{0, 3}},
+		{"ascii second line", "abc\ndef", 5, UTF16, Position{1, 1}},
+		{"ascii end of input", "abc\ndef", 7, UTF16, Position{1, 3}},
+		{"ascii utf-8", "abc\ndef", 5, UTF8, Position{1, 1}},
+		{"ascii utf-32", "abc\ndef", 5, UTF32, Position{1, 1}},
+
+		// Each character length in each encoding.
+		{"after a utf16", mixed, 1, UTF16, Position{0, 1}},
+		{"after é utf16", mixed, 3, UTF16, Position{0, 2}},
+		{"after 中 utf16", mixed, 6, UTF16, Position{0, 3}},
+		{"after 😀 utf16", mixed, 10, UTF16, Position{0, 5}},
+		{"line end utf16", mixed, 11, UTF16, Position{0, 6}},
+		{"after é utf8", mixed, 3, UTF8, Position{0, 3}},
+		{"after 中 utf8", mixed, 6, UTF8, Position{0, 6}},
+		{"after 😀 utf8", mixed, 10, UTF8, Position{0, 10}},
+		{"line end utf8", mixed, 11, UTF8, Position{0, 11}},
+		{"after é utf32", mixed, 3, UTF32, Position{0, 2}},
+		{"after 中 utf32", mixed, 6, UTF32, Position{0, 3}},
+		{"after 😀 utf32", mixed, 10, UTF32, Position{0, 4}},
+		{"line end utf32", mixed, 11, UTF32, Position{0, 5}},
+		{"next line", mixed, 12, UTF16, Position{1, 0}},
+		{"end", mixed, 13, UTF16, Position{1, 1}},
+
+		// Inside a multi-byte character: that character's start.
+		{"inside é utf16", mixed, 2, UTF16, Position{0, 1}},
+		{"inside é utf8", mixed, 2, UTF8, Position{0, 1}},
+		{"inside é utf32", mixed, 2, UTF32, Position{0, 1}},
+		{"inside é at line start utf8", "é\nx", 1, UTF8, Position{0, 0}},
+		{"inside 😀 at second line start utf8", "a\n😀", 4, UTF8, Position{1, 0}},
+		{"inside 中 byte 2 utf16", mixed, 4, UTF16, Position{0, 2}},
+		{"inside 中 byte 3 utf8", mixed, 5, UTF8, Position{0, 3}},
+		{"inside 中 utf32", mixed, 5, UTF32, Position{0, 2}},
+		{"inside 😀 byte 2 utf16", mixed, 7, UTF16, Position{0, 3}},
+		{"inside 😀 byte 4 utf16", mixed, 9, UTF16, Position{0, 3}},
+		{"inside 😀 byte 3 utf8", mixed, 8, UTF8, Position{0, 6}},
+		{"inside 😀 utf32", mixed, 9, UTF32, Position{0, 3}},
+
+		// Line terminators.
+		{"crlf before cr", "ab\r\ncd", 2, UTF16, Position{0, 2}},
+		{"crlf inside pair", "ab\r\ncd", 3, UTF16, Position{0, 2}},
+		{"crlf inside pair utf8", "ab\r\ncd", 3, UTF8, Position{0, 2}},
+		{"crlf next line", "ab\r\ncd", 4, UTF16, Position{1, 0}},
+		{"crlf end", "ab\r\ncd", 6, UTF16, Position{1, 2}},
+		{"lone cr", "ab\rcd", 2, UTF16, Position{0, 2}},
+		{"lone cr next line", "ab\rcd", 3, UTF16, Position{1, 0}},
+		{"cr cr lf", "a\r\r\nb", 2, UTF16, Position{1, 0}},
+		{"cr cr lf inside pair", "a\r\r\nb", 3, UTF16, Position{1, 0}},
+		{"cr cr lf last line", "a\r\r\nb", 4, UTF16, Position{2, 0}},
+		{"lf cr", "a\n\rb", 2, UTF16, Position{1, 0}},
+		{"lf cr last line", "a\n\rb", 3, UTF16, Position{2, 0}},
+		{"empty lines", "\n\n\n", 2, UTF16, Position{2, 0}},
+		{"final newline end", "ab\n", 3, UTF16, Position{1, 0}},
+		{"no final newline end", "ab", 2, UTF16, Position{0, 2}},
+
+		// Invalid UTF-8: one unit per byte in every encoding.
+		{"invalid byte utf16", "a\xffb", 2, UTF16, Position{0, 2}},
+		{"invalid byte utf8", "a\xffb", 2, UTF8, Position{0, 2}},
+		{"invalid byte utf32", "a\xffb", 2, UTF32, Position{0, 2}},
+		{"truncated 中 utf16", "\xe4\xb8a", 2, UTF16, Position{0, 2}},
+		{"truncated 中 inside utf16", "\xe4\xb8a", 1, UTF16, Position{0, 1}},
+		{"truncated 中 inside utf8", "\xe4\xb8a", 1, UTF8, Position{0, 1}},
+		{"truncated 中 inside utf32", "\xe4\xb8a", 1, UTF32, Position{0, 1}},
+		{"truncated 😀 utf16", "\xf0\x9f\x98a", 3, UTF16, Position{0, 3}},
+		{"stray continuation utf8", "a\x80\x80", 2, UTF8, Position{0, 2}},
+		{"encoded surrogate utf16", "\xed\xa0\x80a", 3, UTF16, Position{0, 3}},
+		{"invalid then valid utf16", "\xff😀a", 5, UTF16, Position{0, 3}},
+
+		// Clamping and the empty document.
+		{"negative offset", "abc", -5, UTF16, Position{0, 0}},
+		{"past the end", "abc", 99, UTF16, Position{0, 3}},
+		{"empty document", "", 0, UTF16, Position{0, 0}},
+		{"empty document past end", "", 3, UTF8, Position{0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := NewMapper([]byte(tt.text)).Position(tt.offset, tt.enc)
+			if got != tt.want {
+				t.Errorf("Position(%q, %d, %v) = %v, want %v", tt.text, tt.offset, tt.enc, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMapperOffset(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		pos     Position
+		enc     Encoding
+		want    int
+		wantErr bool
+	}{
+		{"ascii", "abc\ndef", Position{1, 2}, UTF16, 6, false},
+		{"ascii line start", "abc\ndef", Position{1, 0}, UTF8, 4, false},
+		{"ascii line end", "abc\ndef", Position{0, 3}, UTF32, 3, false},
+
+		{"utf16 after é", mixed, Position{0, 2}, UTF16, 3, false},
+		{"utf16 after 中", mixed, Position{0, 3}, UTF16, 6, false},
+		{"utf16 after 😀", mixed, Position{0, 5}, UTF16, 10, false},
+		{"utf16 inside 😀 surrogate pair", mixed, Position{0, 4}, UTF16, 6, false},
+		{"utf16 line end", mixed, Position{0, 6}, UTF16, 11, false},
+		{"utf8 after é", mixed, Position{0, 3}, UTF8, 3, false},
+		{"utf8 inside é", mixed, Position{0, 2}, UTF8, 1, false},
+		{"utf8 inside 中", mixed, Position{0, 5}, UTF8, 3, false},
+		{"utf8 inside é at line start", "é\nx", Position{0, 1}, UTF8, 0, false},
+		{"utf8 inside 😀 at line start", "a\n😀", Position{1, 3}, UTF8, 2, false},
+		{"utf8 inside 😀", mixed, Position{0, 9}, UTF8, 6, false},
+		{"utf8 after 😀", mixed, Position{0, 10}, UTF8, 10, false},
+		{"utf32 after é", mixed, Position{0, 2}, UTF32, 3, false},
+		{"utf32 after 中", mixed, Position{0, 3}, UTF32, 6, false},
+		{"utf32 after 😀", mixed, Position{0, 4}, UTF32, 10, false},
+		{"utf32 line end", mixed, Position{0, 5}, UTF32, 11, false},
+
+		// Past the end of a line clamps to the line's end, before its terminator.
+		{"clamp lf", "ab\ncd", Position{0, 10}, UTF16, 2, false},
+		{"clamp crlf", "ab\r\ncd", Position{0, 10}, UTF16, 2, false},
+		{"clamp crlf utf8", "ab\r\ncd", Position{0, 3}, UTF8, 2, false},
+		{"clamp lone cr", "ab\rcd", Position{0, 10}, UTF32, 2, false},
+		{"clamp last line", "ab\ncd", Position{1, 10}, UTF16, 5, false},
+		{"clamp multibyte utf16", "é😀\n", Position{0, 99}, UTF16, 6, false},
+		{"crlf second line", "ab\r\ncd", Position{1, 1}, UTF16, 5, false},
+		{"lone cr second line", "ab\rcd", Position{1, 1}, UTF16, 4, false},
+		{"empty crlf line", "a\r\n\r\nb", Position{1, 5}, UTF16, 3, false},
+
+		// The position just after the last line, character 0, is the end.
+		{"line after last with final newline", "ab\n", Position{1, 0}, UTF16, 3, false},
+		{"line after last", "ab", Position{1, 0}, UTF16, 2, false},
+		{"line after last, character 1", "ab", Position{1, 1}, UTF16, 0, true},
+		{"two lines past", "ab\n", Position{3, 0}, UTF16, 0, true},
+		{"negative line", "ab", Position{-1, 0}, UTF16, 0, true},
+		{"negative character", "ab", Position{0, -1}, UTF16, 0, true},
+
+		// Invalid UTF-8: one unit per byte.
+		{"invalid byte utf16", "a\xffb", Position{0, 2}, UTF16, 2, false},
+		{"invalid byte utf8", "a\xffb", Position{0, 2}, UTF8, 2, false},
+		{"invalid byte utf32", "a\xffb", Position{0, 2}, UTF32, 2, false},
+		{"truncated 中 utf16", "\xe4\xb8a", Position{0, 1}, UTF16, 1, false},
+		{"truncated 中 utf8", "\xe4\xb8a", Position{0, 1}, UTF8, 1, false},
+		{"truncated 😀 utf32", "\xf0\x9f\x98a", Position{0, 3}, UTF32, 3, false},
+
+		{"empty document", "", Position{0, 0}, UTF16, 0, false},
+		{"empty document clamp", "", Position{0, 4}, UTF8, 0, false},
+		{"empty document line 1", "", Position{1, 0}, UTF16, 0, false},
+		{"empty document line 2", "", Position{2, 0}, UTF16, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := NewMapper([]byte(tt.text)).Offset(tt.pos, tt.enc)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Offset(%q, %v, %v) error = %v, want error %v", tt.text, tt.pos, tt.enc, err, tt.wantErr)
+			}
+			if err == nil && got != tt.want {
+				t.Errorf("Offset(%q, %v, %v) = %d, want %d", tt.text, tt.pos, tt.enc, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMapperLines(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"", 1},
+		{"a", 1},
+		{"a\n", 2},
+		{"a\r\n", 2},
+		{"a\r", 2},
+		{"a\r\r\n", 3},
+		{"a\n\r", 3},
+		{"\n\n", 3},
+		{"a\nb\r\nc\rd", 4},
+	}
+	for _, tt := range tests {
+		if got := NewMapper([]byte(tt.text)).Lines(); got != tt.want {
+			t.Errorf("Lines(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestMapperLineCol(t *testing.T) {
+	tests := []struct {
+		text           string
+		offset         int
+		line, col      int
+		wantLineOfByte int
+	}{
+		{"abc", 0, 1, 1, 0},
+		{"ab\ncd", 4, 2, 2, 1},
+		{"é\nx", 2, 1, 3, 0},
+		{"é\nx", 1, 1, 1, 0}, // inside é: its start
+		{"a\r\nb", 2, 1, 2, 0},
+	}
+	for _, tt := range tests {
+		m := NewMapper([]byte(tt.text))
+		line, col := m.LineCol(tt.offset)
+		if line != tt.line || col != tt.col {
+			t.Errorf("LineCol(%q, %d) = %d:%d, want %d:%d", tt.text, tt.offset, line, col, tt.line, tt.col)
+		}
+		if got := m.Line(tt.offset); got != tt.wantLineOfByte {
+			t.Errorf("Line(%q, %d) = %d, want %d", tt.text, tt.offset, got, tt.wantLineOfByte)
+		}
+	}
+}
+
+func TestMapperRange(t *testing.T) {
+	m := NewMapper([]byte(mixed))
+	start, end := m.Range(3, 10, UTF16)
+	if want := (Position{0, 2}); start != want {
+		t.Errorf("Range start = %v, want %v", start, want)
+	}
+	if want := (Position{0, 5}); end != want {
+		t.Errorf("Range end = %v, want %v", end, want)
+	}
+}
+
+// boundaries returns the offsets of text at which a position can sit: the
+// start of every character (an invalid byte is a character), of every line
+// terminator, and the end. The \n of a \r\n pair is not one.
+func boundaries(text []byte) []int {
+	var out []int
+	for i := 0; i < len(text); {
+		out = append(out, i)
+		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+			i += 2
+			continue
+		}
+		_, size := utf8.DecodeRune(text[i:])
+		i += size
+	}
+	return append(out, len(text))
+}
+
+var roundTripTexts = []string{
+	"",
+	"abc",
+	"abc\n",
+	mixed,
+	"😀😀\r\n中\ré\n\n",
+	"a\r\r\n\n\rb",
+	"\xff\xe4\xb8a\xf0\x9f\x98\n\x80😀",
+	"\xed\xa0\x80\xc3",
+	"tab\there\u2028next",
+	"{\n  \"patch\": [\"+é 😀\"]\r\n}",
+}
+
+func TestMapperRoundTrip(t *testing.T) {
+	for _, text := range roundTripTexts {
+		m := NewMapper([]byte(text))
+		for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
+			for _, o := range boundaries([]byte(text)) {
+				p := m.Position(o, enc)
+				got, err := m.Offset(p, enc)
+				if err != nil || got != o {
+					t.Errorf("%q %v: Offset(Position(%d) = %v) = %d, %v, want %d", text, enc, o, p, got, err, o)
+				}
+			}
+		}
+	}
+}
+
+func TestEncodingString(t *testing.T) {
+	for enc, want := range map[Encoding]string{UTF16: "utf-16", UTF8: "utf-8", UTF32: "utf-32"} {
+		if got := enc.String(); got != want {
+			t.Errorf("Encoding(%d).String() = %q, want %q", enc, got, want)
+		}
+	}
+}
+
+func ExampleMapper_Position() {
+	m := NewMapper([]byte("é😀x"))
+	fmt.Println(m.Position(6, UTF16), m.Position(6, UTF8), m.Position(6, UTF32))
+	// Output: {0 3} {0 6} {0 2}
+}

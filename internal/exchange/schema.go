@@ -1,0 +1,672 @@
+package exchange
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/leanreview/lreview-lsp/schema"
+)
+
+// SchemaViolation is one leaf error, in plain words, on the smallest node at
+// fault.
+type SchemaViolation struct {
+	Node    *Node  // the value at fault; for a missing member, the object that lacks it
+	Missing string // name of the missing required member, "" otherwise
+	Message string // plain words, e.g. "`side` must be LEFT or RIGHT, got \"MIDDLE\""
+}
+
+// SchemaValidator checks documents against the published JSON Schema,
+// compiled from the copy embedded in the binary. A SchemaValidator holds no
+// per-document state: one may serve concurrent validations.
+type SchemaValidator struct {
+	compiled *jsonschema.Schema
+	// tree is the schema text decoded, so that a failing keyword's siblings
+	// (the enum's values, the minimum, the type) can be read back to word
+	// the message: the library's own messages are meant for schema authors.
+	tree any
+	// shortcut enables the patch-array shortcut of instanceOf; tests turn
+	// it off to compare with plain validation.
+	shortcut bool
+}
+
+// NewSchemaValidator compiles the embedded schema. Nothing is ever loaded
+// over the network or from disk: the schema is registered under its $id and
+// any other reference fails to load.
+//
+// Formats are asserted (Compiler.AssertFormat). Draft 2020-12 makes
+// "format" an annotation by default, but the spec fixes `at` as RFC 3339,
+// and the editors that read the published schema (VS Code's JSON language
+// service, JetBrains) do flag a malformed date-time: asserting it here keeps
+// the server, `lreview-lsp check` and those editors in agreement. "at" is
+// the only formatted member, and a wrong timestamp is a typical generator
+// slip ("yesterday") that leanreview would otherwise carry forever.
+func NewSchemaValidator() (*SchemaValidator, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("refusing to load %s: the review exchange schema is self-contained", u)
+	}
+	if err := c.AddResource(schema.ID, bytes.NewReader(schema.JSON)); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile(schema.ID)
+	if err != nil {
+		return nil, err
+	}
+	var tree any
+	if err := json.Unmarshal(schema.JSON, &tree); err != nil {
+		return nil, err
+	}
+	return &SchemaValidator{compiled: compiled, tree: tree, shortcut: true}, nil
+}
+
+// defaultSchema is the process's compiled schema: the only package-level
+// state, built on first use and never changed after.
+var defaultSchema struct {
+	once sync.Once
+	v    *SchemaValidator
+	err  error
+}
+
+// DefaultSchema returns the validator for the embedded schema, compiling it
+// on first use. The embedded schema is fixed at build time and the tests
+// compile it, so a failure here is a build defect, reported by panicking.
+func DefaultSchema() *SchemaValidator {
+	defaultSchema.once.Do(func() {
+		defaultSchema.v, defaultSchema.err = NewSchemaValidator()
+	})
+	if defaultSchema.err != nil {
+		panic("lreview: the embedded review exchange schema does not compile: " + defaultSchema.err.Error())
+	}
+	return defaultSchema.v
+}
+
+// ValidateSchema checks doc against the embedded schema; see
+// SchemaValidator.Validate.
+func ValidateSchema(doc *Document) []SchemaViolation {
+	return DefaultSchema().Validate(doc)
+}
+
+// Validate checks doc against the schema and returns its violations in
+// document order, at most one per (node, missing member). When the
+// document has syntax errors its tree is partial, so violations that only
+// say "the person is still typing" are left out: invalid values, cut-off
+// strings and members missing from objects that are not closed yet.
+func (v *SchemaValidator) Validate(doc *Document) []SchemaViolation {
+	if doc == nil || doc.Root == nil {
+		return nil
+	}
+	inst, patchFaults := instanceOf(doc, v.shortcut)
+	m := &mapper{v: v, doc: doc}
+	for _, e := range patchFaults {
+		m.addElementType(e)
+	}
+	err := v.run(inst)
+	var ve *jsonschema.ValidationError
+	switch {
+	case err == nil:
+	case errors.As(err, &ve):
+		m.walk(ve)
+	default:
+		// Nothing in this schema and a Node tree should get here; say
+		// something rather than nothing.
+		m.add(doc.Root, "", "the document could not be checked against the schema: "+err.Error())
+	}
+	return m.result()
+}
+
+// run validates inst, turning a panic of the library into an error: a
+// document must never bring the language server down.
+func (v *SchemaValidator) run(inst any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return v.compiled.Validate(inst)
+}
+
+// instanceOf converts the document to the generic form the validator
+// takes: what Node.Value gives, except for numbers (see validatorNumber).
+//
+// With shortcut, validation stays proportional to the review rather than
+// to the diff: a patch array (100,000 elements in a large review) is handed
+// over empty, and its non-string elements are returned, to be reported in
+// Go with the words the schema's failing "items" would get. This is exact
+// because the schema asks one thing only of the patch array's elements,
+// that each be a string (TestPatchShortcut checks both that and that the
+// two paths report the same violations): an empty array passes the array
+// branch exactly when an all-string one does.
+func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
+	root := doc.Root
+	patch := root.Member("patch")
+	if !shortcut || patch == nil || patch.Kind != KindArray {
+		return instance(root, doc.Src), nil
+	}
+	obj := make(map[string]any, len(root.Members))
+	for _, mem := range root.Members {
+		if mem.Name != "patch" {
+			obj[mem.Name] = instance(mem, doc.Src) // the last duplicate wins, as in Value
+		}
+	}
+	obj["patch"] = []any{}
+	var faults []*Node
+	for _, e := range patch.Elems {
+		if e.Kind != KindString {
+			faults = append(faults, e)
+		}
+	}
+	return obj, faults
+}
+
+// instance is Node.Value with numbers made safe for the validator.
+func instance(n *Node, src []byte) any {
+	switch n.Kind {
+	case KindObject:
+		m := make(map[string]any, len(n.Members))
+		for _, mem := range n.Members {
+			m[mem.Name] = instance(mem, src)
+		}
+		return m
+	case KindArray:
+		a := make([]any, len(n.Elems))
+		for i, e := range n.Elems {
+			a[i] = instance(e, src)
+		}
+		return a
+	case KindString:
+		return n.Str
+	case KindNumber:
+		return validatorNumber(string(src[n.Start:n.End]))
+	case KindBool:
+		return n.Bool
+	}
+	return nil
+}
+
+// validatorNumber returns the number the validator is given for the JSON
+// number text. The library turns every number into a big.Rat from its
+// text, which fails with a nil dereference beyond an exponent of a million
+// ("start_line": 1e9999999 would crash the server) and is slow for long or
+// far-out numbers. Such a number is replaced by a short stand-in with the
+// same sign, the same integer-ness and the same order relative to any
+// constant of at most 30 digits and magnitude below 1e30 - all the schema
+// can ask of it (its only numeric constant is 1). Messages quote the
+// source text, never the stand-in.
+func validatorNumber(text string) json.Number {
+	mant, expText, _ := strings.Cut(strings.ToLower(text), "e")
+	if len(text) <= 32 && len(strings.TrimLeft(expText, "+-")) <= 3 {
+		return json.Number(text) // the common case: "72"
+	}
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return "0"
+	}
+	// |value| = digits × 10^exp10, the exponent clamped far beyond any
+	// threshold below (ParseInt fails only on range: keep its sign).
+	exp := int64(0)
+	if expText != "" {
+		var err error
+		if exp, err = strconv.ParseInt(expText, 10, 64); err != nil {
+			exp = 1 << 40
+			if expText[0] == '-' {
+				exp = -exp
+			}
+		}
+		exp = max(min(exp, 1<<40), -(1 << 40))
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	exp10 := int(exp) - len(frac) + len(digits) - len(trimmed)
+	digits = trimmed
+	lead := len(digits) + exp10 // 10^(lead-1) <= |value| < 10^lead
+	switch {
+	case exp10 >= 0 && lead <= 30: // a modest whole number
+		return json.Number(sign + digits + "e" + strconv.Itoa(exp10))
+	case exp10 >= 0: // a huge whole number
+		return json.Number(sign + "1e30")
+	case lead > 30: // huge, with a fraction
+		return json.Number(sign + "1" + strings.Repeat("0", 30) + ".5")
+	case lead < -30: // tiny
+		return json.Number(sign + "1e-31")
+	}
+	// Modest, with a fraction: the leading 40 digits decide every
+	// comparison with a short constant; a trailing 1 keeps the fraction,
+	// and the strict order when the rest is cut.
+	if len(digits) > 40 {
+		digits = digits[:40] + "1"
+		exp10 = lead - len(digits)
+	}
+	return json.Number(sign + digits + "e" + strconv.Itoa(exp10))
+}
+
+// mapper turns the validator's error tree into plain-worded violations.
+type mapper struct {
+	v    *SchemaValidator
+	doc  *Document
+	out  []SchemaViolation
+	seen map[violationKey]bool
+}
+
+type violationKey struct {
+	node    *Node
+	missing string
+}
+
+func (m *mapper) add(n *Node, missing, msg string) {
+	if n == nil {
+		return
+	}
+	k := violationKey{n, missing}
+	if m.seen == nil {
+		m.seen = map[violationKey]bool{}
+	}
+	if m.seen[k] {
+		return
+	}
+	m.seen[k] = true
+	m.out = append(m.out, SchemaViolation{Node: n, Missing: missing, Message: msg})
+}
+
+func (m *mapper) result() []SchemaViolation {
+	out := m.out[:0]
+	if partial := len(m.doc.Syntax) > 0; partial {
+		for _, v := range m.out {
+			switch {
+			case v.Node.Kind == KindInvalid:
+			case v.Node.Kind == KindString && !v.Node.Closed:
+			case v.Missing != "" && !v.Node.Closed:
+			default:
+				out = append(out, v)
+			}
+		}
+	} else {
+		out = m.out
+	}
+	// Outer nodes first on a tie: a missing member is reported on its
+	// object before anything inside it.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Node, out[j].Node
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.End > b.End
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// walk descends the error tree to its leaves. Wrappers ($ref, allOf, the
+// root's "doesn't validate") say nothing of their own; anyOf and oneOf get
+// one message for their node unless exactly one branch fits the node's
+// shape and only failed deeper down.
+func (m *mapper) walk(e *jsonschema.ValidationError) {
+	switch keywordOf(e) {
+	case "anyOf", "oneOf":
+		m.alternatives(e)
+		return
+	}
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			m.walk(c)
+		}
+		return
+	}
+	m.leaf(e)
+}
+
+func (m *mapper) alternatives(e *jsonschema.ValidationError) {
+	var fitting []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		if allBelow(c, e.InstanceLocation) {
+			fitting = append(fitting, c)
+		}
+	}
+	if len(fitting) == 1 {
+		m.walk(fitting[0])
+		return
+	}
+	n := m.node(e.InstanceLocation)
+	if n == nil {
+		return
+	}
+	frag, at := m.v.fragment(e)
+	m.add(n, "", m.alternativesMessage(n, frag, at))
+}
+
+// allBelow reports whether every leaf of e is about a value strictly inside
+// the one at loc: the branch accepted the value's shape.
+func allBelow(e *jsonschema.ValidationError, loc string) bool {
+	if len(e.Causes) == 0 || keywordOf(e) == "anyOf" || keywordOf(e) == "oneOf" {
+		return strings.HasPrefix(e.InstanceLocation, loc+"/")
+	}
+	for _, c := range e.Causes {
+		if !allBelow(c, loc) {
+			return false
+		}
+	}
+	return true
+}
+
+// alternativesMessage words the failure of an anyOf or oneOf as a whole.
+// The two in the schema get their own sentence; any other one lists what
+// each branch expects.
+func (m *mapper) alternativesMessage(n *Node, frag map[string]any, at string) string {
+	subj := subject(n)
+	switch at {
+	case "/$defs/comment/properties/side":
+		return fmt.Sprintf("%s must be LEFT or RIGHT, got %s", subj, m.literal(n))
+	case "/properties/patch":
+		return subj + " must be an array of strings (one diff line each) or a single string"
+	}
+	var forms []string
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		branches, _ := frag[kw].([]any)
+		for _, b := range branches {
+			if b, ok := b.(map[string]any); ok {
+				forms = append(forms, expected(b, false))
+			}
+		}
+	}
+	return fmt.Sprintf("%s must be %s, got %s", subj, strings.Join(forms, " or "), m.literal(n))
+}
+
+func (m *mapper) leaf(e *jsonschema.ValidationError) {
+	n := m.node(e.InstanceLocation)
+	if n == nil {
+		return
+	}
+	frag, _ := m.v.fragment(e)
+	subj := subject(n)
+	switch kw := keywordOf(e); kw {
+	case "required":
+		names, _ := frag["required"].([]any)
+		for _, name := range names {
+			if s, ok := name.(string); ok && n.Kind == KindObject && n.Member(s) == nil {
+				m.add(n, s, "missing required member `"+s+"`")
+			}
+		}
+	case "type":
+		_, hasConst := frag["const"]
+		_, hasEnum := frag["enum"]
+		switch {
+		case hasConst || hasEnum:
+			m.add(n, "", must(subj, expected(frag, true), m.literal(n)))
+		case typeIs(frag, "integer") && n.Kind == KindNumber:
+			// A number, but not a whole one.
+			m.add(n, "", must(subj, expected(frag, true), m.literal(n)))
+		default:
+			m.add(n, "", must(subj, expected(frag, false), kindPhrase(n)))
+		}
+	case "const", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+		"multipleOf", "pattern", "minLength", "maxLength", "format":
+		m.add(n, "", must(subj, expected(frag, true), m.literal(n)))
+	case "minItems", "maxItems", "uniqueItems":
+		m.add(n, "", fmt.Sprintf("%s has the wrong number of elements (%s)", subj, strings.TrimSpace(e.Message)))
+	default:
+		// A keyword this schema does not use today; the library's message
+		// is the best available.
+		m.add(n, "", fmt.Sprintf("%s is not accepted: %s", subj, e.Message))
+	}
+}
+
+// addElementType reports a non-string patch element (see instanceOf) with
+// the words leaf gives a failing "type" keyword.
+func (m *mapper) addElementType(e *Node) {
+	m.add(e, "", must(subject(e), "a string", kindPhrase(e)))
+}
+
+func must(subj, want, got string) string {
+	sep := ", got "
+	if strings.Contains(want, ", ") {
+		sep = "; got " // "one of a, b, c; got x" reads better than a fourth comma
+	}
+	return subj + " must be " + want + sep + got
+}
+
+// expected words what the schema fragment asks for. precise adds the
+// value constraints (the minimum, the format) to the type; without it an
+// integer is just "a number", the plainest thing to say to a value of the
+// wrong type altogether.
+func expected(frag map[string]any, precise bool) string {
+	if c, ok := frag["const"]; ok {
+		return schemaLiteral(c)
+	}
+	if vals, ok := frag["enum"].([]any); ok {
+		words := make([]string, len(vals))
+		for i, v := range vals {
+			if s, ok := v.(string); ok {
+				words[i] = s // enum values read best bare: LEFT, active
+			} else {
+				words[i] = schemaLiteral(v)
+			}
+		}
+		switch len(words) {
+		case 1:
+			return words[0]
+		case 2:
+			return words[0] + " or " + words[1]
+		}
+		return "one of " + strings.Join(words, ", ")
+	}
+	var want string
+	switch {
+	case typeIs(frag, "integer") && precise:
+		want = "a whole number"
+	case typeIs(frag, "integer"), typeIs(frag, "number"):
+		want = "a number"
+	case typeIs(frag, "string"):
+		want = "a string"
+	case typeIs(frag, "array"):
+		want = "an array"
+	case typeIs(frag, "object"):
+		want = "an object"
+	case typeIs(frag, "boolean"):
+		want = "true or false"
+	case typeIs(frag, "null"):
+		want = "null"
+	default:
+		want = "a value of another form"
+	}
+	if !precise {
+		return want
+	}
+	if min, ok := frag["minimum"].(float64); ok {
+		want += " of at least " + strconv.FormatFloat(min, 'f', -1, 64)
+	}
+	if max, ok := frag["maximum"].(float64); ok {
+		want += " of at most " + strconv.FormatFloat(max, 'f', -1, 64)
+	}
+	if f, ok := frag["format"].(string); ok {
+		switch f {
+		case "date-time":
+			want = "an RFC 3339 date-time such as 2024-05-01T12:00:00Z"
+		default:
+			want += " in " + f + " format"
+		}
+	}
+	if p, ok := frag["pattern"].(string); ok && frag["format"] == nil {
+		want += " matching " + p
+	}
+	return want
+}
+
+func typeIs(frag map[string]any, t string) bool {
+	switch v := frag["type"].(type) {
+	case string:
+		return v == t
+	case []any:
+		for _, x := range v {
+			if x == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func schemaLiteral(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// subject names a node in a message: a member by its name, an element by
+// its index (0-based, as in JSON pointers, jq and the patch diagnostics) in
+// its array.
+func subject(n *Node) string {
+	switch {
+	case n.Parent == nil:
+		return "the document"
+	case n.Parent.Kind == KindObject:
+		return "`" + n.Name + "`"
+	}
+	return "element " + strconv.Itoa(n.Index) + " of " + subject(n.Parent)
+}
+
+// kindPhrase names a value's type for a "got …" clause.
+func kindPhrase(n *Node) string {
+	switch n.Kind {
+	case KindObject:
+		return "an object"
+	case KindArray:
+		return "an array"
+	case KindString:
+		return "a string"
+	case KindNumber:
+		return "a number"
+	case KindBool:
+		if n.Bool {
+			return "true"
+		}
+		return "false"
+	case KindNull:
+		return "null"
+	}
+	return "nothing valid"
+}
+
+// maxLiteral bounds how much of a string or number a message quotes.
+const maxLiteral = 40
+
+// literal spells a scalar value for a "got …" clause; containers are named
+// by their type.
+func (m *mapper) literal(n *Node) string {
+	switch n.Kind {
+	case KindString:
+		s := n.Str
+		if utf8.RuneCountInString(s) > maxLiteral {
+			r := []rune(s)
+			s = string(r[:maxLiteral]) + "…"
+		}
+		return strconv.Quote(s)
+	case KindNumber:
+		if text := m.doc.Src[n.Start:n.End]; len(text) <= maxLiteral {
+			return string(text)
+		}
+		return string(m.doc.Src[n.Start:n.Start+maxLiteral]) + "…"
+	}
+	return kindPhrase(n)
+}
+
+// node finds the value at a JSON pointer of the instance. The validator
+// percent-encodes member names in its pointers on top of RFC 6901's
+// escapes. Duplicate keys resolve to the last one, as Value does.
+func (m *mapper) node(ptr string) *Node {
+	n := m.doc.Root
+	if ptr == "" {
+		return n
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescapeToken(tok)
+		switch n.Kind {
+		case KindObject:
+			n = n.Member(tok)
+		case KindArray:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Elems) {
+				return nil
+			}
+			n = n.Elems[i]
+		default:
+			return nil
+		}
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+func unescapeToken(tok string) string {
+	if strings.IndexByte(tok, '%') >= 0 {
+		if u, err := url.PathUnescape(tok); err == nil {
+			tok = u
+		}
+	}
+	if strings.IndexByte(tok, '~') >= 0 {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+	}
+	return tok
+}
+
+// keywordOf returns the schema keyword an error comes from: the last token
+// of its keyword location.
+func keywordOf(e *jsonschema.ValidationError) string {
+	loc := e.KeywordLocation
+	return unescapeToken(loc[strings.LastIndexByte(loc, '/')+1:])
+}
+
+// fragment returns the schema object holding the keyword e failed on and
+// that object's pointer within the schema document.
+func (v *SchemaValidator) fragment(e *jsonschema.ValidationError) (map[string]any, string) {
+	loc := e.AbsoluteKeywordLocation
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		loc = loc[i+1:]
+	} else {
+		loc = ""
+	}
+	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
+		loc = loc[:i] // drop the keyword
+	}
+	cur := v.tree
+	if loc != "" {
+		for _, tok := range strings.Split(loc[1:], "/") {
+			tok = unescapeToken(tok)
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(c) {
+					return nil, loc
+				}
+				cur = c[i]
+			default:
+				return nil, loc
+			}
+		}
+	}
+	frag, _ := cur.(map[string]any)
+	return frag, loc
+}

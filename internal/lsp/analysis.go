@@ -1,0 +1,24 @@
+package lsp
+
+import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Analysis is everything the server knows about one version of a
+// document. It is computed once per version and shared by every request.
+type Analysis struct {
+	*anchor.Report
+	Mapper *exchange.Mapper
+}
+
+// Analyze checks text; prev, the analysis of the version it was edited
+// from, lets an unchanged patch skip re-indexing.
+func Analyze(text []byte, prev *Analysis) *Analysis {
+	doc := exchange.Parse(text)
+	var prevReport *anchor.Report
+	if prev != nil {
+		prevReport = prev.Report
+	}
+	return &Analysis{Report: anchor.CheckDocument(doc, prevReport), Mapper: doc.Mapper()}
+}

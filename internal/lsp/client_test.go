@@ -1,0 +1,188 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// testClient drives a real Server over an in-memory pipe, as an editor
+// would: every test in this package talks the wire protocol.
+type testClient struct {
+	t    *testing.T
+	conn jsonrpc2.Conn
+	exit chan int
+
+	mu          sync.Mutex
+	diagnostics map[protocol.DocumentURI][]publishedDiagnostics
+	logs        []string
+	notify      chan struct{}
+}
+
+type publishedDiagnostics struct {
+	Version     int32                 `json:"version"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+type pipeRWC struct {
+	io.Reader
+	io.WriteCloser
+}
+
+// newTestClient starts a server and connects a client to it; the server is
+// shut down when the test ends.
+func newTestClient(t *testing.T, opts Options) *testClient {
+	t.Helper()
+	if opts.Debounce == 0 {
+		opts.Debounce = 5 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC) }
+	}
+	clientRead, serverWrite := io.Pipe()
+	serverRead, clientWrite := io.Pipe()
+	srv := NewServer(opts)
+	c := &testClient{t: t, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
+	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}))
+	c.conn.Go(context.Background(), c.handle)
+	t.Cleanup(func() {
+		c.conn.Close()
+		clientWrite.Close()
+		serverWrite.Close()
+	})
+	return c
+}
+
+func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch req.Method() {
+	case "textDocument/publishDiagnostics":
+		var p struct {
+			URI protocol.DocumentURI `json:"uri"`
+			publishedDiagnostics
+		}
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad publishDiagnostics: %v", err)
+		}
+		c.mu.Lock()
+		c.diagnostics[p.URI] = append(c.diagnostics[p.URI], p.publishedDiagnostics)
+		c.mu.Unlock()
+	case "window/logMessage":
+		var p protocol.LogMessageParams
+		_ = json.Unmarshal(req.Params(), &p)
+		c.mu.Lock()
+		c.logs = append(c.logs, p.Message)
+		c.mu.Unlock()
+	}
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+	return reply(ctx, nil, nil)
+}
+
+// call sends a request and decodes its result into result (may be nil).
+func (c *testClient) call(method string, params, result any) error {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var raw json.RawMessage
+	if _, err := c.conn.Call(ctx, method, params, &raw); err != nil {
+		return err
+	}
+	if result != nil && len(raw) > 0 {
+		return json.Unmarshal(raw, result)
+	}
+	return nil
+}
+
+// mustCall is call that fails the test on error.
+func (c *testClient) mustCall(method string, params, result any) {
+	c.t.Helper()
+	if err := c.call(method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *testClient) notifyServer(method string, params any) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// initialize runs the handshake, offering the given position encodings.
+func (c *testClient) initialize(encodings ...string) initializeResult {
+	c.t.Helper()
+	params := map[string]any{
+		"processId":    nil,
+		"rootUri":      nil,
+		"capabilities": map[string]any{"general": map[string]any{"positionEncodings": encodings}},
+	}
+	var res initializeResult
+	c.mustCall("initialize", params, &res)
+	c.notifyServer("initialized", map[string]any{})
+	return res
+}
+
+func (c *testClient) open(uri protocol.DocumentURI, text string) {
+	c.t.Helper()
+	c.notifyServer("textDocument/didOpen", map[string]any{
+		"textDocument": map[string]any{"uri": uri, "languageId": "lreview", "version": 1, "text": text},
+	})
+}
+
+// change sends one ranged edit (or the whole text when rng is nil).
+func (c *testClient) change(uri protocol.DocumentURI, version int32, rng *protocol.Range, text string) {
+	c.t.Helper()
+	ch := map[string]any{"text": text}
+	if rng != nil {
+		ch["range"] = rng
+	}
+	c.notifyServer("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": version},
+		"contentChanges": []any{ch},
+	})
+}
+
+// waitDiagnostics waits for the diagnostics of uri's version.
+func (c *testClient) waitDiagnostics(uri protocol.DocumentURI, version int32) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		for _, p := range c.diagnostics[uri] {
+			if p.Version == version {
+				c.mu.Unlock()
+				return p.Diagnostics
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.notify:
+		case <-time.After(10 * time.Millisecond):
+		case <-deadline:
+			c.t.Fatalf("no diagnostics for %s version %d", uri, version)
+		}
+	}
+}
+
+// shutdown ends the session properly and returns the server's exit code.
+func (c *testClient) shutdown() int {
+	c.t.Helper()
+	c.mustCall("shutdown", nil, nil)
+	c.notifyServer("exit", nil)
+	select {
+	case code := <-c.exit:
+		return code
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("server did not exit")
+	}
+	return -1
+}

@@ -1,0 +1,204 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// file is an open document: its latest text and the pending analysis.
+type file struct {
+	uri    protocol.DocumentURI
+	latest *snapshot
+	timer  *time.Timer
+}
+
+// snapshot is one version of a document. Its analysis is computed at most
+// once, on demand: by the debounce timer, or by a request that needs it.
+// Snapshots are immutable once made, so requests read them without locks.
+type snapshot struct {
+	uri     protocol.DocumentURI
+	version int32
+	text    []byte
+	enc     exchange.Encoding
+
+	once sync.Once
+	done chan struct{}
+	an   *Analysis
+	// prev is the snapshot this one was edited from, kept until the
+	// analysis ran so that an unchanged patch can reuse its index.
+	prev *snapshot
+}
+
+func newSnapshot(uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
+	return &snapshot{uri: uri, version: version, text: text, enc: enc, done: make(chan struct{}), prev: prev}
+}
+
+// analysis returns the snapshot's analysis, computing it now if nobody has.
+func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
+	go sn.once.Do(sn.run)
+	select {
+	case <-sn.done:
+		return sn.an, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (sn *snapshot) run() {
+	var prev *Analysis
+	if p := sn.prev; p != nil {
+		select {
+		case <-p.done:
+			prev = p.an
+		default:
+		}
+	}
+	sn.an = Analyze(sn.text, prev)
+	sn.prev = nil
+	close(sn.done)
+}
+
+// view is the set of documents as they were when a request arrived.
+type view map[protocol.DocumentURI]*snapshot
+
+type viewKey struct{}
+
+func withView(ctx context.Context, v view) context.Context {
+	return context.WithValue(ctx, viewKey{}, v)
+}
+
+func (s *Server) view() view {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := make(view, len(s.files))
+	for uri, f := range s.files {
+		v[uri] = f.latest
+	}
+	return v
+}
+
+// snapshotOf returns the request's snapshot of uri.
+func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error) {
+	v, _ := ctx.Value(viewKey{}).(view)
+	if sn := v[uri]; sn != nil {
+		return sn, nil
+	}
+	return nil, fmt.Errorf("%s is not open", uri)
+}
+
+// fileAnalysis is what most handlers start with: the document's snapshot
+// as of the request and its analysis.
+func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+	sn, err := snapshotOf(ctx, uri)
+	if err != nil {
+		return nil, nil, err
+	}
+	an, err := sn.analysis(ctx)
+	return sn, an, err
+}
+
+func init() {
+	notifications["textDocument/didOpen"] = notification(didOpen)
+	notifications["textDocument/didChange"] = notification(didChange)
+	notifications["textDocument/didClose"] = notification(didClose)
+	notifications["textDocument/didSave"] = notification(func(context.Context, *Server, *protocol.DidSaveTextDocumentParams) error { return nil })
+}
+
+func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
+	s.mu.Lock()
+	sn := newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), s.enc, nil)
+	f := &file{uri: p.TextDocument.URI, latest: sn}
+	if old := s.files[f.uri]; old != nil && old.timer != nil {
+		old.timer.Stop()
+	}
+	s.files[f.uri] = f
+	s.mu.Unlock()
+	s.schedule(f, 0)
+	return nil
+}
+
+// changeParams is didChange's params with the range optional: the protocol
+// library's struct cannot tell a whole-document change from an insertion
+// at the top of the file.
+type changeParams struct {
+	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []struct {
+		Range *protocol.Range `json:"range"`
+		Text  string          `json:"text"`
+	} `json:"contentChanges"`
+}
+
+func didChange(ctx context.Context, s *Server, p *changeParams) error {
+	s.mu.Lock()
+	f := s.files[p.TextDocument.URI]
+	if f == nil {
+		s.mu.Unlock()
+		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+	}
+	text := f.latest.text
+	for _, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			text = []byte(ch.Text)
+			continue
+		}
+		m := exchange.NewMapper(text)
+		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, s.enc)
+		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, s.enc)
+		if err1 != nil || err2 != nil || end < start {
+			s.mu.Unlock()
+			return fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
+		}
+		next := make([]byte, 0, len(text)-(end-start)+len(ch.Text))
+		next = append(next, text[:start]...)
+		next = append(next, ch.Text...)
+		next = append(next, text[end:]...)
+		text = next
+	}
+	f.latest = newSnapshot(f.uri, p.TextDocument.Version, text, s.enc, f.latest)
+	s.mu.Unlock()
+	s.schedule(f, s.opts.Debounce)
+	return nil
+}
+
+func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	if f := s.files[p.TextDocument.URI]; f != nil && f.timer != nil {
+		f.timer.Stop()
+	}
+	delete(s.files, p.TextDocument.URI)
+	s.mu.Unlock()
+	// Clear the diagnostics: the editor no longer shows the file.
+	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+}
+
+// schedule analyses f's latest snapshot after delay and publishes its
+// diagnostics, unless a newer version arrived meanwhile.
+func (s *Server) schedule(f *file, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.timer = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		sn := f.latest
+		current := s.files[f.uri] == f
+		s.mu.Unlock()
+		if !current {
+			return
+		}
+		an, _ := sn.analysis(context.Background())
+		s.mu.Lock()
+		stillLatest := s.files[f.uri] == f && f.latest == sn
+		s.mu.Unlock()
+		if stillLatest {
+			s.publish(sn, an)
+		}
+	})
+}

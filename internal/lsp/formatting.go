@@ -1,0 +1,31 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+func init() {
+	requests["textDocument/formatting"] = request(formatting)
+}
+
+// formatting returns the canonical writer's output as a minimal edit set,
+// so that the editor keeps the cursor and the undo history meaningful. A
+// document with syntax errors gets no edits: its structure is a guess.
+func formatting(ctx context.Context, s *Server, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	if len(an.Doc.Syntax) > 0 || an.Doc.Root.Kind != exchange.KindObject {
+		return []protocol.TextEdit{}, nil
+	}
+	edits, err := exchange.FormatEdits(an.Doc)
+	if err != nil {
+		return []protocol.TextEdit{}, nil
+	}
+	return Converter{M: an.Mapper, Enc: sn.enc}.TextEdits(edits), nil
+}

@@ -1,0 +1,105 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// initializeParams reads only what the server uses. The protocol library's
+// InitializeParams predates LSP 3.17 (no positionEncodings) and rejects
+// some real clients' capability shapes, so the server decodes its own.
+type initializeParams struct {
+	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	Capabilities          struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+	} `json:"capabilities"`
+}
+
+// Capabilities is ServerCapabilities with the LSP 3.17 members the
+// protocol library lacks.
+type Capabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding  string `json:"positionEncoding,omitempty"`
+	InlayHintProvider bool   `json:"inlayHintProvider,omitempty"`
+}
+
+type initializeResult struct {
+	Capabilities Capabilities         `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+// TokenTypes is the semantic-token legend of diagnostics.md; editors map
+// the same names to colours, so the order is public.
+var TokenTypes = []string{"diffHeader", "diffHunk", "diffAdded", "diffRemoved", "diffContext", "diffNoNewline"}
+
+// CodeActionKindFixAll is source.fixAll scoped to this server.
+const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
+
+// ServerCapabilities is what the server offers, whatever the client.
+func ServerCapabilities(enc exchange.Encoding) Capabilities {
+	return Capabilities{
+		ServerCapabilities: protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+			},
+			HoverProvider:      true,
+			DefinitionProvider: true,
+			ReferencesProvider: true,
+			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":", " "}},
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
+				protocol.QuickFix, protocol.RefactorRewrite, "source.fixAll", CodeActionKindFixAll, protocol.Source,
+			}},
+			DocumentSymbolProvider:     true,
+			FoldingRangeProvider:       true,
+			CodeLensProvider:           &protocol.CodeLensOptions{},
+			DocumentFormattingProvider: true,
+			SemanticTokensProvider: map[string]any{
+				"legend": protocol.SemanticTokensLegend{
+					TokenTypes:     semanticTokenTypes(),
+					TokenModifiers: []protocol.SemanticTokenModifiers{},
+				},
+				"full":  true,
+				"range": true,
+			},
+		},
+		PositionEncoding:  enc.String(),
+		InlayHintProvider: true,
+	}
+}
+
+func semanticTokenTypes() []protocol.SemanticTokenTypes {
+	out := make([]protocol.SemanticTokenTypes, len(TokenTypes))
+	for i, t := range TokenTypes {
+		out[i] = protocol.SemanticTokenTypes(t)
+	}
+	return out
+}
+
+func init() {
+	requests["initialize"] = request(initialize)
+	notifications["initialized"] = notification(func(context.Context, *Server, *struct{}) error { return nil })
+}
+
+func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
+	enc := exchange.UTF16
+	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
+		enc = exchange.UTF8 // no conversion at all: the cheapest for both sides
+	}
+	s.mu.Lock()
+	s.enc = enc
+	s.settings = parseSettings(p.InitializationOptions, s.settings)
+	s.state = stateInitialized
+	s.mu.Unlock()
+	return &initializeResult{
+		Capabilities: ServerCapabilities(enc),
+		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},
+	}, nil
+}

@@ -1,0 +1,274 @@
+// Package lsp serves the Language Server Protocol for review exchange
+// files. Handlers are thin: each looks the document up and calls a pure
+// function of the exchange and anchor packages; this package only converts
+// between byte offsets and protocol positions and owns the session state.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Options configures a Server.
+type Options struct {
+	// Version is reported in initialize's serverInfo.
+	Version string
+	// Debounce is how long the server waits after a change before
+	// analysing; 0 means the default.
+	Debounce time.Duration
+	// Now returns the current time, for `at` stamps (tests pin it).
+	Now func() time.Time
+}
+
+type lifecycle uint8
+
+const (
+	stateNew lifecycle = iota
+	stateInitialized
+	stateShutdown
+)
+
+// Server is one LSP session over one connection.
+type Server struct {
+	opts Options
+	conn jsonrpc2.Conn
+
+	mu       sync.Mutex
+	state    lifecycle
+	enc      exchange.Encoding
+	settings Settings
+	files    map[protocol.DocumentURI]*file
+	inflight map[jsonrpc2.ID]context.CancelFunc
+	exit     chan int
+	wg       sync.WaitGroup
+}
+
+// NewServer returns a server ready to Serve one connection.
+func NewServer(opts Options) *Server {
+	if opts.Debounce == 0 {
+		opts.Debounce = 30 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Server{
+		opts:     opts,
+		files:    map[protocol.DocumentURI]*file{},
+		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		exit:     make(chan int, 1),
+	}
+}
+
+// Serve runs the session on rwc until the client sends `exit` or the
+// stream ends, and returns the process exit code the protocol asks for:
+// 0 after shutdown, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn.Go(ctx, s.handle)
+	var code int
+	select {
+	case code = <-s.exit:
+	case <-s.conn.Done():
+		code = 1
+		s.mu.Lock()
+		if s.state == stateShutdown {
+			code = 0
+		}
+		s.mu.Unlock()
+	case <-ctx.Done():
+		code = 1
+	}
+	s.stopTimers()
+	s.conn.Close()
+	return code
+}
+
+func (s *Server) stopTimers() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.files {
+		if f.timer != nil {
+			f.timer.Stop()
+		}
+	}
+}
+
+// handle runs in the connection's read loop. Notifications that change
+// state are applied here, in order; requests capture the documents as they
+// are now and run concurrently, so that a slow request never delays the
+// next edit and `$/cancelRequest` can reach it.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	method := req.Method()
+	call, isCall := req.(*jsonrpc2.Call)
+
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+
+	if !isCall {
+		if method == "exit" {
+			code := 1
+			if state == stateShutdown {
+				code = 0
+			}
+			select {
+			case s.exit <- code:
+			default:
+			}
+			return nil
+		}
+		if state == stateNew && method != "initialized" {
+			return nil // notifications before initialize are dropped, as the spec says
+		}
+		h, ok := notifications[method]
+		if !ok {
+			return nil // unknown notifications ($/setTrace, ...) are ignored
+		}
+		s.safely(method, func() {
+			if err := h(ctx, s, req.Params()); err != nil {
+				s.logf(protocol.MessageTypeError, "%s: %v", method, err)
+			}
+		})
+		return nil
+	}
+
+	switch {
+	case method == "initialize" && state != stateNew:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called"))
+	case method != "initialize" && state == stateNew:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+	case state == stateShutdown:
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
+	}
+	h, ok := requests[method]
+	if !ok {
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
+	}
+	if method == "initialize" || method == "shutdown" {
+		// These change the lifecycle state and must take effect before the
+		// next message is read.
+		var result any
+		var err error
+		s.safely(method, func() { result, err = h(ctx, s, req.Params()) })
+		return reply(ctx, result, err)
+	}
+
+	reqCtx, cancel := context.WithCancel(ctx)
+	reqCtx = withView(reqCtx, s.view())
+	id := call.ID()
+	s.mu.Lock()
+	s.inflight[id] = cancel
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, id)
+			s.mu.Unlock()
+			cancel()
+		}()
+		var result any
+		err := fmt.Errorf("internal error in %s (see the server log)", method)
+		s.safely(method, func() { result, err = h(reqCtx, s, req.Params()) })
+		if reqCtx.Err() != nil && ctx.Err() == nil {
+			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
+		}
+		if err != nil {
+			if _, ok := err.(*jsonrpc2.Error); !ok {
+				err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+			}
+		}
+		_ = reply(ctx, result, err)
+	}()
+	return nil
+}
+
+// safely runs fn, turning a panic into a log line so that one bad request
+// never takes the session down.
+func (s *Server) safely(method string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf(protocol.MessageTypeError, "panic in %s: %v\n%s", method, r, debug.Stack())
+		}
+	}()
+	fn()
+}
+
+// logf sends a window/logMessage notification.
+func (s *Server) logf(typ protocol.MessageType, format string, args ...any) {
+	if s.conn == nil {
+		return
+	}
+	_ = s.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: fmt.Sprintf(format, args...)})
+}
+
+type requestFunc func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+type notificationFunc func(ctx context.Context, s *Server, params json.RawMessage) error
+
+// requests and notifications are the dispatch tables; each method's file
+// registers itself in init so that adding a method touches one file.
+var (
+	requests      = map[string]requestFunc{}
+	notifications = map[string]notificationFunc{}
+)
+
+// request adapts a typed handler to the dispatch table.
+func request[P any, R any](fn func(ctx context.Context, s *Server, params *P) (R, error)) requestFunc {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+		var p P
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+			}
+		}
+		return fn(ctx, s, &p)
+	}
+}
+
+// notification adapts a typed notification handler.
+func notification[P any](fn func(ctx context.Context, s *Server, params *P) error) notificationFunc {
+	return func(ctx context.Context, s *Server, raw json.RawMessage) error {
+		var p P
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return err
+			}
+		}
+		return fn(ctx, s, &p)
+	}
+}
+
+func init() {
+	requests["shutdown"] = func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+		s.mu.Lock()
+		s.state = stateShutdown
+		s.mu.Unlock()
+		return nil, nil
+	}
+	notifications["$/cancelRequest"] = notification(func(ctx context.Context, s *Server, p *cancelParams) error {
+		s.mu.Lock()
+		cancel := s.inflight[p.ID]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return nil
+	})
+}
+
+// cancelParams reads the request id as a number or a string; the protocol
+// library's own handler rejects numeric ids.
+type cancelParams struct {
+	ID jsonrpc2.ID `json:"id"`
+}

@@ -1,0 +1,5 @@
+package lsp
+
+import "strconv"
+
+func itoa(n int) string { return strconv.Itoa(n) }
