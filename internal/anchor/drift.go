@@ -118,8 +118,9 @@ func (fc *fileContent) matchBlock(f *FileDiff, hi, i int, side Side, snip []stri
 }
 
 // findBlocks returns the places in file fi where snip matches on side,
-// exact matches if there are any, else partial ones.
-func (an *analyzer) findBlocks(fi int, side Side, snip []string) []place {
+// exact matches if there are any, else partial ones when partial is set
+// (they cost a scan of the file).
+func (an *analyzer) findBlocks(fi int, side Side, snip []string, partial bool) []place {
 	fc := an.fileContent(fi)
 	f := an.ix.Files[fi]
 	var out []place
@@ -131,7 +132,7 @@ func (an *analyzer) findBlocks(fi int, side Side, snip []string) []place {
 			out = append(out, place{int(p.hunk), int(p.line), last})
 		}
 	}
-	if len(out) > 0 {
+	if len(out) > 0 || !partial {
 		return out
 	}
 	for hi := range f.Hunks {
@@ -182,7 +183,9 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 				if weakSnippet(snip) {
 					continue
 				}
-				blocks := an.findBlocks(fi, side, snip)
+				// The other side is scanned for a part of its lines only
+				// when the comment's side had nothing at all.
+				blocks := an.findBlocks(fi, side, snip, sideRank == 0 || len(all) == 0)
 				for _, b := range blocks {
 					if sideRank == 0 {
 						sameSide[[2]int{b.hunk, b.first}] = true

@@ -27,10 +27,10 @@ import (
 // s's memory: normalising a 100,000-line patch must not allocate per line.
 func normLine(s string) string {
 	i, j := 0, len(s)
-	for i < j && isASCIISpace(s[i]) {
+	for i < j && byteClass[s[i]]-classSpace < 2 {
 		i++
 	}
-	for j > i && isASCIISpace(s[j-1]) {
+	for j > i && byteClass[s[j-1]]-classSpace < 2 {
 		j--
 	}
 	s = s[i:j]
@@ -38,18 +38,14 @@ func normLine(s string) string {
 		s = strings.TrimFunc(s, unicode.IsSpace)
 	}
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
+		switch byteClass[s[i]] {
+		case classSpace:
 			if s[i+1] == ' ' { // s is trimmed: a space is never last
 				return collapseSpace(s)
 			}
-		case c < utf8.RuneSelf:
-			if isASCIISpace(c) {
-				return collapseSpace(s)
-			}
-		case c == 0xC2 || c == 0xE1 || c == 0xE2 || c == 0xE3:
-			// The lead bytes of every non-ASCII space (U+0085, U+00A0,
-			// U+1680, U+2000–U+205F, U+3000): only they need decoding.
+		case classOtherSpace:
+			return collapseSpace(s)
+		case classSpaceLead:
 			if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
 				return collapseSpace(s)
 			}
@@ -58,9 +54,26 @@ func normLine(s string) string {
 	return s
 }
 
-func isASCIISpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+// byteClass sorts bytes for normLine's scan, one table lookup a byte.
+var byteClass = func() (t [256]uint8) {
+	t[' '] = classSpace
+	for _, c := range "\t\n\v\f\r" {
+		t[c] = classOtherSpace
+	}
+	// The lead bytes of every non-ASCII space (U+0085, U+00A0, U+1680,
+	// U+2000–U+205F, U+3000): only they need decoding.
+	for _, c := range []byte{0xC2, 0xE1, 0xE2, 0xE3} {
+		t[c] = classSpaceLead
+	}
+	return t
+}()
+
+const (
+	classOther uint8 = iota
+	classSpace       // ' '
+	classOtherSpace  // the other ASCII white space (classSpace+1)
+	classSpaceLead
+)
 
 func collapseSpace(s string) string {
 	var b strings.Builder

@@ -112,3 +112,18 @@ func TestSnippetOf(t *testing.T) {
 		t.Errorf("SnippetOf: got %q, want %q", got, want)
 	}
 }
+
+func BenchmarkNormLine(b *testing.B) {
+	lines := []string{
+		"\t\treturn nil, fmt.Errorf(\"validate payload: %w\", err) // close the user (日本語) before encodePayload",
+		"\t\t\tif mergeHandler == nil || len(parsePayload) > 752 {",
+		"    result, err := calculate(input)",
+		"",
+	}
+	b.SetBytes(int64(len(lines[0]) + len(lines[1]) + len(lines[2])))
+	for b.Loop() {
+		for _, l := range lines {
+			_ = normLine(l)
+		}
+	}
+}

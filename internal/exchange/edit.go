@@ -1,53 +1,16 @@
 package exchange
 
 import (
+	"bytes"
 	"strings"
-	"unicode/utf8"
 )
 
 // Quote encodes s as a JSON string the way leanreview writes it: Go's
 // encoding/json with HTML escaping off.
 func Quote(s string) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20:
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[c>>4])
-				b.WriteByte("0123456789abcdef"[c&0xF])
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r == '\u2028':
-			b.WriteString(`\u2028`)
-		case r == '\u2029':
-			b.WriteString(`\u2029`)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
+	writeQuoted(&b, s)
 	return b.String()
 }
 

@@ -314,8 +314,11 @@ const jsonHex = "0123456789abcdef"
 // escaping off: short escapes for \" \\ \b \f \n \r \t, \u00XX for the other
 // control characters, \u2028 and \u2029 escaped, and \ufffd for each byte
 // of invalid UTF-8. Runs of plain text are copied in one write.
-func (w *canonWriter) str(s string) {
-	b := &w.buf
+func (w *canonWriter) str(s string) { writeQuoted(&w.buf, s) }
+
+// writeQuoted is the string encoder shared by the writer and Quote, so that
+// every edit the project makes is already canonical.
+func writeQuoted(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -758,3 +758,20 @@ func TestFormatLarge(t *testing.T) {
 		t.Fatalf("encoding/json disagrees: %s", firstDifference(out, oracle))
 	}
 }
+
+// TestFormatByteOrderMark drops a leading BOM (encoding/json, and so
+// leanreview, rejects one) with an edit of its own.
+func TestFormatByteOrderMark(t *testing.T) {
+	canonical := "{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": []\n}\n"
+	src := []byte("\ufeff" + canonical)
+	if got := string(mustFormat(t, src)); got != canonical {
+		t.Fatalf("got %q, want %q", got, canonical)
+	}
+	edits, err := FormatEdits(Parse(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Edit{Start: 0, End: 3}); len(edits) != 1 || edits[0] != want {
+		t.Errorf("got %+v, want [%+v]", edits, want)
+	}
+}

@@ -28,8 +28,13 @@ func (c Converter) Offset(p protocol.Position) (int, error) {
 	return c.M.Offset(exchange.Position{Line: int(p.Line), Character: int(p.Character)}, c.Enc)
 }
 
-// Span converts a client range to byte offsets.
+// Span converts a client range to byte offsets. A range that runs past
+// the last line, as "the whole document" requests often do, ends at the
+// end of the document.
 func (c Converter) Span(r protocol.Range) (exchange.Range, error) {
+	if last := uint32(c.M.Lines()); r.End.Line >= last {
+		r.End = c.Position(1 << 62)
+	}
 	start, err := c.Offset(r.Start)
 	if err != nil {
 		return exchange.Range{}, err

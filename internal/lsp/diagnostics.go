@@ -15,7 +15,7 @@ func (s *Server) publish(sn *snapshot, an *Analysis) {
 	s.mu.Lock()
 	disabled := s.settings.Diagnostics.Disabled
 	s.mu.Unlock()
-	ds := visibleDiagnostics(an.Diagnostics, disabled)
+	ds := visibleDiagnostics(append(dismissedHints(an.Doc), an.Diagnostics...), disabled)
 	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI:         sn.uri,
@@ -32,6 +32,26 @@ func visibleDiagnostics(ds []exchange.Diagnostic, disabled []string) []exchange.
 	for _, d := range ds {
 		if !slices.Contains(disabled, d.Code) {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// dismissedHints greys out dismissed comments. Editors fade a range only
+// through a diagnostic tagged Unnecessary, so each dismissed comment gets
+// a hint with the editor-only code "dismissed"; `check` does not print it,
+// since nothing is wrong.
+func dismissedHints(doc *exchange.Document) []exchange.Diagnostic {
+	var out []exchange.Diagnostic
+	for _, c := range doc.Review.Comments {
+		if c.StateNorm() == exchange.StateDismissed {
+			out = append(out, exchange.Diagnostic{
+				Range:       exchange.NodeRange(c.Node),
+				Severity:    exchange.SeverityHint,
+				Code:        "dismissed",
+				Message:     "dismissed: a person rejected this comment; it stays as information and must not be acted on",
+				Unnecessary: true,
+			})
 		}
 	}
 	return out

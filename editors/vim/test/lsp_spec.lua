@@ -206,6 +206,7 @@ end)
 
 H.test('after the fix the anchor diagnostic goes away', function()
   need_client()
+  H.ok(has_line('"start_line": 72'), 'the quick fix was not applied (see above)')
   H.ok(vim.wait(TIMEOUT, function()
     return #anchor_diagnostics() == 0
   end), 'diagnostics after the fix: ' .. vim.inspect(codes()))

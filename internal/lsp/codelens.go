@@ -1,0 +1,65 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+func init() {
+	requests["textDocument/codeLens"] = request(codeLenses)
+}
+
+// codeLenses puts the review's state at the top of the file: how many
+// comments in each state and how many problems, the first thing a person
+// wants to know when a review comes back.
+func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	if an.Doc.Root.Kind != exchange.KindObject {
+		return []protocol.CodeLens{}, nil
+	}
+	s.mu.Lock()
+	disabled := s.settings.Diagnostics.Disabled
+	s.mu.Unlock()
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	at := conv.Range(exchange.Range{Start: an.Doc.Root.Start, End: an.Doc.Root.Start + 1})
+	comments := fmt.Sprintf("%d comments", len(an.Doc.Review.Comments))
+	if d := countsDetail(anchor.StateCounts(an.Doc)); d != "" {
+		comments += ": " + d
+	}
+	return []protocol.CodeLens{
+		{Range: at, Command: &protocol.Command{Title: comments}},
+		{Range: at, Command: &protocol.Command{Title: problemsTitle(visibleDiagnostics(an.Diagnostics, disabled))}},
+	}, nil
+}
+
+func problemsTitle(ds []exchange.Diagnostic) string {
+	var counts [5]int
+	for _, d := range ds {
+		if d.Severity >= 1 && d.Severity <= 4 {
+			counts[d.Severity]++
+		}
+	}
+	var parts []string
+	for _, sv := range []exchange.Severity{exchange.SeverityError, exchange.SeverityWarning, exchange.SeverityInformation} {
+		if n := counts[sv]; n > 0 {
+			name := map[exchange.Severity]string{exchange.SeverityError: "error", exchange.SeverityWarning: "warning", exchange.SeverityInformation: "note"}[sv]
+			if n > 1 {
+				name += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	if len(parts) == 0 {
+		return "no problems"
+	}
+	return strings.Join(parts, ", ")
+}
