@@ -84,7 +84,9 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	m := doc.Mapper()
 	for _, mv := range moves {
-		if mv.Unchanged {
+		// A dismissed comment that no longer anchors keeps its state and
+		// numbers, so nothing changes in the file; it is still news.
+		if mv.Unchanged && !mv.Orphaned {
 			continue
 		}
 		line, _ := m.LineCol(mv.Comment.Node.Start)
@@ -93,7 +95,11 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			id = fmt.Sprintf("comment #%d", mv.Comment.Index+1)
 		}
 		if mv.Orphaned {
-			fmt.Fprintf(stderr, "%s:%d: marked %s orphaned: %s\n", displayName(name), line, id, mv.Why)
+			what := "marked " + id + " orphaned"
+			if mv.State != exchange.StateOrphaned {
+				what = id + " no longer anchors" // dismissed: the verdict stays
+			}
+			fmt.Fprintf(stderr, "%s:%d: %s: %s\n", displayName(name), line, what, mv.Why)
 			continue
 		}
 		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -52,10 +53,30 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = max(status, 1)
 			continue
 		}
+		warnUnknown(name, out, stderr)
+		if write && bytes.Equal(out, src) {
+			continue // already canonical: leave the file (and its mtime) alone
+		}
 		if err := emit(name, out, write, stdout); err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 			status = 2
 		}
 	}
 	return status
+}
+
+// warnUnknown says which unknown members the formatted text kept: the
+// spec's formatting keeps them but warns, since leanreview's own rewrite
+// drops them. Positions are in the formatted text, which is what -w wrote
+// or standard output received.
+func warnUnknown(name string, out []byte, stderr io.Writer) {
+	doc := exchange.Parse(out)
+	m := doc.Mapper()
+	for _, d := range exchange.Check(doc).Diagnostics {
+		if d.Code != "unknown-field" {
+			continue
+		}
+		line, col := m.LineCol(d.Range.Start)
+		fmt.Fprintf(stderr, "%s:%d:%d: warning: kept %s [%s]\n", displayName(name), line, col, d.Message, d.Code)
+	}
 }

@@ -15,12 +15,12 @@ var version = "0.1.0"
 const usage = `lreview-lsp — a language server and checker for review exchange files (*.review.json)
 
 Usage:
-  lreview-lsp [--stdio]                         serve the Language Server Protocol on stdin/stdout
+  lreview-lsp [--stdio]                           serve the Language Server Protocol on stdin/stdout
   lreview-lsp check [--format text|json] FILE...  report problems; exit 1 when there is an error
-  lreview-lsp fmt [-w] FILE...                   print the canonical form (-w: rewrite the files)
-  lreview-lsp fix [-w] FILE...                   apply the fixes that need no choice (-w: in place)
-  lreview-lsp rebase [-w] FILE NEW.diff          replace the patch with NEW.diff and move comments by content
-  lreview-lsp version                           print the version
+  lreview-lsp fmt [-w] FILE...                    print the canonical form (-w: rewrite the files)
+  lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place)
+  lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
+  lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
 `

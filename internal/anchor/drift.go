@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Drift: finding where a comment's snippet really is (review-exchange.md,
@@ -22,9 +23,18 @@ const maxCandidates = 5
 // occurs, file by file. Each file's part is built on the first drift search
 // in that file, so that a document without drift pays nothing and
 // thousands of drifted comments on a large patch each cost a map lookup.
+//
+// It depends on the patch alone, so it hangs off the Index and serves
+// every version of a document whose patch did not change; mu guards the
+// files built so far, since requests analyse versions concurrently.
 type contentIndex struct {
 	seed  maphash.Seed
+	mu    sync.Mutex
 	files []*fileContent
+}
+
+func newContentIndex(files int) *contentIndex {
+	return &contentIndex{seed: maphash.MakeSeed(), files: make([]*fileContent, files)}
 }
 
 type fileContent struct {
@@ -38,9 +48,14 @@ type linePos struct{ hunk, line int32 }
 // file returns the content index of file fi, building it if needed.
 func (an *analyzer) fileContent(fi int) *fileContent {
 	if an.content == nil {
-		an.content = &contentIndex{seed: maphash.MakeSeed(), files: make([]*fileContent, len(an.ix.Files))}
+		an.content = an.ix.content
+		if an.content == nil || len(an.content.files) != len(an.ix.Files) {
+			an.content = newContentIndex(len(an.ix.Files)) // a hand-built index
+		}
 	}
 	ci := an.content
+	ci.mu.Lock()
+	defer ci.mu.Unlock()
 	if fc := ci.files[fi]; fc != nil {
 		return fc
 	}

@@ -104,8 +104,10 @@ type FileDiff struct {
 	// diff's first and last lines (headers included).
 	First, Last int
 	Hunks       []Hunk
-	// ordered is set by BuildIndex per side when the hunks' images follow
-	// each other, so that Find may binary-search them.
+	// spans holds, per side, each hunk's first and last image line numbers
+	// and ordered whether they ascend without overlap (so that Find may
+	// binary-search them); both are set by BuildIndex.
+	spans   [2][]imageSpan
 	ordered [2]bool
 }
 
@@ -121,4 +123,7 @@ type Index struct {
 	// look is what BuildIndex precomputes for FileFor and Paths (nil in an
 	// Index built by hand: the lookups then scan).
 	look *lookup
+	// content indexes line texts for drift searches, built lazily and
+	// shared by every analysis of this patch (drift.go).
+	content *contentIndex
 }

@@ -63,7 +63,9 @@ func (a *Analysis) Outline(doc *exchange.Document) []DirSummary {
 	}
 	out := make([]DirSummary, len(dirs))
 	for i, d := range dirs {
-		sort.SliceStable(d.Files, func(i, j int) bool { return busier(d.Files[i].Active, d.Files[i].Changed, d.Files[j].Active, d.Files[j].Changed) })
+		sort.SliceStable(d.Files, func(i, j int) bool {
+			return busier(d.Files[i].Active, d.Files[i].Changed, d.Files[j].Active, d.Files[j].Changed)
+		})
 		out[i] = *d
 	}
 	sort.SliceStable(out, func(i, j int) bool { return busier(out[i].Active, out[i].Changed, out[j].Active, out[j].Changed) })

@@ -94,6 +94,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 	}
 	exchange.SortDiagnostics(ix.Problems)
 	ix.look = newLookup(ix.Files)
+	ix.content = newContentIndex(len(ix.Files))
 	return ix
 }
 
@@ -165,14 +166,15 @@ func (b *builder) step(i int) int {
 	if f == nil {
 		return i + 1 // text before the first file diff: a commit message, a diffstat
 	}
+	if b.isFilePair(i) { // takesPair holds, or the pair case above would have matched
+		f.minus = i
+		b.hdrs = append(b.hdrs, i, i+1)
+		f.fd.Last = i + 1
+		f.hdrOpen, f.skipping = false, false
+		return i + 2
+	}
 	if f.hdrOpen {
 		switch {
-		case b.isFilePair(i): // takesPair holds, or the pair case above would have matched
-			f.minus = i
-			b.hdrs = append(b.hdrs, i, i+1)
-			f.fd.Last = i + 1
-			f.hdrOpen = false
-			return i + 2
 		case strings.HasPrefix(t, "--- "):
 			f.fd.Last = i
 			b.problem(i, exchange.SeverityError, CodePatchParse, "malformed file header: \"--- \" is not followed by a \"+++ \" line", nil)
@@ -239,24 +241,21 @@ func (b *builder) finish() {
 			b.problem(f.git, exchange.SeverityError, CodePatchParse, "malformed file header: expected \"diff --git a/<path> b/<path>\"", nil)
 		}
 	}
-	for s := Left; s <= Right; s++ {
-		fd.ordered[s] = hunksAscend(fd.Hunks, s)
+	if n := len(fd.Hunks); n > 0 {
+		all := make([]imageSpan, 2*n)
+		for s := Left; s <= Right; s++ {
+			spans := all[int(s)*n : int(s+1)*n : int(s+1)*n]
+			prevLast, ordered := math.MinInt, true
+			for i := range fd.Hunks {
+				first, last := fd.Hunks[i].span(s)
+				spans[i] = imageSpan{first, last}
+				ordered = ordered && first > prevLast
+				prevLast = last
+			}
+			fd.spans[s], fd.ordered[s] = spans, ordered
+		}
 	}
 	b.ix.Files = append(b.ix.Files, fd)
-}
-
-// hunksAscend reports whether the images of the hunks on side s follow
-// each other without overlap, so that Find can binary-search them.
-func hunksAscend(hs []Hunk, s Side) bool {
-	prevLast := math.MinInt
-	for i := range hs {
-		first, last := hs[i].span(s)
-		if first <= prevLast {
-			return false
-		}
-		prevLast = last
-	}
-	return true
 }
 
 // hunkHead is a parsed "@@ -a,b +c,d @@ section" line. The offsets are

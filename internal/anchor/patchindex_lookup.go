@@ -87,7 +87,11 @@ func (h *Hunk) span(s Side) (first, last int) {
 		}
 	}
 	if first == 0 {
-		f := h.firstNumber(s)
+		start, count := h.OldStart, h.OldCount
+		if s == Right {
+			start, count = h.NewStart, h.NewCount
+		}
+		f := firstNumber(start, count)
 		return f, f - 1
 	}
 	for i := len(h.Lines) - 1; ; i-- {
@@ -97,59 +101,83 @@ func (h *Hunk) span(s Side) (first, last int) {
 	}
 }
 
+// imageSpan is the numbers of a hunk's first and last lines in one image;
+// last < first when the hunk shows no line of it.
+type imageSpan struct{ first, last int }
+
 // Find returns the hunk index and line index of image line n on side s,
-// or ok=false. It binary-searches the hunks (their images ascend in any
-// patch git writes; a patch whose hunks overlap is searched in order),
-// then walks the hunk jumping over image lines it need not look at.
+// or ok=false. It binary-searches the hunks' image spans (they ascend in
+// any patch git writes; overlapping hunks are searched in order), then
+// walks the hunk from its nearer end, jumping over image lines it need not
+// look at: the cost is O(log hunks) plus the lines of the other image
+// passed on the way.
 func (f *FileDiff) Find(s Side, n int) (hunk, line int, ok bool) {
 	if f == nil || n <= 0 || s > Right {
 		return -1, -1, false
 	}
-	hs := f.Hunks
-	if f.ordered[s] {
-		// The last hunk whose image starts at or before n is the only one
-		// that can hold it.
-		k := sort.Search(len(hs), func(i int) bool { return hs[i].firstNumber(s) > n }) - 1
-		if k >= 0 {
-			if i, ok := hs[k].find(s, n); ok {
+	hs, spans := f.Hunks, f.spans[s]
+	if len(spans) != len(hs) { // not built by BuildIndex
+		for k := range hs {
+			first, last := hs[k].span(s)
+			if i, ok := hs[k].find(s, n, first, last); ok {
 				return k, i, true
 			}
 		}
 		return -1, -1, false
 	}
-	for k := range hs {
-		if i, ok := hs[k].find(s, n); ok {
+	if f.ordered[s] {
+		// The last hunk whose image starts at or before n is the only one
+		// that can hold it.
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > n }) - 1
+		if k >= 0 {
+			if i, ok := hs[k].find(s, n, spans[k].first, spans[k].last); ok {
+				return k, i, true
+			}
+		}
+		return -1, -1, false
+	}
+	for k, sp := range spans {
+		if i, ok := hs[k].find(s, n, sp.first, sp.last); ok {
 			return k, i, true
 		}
 	}
 	return -1, -1, false
 }
 
-// firstNumber is the number the hunk's first line on side s has, or would
-// have: BuildIndex numbers from the header (see firstNumber).
-func (h *Hunk) firstNumber(s Side) int {
-	if s == Left {
-		return firstNumber(h.OldStart, h.OldCount)
+// find returns the index in h.Lines of image line n on side s, the hunk's
+// image on that side being first..last. Image lines are numbered
+// consecutively, so from an image line numbered m the line numbered n is
+// at least |n-m| lines away: the walk jumps there and steps one by one
+// only over lines of the other image.
+func (h *Hunk) find(s Side, n, first, last int) (int, bool) {
+	if n < first || n > last {
+		return -1, false
 	}
-	return firstNumber(h.NewStart, h.NewCount)
-}
-
-// find returns the index in h.Lines of image line n on side s. Image
-// lines are numbered consecutively, so from an image line numbered m the
-// line numbered n is at least n-m lines further: the walk jumps there and
-// only steps one by one over lines of the other image.
-func (h *Hunk) find(s Side, n int) (int, bool) {
-	for i := 0; i < len(h.Lines); {
-		m := h.Lines[i].Number(s)
-		switch {
+	if n-first <= last-n {
+		for i := 0; i < len(h.Lines); {
+			switch m := h.Lines[i].Number(s); {
+			case m == 0:
+				i++
+			case m == n:
+				return i, true
+			case m > n:
+				return -1, false
+			default:
+				i += n - m
+			}
+		}
+		return -1, false
+	}
+	for i := len(h.Lines) - 1; i >= 0; {
+		switch m := h.Lines[i].Number(s); {
 		case m == 0:
-			i++
+			i--
 		case m == n:
 			return i, true
-		case m > n:
+		case m < n:
 			return -1, false
 		default:
-			i += n - m
+			i -= m - n
 		}
 	}
 	return -1, false

@@ -462,6 +462,12 @@ var ixCases = []ixCase{
 		problems: []string{"patch-parse@1"},
 	},
 	{
+		name:  "unknown header line before ---/+++",
+		lines: []string{"diff --git a/j b/j", "index 1..2 100644", "x-custom-header: 1", "--- a/j", "+++ b/j", "@@ -1 +1 @@", "-a", "+b"},
+		files: []string{"M j>j 0-7"},
+		hunks: []string{"0@5 -1,1 +1,1: R1 A1"},
+	},
+	{
 		name:     "diff --git with one name, names from ---/+++",
 		lines:    []string{"diff --git a/q", "--- a/q", "+++ b/q", "@@ -1 +1 @@", "-a", "+b"},
 		files:    []string{"M q>q 0-5"},
@@ -862,16 +868,23 @@ func TestIndexCountFix(t *testing.T) {
 
 func TestIndexLookups(t *testing.T) {
 	doc := ixArrayDoc(t, []string{
-		"preamble", // 0
-		"diff --git a/lib/old.go b/lib/new.go", "similarity index 80%", "rename from lib/old.go", "rename to lib/new.go", // 1-4
-		"--- a/lib/old.go", "+++ b/lib/new.go", // 5-6
-		"@@ -10,3 +10,4 @@", " a", "-b", "+c", "+d", " e", // 7-12
-		"junk between hunks", // 13
-		"@@ -40,2 +41,2 @@", " f", "-g", "\\ No newline at end of file", "+h", // 14-18
-		"diff --git a/main.go b/main.go", "--- a/main.go", "+++ b/main.go", // 19-21
-		"@@ -1,2 +1,1 @@", "-x", " y", // 22-24
-		"diff --git a/gone.go b/gone.go", "deleted file mode 100644", "--- a/gone.go", "+++ /dev/null", "@@ -1 +0,0 @@", "-z", // 25-30
-		"diff --git a/lib/new.go b/lib/new.go", "old mode 100644", "new mode 100755", // 31-33: a second file with the same name
+		// 0
+		"preamble",
+		// 1-6
+		"diff --git a/lib/old.go b/lib/new.go", "similarity index 80%", "rename from lib/old.go", "rename to lib/new.go",
+		"--- a/lib/old.go", "+++ b/lib/new.go",
+		// 7-12
+		"@@ -10,3 +10,4 @@", " a", "-b", "+c", "+d", " e",
+		// 13
+		"junk between hunks",
+		// 14-18
+		"@@ -40,2 +41,2 @@", " f", "-g", "\\ No newline at end of file", "+h",
+		// 19-24
+		"diff --git a/main.go b/main.go", "--- a/main.go", "+++ b/main.go", "@@ -1,2 +1,1 @@", "-x", " y",
+		// 25-30
+		"diff --git a/gone.go b/gone.go", "deleted file mode 100644", "--- a/gone.go", "+++ /dev/null", "@@ -1 +0,0 @@", "-z",
+		// 31-33: a second file with the same name
+		"diff --git a/lib/new.go b/lib/new.go", "old mode 100644", "new mode 100755",
 	})
 	ix := BuildIndexSource(&doc.Review.Patch, doc.Src)
 	ixCheck(t, ix)
@@ -966,6 +979,49 @@ func TestIndexFindUnordered(t *testing.T) {
 				t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,true", s, c.n, h, l, ok, c.hunk, s)
 			}
 		}
+	}
+}
+
+// TestIndexFindLargeOneSidedHunks: a miss on a side a hunk does not show
+// is rejected by the hunk's span, and a hit near the end of a long hunk
+// walks from the end.
+func TestIndexFindLargeOneSidedHunks(t *testing.T) {
+	lines := []string{"diff --git a/big b/big", "--- a/big", "+++ b/big", "@@ -5,0 +6,5000 @@"}
+	for i := 0; i < 5000; i++ {
+		lines = append(lines, "+added")
+	}
+	lines = append(lines, "@@ -100,4000 +5105,4000 @@")
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, "-removed")
+	}
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, "+added")
+	}
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, " context")
+	}
+	doc := ixArrayDoc(t, lines)
+	ix := BuildIndex(&doc.Review.Patch)
+	f := ix.Files[0]
+	for _, c := range []struct {
+		side       Side
+		n          int
+		hunk, line int
+	}{
+		{Left, 6, -1, -1}, {Left, 99, -1, -1}, {Right, 6, 0, 0}, {Right, 5005, 0, 4999}, {Right, 5104, -1, -1},
+		{Left, 100, 1, 0}, {Left, 2099, 1, 1999}, {Left, 2100, 1, 4000}, {Left, 4099, 1, 5999}, {Left, 4100, -1, -1},
+		{Right, 5105, 1, 2000}, {Right, 9104, 1, 5999}, {Right, 9105, -1, -1},
+	} {
+		h, l, ok := f.Find(c.side, c.n)
+		if h != c.hunk || l != c.line || ok != (c.hunk >= 0) {
+			t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,%v", c.side, c.n, h, l, ok, c.hunk, c.line, c.hunk >= 0)
+		}
+	}
+	// Counting the steps would tie the test to the walk; a thousand
+	// lookups that each walked the hunks would still be fast, so check
+	// the spans directly instead.
+	if got := f.spans[Left]; len(got) != 2 || got[0].last >= got[0].first || got[1] != (imageSpan{100, 4099}) {
+		t.Errorf("LEFT spans: got %+v", got)
 	}
 }
 

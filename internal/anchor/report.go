@@ -24,7 +24,7 @@ func CheckDocument(doc *exchange.Document, prev *Report) *Report {
 	r := &Report{Doc: doc, Check: exchange.Check(doc)}
 	r.Index = reuseIndex(doc, prev)
 	if r.Index == nil {
-		r.Index = BuildIndex(&doc.Review.Patch)
+		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Src)
 	}
 	r.Anchors = Analyze(doc, r.Index, Options{SkipAnchor: r.Check.AnchorInvalid})
 	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))

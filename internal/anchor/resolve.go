@@ -68,7 +68,7 @@ type Resolution struct {
 // Lines returns the anchored diff lines: those of the range that belong to
 // the side's image (a RIGHT range skips the removed lines between its ends).
 func (r *Resolution) Lines() []DiffLine {
-	if r == nil || !r.Resolved || r.File == nil {
+	if r == nil || !r.Resolved || r.File == nil || r.Last < r.First {
 		return nil
 	}
 	var out []DiffLine

@@ -135,6 +135,8 @@ type wantDiag struct {
 	related []string
 	// fixes are the fix titles, "*" appended for Preferred and "!" for Safe.
 	fixes []string
+	// msg is the message, checked when given.
+	msg string
 }
 
 type anchorCase struct {
@@ -224,6 +226,7 @@ var anchorCases = []anchorCase{
 		name:     "mismatch with a candidate below",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "snippet": "return result, nil"`)},
 		want: []wantDiag{{
+			msg:  `the snippet is not what RIGHT 72 of "internal/api/handler.go" holds; it is at RIGHT 74: return result, nil`,
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"return result, nil"`,
 			related: []string{"+    result, err := calculate(input)", "     return result, nil"},
 			fixes: []string{
@@ -306,6 +309,7 @@ var anchorCases = []anchorCase{
 		name:     "line not in image, no snippet",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 90`)},
 		want: []wantDiag{{
+			msg:  `RIGHT 90 is not in the patch: the nearest hunk of "internal/api/handler.go" shows RIGHT 101–104`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "90",
 			related: []string{"@@ -100,3 +101,4 @@ func Other() {"},
 			fixes:   []string{"Mark c1 orphaned", "Dismiss c1"},
@@ -381,6 +385,7 @@ var anchorCases = []anchorCase{
 		name:     "range crosses hunks",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "end_line": 102`)},
 		want: []wantDiag{{
+			msg:  `RIGHT 72–102 crosses hunks: a range must stay within one hunk`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "range-crosses-hunks", at: "102",
 			related: []string{"+    result, err := calculate(input)", "+    b := 2"},
 			fixes:   []string{"Mark c1 orphaned", "Dismiss c1"},
@@ -391,6 +396,7 @@ var anchorCases = []anchorCase{
 		name:     "inverted range",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 74, "end_line": 72, "snippet": "_ = err"`)},
 		want: []wantDiag{{
+			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 73: _ = err`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
 			related: []string{"+    _ = err"},
 			fixes:   []string{"Move c1 to RIGHT 73: _ = err*!", "Mark c1 orphaned", "Dismiss c1"},
@@ -402,6 +408,7 @@ var anchorCases = []anchorCase{
 		name:     "new file has no LEFT image",
 		comments: []string{cm(`"id": "c1", "path": "docs/new.md", "side": "LEFT", "start_line": 2, "snippet": "body text"`)},
 		want: []wantDiag{{
+			msg:  `"docs/new.md" is a new file: it has no LEFT (old) image to comment on; its snippet is at RIGHT 2: body text`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "no-such-image", at: `"LEFT"`,
 			related: []string{"diff --git a/docs/new.md b/docs/new.md", "+body text"},
 			fixes:   []string{"Move c1 to RIGHT 2: body text*!", "Mark c1 orphaned", "Dismiss c1"},
@@ -413,6 +420,7 @@ var anchorCases = []anchorCase{
 		name:     "deleted file has no RIGHT image",
 		comments: []string{cm(`"id": "c1", "path": "old.txt", "side": "RIGHT", "start_line": 1`)},
 		want: []wantDiag{{
+			msg:  `"old.txt" is a deleted file: it has no RIGHT (new) image to comment on`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "no-such-image", at: `"RIGHT"`,
 			related: []string{"diff --git a/old.txt b/old.txt"},
 			fixes:   []string{"Mark c1 orphaned", "Dismiss c1"},
@@ -423,6 +431,7 @@ var anchorCases = []anchorCase{
 		name:     "unknown path with a b/ prefix",
 		comments: []string{cm(`"id": "c1", "path": "b/internal/api/handler.go", "side": "RIGHT", "start_line": 72, "snippet": "result, err := calculate(input)"`)},
 		want: []wantDiag{{
+			msg:  `no file "b/internal/api/handler.go" in the patch; did you mean "internal/api/handler.go"? Its snippet is at internal/api/handler.go RIGHT 72: result, err := calculate(input)`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "unknown-path", at: `"b/internal/api/handler.go"`,
 			related: []string{"diff --git a/internal/api/handler.go b/internal/api/handler.go", "+    result, err := calculate(input)"},
 			fixes: []string{
@@ -499,6 +508,7 @@ var anchorCases = []anchorCase{
 		name:     "orphaned that resolves",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "state": "orphaned", "snippet": "calculate(input)"`)},
 		want: []wantDiag{{
+			msg:  `c1 is marked orphaned, but its anchor resolves: RIGHT 72 of "internal/api/handler.go"`,
 			code: "orphaned-resolves", sev: exchange.SeverityInformation, at: `"orphaned"`,
 			related: []string{"+    result, err := calculate(input)"},
 			fixes:   []string{"Reactivate c1*"},
@@ -523,6 +533,7 @@ var anchorCases = []anchorCase{
 		name:     "stale that still holds",
 		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "state": "stale", "snippet": "calculate(input)"`)},
 		want: []wantDiag{{
+			msg:  `c1 is stale: its anchor may have moved and waits for re-anchoring; it still holds at RIGHT 72`,
 			code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
 			related: []string{"+    result, err := calculate(input)"},
 			fixes:   []string{"Re-anchor c1 by content: it still holds, mark it active*!"},
@@ -709,6 +720,9 @@ func checkDiags(t *testing.T, src []byte, got []exchange.Diagnostic, want []want
 		}
 		if d.Message == "" {
 			t.Errorf("diagnostic %d (%s) has no message", i, d.Code)
+		}
+		if w.msg != "" && d.Message != w.msg {
+			t.Errorf("diagnostic %d (%s): message\n got %q\nwant %q", i, d.Code, d.Message, w.msg)
 		}
 	}
 }

@@ -69,9 +69,9 @@ var byteClass = func() (t [256]uint8) {
 }()
 
 const (
-	classOther uint8 = iota
-	classSpace       // ' '
-	classOtherSpace  // the other ASCII white space (classSpace+1)
+	classOther      uint8 = iota
+	classSpace            // ' '
+	classOtherSpace       // the other ASCII white space (classSpace+1)
 	classSpaceLead
 )
 

@@ -164,18 +164,39 @@ type reader struct {
 	src  []byte
 	pos  int
 	errs []SyntaxError
+	// slab hands out nodes in blocks: a review has ~100,000 of them, and
+	// one allocation each would dominate reading.
+	slab []Node
+	key  Node // scratch node for decoding member names
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
 	// lines counts lines for messages, built on the first error that needs
 	// one: counting from the start at each error would be quadratic.
 	lines *Mapper
+	// reuse, when set, is a subtree known to be spelt at reuseAt exactly as
+	// it was in an earlier version of the document (see ParseIncremental).
+	reuse   *Node
+	reuseAt int
+}
+
+func (r *reader) newNode() *Node {
+	if len(r.slab) == 0 {
+		r.slab = make([]Node, 512)
+	}
+	n := &r.slab[0]
+	r.slab = r.slab[1:]
+	return n
 }
 
 // ParseJSON reads src tolerantly: it always returns a root node (possibly
 // KindInvalid) and lists every syntax error it had to recover from.
 func ParseJSON(src []byte) (*Node, []SyntaxError) {
-	r := &reader{src: src}
+	return parseJSON(&reader{src: src})
+}
+
+func parseJSON(r *reader) (*Node, []SyntaxError) {
+	src := r.src
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		r.pos = 3 // tolerate a byte-order mark
 	}
@@ -278,7 +299,15 @@ func (r *reader) skipToken() {
 }
 
 func (r *reader) value(parent *Node, depth int) *Node {
-	n := &Node{Start: r.pos, End: r.pos, Parent: parent, Index: -1}
+	if r.reuse != nil && r.pos == r.reuseAt && depth == 1 {
+		n := r.reuse
+		r.reuse = nil
+		r.pos = n.End
+		n.Parent = parent
+		return n
+	}
+	n := r.newNode()
+	*n = Node{Start: r.pos, End: r.pos, Parent: parent, Index: -1}
 	if r.pos >= len(r.src) {
 		r.fail(r.pos, r.pos, "unexpected end of input: expected a value")
 		return n
@@ -441,7 +470,8 @@ func (r *reader) member(obj *Node, depth int) *Node {
 	keyStart := r.pos
 	var name string
 	if r.src[r.pos] == '"' {
-		k := &Node{}
+		k := &r.key
+		*k = Node{}
 		r.stringValue(k)
 		name = k.Str
 	} else {

@@ -133,11 +133,15 @@ func str(n *Node) string {
 }
 
 func decodeReview(src []byte, root *Node) Review {
-	r := Review{Node: root, VersionNode: root.Member("leanreview_review")}
+	return decodeReviewWithPatch(src, root, decodePatch(src, root.Member("patch")))
+}
+
+// decodeReviewWithPatch decodes the review around an already decoded patch.
+func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
+	r := Review{Node: root, VersionNode: root.Member("leanreview_review"), Patch: patch}
 	r.Version, _ = r.VersionNode.Int(src)
 	r.Title = str(root.Member("title"))
 	r.Summary = str(root.Member("summary"))
-	r.Patch = decodePatch(src, root.Member("patch"))
 	if cs := root.Member("comments"); cs != nil && cs.Kind == KindArray {
 		for i, e := range cs.Elems {
 			if e.Kind == KindObject {

@@ -62,7 +62,7 @@ func nodeAt(t *testing.T, root *Node, ptr string) *Node {
 }
 
 // plainValidator is the default validator without the patch shortcut.
-func plainValidator(t testing.TB) *SchemaValidator {
+func plainValidator() *SchemaValidator {
 	v := *DefaultSchema()
 	v.shortcut = false
 	return &v
@@ -383,7 +383,7 @@ func TestPatchShortcut(t *testing.T) {
 	if want := map[string]any{"type": "array", "items": map[string]any{"type": "string"}}; !reflect.DeepEqual(arr, want) {
 		t.Fatalf("the patch array branch asserts %v; the shortcut in instanceOf assumes exactly %v", arr, want)
 	}
-	plain := plainValidator(t)
+	plain := plainValidator()
 	var srcs []string
 	for _, tt := range rejectTests {
 		srcs = append(srcs, tt.src)
@@ -565,7 +565,7 @@ func BenchmarkParseJSONAndValidateSchema(b *testing.B) {
 
 func BenchmarkParseAndValidateSchemaPlain(b *testing.B) {
 	src := bigOnce()
-	v := plainValidator(b)
+	v := plainValidator()
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		if vs := v.Validate(Parse(src)); len(vs) != 0 {

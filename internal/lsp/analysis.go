@@ -15,10 +15,13 @@ type Analysis struct {
 // Analyze checks text; prev, the analysis of the version it was edited
 // from, lets an unchanged patch skip re-indexing.
 func Analyze(text []byte, prev *Analysis) *Analysis {
-	doc := exchange.Parse(text)
+	var doc *exchange.Document
 	var prevReport *anchor.Report
 	if prev != nil {
+		doc = exchange.ParseIncremental(text, prev.Doc)
 		prevReport = prev.Report
+	} else {
+		doc = exchange.Parse(text)
 	}
 	return &Analysis{Report: anchor.CheckDocument(doc, prevReport), Mapper: doc.Mapper()}
 }

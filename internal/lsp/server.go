@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -223,12 +224,14 @@ var (
 	notifications = map[string]notificationFunc{}
 )
 
-// request adapts a typed handler to the dispatch table.
+// request adapts a typed handler to the dispatch table. Params are decoded
+// with the same fast decoder the transport uses: a didOpen of a large
+// review carries megabytes of escaped text.
 func request[P any, R any](fn func(ctx context.Context, s *Server, params *P) (R, error)) requestFunc {
 	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
-			if err := json.Unmarshal(raw, &p); err != nil {
+			if err := fastjson.Unmarshal(raw, &p); err != nil {
 				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 			}
 		}
@@ -241,7 +244,7 @@ func notification[P any](fn func(ctx context.Context, s *Server, params *P) erro
 	return func(ctx context.Context, s *Server, raw json.RawMessage) error {
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
-			if err := json.Unmarshal(raw, &p); err != nil {
+			if err := fastjson.Unmarshal(raw, &p); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,500 @@
+package anchor
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// The editing actions: what a person does to a review from their editor
+// rather than what a diagnostic asks for. Dismiss and restore (the terminal
+// UI's `x` toggle), reactivate, reply, re-anchor a stale comment, and
+// comment on a diff line. They are pure functions of the document, so that
+// the language server only converts their edits, and like every change the
+// project makes they are minimal edits: a state value replaced, a reply or
+// a comment inserted, never an object rewritten, so that a person's layout
+// and unknown members survive.
+//
+// New text is laid out like the text around it: a new comment copies the
+// first existing comment's layout, a new reply the last existing reply's;
+// without a model, a multi-line object gets multi-line members one
+// indentation step deeper, and a one-line object stays on one line. Line
+// breaks are the document's own (CRLF stays CRLF).
+
+// DefaultAuthor signs new comments and replies when the user set no
+// lreview.author. Not "you": the review goes back to an LLM, which would
+// read "you" as itself; "user" is the usual counterpart of the "assistant"
+// that writes reviews.
+const DefaultAuthor = "user"
+
+// ActionOptions is what the editing actions need besides the document.
+type ActionOptions struct {
+	// Author signs new comments and replies; DefaultAuthor when empty.
+	Author string
+	// Now stamps the `at` of new comments and replies.
+	Now time.Time
+}
+
+func (o ActionOptions) author() string {
+	if o.Author == "" {
+		return DefaultAuthor
+	}
+	return o.Author
+}
+
+// Action is one editing action offered at a place of the document.
+type Action struct {
+	Title string
+	Edits []exchange.Edit
+	// Resolves is the diagnostic of the report that the action settles, or
+	// nil: reactivating an orphaned comment whose anchor resolves is the fix
+	// of its orphaned-resolves diagnostic, re-anchoring a stale comment
+	// settles its stale-anchor. The server offers such an action as a quick
+	// fix for that diagnostic, and any other as a rewrite.
+	Resolves *exchange.Diagnostic
+}
+
+// Stamp formats t as an `at` value: RFC 3339 in UTC, to the second, as
+// leanreview writes it.
+func Stamp(t time.Time) string {
+	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
+}
+
+// ActionsAt returns the editing actions for the range [start, end] of the
+// document checked by r: the comment actions when start is inside a
+// comment object, the "comment on this line" actions when it is on a body
+// line of the patch. A document with syntax errors gets none: its
+// structure is a guess, and an insertion could land in the wrong place.
+func ActionsAt(r *Report, start, end int, opts ActionOptions) []Action {
+	doc := r.Doc
+	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
+		return nil
+	}
+	var out []Action
+	if c := CommentAt(doc, start); c != nil {
+		out = append(out, actCommentActions(r, c, opts)...)
+	}
+	out = append(out, actNewCommentActions(r, start, end, opts)...)
+	return out
+}
+
+// CommentAt returns the comment whose object holds offset (its braces
+// included), or nil.
+func CommentAt(doc *exchange.Document, offset int) *exchange.Comment {
+	cs := doc.Review.Comments
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].Node.End >= offset })
+	if i < len(cs) && cs[i].Node.Start <= offset {
+		return cs[i]
+	}
+	return nil
+}
+
+// actCommentActions are the actions on comment c: its state, a reply, and
+// re-anchoring when it is stale.
+func actCommentActions(r *Report, c *exchange.Comment, opts ActionOptions) []Action {
+	src := r.Doc.Src
+	name := commentName(c)
+	var out []Action
+	add := func(title string, edits ...exchange.Edit) {
+		out = append(out, Action{Title: title, Edits: edits})
+	}
+	switch c.StateNorm() {
+	case exchange.StateDismissed:
+		add("Restore comment "+name, SetStateEdit(src, c, exchange.StateActive))
+	case exchange.StateOrphaned, exchange.StateStale:
+		add("Reactivate comment "+name, SetStateEdit(src, c, exchange.StateActive))
+		add("Dismiss comment "+name, SetStateEdit(src, c, exchange.StateDismissed))
+	default:
+		add("Dismiss comment "+name, SetStateEdit(src, c, exchange.StateDismissed))
+	}
+	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
+		add("Reply to comment "+name, e)
+	}
+	for i := range out {
+		out[i].Resolves = actFixedBy(r, c, out[i].Edits)
+	}
+	if c.StateNorm() == exchange.StateStale {
+		if a, ok := actReanchor(r, c); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// actFixedBy returns the diagnostic of comment c one of whose fixes makes
+// exactly edits: the action is then that fix, reached from elsewhere in
+// the comment.
+func actFixedBy(r *Report, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		if !actInside(d.Range, c.Node) {
+			continue
+		}
+		for _, f := range d.Fixes {
+			if slices.Equal(f.Edits, edits) {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// actDiagnosticOf returns comment c's diagnostic with code, or nil.
+func actDiagnosticOf(r *Report, c *exchange.Comment, code string) *exchange.Diagnostic {
+	for i := range r.Diagnostics {
+		if d := &r.Diagnostics[i]; d.Code == code && actInside(d.Range, c.Node) {
+			return d
+		}
+	}
+	return nil
+}
+
+func actInside(rg exchange.Range, n *exchange.Node) bool {
+	return n.Start <= rg.Start && rg.End <= n.End
+}
+
+// actReanchor re-anchors stale comment c by content (Reanchor, the
+// rebase machinery, with the comment's context), as the terminal UI's
+// re-anchoring pass would.
+func actReanchor(r *Report, c *exchange.Comment) (Action, bool) {
+	edits, moves := Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
+	if len(edits) == 0 || len(moves) != 1 {
+		return Action{}, false
+	}
+	m := moves[0]
+	name := commentName(c)
+	var title string
+	switch {
+	case m.Orphaned:
+		title = fmt.Sprintf("Re-anchor %s by content: mark it orphaned (%s)", name, m.Why)
+	case m.ToSide == m.FromSide && m.ToStart == m.FromStart && m.ToEnd == m.FromEnd:
+		title = fmt.Sprintf("Re-anchor %s by content: it holds at %s, mark it active", name, lineSpan(m.ToSide, m.ToStart, m.ToEnd))
+	default:
+		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, lineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
+	}
+	return Action{Title: title, Edits: edits, Resolves: actDiagnosticOf(r, c, CodeStaleAnchor)}, true
+}
+
+// SetStateEdit sets c's state, inserting the member in the spec's key
+// order when it is absent.
+func SetStateEdit(src []byte, c *exchange.Comment, state string) exchange.Edit {
+	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), afterKey(c.Node, "state"))
+}
+
+// ReplyEdit returns the edit that appends the reply {author, "", at} to
+// c's replies, creating the member (last of the known members, as the
+// spec orders them) when it is absent. ok is false when `replies` is not
+// an array: that is a schema error to fix first.
+func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edit, bool) {
+	members := []actMember{{"author", exchange.Quote(author)}, {"body", `""`}, {"at", exchange.Quote(at)}}
+	obj := c.Node
+	outer := actStyleOf(src, obj)
+	inner := outer.nested()
+	rs := obj.Member("replies")
+	switch {
+	case rs == nil:
+		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), afterKey(obj, "replies")), true
+	case rs.Kind != exchange.KindArray || !rs.Closed:
+		return exchange.Edit{}, false
+	case len(rs.Elems) == 0:
+		return exchange.ReplaceValue(rs, outer.array(inner.render(members))), true
+	}
+	last := rs.Elems[len(rs.Elems)-1]
+	if last.Kind == exchange.KindObject && len(last.Members) > 0 {
+		inner = actStyleOf(src, last)
+	} else if e := rs.Elems[0]; e.Kind == exchange.KindObject && len(e.Members) > 0 {
+		inner = actStyleOf(src, e)
+	}
+	return actAppend(src, rs, inner.render(members)), true
+}
+
+// NewComment is a comment to add.
+type NewComment struct {
+	ID, Author, Path string
+	Side             Side
+	Start, End       int
+	Snippet, At      string
+}
+
+// members lists the new comment's members in the spec's key order. The
+// state is written although active is the default: the spec's example
+// writes it, and the LLM reading the review back should not have to know
+// defaults. An empty snippet is left out (the spec recomputes it).
+func (nc NewComment) members() []actMember {
+	ms := []actMember{
+		{"id", exchange.Quote(nc.ID)},
+		{"author", exchange.Quote(nc.Author)},
+		{"path", exchange.Quote(nc.Path)},
+		{"side", exchange.Quote(nc.Side.String())},
+		{"start_line", strconv.Itoa(nc.Start)},
+	}
+	if nc.End != nc.Start {
+		ms = append(ms, actMember{"end_line", strconv.Itoa(nc.End)})
+	}
+	ms = append(ms, actMember{"body", `""`}, actMember{"state", exchange.Quote(exchange.StateActive)})
+	if nc.Snippet != "" {
+		ms = append(ms, actMember{"snippet", exchange.Quote(nc.Snippet)})
+	}
+	return append(ms, actMember{"at", exchange.Quote(nc.At)})
+}
+
+// NewCommentEdit returns the edit that appends nc to the document's
+// comments (creating the member when it is absent). ok is false when
+// `comments` is not an array.
+func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool) {
+	src, root := doc.Src, doc.Review.Node
+	if root == nil {
+		return exchange.Edit{}, false
+	}
+	members := nc.members()
+	outer := actStyleOf(src, root)
+	inner := outer.nested()
+	cs := root.Member("comments")
+	switch {
+	case cs == nil:
+		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), actAfterReviewKey(root, "comments")), true
+	case cs.Kind != exchange.KindArray || !cs.Closed:
+		return exchange.Edit{}, false
+	case len(cs.Elems) == 0:
+		return exchange.ReplaceValue(cs, outer.array(inner.render(members))), true
+	}
+	if first := cs.Elems[0]; first.Kind == exchange.KindObject && len(first.Members) > 0 {
+		inner = actStyleOf(src, first)
+	}
+	return actAppend(src, cs, inner.render(members)), true
+}
+
+// actAfterReviewKey is afterKey for the review object's members.
+func actAfterReviewKey(root *exchange.Node, name string) string {
+	after := "^"
+	for _, k := range exchange.ReviewKeys {
+		if k == name {
+			break
+		}
+		if root.Member(k) != nil {
+			after = k
+		}
+	}
+	return after
+}
+
+// FreshID returns an id for a new comment: "c" and one more than the
+// highest cN in use. Not the lowest free number: a gap is usually a
+// deleted comment, and reusing its id would confuse a reader who still
+// remembers it.
+func FreshID(doc *exchange.Document) string {
+	used := map[string]bool{}
+	high := 0
+	for _, c := range doc.Review.Comments {
+		used[c.ID] = true
+		if n, err := strconv.Atoi(strings.TrimPrefix(c.ID, "c")); err == nil && strings.HasPrefix(c.ID, "c") && n > high && c.ID == "c"+strconv.Itoa(n) {
+			high = n
+		}
+	}
+	for n := high + 1; ; n++ {
+		if id := "c" + strconv.Itoa(n); !used[id] {
+			return id
+		}
+	}
+}
+
+// PatchLineAt returns the index in doc.Review.Patch.Lines of the line
+// whose text holds offset (the element's quotes included in the array
+// form), or false.
+func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
+	ls := doc.Review.Patch.Lines
+	bounds := func(l exchange.PatchLine) (int, int) {
+		if l.Shared {
+			return l.Start, l.End
+		}
+		return l.Node.Start, l.Node.End
+	}
+	i := sort.Search(len(ls), func(i int) bool { s, _ := bounds(ls[i]); return s > offset }) - 1
+	if i < 0 {
+		return -1, false
+	}
+	if s, e := bounds(ls[i]); s <= offset && offset <= e {
+		return i, true
+	}
+	return -1, false
+}
+
+// actNewCommentActions are "Comment on RIGHT 74" (and on LEFT for a context
+// line) when start is on a body line of a hunk. When end is on another
+// body line of the same hunk, the comment spans the lines between, on each
+// side whose image holds both ends.
+func actNewCommentActions(r *Report, start, end int, opts ActionOptions) []Action {
+	doc, ix := r.Doc, r.Index
+	p, ok := PatchLineAt(doc, start)
+	if !ok {
+		return nil
+	}
+	fi, hi, li, ok := ix.LineAt(p)
+	if !ok {
+		return nil
+	}
+	f := ix.Files[fi]
+	lines := f.Hunks[hi].Lines
+	last := li
+	if q, ok := PatchLineAt(doc, end); ok && q > p {
+		if fj, hj, lj, ok := ix.LineAt(q); ok && fj == fi && hj == hi {
+			last = lj
+		}
+	}
+	sides := []Side{Right, Left} // RIGHT first: the usual place to comment
+	if last != li && !slices.ContainsFunc(sides, func(s Side) bool { return lines[li].In(s) && lines[last].In(s) }) {
+		last = li // no image holds both ends: the line under the cursor
+	}
+	at := Stamp(opts.Now)
+	var out []Action
+	for _, s := range sides {
+		from, to := lines[li], lines[last]
+		if !from.In(s) || !to.In(s) {
+			continue
+		}
+		path := f.name(s)
+		if path == "" {
+			continue
+		}
+		var anchored []DiffLine
+		for _, l := range lines {
+			if n := l.Number(s); n > 0 && n >= from.Number(s) && n <= to.Number(s) {
+				anchored = append(anchored, l)
+			}
+		}
+		nc := NewComment{
+			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s,
+			Start: from.Number(s), End: to.Number(s), Snippet: SnippetOf(anchored), At: at,
+		}
+		if e, ok := NewCommentEdit(doc, nc); ok {
+			out = append(out, Action{Title: "Comment on " + lineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})
+		}
+	}
+	return out
+}
+
+// actMember is one member of an object to write: its name and its JSON text.
+type actMember struct{ name, value string }
+
+// actStyle is how an object's members are laid out.
+type actStyle struct {
+	nl        string
+	multiline bool
+	// indent is the members' indentation and close the closing brace's
+	// (multi-line); pad is the space inside the braces (one-line).
+	indent, close, pad string
+}
+
+// actStyleOf reads obj's layout from the source.
+func actStyleOf(src []byte, obj *exchange.Node) actStyle {
+	st := actStyle{nl: rbNewline(src)}
+	open := actIndent(src, obj.Start)
+	if len(obj.Members) == 0 {
+		return st
+	}
+	first := obj.Members[0]
+	if !actHasNewline(src[obj.Start+1 : first.KeyStart]) {
+		if first.KeyStart > obj.Start+1 && src[obj.Start+1] == ' ' {
+			st.pad = " "
+		}
+		return st
+	}
+	st.multiline = true
+	st.indent = actIndent(src, first.KeyStart)
+	st.close = open
+	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members[len(obj.Members)-1].End:end]) {
+		st.close = actIndent(src, end)
+	}
+	return st
+}
+
+// nested is the style of an object written as a member value of one laid
+// out in st: one indentation step deeper (the step st itself uses, or two
+// spaces), or on one line like st.
+func (st actStyle) nested() actStyle {
+	if !st.multiline {
+		return actStyle{nl: st.nl, pad: st.pad}
+	}
+	unit := st.unit()
+	// The value's array sits at st.indent; its elements one step deeper,
+	// their members two.
+	return actStyle{nl: st.nl, multiline: true, indent: st.indent + unit + unit, close: st.indent + unit}
+}
+
+// unit is the indentation step of a multi-line style: what its members'
+// indentation adds to its closing brace's, or two spaces when that is
+// nothing or not a step.
+func (st actStyle) unit() string {
+	if !strings.HasPrefix(st.indent, st.close) || len(st.indent) == len(st.close) {
+		return "  "
+	}
+	return st.indent[len(st.close):]
+}
+
+// array writes a one-element array holding elem (laid out by nested())
+// as the value of a member of an object in st.
+func (st actStyle) array(elem string) string {
+	if !st.multiline {
+		return "[" + elem + "]"
+	}
+	return "[" + st.nl + st.indent + st.unit() + elem + st.nl + st.indent + "]"
+}
+
+// render writes an object with members in style st.
+func (st actStyle) render(ms []actMember) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, m := range ms {
+		switch {
+		case st.multiline && i > 0:
+			b.WriteString("," + st.nl + st.indent)
+		case st.multiline:
+			b.WriteString(st.nl + st.indent)
+		case i > 0:
+			b.WriteString(", ")
+		default:
+			b.WriteString(st.pad)
+		}
+		b.WriteString(exchange.Quote(m.name) + ": " + m.value)
+	}
+	if st.multiline {
+		b.WriteString(st.nl + st.close)
+	} else {
+		b.WriteString(st.pad)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// actAppend returns the edit that adds text after arr's last element,
+// on a line of its own indented like the first element when the array is
+// laid out one element per line.
+func actAppend(src []byte, arr *exchange.Node, text string) exchange.Edit {
+	first, last := arr.Elems[0], arr.Elems[len(arr.Elems)-1]
+	sep := ", "
+	if actHasNewline(src[arr.Start+1 : first.Start]) {
+		sep = "," + rbNewline(src) + actIndent(src, first.Start)
+	}
+	return exchange.Edit{Start: last.End, End: last.End, NewText: sep + text}
+}
+
+func actHasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
+
+// actIndent returns the white space that starts the line holding offset
+// (all of it, even when offset is inside it).
+func actIndent(src []byte, offset int) string {
+	start := offset
+	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
+		start--
+	}
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}

@@ -1,0 +1,539 @@
+package anchor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Completion while a person writes a review by hand: member names from the
+// schema, the enumerated values, paths from the patch and the line numbers
+// that exist in the chosen image. Documents being typed are rarely valid
+// JSON, so the context is read from the tolerant reader's tree and the
+// bytes around the cursor, never from the model alone.
+
+// ItemKind says what a completion item inserts.
+type ItemKind uint8
+
+const (
+	ItemMember ItemKind = iota + 1 // a member name
+	ItemEnum                       // an enumerated value (side, state)
+	ItemPath                       // a file path of the patch
+	ItemLine                       // a line number of an image
+	ItemValue                      // another value (an author, the version)
+)
+
+// Item is one completion candidate. Its text replaces Completion.Range.
+type Item struct {
+	Label  string
+	Kind   ItemKind
+	Detail string
+	Doc    string // Markdown
+	// Text is the plain text to insert; Snippet the same with LSP snippet
+	// placeholders, for clients that take snippets ("" when Text serves).
+	Text, Snippet string
+	// Filter is what the client matches the typed text against: the text
+	// as it starts in the document (with its opening quote when the
+	// replaced token has one).
+	Filter    string
+	Sort      string
+	Preselect bool
+	// Extra are edits to make with the item elsewhere: the comma a new
+	// member needs after the one before it.
+	Extra []exchange.Edit
+}
+
+// Completion is the candidates for one position.
+type Completion struct {
+	// Range is what an item replaces: the partial token being typed (a
+	// string with its quotes, a number, a bare word), or the empty range
+	// at the cursor.
+	Range exchange.Range
+	Items []Item
+}
+
+// maxLineDocs bounds the line items that carry a diff excerpt as their
+// documentation: beyond it the list would weigh megabytes.
+const maxLineDocs = 300
+
+// Complete returns the completion candidates at offset.
+func (r *Report) Complete(offset int) Completion {
+	doc := r.Doc
+	cx := completionAt(doc, offset)
+	out := Completion{Range: cx.rng}
+	switch cx.kind {
+	case cxKey:
+		out.Items = memberItems(doc, cx)
+	case cxValue:
+		out.Items = r.valueItems(cx)
+	}
+	// The filter text starts as the replaced token does, so that a typed
+	// `"si` matches `"side"`.
+	quoted := cx.rng.End > cx.rng.Start && doc.Src[cx.rng.Start] == '"'
+	for i := range out.Items {
+		it := &out.Items[i]
+		it.Filter = it.Label
+		if quoted {
+			it.Filter = exchange.Quote(it.Label)
+		}
+	}
+	return out
+}
+
+type cxKind uint8
+
+const (
+	cxNone  cxKind = iota
+	cxKey          // a member name goes here
+	cxValue        // the value of member goes here
+)
+
+// cx is a completion context: where the cursor is and what may go there.
+type cx struct {
+	kind cxKind
+	rng  exchange.Range
+	// obj is the object the member goes in (cxKey) or belongs to (cxValue).
+	obj   *exchange.Node
+	owner string
+	// member is the member whose value is typed (cxValue), or whose key
+	// is typed (cxKey, nil at a fresh place).
+	member *exchange.Node
+	name   string // cxValue: the member's name
+	// colon reports that the key being typed already has its colon: only
+	// the name is inserted then.
+	colon bool
+	// comma is where the member before the cursor ends when no comma
+	// follows it (-1 otherwise).
+	comma int
+	// space: the value follows its colon directly, so it is inserted with
+	// a space before it.
+	space bool
+}
+
+// completionAt reads the completion context at offset. A token holds the
+// cursor from just after its first byte to its end: a cursor right after
+// `7` or inside `"si` completes that token; one after a closing quote is
+// past the string.
+func completionAt(doc *exchange.Document, offset int) cx {
+	src := doc.Src
+	none := cx{rng: exchange.Range{Start: offset, End: offset}, comma: -1}
+	n := doc.Root
+	if n == nil || !holdsCursor(src, n, offset) || (n.Kind != exchange.KindObject && n.Kind != exchange.KindArray) {
+		return none
+	}
+	for {
+		var next *exchange.Node
+		if n.Kind == exchange.KindObject {
+			for _, m := range n.Members {
+				if keyHoldsCursor(src, m, offset) {
+					c := none
+					c.kind, c.obj, c.owner, c.member = cxKey, n, ownerOf(doc, n), m
+					c.rng = tokenRange(src, m.KeyStart, m.KeyEnd, closedString(src, m.KeyStart, m.KeyEnd), offset)
+					c.colon = colonAfter(src, m.KeyEnd)
+					c.comma = missingComma(src, n, m.KeyStart, m)
+					return c
+				}
+				if holdsCursor(src, m, offset) {
+					next = m
+					break
+				}
+			}
+		} else {
+			for _, e := range n.Elems {
+				if holdsCursor(src, e, offset) {
+					next = e
+					break
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		if next.Kind != exchange.KindObject && next.Kind != exchange.KindArray {
+			// A scalar token holds the cursor: its value is being typed.
+			if !next.IsMember() {
+				return none
+			}
+			c := none
+			c.kind, c.obj, c.owner, c.member, c.name = cxValue, n, ownerOf(doc, n), next, next.Name
+			c.rng = tokenRange(src, next.Start, next.End, next.Kind != exchange.KindString || next.Closed, offset)
+			return c
+		}
+		n = next
+	}
+	if n.Kind != exchange.KindObject {
+		return none
+	}
+	// The cursor is between tokens of object n: what comes before it says
+	// whether a name or a value goes here.
+	prev := offset - 1
+	for prev >= 0 && isBlank(src[prev]) {
+		prev--
+	}
+	if prev < n.Start {
+		return none
+	}
+	c := none
+	c.obj, c.owner = n, ownerOf(doc, n)
+	switch src[prev] {
+	case ':':
+		for _, m := range n.Members {
+			if m.KeyEnd <= prev && onlyBlanks(src[m.KeyEnd:prev]) {
+				c.kind, c.member, c.name = cxValue, m, m.Name
+				c.space = prev == offset-1
+				return c
+			}
+		}
+		return none
+	case '{', ',':
+		c.kind = cxKey
+		c.comma = missingComma(src, n, offset, nil)
+		return c
+	}
+	// After a complete member without its comma: a name may follow, with
+	// the comma. After a bare key (no colon yet), nothing may.
+	for _, m := range n.Members {
+		if m.KeyEnd == prev+1 {
+			return none
+		}
+	}
+	c.kind = cxKey
+	c.comma = missingComma(src, n, offset, nil)
+	return c
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func onlyBlanks(b []byte) bool {
+	for _, c := range b {
+		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsCursor reports whether the cursor at offset is inside n: after its
+// first byte and before its end, or at its end when n is a token the
+// cursor may still extend (a number, a bare word, an unterminated string
+// or container).
+func holdsCursor(src []byte, n *exchange.Node, offset int) bool {
+	if offset <= n.Start || offset > n.End {
+		return false
+	}
+	if offset < n.End {
+		return true
+	}
+	switch n.Kind {
+	case exchange.KindString, exchange.KindObject, exchange.KindArray:
+		return !n.Closed
+	}
+	return n.End > n.Start // a number, a literal, a bare word
+}
+
+func keyHoldsCursor(src []byte, m *exchange.Node, offset int) bool {
+	if offset <= m.KeyStart || offset > m.KeyEnd {
+		return false
+	}
+	return offset < m.KeyEnd || !closedString(src, m.KeyStart, m.KeyEnd)
+}
+
+// closedString reports whether the token [start, end) is a string with
+// its closing quote (not an escaped one).
+func closedString(src []byte, start, end int) bool {
+	if end-start < 2 || src[start] != '"' || src[end-1] != '"' {
+		return false
+	}
+	bs := 0
+	for i := end - 2; i > start && src[i] == '\\'; i-- {
+		bs++
+	}
+	return bs%2 == 0
+}
+
+// tokenRange is the range a completion replaces for the token
+// [start, end). An unterminated string runs to the end of its line; only
+// its part up to the end of the word under the cursor is replaced, so that
+// what follows on the line survives.
+func tokenRange(src []byte, start, end int, closed bool, offset int) exchange.Range {
+	if closed {
+		return exchange.Range{Start: start, End: end}
+	}
+	e := offset
+	for e < end && !strings.ContainsRune(" \t\",:{}[]", rune(src[e])) {
+		e++
+	}
+	return exchange.Range{Start: start, End: e}
+}
+
+func colonAfter(src []byte, i int) bool {
+	for i < len(src) && isBlank(src[i]) {
+		i++
+	}
+	return i < len(src) && src[i] == ':'
+}
+
+// missingComma returns where a comma must go for a member inserted at pos
+// of obj: after the member that ends before pos when no comma separates
+// the two; -1 when none is needed. skip is the member being typed.
+func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) int {
+	var before *exchange.Node
+	for _, m := range obj.Members {
+		if m != skip && max(m.End, m.KeyEnd) <= pos {
+			before = m
+		}
+	}
+	if before == nil {
+		return -1
+	}
+	end := max(before.End, before.KeyEnd)
+	if before.End == before.Start && before.Kind == exchange.KindInvalid {
+		return -1 // a member without a value: the comma is not what it lacks
+	}
+	i := end
+	for i < pos && isBlank(src[i]) {
+		i++
+	}
+	if i < len(src) && src[i] == ',' {
+		return -1
+	}
+	return end
+}
+
+// memberItems proposes the owner's members that obj does not have yet.
+func memberItems(doc *exchange.Document, c cx) []Item {
+	if c.owner == "" {
+		return nil
+	}
+	present := map[string]bool{}
+	for _, m := range c.obj.Members {
+		if m != c.member {
+			present[m.Name] = true
+		}
+	}
+	var extra []exchange.Edit
+	if c.comma >= 0 {
+		extra = []exchange.Edit{{Start: c.comma, End: c.comma, NewText: ","}}
+	}
+	var items []Item
+	for i, m := range exchange.Members(c.owner) {
+		if present[m.Name] {
+			continue
+		}
+		it := Item{
+			Label: m.Name,
+			Kind:  ItemMember,
+			Doc:   m.Markdown,
+			Sort:  fmt.Sprintf("%02d", i),
+			Extra: extra,
+		}
+		it.Detail = m.Title
+		if m.Required {
+			it.Detail += " (required)"
+		}
+		name := exchange.Quote(m.Name)
+		if c.colon {
+			it.Text = name
+		} else {
+			it.Text = name + ": "
+			it.Snippet = name + ": " + valueSnippet(c.owner, m)
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// valueSnippet is the placeholder a new member's value starts as: inside
+// quotes for a string, so that the value's own completion can follow.
+func valueSnippet(owner string, m exchange.MemberInfo) string {
+	if owner == exchange.OwnerReview && m.Name == "leanreview_review" {
+		return "${1:1}"
+	}
+	switch m.Type {
+	case "string":
+		return `"$1"`
+	case "array":
+		return "[$1]"
+	case "object":
+		return "{$1}"
+	}
+	return "$1"
+}
+
+func (r *Report) valueItems(c cx) []Item {
+	var items []Item
+	switch {
+	case c.owner == exchange.OwnerReview && c.name == "leanreview_review":
+		items = []Item{{Label: "1", Kind: ItemValue, Text: "1", Detail: "format version 1"}}
+	case c.owner == exchange.OwnerComment && (c.name == "side" || c.name == "state"):
+		for i, v := range exchange.EnumValues(c.owner, c.name) {
+			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: exchange.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
+		}
+	case c.owner == exchange.OwnerComment && c.name == "path":
+		items = r.pathItems(c)
+	case c.owner == exchange.OwnerComment && (c.name == "start_line" || c.name == "end_line"):
+		items = r.lineItems(c)
+	case (c.owner == exchange.OwnerComment || c.owner == exchange.OwnerReply) && c.name == "author":
+		items = r.authorItems(c)
+	}
+	if c.space {
+		for i := range items {
+			items[i].Text = " " + items[i].Text
+		}
+	}
+	return items
+}
+
+// sideOf reads the side of the comment object obj, and whether it has a
+// valid one.
+func sideOf(obj *exchange.Node) (Side, bool) {
+	if n := obj.Member("side"); n != nil && n.Kind == exchange.KindString {
+		return ParseSide(n.Str)
+	}
+	return Right, false
+}
+
+// pathItems proposes the patch's file names: those of the comment's side
+// when it has one (a path is compared with the new name for RIGHT, the
+// old one for LEFT), every name otherwise.
+func (r *Report) pathItems(c cx) []Item {
+	side, known := sideOf(c.obj)
+	var items []Item
+	seen := map[string]bool{}
+	for _, f := range r.Index.Files {
+		names := []string{f.OldName, f.NewName}
+		if known {
+			names = []string{f.name(side)}
+			if !hasImage(f, side) {
+				continue
+			}
+		}
+		for _, name := range names {
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			items = append(items, Item{
+				Label:  name,
+				Kind:   ItemPath,
+				Detail: fileDetail(f),
+				Text:   exchange.Quote(name),
+				Sort:   fmt.Sprintf("%06d", len(items)),
+			})
+		}
+	}
+	return items
+}
+
+// fileDetail reads "modified · +2 −1".
+func fileDetail(f *FileDiff) string {
+	added, removed := 0, 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case Added:
+				added++
+			case Removed:
+				removed++
+			}
+		}
+	}
+	s := statusWords(f)
+	if f.Status == Renamed || f.Status == Copied {
+		s += " from " + f.OldName
+	}
+	return fmt.Sprintf("%s · +%d −%d", s, added, removed)
+}
+
+// lineItems proposes the line numbers of the image the comment's path and
+// side name (RIGHT when the side is not set yet), in order. An end_line
+// must stay in start_line's hunk, at or after it, when start_line
+// resolves.
+func (r *Report) lineItems(c cx) []Item {
+	pathNode := c.obj.Member("path")
+	if pathNode == nil || pathNode.Kind != exchange.KindString {
+		return nil
+	}
+	side, known := sideOf(c.obj)
+	f, _ := r.Index.FileFor(pathNode.Str, side)
+	if f == nil && !known {
+		side = Left // a deleted file's only image
+		f, _ = r.Index.FileFor(pathNode.Str, side)
+	}
+	if f == nil || !hasImage(f, side) {
+		return nil
+	}
+	hunks := f.Hunks
+	hunkBase, from := 0, 0
+	if c.name == "end_line" {
+		if start, ok := c.obj.Member("start_line").Int(r.Doc.Src); ok {
+			if h, i, ok := f.Find(side, start); ok {
+				hunks, hunkBase, from = f.Hunks[h:h+1], h, i
+			}
+		}
+	}
+	snippet := ""
+	if n := c.obj.Member("snippet"); n != nil && n.Kind == exchange.KindString && c.name == "start_line" {
+		snippet = n.Str
+	}
+	total := 0
+	for k := range hunks {
+		total += len(hunks[k].Lines)
+	}
+	var items []Item
+	preselected := false
+	for k := range hunks {
+		h := &f.Hunks[hunkBase+k]
+		start := 0
+		if k == 0 {
+			start = from
+		}
+		for i := start; i < len(h.Lines); i++ {
+			l := h.Lines[i]
+			n := l.Number(side)
+			if n == 0 {
+				continue
+			}
+			it := Item{
+				Label:  strconv.Itoa(n),
+				Kind:   ItemLine,
+				Detail: string(marker(l.Kind)) + " " + clip(strings.TrimSpace(l.Content)),
+				Text:   strconv.Itoa(n),
+				Sort:   fmt.Sprintf("%09d", n),
+			}
+			if total <= maxLineDocs {
+				var b strings.Builder
+				diffBlock(&b, f, h, i, i, side)
+				it.Doc = b.String()
+			}
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && SnippetMatches(snippet, side, []DiffLine{l}) {
+				it.Preselect, preselected = true, true
+			}
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
+// authorItems proposes the authors already in the review, in order of
+// appearance, but not the one being typed.
+func (r *Report) authorItems(c cx) []Item {
+	var items []Item
+	seen := map[string]bool{}
+	add := func(n *exchange.Node) {
+		if n == nil || n == c.member || n.Kind != exchange.KindString || n.Str == "" || seen[n.Str] {
+			return
+		}
+		seen[n.Str] = true
+		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: exchange.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
+	}
+	for _, cm := range r.Doc.Review.Comments {
+		add(cm.Member("author"))
+		for _, rp := range cm.Replies {
+			add(rp.Node.Member("author"))
+		}
+	}
+	return items
+}

@@ -1,0 +1,124 @@
+package exchange
+
+import "bytes"
+
+// ParseIncremental parses src, the text of a document whose previous
+// version prev was parsed already. When the edit between the two leaves
+// the patch's text untouched, the patch's subtree and lines are taken from
+// prev instead of being read again: on a large review nearly every edit is
+// in a comment, and the patch is nearly all of the bytes.
+func ParseIncremental(src []byte, prev *Document) *Document {
+	p := prev.Review.Patch
+	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
+		return Parse(src)
+	}
+	old := prev.Src
+	prefix := commonPrefix(old, src)
+	suffix := commonSuffix(old[prefix:], src[prefix:])
+	var delta int
+	switch {
+	case p.Node.End <= prefix:
+		delta = 0 // the edit is after the patch
+	case p.Node.Start >= len(old)-suffix:
+		delta = len(src) - len(old) // the edit is before it: the patch moves
+	default:
+		return Parse(src)
+	}
+	var reuse *Node
+	if delta == 0 {
+		// Share the elements; only the patch node itself is copied, because
+		// the reader sets its parent.
+		c := *p.Node
+		reuse = &c
+	} else {
+		reuse = cloneShifted(p.Node, delta)
+	}
+	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta}
+	root, errs := parseJSON(r)
+	d := &Document{Src: src, Root: root, Syntax: errs}
+	if root.Kind != KindObject {
+		return d
+	}
+	if delta == 0 && root.Member("patch") == reuse {
+		d.Review = decodeReviewWithPatch(src, root, Patch{Node: reuse, Form: p.Form, Lines: p.Lines, TrailingEmpty: p.TrailingEmpty})
+		return d
+	}
+	d.Review = decodeReview(src, root)
+	return d
+}
+
+func syntaxErrorIn(d *Document, n *Node) bool {
+	for _, e := range d.Syntax {
+		if e.End > n.Start && e.Start < n.End {
+			return true
+		}
+	}
+	return false
+}
+
+// cloneShifted deep-copies a subtree with every offset moved by delta.
+func cloneShifted(n *Node, delta int) *Node {
+	slab := make([]Node, 0, countNodes(n))
+	var clone func(n, parent *Node) *Node
+	clone = func(n, parent *Node) *Node {
+		slab = append(slab, *n)
+		c := &slab[len(slab)-1]
+		c.Parent = parent
+		c.Start += delta
+		c.End += delta
+		if n.KeyEnd > 0 {
+			c.KeyStart += delta
+			c.KeyEnd += delta
+		}
+		if n.Members != nil {
+			c.Members = make([]*Node, len(n.Members))
+			for i, m := range n.Members {
+				c.Members[i] = clone(m, c)
+			}
+		}
+		if n.Elems != nil {
+			c.Elems = make([]*Node, len(n.Elems))
+			for i, e := range n.Elems {
+				c.Elems[i] = clone(e, c)
+			}
+		}
+		return c
+	}
+	return clone(n, nil)
+}
+
+func countNodes(n *Node) int {
+	k := 1
+	for _, m := range n.Members {
+		k += countNodes(m)
+	}
+	for _, e := range n.Elems {
+		k += countNodes(e)
+	}
+	return k
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b,
+// comparing in blocks so that bytes.Equal's vectorised loop does the work.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for block := 4096; i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]); i += block {
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for block := 4096; i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]); i += block {
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}

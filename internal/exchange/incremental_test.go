@@ -1,0 +1,95 @@
+package exchange
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// shape renders a tree with every range, for comparing two parses.
+func shape(n *Node) string {
+	var b strings.Builder
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v|", n.Kind, n.Start, n.End, n.KeyStart, n.KeyEnd, n.Name, n.Str, n.Closed)
+		for _, m := range n.Members {
+			walk(m)
+		}
+		for _, e := range n.Elems {
+			walk(e)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+func patchShape(p Patch) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %v|", p.Form, p.TrailingEmpty != nil)
+	for _, l := range p.Lines {
+		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem, l.Start, l.End, l.Shared)
+	}
+	return b.String()
+}
+
+func TestParseIncrementalMatchesParse(t *testing.T) {
+	base, err := os.ReadFile("../../examples/auth.review.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(base)
+	edits := []struct{ name, from, to string }{
+		{"comment body", "return it instead", "return it now"},
+		{"title before the patch", `"auth refactor"`, `"auth 😀 refactor, longer"`},
+		{"inside the patch", "defer cancel(ctx)", "defer cancel()"},
+		{"break the syntax after the patch", `"state": "active",`, `"state": "active"`},
+		{"break the syntax before the patch", `"summary": "Two issues, one blocking.",`, `"summary": "Two issues`},
+		{"rename the patch member", `"patch": [`, `"patc": [`},
+		{"delete the comments", text[strings.Index(text, `"comments"`):len(text)-2], `"comments": []`},
+	}
+	for _, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			next := strings.Replace(text, e.from, e.to, 1)
+			prev := Parse([]byte(text))
+			got := ParseIncremental([]byte(next), prev)
+			want := Parse([]byte(next))
+			if shape(got.Root) != shape(want.Root) {
+				t.Errorf("trees differ:\ngot  %s\nwant %s", shape(got.Root), shape(want.Root))
+			}
+			if !reflect.DeepEqual(got.Syntax, want.Syntax) {
+				t.Errorf("syntax errors: got %v, want %v", got.Syntax, want.Syntax)
+			}
+			if patchShape(got.Review.Patch) != patchShape(want.Review.Patch) {
+				t.Errorf("patch lines:\ngot  %s\nwant %s", patchShape(got.Review.Patch), patchShape(want.Review.Patch))
+			}
+			if len(got.Review.Comments) != len(want.Review.Comments) {
+				t.Errorf("comments: got %d, want %d", len(got.Review.Comments), len(want.Review.Comments))
+			}
+		})
+	}
+}
+
+func TestParseIncrementalRandomEdits(t *testing.T) {
+	base, _ := os.ReadFile("../../examples/auth.review.json")
+	r := rand.New(rand.NewPCG(1, 2))
+	text := string(base)
+	prev := Parse([]byte(text))
+	for i := 0; i < 2000; i++ {
+		at := r.IntN(len(text) + 1)
+		end := min(len(text), at+r.IntN(4))
+		ins := []string{"", "x", `"`, ",", "]", "😀", "\n", `\n`}[r.IntN(8)]
+		next := text[:at] + ins + text[end:]
+		got := ParseIncremental([]byte(next), prev)
+		want := Parse([]byte(next))
+		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
+			t.Fatalf("edit %d (%d-%d %q): incremental parse differs from a full parse of\n%s", i, at, end, ins, next)
+		}
+		text, prev = next, got
+		if i%50 == 0 {
+			text, prev = string(base), Parse(base) // start over now and then
+		}
+	}
+}

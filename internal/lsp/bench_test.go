@@ -1,0 +1,142 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+var (
+	bigReviewOnce sync.Once
+	bigReview     []byte
+)
+
+// generatedReview is the ~8 MB benchmark review: 100,000 diff lines and
+// 2,000 comments, a third of them drifted.
+func generatedReview() []byte {
+	bigReviewOnce.Do(func() { bigReview = reviewgen.Generate(reviewgen.Default()) })
+	return bigReview
+}
+
+// reportPeakRSS reports the process's peak resident memory, the figure a
+// user sees; Go's heap statistics have no peak of their own.
+func reportPeakRSS(b *testing.B) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			if kb, err := strconv.Atoi(f[1]); err == nil {
+				b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
+			}
+		}
+	}
+}
+
+// BenchmarkUnmarshalBaseline is encoding/json reading the same review into
+// `any`: the yardstick the other figures are compared with in one run.
+func BenchmarkUnmarshalBaseline(b *testing.B) {
+	src := generatedReview()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		var v any
+		if err := json.Unmarshal(src, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDidOpenToDiagnostics(b *testing.B) {
+	src := string(generatedReview())
+	c := newTestClient(&testing.T{}, Options{})
+	c.t = &testing.T{}
+	c.initialize()
+	// The editor's cost of encoding the notification is not the server's:
+	// encode it once, and change only the URI each time.
+	params, err := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///bench/open000000.review.json", "languageId": "lreview", "version": 1, "text": src}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		name := "open" + strconv.Itoa(100000+i)[1:]
+		uri := protocol.DocumentURI("file:///bench/" + name + ".review.json")
+		c.notifyServer("textDocument/didOpen", json.RawMessage(bytes.Replace(params, []byte("open000000"), []byte(name), 1)))
+		if ds := c.waitDiagnostics(uri, 1); len(ds) == 0 {
+			b.Fatal("no diagnostics")
+		}
+		c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	}
+	reportPeakRSS(b)
+}
+
+// BenchmarkEditCommentToDiagnostics types one character in a comment body
+// and waits for the new version's diagnostics: the latency of every
+// keystroke on a large review.
+func BenchmarkEditCommentToDiagnostics(b *testing.B) {
+	src := generatedReview()
+	c := newTestClient(&testing.T{}, Options{Debounce: 1})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///bench/edit.review.json")
+	c.open(uri, string(src))
+	c.waitDiagnostics(uri, 1)
+	m := exchange.NewMapper(src)
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	p := m.Position(at, exchange.UTF16)
+	pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+	version := int32(1)
+	for b.Loop() {
+		version++
+		c.change(uri, version, &protocol.Range{Start: pos, End: pos}, "x")
+		c.waitDiagnostics(uri, version)
+	}
+	reportPeakRSS(b)
+}
+
+func BenchmarkSemanticTokensFull(b *testing.B) {
+	src := generatedReview()
+	c := newTestClient(&testing.T{}, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///bench/tokens.review.json")
+	c.open(uri, string(src))
+	c.waitDiagnostics(uri, 1)
+	for b.Loop() {
+		var toks protocol.SemanticTokens
+		c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &toks)
+		if len(toks.Data) < 5*99000 {
+			b.Fatalf("got %d tokens, want one per diff line", len(toks.Data)/5)
+		}
+	}
+	reportPeakRSS(b)
+}
+
+func BenchmarkSemanticTokensRange100Lines(b *testing.B) {
+	src := generatedReview()
+	c := newTestClient(&testing.T{}, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///bench/range.review.json")
+	c.open(uri, string(src))
+	c.waitDiagnostics(uri, 1)
+	start := uint32(50000)
+	for b.Loop() {
+		var toks protocol.SemanticTokens
+		c.mustCall("textDocument/semanticTokens/range", map[string]any{
+			"textDocument": map[string]any{"uri": uri},
+			"range":        protocol.Range{Start: protocol.Position{Line: start}, End: protocol.Position{Line: start + 100}},
+		}, &toks)
+		if n := len(toks.Data) / 5; n < 90 || n > 101 {
+			b.Fatalf("got %d tokens for 100 lines", n)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Code actions come in three families:
+//
+//   - quickfix: every fix of every diagnostic the request is about, built
+//     from the server's own analysis of the same snapshot (the diagnostic's
+//     fixes, never its message);
+//   - source.fixAll.lreview: the fixes that need no choice, all at once;
+//   - editing actions (dismiss, restore, reactivate, reply, re-anchor,
+//     comment on a diff line) wherever the cursor is. They are
+//     refactor.rewrite, because they change the review by a person's
+//     choice, not because something is wrong; the one exception is an
+//     action that settles a reported problem of its comment (reactivating
+//     an orphaned comment that resolves again, re-anchoring a stale one,
+//     dismissing a comment whose anchor broke): that is a quickfix for
+//     that diagnostic, so that editors list it with the problem.
+//
+// Edits are WorkspaceEdit.changes: every client supports them, and a
+// review is one document, so versioned documentChanges would buy little.
+
+func init() {
+	requests["textDocument/codeAction"] = request(codeAction)
+}
+
+func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	span, err := conv.Span(p.Range)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	settings := s.settings
+	s.mu.Unlock()
+	req := actionRequest{
+		uri:      sn.uri,
+		conv:     conv,
+		span:     span,
+		context:  p.Context,
+		disabled: settings.Diagnostics.Disabled,
+		opts:     anchor.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
+	}
+	return codeActions(an.Report, req), nil
+}
+
+// actionRequest is one codeAction request, resolved against a snapshot.
+type actionRequest struct {
+	uri      protocol.DocumentURI
+	conv     Converter
+	span     exchange.Range
+	context  protocol.CodeActionContext
+	disabled []string
+	opts     anchor.ActionOptions
+}
+
+// wants reports whether the client asked for actions of kind: `only` is
+// hierarchical ("source" asks for "source.fixAll.lreview" too), and no
+// `only` asks for everything.
+func (r actionRequest) wants(kind protocol.CodeActionKind) bool {
+	if len(r.context.Only) == 0 {
+		return true
+	}
+	for _, o := range r.context.Only {
+		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// codeActions computes the actions of req on the checked document rep.
+func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
+	out := []protocol.CodeAction{}
+	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
+	// Fixes already offered, by their edits, so that an editing action that
+	// is one of them is not listed twice.
+	offered := map[string]bool{}
+	if req.wants(protocol.QuickFix) {
+		for _, d := range targetDiagnostics(visible, req) {
+			pd := req.conv.Diagnostics(req.uri, []exchange.Diagnostic{d})
+			for _, f := range d.Fixes {
+				out = append(out, protocol.CodeAction{
+					Title:       f.Title,
+					Kind:        protocol.QuickFix,
+					Diagnostics: pd,
+					IsPreferred: f.Preferred,
+					Edit:        req.edit(f.Edits),
+				})
+				offered[editsKey(f.Edits)] = true
+			}
+		}
+	}
+	if req.wants(protocol.QuickFix) || req.wants(protocol.RefactorRewrite) {
+		for _, a := range anchor.ActionsAt(rep, req.span.Start, req.span.End, req.opts) {
+			if offered[editsKey(a.Edits)] {
+				continue
+			}
+			ca := protocol.CodeAction{Title: a.Title, Kind: protocol.RefactorRewrite, Edit: req.edit(a.Edits)}
+			// Asked for refactorings only, a fix reached from elsewhere in
+			// its comment is still a rewrite the person may want.
+			if d := a.Resolves; d != nil && req.wants(protocol.QuickFix) && !slices.Contains(req.disabled, d.Code) {
+				ca.Kind = protocol.QuickFix
+				ca.Diagnostics = req.conv.Diagnostics(req.uri, []exchange.Diagnostic{*d})
+			}
+			if req.wants(ca.Kind) {
+				out = append(out, ca)
+				offered[editsKey(a.Edits)] = true
+			}
+		}
+	}
+	if req.wants(CodeActionKindFixAll) && len(rep.Doc.Syntax) == 0 {
+		// What the user sees is what gets fixed: silenced codes are left
+		// alone here too. A document with syntax errors gets no fixAll,
+		// as `lreview-lsp fix` refuses it: its structure is a guess, and
+		// fixing all at once (on save, unseen) must never lose data.
+		shown := *rep
+		shown.Diagnostics = visible
+		if edits, applied := anchor.SafeEdits(&shown); len(edits) > 0 {
+			out = append(out, protocol.CodeAction{
+				Title: fixAllTitle(applied),
+				Kind:  CodeActionKindFixAll,
+				Edit:  req.edit(edits),
+			})
+		}
+	}
+	return out
+}
+
+// targetDiagnostics picks the diagnostics whose fixes the request is
+// about. The client's context.diagnostics name them when they match the
+// server's (same code and range: the client may send diagnostics of an
+// older version, or of other servers); otherwise every diagnostic that
+// touches the requested range does.
+func targetDiagnostics(ds []exchange.Diagnostic, req actionRequest) []exchange.Diagnostic {
+	var named, touching []exchange.Diagnostic
+	for _, d := range ds {
+		if len(d.Fixes) == 0 {
+			continue
+		}
+		if req.named(d) {
+			named = append(named, d)
+		}
+		if d.Range.Start <= req.span.End && req.span.Start <= d.Range.End {
+			touching = append(touching, d)
+		}
+	}
+	if len(named) > 0 {
+		return named
+	}
+	return touching
+}
+
+// named reports whether the client's context lists d.
+func (r actionRequest) named(d exchange.Diagnostic) bool {
+	rg := r.conv.Range(d.Range)
+	for _, cd := range r.context.Diagnostics {
+		if cd.Source != "" && cd.Source != "lreview" {
+			continue
+		}
+		if cd.Range == rg && cd.Code != nil && fmt.Sprint(cd.Code) == d.Code {
+			return true
+		}
+	}
+	return false
+}
+
+func (r actionRequest) edit(edits []exchange.Edit) *protocol.WorkspaceEdit {
+	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{r.uri: r.conv.TextEdits(edits)}}
+}
+
+// editsKey identifies a list of edits, to recognise the same change
+// reached two ways.
+func editsKey(edits []exchange.Edit) string {
+	return fmt.Sprint(edits)
+}
+
+func fixAllTitle(applied []anchor.Applied) string {
+	if len(applied) == 1 {
+		return "Apply the safe lreview fix: " + applied[0].Done
+	}
+	return fmt.Sprintf("Apply all %d safe lreview fixes", len(applied))
+}
