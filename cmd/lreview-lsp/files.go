@@ -33,8 +33,12 @@ func unwrapPath(err error) error {
 
 // writeAtomic replaces name with data through a temporary file in the same
 // directory and a rename, so that a crash never leaves half a file. The
-// file keeps its permissions.
+// file keeps its permissions. A symbolic link is written through: its
+// target is replaced and the link stays a link.
 func writeAtomic(name string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
 	info, err := os.Stat(name)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", name, unwrapPath(err))

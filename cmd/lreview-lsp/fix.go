@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -103,6 +104,9 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
+	}
+	if write && bytes.Equal(out, src) {
+		return 0 // nothing moved and the patch is the same: leave the file alone
 	}
 	if err := emit(name, out, write, stdout); err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)

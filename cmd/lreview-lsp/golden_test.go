@@ -248,3 +248,12 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
+
+func parseArchive(t *testing.T, file string) *txtar.Archive {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ar
+}

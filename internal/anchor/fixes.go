@@ -250,6 +250,7 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		d.Message += fmt.Sprintf("; it still holds at %s", lineSpan(r.Side, c.StartLine, c.EndLine))
 		d.Related = an.lineRelated(r)
 		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
+		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
 		// Its own place is the unique nearest candidate (distance 0): the
 		// fixAll set includes it, like a move to a unique nearest place.
 		f.Preferred, f.Safe = true, true
@@ -267,22 +268,30 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 }
 
 // moveFixes returns one fix per candidate, the preferred one first (it is
-// first in the list when it exists). Titles read "Move c1 to RIGHT 74:
-// text"; verb replaces "Move c1 to" when it is not "Move".
+// first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
+// 74: text", the words of diagnostics.md's fix list; verb replaces
+// "Re-anchor c1 to" when it is not "Move". Done reads "moved c1 from
+// RIGHT 72 to RIGHT 74", what `lreview-lsp fix` reports.
 func (an *analyzer) moveFixes(r *Resolution, verb string) []exchange.Fix {
 	c := r.Comment
 	var fs []exchange.Fix
 	for _, k := range r.Candidates {
 		title := verb + " " + an.placeName(c, k)
 		if verb == "Move" {
-			title = "Move " + commentName(c) + " to " + an.placeName(c, k)
+			title = "Re-anchor " + commentName(c) + " to " + an.placeName(c, k)
 		}
+		to := lineSpan(k.Side, k.Start, k.End)
+		if k.Path != c.Path {
+			to = k.Path + " " + to
+		}
+		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
 		edits := an.moveEdits(r, k)
 		if len(edits) == 0 {
 			continue
 		}
 		fs = append(fs, exchange.Fix{
 			Title:     title,
+			Done:      done,
 			Edits:     edits,
 			Preferred: k.Preferred,
 			// fixAll takes a unique nearest candidate, but not one in
@@ -476,4 +485,12 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// lineRange spells a start and end line as "72" or "72–74".
+func lineRange(start, end int) string {
+	if end > start {
+		return fmt.Sprintf("%d–%d", start, end)
+	}
+	return fmt.Sprint(start)
 }

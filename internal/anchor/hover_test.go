@@ -328,6 +328,20 @@ func TestHoverElidesLongRanges(t *testing.T) {
 	}
 }
 
+// A snippet found at two places as near each: both are listed, neither
+// is the nearest.
+func TestHoverSnippetMismatch(t *testing.T) {
+	src := `{"leanreview_review": 1, "patch": ["--- a/t.go", "+++ b/t.go", "@@ -10,5 +10,5 @@", " x := 1", " pad()", "-old()", "+mid()", " pad()", " x := 1"],
+  "comments": [{"id": "t1", "path": "t.go", "side": "RIGHT", "start_line": 12, "snippet": "x := 1", "body": "tie"}]}`
+	r := hvReport(t, src)
+	h, ok := r.Hover(hvAt(t, src, `"tie"`, 1))
+	want := "`t.go` · RIGHT 12\n\n```diff\n  10 10  │ x := 1\n  11 11  │ pad()\n- 12     │ old()\n+    12 >│ mid()\n  13 13  │ pad()\n  14 14  │ x := 1\n```\n\n" +
+		"**The snippet does not match these lines.**\n\nDrift candidates:\n\n- snippet found at RIGHT 10: `x := 1`\n- snippet found at RIGHT 14: `x := 1`"
+	if !ok || !strings.HasSuffix(h.Markdown, want) {
+		t.Errorf("got hover\n%s\nwant it to end with\n%s", h.Markdown, want)
+	}
+}
+
 func TestDefinition(t *testing.T) {
 	r := hvReport(t, hvSrc)
 	elem := func(s string) string { return `"` + s + `"` }

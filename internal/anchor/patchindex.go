@@ -528,6 +528,7 @@ func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.
 	newText := b.rangeEdit(&edits, base, t, hh.newStart, hh.newCount, bodyNew, hh.newAt, hh.newComma, hh.newEnd)
 	return []exchange.Fix{{
 		Title:     fmt.Sprintf("Rewrite the hunk header as @@ -%s +%s @@", oldText, newText),
+		Done:      fmt.Sprintf("rewrote the hunk header as @@ -%s +%s @@", oldText, newText),
 		Edits:     edits,
 		Preferred: true,
 		Safe:      true,

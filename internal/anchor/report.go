@@ -21,7 +21,12 @@ type Report struct {
 // same document, lets an unchanged patch skip indexing: on a large review
 // most edits touch comments, not the diff.
 func CheckDocument(doc *exchange.Document, prev *Report) *Report {
-	r := &Report{Doc: doc, Check: exchange.Check(doc)}
+	r := &Report{Doc: doc}
+	if prev != nil {
+		r.Check = exchange.CheckIncremental(doc, &prev.Check)
+	} else {
+		r.Check = exchange.Check(doc)
+	}
 	r.Index = reuseIndex(doc, prev)
 	if r.Index == nil {
 		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Src)

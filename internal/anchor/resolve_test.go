@@ -230,7 +230,7 @@ var anchorCases = []anchorCase{
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"return result, nil"`,
 			related: []string{"+    result, err := calculate(input)", "     return result, nil"},
 			fixes: []string{
-				"Move c1 to RIGHT 74: return result, nil*!",
+				"Re-anchor c1 to RIGHT 74: return result, nil*!",
 				"Update c1's snippet from the patch: result, err := calculate(input)",
 				"Dismiss c1",
 			},
@@ -238,7 +238,7 @@ var anchorCases = []anchorCase{
 		resolved: "RIGHT 72-72",
 		cands:    []string{"RIGHT 74-74 d2*"},
 		after: map[string]string{
-			"Move c1 to RIGHT 74: return result, nil":                             "internal/api/handler.go RIGHT 74-74 active",
+			"Re-anchor c1 to RIGHT 74: return result, nil":                             "internal/api/handler.go RIGHT 74-74 active",
 			"Update c1's snippet from the patch: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-72 active | result, err := calculate(input)",
 			"Dismiss c1": "internal/api/handler.go RIGHT 72-72 dismissed",
 		},
@@ -250,13 +250,13 @@ var anchorCases = []anchorCase{
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"result := calculate(input)"`,
 			related: []string{"+    result, err := calculate(input)", "-    result := calculate(input)"},
 			fixes: []string{
-				"Move c1 to LEFT 72: result := calculate(input)*!",
+				"Re-anchor c1 to LEFT 72: result := calculate(input)*!",
 				"Update c1's snippet from the patch: result, err := calculate(input)",
 				"Dismiss c1",
 			},
 		}},
 		cands: []string{"LEFT 72-72 d0*"},
-		after: map[string]string{"Move c1 to LEFT 72: result := calculate(input)": "internal/api/handler.go LEFT 72-72 active"},
+		after: map[string]string{"Re-anchor c1 to LEFT 72: result := calculate(input)": "internal/api/handler.go LEFT 72-72 active"},
 	},
 	{
 		name:     "marker that does not fit the side points at the other side",
@@ -265,7 +265,7 @@ var anchorCases = []anchorCase{
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"-    result := calculate(input)"`,
 			related: []string{"+    result, err := calculate(input)", "-    result := calculate(input)"},
 			fixes: []string{
-				"Move c1 to LEFT 72: result := calculate(input)*!",
+				"Re-anchor c1 to LEFT 72: result := calculate(input)*!",
 				"Update c1's snippet from the patch: result, err := calculate(input)",
 				"Dismiss c1",
 			},
@@ -279,7 +279,7 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"x := 1"`,
 			related: []string{"+mid()", " x := 1", " x := 1"},
-			fixes:   []string{"Move c1 to RIGHT 10: x := 1", "Move c1 to RIGHT 14: x := 1", "Update c1's snippet from the patch: mid()", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 10: x := 1", "Re-anchor c1 to RIGHT 14: x := 1", "Update c1's snippet from the patch: mid()", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 10-10 d2", "RIGHT 14-14 d2"},
 	},
@@ -326,10 +326,10 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "75",
 			related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-			fixes:   []string{"Move c1 to RIGHT 74: return result, nil*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 74-74 d1*"},
-		after: map[string]string{"Move c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
 	},
 	{
 		name:     "multi-line snippet matches as a block",
@@ -337,10 +337,10 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "80",
 			related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "+    result, err := calculate(input)\",\n    \"+    _ = err"},
-			fixes:   []string{"Move c1 to RIGHT 72–73: result, err := calculate(input)*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 72–73: result, err := calculate(input)*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 72-73 d8*"},
-		after: map[string]string{"Move c1 to RIGHT 72–73: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-73 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 72–73: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-73 active"},
 	},
 	{
 		name:     "block move inserts end_line",
@@ -348,9 +348,9 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "90",
 			related: []string{"@@ -100,3 +101,4 @@ func Other() {", "+    result, err := calculate(input)\",\n    \"+    _ = err"},
-			fixes:   []string{"Move c1 to RIGHT 72–73: result, err := calculate(input)*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 72–73: result, err := calculate(input)*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
-		after: map[string]string{"Move c1 to RIGHT 72–73: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-73 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 72–73: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-73 active"},
 	},
 	{
 		name:     "block that is not consecutive does not match",
@@ -367,10 +367,10 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "76",
 			related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     defer cancel(ctx)\",\n    \"-    result := calculate(input)\",\n    \"+    result, err := calculate(input)"},
-			fixes:   []string{"Move c1 to RIGHT 71–72: defer cancel(ctx)*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 71–72: defer cancel(ctx)*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 71-72 d5*"},
-		after: map[string]string{"Move c1 to RIGHT 71–72: defer cancel(ctx)": "internal/api/handler.go RIGHT 71-72 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 71–72: defer cancel(ctx)": "internal/api/handler.go RIGHT 71-72 active"},
 	},
 	{
 		name:     "end_line not in image",
@@ -399,10 +399,10 @@ var anchorCases = []anchorCase{
 			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 73: _ = err`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
 			related: []string{"+    _ = err"},
-			fixes:   []string{"Move c1 to RIGHT 73: _ = err*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 73: _ = err*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 73-73 d1*"},
-		after: map[string]string{"Move c1 to RIGHT 73: _ = err": "internal/api/handler.go RIGHT 73-73 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 73: _ = err": "internal/api/handler.go RIGHT 73-73 active"},
 	},
 	{
 		name:     "new file has no LEFT image",
@@ -411,10 +411,10 @@ var anchorCases = []anchorCase{
 			msg:  `"docs/new.md" is a new file: it has no LEFT (old) image to comment on; its snippet is at RIGHT 2: body text`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "no-such-image", at: `"LEFT"`,
 			related: []string{"diff --git a/docs/new.md b/docs/new.md", "+body text"},
-			fixes:   []string{"Move c1 to RIGHT 2: body text*!", "Mark c1 orphaned", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 2: body text*!", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 2-2 d0*"},
-		after: map[string]string{"Move c1 to RIGHT 2: body text": "docs/new.md RIGHT 2-2 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 2: body text": "docs/new.md RIGHT 2-2 active"},
 	},
 	{
 		name:     "deleted file has no RIGHT image",
@@ -435,7 +435,7 @@ var anchorCases = []anchorCase{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "unknown-path", at: `"b/internal/api/handler.go"`,
 			related: []string{"diff --git a/internal/api/handler.go b/internal/api/handler.go", "+    result, err := calculate(input)"},
 			fixes: []string{
-				"Move c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)*",
+				"Re-anchor c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)*",
 				`Change c1's path to "internal/api/handler.go"`,
 				"Mark c1 orphaned", "Dismiss c1",
 			},
@@ -443,7 +443,7 @@ var anchorCases = []anchorCase{
 		resolved: "unknown-path",
 		cands:    []string{"internal/api/handler.go RIGHT 72-72 d0*"},
 		after: map[string]string{
-			"Move c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-72 active",
+			"Re-anchor c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-72 active",
 			`Change c1's path to "internal/api/handler.go"`:                                "internal/api/handler.go RIGHT 72-72 active",
 		},
 	},
@@ -500,9 +500,9 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityInformation, reason: "line-not-in-image", at: "75",
 			related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-			fixes:   []string{"Move c1 to RIGHT 74: return result, nil*!", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*!", "Dismiss c1"},
 		}},
-		after: map[string]string{"Move c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
 	},
 	{
 		name:     "orphaned that resolves",
@@ -522,12 +522,12 @@ var anchorCases = []anchorCase{
 			code: "snippet-mismatch", sev: exchange.SeverityInformation, at: `"return result, nil"`,
 			related: []string{"+    result, err := calculate(input)", "     return result, nil"},
 			fixes: []string{
-				"Move c1 to RIGHT 74: return result, nil*!",
+				"Re-anchor c1 to RIGHT 74: return result, nil*!",
 				"Update c1's snippet from the patch: result, err := calculate(input)",
 				"Dismiss c1",
 			},
 		}},
-		after: map[string]string{"Move c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
+		after: map[string]string{"Re-anchor c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
 	},
 	{
 		name:     "stale that still holds",
@@ -547,7 +547,7 @@ var anchorCases = []anchorCase{
 			{
 				code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "75",
 				related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-				fixes:   []string{"Move c1 to RIGHT 74: return result, nil*!", "Mark c1 orphaned", "Dismiss c1"},
+				fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*!", "Mark c1 orphaned", "Dismiss c1"},
 			},
 			{
 				code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,

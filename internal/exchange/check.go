@@ -14,6 +14,8 @@ type Result struct {
 	// start_line, end_line) fail the schema: anchoring skips them, so that
 	// they get the schema diagnostics only.
 	AnchorInvalid map[*Comment]bool
+	doc           *Document // what was checked, for CheckIncremental
+	schemaCache   *SchemaCache
 }
 
 var anchorMembers = []string{"path", "side", "start_line", "end_line"}
@@ -22,6 +24,14 @@ var anchorMembers = []string{"path", "side", "start_line", "end_line"}
 // schema, unknown members, HTML escapes, the patch's spelling and ids. The
 // patch's content and the anchors are the anchor package's business.
 func Check(doc *Document) Result {
+	return CheckIncremental(doc, nil)
+}
+
+// CheckIncremental is Check for a document that ParseIncremental read from
+// the document prev checked: when the patch was carried over, so are its
+// html-escape findings, which would otherwise mean scanning every escaped
+// diff line again.
+func CheckIncremental(doc *Document, prev *Result) Result {
 	res := Result{AnchorInvalid: map[*Comment]bool{}}
 	add := func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }
 	for _, e := range doc.Syntax {
@@ -36,9 +46,26 @@ func Check(doc *Document) Result {
 		return res
 	}
 	checkVersion(doc, add)
-	checkSchema(doc, &res)
+	var cache *SchemaCache
+	if prev != nil {
+		cache = prev.schemaCache
+	}
+	checkSchema(doc, &res, cache)
 	checkUnknown(doc, add)
-	checkEscapes(doc, root, add)
+	if from := doc.patchFrom; from != nil && prev != nil && prev.doc == from {
+		old := from.Review.Patch.Node
+		for _, d := range prev.Diagnostics {
+			if d.Code == "html-escape" && d.Range.Start >= old.Start && d.Range.End <= old.End {
+				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
+				d.Fixes = []Fix{{Title: d.Fixes[0].Title, Done: d.Fixes[0].Done, Safe: true, Edits: []Edit{{Start: d.Range.Start, End: d.Range.End, NewText: d.Fixes[0].Edits[0].NewText}}}}
+				add(d)
+			}
+		}
+		checkEscapes(doc, root, add, doc.Review.Patch.Node)
+	} else {
+		checkEscapes(doc, root, add, nil)
+	}
+	res.doc = doc
 	checkPatchForm(doc, add)
 	checkIDs(doc, add)
 	SortDiagnostics(res.Diagnostics)
@@ -98,12 +125,14 @@ func nonEmpty(doc *Document, r Range) Range {
 	return Range{r.Start, r.Start + 1}
 }
 
-func checkSchema(doc *Document, res *Result) {
+func checkSchema(doc *Document, res *Result, cache *SchemaCache) {
 	comments := map[*Node]*Comment{}
 	for _, c := range doc.Review.Comments {
 		comments[c.Node] = c
 	}
-	for _, v := range ValidateSchema(doc) {
+	violations, cache := DefaultSchema().ValidateCached(doc, cache)
+	res.schemaCache = cache
+	for _, v := range violations {
 		n := v.Node
 		if v.Missing == "leanreview_review" || n.Pointer() == "/leanreview_review" {
 			continue // the version codes say it better
@@ -151,8 +180,9 @@ func commentName(c *Comment) string {
 	return "#" + strconv.Itoa(c.Index+1)
 }
 
-// checkEscapes finds \u003c, \u003e and \u0026 in every string and key.
-func checkEscapes(doc *Document, n *Node, add func(Diagnostic)) {
+// checkEscapes finds \u003c, \u003e and \u0026 in every string and key
+// of n but those of skip.
+func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 	scan := func(start, end int) {
 		src := doc.Src
 		for i := start; i+6 <= end; i++ {
@@ -175,13 +205,16 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic)) {
 			if lit != "" {
 				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityHint, Code: "html-escape",
 					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", src[i:i+6], lit),
-					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Safe: true, Edits: []Edit{{Start: i, End: i + 6, NewText: lit}}}}})
+					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", src[i:i+6], lit), Safe: true, Edits: []Edit{{Start: i, End: i + 6, NewText: lit}}}}})
 			}
 			i += 5
 		}
 	}
 	var walk func(n *Node)
 	walk = func(n *Node) {
+		if n == skip {
+			return
+		}
 		switch n.Kind {
 		case KindString:
 			if n.Escape {
@@ -212,7 +245,7 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 		if e := p.TrailingEmpty; e != nil {
 			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: "patch-trailing-empty",
 				Message: "the patch must not end with an empty element: the final newline is implied",
-				Fixes:   []Fix{{Title: "Remove the trailing empty element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
+				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
 		}
 		var last *Node
 		for _, l := range p.Lines {

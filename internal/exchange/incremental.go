@@ -39,6 +39,9 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 	if root.Kind != KindObject {
 		return d
 	}
+	if root.Member("patch") == reuse {
+		d.patchFrom, d.patchDelta = prev, delta
+	}
 	if delta == 0 && root.Member("patch") == reuse {
 		d.Review = decodeReviewWithPatch(src, root, Patch{Node: reuse, Form: p.Form, Lines: p.Lines, TrailingEmpty: p.TrailingEmpty})
 		return d

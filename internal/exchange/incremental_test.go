@@ -48,7 +48,7 @@ func TestParseIncrementalMatchesParse(t *testing.T) {
 		{"break the syntax after the patch", `"state": "active",`, `"state": "active"`},
 		{"break the syntax before the patch", `"summary": "Two issues, one blocking.",`, `"summary": "Two issues`},
 		{"rename the patch member", `"patch": [`, `"patc": [`},
-		{"delete the comments", text[strings.Index(text, `"comments"`):len(text)-2], `"comments": []`},
+		{"delete the comments", text[strings.Index(text, `"comments"`) : len(text)-2], `"comments": []`},
 	}
 	for _, e := range edits {
 		t.Run(e.name, func(t *testing.T) {
@@ -90,6 +90,34 @@ func TestParseIncrementalRandomEdits(t *testing.T) {
 		text, prev = next, got
 		if i%50 == 0 {
 			text, prev = string(base), Parse(base) // start over now and then
+		}
+	}
+}
+
+func diagShape(ds []Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %d-%d %s %v|", d.Code, d.Range.Start, d.Range.End, d.Message, d.Fixes)
+	}
+	return b.String()
+}
+
+func TestCheckIncrementalMatchesCheck(t *testing.T) {
+	base := `{"leanreview_review": 1, "title": "a \u003c b", "patch": ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -1 +1 @@", "-if a \u003c b \u0026\u0026 c", "+if a \u003e b"], "comments": [{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "\u0026 so"}]}`
+	edits := []struct{ from, to string }{
+		{`"title": "a \u003c b"`, `"title": "a \u003c\u003c b 😀"`}, // before the patch: it moves
+		{`"body": "\u0026 so"`, `"body": "\u0026 so \u003e"`},       // after it
+		{`-if a`, `-if b`},                                           // inside it: no reuse
+	}
+	for _, e := range edits {
+		prevDoc := Parse([]byte(base))
+		prevRes := Check(prevDoc)
+		next := []byte(strings.Replace(base, e.from, e.to, 1))
+		doc := ParseIncremental(next, prevDoc)
+		got := CheckIncremental(doc, &prevRes)
+		want := Check(Parse(next))
+		if diagShape(got.Diagnostics) != diagShape(want.Diagnostics) {
+			t.Errorf("edit %q: incremental check differs:\ngot  %s\nwant %s", e.to, diagShape(got.Diagnostics), diagShape(want.Diagnostics))
 		}
 	}
 }

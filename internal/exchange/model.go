@@ -26,6 +26,10 @@ type Document struct {
 	Syntax []SyntaxError
 	Review Review
 	mapper *Mapper
+	// patchFrom is the earlier version whose patch subtree this document
+	// reuses, moved by patchDelta bytes (ParseIncremental).
+	patchFrom  *Document
+	patchDelta int
 }
 
 // Mapper returns the document's position mapper, built on first use.

@@ -70,7 +70,7 @@ func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		name := "open" + strconv.Itoa(100000+i)[1:]
+		name := "open" + strconv.Itoa(100000 + i)[1:]
 		uri := protocol.DocumentURI("file:///bench/" + name + ".review.json")
 		c.notifyServer("textDocument/didOpen", json.RawMessage(bytes.Replace(params, []byte("open000000"), []byte(name), 1)))
 		if ds := c.waitDiagnostics(uri, 1); len(ds) == 0 {

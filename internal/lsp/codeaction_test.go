@@ -235,7 +235,7 @@ func TestCodeActionDriftQuickFix(t *testing.T) {
 			if len(a.Diagnostics) != 1 || fmt.Sprint(a.Diagnostics[0].Code) != tt.code || a.Diagnostics[0].Range != d.Range || a.Diagnostics[0].Message != d.Message {
 				t.Errorf("diagnostics: got %+v, want the published %s", a.Diagnostics, tt.code)
 			}
-			if want := "Move c1 to RIGHT 72"; !strings.HasPrefix(a.Title, want) {
+			if want := "Re-anchor c1 to RIGHT 72"; !strings.HasPrefix(a.Title, want) {
 				t.Errorf("title: got %q, want %q…", a.Title, want)
 			}
 			ds := s.apply(a)
@@ -256,7 +256,7 @@ func TestCodeActionQuickFixTargets(t *testing.T) {
 	// context: found by overlap.
 	cursor := s.last(`"result, err := calculate(input)"`)
 	as := s.actions(cursor, quick, nil)
-	caFind(t, as, "Move c1 to RIGHT 72")
+	caFind(t, as, "Re-anchor c1 to RIGHT 72")
 	caFind(t, as, "Update c1's snippet from the patch")
 	caFind(t, as, "Dismiss c1")
 
@@ -267,7 +267,7 @@ func TestCodeActionQuickFixTargets(t *testing.T) {
 
 	// The context names the diagnostic: its fixes, wherever the cursor is.
 	as = s.actions(s.at(`"title"`), quick, []protocol.Diagnostic{d})
-	caFind(t, as, "Move c1 to RIGHT 72")
+	caFind(t, as, "Re-anchor c1 to RIGHT 72")
 
 	// A context diagnostic of an older version (its range no longer
 	// matches) does not hide the diagnostics under the cursor.
@@ -275,7 +275,7 @@ func TestCodeActionQuickFixTargets(t *testing.T) {
 	old.Range.Start.Line += 40
 	old.Range.End.Line += 40
 	as = s.actions(cursor, quick, []protocol.Diagnostic{old})
-	caFind(t, as, "Move c1 to RIGHT 72")
+	caFind(t, as, "Re-anchor c1 to RIGHT 72")
 
 	// Another server's diagnostic with the same code and range is not ours.
 	other := d

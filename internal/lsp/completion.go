@@ -1,0 +1,77 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+)
+
+func init() {
+	requests["textDocument/completion"] = request(completion)
+}
+
+// completion proposes member names, enumerated values, the patch's paths
+// and the line numbers of the chosen image (see anchor.Report.Complete),
+// on documents as half-typed as they are while being written.
+func completion(ctx context.Context, s *Server, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	off, err := conv.Offset(p.Position)
+	if err != nil {
+		return nil, err
+	}
+	return completionList(conv, an.Complete(off), s.clientSnippets()), nil
+}
+
+// clientSnippets reports whether the client takes snippet completions
+// (textDocument.completion.completionItem.snippetSupport). The server
+// does not record that capability yet, so every client gets plain text,
+// which all of them insert correctly; snippets only add the cursor inside
+// the value's quotes.
+func (s *Server) clientSnippets() bool { return false }
+
+var itemKinds = map[anchor.ItemKind]protocol.CompletionItemKind{
+	anchor.ItemMember: protocol.CompletionItemKindProperty,
+	anchor.ItemEnum:   protocol.CompletionItemKindEnumMember,
+	anchor.ItemPath:   protocol.CompletionItemKindFile,
+	anchor.ItemLine:   protocol.CompletionItemKindValue,
+	anchor.ItemValue:  protocol.CompletionItemKindValue,
+}
+
+// completionList converts candidates. Every item carries a text edit over
+// the partial token, not an insertText: clients disagree on what word an
+// insertText replaces, and a token such as `"inter` starts with a quote
+// that no word definition includes.
+func completionList(conv Converter, c anchor.Completion, snippets bool) *protocol.CompletionList {
+	rng := conv.Range(c.Range)
+	list := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(c.Items))}
+	for _, it := range c.Items {
+		item := protocol.CompletionItem{
+			Label:            it.Label,
+			Kind:             itemKinds[it.Kind],
+			Detail:           it.Detail,
+			FilterText:       it.Filter,
+			SortText:         it.Sort,
+			Preselect:        it.Preselect,
+			InsertTextFormat: protocol.InsertTextFormatPlainText,
+			TextEdit:         &protocol.TextEdit{Range: rng, NewText: it.Text},
+		}
+		if snippets && it.Snippet != "" {
+			item.InsertTextFormat = protocol.InsertTextFormatSnippet
+			item.TextEdit.NewText = it.Snippet
+		}
+		if it.Doc != "" {
+			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
+		}
+		if len(it.Extra) > 0 {
+			item.AdditionalTextEdits = conv.TextEdits(it.Extra)
+		}
+		list.Items = append(list.Items, item)
+	}
+	return list
+}

@@ -1,0 +1,43 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+func init() {
+	requests["textDocument/definition"] = request(definition)
+}
+
+// definition goes from a comment's anchor (path, side, start_line,
+// end_line) to the patch lines it lands on, one location per line; from
+// an anchor that does not resolve, to the places its snippet is found (see
+// anchor.Report.Definition).
+func definition(ctx context.Context, s *Server, p *protocol.DefinitionParams) ([]protocol.Location, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	off, err := conv.Offset(p.Position)
+	if err != nil {
+		return nil, err
+	}
+	return locations(p.TextDocument.URI, conv, an.Definition(off)), nil
+}
+
+// locations converts ranges of the document uri; none is null, which
+// every client reads as "nothing found".
+func locations(uri protocol.DocumentURI, conv Converter, rs []exchange.Range) []protocol.Location {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]protocol.Location, len(rs))
+	for i, r := range rs {
+		out[i] = protocol.Location{URI: uri, Range: conv.Range(r)}
+	}
+	return out
+}

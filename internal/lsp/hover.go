@@ -1,0 +1,36 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+func init() {
+	requests["textDocument/hover"] = request(hover)
+}
+
+// hover explains what the cursor is on (see anchor.Report.Hover): the diff
+// lines a comment lands on, the numbers and comments of a patch line, the
+// schema's words for a member or an enumerated value. The range is the
+// hovered token's, so that the editor highlights what the text is about.
+func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.Hover, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	off, err := conv.Offset(p.Position)
+	if err != nil {
+		return nil, err
+	}
+	h, ok := an.Hover(off)
+	if !ok {
+		return nil, nil
+	}
+	rng := conv.Range(h.Range)
+	return &protocol.Hover{
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown},
+		Range:    &rng,
+	}, nil
+}

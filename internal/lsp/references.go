@@ -1,0 +1,29 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+func init() {
+	requests["textDocument/references"] = request(references)
+}
+
+// references lists the comments anchored on a patch line: each comment's
+// start_line value, the number that anchors it there, so that the list
+// reads as the places that point at the line and a jump lands where the
+// anchor would be edited. On a hunk or file header they are the comments
+// in that hunk or file (see anchor.Report.References).
+func references(ctx context.Context, s *Server, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	off, err := conv.Offset(p.Position)
+	if err != nil {
+		return nil, err
+	}
+	return locations(p.TextDocument.URI, conv, an.References(off, p.Context.IncludeDeclaration)), nil
+}
