@@ -289,7 +289,7 @@ func (r *Report) commentHover(ci int) string {
 	if c.Author != "" {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
-	b.WriteString(" · " + c.StateNorm())
+	b.WriteString(" · " + escape(c.StateNorm()))
 	if n := len(c.Replies); n > 0 {
 		b.WriteString(" · " + plural(n, "reply", "replies"))
 	}
@@ -578,7 +578,7 @@ func (r *Report) commentList(b *strings.Builder, idx []int) {
 		if author == "" {
 			author = "(no author)"
 		}
-		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(commentName(c)), c.StateNorm(), FirstLine(c.Body))
+		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(commentName(c)), escape(c.StateNorm()), FirstLine(c.Body))
 	}
 }
 
@@ -611,8 +611,8 @@ func (r *Report) Definition(offset int) []exchange.Range {
 	fileHeader := func() []exchange.Range {
 		f := res.File
 		if f == nil {
-			side, ok := ParseSide(c.Side)
-			if f, _ = r.Index.FileFor(c.Path, side); f == nil && ok {
+			side, _ := ParseSide(c.Side) // RIGHT when the side is not valid
+			if f, _ = r.Index.FileFor(c.Path, side); f == nil {
 				f, _ = r.Index.FileFor(c.Path, side.other())
 			}
 		}
@@ -689,6 +689,9 @@ func (r *Report) References(offset int, includeDecl bool) []exchange.Range {
 // code writes s as Markdown inline code, with a fence longer than any run
 // of backticks in s (CommonMark's rule).
 func code(s string) string {
+	if s == "" {
+		return "`\"\"`" // the empty JSON string, rather than an empty span CommonMark does not allow
+	}
 	run, longest := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
@@ -708,7 +711,7 @@ func code(s string) string {
 // escape backslash-escapes the Markdown punctuation in free text (an
 // author, a hint) that would otherwise turn into emphasis or links.
 func escape(s string) string {
-	const special = "\\`*_[]<>#|~"
+	const special = "\\`*_[]<>#|~&"
 	if !strings.ContainsAny(s, special) {
 		return s
 	}

@@ -14,7 +14,7 @@ import (
 //	c1 resolves at RIGHT 72 and has a reply; c2 (RIGHT 80) does not
 //	resolve and its snippet is at RIGHT 74; c3 is dismissed on LEFT 72;
 //	c4 names the new file's missing LEFT image; c5 spans RIGHT 71–73; the
-//	last comment has no anchor yet.
+//	sixth comment has no anchor yet; c7's side is not one.
 const hvSrc = `{
   "leanreview_review": 1,
   "title": "auth refactor",
@@ -43,7 +43,8 @@ const hvSrc = `{
     {"id": "c3", "author": "hduran", "path": "internal/api/handler.go", "side": "LEFT", "start_line": 72, "body": "Old code.", "state": "dismissed"},
     {"id": "c4", "path": "docs/new.md", "side": "LEFT", "start_line": 1, "body": "Where was it?", "state": "MIDDLE"},
     {"id": "c5", "author": "a_b", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, "end_line": 73, "body": "Whole block."},
-    {"author": "late", "body": "No anchor yet."}
+    {"author": "late", "body": "No anchor yet."},
+    {"id": "c7", "path": "internal/api/handler.go", "side": "UP", "start_line": 72, "body": "Bad side."}
   ]
 }
 `
@@ -361,6 +362,9 @@ func TestDefinition(t *testing.T) {
 		{"path: the file's first header line", `"path": "docs/new.md"`, 10, []string{elem("diff --git a/docs/new.md b/docs/new.md")}},
 		{"no such image, no candidate: the file", `"path": "docs/new.md", "side": "LEFT", "start_line": 1`, 40, []string{elem("diff --git a/docs/new.md b/docs/new.md")}},
 		{"dismissed comment still resolves", `"side": "LEFT", "start_line": 72`, 30, []string{elem("-    result := calculate(input)")}},
+		{"unreadable anchor, path: the file", `"side": "UP"`, -13, []string{elem("diff --git a/internal/api/handler.go b/internal/api/handler.go")}},
+		{"unreadable anchor, start_line: the file", `"UP", "start_line": 72`, 20, []string{elem("diff --git a/internal/api/handler.go b/internal/api/handler.go")}},
+		{"no anchor at all", `"late"`, 1, nil},
 		{"body is not an anchor member", `"Whole block."`, 1, nil},
 		{"a reply's author is not an anchor member", `"hduran", "body": "Agreed."`, 1, nil},
 		{"a patch line has no definition", `"+    _ = err"`, 1, nil},
@@ -417,6 +421,7 @@ func TestCode(t *testing.T) {
 		{"a`b", "`` a`b ``"},
 		{" x", "`  x `"}, // CommonMark strips one space from each end
 		{"``", "``` `` ```"},
+		{"", "`\"\"`"},
 	} {
 		if got := code(tc.in); got != tc.want {
 			t.Errorf("code(%q): got %q, want %q", tc.in, got, tc.want)

@@ -147,34 +147,166 @@ func (v *SchemaValidator) run(inst any) (err error) {
 // instanceOf converts the document to the generic form the validator
 // takes: what Node.Value gives, except for numbers (see validatorNumber).
 //
-// With shortcut, validation stays proportional to the review rather than
-// to the diff: a patch array (100,000 elements in a large review) is handed
-// over empty, and its non-string elements are returned, to be reported in
-// Go with the words the schema's failing "items" would get. This is exact
-// because the schema asks one thing only of the patch array's elements,
-// that each be a string (TestPatchShortcut checks both that and that the
-// two paths report the same violations): an empty array passes the array
-// branch exactly when an all-string one does.
+// With shortcut, validation stays proportional to what may be wrong rather
+// than to the size of the review, by two exact shortcuts:
+//
+//   - A patch array (100,000 elements in a large review) is handed over
+//     empty, and its non-string elements are returned, to be reported in Go
+//     with the words the schema's failing "items" would get. The schema asks
+//     one thing only of those elements, that each be a string, so an empty
+//     array passes the array branch exactly when an all-string one does.
+//   - A comment that certainlyValidComment vouches for is handed over as
+//     stubComment (or, when all are, the comments array as an empty one):
+//     the schema would accept it, and the stub keeps the other elements'
+//     indices.
+//
+// TestPatchShortcut and TestCommentShortcut pin the schema to what the
+// shortcuts assume and check that both paths report the same violations.
 func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
 	root := doc.Root
-	patch := root.Member("patch")
-	if !shortcut || patch == nil || patch.Kind != KindArray {
+	if !shortcut || root.Kind != KindObject {
 		return instance(root, doc.Src), nil
 	}
 	obj := make(map[string]any, len(root.Members))
 	for _, mem := range root.Members {
-		if mem.Name != "patch" {
+		if mem.Name != "patch" && mem.Name != "comments" {
 			obj[mem.Name] = instance(mem, doc.Src) // the last duplicate wins, as in Value
 		}
 	}
-	obj["patch"] = []any{}
 	var faults []*Node
-	for _, e := range patch.Elems {
-		if e.Kind != KindString {
-			faults = append(faults, e)
+	if patch := root.Member("patch"); patch != nil && patch.Kind == KindArray {
+		obj["patch"] = []any{}
+		for _, e := range patch.Elems {
+			if e.Kind != KindString {
+				faults = append(faults, e)
+			}
 		}
+	} else if patch != nil {
+		obj["patch"] = instance(patch, doc.Src)
+	}
+	if comments := root.Member("comments"); comments != nil && comments.Kind == KindArray {
+		elems := make([]any, len(comments.Elems))
+		certain := true
+		for i, c := range comments.Elems {
+			if certainlyValidComment(c, doc.Src) {
+				elems[i] = stubComment
+			} else {
+				elems[i] = instance(c, doc.Src)
+				certain = false
+			}
+		}
+		if certain {
+			elems = elems[:0]
+		}
+		obj["comments"] = elems
+	} else if comments != nil {
+		obj["comments"] = instance(comments, doc.Src)
 	}
 	return obj, faults
+}
+
+// stubComment stands in for a comment the schema certainly accepts.
+var stubComment = map[string]any{"path": "p", "side": "RIGHT", "start_line": json.Number("1"), "body": ""}
+
+// certainlyValidComment reports whether the schema certainly accepts the
+// comment c, by checking in Go the plain shape writers produce. It may
+// answer false for a valid comment (then the validator decides, as without
+// the shortcut); it must never answer true for an invalid one. Every check
+// mirrors one keyword of $defs/comment or $defs/reply, and
+// TestCommentShortcut fails when those change.
+func certainlyValidComment(c *Node, src []byte) bool {
+	if c.Kind != KindObject {
+		return false
+	}
+	var path, side, start, body bool
+	for _, m := range c.Members { // duplicates: every one must pass, stricter than last-wins
+		ok := true
+		switch m.Name {
+		case "id", "author", "snippet":
+			ok = m.Kind == KindString
+		case "path":
+			ok, path = m.Kind == KindString, true
+		case "body":
+			ok, body = m.Kind == KindString, true
+		case "side":
+			ok, side = m.Kind == KindString && isSide(m.Str), true
+		case "start_line":
+			ok, start = isLineNumber(m, src), true
+		case "end_line":
+			ok = isLineNumber(m, src)
+		case "state":
+			ok = m.Kind == KindString && (m.Str == StateActive || m.Str == StateDismissed || m.Str == StateOrphaned || m.Str == StateStale)
+		case "at":
+			ok = isDateTime(m)
+		case "replies":
+			ok = m.Kind == KindArray
+			for _, r := range m.Elems {
+				ok = ok && certainlyValidReply(r)
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return path && side && start && body
+}
+
+func certainlyValidReply(r *Node) bool {
+	if r.Kind != KindObject {
+		return false
+	}
+	var author, body bool
+	for _, m := range r.Members {
+		ok := true
+		switch m.Name {
+		case "author":
+			ok, author = m.Kind == KindString, true
+		case "body":
+			ok, body = m.Kind == KindString, true
+		case "at":
+			ok = isDateTime(m)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return author && body
+}
+
+// isSide is the schema's side pattern, ^([Ll][Ee][Ff][Tt]|[Rr][Ii][Gg][Hh][Tt])$,
+// in ASCII only: Unicode case folding would let "rıght" through.
+func isSide(s string) bool {
+	if len(s) != 4 && len(s) != 5 {
+		return false
+	}
+	var up [5]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[i] = c
+	}
+	return string(up[:len(s)]) == "LEFT" || string(up[:len(s)]) == "RIGHT"
+}
+
+// isLineNumber accepts the plain spelling of an integer from 1 to
+// 999,999,999: digits without a leading zero, sign, fraction or exponent.
+func isLineNumber(n *Node, src []byte) bool {
+	if n.Kind != KindNumber || n.End-n.Start > 9 || src[n.Start] == '0' {
+		return false
+	}
+	for _, c := range src[n.Start:n.End] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDateTime applies the validator's own date-time check.
+func isDateTime(n *Node) bool {
+	return n.Kind == KindString && jsonschema.Formats["date-time"](n.Str)
 }
 
 // instance is Node.Value with numbers made safe for the validator.
