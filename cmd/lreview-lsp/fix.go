@@ -36,7 +36,7 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, a := range applied {
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		if write && len(applied) == 0 {
+		if inPlace(name, write) && len(applied) == 0 {
 			continue // nothing changed: leave the file untouched
 		}
 		if err := emit(name, out, write, stdout); err != nil {
@@ -105,7 +105,7 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
 	}
-	if write && bytes.Equal(out, src) {
+	if inPlace(name, write) && bytes.Equal(out, src) {
 		return 0 // nothing moved and the patch is the same: leave the file alone
 	}
 	if err := emit(name, out, write, stdout); err != nil {

@@ -20,9 +20,13 @@ func parseRewriteFlags(name string, args []string, stderr io.Writer) (*flag.Flag
 	return fs, *write, true
 }
 
+// inPlace reports whether a result goes back into the file: -w, and a
+// file to write to (standard input has none: its result is printed).
+func inPlace(name string, write bool) bool { return write && name != "-" }
+
 // emit writes a result in place (-w) or to standard output.
 func emit(name string, out []byte, write bool, stdout io.Writer) error {
-	if write && name != "-" {
+	if inPlace(name, write) {
 		return writeAtomic(name, out)
 	}
 	_, err := stdout.Write(out)
@@ -54,7 +58,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		warnUnknown(name, out, stderr)
-		if write && bytes.Equal(out, src) {
+		if inPlace(name, write) && bytes.Equal(out, src) {
 			continue // already canonical: leave the file (and its mtime) alone
 		}
 		if err := emit(name, out, write, stdout); err != nil {

@@ -344,9 +344,9 @@ func (r *Report) reasonWords(res *Resolution) string {
 			}
 		}
 		if len(res.NearPaths) > 0 {
-			s += "?"
+			return s + "?"
 		}
-		return s
+		return s + "."
 	case ReasonNoSuchImage:
 		switch res.File.Status {
 		case NewFile:

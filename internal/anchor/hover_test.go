@@ -14,7 +14,8 @@ import (
 //	c1 resolves at RIGHT 72 and has a reply; c2 (RIGHT 80) does not
 //	resolve and its snippet is at RIGHT 74; c3 is dismissed on LEFT 72;
 //	c4 names the new file's missing LEFT image; c5 spans RIGHT 71–73; the
-//	sixth comment has no anchor yet; c7's side is not one.
+//	sixth comment has no anchor yet; c7's side is not one; c8's path has
+//	a typo.
 const hvSrc = `{
   "leanreview_review": 1,
   "title": "auth refactor",
@@ -44,7 +45,8 @@ const hvSrc = `{
     {"id": "c4", "path": "docs/new.md", "side": "LEFT", "start_line": 1, "body": "Where was it?", "state": "MIDDLE"},
     {"id": "c5", "author": "a_b", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, "end_line": 73, "body": "Whole block."},
     {"author": "late", "body": "No anchor yet."},
-    {"id": "c7", "path": "internal/api/handler.go", "side": "UP", "start_line": 72, "body": "Bad side."}
+    {"id": "c7", "path": "internal/api/handler.go", "side": "UP", "start_line": 72, "body": "Bad side."},
+    {"id": "c8", "path": "internal/api/handlr.go", "side": "RIGHT", "start_line": 72, "body": "Typo."}
   ]
 }
 `
@@ -184,6 +186,15 @@ func TestHover(t *testing.T) {
 		{
 			name: "no such image", needle: `"Where was it?"`, delta: 1, text: `"Where was it?"`,
 			want: []string{"**Comment `c4`** · MIDDLE", "`docs/new.md` · LEFT 1 · **does not resolve** (`no-such-image`): `docs/new.md` is a new file: it has no LEFT (old) image."},
+		},
+		{
+			name: "unknown path", needle: `"Typo."`, delta: 1, text: `"Typo."`,
+			want: []string{"`internal/api/handlr.go` · RIGHT 72 · **does not resolve** (`unknown-path`): no file `internal/api/handlr.go` in the patch; did you mean `internal/api/handler.go`?"},
+			not:  []string{"```"},
+		},
+		{
+			name: "unreadable side", needle: `"Bad side."`, delta: 1, text: `"Bad side."`,
+			want: []string{"**Comment `c7`** · active\n\nThe anchor cannot be read yet"},
 		},
 		{
 			name: "range, author with Markdown characters", needle: `"Whole block."`, delta: 1, text: `"Whole block."`,
@@ -354,7 +365,7 @@ func TestDefinition(t *testing.T) {
 	}{
 		{"start_line value", `"start_line": 72, "body": "` + "`err`", 14, []string{elem("+    result, err := calculate(input)")}},
 		{"start_line value, cursor after it", `"start_line": 72, "body": "` + "`err`", 16, []string{elem("+    result, err := calculate(input)")}}, // on the comma
-		{"side key", `"side": "RIGHT", "start_line": 72`, 1, []string{elem("+    result, err := calculate(input)")}},
+		{"side key", `handler.go", "side": "RIGHT", "start_line": 72`, 14, []string{elem("+    result, err := calculate(input)")}},
 		{"range: one location per anchored line", `"end_line": 73`, 12, []string{
 			elem("     defer cancel(ctx)"), elem("+    result, err := calculate(input)"), elem("+    _ = err"),
 		}},
@@ -365,6 +376,8 @@ func TestDefinition(t *testing.T) {
 		{"unreadable anchor, path: the file", `"side": "UP"`, -13, []string{elem("diff --git a/internal/api/handler.go b/internal/api/handler.go")}},
 		{"unreadable anchor, start_line: the file", `"UP", "start_line": 72`, 20, []string{elem("diff --git a/internal/api/handler.go b/internal/api/handler.go")}},
 		{"no anchor at all", `"late"`, 1, nil},
+		{"unknown path", `handlr.go"`, 1, nil},
+		{"unknown path, start_line", `handlr.go", "side": "RIGHT", "start_line": 72`, 43, nil},
 		{"body is not an anchor member", `"Whole block."`, 1, nil},
 		{"a reply's author is not an anchor member", `"hduran", "body": "Agreed."`, 1, nil},
 		{"a patch line has no definition", `"+    _ = err"`, 1, nil},

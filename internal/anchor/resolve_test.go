@@ -238,7 +238,7 @@ var anchorCases = []anchorCase{
 		resolved: "RIGHT 72-72",
 		cands:    []string{"RIGHT 74-74 d2*"},
 		after: map[string]string{
-			"Re-anchor c1 to RIGHT 74: return result, nil":                             "internal/api/handler.go RIGHT 74-74 active",
+			"Re-anchor c1 to RIGHT 74: return result, nil":                        "internal/api/handler.go RIGHT 74-74 active",
 			"Update c1's snippet from the patch: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-72 active | result, err := calculate(input)",
 			"Dismiss c1": "internal/api/handler.go RIGHT 72-72 dismissed",
 		},
@@ -444,7 +444,7 @@ var anchorCases = []anchorCase{
 		cands:    []string{"internal/api/handler.go RIGHT 72-72 d0*"},
 		after: map[string]string{
 			"Re-anchor c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)": "internal/api/handler.go RIGHT 72-72 active",
-			`Change c1's path to "internal/api/handler.go"`:                                "internal/api/handler.go RIGHT 72-72 active",
+			`Change c1's path to "internal/api/handler.go"`:                                     "internal/api/handler.go RIGHT 72-72 active",
 		},
 	},
 	{

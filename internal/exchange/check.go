@@ -15,7 +15,6 @@ type Result struct {
 	// they get the schema diagnostics only.
 	AnchorInvalid map[*Comment]bool
 	doc           *Document // what was checked, for CheckIncremental
-	schemaCache   *SchemaCache
 }
 
 var anchorMembers = []string{"path", "side", "start_line", "end_line"}
@@ -46,11 +45,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		return res
 	}
 	checkVersion(doc, add)
-	var cache *SchemaCache
-	if prev != nil {
-		cache = prev.schemaCache
-	}
-	checkSchema(doc, &res, cache)
+	checkSchema(doc, &res)
 	checkUnknown(doc, add)
 	if from := doc.patchFrom; from != nil && prev != nil && prev.doc == from {
 		old := from.Review.Patch.Node
@@ -125,14 +120,12 @@ func nonEmpty(doc *Document, r Range) Range {
 	return Range{r.Start, r.Start + 1}
 }
 
-func checkSchema(doc *Document, res *Result, cache *SchemaCache) {
+func checkSchema(doc *Document, res *Result) {
 	comments := map[*Node]*Comment{}
 	for _, c := range doc.Review.Comments {
 		comments[c.Node] = c
 	}
-	violations, cache := DefaultSchema().ValidateCached(doc, cache)
-	res.schemaCache = cache
-	for _, v := range violations {
+	for _, v := range ValidateSchema(doc) {
 		n := v.Node
 		if v.Missing == "leanreview_review" || n.Pointer() == "/leanreview_review" {
 			continue // the version codes say it better

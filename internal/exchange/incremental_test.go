@@ -106,8 +106,8 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 	base := `{"leanreview_review": 1, "title": "a \u003c b", "patch": ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -1 +1 @@", "-if a \u003c b \u0026\u0026 c", "+if a \u003e b"], "comments": [{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "\u0026 so"}]}`
 	edits := []struct{ from, to string }{
 		{`"title": "a \u003c b"`, `"title": "a \u003c\u003c b 😀"`}, // before the patch: it moves
-		{`"body": "\u0026 so"`, `"body": "\u0026 so \u003e"`},       // after it
-		{`-if a`, `-if b`},                                           // inside it: no reuse
+		{`"body": "\u0026 so"`, `"body": "\u0026 so \u003e"`},      // after it
+		{`-if a`, `-if b`}, // inside it: no reuse
 	}
 	for _, e := range edits {
 		prevDoc := Parse([]byte(base))

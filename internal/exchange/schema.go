@@ -31,14 +31,12 @@ type SchemaViolation struct {
 // per-document state: one may serve concurrent validations.
 type SchemaValidator struct {
 	compiled *jsonschema.Schema
-	// comment is the schema of one comment, for ValidateCached.
-	comment *jsonschema.Schema
 	// tree is the schema text decoded, so that a failing keyword's siblings
 	// (the enum's values, the minimum, the type) can be read back to word
 	// the message: the library's own messages are meant for schema authors.
 	tree any
-	// shortcut enables the patch-array shortcut of instanceOf; tests turn
-	// it off to compare with plain validation.
+	// shortcut enables the patch and comment shortcuts of instanceOf;
+	// tests turn it off to compare with plain validation.
 	shortcut bool
 }
 
@@ -71,11 +69,7 @@ func NewSchemaValidator() (*SchemaValidator, error) {
 	if err := json.Unmarshal(schema.JSON, &tree); err != nil {
 		return nil, err
 	}
-	comment, err := c.Compile(schema.ID + "#/$defs/comment")
-	if err != nil {
-		return nil, err
-	}
-	return &SchemaValidator{compiled: compiled, comment: comment, tree: tree, shortcut: true}, nil
+	return &SchemaValidator{compiled: compiled, tree: tree, shortcut: true}, nil
 }
 
 // defaultSchema is the process's compiled schema: the only package-level
@@ -396,11 +390,8 @@ func validatorNumber(text string) json.Number {
 
 // mapper turns the validator's error tree into plain-worded violations.
 type mapper struct {
-	v   *SchemaValidator
-	doc *Document
-	// base is the node the validated instance was made from: the root, or
-	// a comment validated on its own (schemacache.go).
-	base *Node
+	v    *SchemaValidator
+	doc  *Document
 	out  []SchemaViolation
 	seen map[violationKey]bool
 }
@@ -735,9 +726,6 @@ func (m *mapper) literal(n *Node) string {
 // escapes. Duplicate keys resolve to the last one, as Value does.
 func (m *mapper) node(ptr string) *Node {
 	n := m.doc.Root
-	if m.base != nil {
-		n = m.base
-	}
 	if ptr == "" {
 		return n
 	}

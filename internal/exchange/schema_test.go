@@ -682,3 +682,151 @@ func TestValidatorNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentShortcut pins the comment and reply schemas to what
+// certainlyValidComment checks, and checks that it never vouches for a
+// comment the schema rejects, and does vouch for the usual ones.
+func TestCommentShortcut(t *testing.T) {
+	var top map[string]any
+	if err := json.Unmarshal(schema.JSON, &top); err != nil {
+		t.Fatal(err)
+	}
+	// Annotations change nothing the validator decides.
+	annotations := map[string]bool{"title": true, "description": true, "markdownDescription": true,
+		"defaultSnippets": true, "errorMessage": true, "patternErrorMessage": true,
+		"enumDescriptions": true, "markdownEnumDescriptions": true, "default": true}
+	// strip removes annotations from a schema; names under "properties"
+	// are members, not keywords, and stay.
+	var strip func(v any, members bool) any
+	strip = func(v any, members bool) any {
+		switch v := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, c := range v {
+				if members || !annotations[k] {
+					out[k] = strip(c, !members && k == "properties")
+				}
+			}
+			return out
+		case []any:
+			out := make([]any, len(v))
+			for i, c := range v {
+				out[i] = strip(c, false)
+			}
+			return out
+		}
+		return v
+	}
+	str := map[string]any{"type": "string"}
+	line := map[string]any{"type": "integer", "minimum": 1.0}
+	at := map[string]any{"type": "string", "format": "date-time"}
+	want := map[string]any{
+		"comments": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/comment"}},
+		"comment": map[string]any{
+			"type":     "object",
+			"required": []any{"path", "side", "start_line", "body"},
+			"properties": map[string]any{
+				"id": str, "author": str, "path": str, "body": str, "snippet": str,
+				"side": map[string]any{"anyOf": []any{
+					map[string]any{"enum": []any{"RIGHT", "LEFT"}},
+					map[string]any{"type": "string", "pattern": "^([Ll][Ee][Ff][Tt]|[Rr][Ii][Gg][Hh][Tt])$"},
+				}},
+				"start_line": line, "end_line": line,
+				"state":   map[string]any{"type": "string", "enum": []any{"active", "dismissed", "orphaned", "stale"}},
+				"at":      at,
+				"replies": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/reply"}},
+			},
+		},
+		"reply": map[string]any{
+			"type":       "object",
+			"required":   []any{"author", "body"},
+			"properties": map[string]any{"author": str, "body": str, "at": at},
+		},
+	}
+	defs := top["$defs"].(map[string]any)
+	got := map[string]any{
+		"comments": strip(top["properties"].(map[string]any)["comments"], false),
+		"comment":  strip(defs["comment"], false),
+		"reply":    strip(defs["reply"], false),
+	}
+	for k := range want {
+		if !reflect.DeepEqual(got[k], want[k]) {
+			t.Errorf("%s: got schema %v,\nwant %v\n(certainlyValidComment mirrors it: update both)", k, got[k], want[k])
+		}
+	}
+
+	plain := plainValidator()
+	if vs := plain.Validate(Parse([]byte(`{"leanreview_review": 1, "patch": [], "comments": [{"path": "p", "side": "RIGHT", "start_line": 1, "body": ""}]}`))); len(vs) != 0 {
+		t.Errorf("got violations for the stub comment, want none:\n%s", describeViolations(vs))
+	}
+	if _, err := json.Marshal(stubComment); err != nil {
+		t.Fatal(err)
+	}
+
+	variants := []struct {
+		comment string
+		vouch   bool // whether certainlyValidComment should vouch for it
+	}{
+		{comment(""), true},
+		{comment(`"id": "c1", "author": "a", "end_line": 999999999, "state": "dismissed", "snippet": "s", "at": "2016-12-31T23:59:60Z", "replies": [{"author": "a", "body": "b", "at": "2024-05-01T12:00:00+02:00", "x": 1}], "extra": [1]`), true},
+		{`{"path": "x", "side": "left", "start_line": 7, "body": "b"}`, true},
+		{`{"path": "x", "side": "rIgHt", "start_line": 7, "body": "b"}`, true},
+		{`{"path": "x", "side": "rıght", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "ＲＩＧＨＴ", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "RIGHT\n", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "RIGHTS", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "side": "MIDDLE", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "MIDDLE", "side": "LEFT", "start_line": 7, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": 1.0, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": 1e0, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": 0, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": -1, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": 1000000000, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": "1", "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "body": "b"}`, false},
+		{`{"side": "LEFT", "start_line": 1, "body": "b"}`, false},
+		{`{"path": "x", "side": "LEFT", "start_line": 1}`, false},
+		{`{"path": null, "side": "LEFT", "start_line": 1, "body": "b"}`, false},
+		{comment(`"end_line": 0`), false},
+		{comment(`"state": "Active"`), false},
+		{comment(`"state": null`), false},
+		{comment(`"id": 1`), false},
+		{comment(`"author": ["a"]`), false},
+		{comment(`"snippet": false`), false},
+		{comment(`"at": "2024-05-01 12:00:00Z"`), false},
+		{comment(`"at": "2024-13-01T00:00:00Z"`), false},
+		{comment(`"at": "2024-05-01T12:00:00"`), false},
+		{comment(`"replies": {}`), false},
+		{comment(`"replies": ["x"]`), false},
+		{comment(`"replies": [{"author": "a"}]`), false},
+		{comment(`"replies": [{"body": "b"}]`), false},
+		{comment(`"replies": [{"author": "a", "body": 1}]`), false},
+		{comment(`"replies": [{"author": "a", "body": "b", "at": "soon"}]`), false},
+		{`"a string"`, false},
+		{`[]`, false},
+	}
+	for _, tt := range variants {
+		doc := Parse([]byte(review(tt.comment)))
+		if len(doc.Syntax) > 0 {
+			t.Fatalf("%s: test source has syntax errors: %v", tt.comment, doc.Syntax)
+		}
+		c := doc.Root.Member("comments").Elems[0]
+		vouch := certainlyValidComment(c, doc.Src)
+		slow := plain.Validate(doc)
+		if vouch && len(slow) > 0 {
+			t.Errorf("%s: vouched for, but the schema rejects it:\n%s", tt.comment, describeViolations(slow))
+		}
+		if vouch != tt.vouch {
+			t.Errorf("%s: got vouch %v, want %v", tt.comment, vouch, tt.vouch)
+		}
+		if fast := ValidateSchema(doc); !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s: got with the shortcut:\n%swant as without it:\n%s", tt.comment, describeViolations(fast), describeViolations(slow))
+		}
+	}
+	big := Parse(bigReview(10, 50))
+	for i, c := range big.Root.Member("comments").Elems {
+		if !certainlyValidComment(c, big.Src) {
+			t.Errorf("generated comment %d: got no vouch, want one (the shortcut would not apply)", i)
+		}
+	}
+}

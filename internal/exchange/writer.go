@@ -36,7 +36,7 @@ func Format(doc *Document) ([]byte, error) {
 	if doc.Root == nil || doc.Root.Kind != KindObject {
 		kind := "nothing"
 		if doc.Root != nil {
-			kind = "a " + doc.Root.Kind.String()
+			kind = article(doc.Root.Kind) + " " + doc.Root.Kind.String()
 		}
 		return nil, fmt.Errorf("cannot format: the document is %s, not a JSON object", kind)
 	}

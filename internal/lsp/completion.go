@@ -29,11 +29,13 @@ func completion(ctx context.Context, s *Server, p *protocol.CompletionParams) (*
 }
 
 // clientSnippets reports whether the client takes snippet completions
-// (textDocument.completion.completionItem.snippetSupport). The server
-// does not record that capability yet, so every client gets plain text,
-// which all of them insert correctly; snippets only add the cursor inside
-// the value's quotes.
-func (s *Server) clientSnippets() bool { return false }
+// (textDocument.completion.completionItem.snippetSupport, read at
+// initialize); others get plain text, which they all insert correctly.
+func (s *Server) clientSnippets() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snippets
+}
 
 var itemKinds = map[anchor.ItemKind]protocol.CompletionItemKind{
 	anchor.ItemMember: protocol.CompletionItemKindProperty,

@@ -304,3 +304,35 @@ func TestDismissedIsGreyedAndSettingsSilence(t *testing.T) {
 		t.Errorf("dismissed hint range: got %v, want the comment object (lines 18-30)", ds[0].Range)
 	}
 }
+
+func TestCompletionSnippetsFollowTheClient(t *testing.T) {
+	text := `{"leanreview_review": 1, "patch": [], "comments": [{"path": "x", }]}`
+	at := uint32(strings.Index(text, "}]"))
+	for _, snippets := range []bool{false, true} {
+		c := newTestClient(t, Options{})
+		c.mustCall("initialize", map[string]any{"capabilities": map[string]any{
+			"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": snippets}}},
+		}}, nil)
+		c.notifyServer("initialized", map[string]any{})
+		uri := protocol.DocumentURI("file:///tmp/c.review.json")
+		c.open(uri, text)
+		var list protocol.CompletionList
+		c.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": protocol.Position{Character: at}}, &list)
+		var side *protocol.CompletionItem
+		for i := range list.Items {
+			if list.Items[i].Label == "side" {
+				side = &list.Items[i]
+			}
+		}
+		if side == nil {
+			t.Fatalf("snippets %v: no `side` item in %d items", snippets, len(list.Items))
+		}
+		wantFormat := protocol.InsertTextFormatPlainText
+		if snippets {
+			wantFormat = protocol.InsertTextFormatSnippet
+		}
+		if side.InsertTextFormat != wantFormat || strings.Contains(side.TextEdit.NewText, "$") != snippets {
+			t.Errorf("snippets %v: got format %v text %q", snippets, side.InsertTextFormat, side.TextEdit.NewText)
+		}
+	}
+}

@@ -19,6 +19,13 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		TextDocument struct {
+			Completion struct {
+				CompletionItem struct {
+					SnippetSupport bool `json:"snippetSupport"`
+				} `json:"completionItem"`
+			} `json:"completion"`
+		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
 
@@ -95,6 +102,7 @@ func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializ
 	}
 	s.mu.Lock()
 	s.enc = enc
+	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()

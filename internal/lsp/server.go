@@ -48,6 +48,8 @@ type Server struct {
 	state    lifecycle
 	enc      exchange.Encoding
 	settings Settings
+	// snippets: the client accepts snippet syntax in completions.
+	snippets bool
 	files    map[protocol.DocumentURI]*file
 	inflight map[jsonrpc2.ID]context.CancelFunc
 	exit     chan int
