@@ -14,7 +14,8 @@ type Result struct {
 	// start_line, end_line) fail the schema: anchoring skips them, so that
 	// they get the schema diagnostics only.
 	AnchorInvalid map[*Comment]bool
-	doc           *Document // what was checked, for CheckIncremental
+	// patch is the patch node that was checked, for CheckIncremental.
+	patch *Node
 }
 
 var anchorMembers = []string{"path", "side", "start_line", "end_line"}
@@ -47,8 +48,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	checkVersion(doc, add)
 	checkSchema(doc, &res)
 	checkUnknown(doc, add)
-	if from := doc.patchFrom; from != nil && prev != nil && prev.doc == from {
-		old := from.Review.Patch.Node
+	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
 		for _, d := range prev.Diagnostics {
 			if d.Code == "html-escape" && d.Range.Start >= old.Start && d.Range.End <= old.End {
 				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
@@ -60,7 +60,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	} else {
 		checkEscapes(doc, root, add, nil)
 	}
-	res.doc = doc
+	res.patch = doc.Review.Patch.Node
 	checkPatchForm(doc, add)
 	checkIDs(doc, add)
 	SortDiagnostics(res.Diagnostics)

@@ -40,7 +40,7 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 		return d
 	}
 	if root.Member("patch") == reuse {
-		d.patchFrom, d.patchDelta = prev, delta
+		d.patchFrom, d.patchDelta = p.Node, delta
 	}
 	if delta == 0 && root.Member("patch") == reuse {
 		d.Review = decodeReviewWithPatch(src, root, Patch{Node: reuse, Form: p.Form, Lines: p.Lines, TrailingEmpty: p.TrailingEmpty})

@@ -188,3 +188,13 @@ func charStart(line []byte, i int) int {
 	}
 	return i
 }
+
+// Width returns how many units of enc the text [start, end) of one line
+// spans: a token's length, without looking its line up again.
+func (m *Mapper) Width(start, end int, enc Encoding) int {
+	start, end = max(0, min(start, len(m.content))), max(0, min(end, len(m.content)))
+	if end <= start {
+		return 0
+	}
+	return columns(m.content[start:end], end-start, enc)
+}

@@ -297,3 +297,18 @@ func ExampleMapper_Position() {
 	fmt.Println(m.Position(6, UTF16), m.Position(6, UTF8), m.Position(6, UTF32))
 	// Output: {0 3} {0 6} {0 2}
 }
+
+func TestWidth(t *testing.T) {
+	m := NewMapper([]byte("a😀é\tb"))
+	for _, tt := range []struct {
+		start, end int
+		enc        Encoding
+		want       int
+	}{
+		{0, 9, UTF16, 6}, {0, 9, UTF8, 9}, {0, 9, UTF32, 5}, {1, 5, UTF16, 2}, {5, 5, UTF16, 0}, {7, 3, UTF8, 0}, {0, 99, UTF8, 9},
+	} {
+		if got := m.Width(tt.start, tt.end, tt.enc); got != tt.want {
+			t.Errorf("Width(%d, %d, %v): got %d, want %d", tt.start, tt.end, tt.enc, got, tt.want)
+		}
+	}
+}

@@ -26,9 +26,11 @@ type Document struct {
 	Syntax []SyntaxError
 	Review Review
 	mapper *Mapper
-	// patchFrom is the earlier version whose patch subtree this document
-	// reuses, moved by patchDelta bytes (ParseIncremental).
-	patchFrom  *Document
+	// patchFrom is the patch node of the earlier version whose subtree
+	// this document reuses, moved by patchDelta bytes (ParseIncremental).
+	// A node, not the Document: each version would otherwise keep the one
+	// before it, and its text, alive.
+	patchFrom  *Node
 	patchDelta int
 }
 

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"sync"
+
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -10,6 +12,16 @@ import (
 type Analysis struct {
 	*anchor.Report
 	Mapper *exchange.Mapper
+
+	tokensOnce sync.Once
+	tokens     []anchor.Token
+}
+
+// Tokens classifies the patch's lines once per version: editors ask for
+// ranges of them at every scroll.
+func (a *Analysis) Tokens() []anchor.Token {
+	a.tokensOnce.Do(func() { a.tokens = a.Index.Tokens(a.Doc.Src) })
+	return a.tokens
 }
 
 // Analyze checks text; prev, the analysis of the version it was edited

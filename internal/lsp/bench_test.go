@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"os"
 	"strconv"
@@ -58,21 +59,26 @@ func BenchmarkUnmarshalBaseline(b *testing.B) {
 
 func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 	src := string(generatedReview())
-	c := newTestClient(&testing.T{}, Options{})
-	c.t = &testing.T{}
+	c := newTestClient(b, Options{})
+	c.versionsOnly = true
 	c.initialize()
 	// The editor's cost of encoding the notification is not the server's:
-	// encode it once, and change only the URI each time.
-	params, err := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///bench/open000000.review.json", "languageId": "lreview", "version": 1, "text": src}})
+	// encode it once, change only the URI each time, and write it to the
+	// pipe framed as the transport frames it.
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": "file:///bench/open000000.review.json", "languageId": "lreview", "version": 1, "text": src}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	i := 0
 	for b.Loop() {
 		i++
-		name := "open" + strconv.Itoa(100000 + i)[1:]
+		name := "open" + strconv.Itoa(100000+i)[1:]
 		uri := protocol.DocumentURI("file:///bench/" + name + ".review.json")
-		c.notifyServer("textDocument/didOpen", json.RawMessage(bytes.Replace(params, []byte("open000000"), []byte(name), 1)))
+		msg := bytes.Replace(body, []byte("open000000"), []byte(name), 1)
+		if _, err := fmt.Fprintf(c.raw, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+			b.Fatal(err)
+		}
 		if ds := c.waitDiagnostics(uri, 1); len(ds) == 0 {
 			b.Fatal("no diagnostics")
 		}
@@ -86,7 +92,8 @@ func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 // keystroke on a large review.
 func BenchmarkEditCommentToDiagnostics(b *testing.B) {
 	src := generatedReview()
-	c := newTestClient(&testing.T{}, Options{Debounce: 1})
+	c := newTestClient(b, Options{Debounce: 1})
+	c.versionsOnly = true
 	c.initialize()
 	uri := protocol.DocumentURI("file:///bench/edit.review.json")
 	c.open(uri, string(src))
@@ -106,7 +113,7 @@ func BenchmarkEditCommentToDiagnostics(b *testing.B) {
 
 func BenchmarkSemanticTokensFull(b *testing.B) {
 	src := generatedReview()
-	c := newTestClient(&testing.T{}, Options{})
+	c := newTestClient(b, Options{})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///bench/tokens.review.json")
 	c.open(uri, string(src))
@@ -123,7 +130,7 @@ func BenchmarkSemanticTokensFull(b *testing.B) {
 
 func BenchmarkSemanticTokensRange100Lines(b *testing.B) {
 	src := generatedReview()
-	c := newTestClient(&testing.T{}, Options{})
+	c := newTestClient(b, Options{})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///bench/range.review.json")
 	c.open(uri, string(src))

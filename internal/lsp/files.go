@@ -142,12 +142,20 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
 	text := f.latest.text
-	for _, ch := range p.ContentChanges {
+	var m *exchange.Mapper
+	select {
+	case <-f.latest.done:
+		m = f.latest.an.Mapper // analysed already: its mapper fits the text
+	default:
+	}
+	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			text = []byte(ch.Text)
 			continue
 		}
-		m := exchange.NewMapper(text)
+		if m == nil || i > 0 {
+			m = exchange.NewMapper(text)
+		}
 		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, s.enc)
 		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, s.enc)
 		if err1 != nil || err2 != nil || end < start {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sort"
 
 	"go.lsp.dev/protocol"
 
@@ -19,7 +20,7 @@ func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticToke
 	if err != nil {
 		return nil, err
 	}
-	toks := an.Index.Tokens(an.Doc.Src)
+	toks := an.Tokens()
 	return &protocol.SemanticTokens{Data: encodeTokens(Converter{M: an.Mapper, Enc: sn.enc}, toks)}, nil
 }
 
@@ -33,20 +34,15 @@ func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTok
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.SemanticTokens{Data: encodeTokens(conv, tokensIn(an.Index.Tokens(an.Doc.Src), span))}, nil
+	return &protocol.SemanticTokens{Data: encodeTokens(conv, tokensIn(an.Tokens(), span))}, nil
 }
 
-// tokensIn returns the tokens that overlap span.
+// tokensIn returns the tokens that overlap span; tokens are sorted and
+// disjoint, so two binary searches find them.
 func tokensIn(toks []anchor.Token, span exchange.Range) []anchor.Token {
-	lo := 0
-	for lo < len(toks) && toks[lo].End <= span.Start {
-		lo++
-	}
-	hi := lo
-	for hi < len(toks) && toks[hi].Start < span.End {
-		hi++
-	}
-	return toks[lo:hi]
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].End > span.Start })
+	hi := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= span.End })
+	return toks[lo:max(lo, hi)]
 }
 
 // encodeTokens writes tokens in the protocol's relative form. A token
@@ -55,15 +51,16 @@ func encodeTokens(conv Converter, toks []anchor.Token) []uint32 {
 	data := make([]uint32, 0, 5*len(toks))
 	var prevLine, prevChar uint32
 	for _, t := range toks {
-		start, end := conv.Position(t.Start), conv.Position(t.End)
-		if end.Line != start.Line || end.Character <= start.Character {
+		start := conv.Position(t.Start)
+		width := uint32(conv.M.Width(t.Start, t.End, conv.Enc))
+		if width == 0 {
 			continue
 		}
 		deltaChar := start.Character
 		if start.Line == prevLine {
 			deltaChar -= prevChar
 		}
-		data = append(data, start.Line-prevLine, deltaChar, end.Character-start.Character, uint32(t.Kind), 0)
+		data = append(data, start.Line-prevLine, deltaChar, width, uint32(t.Kind), 0)
 		prevLine, prevChar = start.Line, start.Character
 	}
 	return data
