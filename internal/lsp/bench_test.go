@@ -2,8 +2,8 @@ package lsp
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -73,7 +73,7 @@ func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		name := "open" + strconv.Itoa(100000+i)[1:]
+		name := "open" + strconv.Itoa(100000 + i)[1:]
 		uri := protocol.DocumentURI("file:///bench/" + name + ".review.json")
 		msg := bytes.Replace(body, []byte("open000000"), []byte(name), 1)
 		if _, err := fmt.Fprintf(c.raw, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
