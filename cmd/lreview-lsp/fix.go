@@ -11,40 +11,16 @@ import (
 )
 
 func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, write, ok := parseRewriteFlags("fix", args, stderr)
-	if !ok {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "lreview-lsp fix: name at least one FILE (or - for standard input)")
-		return 2
-	}
-	status := 0
-	for _, name := range fs.Args() {
-		src, err := readInput(name, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
-			status = 2
-			continue
-		}
+	return rewriteFiles("fix", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
 		out, applied, err := anchor.FixAll(src)
 		if err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp fix: %s: %v\n", displayName(name), err)
-			status = max(status, 1)
-			continue
+			return nil, false, err
 		}
 		for _, a := range applied {
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		if inPlace(name, write) && len(applied) == 0 {
-			continue // nothing changed: leave the file untouched
-		}
-		if err := emit(name, out, write, stdout); err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
-			status = 2
-		}
-	}
-	return status
+		return out, len(applied) > 0, nil
+	})
 }
 
 func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -33,13 +33,19 @@ func emit(name string, out []byte, write bool, stdout io.Writer) error {
 	return err
 }
 
-func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, write, ok := parseRewriteFlags("fmt", args, stderr)
+// rewriteFiles runs the loop fmt and fix share: read each FILE, turn it
+// into its new text, and print that or, with -w, write it back when it
+// changed. transform reports its own problems through the error, which
+// makes the exit status 1; I/O problems make it 2, and other files are
+// still processed.
+func rewriteFiles(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer,
+	transform func(name string, src []byte) (out []byte, changed bool, err error)) int {
+	fs, write, ok := parseRewriteFlags(cmd, args, stderr)
 	if !ok {
 		return 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "lreview-lsp fmt: name at least one FILE (or - for standard input)")
+		fmt.Fprintf(stderr, "lreview-lsp %s: name at least one FILE (or - for standard input)\n", cmd)
 		return 2
 	}
 	status := 0
@@ -50,16 +56,14 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 			continue
 		}
-		doc := exchange.Parse(src)
-		out, err := exchange.Format(doc)
+		out, changed, err := transform(name, src)
 		if err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp fmt: %s: %v\n", displayName(name), err)
+			fmt.Fprintf(stderr, "lreview-lsp %s: %s: %v\n", cmd, displayName(name), err)
 			status = max(status, 1)
 			continue
 		}
-		warnUnknown(name, out, stderr)
-		if inPlace(name, write) && bytes.Equal(out, src) {
-			continue // already canonical: leave the file (and its mtime) alone
+		if inPlace(name, write) && !changed {
+			continue // leave the file, and its mtime, alone
 		}
 		if err := emit(name, out, write, stdout); err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
@@ -67,6 +71,17 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return rewriteFiles("fmt", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
+		out, err := exchange.Format(exchange.Parse(src))
+		if err != nil {
+			return nil, false, err
+		}
+		warnUnknown(name, out, stderr)
+		return out, !bytes.Equal(out, src), nil
+	})
 }
 
 // warnUnknown says which unknown members the formatted text kept: the

@@ -392,8 +392,8 @@ type actStyle struct {
 
 // actStyleOf reads obj's layout from the source.
 func actStyleOf(src []byte, obj *exchange.Node) actStyle {
-	st := actStyle{nl: rbNewline(src)}
-	open := actIndent(src, obj.Start)
+	st := actStyle{nl: exchange.Newline(src)}
+	open := exchange.LineIndent(src, obj.Start)
 	if len(obj.Members) == 0 {
 		return st
 	}
@@ -405,10 +405,10 @@ func actStyleOf(src []byte, obj *exchange.Node) actStyle {
 		return st
 	}
 	st.multiline = true
-	st.indent = actIndent(src, first.KeyStart)
+	st.indent = exchange.LineIndent(src, first.KeyStart)
 	st.close = open
 	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members[len(obj.Members)-1].End:end]) {
-		st.close = actIndent(src, end)
+		st.close = exchange.LineIndent(src, end)
 	}
 	return st
 }
@@ -478,23 +478,9 @@ func actAppend(src []byte, arr *exchange.Node, text string) exchange.Edit {
 	first, last := arr.Elems[0], arr.Elems[len(arr.Elems)-1]
 	sep := ", "
 	if actHasNewline(src[arr.Start+1 : first.Start]) {
-		sep = "," + rbNewline(src) + actIndent(src, first.Start)
+		sep = "," + exchange.Newline(src) + exchange.LineIndent(src, first.Start)
 	}
 	return exchange.Edit{Start: last.End, End: last.End, NewText: sep + text}
 }
 
 func actHasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
-
-// actIndent returns the white space that starts the line holding offset
-// (all of it, even when offset is inside it).
-func actIndent(src []byte, offset int) string {
-	start := offset
-	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
-		start--
-	}
-	end := start
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
-}

@@ -805,7 +805,7 @@ func rbRenderPatch(src []byte, root, patch *exchange.Node, lines []string) strin
 	if len(lines) == 0 {
 		return "[]"
 	}
-	nl := rbNewline(src)
+	nl := exchange.Newline(src)
 	var elemIndent, closeIndent string
 	multiline, closeOwnLine := false, true
 	switch {
@@ -867,14 +867,6 @@ func rbIndent(src []byte, offset int) string {
 		end++
 	}
 	return string(src[start:end])
-}
-
-// rbNewline is the document's line terminator.
-func rbNewline(src []byte) string {
-	if i := strings.IndexByte(string(src), '\n'); i > 0 && src[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }
 
 // rbAfter names the member a new member called name goes after, so that

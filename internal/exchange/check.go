@@ -252,13 +252,13 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 					parts = append(parts, Quote(x.Text))
 				}
 			}
-			sep := ",\n" + indentOf(doc.Src, l.Node.Start)
+			sep := ",\n" + LineIndent(doc.Src, l.Node.Start)
 			if !strings.ContainsAny(string(doc.Src[p.Node.Start:l.Node.Start]), "\n") {
 				sep = ", "
 			}
 			add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: "patch-multiline-element",
 				Message: fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts)),
-				Fixes:   []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, strings.ReplaceAll(sep, "\n", newlineOf(doc.Src))))}}}})
+				Fixes:   []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, strings.ReplaceAll(sep, "\n", Newline(doc.Src))))}}}})
 		}
 	}
 }
@@ -269,8 +269,8 @@ func patchArrayText(doc *Document, p *Patch) string {
 	if len(p.Lines) == 0 {
 		return "[]"
 	}
-	nl := newlineOf(doc.Src)
-	base := indentOf(doc.Src, p.Node.KeyStart)
+	nl := Newline(doc.Src)
+	base := LineIndent(doc.Src, p.Node.KeyStart)
 	var b strings.Builder
 	b.WriteString("[")
 	for i, l := range p.Lines {

@@ -20,8 +20,9 @@ func ReplaceValue(n *Node, value string) Edit {
 	return Edit{Start: n.Start, End: n.End, NewText: value}
 }
 
-// indentOf returns the whitespace that starts the line holding offset.
-func indentOf(src []byte, offset int) string {
+// LineIndent returns the white space that starts the line holding offset,
+// so that inserted lines line up with their neighbours.
+func LineIndent(src []byte, offset int) string {
 	start := offset
 	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
 		start--
@@ -33,10 +34,10 @@ func indentOf(src []byte, offset int) string {
 	return string(src[start:end])
 }
 
-// newlineOf returns the document's line terminator, so that inserted
-// lines match a CRLF file.
-func newlineOf(src []byte) string {
-	if i := strings.IndexByte(string(src[:min(len(src), 4096)]), '\n'); i > 0 && src[i-1] == '\r' {
+// Newline returns the document's line terminator, as its first line ends,
+// so that inserted lines match a CRLF file.
+func Newline(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		return "\r\n"
 	}
 	return "\n"
@@ -51,7 +52,7 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 	first := obj.Members[0]
 	between := src[obj.Start+1 : first.KeyStart]
 	if strings.ContainsAny(string(between), "\n\r") {
-		return true, indentOf(src, first.KeyStart)
+		return true, LineIndent(src, first.KeyStart)
 	}
 	return false, ""
 }
@@ -62,7 +63,7 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 	member := Quote(name) + ": " + value
 	multiline, indent := memberLayout(src, obj)
-	nl := newlineOf(src)
+	nl := Newline(src)
 	if len(obj.Members) == 0 {
 		closing := obj.End - 1
 		if !obj.Closed {

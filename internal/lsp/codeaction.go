@@ -35,11 +35,10 @@ func init() {
 }
 
 func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	span, err := conv.Span(p.Range)
 	if err != nil {
 		return nil, err
@@ -48,7 +47,7 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([
 	settings := s.settings
 	s.mu.Unlock()
 	req := actionRequest{
-		uri:      sn.uri,
+		uri:      p.TextDocument.URI,
 		conv:     conv,
 		span:     span,
 		context:  p.Context,

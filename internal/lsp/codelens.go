@@ -19,7 +19,7 @@ func init() {
 // comments in each state and how many problems, the first thing a person
 // wants to know when a review comes back.
 func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,6 @@ func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]p
 	s.mu.Lock()
 	disabled := s.settings.Diagnostics.Disabled
 	s.mu.Unlock()
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	at := conv.Range(exchange.Range{Start: an.Doc.Root.Start, End: an.Doc.Root.Start + 1})
 	comments := fmt.Sprintf("%d comments", len(an.Doc.Review.Comments))
 	if d := countsDetail(anchor.StateCounts(an.Doc)); d != "" {

@@ -16,12 +16,7 @@ func init() {
 // and the line numbers of the chosen image (see anchor.Report.Complete),
 // on documents as half-typed as they are while being written.
 func completion(ctx context.Context, s *Server, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	off, err := conv.Offset(p.Position)
+	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

@@ -17,12 +17,7 @@ func init() {
 // an anchor that does not resolve, to the places its snippet is found (see
 // anchor.Report.Definition).
 func definition(ctx context.Context, s *Server, p *protocol.DefinitionParams) ([]protocol.Location, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	off, err := conv.Offset(p.Position)
+	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

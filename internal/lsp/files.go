@@ -92,15 +92,29 @@ func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error
 	return nil, fmt.Errorf("%s is not open", uri)
 }
 
-// fileAnalysis is what most handlers start with: the document's snapshot
-// as of the request and its analysis.
-func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+// fileAnalysis is what most handlers start with: the document's analysis
+// as of the request, and the converter for its positions.
+func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
 	sn, err := snapshotOf(ctx, uri)
 	if err != nil {
-		return nil, nil, err
+		return Converter{}, nil, err
 	}
 	an, err := sn.analysis(ctx)
-	return sn, an, err
+	if err != nil {
+		return Converter{}, nil, err
+	}
+	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
+}
+
+// fileAt is fileAnalysis for a request about one position: it also
+// returns that position as a byte offset.
+func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
+	conv, an, err := fileAnalysis(ctx, uri)
+	if err != nil {
+		return conv, nil, 0, err
+	}
+	off, err := conv.Offset(pos)
+	return conv, an, off, err
 }
 
 func init() {

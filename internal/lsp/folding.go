@@ -12,11 +12,10 @@ func init() {
 
 // foldingRanges folds each file of the patch, each hunk, and each comment.
 func foldingRanges(ctx context.Context, s *Server, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	out := []protocol.FoldingRange{}
 	fold := func(start, end int, kind protocol.FoldingRangeKind) {
 		a, b := conv.Position(start), conv.Position(end)

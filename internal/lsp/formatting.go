@@ -16,7 +16,7 @@ func init() {
 // so that the editor keeps the cursor and the undo history meaningful. A
 // document with syntax errors gets no edits: its structure is a guess.
 func formatting(ctx context.Context, s *Server, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -27,5 +27,5 @@ func formatting(ctx context.Context, s *Server, p *protocol.DocumentFormattingPa
 	if err != nil {
 		return []protocol.TextEdit{}, nil
 	}
-	return Converter{M: an.Mapper, Enc: sn.enc}.TextEdits(edits), nil
+	return conv.TextEdits(edits), nil
 }

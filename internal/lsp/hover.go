@@ -15,12 +15,7 @@ func init() {
 // schema's words for a member or an enumerated value. The range is the
 // hovered token's, so that the editor highlights what the text is about.
 func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.Hover, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	off, err := conv.Offset(p.Position)
+	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

@@ -28,11 +28,10 @@ func init() {
 // inlayHints puts a diff gutter before every body line of the patch: the
 // old and new line numbers, the numbers one writes in start_line.
 func inlayHints(ctx context.Context, s *Server, p *inlayHintParams) ([]inlayHint, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	span, err := conv.Span(p.Range)
 	if err != nil {
 		return nil, err

@@ -16,12 +16,7 @@ func init() {
 // anchor would be edited. On a hunk or file header they are the comments
 // in that hunk or file (see anchor.Report.References).
 func references(ctx context.Context, s *Server, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	off, err := conv.Offset(p.Position)
+	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

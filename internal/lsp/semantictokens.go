@@ -16,20 +16,19 @@ func init() {
 }
 
 func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	toks := an.Tokens()
-	return &protocol.SemanticTokens{Data: encodeTokens(Converter{M: an.Mapper, Enc: sn.enc}, toks)}, nil
+	return &protocol.SemanticTokens{Data: encodeTokens(conv, toks)}, nil
 }
 
 func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	span, err := conv.Span(p.Range)
 	if err != nil {
 		return nil, err

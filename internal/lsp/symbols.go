@@ -17,11 +17,10 @@ func init() {
 // documentSymbols outlines the review: the patch's files grouped by
 // directory, busiest first, each with its hunks; then the comments.
 func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
-	sn, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	lines := an.Index.Patch.Lines
 	span := func(start, end int) protocol.Range { return conv.Range(exchange.Range{Start: start, End: end}) }
 	out := []protocol.DocumentSymbol{}
