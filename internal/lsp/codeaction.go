@@ -35,11 +35,7 @@ func init() {
 }
 
 func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	span, err := conv.Span(p.Range)
+	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

@@ -106,6 +106,17 @@ func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *An
 	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
 }
 
+// fileIn is fileAnalysis for a request about a range: it also returns
+// that range in byte offsets.
+func fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
+	conv, an, err := fileAnalysis(ctx, uri)
+	if err != nil {
+		return conv, nil, exchange.Range{}, err
+	}
+	span, err := conv.Span(rng)
+	return conv, an, span, err
+}
+
 // fileAt is fileAnalysis for a request about one position: it also
 // returns that position as a byte offset.
 func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {

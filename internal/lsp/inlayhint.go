@@ -28,11 +28,7 @@ func init() {
 // inlayHints puts a diff gutter before every body line of the patch: the
 // old and new line numbers, the numbers one writes in start_line.
 func inlayHints(ctx context.Context, s *Server, p *inlayHintParams) ([]inlayHint, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	span, err := conv.Span(p.Range)
+	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

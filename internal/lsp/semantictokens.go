@@ -25,11 +25,7 @@ func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticToke
 }
 
 func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	span, err := conv.Span(p.Range)
+	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
