@@ -31,7 +31,11 @@ func CheckDocument(doc *exchange.Document, prev *Report) *Report {
 	if r.Index == nil {
 		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Src)
 	}
-	r.Anchors = Analyze(doc, r.Index, Options{SkipAnchor: r.Check.AnchorInvalid})
+	opts := Options{SkipAnchor: r.Check.AnchorInvalid}
+	if prev != nil {
+		opts.Prev = prev.Anchors
+	}
+	r.Anchors = Analyze(doc, r.Index, opts)
 	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))
 	r.Diagnostics = append(r.Diagnostics, r.Check.Diagnostics...)
 	r.Diagnostics = append(r.Diagnostics, r.Index.Problems...)

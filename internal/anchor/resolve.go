@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"sync"
@@ -31,6 +32,12 @@ type Options struct {
 	// SkipAnchor lists comments whose anchor members failed the schema:
 	// they get the schema diagnostics only.
 	SkipAnchor map[*exchange.Comment]bool
+	// Prev is the analysis of an earlier version of the same document. A
+	// comment spelt exactly as it was there, at the same index, against
+	// the same patch at the same place, keeps its resolution and
+	// diagnostics: after a keystroke only the edited comment is anchored
+	// again.
+	Prev *Analysis
 }
 
 // Resolution is where one comment's anchor lands in the patch.
@@ -101,6 +108,10 @@ type Analysis struct {
 	// are not repeated here), sorted by position.
 	Diagnostics []exchange.Diagnostic
 
+	// doc and byComment let a later Analyze reuse this one (Options.Prev).
+	doc       *exchange.Document
+	byComment [][]exchange.Diagnostic
+
 	onceOn sync.Once
 	on     map[int][]int
 }
@@ -125,14 +136,80 @@ func (a *Analysis) CommentsOn(patchLine int) []int {
 // doc.Review.Patch) and reports the anchoring diagnostics with their fixes.
 func Analyze(doc *exchange.Document, ix *Index, opts Options) *Analysis {
 	an := newAnalyzer(doc, ix, opts)
-	a := &Analysis{Index: ix, Resolutions: make([]*Resolution, len(doc.Review.Comments))}
-	for i, c := range doc.Review.Comments {
-		r := an.resolve(c)
-		a.Resolutions[i] = r
-		a.Diagnostics = append(a.Diagnostics, an.diagnose(r)...)
+	comments := doc.Review.Comments
+	a := &Analysis{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
+	prev := reusable(opts.Prev, doc, ix)
+	for i, c := range comments {
+		if prev != nil && i < len(prev.Resolutions) && prev.sameComment(i, doc, c) {
+			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c)
+		} else {
+			r := an.resolve(c)
+			a.Resolutions[i] = r
+			a.byComment[i] = an.diagnose(r)
+		}
+		a.Diagnostics = append(a.Diagnostics, a.byComment[i]...)
 	}
 	exchange.SortDiagnostics(a.Diagnostics)
 	return a
+}
+
+// reusable returns prev when its resolutions still hold for doc: the same
+// patch index (shared, not rebuilt) at the same offsets.
+func reusable(prev *Analysis, doc *exchange.Document, ix *Index) *Analysis {
+	if prev == nil || prev.doc == nil || prev.Index == nil || len(prev.Index.Files) != len(ix.Files) ||
+		len(ix.Files) > 0 && prev.Index.Files[0] != ix.Files[0] {
+		return nil
+	}
+	old, cur := prev.doc.Review.Patch.Node, doc.Review.Patch.Node
+	if old == nil || cur == nil || old.Start != cur.Start || old.End != cur.End {
+		return nil
+	}
+	return prev
+}
+
+// sameComment reports whether comment i is spelt in doc exactly as it was.
+// Its text decides everything about it but its index (in messages about a
+// comment without an id), and the index is the same.
+func (a *Analysis) sameComment(i int, doc *exchange.Document, c *exchange.Comment) bool {
+	old := a.Resolutions[i].Comment.Node
+	return bytes.Equal(a.doc.Src[old.Start:old.End], doc.Src[c.Node.Start:c.Node.End])
+}
+
+// moveComment returns comment i's resolution and diagnostics for the same
+// text at c's place: ranges inside the comment move with it; ranges in
+// the patch stay.
+func (a *Analysis) moveComment(i int, c *exchange.Comment) (*Resolution, []exchange.Diagnostic) {
+	from := a.Resolutions[i].Comment.Node
+	r := *a.Resolutions[i]
+	r.Comment = c
+	delta := c.Node.Start - from.Start
+	move := func(rg exchange.Range) exchange.Range {
+		if rg.Start >= from.Start && rg.End <= from.End {
+			return exchange.Range{Start: rg.Start + delta, End: rg.End + delta}
+		}
+		return rg
+	}
+	ds := make([]exchange.Diagnostic, len(a.byComment[i]))
+	for k, d := range a.byComment[i] {
+		d.Range = move(d.Range)
+		if delta != 0 {
+			d.Related = append([]exchange.Related(nil), d.Related...)
+			for j := range d.Related {
+				d.Related[j].Range = move(d.Related[j].Range)
+			}
+			d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
+			for j := range d.Fixes {
+				edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
+				for e, ed := range d.Fixes[j].Edits {
+					mr := move(exchange.Range{Start: ed.Start, End: ed.End})
+					edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
+				}
+				d.Fixes[j].Edits = edits
+			}
+		}
+		ds[k] = d
+	}
+	return &r, ds
 }
 
 // analyzer holds what one Analyze call builds lazily and shares between

@@ -1,0 +1,54 @@
+package anchor
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+func reportShape(r *Report) string {
+	var b strings.Builder
+	for _, d := range r.Diagnostics {
+		fmt.Fprintf(&b, "%s %d-%d %s %s %v %v|", d.Code, d.Range.Start, d.Range.End, d.Message, d.Reason, d.Related, d.Fixes)
+	}
+	for _, res := range r.Anchors.Resolutions {
+		fmt.Fprintf(&b, "%d %v %v %d %d %d %s %v|", res.Comment.Node.Start, res.Skipped, res.Resolved, res.Side, res.First, res.Last, res.Reason, res.Candidates)
+	}
+	return b.String()
+}
+
+// TestCheckDocumentReusesOnlyWhatHolds edits a generated review at random
+// (comment bodies, anchors, ids, text before the patch, the patch itself)
+// and checks that the report built from the previous one is the report a
+// fresh check gives.
+func TestCheckDocumentReusesOnlyWhatHolds(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 4, DiffLines: 400, Comments: 40, DriftedFraction: 0.3, Seed: 5}))
+	r := rand.New(rand.NewPCG(9, 9))
+	prev := CheckDocument(exchange.Parse([]byte(src)), nil)
+	edits := []func(string) string{
+		func(s string) string { return strings.Replace(s, `"body": "`, `"body": "x`, 1+r.IntN(3)) },
+		func(s string) string { return strings.Replace(s, `"start_line": 1`, `"start_line": 2`, 1) },
+		func(s string) string { return strings.Replace(s, `"id": "c1`, `"id": "k1`, 1) },
+		func(s string) string { return strings.Replace(s, `"leanreview_review": 1,`, `"leanreview_review": 1, "title": "t",`, 1) },
+		func(s string) string { return strings.Replace(s, `"side": "RIGHT"`, `"side": "LEFT"`, 1) },
+		func(s string) string {
+			i := strings.Index(s, `"comments": [`) + len(`"comments": [`)
+			return s[:i] + `{"path": "nowhere.go", "side": "RIGHT", "start_line": 3, "body": "new"}, ` + s[i:]
+		},
+		func(s string) string { return strings.Replace(s, `"+`, `"+ `, 1) }, // inside the patch
+	}
+	for step := 0; step < 60; step++ {
+		next := edits[r.IntN(len(edits))](src)
+		doc := exchange.ParseIncremental([]byte(next), prev.Doc)
+		got := CheckDocument(doc, prev)
+		want := CheckDocument(exchange.Parse([]byte(next)), nil)
+		if reportShape(got) != reportShape(want) {
+			t.Fatalf("step %d: the report built on the previous one differs from a fresh check", step)
+		}
+		src, prev = next, got
+	}
+}
