@@ -33,7 +33,9 @@ func TestCheckDocumentReusesOnlyWhatHolds(t *testing.T) {
 		func(s string) string { return strings.Replace(s, `"body": "`, `"body": "x`, 1+r.IntN(3)) },
 		func(s string) string { return strings.Replace(s, `"start_line": 1`, `"start_line": 2`, 1) },
 		func(s string) string { return strings.Replace(s, `"id": "c1`, `"id": "k1`, 1) },
-		func(s string) string { return strings.Replace(s, `"leanreview_review": 1,`, `"leanreview_review": 1, "title": "t",`, 1) },
+		func(s string) string {
+			return strings.Replace(s, `"leanreview_review": 1,`, `"leanreview_review": 1, "title": "t",`, 1)
+		},
 		func(s string) string { return strings.Replace(s, `"side": "RIGHT"`, `"side": "LEFT"`, 1) },
 		func(s string) string {
 			i := strings.Index(s, `"comments": [`) + len(`"comments": [`)
