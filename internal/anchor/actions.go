@@ -183,7 +183,7 @@ func actReanchor(r *Report, c *exchange.Comment) (Action, bool) {
 // SetStateEdit sets c's state, inserting the member in the spec's key
 // order when it is absent.
 func SetStateEdit(src []byte, c *exchange.Comment, state string) exchange.Edit {
-	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), afterKey(c.Node, "state"))
+	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), keyAfter(c.Node, exchange.CommentKeys, "state"))
 }
 
 // ReplyEdit returns the edit that appends the reply {author, "", at} to
@@ -198,7 +198,7 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 	rs := obj.Member("replies")
 	switch {
 	case rs == nil:
-		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), afterKey(obj, "replies")), true
+		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), keyAfter(obj, exchange.CommentKeys, "replies")), true
 	case rs.Kind != exchange.KindArray || !rs.Closed:
 		return exchange.Edit{}, false
 	case len(rs.Elems) == 0:
@@ -257,7 +257,7 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 	cs := root.Member("comments")
 	switch {
 	case cs == nil:
-		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), actAfterReviewKey(root, "comments")), true
+		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), keyAfter(root, exchange.ReviewKeys, "comments")), true
 	case cs.Kind != exchange.KindArray || !cs.Closed:
 		return exchange.Edit{}, false
 	case len(cs.Elems) == 0:
@@ -267,20 +267,6 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 		inner = actStyleOf(src, first)
 	}
 	return actAppend(src, cs, inner.render(members)), true
-}
-
-// actAfterReviewKey is afterKey for the review object's members.
-func actAfterReviewKey(root *exchange.Node, name string) string {
-	after := "^"
-	for _, k := range exchange.ReviewKeys {
-		if k == name {
-			break
-		}
-		if root.Member(k) != nil {
-			after = k
-		}
-	}
-	return after
 }
 
 // FreshID returns an id for a new comment: "c" and one more than the

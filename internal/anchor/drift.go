@@ -212,7 +212,7 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 					// Keep the comment's own extent when the hunk has room
 					// for it: the snippet usually quotes the range's start.
 					if start+span > end {
-						if _, last, ok := hunkSpan(h, side); ok && start+span <= last {
+						if _, last := h.span(side); start+span <= last {
 							end = start + span
 						}
 					}

@@ -23,7 +23,11 @@ import (
 //     downgraded to information for the same reason, and no
 //     orphaned-resolves: reactivating it there would be wrong.
 //   - stale: stale-anchor on the state, with the "re-anchor by content"
-//     fix, in addition to whatever the anchor itself deserves.
+//     fix, in addition to whatever the anchor itself deserves. Both offer
+//     the same moves (each diagnostic lists the fixes diagnostics.md gives
+//     it), but only stale-anchor's are fixAll's: re-anchoring is what a
+//     stale comment waits for, and `fix` then reports it under one code
+//     whatever the order of the comment's members.
 //
 // Moving an orphaned or stale comment also sets its state to active: once
 // moved it resolves, and the person asked for it to stand there.
@@ -74,11 +78,7 @@ func (an *analyzer) findCandidates(r *Resolution) {
 		var files []*FileDiff
 		var paths []string
 		for _, p := range r.NearPaths {
-			f, _ := an.ix.FileFor(p, r.Side)
-			if f == nil {
-				f, _ = an.ix.FileFor(p, r.Side.other())
-			}
-			if f != nil {
+			if f := an.ix.fileEither(p, r.Side); f != nil {
 				files, paths = append(files, f), append(paths, p)
 			}
 		}
@@ -110,7 +110,7 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	case ReasonUnknownPath:
 		msg = fmt.Sprintf("no file %q in the patch", c.Path)
 		for i, p := range r.NearPaths {
-			if f := an.fileOf(p, r.Side); f != nil {
+			if f := an.ix.fileEither(p, r.Side); f != nil {
 				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("did you mean %q?", p)})
 			}
 			if i == 0 {
@@ -165,7 +165,7 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	}
 	d.Message = msg
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Move")...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
 	for _, p := range r.NearPaths {
 		d.Fixes = append(d.Fixes, exchange.Fix{
 			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
@@ -179,6 +179,8 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
 	return d
 }
+
+func stale(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateStale }
 
 func hasPreferred(cs []Candidate) bool {
 	for _, k := range cs {
@@ -208,7 +210,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", lineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Move")...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
 	snip := SnippetOf(lines)
 	d.Fixes = append(d.Fixes, exchange.Fix{
 		Title: fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
@@ -258,7 +260,7 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	case len(r.Candidates) > 0:
 		d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
 		d.Related = an.candidateRelated(r)
-		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to")
+		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", true)
 	default:
 		f := an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
 		f.Preferred = true
@@ -269,17 +271,15 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 
 // moveFixes returns one fix per candidate, the preferred one first (it is
 // first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
-// 74: text", the words of diagnostics.md's fix list; verb replaces
-// "Re-anchor c1 to" when it is not "Move". Done reads "moved c1 from
-// RIGHT 72 to RIGHT 74", what `lreview-lsp fix` reports.
-func (an *analyzer) moveFixes(r *Resolution, verb string) []exchange.Fix {
+// 74: text", the words of diagnostics.md's fix list, prefix being
+// "Re-anchor c1 to". Done reads "moved c1 from RIGHT 72 to RIGHT 74", what
+// `lreview-lsp fix` reports. fixAll says whether the unique nearest
+// candidate may be marked Safe.
+func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
 	c := r.Comment
 	var fs []exchange.Fix
 	for _, k := range r.Candidates {
-		title := verb + " " + an.placeName(c, k)
-		if verb == "Move" {
-			title = "Re-anchor " + commentName(c) + " to " + an.placeName(c, k)
-		}
+		title := prefix + " " + an.placeName(c, k)
 		to := lineSpan(k.Side, k.Start, k.End)
 		if k.Path != c.Path {
 			to = k.Path + " " + to
@@ -296,7 +296,7 @@ func (an *analyzer) moveFixes(r *Resolution, verb string) []exchange.Fix {
 			Preferred: k.Preferred,
 			// fixAll takes a unique nearest candidate, but not one in
 			// another file: that rests on a guessed path.
-			Safe: k.Preferred && k.Path == c.Path,
+			Safe: fixAll && k.Preferred && k.Path == c.Path,
 		})
 	}
 	return fs
@@ -343,16 +343,17 @@ func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 // key order when it is absent.
 func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
 	return exchange.Fix{Title: title, Edits: []exchange.Edit{
-		exchange.SetMember(an.src, c.Node, "state", exchange.Quote(state), afterKey(c.Node, "state")),
+		SetStateEdit(an.src, c, state),
 	}}
 }
 
-// afterKey returns the member after which a new member name goes to keep
-// the spec's key order: the last present known key that precedes it, or
-// "^" (first) when none does.
-func afterKey(obj *exchange.Node, name string) string {
+// keyAfter names the member after which a new member called name goes,
+// so that known members keep the spec's order (keys: exchange.ReviewKeys
+// or CommentKeys): the last present member that precedes it in keys, or
+// "^" (first) when none does. Every insertion of this package uses it.
+func keyAfter(obj *exchange.Node, keys []string, name string) string {
 	after := "^"
-	for _, k := range exchange.CommentKeys {
+	for _, k := range keys {
 		if k == name {
 			break
 		}
@@ -379,7 +380,7 @@ func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
 func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for _, k := range r.Candidates {
-		f := an.fileOf(k.Path, k.Side)
+		f := an.ix.fileEither(k.Path, k.Side)
 		if f == nil {
 			continue
 		}
@@ -413,17 +414,8 @@ func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
 	return out
 }
 
-// fileOf finds the file of path on side, or on the other side.
-func (an *analyzer) fileOf(path string, s Side) *FileDiff {
-	if f, _ := an.ix.FileFor(path, s); f != nil {
-		return f
-	}
-	f, _ := an.ix.FileFor(path, s.other())
-	return f
-}
-
 func (an *analyzer) lineOf(path string, s Side, n int) (DiffLine, bool) {
-	f := an.fileOf(path, s)
+	f := an.ix.fileEither(path, s)
 	if f == nil {
 		return DiffLine{}, false
 	}
@@ -447,9 +439,9 @@ func (an *analyzer) lineText(i int) string {
 func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
 	best := -1
 	for i := range f.Hunks {
-		a, b, has := hunkSpan(&f.Hunks[i], s)
-		if !has {
-			continue
+		a, b := f.Hunks[i].span(s)
+		if b < a {
+			continue // the hunk shows no line of this image
 		}
 		d := 0
 		if line < a {

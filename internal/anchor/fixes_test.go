@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,4 +64,31 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		checkEveryFix(t, doc, a)
 	})
+}
+
+// A stale comment whose snippet is elsewhere gets snippet-mismatch and
+// stale-anchor, both offering the move; fixAll applies it once, as the
+// re-anchoring the stale state waits for, whatever the members' order.
+func TestFixAllReanchorsAStaleCommentOnce(t *testing.T) {
+	for _, order := range []string{
+		`"snippet": "return result, nil", "state": "stale"`,
+		`"state": "stale", "snippet": "return result, nil"`,
+	} {
+		src := reviewJSON(handlerPatch, cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, `+order))
+		out, applied, err := FixAll(src)
+		if err != nil {
+			t.Fatalf("%s: FixAll: %v", order, err)
+		}
+		var got []string
+		for _, a := range applied {
+			got = append(got, a.Code+": "+a.Done)
+		}
+		if want := []string{"stale-anchor: moved c1 from RIGHT 71 to RIGHT 74"}; !slices.Equal(got, want) {
+			t.Errorf("%s: got applied %q, want %q", order, got, want)
+		}
+		c := exchange.Parse(out).Review.Comments[0]
+		if c.StartLine != 74 || c.StateNorm() != exchange.StateActive {
+			t.Errorf("%s: got c1 at %d, %s; want at 74, active", order, c.StartLine, c.StateNorm())
+		}
+	}
 }

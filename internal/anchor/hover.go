@@ -401,7 +401,7 @@ func (r *Report) candidateWords(c *exchange.Comment, k Candidate) string {
 // candidateLines finds a candidate's lines: its file, hunk and the line
 // indexes of its first and last lines.
 func (r *Report) candidateLines(k Candidate) (f *FileDiff, h *Hunk, first, last int, ok bool) {
-	if f, _ = r.Index.FileFor(k.Path, k.Side); f == nil {
+	if f = r.Index.fileEither(k.Path, k.Side); f == nil {
 		return nil, nil, 0, 0, false
 	}
 	hi, i, ok := f.Find(k.Side, k.Start)
@@ -520,7 +520,7 @@ func (r *Report) patchLineHover(pl int) string {
 		b.WriteString("**Hunk** of " + fileWords(f))
 		var spans []string
 		for _, s := range []Side{Left, Right} {
-			if first, last, ok := hunkSpan(h, s); ok {
+			if first, last := h.span(s); first <= last {
 				spans = append(spans, lineSpan(s, first, last))
 			}
 		}
@@ -612,9 +612,7 @@ func (r *Report) Definition(offset int) []exchange.Range {
 		f := res.File
 		if f == nil {
 			side, _ := ParseSide(c.Side) // RIGHT when the side is not valid
-			if f, _ = r.Index.FileFor(c.Path, side); f == nil {
-				f, _ = r.Index.FileFor(c.Path, side.other())
-			}
+			f = r.Index.fileEither(c.Path, side)
 		}
 		if f == nil || f.First >= len(patch.Lines) {
 			return nil

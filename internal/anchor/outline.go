@@ -38,10 +38,7 @@ func (a *Analysis) Outline(doc *exchange.Document) []DirSummary {
 	byDir := map[string]*DirSummary{}
 	var dirs []*DirSummary
 	for _, f := range a.Index.Files {
-		name := f.NewName
-		if name == "" {
-			name = f.OldName
-		}
+		name := f.displayName()
 		fs := FileSummary{File: f, Name: name, Active: active[f]}
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {

@@ -1,6 +1,9 @@
 package anchor
 
-import "sort"
+import (
+	"cmp"
+	"sort"
+)
 
 // lookup holds what BuildIndex precomputes for the lookups. An Index built
 // by hand (tests) has none, and the lookups then scan.
@@ -29,13 +32,18 @@ func newLookup(files []*FileDiff) *lookup {
 	return lk
 }
 
-// name returns f's name on side s.
+// name returns f's name on side s ("" for the absent side of a new or
+// deleted file).
 func (f *FileDiff) name(s Side) string {
 	if s == Left {
 		return f.OldName
 	}
 	return f.NewName
 }
+
+// displayName names f whatever its sides: the new name, or the old one of
+// a deleted file.
+func (f *FileDiff) displayName() string { return cmp.Or(f.NewName, f.OldName) }
 
 // FileFor returns the file diff whose name on side matches path exactly
 // (new name for RIGHT, old name for LEFT), and, failing that, a renamed
@@ -62,6 +70,17 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
 		}
 	}
 	return nil, false
+}
+
+// fileEither is FileFor on side s, then on the other side: the file a
+// path names whatever the side, for drift candidates (which may sit on
+// the other side) and for pointing at a file's header.
+func (ix *Index) fileEither(path string, s Side) *FileDiff {
+	if f, _ := ix.FileFor(path, s); f != nil {
+		return f
+	}
+	f, _ := ix.FileFor(path, s.other())
+	return f
 }
 
 // Paths returns every distinct old and new name, in patch order, for

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -90,12 +91,18 @@ func SplitDiffFile(data []byte) []string {
 // form, one element per line, in the document's existing indentation
 // style) and move every comment by content into the new patch. The edits
 // touch only the patch value and each comment's start_line, end_line,
-// side and state values, so formatting and unknown members survive.
+// side and state values (and its path, when it follows a renamed file),
+// so formatting and unknown members survive.
 //
 // It refuses a document with syntax errors (an edit could land in a value
 // the reader guessed at) and a new patch without any file diff (almost
 // certainly the wrong file: every comment would be orphaned).
 func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, moves []Move, err error) {
+	return rebase(doc, newPatch, false)
+}
+
+// rebase is Rebase; scan makes it score every window (rebaser.scan).
+func rebase(doc *exchange.Document, newPatch []string, scan bool) (edits []exchange.Edit, moves []Move, err error) {
 	if doc == nil || doc.Review.Node == nil {
 		return nil, nil, errors.New("not a review exchange document: the root is not an object")
 	}
@@ -115,12 +122,13 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	}
 	switch {
 	case patch == nil:
-		edits = append(edits, exchange.InsertMember(src, root, "patch", value, rbAfter(root, exchange.ReviewKeys, "patch")))
+		edits = append(edits, exchange.InsertMember(src, root, "patch", value, keyAfter(root, exchange.ReviewKeys, "patch")))
 	case string(src[patch.Start:patch.End]) != value:
 		edits = append(edits, exchange.ReplaceValue(patch, value))
 	}
 
 	rb := newRebaser(src, BuildIndex(&doc.Review.Patch), newIx, false)
+	rb.scan = scan
 	for _, c := range doc.Review.Comments {
 		m, es := rb.move(c)
 		moves = append(moves, m)
@@ -168,15 +176,44 @@ const (
 )
 
 type rebaser struct {
-	src    []byte
-	old    *Index
-	new    *Index
-	same   bool // Reanchor: old and new are the same patch
-	images map[*FileDiff]*[2][]rbImage
+	src   []byte
+	old   *Index
+	new   *Index
+	same  bool // Reanchor: old and new are the same patch
+	files map[*FileDiff]*[2]*rbFile
+	// scan makes candidates score every window of a file, as the indexes
+	// in rbFile are meant to spare; tests compare the two.
+	scan bool
 }
 
 func newRebaser(src []byte, old, new *Index, same bool) *rebaser {
-	return &rebaser{src: src, old: old, new: new, same: same, images: map[*FileDiff]*[2][]rbImage{}}
+	return &rebaser{src: src, old: old, new: new, same: same, files: map[*FileDiff]*[2]*rbFile{}}
+}
+
+// rbFile is what the rebaser knows about one side of one file diff, built
+// once and shared by every comment: a patch of 100,000 lines in one file
+// with 2,000 comments must not cost a pass over the file per comment.
+type rbFile struct {
+	imgs []rbImage
+	// at maps each normalised line to its positions, in image order.
+	at map[string][]rbPos
+	// grams maps each trigram of the normalised lines to the positions of
+	// the lines holding it (once per line), for needles that are a part of
+	// a line; built on first use.
+	grams map[uint32][]rbPos
+	// hunks are the hunk sums rbMap needs to carry a line of this side to
+	// the other one.
+	hunks []rbHunkSum
+}
+
+// rbPos is position p of image img (an index in rbFile.imgs).
+type rbPos struct{ img, p int32 }
+
+// rbHunkSum is one hunk seen from one side (from) towards the other (to).
+type rbHunkSum struct {
+	fromStart, toStart  int // header starts
+	fromCount, toCount  int // body lines of each image
+	fromFirst, fromLast int // the hunk's span in the from image
 }
 
 // rbImage is the image of one side in one hunk: the hunk's lines that
@@ -185,41 +222,92 @@ type rbImage struct {
 	hunk  int
 	lines []int // indexes in Hunk.Lines
 	norm  []string
-	pos   map[string][]int // built on first use
 }
 
-func (rb *rebaser) imagesOf(f *FileDiff, s Side) []rbImage {
-	both := rb.images[f]
+func (rb *rebaser) imagesOf(f *FileDiff, s Side) []rbImage { return rb.fileOf(f, s).imgs }
+
+// fileOf returns side s of f, building it on first use.
+func (rb *rebaser) fileOf(f *FileDiff, s Side) *rbFile {
+	both := rb.files[f]
 	if both == nil {
-		both = &[2][]rbImage{}
-		rb.images[f] = both
+		both = &[2]*rbFile{}
+		rb.files[f] = both
 	}
-	if both[s] == nil {
-		imgs := make([]rbImage, len(f.Hunks))
-		for h := range f.Hunks {
-			img := rbImage{hunk: h}
-			for i, l := range f.Hunks[h].Lines {
-				if l.Kind != NoNewline && l.In(s) {
-					img.lines = append(img.lines, i)
-					img.norm = append(img.norm, normLine(l.Content))
+	if both[s] != nil {
+		return both[s]
+	}
+	rf := &rbFile{imgs: make([]rbImage, len(f.Hunks)), at: map[string][]rbPos{}, hunks: make([]rbHunkSum, len(f.Hunks))}
+	to := s.other()
+	for h := range f.Hunks {
+		hk := &f.Hunks[h]
+		img := rbImage{hunk: h}
+		sum := rbHunkSum{fromStart: hk.OldStart, toStart: hk.NewStart}
+		if s == Right {
+			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
+		}
+		sum.fromFirst, sum.fromLast = hk.span(s)
+		for i, l := range hk.Lines {
+			if l.In(s) {
+				sum.fromCount++
+			}
+			if l.In(to) {
+				sum.toCount++
+			}
+			if l.Kind != NoNewline && l.In(s) {
+				n := normLine(l.Content)
+				rf.at[n] = append(rf.at[n], rbPos{int32(h), int32(len(img.lines))})
+				img.lines = append(img.lines, i)
+				img.norm = append(img.norm, n)
+			}
+		}
+		rf.imgs[h] = img
+		rf.hunks[h] = sum
+	}
+	both[s] = rf
+	return rf
+}
+
+// gramsOf returns rf's trigram index, building it on first use.
+func (rf *rbFile) gramsOf() map[uint32][]rbPos {
+	if rf.grams != nil {
+		return rf.grams
+	}
+	rf.grams = map[uint32][]rbPos{}
+	for i := range rf.imgs {
+		for p, l := range rf.imgs[i].norm {
+			at := rbPos{int32(i), int32(p)}
+			for k := 0; k+3 <= len(l); k++ {
+				g := rbGram(l[k:])
+				if ps := rf.grams[g]; len(ps) == 0 || ps[len(ps)-1] != at {
+					rf.grams[g] = append(ps, at)
 				}
 			}
-			imgs[h] = img
 		}
-		both[s] = imgs
 	}
-	return both[s]
+	return rf.grams
 }
 
-// positions maps each normalised line to its positions in the image.
-func (img *rbImage) positions() map[string][]int {
-	if img.pos == nil {
-		img.pos = make(map[string][]int, len(img.norm))
-		for p, l := range img.norm {
-			img.pos[l] = append(img.pos[l], p)
+func rbGram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]) }
+
+// holding returns the positions of the lines that may hold needle line s
+// (every line that does is among them), in image order, and false when
+// the index cannot narrow the search (s is shorter than a trigram).
+func (rf *rbFile) holding(s string) ([]rbPos, bool) {
+	if len(s) < 3 {
+		return nil, false
+	}
+	grams := rf.gramsOf()
+	var best []rbPos
+	for k := 0; k+3 <= len(s); k++ {
+		ps := grams[rbGram(s[k:])]
+		if len(ps) == 0 {
+			return nil, true // no line holds this trigram of s
+		}
+		if best == nil || len(ps) < len(best) {
+			best = ps
 		}
 	}
-	return img.pos
+	return best, true
 }
 
 // number is the line number, in side s, of position p of the image.
@@ -300,7 +388,7 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 			}
 		}
 		if newF == nil {
-			why = fmt.Sprintf("%s is not in %s", rbQuotePath(c.Path), rb.patchWord())
+			why = fmt.Sprintf("%s is not in %s", strconv.Quote(c.Path), rb.patchWord())
 		}
 	}
 	if why == "" {
@@ -346,22 +434,30 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 	var edits []exchange.Edit
 	obj := c.Node
 	if found != nil {
+		// A file renamed in the new patch is called by its new name on
+		// RIGHT (its old one on LEFT): the comment follows it there rather
+		// than resolving through the other name with a hint.
+		if name := newF.name(found.side); name != "" && name != c.Path {
+			if n := c.Member("path"); n != nil {
+				edits = append(edits, exchange.ReplaceValue(n, exchange.Quote(name)))
+			}
+		}
 		if !sideOK || found.side != side {
-			edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), rbAfter(obj, exchange.CommentKeys, "side")))
+			edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), keyAfter(obj, exchange.CommentKeys, "side")))
 		}
 		if v, ok := c.Member("start_line").Int(rb.src); !ok || v != found.start {
-			edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), rbAfter(obj, exchange.CommentKeys, "start_line")))
+			edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), keyAfter(obj, exchange.CommentKeys, "start_line")))
 		}
 		if n := c.Member("end_line"); n != nil {
 			if v, ok := n.Int(rb.src); !ok || v != found.end {
 				edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(found.end)))
 			}
 		} else if found.end != found.start {
-			edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), rbAfter(obj, exchange.CommentKeys, "end_line")))
+			edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), keyAfter(obj, exchange.CommentKeys, "end_line")))
 		}
 	}
 	if newState != state {
-		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), rbAfter(obj, exchange.CommentKeys, "state")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), keyAfter(obj, exchange.CommentKeys, "state")))
 	}
 	m.Unchanged = len(edits) == 0
 	return m, edits
@@ -439,7 +535,7 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 		if t == side {
 			return n, trusted
 		}
-		m, ok := rbMap(newF, side, n)
+		m, ok := rb.rbMap(newF, side, n)
 		return m, ok && trusted
 	}
 	base, exact := n, trusted
@@ -448,129 +544,178 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 			exact = false
 		} else {
 			var ok bool
-			base, ok = rbMap(oldF, Right, n)
+			base, ok = rb.rbMap(oldF, Right, n)
 			exact = exact && ok
 		}
 	}
 	if t == Left {
 		return base, exact
 	}
-	m, ok := rbMap(newF, Left, base)
+	m, ok := rb.rbMap(newF, Left, base)
 	return m, exact && ok
 }
 
 // rbMap carries line n of side from of f to the other side: lines outside
 // the hunks and context lines map exactly; an added or removed line maps
 // next to where it would be, inexactly.
-func rbMap(f *FileDiff, from Side, n int) (int, bool) {
-	to := from.other()
+func (rb *rebaser) rbMap(f *FileDiff, from Side, n int) (int, bool) {
 	offset := 0
-	for i := range f.Hunks {
-		h := &f.Hunks[i]
-		fromStart, toStart := h.OldStart, h.NewStart
-		if from == Right {
-			fromStart, toStart = toStart, fromStart
+	for i, h := range rb.fileOf(f, from).hunks {
+		if n < h.fromStart {
+			return n + h.toStart - h.fromStart, true
 		}
-		if n < fromStart {
-			return n + toStart - fromStart, true
-		}
-		fromCount, toCount := 0, 0
-		prevTo := toStart - 1
-		for _, l := range h.Lines {
-			if l.Number(from) == n {
-				if l.In(to) {
-					return l.Number(to), true
+		hk := &f.Hunks[i]
+		if j, ok := hk.find(from, n, h.fromFirst, h.fromLast); ok {
+			if l := hk.Lines[j]; l.In(from.other()) {
+				return l.Number(from.other()), true
+			}
+			prevTo := h.toStart - 1
+			for j--; j >= 0; j-- {
+				if m := hk.Lines[j].Number(from.other()); m > 0 {
+					prevTo = m
+					break
 				}
-				return prevTo + 1, false
 			}
-			if l.In(from) {
-				fromCount++
-			}
-			if l.In(to) {
-				toCount++
-				prevTo = l.Number(to)
-			}
+			return prevTo + 1, false
 		}
-		if n < fromStart+fromCount {
-			return n + toStart - fromStart, false // a truncated hunk
+		if n < h.fromStart+h.fromCount {
+			return n + h.toStart - h.fromStart, false // a truncated hunk
 		}
-		offset = (toStart + toCount) - (fromStart + fromCount)
+		offset = (h.toStart + h.toCount) - (h.fromStart + h.fromCount)
 	}
 	return n + offset, true
 }
 
 // candidates scores the windows of side s of f where the needle is, and,
 // when similar is set, those where a line only resembles it but enough of
-// the context is around. The second kind is searched from the positions of
-// the context lines, not by scoring every window: a large file would
-// otherwise cost a context comparison per line and per comment.
+// the context is around. Neither kind is found by scoring every window: the
+// needle's windows come from the lines holding its first line (rbFile.at
+// and its trigrams), the similar ones from the positions of the context
+// lines. A large file would otherwise cost a pass per comment.
 func (rb *rebaser) candidates(f *FileDiff, s Side, c *exchange.Comment, oldF *FileDiff, nd rbNeedle, similar bool) []rbCand {
 	expect, exact := rb.expected(c, nd.side, oldF, f, s, nd.trusted)
 	k, w := len(nd.lines), nd.matchW
 	avail := len(nd.before) + len(nd.after)
 	similar = similar && !nd.weak && avail > 0
 	joined := strings.Join(nd.lines, "\n")
-	var out []rbCand
-	imgs := rb.imagesOf(f, s)
-	for i := range imgs {
-		img := &imgs[i]
+	rf := rb.fileOf(f, s)
+	type found struct {
+		rbCand
+		img     int
+		similar bool
+	}
+	var out []found
+	ctxAt := func(img *rbImage, p int) int {
+		if avail == 0 {
+			return 0
+		}
 		n := len(img.norm)
-		ctxAt := func(p int) int {
-			if avail == 0 {
-				return 0
+		return rbCommon(nd.before, img.norm[max(0, p-rbContextLines):p]) +
+			rbCommon(nd.after, img.norm[p+w:min(n, p+w+rbContextLines)])
+	}
+	add := func(i, p, tier, ctx int, sim bool) {
+		img := &rf.imgs[i]
+		cd := rbCand{side: s, start: img.number(f, s, p), end: img.number(f, s, p+nd.rangeW-1), tier: tier, ctx: ctx}
+		cd.dist = cd.start - expect
+		if cd.dist < 0 {
+			cd.dist = -cd.dist
+		}
+		cd.exactPos = exact && cd.dist == 0
+		out = append(out, found{cd, i, sim})
+	}
+	// try scores the window of image i at p, where line p+nd.off may hold
+	// the needle's first line.
+	try := func(i, p int) {
+		img := &rf.imgs[i]
+		if p < 0 || p+w > len(img.norm) {
+			return
+		}
+		if tier := rbTier(nd.lines, img.norm[p+nd.off:p+nd.off+k], nd.weak); tier > 0 {
+			add(i, p, tier, ctxAt(img, p), false)
+		}
+	}
+	first := ""
+	if k > 0 {
+		first = nd.lines[0]
+	}
+	switch ps, ok := rf.holding(first); {
+	case rb.scan || k == 0:
+		for i := range rf.imgs {
+			for p := 0; p+w <= len(rf.imgs[i].norm); p++ {
+				try(i, p)
 			}
-			return rbCommon(nd.before, img.norm[max(0, p-rbContextLines):p]) +
-				rbCommon(nd.after, img.norm[p+w:min(n, p+w+rbContextLines)])
 		}
-		add := func(p, tier, ctx int) {
-			cd := rbCand{side: s, start: img.number(f, s, p), end: img.number(f, s, p+nd.rangeW-1), tier: tier, ctx: ctx}
-			cd.dist = cd.start - expect
-			if cd.dist < 0 {
-				cd.dist = -cd.dist
+	case nd.weak || first == "":
+		// Only an equal line can start the needle (rbTier).
+		for _, q := range rf.at[first] {
+			try(int(q.img), int(q.p)-nd.off)
+		}
+	case ok:
+		for _, q := range ps {
+			try(int(q.img), int(q.p)-nd.off)
+		}
+	default:
+		for i := range rf.imgs {
+			for p := 0; p+w <= len(rf.imgs[i].norm); p++ {
+				if strings.Contains(rf.imgs[i].norm[p+nd.off], first) {
+					try(i, p)
+				}
 			}
-			cd.exactPos = exact && cd.dist == 0
-			out = append(out, cd)
 		}
-		for p := 0; p+w <= n; p++ {
-			if tier := rbTier(nd.lines, img.norm[p+nd.off:p+nd.off+k], nd.weak); tier > 0 {
-				add(p, tier, ctxAt(p))
-			}
-		}
-		if !similar || n < w {
-			continue
-		}
-		near := map[int]bool{}
+	}
+	if similar {
+		// Windows within rbContextLines of a context line: after a line
+		// of before, before a line of after. A window is marked at least
+		// once per context line it would find, so one marked fewer than
+		// need times cannot be confirmed by its context.
+		need := rbContextNeeded(avail)
+		marks := map[rbPos]int{}
 		for _, l := range nd.before {
-			for _, q := range img.positions()[l] {
-				for p := q + 1; p <= q+rbContextLines && p+w <= n; p++ {
-					near[p] = true
+			for _, q := range rf.at[l] {
+				n := len(rf.imgs[q.img].norm)
+				for p := int(q.p) + 1; p <= int(q.p)+rbContextLines && p+w <= n; p++ {
+					marks[rbPos{q.img, int32(p)}]++
 				}
 			}
 		}
 		for _, l := range nd.after {
-			for _, q := range img.positions()[l] {
-				for p := max(0, q-w-rbContextLines+1); p <= q-w; p++ {
-					near[p] = true
+			for _, q := range rf.at[l] {
+				for p := max(0, int(q.p)-w-rbContextLines+1); p <= int(q.p)-w; p++ {
+					marks[rbPos{q.img, int32(p)}]++
 				}
 			}
 		}
-		ps := make([]int, 0, len(near))
-		for p := range near {
-			ps = append(ps, p)
+		var ps []rbPos
+		for q, n := range marks {
+			if n >= need {
+				ps = append(ps, q)
+			}
 		}
-		sort.Ints(ps)
-		need := rbContextNeeded(avail)
-		for _, p := range ps {
+		sort.Slice(ps, func(i, j int) bool { return ps[i].img < ps[j].img || ps[i].img == ps[j].img && ps[i].p < ps[j].p })
+		for _, q := range ps {
+			img, p := &rf.imgs[q.img], int(q.p)
 			got := img.norm[p+nd.off : p+nd.off+k]
 			if rbTier(nd.lines, got, nd.weak) > 0 {
 				continue // scored above
 			}
-			if ctx := ctxAt(p); ctx >= need && rbDice(joined, strings.Join(got, "\n")) >= rbSimilarity {
-				add(p, rbTierSimilar, ctx)
+			if ctx := ctxAt(img, p); ctx >= need && rbDice(joined, strings.Join(got, "\n")) >= rbSimilarity {
+				add(int(q.img), p, rbTierSimilar, ctx, true)
 			}
 		}
 	}
-	return out
+	// Image by image, the needle's windows before the similar ones, each
+	// in order: the order pick breaks exact ties by.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].img != out[j].img {
+			return out[i].img < out[j].img
+		}
+		return !out[i].similar && out[j].similar
+	})
+	cands := make([]rbCand, len(out))
+	for i := range out {
+		cands[i] = out[i].rbCand
+	}
+	return cands
 }
 
 // rbHasTier reports whether a candidate matches the needle at least as
@@ -593,7 +738,7 @@ func (rb *rebaser) pick(cands []rbCand, nd rbNeedle, f *FileDiff) (found *rbCand
 		what = "the text of its lines"
 	}
 	if len(cands) == 0 {
-		return nil, "", fmt.Sprintf("not found: %s is not in %s", what, rbQuotePath(rbFileName(f)))
+		return nil, "", fmt.Sprintf("not found: %s is not in %s", what, strconv.Quote(f.displayName()))
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		if a, b := cands[i].score(), cands[j].score(); a != b {
@@ -664,7 +809,7 @@ func (rb *rebaser) foundWhy(c *exchange.Comment, side Side, cd *rbCand, nd rbNee
 	}
 	s := what + " " + where
 	if renamed {
-		s += " in renamed file " + rbQuotePath(rbFileNameOn(f, cd.side))
+		s += " in renamed file " + strconv.Quote(cmp.Or(f.name(cd.side), f.displayName()))
 	}
 	return s
 }
@@ -763,22 +908,6 @@ func rbPlural(n int, word string) string {
 	return word + "s"
 }
 
-func rbQuotePath(p string) string { return strconv.Quote(p) }
-
-func rbFileName(f *FileDiff) string {
-	if f.NewName != "" {
-		return f.NewName
-	}
-	return f.OldName
-}
-
-func rbFileNameOn(f *FileDiff, s Side) string {
-	if s == Left && f.OldName != "" {
-		return f.OldName
-	}
-	return rbFileName(f)
-}
-
 // rbCleanLines makes newPatch one diff line per element: an element with
 // line feeds is split, and a final empty element (the spec forbids it)
 // is dropped.
@@ -812,11 +941,11 @@ func rbRenderPatch(src []byte, root, patch *exchange.Node, lines []string) strin
 	case patch != nil && patch.Kind == exchange.KindArray && len(patch.Elems) > 0 &&
 		strings.ContainsAny(string(src[patch.Start+1:patch.Elems[0].Start]), "\r\n"):
 		multiline = true
-		elemIndent = rbIndent(src, patch.Elems[0].Start)
+		elemIndent = exchange.LineIndent(src, patch.Elems[0].Start)
 		last := patch.Elems[len(patch.Elems)-1]
 		closing := patch.End - 1
 		if strings.ContainsAny(string(src[last.End:closing]), "\r\n") {
-			closeIndent = rbIndent(src, closing)
+			closeIndent = exchange.LineIndent(src, closing)
 		} else {
 			closeOwnLine = false
 		}
@@ -826,8 +955,8 @@ func rbRenderPatch(src []byte, root, patch *exchange.Node, lines []string) strin
 		if patch != nil {
 			keyStart = patch.KeyStart
 		}
-		closeIndent = rbIndent(src, keyStart)
-		unit := rbIndent(src, root.Members[0].KeyStart)
+		closeIndent = exchange.LineIndent(src, keyStart)
+		unit := exchange.LineIndent(src, root.Members[0].KeyStart)
 		if unit == "" {
 			unit = "  "
 		}
@@ -854,33 +983,4 @@ func rbRenderPatch(src []byte, root, patch *exchange.Node, lines []string) strin
 	}
 	b.WriteByte(']')
 	return b.String()
-}
-
-// rbIndent returns the white space that starts the line holding offset.
-func rbIndent(src []byte, offset int) string {
-	start := offset
-	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
-		start--
-	}
-	end := start
-	for end < len(src) && end < offset && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
-}
-
-// rbAfter names the member a new member called name goes after, so that
-// known members keep the spec's order: the nearest present member that
-// comes before name in keys, or "^" (first) when there is none.
-func rbAfter(obj *exchange.Node, keys []string, name string) string {
-	after := "^"
-	for _, k := range keys {
-		if k == name {
-			break
-		}
-		if obj.Member(k) != nil {
-			after = k
-		}
-	}
-	return after
 }

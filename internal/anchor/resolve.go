@@ -359,17 +359,3 @@ func lineSpan(s Side, start, end int) string {
 	}
 	return s.String() + " " + strconv.Itoa(start) + "–" + strconv.Itoa(end)
 }
-
-// hunkSpan returns the first and last line numbers of hunk h on side s,
-// and whether the hunk shows any line of that image.
-func hunkSpan(h *Hunk, s Side) (first, last int, ok bool) {
-	for _, l := range h.Lines {
-		if n := l.Number(s); n > 0 {
-			if !ok {
-				first, ok = n, true
-			}
-			last = n
-		}
-	}
-	return first, last, ok
-}

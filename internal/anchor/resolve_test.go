@@ -547,7 +547,26 @@ var anchorCases = []anchorCase{
 			{
 				code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "75",
 				related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-				fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*!", "Mark c1 orphaned", "Dismiss c1"},
+				// The same move as stale-anchor's, but fixAll takes it
+				// there only: one safe fix per comment.
+				fixes: []string{"Re-anchor c1 to RIGHT 74: return result, nil*", "Mark c1 orphaned", "Dismiss c1"},
+			},
+			{
+				code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
+				related: []string{"     return result, nil"},
+				fixes:   []string{"Re-anchor c1 by content to RIGHT 74: return result, nil*!"},
+			},
+		},
+		after: map[string]string{"Re-anchor c1 by content to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
+	},
+	{
+		name:     "stale whose snippet is elsewhere",
+		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, "snippet": "return result, nil", "state": "stale"`)},
+		want: []wantDiag{
+			{
+				code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"return result, nil"`,
+				related: []string{"     defer cancel(ctx)", "     return result, nil"},
+				fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*", "Update c1's snippet from the patch: defer cancel(ctx)", "Dismiss c1"},
 			},
 			{
 				code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
@@ -766,9 +785,27 @@ func checkAfter(t *testing.T, doc *exchange.Document, a *Analysis, after map[str
 }
 
 // checkEveryFix applies each fix alone and checks that the result is
-// still a valid review that holds every comment.
+// still a valid review that holds every comment, and that a comment's
+// fixes edit only that comment, each edit apart from the others.
 func checkEveryFix(t testing.TB, doc *exchange.Document, a *Analysis) {
 	t.Helper()
+	for i, ds := range a.byComment {
+		obj := doc.Review.Comments[i].Node
+		for _, d := range ds {
+			for _, f := range d.Fixes {
+				for j, e := range f.Edits {
+					if e.Start < obj.Start || e.End > obj.End {
+						t.Fatalf("%s fix %q: edit [%d,%d) lands outside its comment [%d,%d)", d.Code, f.Title, e.Start, e.End, obj.Start, obj.End)
+					}
+					for _, o := range f.Edits[:j] {
+						if e.Start < o.End && o.Start < e.End || e.Start == o.Start {
+							t.Fatalf("%s fix %q: edits %+v and %+v overlap", d.Code, f.Title, o, e)
+						}
+					}
+				}
+			}
+		}
+	}
 	var ids []string
 	for _, c := range doc.Review.Comments {
 		ids = append(ids, c.ID)

@@ -1,10 +1,12 @@
 package exchange
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Result is what the document-level check found.
@@ -90,8 +92,9 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 		add(Diagnostic{Range: nonEmpty(doc, NodeRange(v)), Severity: SeverityError, Code: "version-unknown",
 			Message: fmt.Sprintf("unknown format version %s: this tool reads `leanreview_review` version 1", got)})
 	}
-	if root.Members[0] != v {
-		first := root.Members[0]
+	// By name, not by node: with the key repeated, v is the last one
+	// (the one that counts), but detection sees the first.
+	if first := root.Members[0]; first.Name != "leanreview_review" {
 		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
 			RemoveMember(doc.Src, v),
 			InsertMember(doc.Src, root, "leanreview_review", string(doc.Src[v.Start:v.End]), "^"),
@@ -108,16 +111,19 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	}
 }
 
-// nonEmpty widens an empty range to the character at its start, so that
-// a diagnostic on a missing value is still visible.
+// nonEmpty widens an empty range to the character at its start (the last
+// one at the end of input), all of its bytes, so that a diagnostic on a
+// missing value is still visible.
 func nonEmpty(doc *Document, r Range) Range {
 	if r.End > r.Start || len(doc.Src) == 0 {
 		return r
 	}
 	if r.Start >= len(doc.Src) {
-		return Range{len(doc.Src) - 1, len(doc.Src)}
+		_, size := utf8.DecodeLastRune(doc.Src)
+		return Range{len(doc.Src) - size, len(doc.Src)}
 	}
-	return Range{r.Start, r.Start + 1}
+	_, size := utf8.DecodeRune(doc.Src[r.Start:])
+	return Range{r.Start, r.Start + size}
 }
 
 func checkSchema(doc *Document, res *Result) {
@@ -240,44 +246,68 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 				Message: "the patch must not end with an empty element: the final newline is implied",
 				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
 		}
-		var last *Node
-		for _, l := range p.Lines {
-			if !l.Shared || l.Node == last {
-				continue
-			}
-			last = l.Node
-			var parts []string
-			for _, x := range p.Lines {
-				if x.Node == l.Node {
-					parts = append(parts, Quote(x.Text))
-				}
-			}
-			sep := ",\n" + LineIndent(doc.Src, l.Node.Start)
-			if !strings.ContainsAny(string(doc.Src[p.Node.Start:l.Node.Start]), "\n") {
-				sep = ", "
-			}
-			add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: "patch-multiline-element",
-				Message: fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts)),
-				Fixes:   []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, strings.ReplaceAll(sep, "\n", Newline(doc.Src))))}}}})
-		}
+		checkMultilineElements(doc, p, add)
 	}
 }
 
-// patchArrayText spells the patch's lines as a JSON array laid out like
-// the canonical writer, indented from the patch member's line.
+// checkMultilineElements reports the elements that hold a line feed, with
+// the fix that splits each into one element per line. The work is linear
+// in the patch: a patch written with a line feed in every element must
+// not cost a scan of the document per element.
+func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
+	nl := Newline(doc.Src)
+	// Whether a line break precedes the element in the array: then the
+	// new elements go one per line, else on the element's line.
+	broken, scanned := false, p.Node.Start
+	for i := 0; i < len(p.Lines); {
+		l := p.Lines[i]
+		n := 1 // the element's lines are consecutive
+		for i+n < len(p.Lines) && p.Lines[i+n].Node == l.Node {
+			n++
+		}
+		i += n
+		if !l.Shared {
+			continue
+		}
+		if !broken {
+			broken = bytes.IndexByte(doc.Src[scanned:l.Node.Start], '\n') >= 0
+			scanned = l.Node.Start
+		}
+		sep := ", "
+		if broken {
+			sep = "," + nl + LineIndent(doc.Src, l.Node.Start)
+		}
+		var parts []string
+		for line := range diffLines(l.Node.Str) {
+			parts = append(parts, Quote(line))
+		}
+		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts))
+		if len(parts) == 1 {
+			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem)
+		}
+		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: "patch-multiline-element", Message: msg,
+			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, sep))}}}})
+	}
+}
+
+// patchArrayText spells the patch string's lines as a JSON array laid out
+// like the canonical writer, indented from the patch member's line, split
+// as Format splits it.
 func patchArrayText(doc *Document, p *Patch) string {
-	if len(p.Lines) == 0 {
+	if p.Node.Str == "" {
 		return "[]"
 	}
 	nl := Newline(doc.Src)
 	base := LineIndent(doc.Src, p.Node.KeyStart)
 	var b strings.Builder
 	b.WriteString("[")
-	for i, l := range p.Lines {
-		if i > 0 {
+	first := true
+	for line := range diffLines(p.Node.Str) {
+		if !first {
 			b.WriteString(",")
 		}
-		b.WriteString(nl + base + "  " + Quote(l.Text))
+		first = false
+		b.WriteString(nl + base + "  " + Quote(line))
 	}
 	b.WriteString(nl + base + "]")
 	return b.String()

@@ -1,8 +1,10 @@
 package exchange
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // doc builds a small valid review around the given members, so that each
@@ -27,8 +29,10 @@ func TestCheckCodes(t *testing.T) {
 		{"version missing", `{"patch": [], "comments": []}`, "version-missing", SeverityError, `{`, ""},
 		{"version unknown", `{"leanreview_review": 2, "patch": [], "comments": []}`, "version-unknown", SeverityError, `2`, ""},
 		{"version as a string", `{"leanreview_review": "1", "patch": [], "comments": []}`, "version-unknown", SeverityError, `"1"`, ""},
+		{"version missing before a multi-byte character", `{"leanreview_review"é, "patch": [], "comments": []}`, "version-unknown", SeverityError, `é`, ""},
 		{"version not first", `{"title": "t", "leanreview_review": 1, "patch": [], "comments": []}`, "version-not-first", SeverityWarning, `"leanreview_review"`,
 			`{"leanreview_review": 1, "title": "t", "patch": [], "comments": []}`},
+		{"version first, repeated later", `{"leanreview_review": 1, "title": "t", "leanreview_review": 1, "patch": [], "comments": []}`, "", 0, "", ""},
 		{"schema: wrong type", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": "2", "body": "b"}`), "schema", SeverityError, `"2"`, ""},
 		{"schema: missing member on the object's brace", `{"leanreview_review": 1, "patch": []}`, "schema", SeverityError, `{`, ""},
 		{"unknown member", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b", "severity": "high"}`), "unknown-field", SeverityHint, `"severity"`,
@@ -42,6 +46,12 @@ func TestCheckCodes(t *testing.T) {
 			`{"leanreview_review": 1, "patch": ["diff --git a/x b/x"], "comments": []}`},
 		{"patch multiline element", `{"leanreview_review": 1, "patch": ["diff --git a/x b/x\n--- a/x", "+++ b/x"], "comments": []}`, "patch-multiline-element", SeverityWarning, `"diff --git a/x b/x\n--- a/x"`,
 			`{"leanreview_review": 1, "patch": ["diff --git a/x b/x", "--- a/x", "+++ b/x"], "comments": []}`},
+		{"patch multiline element keeps carriage returns", `{"leanreview_review": 1, "patch": ["a\r\nb\r\n", "c"], "comments": []}`, "patch-multiline-element", SeverityWarning, `"a\r\nb\r\n"`,
+			`{"leanreview_review": 1, "patch": ["a\r", "b\r", "c"], "comments": []}`},
+		{"patch element ending with a line feed", `{"leanreview_review": 1, "patch": ["a\n", "b"], "comments": []}`, "patch-multiline-element", SeverityWarning, `"a\n"`,
+			`{"leanreview_review": 1, "patch": ["a", "b"], "comments": []}`},
+		{"patch string form keeps carriage returns", `{"leanreview_review": 1, "patch": "a\r\nb\r\n", "comments": []}`, "patch-string-form", SeverityHint, `"a\r\nb\r\n"`,
+			"{\"leanreview_review\": 1, \"patch\": [\n  \"a\\r\",\n  \"b\\r\"\n], \"comments\": []}"},
 		{"id missing", reviewWith(okPatch, `{"path": "x", "side": "RIGHT", "start_line": 1, "body": "b"}`), "id-missing", SeverityHint, `{`,
 			reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b"}`)},
 		{"id duplicate", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b"}, {"id": "c1", "path": "x", "side": "LEFT", "start_line": 1, "body": "b"}`), "id-duplicate", SeverityError, `"c1"`,
@@ -120,5 +130,69 @@ func TestAnchorInvalidComments(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "c1,c3" {
 		t.Errorf("comments skipped by anchoring: got %v, want c1 (bad side) and c3 (no path); c2's bad body is not an anchor member", got)
+	}
+}
+
+// TestPatchFixesAgreeWithFormat checks that the patch-spelling fixes write
+// the lines Format writes: a fix must not lose what formatting keeps.
+func TestPatchFixesAgreeWithFormat(t *testing.T) {
+	for _, patch := range []string{
+		`"a\nb\n"`,
+		`"a\r\nb\r\n\r\nc"`,
+		`"a\n\n"`,
+		`["a\r\nb", "c\n", "d"]`,
+		`["x", "a\n\nb\r\n"]`,
+	} {
+		src := reviewWith(patch, "")
+		doc := Parse([]byte(src))
+		want, err := Format(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var edits []Edit
+		for _, d := range Check(doc).Diagnostics {
+			if d.Code == "patch-string-form" || d.Code == "patch-multiline-element" {
+				edits = append(edits, d.Fixes[0].Edits...)
+			}
+		}
+		if len(edits) == 0 {
+			t.Fatalf("patch %s: no patch fix offered", patch)
+		}
+		fixed, err := ApplyEdits([]byte(src), edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Format(Parse(fixed))
+		if err != nil {
+			t.Fatalf("patch %s: fixed document %s: %v", patch, fixed, err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("patch %s: formatting after the fix gives\n%s\nwant, as formatting without it,\n%s", patch, got, want)
+		}
+	}
+}
+
+// TestCheckPatchFormIsLinear pins the cost of reporting multi-line
+// elements: a patch with a line feed in every element, in a document on
+// one line, used to cost a scan of the document per element.
+func TestCheckPatchFormIsLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"leanreview_review": 1, "patch": [`)
+	const n = 20_000
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"+line %d\n"`, i)
+	}
+	b.WriteString(`], "comments": []}`)
+	doc := Parse([]byte(b.String()))
+	start := time.Now()
+	res := Check(doc)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Check of %d multi-line elements (%d bytes) took %v, want well under 3s", n, b.Len(), d)
+	}
+	if got := len(res.Diagnostics); got != n {
+		t.Errorf("got %d diagnostics, want %d", got, n)
 	}
 }

@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"bytes"
-	"strings"
 )
 
 // Quote encodes s as a JSON string the way leanreview writes it: Go's
@@ -50,8 +49,7 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 		return false, ""
 	}
 	first := obj.Members[0]
-	between := src[obj.Start+1 : first.KeyStart]
-	if strings.ContainsAny(string(between), "\n\r") {
+	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart], "\n\r") {
 		return true, LineIndent(src, first.KeyStart)
 	}
 	return false, ""
@@ -62,8 +60,6 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 // after is "^"), matching the object's layout.
 func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 	member := Quote(name) + ": " + value
-	multiline, indent := memberLayout(src, obj)
-	nl := Newline(src)
 	if len(obj.Members) == 0 {
 		closing := obj.End - 1
 		if !obj.Closed {
@@ -71,10 +67,13 @@ func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 		}
 		return Edit{Start: obj.Start + 1, End: closing, NewText: member}
 	}
+	// Newline only when it is needed: in a document on one line it scans
+	// all of it, and fixes insert a member per comment.
+	multiline, indent := memberLayout(src, obj)
 	if after == "^" {
 		first := obj.Members[0]
 		if multiline {
-			return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + "," + nl + indent}
+			return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + "," + Newline(src) + indent}
 		}
 		return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + ", "}
 	}
@@ -85,7 +84,7 @@ func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 		}
 	}
 	if multiline {
-		return Edit{Start: prev.End, End: prev.End, NewText: "," + nl + indent + member}
+		return Edit{Start: prev.End, End: prev.End, NewText: "," + Newline(src) + indent + member}
 	}
 	return Edit{Start: prev.End, End: prev.End, NewText: ", " + member}
 }

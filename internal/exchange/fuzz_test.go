@@ -284,6 +284,25 @@ func FuzzMapper(f *testing.F) {
 		enc := Encoding(e % 3)
 		m := NewMapper(data)
 
+		// Long lines get marks; they must agree with counting every
+		// column from the line's start.
+		if len(data) > 0 {
+			long := bytes.Repeat(data, 1+3*markStep/len(data))
+			lm := NewMapper(long)
+			plain := *lm
+			plain.marks = nil
+			lo := int(uint(off) % uint(len(long)+1))
+			if got, want := lm.Position(lo, enc), plain.Position(lo, enc); got != want {
+				t.Fatalf("%q×%d %v: Position(%d) = %v, want %v as without marks", data, len(long)/len(data), enc, lo, got, want)
+			}
+			q := Position{Line: int(uint(line) % uint(lm.Lines())), Character: char}
+			got, err := lm.Offset(q, enc)
+			want, wantErr := plain.Offset(q, enc)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Fatalf("%q×%d %v: Offset(%v) = %d, %v, want %d, %v as without marks", data, len(long)/len(data), enc, q, got, err, want, wantErr)
+			}
+		}
+
 		p := m.Position(off, enc)
 		got, err := m.Offset(p, enc)
 		if err != nil {

@@ -4,9 +4,9 @@ import "bytes"
 
 // ParseIncremental parses src, the text of a document whose previous
 // version prev was parsed already. When the edit between the two leaves
-// the patch's text untouched, the patch's subtree and lines are taken from
-// prev instead of being read again: on a large review nearly every edit is
-// in a comment, and the patch is nearly all of the bytes.
+// the patch's text untouched, the patch's subtree and lines are copied from
+// prev instead of being read and decoded again: on a large review nearly
+// every edit is in a comment, and the patch is nearly all of the bytes.
 func ParseIncremental(src []byte, prev *Document) *Document {
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
@@ -24,30 +24,45 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 	default:
 		return Parse(src)
 	}
-	var reuse *Node
-	if delta == 0 {
-		// Share the elements; only the patch node itself is copied, because
-		// the reader sets its parent.
-		c := *p.Node
-		reuse = &c
-	} else {
-		reuse = cloneShifted(p.Node, delta)
-	}
+	// The subtree is copied even when it does not move: its nodes' Parent
+	// must lead to this document's root, not to the previous one's.
+	reuse := cloneShifted(p.Node, delta)
 	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta}
 	root, errs := parseJSON(r)
 	d := &Document{Src: src, Root: root, Syntax: errs}
 	if root.Kind != KindObject {
 		return d
 	}
-	if root.Member("patch") == reuse {
-		d.patchFrom, d.patchDelta = p.Node, delta
-	}
-	if delta == 0 && root.Member("patch") == reuse {
-		d.Review = decodeReviewWithPatch(src, root, Patch{Node: reuse, Form: p.Form, Lines: p.Lines, TrailingEmpty: p.TrailingEmpty})
+	if root.Member("patch") != reuse {
+		d.Review = decodeReview(src, root)
 		return d
 	}
-	d.Review = decodeReview(src, root)
+	d.patchFrom, d.patchDelta = p.Node, delta
+	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, delta))
 	return d
+}
+
+// movedPatch returns p's decoded lines for clone, the copy of p.Node
+// moved by delta bytes, so that they need not be decoded again.
+func movedPatch(p Patch, clone *Node, delta int) Patch {
+	out := Patch{Node: clone, Form: p.Form}
+	if p.Lines != nil {
+		out.Lines = make([]PatchLine, len(p.Lines))
+	}
+	for i, l := range p.Lines {
+		l.Start += delta
+		l.End += delta
+		if p.Form == PatchArray {
+			l.Node = clone.Elems[l.Elem]
+		} else {
+			l.Node = clone
+		}
+		out.Lines[i] = l
+	}
+	if p.TrailingEmpty != nil {
+		out.TrailingEmpty = clone.Elems[p.TrailingEmpty.Index]
+	}
+	return out
 }
 
 func syntaxErrorIn(d *Document, n *Node) bool {

@@ -56,6 +56,7 @@ func TestParseIncrementalMatchesParse(t *testing.T) {
 			prev := Parse([]byte(text))
 			got := ParseIncremental([]byte(next), prev)
 			want := Parse([]byte(next))
+			checkTree(t, []byte(next), got.Root, got.Syntax)
 			if shape(got.Root) != shape(want.Root) {
 				t.Errorf("trees differ:\ngot  %s\nwant %s", shape(got.Root), shape(want.Root))
 			}
@@ -84,6 +85,7 @@ func TestParseIncrementalRandomEdits(t *testing.T) {
 		next := text[:at] + ins + text[end:]
 		got := ParseIncremental([]byte(next), prev)
 		want := Parse([]byte(next))
+		checkTree(t, []byte(next), got.Root, got.Syntax)
 		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
 			t.Fatalf("edit %d (%d-%d %q): incremental parse differs from a full parse of\n%s", i, at, end, ins, next)
 		}

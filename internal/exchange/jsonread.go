@@ -84,12 +84,15 @@ func (n *Node) Member(name string) *Node {
 	return nil
 }
 
+// pointerEscaper applies RFC 6901's escapes to a member name.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 // Pointer returns n's JSON pointer (RFC 6901) from the document root.
 func (n *Node) Pointer() string {
 	var parts []string
 	for c := n; c != nil && c.Parent != nil; c = c.Parent {
 		if c.Parent.Kind == KindObject {
-			parts = append(parts, strings.NewReplacer("~", "~0", "/", "~1").Replace(c.Name))
+			parts = append(parts, pointerEscaper.Replace(c.Name))
 		} else {
 			parts = append(parts, strconv.Itoa(c.Index))
 		}

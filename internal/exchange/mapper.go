@@ -40,7 +40,22 @@ type Mapper struct {
 	content []byte
 	// lineStart[i] is the offset of line i's first byte.
 	lineStart []int
+	// marks, sorted by offset, are character boundaries every markStep
+	// bytes or so inside long lines, with the columns before them: a
+	// document written on one line (a minified review is 8 MB on one
+	// line) would otherwise cost a scan from its start per position.
+	marks []mark
 }
+
+// mark is a character boundary inside a long line and the number of
+// UTF-16 and UTF-32 units from the line's start to it.
+type mark struct {
+	off, u16, u32 int
+}
+
+// markStep is the distance between marks, and so the most a position
+// conversion scans.
+const markStep = 512
 
 // NewMapper indexes the line starts of content.
 func NewMapper(content []byte) *Mapper {
@@ -56,20 +71,68 @@ func NewMapper(content []byte) *Mapper {
 			i += j + 1
 			starts = append(starts, i)
 		}
-		return &Mapper{content: content, lineStart: starts}
-	}
-	for i := 0; i < len(content); i++ {
-		switch content[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
-				i++
+	} else {
+		for i := 0; i < len(content); i++ {
+			switch content[i] {
+			case '\n':
+				starts = append(starts, i+1)
+			case '\r':
+				if i+1 < len(content) && content[i+1] == '\n' {
+					i++
+				}
+				starts = append(starts, i+1)
 			}
-			starts = append(starts, i+1)
 		}
 	}
-	return &Mapper{content: content, lineStart: starts}
+	m := &Mapper{content: content, lineStart: starts}
+	for i := range starts {
+		if start, end := starts[i], m.lineEnd(i); end-start > markStep {
+			m.markLine(start, end)
+		}
+	}
+	return m
+}
+
+// markLine adds the marks of the line [start, end), counting characters
+// as columns does.
+func (m *Mapper) markLine(start, end int) {
+	u16, u32, last := 0, 0, start
+	for i := start; i < end; {
+		if c := m.content[i]; c < utf8.RuneSelf {
+			i++
+			u16++
+		} else {
+			r, size := utf8.DecodeRune(m.content[i:end])
+			i += size
+			u16++
+			if r >= 0x10000 {
+				u16++
+			}
+		}
+		u32++
+		if i-last >= markStep && i < end {
+			m.marks = append(m.marks, mark{off: i, u16: u16, u32: u32})
+			last = i
+		}
+	}
+}
+
+// markBefore returns the last mark in [start, offset], or a mark at
+// start with no columns when there is none.
+func (m *Mapper) markBefore(start, offset int) mark {
+	j := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off > offset }) - 1
+	if j < 0 || m.marks[j].off < start {
+		return mark{off: start}
+	}
+	return m.marks[j]
+}
+
+// units returns mk's column count in enc (UTF-16 or UTF-32).
+func (mk mark) units(enc Encoding) int {
+	if enc == UTF16 {
+		return mk.u16
+	}
+	return mk.u32
 }
 
 // Lines returns the number of lines (a final line break opens an empty last line).
@@ -99,7 +162,12 @@ func (m *Mapper) Position(offset int, enc Encoding) Position {
 	offset = max(0, min(offset, len(m.content)))
 	line := m.Line(offset)
 	start, end := m.lineStart[line], m.lineEnd(line)
-	return Position{Line: line, Character: columns(m.content[start:end], min(offset, end)-start, enc)}
+	offset = min(offset, end)
+	if enc == UTF8 {
+		return Position{Line: line, Character: columns(m.content[start:end], offset-start, enc)}
+	}
+	mk := m.markBefore(start, offset)
+	return Position{Line: line, Character: mk.units(enc) + columns(m.content[mk.off:end], offset-mk.off, enc)}
 }
 
 // columns counts the units, in enc, of the characters of line that end at
@@ -142,8 +210,17 @@ func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
 	if enc == UTF8 {
 		return start + charStart(m.content[start:end], min(p.Character, end-start)), nil
 	}
-	units := 0
-	for i := start; i < end; {
+	// Start from the last mark of the line at or before the character:
+	// no earlier boundary can be the answer.
+	lo := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off >= start })
+	hi := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off >= end })
+	k := lo + sort.Search(hi-lo, func(j int) bool { return m.marks[lo+j].units(enc) > p.Character }) - 1
+	mk := mark{off: start}
+	if k >= lo {
+		mk = m.marks[k]
+	}
+	units := mk.units(enc)
+	for i := mk.off; i < end; {
 		if units >= p.Character {
 			return i, nil
 		}

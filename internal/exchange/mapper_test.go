@@ -2,7 +2,9 @@ package exchange
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -309,6 +311,61 @@ func TestWidth(t *testing.T) {
 	} {
 		if got := m.Width(tt.start, tt.end, tt.enc); got != tt.want {
 			t.Errorf("Width(%d, %d, %v): got %d, want %d", tt.start, tt.end, tt.enc, got, tt.want)
+		}
+	}
+}
+
+// TestMapperLongLines checks the marks that long lines get against the
+// same Mapper without them, which counts every column from the line's
+// start: both must agree on every offset and every character.
+func TestMapperLongLines(t *testing.T) {
+	texts := []string{
+		strings.Repeat("aé中😀\xff\xe4\xb8b", 300),
+		strings.Repeat("x", 3*markStep) + "\r\n" + strings.Repeat("😀", markStep) + "\r" + strings.Repeat("é\xf0\x9f\x98", 400) + "\n",
+		strings.Repeat(`"+line é",`, 200) + "\n" + strings.Repeat("a", markStep+1),
+	}
+	for ti, text := range texts {
+		m := NewMapper([]byte(text))
+		if len(m.marks) == 0 {
+			t.Fatalf("text %d: no marks, want some on its long lines", ti)
+		}
+		plain := *m
+		plain.marks = nil
+		for _, enc := range []Encoding{UTF16, UTF32} {
+			for o := 0; o <= len(text); o++ {
+				if got, want := m.Position(o, enc), plain.Position(o, enc); got != want {
+					t.Fatalf("text %d %v: Position(%d) = %v, want %v", ti, enc, o, got, want)
+				}
+			}
+			for line := 0; line < m.Lines(); line++ {
+				width := plain.Position(plain.lineEnd(line), enc).Character
+				for c := 0; c <= width+1; c++ {
+					p := Position{Line: line, Character: c}
+					got, err := m.Offset(p, enc)
+					want, _ := plain.Offset(p, enc)
+					if err != nil || got != want {
+						t.Fatalf("text %d %v: Offset(%v) = %d, %v, want %d", ti, enc, p, got, err, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMapperLongLineIsFast pins the cost of positions in a document
+// written on one line, which used to be a scan from the line's start for
+// each.
+func TestMapperLongLineIsFast(t *testing.T) {
+	text := []byte(strings.Repeat(`"+some diff line é",`, 400_000)) // 8 MB
+	m := NewMapper(text)
+	start := time.Now()
+	for i := range 2000 {
+		p := m.Position(i*len(text)/2000, UTF16)
+		if _, err := m.Offset(p, UTF16); err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) > 3*time.Second {
+			t.Fatalf("%d positions on a line of %d bytes took over 3s", i+1, len(text))
 		}
 	}
 }

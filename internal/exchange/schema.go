@@ -750,6 +750,9 @@ func (m *mapper) node(ptr string) *Node {
 	return n
 }
 
+// pointerUnescaper undoes RFC 6901's escapes in a pointer token.
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 func unescapeToken(tok string) string {
 	if strings.IndexByte(tok, '%') >= 0 {
 		if u, err := url.PathUnescape(tok); err == nil {
@@ -757,7 +760,7 @@ func unescapeToken(tok string) string {
 		}
 	}
 	if strings.IndexByte(tok, '~') >= 0 {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = pointerUnescaper.Replace(tok)
 	}
 	return tok
 }

@@ -3,6 +3,7 @@ package exchange
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/schema"
@@ -49,15 +50,21 @@ type EnumValue struct {
 
 // Members returns the members the schema defines for owner, in the
 // schema's order (which is the spec's and the canonical writer's), or nil
-// for an unknown owner. The slice is the caller's.
+// for an unknown owner. The slice, and each member's Enum, is the caller's.
 func Members(owner string) []MemberInfo {
-	return append([]MemberInfo(nil), schemaDocs().owners[owner]...)
+	ms := append([]MemberInfo(nil), schemaDocs().owners[owner]...)
+	for i := range ms {
+		ms[i].Enum = slices.Clone(ms[i].Enum)
+	}
+	return ms
 }
 
-// Member returns what the schema says about member name of owner.
+// Member returns what the schema says about member name of owner. Its
+// Enum is the caller's.
 func Member(owner, name string) (MemberInfo, bool) {
 	for _, m := range schemaDocs().owners[owner] {
 		if m.Name == name {
+			m.Enum = slices.Clone(m.Enum)
 			return m, true
 		}
 	}
@@ -76,7 +83,7 @@ func MemberDoc(owner, name string) string {
 // their descriptions, or nil when the member is not enumerated.
 func EnumValues(owner, name string) []EnumValue {
 	m, _ := Member(owner, name)
-	return append([]EnumValue(nil), m.Enum...)
+	return m.Enum
 }
 
 // docs is the schema's documentation, decoded once: the embedded schema is

@@ -113,3 +113,25 @@ func TestEnumValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaDocsAreCopies checks that what the accessors return cannot
+// change what the next caller gets: the documentation is computed once
+// for the process.
+func TestSchemaDocsAreCopies(t *testing.T) {
+	side := func() string {
+		m, _ := Member(OwnerComment, "side")
+		return m.Enum[0].Value
+	}
+	want := side()
+	m, _ := Member(OwnerComment, "side")
+	m.Enum[0].Value = "changed by Member's caller"
+	for _, mm := range Members(OwnerComment) {
+		if mm.Name == "side" {
+			mm.Enum[0].Value = "changed by Members' caller"
+		}
+	}
+	EnumValues(OwnerComment, "side")[0].Value = "changed by EnumValues' caller"
+	if got := side(); got != want {
+		t.Errorf("side's first value after callers changed their copies: got %q, want %q", got, want)
+	}
+}

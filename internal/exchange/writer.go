@@ -3,6 +3,7 @@ package exchange
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"strings"
 	"unicode/utf8"
 )
@@ -250,19 +251,32 @@ func (p *patchWriter) line(s string) {
 	p.w.str(s)
 }
 
-// text adds the lines of s, split at line feeds; a final line feed ends the
-// last line rather than opening an empty one, as the reader decides.
+// text adds the lines of s.
 func (p *patchWriter) text(s string) {
-	for {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			p.line(s)
-			return
-		}
-		p.line(s[:i])
-		s = s[i+1:]
-		if s == "" {
-			return
+	for line := range diffLines(s) {
+		p.line(line)
+	}
+}
+
+// diffLines splits s into the lines the array form writes it as: at line
+// feeds, a final line feed ending the last line rather than opening an
+// empty one, as the reader decides. A carriage return stays in its line,
+// as leanreview keeps it. The empty string is one empty line.
+func diffLines(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				yield(s)
+				return
+			}
+			if !yield(s[:i]) {
+				return
+			}
+			s = s[i+1:]
+			if s == "" {
+				return
+			}
 		}
 	}
 }

@@ -19,6 +19,8 @@ type testClient struct {
 	t    testing.TB
 	conn jsonrpc2.Conn
 	exit chan int
+	// srv is the server, for tests that must wait for its internal state.
+	srv *Server
 
 	mu          sync.Mutex
 	diagnostics map[protocol.DocumentURI][]publishedDiagnostics
@@ -55,7 +57,7 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	srv := NewServer(opts)
-	c := &testClient{t: t, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
+	c := &testClient{t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
 	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
 	c.raw = clientWrite
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}))

@@ -39,9 +39,7 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	settings := s.settings
-	s.mu.Unlock()
+	settings := s.currentSettings()
 	req := actionRequest{
 		uri:      p.TextDocument.URI,
 		conv:     conv,

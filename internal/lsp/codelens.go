@@ -26,11 +26,12 @@ func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]p
 	if an.Doc.Root.Kind != exchange.KindObject {
 		return []protocol.CodeLens{}, nil
 	}
-	s.mu.Lock()
-	disabled := s.settings.Diagnostics.Disabled
-	s.mu.Unlock()
+	disabled := s.currentSettings().Diagnostics.Disabled
 	at := conv.Range(exchange.Range{Start: an.Doc.Root.Start, End: an.Doc.Root.Start + 1})
-	comments := fmt.Sprintf("%d comments", len(an.Doc.Review.Comments))
+	comments := "1 comment"
+	if n := len(an.Doc.Review.Comments); n != 1 {
+		comments = fmt.Sprintf("%d comments", n)
+	}
 	if d := countsDetail(anchor.StateCounts(an.Doc)); d != "" {
 		comments += ": " + d
 	}

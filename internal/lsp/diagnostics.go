@@ -10,18 +10,26 @@ import (
 )
 
 // publish sends the snapshot's diagnostics, less the codes the user
-// silenced, tagged with the document version they belong to.
-func (s *Server) publish(sn *snapshot, an *Analysis) {
-	s.mu.Lock()
-	disabled := s.settings.Diagnostics.Disabled
-	s.mu.Unlock()
-	ds := visibleDiagnostics(append(dismissedHints(an.Doc), an.Diagnostics...), disabled)
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
+// silenced, tagged with the document version they belong to. It sends
+// nothing if sn is no longer f's latest version or f was closed by the
+// time they are ready: converting them takes a while on a large review,
+// and a late publish would replace newer diagnostics, or bring back those
+// of a closed file, in the editor.
+func (s *Server) publish(f *file, sn *snapshot, an *Analysis) {
+	ds := visibleDiagnostics(append(dismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
+	params := &protocol.PublishDiagnosticsParams{
 		URI:         sn.uri,
 		Version:     uint32(sn.version),
-		Diagnostics: conv.Diagnostics(sn.uri, ds),
-	})
+		Diagnostics: Converter{M: an.Mapper, Enc: sn.enc}.Diagnostics(sn.uri, ds),
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	latest := !s.closed && s.isLatest(f, sn)
+	s.mu.Unlock()
+	if latest {
+		_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
+	}
 }
 
 func visibleDiagnostics(ds []exchange.Diagnostic, disabled []string) []exchange.Diagnostic {

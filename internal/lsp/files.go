@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -27,41 +28,68 @@ type snapshot struct {
 	text    []byte
 	enc     exchange.Encoding
 
-	once sync.Once
-	done chan struct{}
-	an   *Analysis
+	// analyze is Analyze; tests replace it to make it fail.
+	analyze func(text []byte, prev *Analysis) *Analysis
+	once    sync.Once
+	done    chan struct{}
+	// an and err are the outcome, set before done is closed: the
+	// analysis, or why there is none (then stack is where it failed).
+	an    *Analysis
+	err   error
+	stack []byte
 	// prev is the snapshot this one was edited from, kept until the
 	// analysis ran so that an unchanged patch can reuse its index.
 	prev *snapshot
 }
 
 func newSnapshot(uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
-	return &snapshot{uri: uri, version: version, text: text, enc: enc, done: make(chan struct{}), prev: prev}
+	return &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}), prev: prev}
 }
 
-// analysis returns the snapshot's analysis, computing it now if nobody has.
+// analysis returns the snapshot's analysis, computing it now if nobody
+// has. The computation runs on its own goroutine so that a cancelled
+// request stops waiting for it; it still completes, for the next caller.
 func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
-	go sn.once.Do(sn.run)
 	select {
 	case <-sn.done:
-		return sn.an, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		go sn.once.Do(sn.run)
+		select {
+		case <-sn.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return sn.an, sn.err
+}
+
+// analyzed returns the analysis if it is already done, or nil.
+func (sn *snapshot) analyzed() *Analysis {
+	select {
+	case <-sn.done:
+		return sn.an
+	default:
+		return nil
 	}
 }
 
+// run computes the analysis. It runs outside any request, so it recovers
+// a panic itself: a bug in the analysis becomes an error every request on
+// this version gets, instead of the end of the process, and done is
+// closed whatever happens so that no caller waits forever.
 func (sn *snapshot) run() {
+	defer close(sn.done)
+	defer func() {
+		if r := recover(); r != nil {
+			sn.an, sn.err, sn.stack = nil, fmt.Errorf("panic in the analysis of %s version %d: %v", sn.uri, sn.version, r), debug.Stack()
+		}
+	}()
 	var prev *Analysis
 	if p := sn.prev; p != nil {
-		select {
-		case <-p.done:
-			prev = p.an
-		default:
-		}
+		prev = p.analyzed()
 	}
-	sn.an = Analyze(sn.text, prev)
 	sn.prev = nil
-	close(sn.done)
+	sn.an = sn.analyze(sn.text, prev)
 }
 
 // view is the set of documents as they were when a request arrived.
@@ -132,7 +160,6 @@ func init() {
 	notifications["textDocument/didOpen"] = notification(didOpen)
 	notifications["textDocument/didChange"] = notification(didChange)
 	notifications["textDocument/didClose"] = notification(didClose)
-	notifications["textDocument/didSave"] = notification(func(context.Context, *Server, *protocol.DidSaveTextDocumentParams) error { return nil })
 }
 
 func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
@@ -168,10 +195,8 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	}
 	text := f.latest.text
 	var m *exchange.Mapper
-	select {
-	case <-f.latest.done:
-		m = f.latest.an.Mapper // analysed already: its mapper fits the text
-	default:
+	if an := f.latest.analyzed(); an != nil {
+		m = an.Mapper // analysed already: its mapper fits the text
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
@@ -200,6 +225,10 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 }
 
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
+	// Under pubMu, so that a publisher that found the file open has sent
+	// before this clears it, and one that comes later finds it closed.
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	if f := s.files[p.TextDocument.URI]; f != nil && f.timer != nil {
 		f.timer.Stop()
@@ -218,20 +247,31 @@ func (s *Server) schedule(f *file, delay time.Duration) {
 	if f.timer != nil {
 		f.timer.Stop()
 	}
+	if s.closed {
+		return
+	}
 	f.timer = time.AfterFunc(delay, func() {
 		s.mu.Lock()
 		sn := f.latest
-		current := s.files[f.uri] == f
-		s.mu.Unlock()
-		if !current {
+		if s.closed || !s.isLatest(f, sn) {
+			s.mu.Unlock()
 			return
 		}
-		an, _ := sn.analysis(context.Background())
-		s.mu.Lock()
-		stillLatest := s.files[f.uri] == f && f.latest == sn
+		s.wg.Add(1)
 		s.mu.Unlock()
-		if stillLatest {
-			s.publish(sn, an)
+		defer s.wg.Done()
+		an, err := sn.analysis(s.bg)
+		switch {
+		case an != nil:
+			s.publish(f, sn, an)
+		case s.bg.Err() == nil:
+			s.logf(protocol.MessageTypeError, "%v\n%s", err, sn.stack)
 		}
 	})
+}
+
+// isLatest reports whether sn is the latest version of an open document;
+// s.mu must be held.
+func (s *Server) isLatest(f *file, sn *snapshot) bool {
+	return s.files[f.uri] == f && f.latest == sn
 }

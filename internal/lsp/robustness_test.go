@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -56,7 +58,10 @@ func TestAnyDocumentAnyRequest(t *testing.T) {
 				"context":      map[string]any{"diagnostics": []any{}, "includeDeclaration": true},
 				"options":      map[string]any{"tabSize": 2, "insertSpaces": true},
 			}
-			_ = c.call(m, params, nil) // an error reply is fine; a panic is not
+			// An error reply is fine; no reply, or a panic, is not.
+			if err := c.call(m, params, nil); err != nil && !errors.As(err, new(*jsonrpc2.Error)) {
+				t.Errorf("%s on document %d: got %v, want a result or an error reply", m, i, err)
+			}
 		}
 		c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	}

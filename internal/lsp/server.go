@@ -52,8 +52,23 @@ type Server struct {
 	snippets bool
 	files    map[protocol.DocumentURI]*file
 	inflight map[jsonrpc2.ID]context.CancelFunc
-	exit     chan int
-	wg       sync.WaitGroup
+	// closed is set, under mu, when Serve is returning: no request or
+	// analysis starts after it, so that Serve can wait for those running.
+	closed bool
+	// bg is cancelled when Serve returns; debounced analyses wait on it.
+	bg     context.Context
+	stopBG context.CancelFunc
+	exit   chan int
+	// wg counts the request handlers and debounced analyses running;
+	// Add happens under mu while !closed, so it never races Serve's Wait.
+	wg sync.WaitGroup
+
+	// pubMu orders publishDiagnostics: a publisher checks that its
+	// snapshot is still the document's latest and sends it under pubMu,
+	// and didClose removes the document and sends the empty list under
+	// it, so that no older version and nothing after the close can reach
+	// the client last.
+	pubMu sync.Mutex
 }
 
 // NewServer returns a server ready to Serve one connection.
@@ -64,10 +79,13 @@ func NewServer(opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	bg, stop := context.WithCancel(context.Background())
 	return &Server{
 		opts:     opts,
 		files:    map[protocol.DocumentURI]*file{},
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		bg:       bg,
+		stopBG:   stop,
 		exit:     make(chan int, 1),
 	}
 }
@@ -91,19 +109,28 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-ctx.Done():
 		code = 1
 	}
-	s.stopTimers()
-	s.conn.Close()
+	s.close()
 	return code
 }
 
-func (s *Server) stopTimers() {
+// close ends the session's work: pending analyses never start, running
+// requests are cancelled, and close returns once none of them runs, so
+// that nothing of the session outlives Serve.
+func (s *Server) close() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.closed = true
 	for _, f := range s.files {
 		if f.timer != nil {
 			f.timer.Stop()
 		}
 	}
+	for _, cancel := range s.inflight {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.stopBG()
+	s.conn.Close()
+	s.wg.Wait()
 }
 
 // handle runs in the connection's read loop. Notifications that change
@@ -130,7 +157,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			}
 			return nil
 		}
-		if state == stateNew && method != "initialized" {
+		if state == stateNew {
 			return nil // notifications before initialize are dropped, as the spec says
 		}
 		h, ok := notifications[method]
@@ -160,9 +187,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
-		var result any
-		var err error
-		s.safely(method, func() { result, err = h(ctx, s, req.Params()) })
+		result, err := s.call(ctx, method, h, req.Params())
 		return reply(ctx, result, err)
 	}
 
@@ -170,9 +195,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	reqCtx = withView(reqCtx, s.view())
 	id := call.ID()
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		cancel()
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
+	}
 	s.inflight[id] = cancel
-	s.mu.Unlock()
 	s.wg.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		defer func() {
@@ -181,20 +211,29 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			s.mu.Unlock()
 			cancel()
 		}()
-		var result any
-		err := fmt.Errorf("internal error in %s (see the server log)", method)
-		s.safely(method, func() { result, err = h(reqCtx, s, req.Params()) })
+		result, err := s.call(reqCtx, method, h, req.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		}
-		if err != nil {
-			if _, ok := err.(*jsonrpc2.Error); !ok {
-				err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
-			}
 		}
 		_ = reply(ctx, result, err)
 	}()
 	return nil
+}
+
+// call runs a request handler. A panic is an internal error, never a null
+// result a client would take for an answer; any error that is not already
+// a protocol error is reported as an internal one.
+func (s *Server) call(ctx context.Context, method string, h requestFunc, params json.RawMessage) (any, error) {
+	var result any
+	err := fmt.Errorf("internal error in %s (see the server log)", method)
+	s.safely(method, func() { result, err = h(ctx, s, params) })
+	if err != nil {
+		if _, ok := err.(*jsonrpc2.Error); !ok {
+			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		return nil, err
+	}
+	return result, nil
 }
 
 // safely runs fn, turning a panic into a log line so that one bad request

@@ -17,23 +17,40 @@ type Settings struct {
 	} `json:"diagnostics"`
 }
 
-// parseSettings reads raw settings; absent or malformed ones leave the
-// current value.
+// parseSettings reads raw settings. Clients send their whole current
+// settings each time (VS Code its "lreview" section, Neovim its setup()
+// table), so the result replaces cur: a member left out is back to its
+// default, as the user who removed it expects. Settings that are not
+// ours (no "lreview", "author" or "diagnostics" member: another server's,
+// or none at all) and malformed ones leave cur as it is.
 func parseSettings(raw json.RawMessage, cur Settings) Settings {
-	if len(raw) == 0 || string(raw) == "null" {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
 		return cur
 	}
-	var wrapped struct {
-		Lreview *json.RawMessage `json:"lreview"`
+	if wrapped, ok := members["lreview"]; ok {
+		raw = wrapped
+	} else if _, ok := members["author"]; !ok {
+		if _, ok := members["diagnostics"]; !ok {
+			return cur
+		}
 	}
-	if json.Unmarshal(raw, &wrapped) == nil && wrapped.Lreview != nil {
-		raw = *wrapped.Lreview
-	}
-	next := cur
+	// A fresh value: Unmarshal writes into the slices it is given, and
+	// cur's are being read by publishers.
+	var next Settings
 	if err := json.Unmarshal(raw, &next); err != nil {
 		return cur
 	}
 	return next
+}
+
+// currentSettings returns the settings now. Their slices are never
+// written once set (parseSettings makes new ones), so callers read them
+// unlocked.
+func (s *Server) currentSettings() Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings
 }
 
 func init() {

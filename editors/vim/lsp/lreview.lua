@@ -4,7 +4,7 @@
 -- and does not start a second client.
 ---@type vim.lsp.Config
 return {
-  cmd = { 'lreview-lsp' },
+  cmd = { 'lreview-lsp', '--stdio' },
   filetypes = { 'lreview' },
   root_markers = { '.git' },
   init_options = {},

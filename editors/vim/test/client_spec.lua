@@ -138,11 +138,11 @@ H.test('server_cmd: PATH, go install directory, explicit cmd', function()
   H.eq(lreview.server_cmd(), nil, 'nothing installed')
 
   vim.env.GOBIN = dir
-  H.eq(lreview.server_cmd(), { exe }, 'found in $GOBIN')
+  H.eq(lreview.server_cmd(), { exe, '--stdio' }, 'found in $GOBIN')
   vim.env.GOBIN = nil
 
   vim.env.PATH = dir .. ':' .. empty_dir
-  H.eq(lreview.server_cmd(), { exe }, 'found on PATH')
+  H.eq(lreview.server_cmd(), { exe, '--stdio' }, 'found on PATH')
   vim.env.PATH = empty_dir
 
   H.eq(lreview.server_cmd({ exe, '--stdio' }), { exe, '--stdio' }, 'explicit cmd with arguments')
@@ -240,7 +240,7 @@ end)
 
 H.test('lsp/lreview.lua is a vim.lsp.Config for Neovim 0.11', function()
   local config = dofile(vim.fs.joinpath(H.dir, 'lsp', 'lreview.lua'))
-  H.eq(config.cmd, { 'lreview-lsp' }, 'cmd')
+  H.eq(config.cmd, { 'lreview-lsp', '--stdio' }, 'cmd')
   H.eq(config.filetypes, { 'lreview' }, 'filetypes')
   H.eq(config.root_markers, { '.git' }, 'root_markers')
   H.eq(config.settings, { lreview = {} }, 'settings')

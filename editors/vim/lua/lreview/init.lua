@@ -53,8 +53,9 @@ local function go_bin_dirs()
   return dirs
 end
 
---- Resolves the server command: the user's `cmd`, else lreview-lsp on PATH,
---- else where `go install` puts it.
+--- Resolves the server command: the user's `cmd` as given, else
+--- `lreview-lsp --stdio` from PATH, else from where `go install` puts it.
+--- `--stdio` is explicit, as the other editors pass it.
 ---@param cmd? string|string[] defaults to the configured `cmd`
 ---@return string[]? cmd the command with its executable resolved to a path
 ---@return string? err why there is no usable command
@@ -71,13 +72,13 @@ function M.server_cmd(cmd)
   end
   local exe = vim.fn.exepath('lreview-lsp')
   if exe ~= '' then
-    return { exe }
+    return { exe, '--stdio' }
   end
   local dirs = go_bin_dirs()
   for _, dir in ipairs(dirs) do
     local candidate = vim.fs.joinpath(dir, 'lreview-lsp')
     if vim.fn.executable(candidate) == 1 then
-      return { candidate }
+      return { candidate, '--stdio' }
     end
   end
   local shown = vim.tbl_map(function(dir)
