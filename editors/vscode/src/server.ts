@@ -41,6 +41,12 @@ export const DIAGNOSTIC_CODES = [
   'id-duplicate',
 ] as const;
 
+/**
+ * Codes only the language server publishes, for editors: `dismissed` greys
+ * out a dismissed comment (an Unnecessary-tagged hint); `check` never prints it.
+ */
+export const EDITOR_ONLY_CODES = ['dismissed'] as const;
+
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
   get<T>(section: string): T | undefined;
