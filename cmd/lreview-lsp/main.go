@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +39,7 @@ func (stdio) Close() error { return nil }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--stdio" || args[0] == "serve" {
-		return serve(stdin, stdout)
+		return serve(stdin, stdout, stderr)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -61,8 +60,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "lreview-lsp: unknown command %q\n\n%s", cmd, usage)
 	return 2
-}
-
-func serve(stdin io.Reader, stdout io.Writer) int {
-	return newServer().Serve(context.Background(), stdio{stdin, stdout})
 }

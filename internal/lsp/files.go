@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -117,8 +118,14 @@ func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error
 	if sn := v[uri]; sn != nil {
 		return sn, nil
 	}
-	return nil, fmt.Errorf("%s is not open", uri)
+	return nil, errNotOpen
 }
+
+// errNotOpen is the outcome of a request about a document that is not
+// open: editors send them around a close, or after the server dropped
+// a document over its limits. The answer is null, which every method
+// allows, rather than an error the editor would show.
+var errNotOpen = errors.New("the document is not open")
 
 // fileAnalysis is what most handlers start with: the document's analysis
 // as of the request, and the converter for its positions.
@@ -274,4 +281,35 @@ func (s *Server) schedule(f *file, delay time.Duration) {
 // s.mu must be held.
 func (s *Server) isLatest(f *file, sn *snapshot) bool {
 	return s.files[f.uri] == f && f.latest == sn
+}
+
+// dropped hears of a notification the transport refused (over a limit).
+// A refused didOpen or didChange would leave the editor showing the
+// diagnostics of a version the server no longer has: the document is
+// dropped, and its one diagnostic says why it is not checked.
+func (s *Server) dropped(d dropped) {
+	uri := protocol.DocumentURI(d.URI)
+	if uri == "" || d.Method != "textDocument/didOpen" && d.Method != "textDocument/didChange" {
+		s.logf(protocol.MessageTypeError, "%s was not read: %s", d.Method, d.Reason)
+		return
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	if f := s.files[uri]; f != nil && f.timer != nil {
+		f.timer.Stop()
+	}
+	delete(s.files, uri)
+	s.mu.Unlock()
+	msg := fmt.Sprintf("lreview does not check this file: %s (%s). Make it smaller, then close and reopen it.", d.Reason, d.Method)
+	s.logf(protocol.MessageTypeError, "%s: %s", uri, msg)
+	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
+		URI: uri,
+		Diagnostics: []protocol.Diagnostic{{
+			Severity: protocol.DiagnosticSeverityError,
+			Code:     "too-large",
+			Source:   "lreview",
+			Message:  msg,
+		}},
+	})
 }

@@ -7,6 +7,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -29,6 +30,10 @@ type Options struct {
 	Debounce time.Duration
 	// Now returns the current time, for `at` stamps (tests pin it).
 	Now func() time.Time
+	// Log receives what the server cannot tell the client: why the
+	// stream could not be read any further, and the messages it refused.
+	// The command passes standard error; nil discards it.
+	Log io.Writer
 }
 
 type lifecycle uint8
@@ -43,6 +48,7 @@ const (
 type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
+	tr   *transport
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -94,7 +100,8 @@ func NewServer(opts Options) *Server {
 // stream ends, and returns the process exit code the protocol asks for:
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
+	s.conn = jsonrpc2.NewConn(s.tr)
 	s.conn.Go(ctx, s.handle)
 	var code int
 	select {
@@ -227,6 +234,9 @@ func (s *Server) call(ctx context.Context, method string, h requestFunc, params 
 	var result any
 	err := fmt.Errorf("internal error in %s (see the server log)", method)
 	s.safely(method, func() { result, err = h(ctx, s, params) })
+	if errors.Is(err, errNotOpen) {
+		return nil, nil
+	}
 	if err != nil {
 		if _, ok := err.(*jsonrpc2.Error); !ok {
 			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
@@ -301,8 +311,12 @@ func init() {
 		return nil, nil
 	}
 	notifications["$/cancelRequest"] = notification(func(ctx context.Context, s *Server, p *cancelParams) error {
+		id, ok := s.tr.requestID(p.ID)
+		if !ok {
+			return nil
+		}
 		s.mu.Lock()
-		cancel := s.inflight[p.ID]
+		cancel := s.inflight[id]
 		s.mu.Unlock()
 		if cancel != nil {
 			cancel()
@@ -311,8 +325,9 @@ func init() {
 	})
 }
 
-// cancelParams reads the request id as a number or a string; the protocol
-// library's own handler rejects numeric ids.
+// cancelParams keeps the request id as the client wrote it: the transport
+// knows which id jsonrpc2 has for it (the protocol library's own handler
+// rejects numeric ids).
 type cancelParams struct {
-	ID jsonrpc2.ID `json:"id"`
+	ID json.RawMessage `json:"id"`
 }

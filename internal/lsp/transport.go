@@ -1,0 +1,579 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// The transport is the jsonrpc2.Stream the server's connection reads and
+// writes. go.lsp.dev/jsonrpc2 does the dispatch and the replies, but its
+// own stream cannot face a client that is hostile or just buggy: the
+// connection ends, silently, on the first message its stream cannot read
+// (any header problem, a body that is not JSON, a batch, a wrong
+// "jsonrpc", an id that is not an int32 or a non-empty string); its
+// decoder recurses, so deep nesting overflows the stack and kills the
+// process; it has no size limit; and its ID type cannot hold "" (it
+// becomes 0) nor an integer past int32. So this transport frames each
+// message itself, bounds it, checks its envelope with one linear scan
+// (envelopeScanner) before the one real decode, answers what is wrong
+// with the JSON-RPC error the specification names, and hands jsonrpc2
+// only messages it represents faithfully: a request whose id jsonrpc2
+// would alter gets a stand-in id, and its response is written with the
+// id exactly as the client sent it.
+const (
+	// MaxMessageSize is the largest message body the server reads:
+	// 64 MiB, eight times the largest review the benchmarks generate
+	// (8 MB) with room for its escaping in a didOpen. A larger request is
+	// answered with Invalid Request; a larger didOpen or didChange leaves
+	// the document unchecked, with a diagnostic that says why.
+	MaxMessageSize = 64 << 20
+	// MaxNesting is the deepest a message may nest arrays and objects. It
+	// is checked before any decoder, which recurses, sees the message. LSP
+	// messages nest a dozen levels; settings a few more.
+	MaxNesting = 1000
+	// maxSkippable is the largest Content-Length the transport reads
+	// through to find the next message. A larger one is not a message but
+	// a corrupt header, and the stream cannot be resynchronised.
+	maxSkippable = 1 << 30
+	// maxHeaderLine bounds what is kept of one header line.
+	maxHeaderLine = 4096
+)
+
+// JSON-RPC's own error codes, for the errors the transport answers.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// dropped is a notification the transport could not deliver: no reply can
+// say so, so the server tells the user another way.
+type dropped struct {
+	Method string
+	URI    string // params.textDocument.uri, when it could be read
+	Reason string
+}
+
+// proxyPrefix starts the stand-in ids. A client id that starts with it is
+// replaced too, so a stand-in never equals an id the client chose.
+const proxyPrefix = "\x00lreview-id-"
+
+type transport struct {
+	rwc       io.ReadWriteCloser
+	in        *bufio.Reader
+	log       io.Writer
+	onDropped func(dropped)
+
+	wmu sync.Mutex // one message at a time on the wire
+
+	idMu    sync.Mutex
+	seq     int
+	proxies map[string]stdjson.RawMessage // stand-in (as %q) → id as sent
+	byID    map[string]jsonrpc2.ID        // id as sent (canonical) → stand-in
+
+	warnedLF bool
+}
+
+func newTransport(rwc io.ReadWriteCloser, log io.Writer, onDropped func(dropped)) *transport {
+	if log == nil {
+		log = io.Discard
+	}
+	return &transport{
+		rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped,
+		proxies: map[string]stdjson.RawMessage{}, byID: map[string]jsonrpc2.ID{},
+	}
+}
+
+// Read returns the next message jsonrpc2 can handle. Messages it cannot
+// are answered or reported here, and reading goes on; Read fails only
+// when the stream ends or cannot be framed any more, after saying why on
+// the log.
+func (t *transport) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		length, err := t.readHeader()
+		if err != nil {
+			return nil, 0, err
+		}
+		msg, err := t.readBody(length)
+		if err != nil {
+			return nil, 0, err
+		}
+		if msg != nil {
+			return msg, length, nil
+		}
+	}
+}
+
+// fatal logs why the stream cannot go on, in one line, and returns it.
+func (t *transport) fatal(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	fmt.Fprintf(t.log, "lreview-lsp: %v; closing the connection\n", err)
+	return err
+}
+
+func (t *transport) logf(format string, args ...any) {
+	fmt.Fprintf(t.log, "lreview-lsp: "+format+"\n", args...)
+}
+
+// readHeader reads one message's header and returns its Content-Length.
+// Header problems that leave a length are logged and skipped; garbage in
+// front of a Content-Length header (the rest of a body longer than its
+// length said) is skipped up to it.
+func (t *transport) readHeader() (int64, error) {
+	length := int64(-1)
+	started := false
+	for {
+		line, crlf, skipped, err := t.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && !started && skipped == 0 && line == "" {
+				return 0, io.EOF
+			}
+			if errors.Is(err, io.EOF) {
+				return 0, t.fatal("the stream ended inside a message header")
+			}
+			return 0, t.fatal("reading a message header: %v", err)
+		}
+		if !crlf && !t.warnedLF && (line != "" || started) {
+			t.warnedLF = true
+			t.logf("header lines end in LF instead of CRLF; reading them anyway")
+		}
+		if line == "" {
+			if !started {
+				if skipped > 0 {
+					t.logf("skipped %d bytes that are not a message header", skipped)
+				}
+				continue // a stray line break between messages
+			}
+			break
+		}
+		started = true
+		if i := indexFold(line, "Content-Length:"); i > 0 || skipped > 0 {
+			if i < 0 {
+				t.logf("skipped a %d-byte header line: %.80q", skipped+len(line), line)
+				continue
+			}
+			// The rest of a body longer than its Content-Length said,
+			// then the next message's header.
+			t.logf("skipped %d bytes before a Content-Length header", skipped+i)
+			line = line[i:]
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			t.logf("skipped a header line without a colon: %.80q", line)
+			continue
+		}
+		name = strings.TrimSpace(name)
+		switch {
+		case strings.EqualFold(name, "Content-Length"):
+			n, err := parseLength(strings.TrimSpace(value))
+			if err != nil {
+				return 0, t.fatal("%v", err)
+			}
+			if length >= 0 && n != length {
+				return 0, t.fatal("two Content-Length headers disagree: %d and %d", length, n)
+			}
+			length = n
+		case strings.EqualFold(name, "Content-Type"):
+		default:
+			t.logf("ignored the header %.80q", line)
+		}
+	}
+	if length < 0 {
+		return 0, t.fatal("a message header has no Content-Length")
+	}
+	return length, nil
+}
+
+// parseLength reads a Content-Length value.
+func parseLength(v string) (int64, error) {
+	if v == "" || strings.TrimLeft(v, "0123456789") != "" {
+		return 0, fmt.Errorf("Content-Length %.40q is not a byte count", v)
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n > maxSkippable {
+		return 0, fmt.Errorf("Content-Length %.40s is beyond any message (the limit is %d bytes), so the next message cannot be found", v, MaxMessageSize)
+	}
+	return n, nil
+}
+
+// indexFold is strings.Index ignoring ASCII case.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// readLine reads one header line without its line break. A line longer
+// than maxHeaderLine keeps only its end, and skipped says how many bytes
+// went before it.
+func (t *transport) readLine() (line string, crlf bool, skipped int, err error) {
+	var buf []byte
+	for {
+		chunk, err := t.in.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if over := len(buf) - maxHeaderLine; over > 0 {
+			skipped += over
+			buf = append(buf[:0], buf[over:]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return string(buf), false, skipped, err
+		}
+		break
+	}
+	buf = buf[:len(buf)-1]
+	if n := len(buf); n > 0 && buf[n-1] == '\r' {
+		return string(buf[:n-1]), true, skipped, nil
+	}
+	return string(buf), false, skipped, nil
+}
+
+// readBody reads a body of length bytes and returns its message, or nil
+// when it was answered or reported here.
+func (t *transport) readBody(length int64) (jsonrpc2.Message, error) {
+	sc := newEnvelopeScanner(MaxNesting)
+	if length > MaxMessageSize {
+		// Read it through, keeping only what the reply needs.
+		if _, err := io.CopyN(scanWriter{sc}, t.in, length); err != nil {
+			return nil, t.fatal("the stream ended inside a %d-byte message body", length)
+		}
+		sc.finish()
+		t.refuse(sc, fmt.Sprintf("the message is %d bytes, over the server's limit of %d bytes", length, MaxMessageSize))
+		return nil, nil
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(t.in, body); err != nil {
+		return nil, t.fatal("the stream ended inside a %d-byte message body", length)
+	}
+	sc.feed(body)
+	sc.finish()
+	return t.decode(body, sc), nil
+}
+
+type scanWriter struct{ sc *envelopeScanner }
+
+func (w scanWriter) Write(b []byte) (int, error) { w.sc.feed(b); return len(b), nil }
+
+// decode turns a body into the message jsonrpc2 gets, or answers it.
+func (t *transport) decode(body []byte, sc *envelopeScanner) jsonrpc2.Message {
+	switch {
+	case sc.tooDeep:
+		t.refuse(sc, fmt.Sprintf("the message nests deeper than %d levels", MaxNesting))
+		return nil
+	case sc.first != '{':
+		t.invalid(body, batchOrScalar(sc.first))
+		return nil
+	case sc.broken || sc.trailing:
+		t.replyError(nil, codeParseError, "the message is not valid JSON")
+		return nil
+	}
+	env, problem := readEnvelope(sc)
+	if problem != "" {
+		t.invalid(body, problem)
+		return nil
+	}
+	if env.proxy {
+		body = t.standIn(body, sc.members[memID], env.canonical)
+	}
+	msg, err := jsonrpc2.DecodeMessage(body)
+	if err != nil {
+		t.invalid(body, "the message is not a JSON-RPC message")
+		return nil
+	}
+	return msg
+}
+
+func batchOrScalar(first byte) string {
+	if first == '[' {
+		return "batch messages are not supported"
+	}
+	return "a message must be a JSON object"
+}
+
+// invalid answers a body that is wrong: Invalid Request when it is JSON,
+// Parse error when it is not. Only bodies already known to nest within
+// MaxNesting get here, so json.Valid's work is bounded.
+func (t *transport) invalid(body []byte, problem string) {
+	if !stdjson.Valid(body) {
+		t.replyError(nil, codeParseError, "the message is not valid JSON")
+		return
+	}
+	t.replyError(nil, codeInvalidRequest, "invalid request: "+problem)
+}
+
+// refuse answers a message over a limit: with its id when it is a request
+// whose id could be read, so that the client's call ends; as a dropped
+// notification when it is one.
+func (t *transport) refuse(sc *envelopeScanner, reason string) {
+	t.logf("refused a message: %s", reason)
+	env, problem := readEnvelope(sc)
+	switch {
+	case problem == "" && env.hasID:
+		t.replyError(sc.members[memID].raw, codeInvalidRequest, reason)
+	case problem == "" && env.method != "":
+		if t.onDropped != nil {
+			t.onDropped(dropped{Method: env.method, URI: env.uri, Reason: reason})
+		}
+	default:
+		t.replyError(nil, codeInvalidRequest, reason)
+	}
+}
+
+// replyError writes an error response; id nil is null.
+func (t *transport) replyError(id stdjson.RawMessage, code int64, message string) {
+	if id == nil {
+		id = stdjson.RawMessage("null")
+	}
+	resp := struct {
+		JSONRPC string             `json:"jsonrpc"`
+		ID      stdjson.RawMessage `json:"id"`
+		Error   *jsonrpc2.Error    `json:"error"`
+	}{"2.0", id, &jsonrpc2.Error{Code: jsonrpc2.Code(code), Message: message}}
+	data, err := stdjson.Marshal(resp)
+	if err == nil {
+		err = t.writeFrame(data)
+	}
+	if err != nil {
+		t.logf("could not answer an invalid message: %v", err)
+	}
+}
+
+// envelope is what the transport checked of a message's top level.
+type envelope struct {
+	method    string
+	hasID     bool
+	proxy     bool   // the id needs a stand-in
+	canonical string // the id's key in byID
+	uri       string
+}
+
+// readEnvelope checks the members JSON-RPC 2.0 requires of a request,
+// notification or response, and returns the problem in words.
+func readEnvelope(sc *envelopeScanner) (envelope, string) {
+	var env envelope
+	m := sc.members
+	if !m[memJSONRPC].present {
+		return env, `the "jsonrpc" member is missing`
+	}
+	var v string
+	if stdjson.Unmarshal(m[memJSONRPC].raw, &v) != nil || v != "2.0" {
+		return env, fmt.Sprintf(`"jsonrpc" is %.40s, want "2.0"`, m[memJSONRPC].raw)
+	}
+	if m[memMethod].present {
+		if m[memMethod].long || stdjson.Unmarshal(m[memMethod].raw, &env.method) != nil {
+			return env, `"method" is not a string`
+		}
+		if env.method == "" {
+			return env, `"method" is empty`
+		}
+	}
+	if m[memID].present {
+		canonical, proxy, problem := checkID(m[memID])
+		if problem != "" {
+			return env, problem
+		}
+		env.hasID, env.proxy, env.canonical = true, proxy, canonical
+	}
+	if env.method == "" {
+		if !env.hasID {
+			return env, `a message without "method" is a response and needs an "id"`
+		}
+		if !m[memResult].present && !m[memError].present {
+			return env, `a message without "method" is a response and needs "result" or "error"`
+		}
+		if env.proxy {
+			return env, "the response's id matches no request of the server"
+		}
+	}
+	if m[memURI].present && !m[memURI].long {
+		_ = stdjson.Unmarshal(m[memURI].raw, &env.uri)
+	}
+	return env, ""
+}
+
+// checkID checks an id: a string, an integer that fits in 64 bits, or
+// null (JSON-RPC allows it). It returns the id's key for $/cancelRequest
+// and whether jsonrpc2's ID would alter it.
+func checkID(m member) (canonical string, proxy bool, problem string) {
+	raw := m.raw
+	if m.long {
+		return "", false, fmt.Sprintf(`"id" is longer than %d bytes`, maxCapture)
+	}
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if stdjson.Unmarshal(raw, &s) != nil {
+			return "", false, `"id" is not a valid string`
+		}
+		// jsonrpc2 writes the string back with its own escaping: an id
+		// spelt with escapes, HTML characters or non-ASCII bytes is kept
+		// as sent.
+		return "s" + s, s == "" || strings.HasPrefix(s, proxyPrefix) || bytes.ContainsAny(raw[1:len(raw)-1], "\\<>&") || !isASCII(raw), ""
+	case string(raw) == "null":
+		return "null", true, ""
+	case isInteger(raw):
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return "", false, fmt.Sprintf(`"id" %.40s does not fit in 64 bits`, raw)
+		}
+		return "n" + string(raw), n != int64(int32(n)) || strconv.FormatInt(n, 10) != string(raw), ""
+	}
+	return "", false, fmt.Sprintf(`"id" is %.40s, want a string or an integer`, raw)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isInteger reports whether raw is a JSON number without fraction or
+// exponent.
+func isInteger(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	if len(raw) == 0 || len(raw) > 1 && raw[0] == '0' {
+		return false
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// standIn replaces the id of body with a stand-in jsonrpc2 keeps intact,
+// and remembers the id as sent for the response. Only bodies with such
+// ids ("", null, past int32, or not canonical) pay for the copy.
+func (t *transport) standIn(body []byte, id member, canonical string) []byte {
+	t.idMu.Lock()
+	t.seq++
+	proxy := jsonrpc2.NewStringID(proxyPrefix + strconv.Itoa(t.seq))
+	t.proxies[fmt.Sprintf("%q", proxy)] = append(stdjson.RawMessage(nil), id.raw...)
+	t.byID[canonical] = proxy
+	t.idMu.Unlock()
+	enc, _ := json.Marshal(&proxy)
+	out := make([]byte, 0, len(body)-(id.end-id.start)+len(enc))
+	out = append(out, body[:id.start]...)
+	out = append(out, enc...)
+	return append(out, body[id.end:]...)
+}
+
+// requestID returns the id jsonrpc2 knows a request by, from the id as
+// the client sent it (in $/cancelRequest).
+func (t *transport) requestID(raw stdjson.RawMessage) (jsonrpc2.ID, bool) {
+	canonical, proxy, problem := checkID(member{raw: bytes.TrimSpace(raw)})
+	if problem != "" {
+		return jsonrpc2.ID{}, false
+	}
+	if proxy {
+		t.idMu.Lock()
+		defer t.idMu.Unlock()
+		id, ok := t.byID[canonical]
+		return id, ok
+	}
+	var id jsonrpc2.ID
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return jsonrpc2.ID{}, false
+	}
+	return id, true
+}
+
+// Write sends msg; a response to a request that got a stand-in id carries
+// the id as the client sent it.
+func (t *transport) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var data []byte
+	var err error
+	if resp, ok := msg.(*jsonrpc2.Response); ok {
+		if raw, ok := t.takeProxy(resp.ID()); ok {
+			data, err = marshalResponse(raw, resp)
+		}
+	}
+	if data == nil && err == nil {
+		data, err = json.Marshal(msg)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("marshaling a message: %w", err)
+	}
+	return int64(len(data)), t.writeFrame(data)
+}
+
+func (t *transport) takeProxy(id jsonrpc2.ID) (stdjson.RawMessage, bool) {
+	key := fmt.Sprintf("%q", id)
+	if !strings.HasPrefix(key, `"\x00`) {
+		return nil, false
+	}
+	t.idMu.Lock()
+	defer t.idMu.Unlock()
+	raw, ok := t.proxies[key]
+	if ok {
+		delete(t.proxies, key)
+		canonical, _, _ := checkID(member{raw: raw})
+		if t.byID[canonical] == id {
+			delete(t.byID, canonical)
+		}
+	}
+	return raw, ok
+}
+
+func marshalResponse(id stdjson.RawMessage, resp *jsonrpc2.Response) ([]byte, error) {
+	wire := struct {
+		JSONRPC string              `json:"jsonrpc"`
+		ID      stdjson.RawMessage  `json:"id"`
+		Result  *stdjson.RawMessage `json:"result,omitempty"`
+		Error   *jsonrpc2.Error     `json:"error,omitempty"`
+	}{JSONRPC: "2.0", ID: id}
+	if err := resp.Err(); err != nil {
+		if !errors.As(err, &wire.Error) {
+			wire.Error = &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: err.Error()}
+		}
+	} else {
+		result := stdjson.RawMessage(resp.Result())
+		if len(result) == 0 {
+			result = stdjson.RawMessage("null")
+		}
+		wire.Result = &result
+	}
+	return json.Marshal(wire)
+}
+
+func (t *transport) writeFrame(data []byte) error {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	if _, err := fmt.Fprintf(t.rwc, "Content-Length: %d\r\n\r\n", len(data)); err != nil {
+		return fmt.Errorf("writing a message: %w", err)
+	}
+	if _, err := t.rwc.Write(data); err != nil {
+		return fmt.Errorf("writing a message: %w", err)
+	}
+	return nil
+}
+
+// Close closes the connection under the transport.
+func (t *transport) Close() error { return t.rwc.Close() }

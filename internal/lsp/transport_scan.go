@@ -1,0 +1,311 @@
+package lsp
+
+import "bytes"
+
+// envelopeScanner makes one linear pass over a message body, before any
+// JSON decoder sees it, to learn what the decoders cannot be trusted to
+// survive or to report: how deep the body nests (the decoders recurse, and
+// 2,000,000 levels overflow the stack), whether its brackets balance, and
+// the raw text of the few members the transport needs even when the body
+// is refused (jsonrpc, id, method, and params.textDocument.uri for a
+// refused didOpen). It validates nothing else: the one real decode that
+// follows does.
+//
+// It is fed in chunks, so that a body over the size limit can be read
+// through without being kept. Strings, nearly all of a didOpen's bytes,
+// are skipped with bytes.IndexByte.
+type envelopeScanner struct {
+	maxDepth int
+
+	off      int  // bytes fed so far
+	first    byte // the first byte that is not white space
+	depth    int
+	stack    []byte // '{' or '[' for each open level up to maxDepth
+	tooDeep  bool
+	broken   bool // a close bracket that does not match, or one too many
+	trailing bool // text after the top-level value
+	closed   bool // the top-level object or array is closed
+
+	inStr, esc bool
+	strIsKey   bool
+	inScalar   bool
+	expectKey  bool // the next string at this depth is a member name
+
+	// keys[d] is the name of the member being read at depth d (1..3),
+	// kept only when short: only short names are looked for.
+	keys    [4][]byte
+	keyLong [4]bool
+	keyBuf  []byte
+	keyOver bool
+
+	members [memberCount]member
+	cur     *member // the member whose value is being captured
+	curAt   int     // where cur's value starts in the chunk being fed
+}
+
+// member is one member's value as it appeared in the body.
+type member struct {
+	present    bool
+	start, end int    // offsets in the body
+	raw        []byte // its text, up to maxCapture bytes
+	long       bool   // the text was longer than maxCapture
+	depth      int
+}
+
+const (
+	memJSONRPC = iota
+	memID
+	memMethod
+	memParams
+	memResult
+	memError
+	memURI // params.textDocument.uri
+	memberCount
+)
+
+// maxCapture bounds the text kept of one member: ids, methods and URIs
+// are short, and the transport must not keep a copy of an oversized body.
+const maxCapture = 64 << 10
+
+func newEnvelopeScanner(maxDepth int) *envelopeScanner {
+	return &envelopeScanner{maxDepth: maxDepth, stack: make([]byte, 0, 16)}
+}
+
+// feed scans the next chunk of the body.
+func (s *envelopeScanner) feed(b []byte) {
+	base := s.off
+	if s.cur != nil {
+		s.curAt = 0
+	}
+	for i := 0; i < len(b); {
+		if s.inStr {
+			i = s.skipString(b, i, base)
+			continue
+		}
+		c := b[i]
+		if s.inScalar && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '}' || c == ']' || c == ':') {
+			s.inScalar = false
+			s.valueEnd(b, i, base)
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '{', '[':
+			s.valueStart(b, i, base)
+			s.open(c)
+		case '}', ']':
+			s.close(c)
+			s.valueEnd(b, i+1, base)
+		case ',':
+			s.expectKey = s.depth > 0 && s.depth <= s.maxDepth && s.stack[s.depth-1] == '{'
+		case ':':
+			s.expectKey = false
+		case '"':
+			if s.expectKey {
+				s.strIsKey = true
+				s.keyBuf, s.keyOver = s.keyBuf[:0], false
+			} else {
+				s.strIsKey = false
+				s.valueStart(b, i, base)
+			}
+			s.inStr = true
+		default:
+			if !s.inScalar {
+				s.valueStart(b, i, base)
+				s.inScalar = true
+			}
+		}
+		i++
+	}
+	if s.cur != nil {
+		s.capture(b[s.curAt:])
+	}
+	s.off += len(b)
+}
+
+// finish ends the body: a scalar at its very end ends with it.
+func (s *envelopeScanner) finish() {
+	if s.inScalar {
+		s.inScalar = false
+		s.valueEnd(nil, 0, s.off)
+	}
+	if s.inStr || s.depth != 0 {
+		s.broken = true
+	}
+}
+
+// skipString moves through a string from b[i] and returns where scanning
+// goes on: past the closing quote, or at the end of the chunk.
+func (s *envelopeScanner) skipString(b []byte, i, base int) int {
+	start := i
+	for i < len(b) {
+		if s.esc {
+			s.esc = false
+			i++
+			continue
+		}
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			// A run of backslashes at the chunk's end escapes the first
+			// byte of the next chunk when it is odd.
+			n := 0
+			for k := len(b) - 1; k >= i && b[k] == '\\'; k-- {
+				n++
+			}
+			s.esc = n%2 == 1
+			s.keyText(b[start:])
+			return len(b)
+		}
+		q += i
+		n := 0
+		for k := q - 1; k >= i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 1 {
+			i = q + 1
+			continue
+		}
+		s.keyText(b[start:q])
+		s.inStr = false
+		if s.strIsKey {
+			s.endKey()
+		} else {
+			s.valueEnd(b, q+1, base)
+		}
+		return q + 1
+	}
+	s.keyText(b[start:i])
+	return i
+}
+
+func (s *envelopeScanner) keyText(t []byte) {
+	if !s.strIsKey || s.keyOver {
+		return
+	}
+	if len(s.keyBuf)+len(t) > 32 {
+		s.keyOver = true
+		return
+	}
+	s.keyBuf = append(s.keyBuf, t...)
+}
+
+// endKey records the name just read as the member name at this depth.
+func (s *envelopeScanner) endKey() {
+	s.expectKey = false
+	if s.depth < 1 || s.depth >= len(s.keys) {
+		return
+	}
+	d := s.depth
+	s.keys[d] = append(s.keys[d][:0], s.keyBuf...)
+	s.keyLong[d] = s.keyOver || bytes.IndexByte(s.keyBuf, '\\') >= 0
+}
+
+func (s *envelopeScanner) open(c byte) {
+	s.depth++
+	if s.depth > s.maxDepth {
+		s.tooDeep = true
+	} else {
+		s.stack = append(s.stack, c)
+	}
+	if s.depth < len(s.keys) {
+		s.keys[s.depth] = s.keys[s.depth][:0]
+		s.keyLong[s.depth] = false
+	}
+	s.expectKey = c == '{'
+}
+
+func (s *envelopeScanner) close(c byte) {
+	if s.depth == 0 {
+		s.broken = true
+		return
+	}
+	if s.depth <= s.maxDepth {
+		want := byte('{')
+		if c == ']' {
+			want = '['
+		}
+		if s.stack[len(s.stack)-1] != want {
+			s.broken = true
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	s.depth--
+	s.expectKey = false
+	if s.depth == 0 {
+		s.closed = true
+	}
+}
+
+// valueStart notes a value beginning at b[i]: the top-level value, or a
+// member the transport looks for.
+func (s *envelopeScanner) valueStart(b []byte, i, base int) {
+	if s.depth == 0 {
+		if s.first == 0 {
+			s.first = b[i]
+		} else {
+			s.trailing = true
+		}
+		return
+	}
+	if s.cur != nil {
+		return
+	}
+	m := s.wanted()
+	if m < 0 {
+		return
+	}
+	s.cur = &s.members[m]
+	*s.cur = member{present: true, start: base + i, depth: s.depth, raw: s.cur.raw[:0]}
+	s.curAt = i
+}
+
+// valueEnd notes that a value ended just before b[i] at the current
+// depth; it ends the capture of the member that started at this depth.
+func (s *envelopeScanner) valueEnd(b []byte, i, base int) {
+	if s.cur == nil || s.cur.depth != s.depth {
+		return
+	}
+	if b != nil {
+		s.capture(b[s.curAt:i])
+	}
+	s.cur.end = base + i
+	s.cur = nil
+}
+
+func (s *envelopeScanner) capture(t []byte) {
+	m := s.cur
+	if m.long || len(m.raw)+len(t) > maxCapture {
+		m.long = true
+		return
+	}
+	m.raw = append(m.raw, t...)
+}
+
+// wanted returns which member the value starting now is, or -1.
+func (s *envelopeScanner) wanted() int {
+	switch s.depth {
+	case 1:
+		if s.stack[0] != '{' || s.keyLong[1] {
+			return -1
+		}
+		switch string(s.keys[1]) {
+		case "jsonrpc":
+			return memJSONRPC
+		case "id":
+			return memID
+		case "method":
+			return memMethod
+		case "params":
+			return memParams
+		case "result":
+			return memResult
+		case "error":
+			return memError
+		}
+	case 3:
+		if s.depth <= s.maxDepth && string(s.stack) == "{{{" && !s.keyLong[1] && !s.keyLong[2] && !s.keyLong[3] &&
+			string(s.keys[1]) == "params" && string(s.keys[2]) == "textDocument" && string(s.keys[3]) == "uri" {
+			return memURI
+		}
+	}
+	return -1
+}
