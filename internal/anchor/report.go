@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -21,27 +22,45 @@ type Report struct {
 // same document, lets an unchanged patch skip indexing: on a large review
 // most edits touch comments, not the diff.
 func CheckDocument(doc *exchange.Document, prev *Report) *Report {
+	r, _ := CheckDocumentContext(context.Background(), doc, prev)
+	return r
+}
+
+// CheckDocumentContext is CheckDocument that stops, with ctx's error, at
+// the first checkpoint after ctx is done: after the document checks,
+// after the index, and between batches of comments. The language server
+// cancels the analysis of a version the user has already edited.
+func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Report) (*Report, error) {
 	r := &Report{Doc: doc}
 	if prev != nil {
 		r.Check = exchange.CheckIncremental(doc, &prev.Check)
 	} else {
 		r.Check = exchange.Check(doc)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	r.Index = reuseIndex(doc, prev)
 	if r.Index == nil {
 		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Src)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	opts := Options{SkipAnchor: r.Check.AnchorInvalid}
 	if prev != nil {
 		opts.Prev = prev.Anchors
 	}
-	r.Anchors = Analyze(doc, r.Index, opts)
+	var err error
+	if r.Anchors, err = analyzeContext(ctx, doc, r.Index, opts); err != nil {
+		return nil, err
+	}
 	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))
 	r.Diagnostics = append(r.Diagnostics, r.Check.Diagnostics...)
 	r.Diagnostics = append(r.Diagnostics, r.Index.Problems...)
 	r.Diagnostics = append(r.Diagnostics, r.Anchors.Diagnostics...)
 	exchange.SortDiagnostics(r.Diagnostics)
-	return r
+	return r, nil
 }
 
 // reuseIndex returns prev's index moved to doc's offsets when doc's patch

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"sync"
@@ -135,11 +136,25 @@ func (a *Analysis) CommentsOn(patchLine int) []int {
 // Analyze resolves every comment of doc against ix (the index of
 // doc.Review.Patch) and reports the anchoring diagnostics with their fixes.
 func Analyze(doc *exchange.Document, ix *Index, opts Options) *Analysis {
+	a, _ := analyzeContext(context.Background(), doc, ix, opts)
+	return a
+}
+
+// checkEvery is how many comments are resolved between two looks at
+// whether the analysis is still wanted.
+const checkEvery = 32
+
+// analyzeContext is Analyze that stops with ctx's error between batches of
+// comments.
+func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Analysis, error) {
 	an := newAnalyzer(doc, ix, opts)
 	comments := doc.Review.Comments
 	a := &Analysis{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	prev := reusable(opts.Prev, doc, ix)
 	for i, c := range comments {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if prev != nil && i < len(prev.Resolutions) && prev.sameComment(i, doc, c) {
 			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c)
 		} else {
@@ -150,7 +165,7 @@ func Analyze(doc *exchange.Document, ix *Index, opts Options) *Analysis {
 		a.Diagnostics = append(a.Diagnostics, a.byComment[i]...)
 	}
 	exchange.SortDiagnostics(a.Diagnostics)
-	return a
+	return a, nil
 }
 
 // reusable returns prev when its resolutions still hold for doc: the same

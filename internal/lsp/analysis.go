@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -24,9 +25,15 @@ func (a *Analysis) Tokens() []anchor.Token {
 	return a.tokens
 }
 
-// Analyze checks text; prev, the analysis of the version it was edited
-// from, lets an unchanged patch skip re-indexing.
-func Analyze(text []byte, prev *Analysis) *Analysis {
+// Analyze checks text; prev, the analysis of an earlier version of the
+// same document, lets an unchanged patch skip re-indexing. It stops with
+// ctx's error at its checkpoints (after the parse, after the document
+// checks, after the index, between batches of comments) once ctx is done:
+// the server cancels the analysis of a version the user has edited since.
+func Analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var doc *exchange.Document
 	var prevReport *anchor.Report
 	if prev != nil {
@@ -35,5 +42,12 @@ func Analyze(text []byte, prev *Analysis) *Analysis {
 	} else {
 		doc = exchange.Parse(text)
 	}
-	return &Analysis{Report: anchor.CheckDocument(doc, prevReport), Mapper: doc.Mapper()}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep, err := anchor.CheckDocumentContext(ctx, doc, prevReport)
+	if err != nil {
+		return nil, err
+	}
+	return &Analysis{Report: rep, Mapper: doc.Mapper()}, nil
 }

@@ -12,10 +12,11 @@ import (
 // publish sends the snapshot's diagnostics, less the codes the user
 // silenced, tagged with the document version they belong to. It sends
 // nothing if sn is no longer f's latest version or f was closed by the
-// time they are ready: converting them takes a while on a large review,
-// and a late publish would replace newer diagnostics, or bring back those
-// of a closed file, in the editor.
-func (s *Server) publish(f *file, sn *snapshot, an *Analysis) {
+// time they are ready, or if a publish decided later (gen) was sent
+// first: converting them takes a while on a large review, and a late
+// publish would replace newer diagnostics, or bring back those of a
+// closed file, in the editor.
+func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	ds := visibleDiagnostics(append(dismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
 	params := &protocol.PublishDiagnosticsParams{
 		URI:         sn.uri,
@@ -25,7 +26,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis) {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
-	latest := !s.closed && s.isLatest(f, sn)
+	latest := !s.closed && s.isLatest(f, sn) && f.claim(gen)
 	s.mu.Unlock()
 	if latest {
 		_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)

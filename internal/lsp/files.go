@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -18,79 +16,11 @@ type file struct {
 	uri    protocol.DocumentURI
 	latest *snapshot
 	timer  *time.Timer
-}
-
-// snapshot is one version of a document. Its analysis is computed at most
-// once, on demand: by the debounce timer, or by a request that needs it.
-// Snapshots are immutable once made, so requests read them without locks.
-type snapshot struct {
-	uri     protocol.DocumentURI
-	version int32
-	text    []byte
-	enc     exchange.Encoding
-
-	// analyze is Analyze; tests replace it to make it fail.
-	analyze func(text []byte, prev *Analysis) *Analysis
-	once    sync.Once
-	done    chan struct{}
-	// an and err are the outcome, set before done is closed: the
-	// analysis, or why there is none (then stack is where it failed).
-	an    *Analysis
-	err   error
-	stack []byte
-	// prev is the snapshot this one was edited from, kept until the
-	// analysis ran so that an unchanged patch can reuse its index.
-	prev *snapshot
-}
-
-func newSnapshot(uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
-	return &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}), prev: prev}
-}
-
-// analysis returns the snapshot's analysis, computing it now if nobody
-// has. The computation runs on its own goroutine so that a cancelled
-// request stops waiting for it; it still completes, for the next caller.
-func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
-	select {
-	case <-sn.done:
-	default:
-		go sn.once.Do(sn.run)
-		select {
-		case <-sn.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	return sn.an, sn.err
-}
-
-// analyzed returns the analysis if it is already done, or nil.
-func (sn *snapshot) analyzed() *Analysis {
-	select {
-	case <-sn.done:
-		return sn.an
-	default:
-		return nil
-	}
-}
-
-// run computes the analysis. It runs outside any request, so it recovers
-// a panic itself: a bug in the analysis becomes an error every request on
-// this version gets, instead of the end of the process, and done is
-// closed whatever happens so that no caller waits forever.
-func (sn *snapshot) run() {
-	defer close(sn.done)
-	defer func() {
-		if r := recover(); r != nil {
-			sn.an, sn.err, sn.stack = nil, fmt.Errorf("panic in the analysis of %s version %d: %v", sn.uri, sn.version, r), debug.Stack()
-		}
-	}()
-	var prev *Analysis
-	if p := sn.prev; p != nil {
-		prev = p.analyzed()
-	}
-	sn.prev = nil
-	sn.an = sn.analyze(sn.text, prev)
+	// gen numbers the publishes of the file's diagnostics in the order
+	// they were decided, under Server.mu; sent is the last one sent,
+	// under pubMu. A publish older than sent is dropped: it was computed
+	// for an older version or with older settings.
+	gen, sent uint64
 }
 
 // view is the set of documents as they were when a request arrived.
@@ -171,11 +101,9 @@ func init() {
 
 func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
 	s.mu.Lock()
-	sn := newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), s.enc, nil)
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), nil)
 	f := &file{uri: p.TextDocument.URI, latest: sn}
-	if old := s.files[f.uri]; old != nil && old.timer != nil {
-		old.timer.Stop()
-	}
+	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
 	s.schedule(f, 0)
@@ -225,7 +153,9 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 		next = append(next, text[end:]...)
 		text = next
 	}
-	f.latest = newSnapshot(f.uri, p.TextDocument.Version, text, s.enc, f.latest)
+	old := f.latest
+	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old)
+	old.cancel(errSuperseded)
 	s.mu.Unlock()
 	s.schedule(f, s.opts.Debounce)
 	return nil
@@ -237,9 +167,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
-	if f := s.files[p.TextDocument.URI]; f != nil && f.timer != nil {
-		f.timer.Stop()
-	}
+	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
 	s.mu.Unlock()
 	// Clear the diagnostics: the editor no longer shows the file.
@@ -265,16 +193,40 @@ func (s *Server) schedule(f *file, delay time.Duration) {
 			return
 		}
 		s.wg.Add(1)
+		f.gen++
+		gen := f.gen
 		s.mu.Unlock()
 		defer s.wg.Done()
 		an, err := sn.analysis(s.bg)
 		switch {
 		case an != nil:
-			s.publish(f, sn, an)
-		case s.bg.Err() == nil:
+			s.publish(f, sn, an, gen)
+		case sn.ctx.Err() == nil:
 			s.logf(protocol.MessageTypeError, "%v\n%s", err, sn.stack)
 		}
 	})
+}
+
+// forget stops f's pending and running work when it is closed or
+// replaced; s.mu must be held.
+func (s *Server) forget(f *file) {
+	if f == nil {
+		return
+	}
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.latest.cancel(errSuperseded)
+}
+
+// claim reports whether the publish numbered gen is newer than any sent
+// for f, and marks it sent; s.pubMu and s.mu must be held.
+func (f *file) claim(gen uint64) bool {
+	if gen <= f.sent {
+		return false
+	}
+	f.sent = gen
+	return true
 }
 
 // isLatest reports whether sn is the latest version of an open document;
@@ -296,9 +248,7 @@ func (s *Server) dropped(d dropped) {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
-	if f := s.files[uri]; f != nil && f.timer != nil {
-		f.timer.Stop()
-	}
+	s.forget(s.files[uri])
 	delete(s.files, uri)
 	s.mu.Unlock()
 	msg := fmt.Sprintf("lreview does not check this file: %s (%s). Make it smaller, then close and reopen it.", d.Reason, d.Method)

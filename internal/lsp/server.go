@@ -34,6 +34,9 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
+
+	// analyze replaces Analyze (tests: a slow or failing analysis).
+	analyze analyzeFunc
 }
 
 type lifecycle uint8

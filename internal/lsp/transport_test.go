@@ -145,8 +145,8 @@ func (c *wireClient) probed() {
 	if !ok {
 		c.t.Fatalf("the server stopped before answering the probe; its log:\n%s", c.log)
 	}
-	if string(m["id"]) != `"probe"` || m["error"] != nil {
-		c.t.Fatalf("probe: got %s, want a result for id \"probe\"", marshal(m))
+	if string(m["id"]) != `"probe"` || string(m["result"]) != "null" || m["error"] != nil {
+		c.t.Fatalf("probe: got %s, want a null result for id \"probe\" (the document is not open)", marshal(m))
 	}
 }
 

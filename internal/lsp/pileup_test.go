@@ -1,0 +1,199 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// gatedAnalysis is an analysis that starts, says so, and waits for the
+// test's go-ahead (or its cancellation) before doing the real work: the
+// window in which newer versions pile up.
+type gatedAnalysis struct {
+	started   chan int // the version (read from the text) that started
+	release   chan struct{}
+	mu        sync.Mutex
+	completed []int
+	// prevOf maps a completed version to the version its analysis
+	// started from (0: none).
+	prevOf  map[int]int
+	running atomic.Int32
+}
+
+func newGatedAnalysis() *gatedAnalysis {
+	return &gatedAnalysis{started: make(chan int, 100), release: make(chan struct{}), prevOf: map[int]int{}}
+}
+
+// versioned is exampleReview with its version written in a comment body,
+// so that the analysis can tell the versions apart.
+func versioned(v int) string {
+	return strings.Replace(exampleReview, `"body": "`, `"body": "v`+strconv.Itoa(v)+` `, 1)
+}
+
+func versionIn(text []byte) int {
+	i := bytes.Index(text, []byte(`"body": "v`))
+	if i < 0 {
+		return 0
+	}
+	rest := text[i+len(`"body": "v`):]
+	n, _ := strconv.Atoi(string(rest[:bytes.IndexByte(rest, ' ')]))
+	return n
+}
+
+func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error) {
+	g.running.Add(1)
+	defer g.running.Add(-1)
+	v := versionIn(text)
+	g.started <- v
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-g.release:
+	}
+	an, err := Analyze(ctx, text, prev)
+	if err == nil {
+		g.mu.Lock()
+		g.completed = append(g.completed, v)
+		if prev != nil {
+			g.prevOf[v] = versionIn(prev.Doc.Src)
+		}
+		g.mu.Unlock()
+	}
+	return an, err
+}
+
+func (g *gatedAnalysis) waitStart(t *testing.T, want int) {
+	t.Helper()
+	select {
+	case v := <-g.started:
+		if v != want {
+			t.Fatalf("the analysis of version %d started, want %d", v, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the analysis of version %d never started", want)
+	}
+}
+
+// TestPileUpOnlyTheLatestCompletes edits a document five times while its
+// analysis is running: each edit cancels the analysis of the version
+// before it, so that only the last one completes and its diagnostics are
+// published.
+func TestPileUpOnlyTheLatestCompletes(t *testing.T) {
+	g := newGatedAnalysis()
+	c := newTestClient(t, Options{analyze: g.analyze})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/pileup.review.json")
+	c.open(uri, versioned(1))
+	g.waitStart(t, 1)
+	for v := 2; v <= 5; v++ {
+		c.change(uri, int32(v), nil, versioned(v))
+		g.waitStart(t, v)
+	}
+	close(g.release)
+	c.waitDiagnostics(uri, 5)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.completed) != 1 || g.completed[0] != 5 {
+		t.Errorf("got analyses of versions %v completed, want only version 5's", g.completed)
+	}
+}
+
+// TestIncrementalThroughTheDebounce sends two edits within one debounce
+// after version 1 was analysed: version 3's analysis must start from
+// version 1's, the last one analysed, not from nothing because version 2,
+// the one it was edited from, never was.
+func TestIncrementalThroughTheDebounce(t *testing.T) {
+	g := newGatedAnalysis()
+	close(g.release)
+	c := newTestClient(t, Options{analyze: g.analyze, Debounce: time.Hour})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/debounce.review.json")
+	c.open(uri, versioned(1)) // didOpen is analysed at once
+	c.waitDiagnostics(uri, 1)
+	c.change(uri, 2, nil, versioned(2))
+	c.change(uri, 3, nil, versioned(3))
+	// A request needs version 3 now: the debounce skipped version 2.
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if got := g.completed; len(got) != 2 || got[1] != 3 {
+		t.Fatalf("got analyses of versions %v, want 1 and 3", got)
+	}
+	if got := g.prevOf[3]; got != 1 {
+		t.Errorf("version 3 was analysed from version %d, want from version 1", got)
+	}
+}
+
+// TestSupersededRequestIsContentModified asks about a version whose
+// analysis is running when a newer version arrives: the answer is
+// ContentModified, which tells the editor to ask again.
+func TestSupersededRequestIsContentModified(t *testing.T) {
+	g := newGatedAnalysis()
+	c := newTestClient(t, Options{analyze: g.analyze})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/modified.review.json")
+	c.open(uri, versioned(1))
+	g.waitStart(t, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	}()
+	// Once the request waits on version 1's analysis, the edit cancels it.
+	deadline := time.Now().Add(20 * time.Second)
+	for inflight := 0; inflight == 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		c.srv.mu.Lock()
+		inflight = len(c.srv.inflight)
+		c.srv.mu.Unlock()
+	}
+	c.change(uri, 2, nil, versioned(2))
+	g.waitStart(t, 2)
+	var e *jsonrpc2.Error
+	if err := <-errc; !errors.As(err, &e) || e.Code != -32801 {
+		t.Fatalf("got %v, want a ContentModified (-32801) error", err)
+	}
+	close(g.release)
+	c.waitDiagnostics(uri, 2)
+}
+
+// TestServeWaitsForAnalyses exits while an analysis runs: Serve returns
+// only once the analysis has stopped.
+func TestServeWaitsForAnalyses(t *testing.T) {
+	g := newGatedAnalysis()
+	c := newTestClient(t, Options{analyze: g.analyze})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/outlive.review.json")
+	c.open(uri, versioned(1))
+	g.waitStart(t, 1)
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+	if n := g.running.Load(); n != 0 {
+		t.Errorf("got %d analyses running after Serve returned, want 0", n)
+	}
+}
+
+// TestNotOpenIsNull asks about a document that is not open: the answer
+// is a null result, not an error an editor would show.
+func TestNotOpenIsNull(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	for _, m := range []string{"textDocument/documentSymbol", "textDocument/hover", "textDocument/inlayHint", "textDocument/codeLens", "textDocument/foldingRange"} {
+		var got json.RawMessage
+		params := map[string]any{"textDocument": map[string]any{"uri": "file:///tmp/closed.review.json"}, "position": protocol.Position{}, "range": protocol.Range{}}
+		if err := c.call(m, params, &got); err != nil {
+			t.Errorf("%s: got error %v, want a null result", m, err)
+		} else if len(got) != 0 && string(got) != "null" { // jsonrpc2 reads null as empty
+			t.Errorf("%s: got %s, want null", m, got)
+		}
+	}
+}

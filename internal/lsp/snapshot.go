@@ -1,0 +1,178 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// snapshot is one version of a document. Its analysis is computed at most
+// once, on demand: by the debounce timer, or by a request that needs it.
+// A newer version cancels it. Snapshots are immutable once made, so
+// requests read them without locks.
+type snapshot struct {
+	uri     protocol.DocumentURI
+	version int32
+	text    []byte
+	enc     exchange.Encoding
+
+	// seq orders the snapshots of one document; hist is what they share.
+	seq  uint64
+	hist *history
+	// ctx is cancelled, with errSuperseded, when a newer version comes
+	// or the document is closed, and when the server exits.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	// analyze is Analyze; tests replace it (Options.analyze).
+	analyze analyzeFunc
+	// spawn runs the analysis on a goroutine the server counts.
+	spawn   func(func()) bool
+	started atomic.Bool
+	done    chan struct{}
+	// an and err are the outcome, set before done is closed: the
+	// analysis, or why there is none (then stack is where it failed).
+	an    *Analysis
+	err   error
+	stack []byte
+}
+
+type analyzeFunc func(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error)
+
+// history is what the snapshots of one open document share: the newest
+// analysis that completed. The next analysis starts from it, whatever
+// versions between the two the debounce skipped or a newer edit
+// cancelled, so that an edit in a comment never re-indexes the patch.
+type history struct {
+	mu  sync.Mutex
+	seq uint64
+	an  *Analysis
+}
+
+func (h *history) last() *Analysis {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.an
+}
+
+func (h *history) record(seq uint64, an *Analysis) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if seq > h.seq {
+		h.seq, h.an = seq, an
+	}
+}
+
+var (
+	// errSuperseded is why a snapshot's analysis was cancelled by the
+	// document's next version or its close.
+	errSuperseded = errors.New("a newer version superseded this one")
+	// errExiting answers what needed an analysis once the server exits.
+	errExiting = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting")
+)
+
+// newSnapshot makes the next version of a document after prev (nil for
+// a document just opened); s.mu must be held.
+func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byte, prev *snapshot) *snapshot {
+	sn := newSnapshot(s.bg, uri, version, text, s.enc, prev)
+	sn.spawn = s.spawn
+	if s.opts.analyze != nil {
+		sn.analyze = s.opts.analyze
+	}
+	return sn
+}
+
+func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
+	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}),
+		spawn: func(fn func()) bool { go fn(); return true }}
+	sn.ctx, sn.cancel = context.WithCancelCause(parent)
+	if prev != nil {
+		sn.seq, sn.hist = prev.seq+1, prev.hist
+	} else {
+		sn.seq, sn.hist = 1, &history{}
+	}
+	return sn
+}
+
+// spawn runs fn on a goroutine Serve waits for, unless Serve is ending.
+func (s *Server) spawn(fn func()) bool {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return false
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		fn()
+	}()
+	return true
+}
+
+// analysis returns the snapshot's analysis, computing it now if nobody
+// has. The computation runs on its own goroutine so that a cancelled
+// request stops waiting for it; it still completes, for the next caller,
+// unless a newer version cancels it: then the answer is ContentModified.
+func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
+	sn.start()
+	select {
+	case <-sn.done:
+		return sn.an, sn.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (sn *snapshot) start() {
+	if sn.started.Swap(true) {
+		return
+	}
+	if !sn.spawn(sn.run) {
+		sn.err = errExiting
+		close(sn.done)
+	}
+}
+
+// analyzed returns the analysis if it is already done, or nil.
+func (sn *snapshot) analyzed() *Analysis {
+	select {
+	case <-sn.done:
+		return sn.an
+	default:
+		return nil
+	}
+}
+
+// run computes the analysis. It runs outside any request, so it recovers
+// a panic itself: a bug in the analysis becomes an error every request on
+// this version gets, instead of the end of the process, and done is
+// closed whatever happens so that no caller waits forever.
+func (sn *snapshot) run() {
+	defer close(sn.done)
+	defer func() {
+		if r := recover(); r != nil {
+			sn.an, sn.err, sn.stack = nil, fmt.Errorf("panic in the analysis of %s version %d: %v", sn.uri, sn.version, r), debug.Stack()
+		}
+	}()
+	an, err := sn.analyze(sn.ctx, sn.text, sn.hist.last())
+	switch {
+	case err == nil:
+		sn.an = an
+		sn.hist.record(sn.seq, an)
+	case errors.Is(context.Cause(sn.ctx), errSuperseded):
+		sn.err = jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("%s changed: version %d is no longer the latest", sn.uri, sn.version))
+	case sn.ctx.Err() != nil:
+		sn.err = errExiting
+	default:
+		sn.err = err
+	}
+}
