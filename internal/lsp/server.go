@@ -68,9 +68,13 @@ type Server struct {
 	bg     context.Context
 	stopBG context.CancelFunc
 	exit   chan int
-	// wg counts the request handlers and debounced analyses running;
-	// Add happens under mu while !closed, so it never races Serve's Wait.
+	// wg counts the request handlers and analyses running; Add happens
+	// under mu while !closed, so it never races Serve's Wait.
 	wg sync.WaitGroup
+	// requests counts the request handlers alone: when the client's
+	// stream ends, those it sent are answered before the connection
+	// closes (a client may pipe its requests in and close its end).
+	requests sync.WaitGroup
 
 	// pubMu orders publishDiagnostics: a publisher checks that its
 	// snapshot is still the document's latest and sends it under pubMu,
@@ -104,6 +108,7 @@ func NewServer(opts Options) *Server {
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
+	s.tr.drain = s.requests.Wait
 	s.conn = jsonrpc2.NewConn(s.tr)
 	s.conn.Go(ctx, s.handle)
 	var code int
@@ -212,9 +217,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	s.inflight[id] = cancel
 	s.wg.Add(1)
+	s.requests.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
+		defer s.requests.Done()
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, id)

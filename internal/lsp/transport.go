@@ -73,6 +73,10 @@ type transport struct {
 	in        *bufio.Reader
 	log       io.Writer
 	onDropped func(dropped)
+	// drain, when set, waits for the requests being handled: Read calls
+	// it before it reports the end of the stream, since jsonrpc2 closes
+	// the connection, writing side too, as soon as Read fails.
+	drain func()
 
 	wmu sync.Mutex // one message at a time on the wire
 
@@ -104,11 +108,14 @@ func (t *transport) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, 0, err
 		}
 		length, err := t.readHeader()
-		if err != nil {
-			return nil, 0, err
+		var msg jsonrpc2.Message
+		if err == nil {
+			msg, err = t.readBody(length)
 		}
-		msg, err := t.readBody(length)
 		if err != nil {
+			if t.drain != nil {
+				t.drain()
+			}
 			return nil, 0, err
 		}
 		if msg != nil {

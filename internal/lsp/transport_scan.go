@@ -250,7 +250,13 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 		return
 	}
 	m := s.wanted()
-	if m < 0 {
+	switch m {
+	case -1:
+		return
+	case memParams, memResult, memError:
+		// Only their presence matters; params.textDocument.uri is
+		// captured inside params.
+		s.members[m] = member{present: true, start: base + i, depth: s.depth}
 		return
 	}
 	s.cur = &s.members[m]

@@ -274,3 +274,94 @@ func TestUnframableStreamEndsWithAReason(t *testing.T) {
 		})
 	}
 }
+
+// FuzzServeStream feeds arbitrary bytes, framing included, to a server
+// after the handshake, then a probe request, then ends the stream. The
+// server must not panic, and must either answer the probe or, when the
+// bytes left it no way to find the probe, end with a reason on its log.
+func FuzzServeStream(f *testing.F) {
+	seeds := []string{
+		frame(`hello`), frame(`{}`), frame(`[]`), frame(`{"jsonrpc":"2.0","id":"","method":"no/such"}`),
+		frame(`{"jsonrpc":"2.0","id":1e400,"method":"x"}`), frame(`{"jsonrpc":"2.0","method":"x","params":` + deep(3000) + `}`),
+		"Content-Length: 20\r\n\r\n" + `{"jsonrpc":"2.0","id":13,"method":"no/such"}`,
+		"Garbage\r\n" + frame(`{"jsonrpc":"2.0","id":10,"method":"no/such"}`),
+		"Content-Length: 44\n\n" + `{"jsonrpc":"2.0","id":11,"method":"no/such"}`,
+		"Content-Length: -1\r\n\r\n", "Content-Length: 99999999999\r\n\r\n",
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.review.json","version":1,"text":"{\"leanreview_review\": 1}"}}}`),
+		frame(`{"jsonrpc":"2.0","id":2,"method":"$/cancelRequest","params":{"id":""}}`),
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := newWireClient(t)
+		c.initialize()
+		c.write(append(append([]byte(nil), data...), frame(probe)...))
+		c.writes.Wait()
+		c.w.Close()
+		for {
+			m, ok := c.response()
+			if !ok {
+				// The server ended without answering: only a stream it
+				// could no longer frame may do that, and it says why.
+				if log := c.log.String(); !strings.Contains(log, "closing the connection") {
+					t.Fatalf("the server stopped without answering the probe nor saying why; log:\n%s", log)
+				}
+				return
+			}
+			if string(m["id"]) == `"probe"` {
+				return
+			}
+		}
+	})
+}
+
+// notification waits for the next notification of method.
+func (c *wireClient) notification(method string) map[string]json.RawMessage {
+	c.t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case m, ok := <-c.msgs:
+			if !ok {
+				c.t.Fatalf("the server stopped before sending %s; its log:\n%s", method, c.log)
+			}
+			if string(m["method"]) == `"`+method+`"` {
+				return m
+			}
+		case <-timeout:
+			c.t.Fatalf("no %s from the server in 60 s", method)
+		}
+	}
+}
+
+// TestOversizedDidOpenIsDiagnosed opens a document over the message size
+// limit: the server cannot read it, so it says so on the document, and
+// answers requests about it as about a document that is not open.
+func TestOversizedDidOpenIsDiagnosed(t *testing.T) {
+	c := newWireClient(t)
+	c.initialize()
+	uri := "file:///tmp/huge.review.json"
+	text := strings.Repeat("x", MaxMessageSize)
+	c.write([]byte(frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"` + uri + `","languageId":"lreview","version":1,"text":"` + text + `"}}}`)))
+	m := c.notification("textDocument/publishDiagnostics")
+	var p struct {
+		URI         string
+		Diagnostics []struct {
+			Code     string
+			Severity int
+			Message  string
+		}
+	}
+	if err := json.Unmarshal(m["params"], &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.URI != uri || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "too-large" || p.Diagnostics[0].Severity != 1 ||
+		!strings.Contains(p.Diagnostics[0].Message, fmt.Sprintf("over the server's limit of %d bytes", MaxMessageSize)) {
+		t.Fatalf("got %s, want one error diagnostic too-large on %s naming the limit", m["params"], uri)
+	}
+	c.write([]byte(frame(`{"jsonrpc":"2.0","id":"sym","method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"` + uri + `"}}}`)))
+	if r, ok := c.response(); !ok || string(r["id"]) != `"sym"` || string(r["result"]) != "null" {
+		t.Fatalf("got %s, want a null result", marshal(r))
+	}
+}

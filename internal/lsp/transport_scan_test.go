@@ -1,0 +1,50 @@
+package lsp
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestEnvelopeScanInChunks: the scanner finds the same members, depth and
+// faults whether a body comes whole or one byte at a time, as an
+// oversized body read through does.
+func TestEnvelopeScanInChunks(t *testing.T) {
+	bodies := []struct {
+		body             string
+		id, method, uri  string
+		tooDeep, broken  bool
+		trailing, params bool
+	}{
+		{body: `{"jsonrpc":"2.0","id":"a\"b\\","method":"m"}`, id: `"a\"b\\"`, method: `"m"`},
+		{body: `{"params":{"textDocument":{"uri":"file:///x","text":"a\\\"}"}},"id":12,"method":"textDocument/didOpen"}`, id: "12", method: `"textDocument/didOpen"`, uri: `"file:///x"`, params: true},
+		{body: `{"params":[{"textDocument":{"uri":"no"}}],"id":-3}`, id: "-3", params: true},
+		{body: ` { "id" : 1e400 , "method" : "x" } `, id: "1e400", method: `"x"`},
+		{body: `{"id":{"id":2},"method":"x"}`, id: `{"id":2}`, method: `"x"`},
+		{body: `{"a":[1,2}`, broken: true},
+		{body: `{"a":1}}`, broken: true},
+		{body: `{"a":"x`, broken: true},
+		{body: `{"a":1} {}`, trailing: true},
+		{body: `{"id":5,"params":` + deep(MaxNesting) + `}`, id: "5", tooDeep: true, params: true},
+		{body: `{"params":` + deep(MaxNesting-1) + `,"id":6}`, id: "6", params: true},
+	}
+	for _, tt := range bodies {
+		whole := newEnvelopeScanner(MaxNesting)
+		whole.feed([]byte(tt.body))
+		whole.finish()
+		bytewise := newEnvelopeScanner(MaxNesting)
+		for i := range len(tt.body) {
+			bytewise.feed([]byte{tt.body[i]})
+		}
+		bytewise.finish()
+		for name, sc := range map[string]*envelopeScanner{"whole": whole, "byte by byte": bytewise} {
+			got := []any{string(sc.members[memID].raw), string(sc.members[memMethod].raw), string(sc.members[memURI].raw), sc.tooDeep, sc.broken, sc.trailing, sc.members[memParams].present}
+			want := []any{tt.id, tt.method, tt.uri, tt.tooDeep, tt.broken, tt.trailing, tt.params}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %.60s: got id, method, uri, too deep, broken, trailing, params = %q, want %q", name, tt.body, got, want)
+			}
+		}
+		if w, b := whole.members[memID], bytewise.members[memID]; w.start != b.start || w.end != b.end || tt.id != "" && tt.body[w.start:w.end] != tt.id {
+			t.Errorf("%.60s: id at %d:%d whole, %d:%d byte by byte, want the span of %s", tt.body, w.start, w.end, b.start, b.end, tt.id)
+		}
+	}
+}
