@@ -21,6 +21,8 @@ type file struct {
 	// under pubMu. A publish older than sent is dropped: it was computed
 	// for an older version or with older settings.
 	gen, sent uint64
+	// edited is when the last version came.
+	edited time.Time
 }
 
 // view is the set of documents as they were when a request arrived.
@@ -102,7 +104,7 @@ func init() {
 func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
 	s.mu.Lock()
 	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), nil)
-	f := &file{uri: p.TextDocument.URI, latest: sn}
+	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
@@ -156,9 +158,30 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	old := f.latest
 	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old)
 	old.cancel(errSuperseded)
+	delay := f.debounce(s.opts.Debounce, old)
 	s.mu.Unlock()
-	s.schedule(f, s.opts.Debounce)
+	s.schedule(f, delay)
 	return nil
+}
+
+// maxDebounce bounds how long a pause in the edits the server waits for
+// before analysing a document whose analyses are slower than the edits.
+const maxDebounce = time.Second
+
+// debounce returns how long to wait before analysing the version after
+// old. When old's analysis was running, edits come faster than analyses
+// end, and any analysis started before the edits pause is cancelled: the
+// wait is then twice the time since the last edit (up to maxDebounce), so
+// that a slow document being typed into is analysed once the typing
+// pauses instead of once per keystroke. s.mu must be held.
+func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
+	now := time.Now()
+	delay := base
+	if old.running() {
+		delay = max(base, min(2*now.Sub(f.edited), maxDebounce))
+	}
+	f.edited = now
+	return delay
 }
 
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {

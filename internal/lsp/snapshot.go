@@ -142,6 +142,16 @@ func (sn *snapshot) start() {
 	}
 }
 
+// running reports whether the analysis started and has not ended.
+func (sn *snapshot) running() bool {
+	select {
+	case <-sn.done:
+		return false
+	default:
+		return sn.started.Load()
+	}
+}
+
 // analyzed returns the analysis if it is already done, or nil.
 func (sn *snapshot) analyzed() *Analysis {
 	select {
