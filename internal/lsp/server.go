@@ -206,6 +206,13 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return reply(ctx, result, err)
 	}
 
+	s.goRequest(ctx, reply, call, h)
+	return nil
+}
+
+// goRequest runs a request on its own goroutine, with the documents as
+// they are now, cancellable by `$/cancelRequest` and by the exit.
+func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	reqCtx = withView(reqCtx, s.view())
 	id := call.ID()
@@ -213,7 +220,8 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if s.closed {
 		s.mu.Unlock()
 		cancel()
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
+		return
 	}
 	s.inflight[id] = cancel
 	s.wg.Add(1)
@@ -228,13 +236,12 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			s.mu.Unlock()
 			cancel()
 		}()
-		result, err := s.call(reqCtx, method, h, req.Params())
+		result, err := s.call(reqCtx, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
 		}
 		_ = reply(ctx, result, err)
 	}()
-	return nil
 }
 
 // call runs a request handler. A panic is an internal error, never a null

@@ -24,7 +24,6 @@ type envelopeScanner struct {
 	tooDeep  bool
 	broken   bool // a close bracket that does not match, or one too many
 	trailing bool // text after the top-level value
-	closed   bool // the top-level object or array is closed
 
 	inStr, esc bool
 	strIsKey   bool
@@ -230,9 +229,6 @@ func (s *envelopeScanner) close(c byte) {
 	}
 	s.depth--
 	s.expectKey = false
-	if s.depth == 0 {
-		s.closed = true
-	}
 }
 
 // valueStart notes a value beginning at b[i]: the top-level value, or a

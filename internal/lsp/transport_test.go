@@ -23,6 +23,7 @@ type wireClient struct {
 	exit   chan int
 	log    *syncBuffer
 	writes sync.WaitGroup
+	queue  chan []byte
 }
 
 type syncBuffer struct {
@@ -52,10 +53,13 @@ func newWireClient(t testing.TB) *wireClient {
 		c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite})
 		serverWrite.Close()
 	}()
+	c.queue = make(chan []byte, 64)
 	go c.readLoop(bufio.NewReader(clientRead))
+	go c.writeLoop()
 	t.Cleanup(func() {
 		clientWrite.Close()
 		clientRead.Close()
+		close(c.queue)
 		c.writes.Wait()
 	})
 	return c
@@ -93,14 +97,18 @@ func (c *wireClient) readLoop(r *bufio.Reader) {
 	}
 }
 
-// write sends raw bytes without waiting: the server may answer before it
-// has read them all.
+// write sends raw bytes, in order, without waiting: the server may
+// answer before it has read them all.
 func (c *wireClient) write(b []byte) {
 	c.writes.Add(1)
-	go func() {
-		defer c.writes.Done()
+	c.queue <- b
+}
+
+func (c *wireClient) writeLoop() {
+	for b := range c.queue {
 		_, _ = c.w.Write(b)
-	}()
+		c.writes.Done()
+	}
 }
 
 func frame(body string) string {
@@ -363,5 +371,26 @@ func TestOversizedDidOpenIsDiagnosed(t *testing.T) {
 	c.write([]byte(frame(`{"jsonrpc":"2.0","id":"sym","method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"` + uri + `"}}}`)))
 	if r, ok := c.response(); !ok || string(r["id"]) != `"sym"` || string(r["result"]) != "null" {
 		t.Fatalf("got %s, want a null result", marshal(r))
+	}
+}
+
+// TestCancelIDsThatNeedStandIns cancels requests whose ids jsonrpc2
+// cannot hold as sent: the cancellation reaches them, and the reply
+// carries the id exactly.
+func TestCancelIDsThatNeedStandIns(t *testing.T) {
+	for _, id := range []string{`""`, `9007199254740993`, `-0`, `"\u00e9"`, `null`} {
+		t.Run(id, func(t *testing.T) {
+			c := newWireClient(t)
+			c.initialize()
+			c.write([]byte(frame(`{"jsonrpc":"2.0","id":` + id + `,"method":"lreview/test/block"}`)))
+			c.write([]byte(frame(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + id + `}}`)))
+			m, ok := c.response()
+			var e struct{ Code int }
+			_ = json.Unmarshal(m["error"], &e)
+			if !ok || string(m["id"]) != id || e.Code != -32800 {
+				t.Fatalf("got %s, want id %s and RequestCancelled (-32800)", marshal(m), id)
+			}
+			c.probed()
+		})
 	}
 }
