@@ -51,6 +51,9 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 	if opts.Debounce == 0 {
 		opts.Debounce = 5 * time.Millisecond
 	}
+	if opts.testRequests == nil {
+		opts.testRequests = testMethods
+	}
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC) }
 	}

@@ -30,10 +30,6 @@ import (
 // Edits are WorkspaceEdit.changes: every client supports them, and a
 // review is one document, so versioned documentChanges would buy little.
 
-func init() {
-	requests["textDocument/codeAction"] = request(codeAction)
-}
-
 func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {

@@ -11,10 +11,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func init() {
-	requests["textDocument/codeLens"] = request(codeLenses)
-}
-
 // codeLenses puts the review's state at the top of the file: how many
 // comments in each state and how many problems, the first thing a person
 // wants to know when a review comes back.

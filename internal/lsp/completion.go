@@ -8,10 +8,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 )
 
-func init() {
-	requests["textDocument/completion"] = request(completion)
-}
-
 // completion proposes member names, enumerated values, the patch's paths
 // and the line numbers of the chosen image (see anchor.Report.Complete),
 // on documents as half-typed as they are while being written.

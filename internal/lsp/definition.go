@@ -8,10 +8,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func init() {
-	requests["textDocument/definition"] = request(definition)
-}
-
 // definition goes from a comment's anchor (path, side, start_line,
 // end_line) to the patch lines it lands on, one location per line; from
 // an anchor that does not resolve, to the places its snippet is found (see

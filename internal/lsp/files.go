@@ -95,12 +95,6 @@ func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position
 	return conv, an, off, err
 }
 
-func init() {
-	notifications["textDocument/didOpen"] = notification(didOpen)
-	notifications["textDocument/didChange"] = notification(didChange)
-	notifications["textDocument/didClose"] = notification(didClose)
-}
-
 func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
 	s.mu.Lock()
 	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), nil)

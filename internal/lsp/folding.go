@@ -6,10 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	requests["textDocument/foldingRange"] = request(foldingRanges)
-}
-
 // foldingRanges folds each file of the patch, each hunk, and each comment.
 func foldingRanges(ctx context.Context, s *Server, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
 	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)

@@ -8,10 +8,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func init() {
-	requests["textDocument/formatting"] = request(formatting)
-}
-
 // formatting returns the canonical writer's output as a minimal edit set,
 // so that the editor keeps the cursor and the undo history meaningful. A
 // document with syntax errors gets no edits: its structure is a guess.

@@ -6,10 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	requests["textDocument/hover"] = request(hover)
-}
-
 // hover explains what the cursor is on (see anchor.Report.Hover): the diff
 // lines a comment lands on, the numbers and comments of a patch line, the
 // schema's words for a member or an enumerated value. The range is the

@@ -90,11 +90,6 @@ func semanticTokenTypes() []protocol.SemanticTokenTypes {
 	return out
 }
 
-func init() {
-	requests["initialize"] = request(initialize)
-	notifications["initialized"] = notification(func(context.Context, *Server, *struct{}) error { return nil })
-}
-
 func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
 	enc := exchange.UTF16
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {

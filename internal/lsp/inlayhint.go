@@ -21,10 +21,6 @@ type inlayHint struct {
 	PaddingRight bool              `json:"paddingRight,omitempty"`
 }
 
-func init() {
-	requests["textDocument/inlayHint"] = request(inlayHints)
-}
-
 // inlayHints puts a diff gutter before every body line of the patch: the
 // old and new line numbers, the numbers one writes in start_line.
 func inlayHints(ctx context.Context, s *Server, p *inlayHintParams) ([]inlayHint, error) {

@@ -26,7 +26,7 @@ func newRawClient(t *testing.T) *rawClient {
 	t.Helper()
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
-	srv := NewServer(Options{Debounce: time.Millisecond})
+	srv := NewServer(Options{Debounce: time.Millisecond, testRequests: testMethods})
 	c := &rawClient{t: t, stream: jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}), msgs: make(chan jsonrpc2.Message, 100), exit: make(chan int, 1)}
 	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
 	go func() {
@@ -151,21 +151,33 @@ func TestExitWithoutShutdown(t *testing.T) {
 	}
 }
 
-func init() {
-	// Test-only methods: one that waits to be cancelled, one that panics.
-	requests["lreview/test/block"] = func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+// testMethods are test-only requests, given to the servers the tests
+// start through Options.testRequests: one that waits to be cancelled, one
+// that panics, one that counts itself while it runs.
+var testMethods = map[string]requestFunc{
+	"lreview/test/block": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(10 * time.Second):
 			return "not cancelled", nil
 		}
-	}
-	requests["lreview/test/panic"] = func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+	},
+	"lreview/test/panic": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
 		var m map[string]int
 		m["boom"]++ // a nil-map write: a real runtime panic
 		return nil, nil
-	}
+	},
+	"lreview/test/blockCounted": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+		blockedRunning.Add(1)
+		defer blockedRunning.Add(-1)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Second):
+			return "not cancelled", nil
+		}
+	},
 }
 
 func TestCancelNumericAndStringIDs(t *testing.T) {

@@ -6,10 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	requests["textDocument/references"] = request(references)
-}
-
 // references lists the comments anchored on a patch line: each comment's
 // start_line value, the number that anchors it there, so that the list
 // reads as the places that point at the line and a jump lands where the

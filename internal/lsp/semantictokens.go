@@ -10,11 +10,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func init() {
-	requests["textDocument/semanticTokens/full"] = request(semanticTokensFull)
-	requests["textDocument/semanticTokens/range"] = request(semanticTokensRange)
-}
-
 func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
 	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {

@@ -37,6 +37,9 @@ type Options struct {
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
+	// testRequests adds methods to the server's own (tests: requests
+	// that block or panic), so that the production table has none.
+	testRequests map[string]requestFunc
 }
 
 type lifecycle uint8
@@ -52,6 +55,9 @@ type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
 	tr   *transport
+	// requests and notifications are the dispatch tables (methods.go).
+	requests      map[string]requestFunc
+	notifications map[string]notificationFunc
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -71,10 +77,10 @@ type Server struct {
 	// wg counts the request handlers and analyses running; Add happens
 	// under mu while !closed, so it never races Serve's Wait.
 	wg sync.WaitGroup
-	// requests counts the request handlers alone: when the client's
+	// handling counts the request handlers alone: when the client's
 	// stream ends, those it sent are answered before the connection
 	// closes (a client may pipe its requests in and close its end).
-	requests sync.WaitGroup
+	handling sync.WaitGroup
 
 	// pubMu orders publishDiagnostics: a publisher checks that its
 	// snapshot is still the document's latest and sends it under pubMu,
@@ -93,13 +99,19 @@ func NewServer(opts Options) *Server {
 		opts.Now = time.Now
 	}
 	bg, stop := context.WithCancel(context.Background())
+	requests, notifications := methods()
+	for m, h := range opts.testRequests {
+		requests[m] = h
+	}
 	return &Server{
-		opts:     opts,
-		files:    map[protocol.DocumentURI]*file{},
-		inflight: map[jsonrpc2.ID]context.CancelFunc{},
-		bg:       bg,
-		stopBG:   stop,
-		exit:     make(chan int, 1),
+		opts:          opts,
+		requests:      requests,
+		notifications: notifications,
+		files:         map[protocol.DocumentURI]*file{},
+		inflight:      map[jsonrpc2.ID]context.CancelFunc{},
+		bg:            bg,
+		stopBG:        stop,
+		exit:          make(chan int, 1),
 	}
 }
 
@@ -108,7 +120,7 @@ func NewServer(opts Options) *Server {
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
-	s.tr.drain = s.requests.Wait
+	s.tr.drain = s.handling.Wait
 	s.conn = jsonrpc2.NewConn(s.tr)
 	s.conn.Go(ctx, s.handle)
 	var code int
@@ -175,7 +187,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if state == stateNew {
 			return nil // notifications before initialize are dropped, as the spec says
 		}
-		h, ok := notifications[method]
+		h, ok := s.notifications[method]
 		if !ok {
 			return nil // unknown notifications ($/setTrace, ...) are ignored
 		}
@@ -195,7 +207,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	case state == stateShutdown:
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
 	}
-	h, ok := requests[method]
+	h, ok := s.requests[method]
 	if !ok {
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
 	}
@@ -225,11 +237,11 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 	}
 	s.inflight[id] = cancel
 	s.wg.Add(1)
-	s.requests.Add(1)
+	s.handling.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		defer s.requests.Done()
+		defer s.handling.Done()
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, id)
@@ -285,13 +297,6 @@ func (s *Server) logf(typ protocol.MessageType, format string, args ...any) {
 type requestFunc func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
 type notificationFunc func(ctx context.Context, s *Server, params json.RawMessage) error
 
-// requests and notifications are the dispatch tables; each method's file
-// registers itself in init so that adding a method touches one file.
-var (
-	requests      = map[string]requestFunc{}
-	notifications = map[string]notificationFunc{}
-)
-
 // request adapts a typed handler to the dispatch table. Params are decoded
 // with the same fast decoder the transport uses: a didOpen of a large
 // review carries megabytes of escaped text.
@@ -320,31 +325,32 @@ func notification[P any](fn func(ctx context.Context, s *Server, params *P) erro
 	}
 }
 
-func init() {
-	requests["shutdown"] = func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
-		s.mu.Lock()
-		s.state = stateShutdown
-		s.mu.Unlock()
-		return nil, nil
-	}
-	notifications["$/cancelRequest"] = notification(func(ctx context.Context, s *Server, p *cancelParams) error {
-		id, ok := s.tr.requestID(p.ID)
-		if !ok {
-			return nil
-		}
-		s.mu.Lock()
-		cancel := s.inflight[id]
-		s.mu.Unlock()
-		if cancel != nil {
-			cancel()
-		}
-		return nil
-	})
-}
-
 // cancelParams keeps the request id as the client wrote it: the transport
 // knows which id jsonrpc2 has for it (the protocol library's own handler
 // rejects numeric ids).
 type cancelParams struct {
 	ID json.RawMessage `json:"id"`
+}
+
+// shutdown moves the session to its last state: only exit is accepted.
+func shutdown(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	return nil, nil
+}
+
+// cancelRequest cancels a request in flight.
+func cancelRequest(ctx context.Context, s *Server, p *cancelParams) error {
+	id, ok := s.tr.requestID(p.ID)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
 }

@@ -166,20 +166,6 @@ func TestSettingsChangeRefilters(t *testing.T) {
 
 var blockedRunning atomic.Int32
 
-func init() {
-	// A request that runs until it is cancelled, counting itself.
-	requests["lreview/test/blockCounted"] = func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
-		blockedRunning.Add(1)
-		defer blockedRunning.Add(-1)
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(10 * time.Second):
-			return "not cancelled", nil
-		}
-	}
-}
-
 // TestExitEndsRequestsInFlight: once Serve returns, no handler of the
 // session is still running (the process is about to exit, and an
 // embedding program must not leak them).

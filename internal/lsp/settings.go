@@ -53,10 +53,6 @@ func (s *Server) currentSettings() Settings {
 	return s.settings
 }
 
-func init() {
-	notifications["workspace/didChangeConfiguration"] = notification(didChangeConfiguration)
-}
-
 type configParams struct {
 	Settings json.RawMessage `json:"settings"`
 }

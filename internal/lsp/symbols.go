@@ -10,10 +10,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func init() {
-	requests["textDocument/documentSymbol"] = request(documentSymbols)
-}
-
 // documentSymbols outlines the review: the patch's files grouped by
 // directory, busiest first, each with its hunks; then the comments.
 func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {

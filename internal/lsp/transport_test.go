@@ -48,7 +48,7 @@ func newWireClient(t testing.TB) *wireClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	c := &wireClient{t: t, w: clientWrite, msgs: make(chan map[string]json.RawMessage, 1024), exit: make(chan int, 1), log: &syncBuffer{}}
-	srv := NewServer(Options{Debounce: time.Millisecond, Log: c.log})
+	srv := NewServer(Options{Debounce: time.Millisecond, Log: c.log, testRequests: testMethods})
 	go func() {
 		c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite})
 		serverWrite.Close()

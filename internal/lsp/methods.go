@@ -1,0 +1,35 @@
+package lsp
+
+import "context"
+
+// methods returns the dispatch tables, built for each server from this
+// one list of every method it handles: what the server answers is read
+// here, and initialize advertises the capabilities of the same methods
+// (TestCapabilitiesHaveHandlers holds the two together).
+func methods() (map[string]requestFunc, map[string]notificationFunc) {
+	requests := map[string]requestFunc{
+		"initialize":                        request(initialize),
+		"shutdown":                          shutdown,
+		"textDocument/codeAction":           request(codeAction),
+		"textDocument/codeLens":             request(codeLenses),
+		"textDocument/completion":           request(completion),
+		"textDocument/definition":           request(definition),
+		"textDocument/documentSymbol":       request(documentSymbols),
+		"textDocument/foldingRange":         request(foldingRanges),
+		"textDocument/formatting":           request(formatting),
+		"textDocument/hover":                request(hover),
+		"textDocument/inlayHint":            request(inlayHints),
+		"textDocument/references":           request(references),
+		"textDocument/semanticTokens/full":  request(semanticTokensFull),
+		"textDocument/semanticTokens/range": request(semanticTokensRange),
+	}
+	notifications := map[string]notificationFunc{
+		"initialized":                      notification(func(context.Context, *Server, *struct{}) error { return nil }),
+		"$/cancelRequest":                  notification(cancelRequest),
+		"textDocument/didOpen":             notification(didOpen),
+		"textDocument/didChange":           notification(didChange),
+		"textDocument/didClose":            notification(didClose),
+		"workspace/didChangeConfiguration": notification(didChangeConfiguration),
+	}
+	return requests, notifications
+}
