@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -25,32 +26,55 @@ type file struct {
 	edited time.Time
 }
 
-// view is the set of documents as they were when a request arrived.
-type view map[protocol.DocumentURI]*snapshot
+// view is the set of documents as they were when a request arrived, and
+// the ones the request has read.
+type view struct {
+	docs map[protocol.DocumentURI]*snapshot
+	mu   sync.Mutex
+	used []*snapshot
+}
 
 type viewKey struct{}
 
-func withView(ctx context.Context, v view) context.Context {
+func withView(ctx context.Context, v *view) context.Context {
 	return context.WithValue(ctx, viewKey{}, v)
 }
 
-func (s *Server) view() view {
+func (s *Server) view() *view {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := make(view, len(s.files))
+	v := &view{docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
 	for uri, f := range s.files {
-		v[uri] = f.latest
+		v.docs[uri] = f.latest
 	}
 	return v
 }
 
 // snapshotOf returns the request's snapshot of uri.
 func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error) {
-	v, _ := ctx.Value(viewKey{}).(view)
-	if sn := v[uri]; sn != nil {
-		return sn, nil
+	v, _ := ctx.Value(viewKey{}).(*view)
+	if v == nil || v.docs[uri] == nil {
+		return nil, errNotOpen
 	}
-	return nil, errNotOpen
+	sn := v.docs[uri]
+	v.mu.Lock()
+	v.used = append(v.used, sn)
+	v.mu.Unlock()
+	return sn, nil
+}
+
+// superseded returns a ContentModified error when a document the request
+// read has changed since: its positions and edits are for text the editor
+// no longer has.
+func (v *view) superseded() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, sn := range v.used {
+		if errors.Is(context.Cause(sn.ctx), errSuperseded) {
+			return contentModified(sn)
+		}
+	}
+	return nil
 }
 
 // errNotOpen is the outcome of a request about a document that is not

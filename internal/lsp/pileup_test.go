@@ -197,3 +197,33 @@ func TestNotOpenIsNull(t *testing.T) {
 		}
 	}
 }
+
+// TestResultOfAnEditedVersionIsContentModified: a request whose answer
+// was computed for a version the user has edited since gets
+// ContentModified, not positions and edits for text the editor no longer
+// has.
+func TestResultOfAnEditedVersionIsContentModified(t *testing.T) {
+	computed, release := make(chan struct{}), make(chan struct{})
+	slowSymbols := func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+		res, err := request(documentSymbols)(ctx, s, raw)
+		close(computed)
+		<-release
+		return res, err
+	}
+	c := newTestClient(t, Options{testRequests: map[string]requestFunc{"lreview/test/slowSymbols": slowSymbols}})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/edited.review.json")
+	c.open(uri, versioned(1))
+	errc := make(chan error, 1)
+	go func() {
+		errc <- c.call("lreview/test/slowSymbols", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	}()
+	<-computed
+	c.change(uri, 2, nil, versioned(2))
+	c.waitDiagnostics(uri, 2)
+	close(release)
+	var e *jsonrpc2.Error
+	if err := <-errc; !errors.As(err, &e) || e.Code != -32801 {
+		t.Fatalf("got %v, want a ContentModified (-32801) error", err)
+	}
+}

@@ -226,7 +226,8 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 // they are now, cancellable by `$/cancelRequest` and by the exit.
 func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
-	reqCtx = withView(reqCtx, s.view())
+	v := s.view()
+	reqCtx = withView(reqCtx, v)
 	id := call.ID()
 	s.mu.Lock()
 	if s.closed {
@@ -251,6 +252,8 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 		result, err := s.call(reqCtx, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
+		} else if modified := v.superseded(); modified != nil {
+			result, err = nil, modified
 		}
 		_ = reply(ctx, result, err)
 	}()

@@ -179,10 +179,16 @@ func (sn *snapshot) run() {
 		sn.an = an
 		sn.hist.record(sn.seq, an)
 	case errors.Is(context.Cause(sn.ctx), errSuperseded):
-		sn.err = jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("%s changed: version %d is no longer the latest", sn.uri, sn.version))
+		sn.err = contentModified(sn)
 	case sn.ctx.Err() != nil:
 		sn.err = errExiting
 	default:
 		sn.err = err
 	}
+}
+
+// contentModified is the answer to a request that needed sn once a newer
+// version superseded it: the editor asks again if it still wants to know.
+func contentModified(sn *snapshot) error {
+	return jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("%s changed: version %d is no longer the latest", sn.uri, sn.version))
 }
