@@ -22,8 +22,10 @@ type file struct {
 	// under pubMu. A publish older than sent is dropped: it was computed
 	// for an older version or with older settings.
 	gen, sent uint64
-	// edited is when the last version came.
-	edited time.Time
+	// edited is when the last version came; waiting is set when its
+	// analysis waits for the edits to pause (debounce).
+	edited  time.Time
+	waiting bool
 }
 
 // view is the set of documents as they were when a request arrived, and
@@ -187,18 +189,19 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 const maxDebounce = time.Second
 
 // debounce returns how long to wait before analysing the version after
-// old. When old's analysis was running, edits come faster than analyses
-// end, and any analysis started before the edits pause is cancelled: the
-// wait is then twice the time since the last edit (up to maxDebounce), so
-// that a slow document being typed into is analysed once the typing
-// pauses instead of once per keystroke. s.mu must be held.
+// old. When old's analysis was running, or old was still waiting out such
+// a wait, edits come faster than analyses end, and any analysis started
+// before the edits pause is cancelled: the wait is then twice the time
+// since the last edit (up to maxDebounce), so that a slow document being
+// typed into is analysed once the typing pauses instead of once per
+// keystroke. s.mu must be held.
 func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 	now := time.Now()
 	delay := base
-	if old.running() {
+	if old.running() || f.waiting && !old.started.Load() {
 		delay = max(base, min(2*now.Sub(f.edited), maxDebounce))
 	}
-	f.edited = now
+	f.edited, f.waiting = now, delay > base
 	return delay
 }
 
