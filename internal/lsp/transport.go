@@ -332,9 +332,11 @@ func (t *transport) refuse(sc *envelopeScanner, reason string) {
 	t.logf("refused a message: %s", reason)
 	env, problem := readEnvelope(sc)
 	switch {
+	case problem == "" && env.method == "":
+		// A response: nothing answers a response.
 	case problem == "" && env.hasID:
 		t.replyError(sc.members[memID].raw, codeInvalidRequest, reason)
-	case problem == "" && env.method != "":
+	case problem == "":
 		if t.onDropped != nil {
 			t.onDropped(dropped{Method: env.method, URI: env.uri, Reason: reason})
 		}
