@@ -307,17 +307,23 @@ func FuzzServeStream(f *testing.F) {
 		c.write(append(append([]byte(nil), data...), frame(probe)...))
 		c.writes.Wait()
 		c.w.Close()
+		refused := false
 		for {
 			m, ok := c.response()
 			if !ok {
-				// The server ended without answering: only a stream it
-				// could no longer frame may do that, and it says why; or
-				// the bytes held an exit notification.
-				if log := c.log.String(); !strings.Contains(log, "closing the connection") && !bytes.Contains(data, []byte("exit")) {
+				// The server ended without answering the probe. It may
+				// when it could no longer frame the stream (and says why),
+				// when the bytes held an exit notification, or when the
+				// probe became part of a broken body it answered with an
+				// error.
+				if log := c.log.String(); !strings.Contains(log, "closing the connection") && !bytes.Contains(data, []byte("exit")) && !refused {
 					t.Fatalf("the server stopped without answering the probe nor saying why; log:\n%s", log)
 				}
 				return
 			}
+			var e struct{ Code int }
+			_ = json.Unmarshal(m["error"], &e)
+			refused = refused || e.Code == -32700 || e.Code == -32600
 			if string(m["id"]) == `"probe"` {
 				return
 			}
