@@ -227,3 +227,34 @@ func TestResultOfAnEditedVersionIsContentModified(t *testing.T) {
 		t.Fatalf("got %v, want a ContentModified (-32801) error", err)
 	}
 }
+
+// TestPublishesKeepTheirOrder: of two publishes of one file, the one
+// decided later wins even when it reaches the wire first (a settings
+// change republishes while the previous publish is still converting).
+func TestPublishesKeepTheirOrder(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/order.review.json")
+	c.open(uri, driftReview("71"))
+	c.waitDiagnostics(uri, 1)
+	c.srv.mu.Lock()
+	f := c.srv.files[uri]
+	sn := f.latest
+	f.gen += 2
+	later, earlier := f.gen, f.gen-1
+	c.srv.mu.Unlock()
+	an := sn.analyzed()
+	c.mu.Lock()
+	before := len(c.diagnostics[uri]) // 1: the client keeps the last 8
+	c.mu.Unlock()
+	c.srv.publish(f, sn, an, later)
+	c.srv.publish(f, sn, an, earlier) // decided first, sent last: dropped
+	// A round trip: the client has read whatever the server sent before.
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	c.mu.Lock()
+	got := len(c.diagnostics[uri]) - before
+	c.mu.Unlock()
+	if got != 1 {
+		t.Errorf("got %d publishes, want 1: the earlier-decided one must be dropped", got)
+	}
+}
