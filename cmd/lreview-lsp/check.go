@@ -26,6 +26,12 @@ type checked struct {
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCheckOn(runtime.GOMAXPROCS(0), args, stdin, stdout, stderr)
+}
+
+// runCheckOn is check with the given number of workers; the benchmark
+// compares one worker with all of them.
+func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(formatNames, ", "))
@@ -43,7 +49,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	var writeErr error
-	for r := range checkAll(fs.Args(), stdin, f) {
+	for r := range checkAll(fs.Args(), stdin, f, workers) {
 		if writeErr != nil {
 			continue // drain, so that no worker is left blocked
 		}
@@ -68,11 +74,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-// checkAll checks the files on a pool of GOMAXPROCS workers and yields
+// checkAll checks the files on a pool of workers and yields
 // the outcomes strictly in the order of names, each as soon as it and all
 // before it are done. Standard input is read once, up front, for the
 // first "-"; a later "-" reads it empty, as a second read would.
-func checkAll(names []string, stdin io.Reader, f formatter) <-chan checked {
+func checkAll(names []string, stdin io.Reader, f formatter, workers int) <-chan checked {
 	inputs := make([]func() ([]byte, error), len(names))
 	stdinUsed := false
 	for i, name := range names {
@@ -94,7 +100,7 @@ func checkAll(names []string, stdin io.Reader, f formatter) <-chan checked {
 	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(names)) {
+	for range max(1, min(workers, len(names))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
