@@ -14,7 +14,7 @@ EMACS   ?= $(shell command -v emacs 2>/dev/null)
 
 .PHONY: test test-go test-vim test-helix test-emacs test-vscode build install bench clean
 
-test: test-go test-vim test-helix test-vscode
+test: test-go test-vim test-helix test-emacs test-vscode
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lreview-lsp
