@@ -27,6 +27,9 @@ if [[ -z $hx ]]; then
   if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
 fi
 [[ -n $hx && -x $hx ]] || skip "no Helix (install it with: sh ../shared/tools/install-helix)"
+version=$("$hx" --version 2>/dev/null | head -n 1 || true)
+[[ $version == helix\ * ]] || skip "$hx is not Helix (--version says: ${version:-nothing})"
+echo "== $version"
 command -v tmux >/dev/null || skip "no tmux (apt-get install tmux)"
 [[ -n ${LREVIEW_LSP:-} && -x ${LREVIEW_LSP:-} ]] || { echo "helix tests: LREVIEW_LSP must name the lreview-lsp binary" >&2; exit 1; }
 
