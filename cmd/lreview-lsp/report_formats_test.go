@@ -83,7 +83,7 @@ func runCheckFormat(t *testing.T, format string, files []string) any {
 }
 
 func TestReportSARIFSchema(t *testing.T) {
-	schema := compileSchema(t, "sarif-schema-2.1.0.json")
+	schema := compileSchema(t, "sarif-2.1.0-rtm.5.json")
 	files := corpus(t)
 	log := runCheckFormat(t, "sarif", files)
 	if err := schema.Validate(log); err != nil {
