@@ -106,6 +106,24 @@ H.test('setup() with the server missing warns once, clearly, without an error', 
   H.eq(#vim.lsp.get_clients({ name = 'lreview' }), 0, 'clients')
 end)
 
+H.test('checkout_dir() sees through a pack/*/start symbolic link, and is nil outside a checkout', function()
+  local checkout = vim.fn.fnamemodify(vim.env.LREVIEW_VIM_DIR, ':p:h:h:h')
+  local pack = vim.fn.tempname()
+  vim.fn.mkdir(pack, 'p')
+  vim.uv.fs_symlink(vim.env.LREVIEW_VIM_DIR, vim.fs.joinpath(pack, 'lreview'))
+  local linked = dofile(vim.fs.joinpath(pack, 'lreview', 'lua', 'lreview', 'init.lua'))
+  H.eq(linked.checkout_dir(), checkout, 'through the link')
+  -- A copy of the plugin alone (no go.mod above it): the steps still say
+  -- what to run, without a directory.
+  local copy = vim.fn.tempname()
+  vim.fn.mkdir(vim.fs.joinpath(copy, 'lua', 'lreview'), 'p')
+  local init = vim.fs.joinpath(copy, 'lua', 'lreview', 'init.lua')
+  vim.fn.writefile(vim.fn.readfile(vim.fs.joinpath(vim.env.LREVIEW_VIM_DIR, 'lua', 'lreview', 'init.lua')), init)
+  local alone = dofile(init)
+  H.eq(alone.checkout_dir(), nil, 'outside a checkout')
+  H.eq(alone.install_steps()[2], '  go install ./cmd/lreview-lsp', 'install step without a directory')
+end)
+
 H.test('setup() with a cmd that does not exist names it', function()
   local lreview = fresh()
   local seen = capture_notify(function()

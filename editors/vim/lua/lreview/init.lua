@@ -18,8 +18,10 @@ function M.checkout_dir()
   if src:sub(1, 1) ~= '@' then
     return nil
   end
-  -- <checkout>/editors/vim/lua/lreview/init.lua
-  local dir = vim.fn.fnamemodify(src:sub(2), ':p:h:h:h:h:h')
+  -- <checkout>/editors/vim/lua/lreview/init.lua, through the symbolic link
+  -- a pack/*/start entry usually is.
+  local file = vim.uv.fs_realpath(src:sub(2)) or src:sub(2)
+  local dir = vim.fn.fnamemodify(file, ':p:h:h:h:h:h')
   local gomod = vim.fs.joinpath(dir, 'go.mod')
   if vim.fn.filereadable(gomod) == 0 then
     return nil
