@@ -11,6 +11,9 @@ PREFIX  ?= $(HOME)/.local
 NVIMS   ?= $(or $(NVIM),$(wildcard /opt/lreview-nvim/bin/nvim /opt/lreview-nvim-sid/bin/nvim),$(shell command -v nvim 2>/dev/null))
 HX      ?= $(firstword $(wildcard /opt/lreview-helix/bin/hx) $(shell command -v hx 2>/dev/null))
 EMACS   ?= $(shell command -v emacs 2>/dev/null)
+# tree-sitter's JSON grammar (sh .ci/build-json-grammar): with it the Helix
+# test checks the diff colours and the Emacs test runs on json-ts-mode too.
+TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
 .PHONY: test test-go test-vim test-helix test-emacs test-vscode build install bench clean
 
@@ -38,10 +41,10 @@ test-vim: build
 	done
 
 test-helix: build
-	@HX="$(HX)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/run.sh
+	@HX="$(HX)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/run.sh
 
 test-emacs: build
-	@EMACS="$(EMACS)" LREVIEW_LSP="$(BIN)" bash editors/emacs/test/run.sh
+	@EMACS="$(EMACS)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/emacs/test/run.sh
 
 test-vscode: build
 	@if [ -d editors/vscode/node_modules ]; then \

@@ -4,7 +4,9 @@
 # server (Flymake diagnostic, preferred code action).
 #   EMACS        Emacs to run (default: emacs on PATH)
 #   LREVIEW_LSP  the lreview-lsp binary under test (required)
-#   CI           when set, a missing Emacs fails instead of skipping
+#   TS_JSON      tree-sitter's JSON grammar (.ci/build-json-grammar): the suite
+#                runs a second time with it, on json-ts-mode
+#   CI           when set, a missing Emacs or TS_JSON fails instead of skipping
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -29,5 +31,22 @@ HOME=$home timeout 60 "$emacs" -Q --batch -L "$(dirname "$here")" \
   --eval '(setq byte-compile-error-on-warn t)' \
   --eval "(unless (byte-compile-file \"$(dirname "$here")/lreview-mode.el\") (kill-emacs 1))" </dev/null
 rm -f "$(dirname "$here")/lreview-mode.elc"
-HOME=$home LREVIEW_LSP=$LREVIEW_LSP timeout 120 "$emacs" -Q --batch \
-  -l "$here/lreview-mode-test.el" -f ert-run-tests-batch-and-exit </dev/null
+run_suite() { # run_suite GRAMMAR_DIR (empty: none)
+  HOME=$home LREVIEW_LSP=$LREVIEW_LSP LREVIEW_TS_JSON_DIR=$1 timeout 120 "$emacs" -Q --batch \
+    -l "$here/lreview-mode-test.el" -f ert-run-tests-batch-and-exit </dev/null
+}
+echo "== lreview-mode on js-json-mode (no JSON grammar)"
+run_suite ""
+if [[ -n ${TS_JSON:-} ]]; then
+  [[ -f $TS_JSON ]] || { echo "emacs tests: TS_JSON=$TS_JSON is not a file" >&2; exit 1; }
+  # Emacs looks for libtree-sitter-json.so in treesit-extra-load-path.
+  mkdir -p "$home/grammar"
+  cp "$TS_JSON" "$home/grammar/libtree-sitter-json.so"
+  echo "== lreview-mode on json-ts-mode (TS_JSON)"
+  run_suite "$home/grammar"
+elif [[ -n ${CI:-} ]]; then
+  echo "emacs tests: TS_JSON is unset (sh .ci/build-json-grammar); CI is set: failing instead of skipping json-ts-mode" >&2
+  exit 1
+else
+  echo "emacs json-ts-mode tests skipped: no TS_JSON"
+fi

@@ -5,7 +5,9 @@
 # code action chosen from the space-a menu, the file saved and checked.
 #   HX           Helix to run (default: /opt/lreview-helix/bin/hx, then hx on PATH)
 #   LREVIEW_LSP  the lreview-lsp binary under test (required)
-#   CI           when set, a missing Helix or tmux fails instead of skipping
+#   TS_JSON      tree-sitter's JSON grammar (.ci/build-json-grammar): loaded as
+#                the json grammar, so that the diff colours are checked too
+#   CI           when set, a missing Helix, tmux or TS_JSON fails instead of skipping
 # Every wait polls the screen until what it waits for shows, with a timeout.
 set -euo pipefail
 
@@ -54,6 +56,18 @@ end-of-line-diagnostics = "hint"
 [editor.inline-diagnostics]
 cursor-line = "warning"
 TOML
+# Debian's Helix ships no grammars: the JSON one, when given, makes the
+# queries under runtime/queries/lreview take effect.
+colours=false
+if [[ -n ${TS_JSON:-} ]]; then
+  [[ -f $TS_JSON ]] || { echo "helix tests: TS_JSON=$TS_JSON is not a file" >&2; exit 1; }
+  mkdir -p "$tmp/config/helix/runtime/grammars"
+  cp "$TS_JSON" "$tmp/config/helix/runtime/grammars/json.so"
+  colours=true
+elif [[ -n ${CI:-} ]]; then
+  echo "helix tests: TS_JSON is unset (sh .ci/build-json-grammar); CI is set: failing instead of skipping the colours" >&2
+  exit 1
+fi
 fixture="$repo/editors/vim/test/fixtures/drift.review.json"
 cp "$fixture" "$tmp/work/drift.review.json"
 
@@ -98,6 +112,28 @@ screen | grep -F -- "$want" | grep -q '"snippet": "result, err := calculate(inpu
   fail "the diagnostic is not on the snippet's line"
 echo "ok   helix: the drift diagnostic shows on the snippet's line"
 passed=$((passed + 1))
+
+# 1b. With the grammar, patch lines are coloured as a diff: the removed
+#     line's text differs from a plain JSON string, from an added line and
+#     from a file header. Foreground colours are read from the escapes of
+#     screen row N, which shows buffer line N.
+fg() { # fg ROW WORD: the last foreground colour set before WORD on ROW
+  local line pre
+  line=$(tmux -L "$sock" capture-pane -e -p -t hx -S $(($1 - 1)) -E $(($1 - 1)))
+  [[ $line == *"$2"* ]] || fail "row $1 does not show $2"
+  pre=${line%%"$2"*}
+  grep -oE $'\e\\[(38;5;[0-9]+|3[0-7]|9[0-7])m' <<<"$pre" | tail -n 1
+}
+if $colours; then
+  plain=$(fg 3 'refactor"') header=$(fg 7 'a/internal/api/handler.go"')
+  removed=$(fg 12 'result') added=$(fg 13 'result,')
+  [[ -n $removed && $removed != "$plain" && $removed != "$added" && $header != "$removed" && $header != "$plain" ]] ||
+    fail "diff colours: plain string ${plain@Q}, header ${header@Q}, removed ${removed@Q}, added ${added@Q}; want removed and header apart from a plain string, removed apart from added and header"
+  echo "ok   helix: patch lines coloured as a diff (runtime/queries/lreview)"
+  passed=$((passed + 1))
+else
+  echo "helix diff colours skipped: no TS_JSON"
+fi
 
 # 2. Cursor into the snippet value (line 26, end of line, two left: on the
 #    closing parenthesis), then space-a lists the fixes.
