@@ -23,6 +23,15 @@ type (
 		Severity    string         `json:"severity"`
 		Code        rdCode         `json:"code"`
 		Suggestions []rdSuggestion `json:"suggestions,omitempty"`
+		// RelatedLocations is the format's related_locations (newer than
+		// the published DiagnosticResult schema, which allows it as an
+		// additional member): the patch lines an anchor lands on, the
+		// candidates found, the first of two duplicate ids.
+		RelatedLocations []rdRelated `json:"related_locations,omitempty"`
+	}
+	rdRelated struct {
+		Message  string     `json:"message,omitempty"`
+		Location rdLocation `json:"location"`
 	}
 	rdLocation struct {
 		Path  string  `json:"path"`
@@ -66,6 +75,9 @@ func (rdjsonFormat) file(name string, src []byte, m *exchange.Mapper, ds []excha
 			Location: rdLocation{Path: path, Range: rng(d.Range.Start, d.Range.End)},
 			Severity: rdSeverity(d.Severity),
 			Code:     rdCode{Value: d.Code},
+		}
+		for _, rel := range d.Related {
+			rd.RelatedLocations = append(rd.RelatedLocations, rdRelated{Message: rel.Message, Location: rdLocation{Path: path, Range: rng(rel.Range.Start, rel.Range.End)}})
 		}
 		for _, f := range d.Fixes {
 			if !f.Safe || len(f.Edits) == 0 {
