@@ -55,7 +55,7 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 		if r.err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp: %v\n", r.err)
-			f.failed(r.name, r.err)
+			writeErr = f.failed(stdout, r.name, r.err)
 			status = 2
 			continue
 		}

@@ -26,7 +26,7 @@ var formatNames = []string{"text", "json", "sarif", "rdjson", "github"}
 type formatter interface {
 	file(name string, src []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any
 	add(w io.Writer, part any) error
-	failed(name string, err error)
+	failed(w io.Writer, name string, err error) error
 	finish(w io.Writer) error
 }
 
@@ -64,8 +64,8 @@ func (textFormat) add(w io.Writer, part any) error {
 	return err
 }
 
-func (textFormat) failed(string, error)   {}
-func (textFormat) finish(io.Writer) error { return nil }
+func (textFormat) failed(io.Writer, string, error) error { return nil }
+func (textFormat) finish(io.Writer) error                { return nil }
 
 // fileReport is one element of `check --format json`.
 type fileReport struct {
@@ -87,7 +87,7 @@ func (f *jsonFormat) add(_ io.Writer, part any) error {
 	return nil
 }
 
-func (*jsonFormat) failed(string, error) {}
+func (*jsonFormat) failed(io.Writer, string, error) error { return nil }
 
 func (f *jsonFormat) finish(w io.Writer) error { return writeJSON(w, f.reports) }
 
@@ -127,7 +127,12 @@ func (githubFormat) add(w io.Writer, part any) error {
 	return err
 }
 
-func (githubFormat) failed(string, error)   {}
+// failed annotates the file that could not be read, so that the run's
+// summary shows why it failed.
+func (githubFormat) failed(w io.Writer, name string, err error) error {
+	_, werr := fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", githubProperty(reportPath(name)), githubProperty("lreview"), githubData(err.Error()))
+	return werr
+}
 func (githubFormat) finish(io.Writer) error { return nil }
 
 // githubLevel maps a severity to a workflow command; information and hints

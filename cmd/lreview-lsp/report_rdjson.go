@@ -98,7 +98,7 @@ func (f *rdjsonFormat) add(_ io.Writer, part any) error {
 	return nil
 }
 
-func (*rdjsonFormat) failed(string, error) {}
+func (*rdjsonFormat) failed(io.Writer, string, error) error { return nil }
 
 func (f *rdjsonFormat) finish(w io.Writer) error {
 	ds := f.diagnostics

@@ -183,12 +183,13 @@ func (f *sarifFormat) add(_ io.Writer, part any) error {
 	return nil
 }
 
-func (f *sarifFormat) failed(name string, err error) {
+func (f *sarifFormat) failed(_ io.Writer, name string, err error) error {
 	f.failures = append(f.failures, sarifNotification{
 		Level:     "error",
 		Message:   sarifText{Text: err.Error()},
 		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(name)}}}},
 	})
+	return nil
 }
 
 func (f *sarifFormat) finish(w io.Writer) error {
