@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
@@ -126,4 +128,53 @@ func BenchmarkCheckMany(b *testing.B) {
 	b.ReportMetric(float64(all.Milliseconds())/n, "ms-allworkers")
 	b.ReportMetric(float64(one)/float64(all), "speedup")
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "workers")
+}
+
+// barrierFormat is the text format whose file() waits until `want` calls
+// are in flight at once: it proves the workers run concurrently whatever
+// the machine's load, where a timing would not.
+type barrierFormat struct {
+	textFormat
+	mu       sync.Mutex
+	arrived  int // calls that reached the barrier
+	want     int
+	all      chan struct{}
+	timedOut bool
+}
+
+func (f *barrierFormat) file(name string, src []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+	f.mu.Lock()
+	f.arrived++
+	if f.arrived == f.want {
+		close(f.all)
+	}
+	f.mu.Unlock()
+	select {
+	case <-f.all:
+	case <-time.After(10 * time.Second):
+		f.mu.Lock()
+		f.timedOut = true
+		f.mu.Unlock()
+	}
+	return f.textFormat.file(name, src, m, ds)
+}
+
+func TestCheckRunsWorkersConcurrently(t *testing.T) {
+	paths := manyReviews(t, 8)
+	f := &barrierFormat{want: 4, all: make(chan struct{})}
+	var out bytes.Buffer
+	for r := range checkAll(paths, nil, f, 4) {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		f.add(&out, r.part)
+	}
+	if f.timedOut {
+		t.Fatal("4 workers never had 4 files in flight at once: the first waited 10 s for the others")
+	}
+	var want bytes.Buffer
+	runCheckOn(1, paths, nil, &want, io.Discard)
+	if out.String() != want.String() {
+		t.Errorf("concurrent output differs from one worker's:\n%s", firstDiff(out.String(), want.String()))
+	}
 }
