@@ -1,35 +1,58 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
-	"github.com/leanreview/lreview-lsp/internal/lsp"
 )
 
-// fileReport is one element of `check --format json`.
-type fileReport struct {
-	File        string                `json:"file"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+// checked is the outcome of checking one argument: the formatter's part
+// for it, or the error that kept it from being read.
+type checked struct {
+	name     string
+	part     any
+	hasError bool
+	err      error
 }
 
+// checkGCPercent is the garbage collector's target while check runs,
+// unless GOGC says otherwise. check is a batch that keeps little alive
+// (one document per worker) but allocates a lot while parsing: at the
+// default 100 the collector runs every few megabytes and its marking takes
+// the core a second worker would use (BenchmarkCheckMany).
+const checkGCPercent = 400
+
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
+	}
+	return runCheckOn(runtime.GOMAXPROCS(0), args, stdin, stdout, stderr)
+}
+
+// runCheckOn is check with the given number of workers; the benchmark
+// compares one worker with all of them.
+func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	format := fs.String("format", "text", "output format: "+strings.Join(formatNames, ", "))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "lreview-lsp check: --format must be text or json, got %q\n", *format)
+	f := newFormatter(*format)
+	if f == nil {
+		fmt.Fprintf(stderr, "lreview-lsp check: --format must be one of %s, got %q\n", strings.Join(formatNames, ", "), *format)
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -37,40 +60,99 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	status := 0
-	reports := []fileReport{}
-	for _, name := range fs.Args() {
-		src, err := readInput(name, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+	var writeErr error
+	for r := range checkAll(fs.Args(), stdin, f, workers) {
+		if writeErr != nil {
+			continue // drain, so that no worker is left blocked
+		}
+		if r.err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", r.err)
+			writeErr = f.failed(stdout, r.name, r.err)
 			status = 2
 			continue
 		}
-		doc := exchange.Parse(src)
-		rep := anchor.CheckDocument(doc, nil)
-		if hasError(rep.Diagnostics) && status == 0 {
+		if r.hasError && status == 0 {
 			status = 1
 		}
-		if *format == "json" {
-			conv := lsp.Converter{M: doc.Mapper(), Enc: exchange.UTF16}
-			reports = append(reports, fileReport{File: displayName(name), Diagnostics: conv.Diagnostics(fileURI(name), rep.Diagnostics)})
-			continue
-		}
-		m := doc.Mapper()
-		for _, d := range rep.Diagnostics {
-			line, col := m.LineCol(d.Range.Start)
-			fmt.Fprintf(stdout, "%s:%d:%d: %s: %s [%s]\n", displayName(name), line, col, d.Severity, d.Message, d.Code)
-		}
+		writeErr = f.add(stdout, r.part)
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(reports); err != nil {
-			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
-			return 2
-		}
+	if writeErr == nil {
+		writeErr = f.finish(stdout)
+	}
+	if err := writeErr; err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+		return 2
 	}
 	return status
+}
+
+// checkAll checks the files on a pool of workers and yields
+// the outcomes strictly in the order of names, each as soon as it and all
+// before it are done. Standard input is read once, up front, for the
+// first "-"; a later "-" reads it empty, as a second read would.
+func checkAll(names []string, stdin io.Reader, f formatter, workers int) <-chan checked {
+	inputs := make([]func() ([]byte, error), len(names))
+	stdinUsed := false
+	for i, name := range names {
+		if name != "-" {
+			inputs[i] = func() ([]byte, error) { return readInput(name, nil) }
+			continue
+		}
+		r := stdin
+		if stdinUsed {
+			r = strings.NewReader("")
+		}
+		stdinUsed = true
+		data, err := readInput(name, r)
+		inputs[i] = func() ([]byte, error) { return data, err }
+	}
+	slots := make([]chan checked, len(names))
+	for i := range slots {
+		slots[i] = make(chan checked, 1)
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(names))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				slots[i] <- checkOne(names[i], inputs[i], f)
+			}
+		}()
+	}
+	go func() {
+		for i := range names {
+			jobs <- i
+		}
+		close(jobs)
+		wg.Wait()
+	}()
+	out := make(chan checked)
+	go func() {
+		defer close(out)
+		for _, slot := range slots {
+			out <- <-slot
+		}
+	}()
+	return out
+}
+
+// checkOne reads, parses and checks one file and converts its
+// diagnostics while the document is at hand, so that only the small
+// converted part waits for its turn to be written.
+func checkOne(name string, input func() ([]byte, error), f formatter) checked {
+	src, err := input()
+	if err != nil {
+		return checked{name: name, err: err}
+	}
+	doc := exchange.Parse(src)
+	rep := anchor.CheckDocument(doc, nil)
+	return checked{
+		name:     name,
+		part:     f.file(name, src, doc.Mapper(), rep.Diagnostics),
+		hasError: hasError(rep.Diagnostics),
+	}
 }
 
 func hasError(ds []exchange.Diagnostic) bool {

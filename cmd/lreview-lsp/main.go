@@ -15,7 +15,8 @@ const usage = `lreview-lsp — a language server and checker for review exchange
 
 Usage:
   lreview-lsp [--stdio]                           serve the Language Server Protocol on stdin/stdout
-  lreview-lsp check [--format text|json] FILE...  report problems; exit 1 when there is an error
+  lreview-lsp check [--format F] FILE...          report problems; exit 1 when there is an error
+                                                  (F: text, json, sarif, rdjson, github)
   lreview-lsp fmt [-w] FILE...                    print the canonical form (-w: rewrite the files)
   lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place)
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content

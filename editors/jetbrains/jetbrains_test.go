@@ -14,12 +14,17 @@ import (
 )
 
 const (
-	binary         = "lreview-lsp"
-	pattern        = "*.review.json"
-	languageID     = "lreview"
-	installCommand = "go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest"
-	schemaRepoPath = "schema/review-exchange.v1.schema.json" // relative to the repository root
-	repoRoot       = "../.."                                 // from this directory
+	binary     = "lreview-lsp"
+	pattern    = "*.review.json"
+	languageID = "lreview"
+	// The install from a checkout comes first everywhere; the published
+	// module's command second, until the module is published.
+	checkoutInstall  = "go install ./cmd/lreview-lsp"
+	installCommand   = "go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest"
+	publishedMarker  = "once the module is published"
+	goVersionMention = "Go 1.26 or newer"
+	schemaRepoPath   = "schema/review-exchange.v1.schema.json" // relative to the repository root
+	repoRoot         = "../.."                                 // from this directory
 )
 
 // readJSON decodes a JSON file of this directory (or the repository) into v.
@@ -168,7 +173,7 @@ func TestTemplateInstaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	for _, want := range []string{installCommand, `"which lreview-lsp"`, binary + " --stdio"} {
+	for _, want := range []string{installCommand, publishedMarker, checkoutInstall, `"which lreview-lsp"`, binary + " --stdio"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("installer.json lacks %q", want)
 		}
@@ -181,10 +186,14 @@ func TestTemplateReadme(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{installCommand, pattern, binary + " --stdio"} {
-			if !strings.Contains(string(data), want) {
+		text := string(data)
+		for _, want := range []string{checkoutInstall, installCommand, publishedMarker, goVersionMention, pattern, binary + " --stdio"} {
+			if !strings.Contains(text, want) {
 				t.Errorf("%s does not mention %q", path, want)
 			}
+		}
+		if c, p := strings.Index(text, checkoutInstall), strings.Index(text, installCommand); c < 0 || p < c {
+			t.Errorf("%s: got the published command at %d and the checkout's at %d, want the checkout's first", path, p, c)
 		}
 	}
 }

@@ -33,6 +33,12 @@ if [[ -n ${LREVIEW_LSP:-} ]]; then
     exit 1
   fi
   specs+=("$here"/lsp_spec.lua)
+  # vim.lsp.enable() and lsp/*.lua configs exist from Neovim 0.11 on.
+  if "$nvim" --headless --clean -u NONE -c 'if !has("nvim-0.11") | cquit! | endif | qall!' >/dev/null 2>&1; then
+    specs+=("$here"/enable_spec.lua)
+  else
+    echo "vim.lsp.enable tests skipped: Neovim older than 0.11"
+  fi
 fi
 
 passed=0

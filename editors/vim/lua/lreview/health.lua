@@ -39,11 +39,12 @@ local function check_server()
   local lreview = require('lreview')
   local cmd, err = lreview.server_cmd()
   if not cmd then
-    health.warn(err or 'lreview-lsp not found', {
-      'Install it with: ' .. lreview.install_command,
+    local advice = vim.list_extend({}, lreview.install_steps())
+    vim.list_extend(advice, {
       "Or set `cmd` in require('lreview').setup{} to the binary's path.",
       'Without it you still get filetype detection and diff highlighting.',
     })
+    health.warn(err or 'lreview-lsp not found', advice)
     return
   end
   health.ok('server: ' .. table.concat(cmd, ' '))
@@ -54,9 +55,7 @@ local function check_server()
     health.ok('version: ' .. vim.trim(result.stdout or ''))
   else
     local detail = ok and vim.trim((result.stderr or '') .. (result.stdout or '')) or tostring(result)
-    health.warn('`' .. cmd[1] .. ' version` failed: ' .. detail, {
-      'Reinstall with: ' .. lreview.install_command,
-    })
+    health.warn('`' .. cmd[1] .. ' version` failed: ' .. detail, lreview.install_steps())
   end
 end
 

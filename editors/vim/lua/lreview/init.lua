@@ -2,7 +2,57 @@
 -- files (*.review.json). Requires Neovim 0.10.
 local M = {}
 
-M.install_command = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest'
+--- How to install the server: from a checkout of the repository (what
+--- works today, offline), and from the module proxy once the module is
+--- published. The plugin itself usually lives in such a checkout
+--- (editors/vim), so install_steps() names it.
+M.install_command = 'go install ./cmd/lreview-lsp'
+M.published_install_command = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest'
+M.go_version = '1.26'
+
+--- The checkout this plugin was loaded from: the directory two levels up
+--- from editors/vim when it holds the server's go.mod, else nil.
+---@return string?
+function M.checkout_dir()
+  local src = debug.getinfo(1, 'S').source
+  if src:sub(1, 1) ~= '@' then
+    return nil
+  end
+  -- <checkout>/editors/vim/lua/lreview/init.lua, through the symbolic link
+  -- a pack/*/start entry usually is.
+  local file = vim.uv.fs_realpath(src:sub(2)) or src:sub(2)
+  local dir = vim.fn.fnamemodify(file, ':p:h:h:h:h:h')
+  local gomod = vim.fs.joinpath(dir, 'go.mod')
+  if vim.fn.filereadable(gomod) == 0 then
+    return nil
+  end
+  local first = vim.fn.readfile(gomod, '', 1)[1] or ''
+  if first ~= 'module github.com/leanreview/lreview-lsp' then
+    return nil
+  end
+  return dir
+end
+
+--- The lines telling how to install the server, checkout first.
+---@return string[]
+function M.install_steps()
+  local checkout = M.checkout_dir()
+  local from = ''
+  if checkout then
+    local shown = vim.fn.fnamemodify(checkout, ':~')
+    -- `~` must stay unquoted for the shell to expand it.
+    if shown:find('[^%w/._~+-]') then
+      shown = vim.fn.shellescape(checkout)
+    end
+    from = 'cd ' .. shown .. ' && '
+  end
+  return {
+    ('Install it from a checkout of lreview-lsp (Go %s or newer):'):format(M.go_version),
+    '  ' .. from .. M.install_command,
+    'or, once the module is published:',
+    '  ' .. M.published_install_command,
+  }
+end
 
 --- Highlight group for each semantic token type of the server's legend.
 --- Context lines link to @none, which adds nothing: the syntax colour below
@@ -93,12 +143,10 @@ end
 ---@param err string
 ---@return string
 function M.missing_message(err)
-  return table.concat({
-    'lreview: ' .. err,
-    'Install it with:',
-    '  ' .. M.install_command,
-    "or set `cmd` in require('lreview').setup{}. Diff highlighting works without it.",
-  }, '\n')
+  local lines = { 'lreview: ' .. err }
+  vim.list_extend(lines, M.install_steps())
+  table.insert(lines, "or set `cmd` in require('lreview').setup{}. Diff highlighting works without it.")
+  return table.concat(lines, '\n')
 end
 
 local function warn_once(err)

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"io"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// ruleInfo describes one diagnostic code for the SARIF rules and
+// reviewdog's code. The codes are the public vocabulary of
+// shared/spec/diagnostics.md; TestReportRulesCoverCodes checks that every
+// code the checker reports has an entry.
+type ruleInfo struct {
+	code        string
+	level       exchange.Severity
+	description string
+}
+
+var rules = []ruleInfo{
+	{"syntax", exchange.SeverityError, "The document is not valid JSON."},
+	{"version-missing", exchange.SeverityError, "The document has no leanreview_review member."},
+	{"version-unknown", exchange.SeverityError, "leanreview_review names a version other than 1."},
+	{"version-not-first", exchange.SeverityWarning, "leanreview_review is not the first member, where detection looks for it."},
+	{"schema", exchange.SeverityError, "A value violates the review exchange JSON Schema."},
+	{"unknown-field", exchange.SeverityHint, "A member the format does not define; leanreview's rewrite drops it."},
+	{"html-escape", exchange.SeverityHint, "An HTML escape (\\u003c, \\u003e, \\u0026) where the literal character reads better."},
+	{"patch-string-form", exchange.SeverityHint, "The patch is one string rather than an array of diff lines."},
+	{"patch-trailing-empty", exchange.SeverityWarning, "The patch array ends with a forbidden empty element."},
+	{"patch-multiline-element", exchange.SeverityWarning, "One patch element holds several diff lines."},
+	{"patch-empty", exchange.SeverityWarning, "The patch holds no file diff."},
+	{"patch-parse", exchange.SeverityError, "A diff header or hunk header is malformed."},
+	{"hunk-count-mismatch", exchange.SeverityWarning, "A hunk header's line counts differ from its body."},
+	{"orphaned-anchor", exchange.SeverityError, "A comment's anchor does not resolve to lines of the patch."},
+	{"snippet-mismatch", exchange.SeverityWarning, "A comment's snippet is not what its anchor points at."},
+	{"orphaned-resolves", exchange.SeverityInformation, "A comment marked orphaned resolves again."},
+	{"stale-anchor", exchange.SeverityInformation, "A comment marked stale awaits re-anchoring."},
+	{"id-missing", exchange.SeverityHint, "A comment has no id."},
+	{"id-duplicate", exchange.SeverityError, "Two comments share an id."},
+}
+
+// The SARIF 2.1.0 objects the output uses (OASIS SARIF 2.1.0, §3).
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool        sarifTool         `json:"tool"`
+		Invocations []sarifInvocation `json:"invocations"`
+		ColumnKind  string            `json:"columnKind"`
+		Results     []sarifResult     `json:"results"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		Version        string      `json:"version"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string      `json:"id"`
+		ShortDescription     sarifText   `json:"shortDescription"`
+		DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+	}
+	sarifConfig struct {
+		Level string `json:"level"`
+	}
+	sarifText struct {
+		Text string `json:"text"`
+	}
+	sarifInvocation struct {
+		ExecutionSuccessful bool                `json:"executionSuccessful"`
+		Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level     string          `json:"level"`
+		Message   sarifText       `json:"message"`
+		Locations []sarifLocation `json:"locations"`
+	}
+	sarifResult struct {
+		RuleID           string          `json:"ruleId"`
+		RuleIndex        int             `json:"ruleIndex"`
+		Level            string          `json:"level"`
+		Message          sarifText       `json:"message"`
+		Locations        []sarifLocation `json:"locations"`
+		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+		Fixes            []sarifFix      `json:"fixes,omitempty"`
+		Properties       map[string]any  `json:"properties,omitempty"`
+	}
+	sarifLocation struct {
+		ID               *int          `json:"id,omitempty"`
+		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+		Message          *sarifText    `json:"message,omitempty"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+		Region           *sarifRegion  `json:"region,omitempty"`
+	}
+	sarifArtifact struct {
+		URI string `json:"uri"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
+		EndLine     int `json:"endLine"`
+		EndColumn   int `json:"endColumn"`
+	}
+	sarifFix struct {
+		Description     sarifText             `json:"description"`
+		ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	}
+	sarifArtifactChange struct {
+		ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+		Replacements     []sarifReplacement `json:"replacements"`
+	}
+	sarifReplacement struct {
+		DeletedRegion   sarifRegion `json:"deletedRegion"`
+		InsertedContent sarifText   `json:"insertedContent"`
+	}
+)
+
+// sarifFormat is one SARIF 2.1.0 run over all the files: the rules are the
+// diagnostic codes, each result a diagnostic with its location, related
+// locations and the fixes that need no choice. Columns are 1-based UTF-16
+// code units (columnKind utf16CodeUnits, SARIF's default, what GitHub code
+// scanning reads).
+type sarifFormat struct {
+	results  []sarifResult
+	failures []sarifNotification
+}
+
+func (sarifFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+	artifact := sarifArtifact{URI: sarifURI(name)}
+	region := func(r exchange.Range) *sarifRegion {
+		start, end := m.Range(r.Start, r.End, exchange.UTF16)
+		return &sarifRegion{StartLine: start.Line + 1, StartColumn: start.Character + 1, EndLine: end.Line + 1, EndColumn: end.Character + 1}
+	}
+	out := make([]sarifResult, 0, len(ds))
+	for _, d := range ds {
+		r := sarifResult{
+			RuleID:    d.Code,
+			Level:     sarifLevel(d.Severity),
+			Message:   sarifText{Text: d.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact, Region: region(d.Range)}}},
+		}
+		for i, rel := range d.Related {
+			id := i + 1
+			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
+				ID:               &id,
+				PhysicalLocation: sarifPhysical{ArtifactLocation: artifact, Region: region(rel.Range)},
+				Message:          &sarifText{Text: rel.Message},
+			})
+		}
+		for _, f := range d.Fixes {
+			if !f.Safe {
+				continue
+			}
+			change := sarifArtifactChange{ArtifactLocation: artifact}
+			for _, e := range f.Edits {
+				change.Replacements = append(change.Replacements, sarifReplacement{
+					DeletedRegion:   *region(exchange.Range{Start: e.Start, End: e.End}),
+					InsertedContent: sarifText{Text: e.NewText},
+				})
+			}
+			r.Fixes = append(r.Fixes, sarifFix{Description: sarifText{Text: f.Title}, ArtifactChanges: []sarifArtifactChange{change}})
+		}
+		if d.Reason != "" {
+			r.Properties = map[string]any{"reason": d.Reason}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (f *sarifFormat) add(_ io.Writer, part any) error {
+	f.results = append(f.results, part.([]sarifResult)...)
+	return nil
+}
+
+func (f *sarifFormat) failed(_ io.Writer, name string, err error) error {
+	f.failures = append(f.failures, sarifNotification{
+		Level:     "error",
+		Message:   sarifText{Text: err.Error()},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(name)}}}},
+	})
+	return nil
+}
+
+func (f *sarifFormat) finish(w io.Writer) error {
+	driver := sarifDriver{Name: "lreview-lsp", Version: version, InformationURI: "https://github.com/leanreview/lreview-lsp"}
+	index := map[string]int{}
+	addRule := func(code string, level exchange.Severity, description string) {
+		index[code] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, sarifRule{ID: code, ShortDescription: sarifText{Text: description}, DefaultConfiguration: sarifConfig{Level: sarifLevel(level)}})
+	}
+	for _, r := range rules {
+		addRule(r.code, r.level, r.description)
+	}
+	results := f.results
+	if results == nil {
+		results = []sarifResult{}
+	}
+	for i := range results {
+		if _, ok := index[results[i].RuleID]; !ok {
+			// A code newer than the table still gets a rule, as results
+			// must point at one.
+			addRule(results[i].RuleID, exchange.SeverityWarning, "lreview diagnostic "+results[i].RuleID+".")
+		}
+		results[i].RuleIndex = index[results[i].RuleID]
+	}
+	return writeJSON(w, sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool:        sarifTool{Driver: driver},
+			Invocations: []sarifInvocation{{ExecutionSuccessful: len(f.failures) == 0, Notifications: f.failures}},
+			ColumnKind:  "utf16CodeUnits",
+			Results:     results,
+		}},
+	})
+}
+
+// sarifLevel maps a severity to a result level; information and hints are
+// notes.
+func sarifLevel(s exchange.Severity) string {
+	switch s {
+	case exchange.SeverityError:
+		return "error"
+	case exchange.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifURI is the artifact location of a file: a relative URI reference
+// for a relative name (which code scanning resolves against the
+// repository's root), a file URI for an absolute one.
+func sarifURI(name string) string {
+	p := reportPath(name)
+	segments := strings.Split(p, "/")
+	for i, s := range segments {
+		segments[i] = url.PathEscape(s)
+	}
+	escaped := strings.Join(segments, "/")
+	if path.IsAbs(p) {
+		return "file://" + escaped
+	}
+	return escaped
+}

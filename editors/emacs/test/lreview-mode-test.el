@@ -1,0 +1,166 @@
+;;; lreview-mode-test.el --- End-to-end tests of lreview-mode in a real Emacs  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by test/run.sh in batch mode: emacs -Q --batch -l this-file -f
+;; ert-run-tests-batch-and-exit, with LREVIEW_LSP naming the server under
+;; test.  The eglot test waits for events (the connection, the diagnostics,
+;; the edit) by polling with `accept-process-output' under a timeout.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'eglot)
+(require 'flymake)
+
+(defconst lreview-test-dir (file-name-directory (or load-file-name buffer-file-name)))
+(add-to-list 'load-path (expand-file-name ".." lreview-test-dir))
+;; run.sh runs the suite twice: without the JSON grammar (js-json-mode is
+;; the parent) and with it (json-ts-mode), which it names here.
+(defconst lreview-test-grammar-dir
+  (let ((dir (getenv "LREVIEW_TS_JSON_DIR"))) (and dir (not (string-empty-p dir)) dir)))
+(when lreview-test-grammar-dir
+  (require 'treesit)
+  (add-to-list 'treesit-extra-load-path lreview-test-grammar-dir))
+(require 'lreview-mode)
+
+(defconst lreview-test-fixture
+  (expand-file-name "../../vim/test/fixtures/drift.review.json" lreview-test-dir)
+  "A review whose comment c1 says RIGHT 71 while its snippet is on RIGHT 72.")
+
+(defconst lreview-test-timeout 20 "Seconds any wait may take.")
+
+(defun lreview-test-copy (name &optional content)
+  "A fresh temporary file NAME holding CONTENT (default: the drift fixture)."
+  (let* ((dir (make-temp-file "lreview-test" t))
+         (file (expand-file-name name dir)))
+    (if content
+        (with-temp-file file (insert content))
+      (copy-file lreview-test-fixture file))
+    file))
+
+(defmacro lreview-test-wait (what &rest cond)
+  "Poll COND, running process output and timers, until it holds; fail naming WHAT."
+  (declare (indent 1))
+  `(let ((deadline (+ (float-time) lreview-test-timeout)))
+     (while (and (not (progn ,@cond)) (< (float-time) deadline))
+       (accept-process-output nil 0.05))
+     (should (progn ,@cond))
+     (ignore ,what)))
+
+(defun lreview-test-goto (text)
+  "Move point to the start of the first occurrence of TEXT."
+  (goto-char (point-min))
+  (should (search-forward text nil t))
+  (goto-char (match-beginning 0)))
+
+(ert-deftest lreview-mode-by-name-and-content ()
+  (let ((file (lreview-test-copy "x.review.json")))
+    (with-current-buffer (find-file-noselect file)
+      (should (eq major-mode 'lreview-mode))
+      (should (derived-mode-p (if lreview-test-grammar-dir 'json-ts-mode 'js-json-mode)))
+      (when lreview-test-grammar-dir
+        (should (treesit-parser-list)))
+      (kill-buffer)))
+  (let ((file (lreview-test-copy "plain.json" "{\n  \"leanreview_review\": 1,\n  \"patch\": []\n}\n")))
+    (with-current-buffer (find-file-noselect file)
+      (should (eq major-mode 'lreview-mode))
+      (kill-buffer)))
+  (let ((file (lreview-test-copy "other.json" "{\"name\": \"x\", \"leanreview_review\": 1}\n")))
+    (with-current-buffer (find-file-noselect file)
+      (should-not (eq major-mode 'lreview-mode))
+      (kill-buffer))))
+
+(defconst lreview-test-diff-faces '(diff-added diff-removed diff-header diff-hunk-header diff-context))
+
+(ert-deftest lreview-mode-diff-faces ()
+  (with-current-buffer (find-file-noselect (lreview-test-copy "faces.review.json"))
+    (font-lock-ensure)
+    (dolist (case '(("diff --git a/internal" diff-header)
+                    ("--- a/internal" diff-header)
+                    ("+++ b/internal" diff-header)
+                    ("@@ -70,5" diff-hunk-header)
+                    ("-    result := calculate" diff-removed)
+                    ("+    result, err := calculate" diff-added)
+                    ("     defer cancel" nil)))
+      (lreview-test-goto (concat "\"" (car case)))
+      (forward-char 1)
+      (let* ((face (get-text-property (point) 'face))
+             (diff-face (car (memq (if (listp face) (car (seq-intersection face lreview-test-diff-faces)) face)
+                                   lreview-test-diff-faces))))
+        (should (equal (list (car case) diff-face) case))))
+    ;; A comment's body is no diff line, whatever it starts with.
+    (lreview-test-goto "\"`err` is assigned")
+    (forward-char 1)
+    (should-not (memq (get-text-property (point) 'face) lreview-test-diff-faces))
+    (kill-buffer)))
+
+(ert-deftest lreview-mode-server-missing ()
+  (let ((lreview-server-command '("/nonexistent/lreview-lsp" "--stdio")))
+    (let ((err (should-error (lreview-server-contact) :type 'user-error)))
+      (should (string-match-p "was not found" (cadr err)))
+      (should (string-match-p "go install \\./cmd/lreview-lsp" (cadr err)))
+      (should (string-match-p "once the module is published" (cadr err))))))
+
+(defun lreview-test-diagnostics (code)
+  "Flymake diagnostics of the current buffer whose text names CODE."
+  (cl-remove-if-not (lambda (d) (string-match-p (regexp-quote code) (flymake-diagnostic-text d)))
+                    (flymake-diagnostics)))
+
+(ert-deftest lreview-mode-eglot-drift-fix ()
+  (let* ((lreview-server-command (list (getenv "LREVIEW_LSP") "--stdio"))
+         (file (lreview-test-copy "drift.review.json"))
+         (buf (find-file-noselect file))
+         server)
+    (should (getenv "LREVIEW_LSP"))
+    (unwind-protect
+        (with-current-buffer buf
+          (should (eq major-mode 'lreview-mode))
+          ;; What M-x eglot does: the contact comes from eglot-server-programs.
+          (call-interactively #'eglot)
+          (setq server (eglot-current-server))
+          (should server)
+          (lreview-test-wait "eglot connected" (jsonrpc-running-p server))
+          (should (equal (plist-get (eglot--server-info server) :name) "lreview-lsp"))
+          (should flymake-mode)
+          ;; Flymake starts its backends from the command loop, which batch
+          ;; mode lacks.
+          (flymake-start)
+          (lreview-test-wait "the drift diagnostic"
+            (lreview-test-diagnostics "the snippet is not what RIGHT 71"))
+          (let ((d (car (lreview-test-diagnostics "the snippet is not what RIGHT 71"))))
+            (should (eq (flymake-diagnostic-type d) 'eglot-warning))
+            (lreview-test-goto "\"result, err := calculate(input)\"")
+            (should (= (flymake-diagnostic-beg d) (point)))
+            (goto-char (1+ (point))))
+          ;; M-x eglot-code-actions, then RET: the default is the
+          ;; preferred action.
+          (let (prompt default)
+            (cl-letf (((symbol-function 'completing-read)
+                       (lambda (p _coll &optional _pred _req _init _hist def &rest _)
+                         (setq prompt p default def)
+                         def))
+                      (last-nonmenu-event ?\r))
+              (call-interactively #'eglot-code-actions))
+            (should (string-match-p "Re-anchor c1 to RIGHT 72" default))
+            (should (string-match-p "Pick an action" prompt)))
+          (lreview-test-wait "the re-anchored start_line"
+            (save-excursion (goto-char (point-min)) (search-forward "\"start_line\": 72," nil t)))
+          (should (= 1 (how-many "\"start_line\": 72," (point-min) (point-max))))
+          (should (= 0 (how-many "\"start_line\": 71," (point-min) (point-max))))
+          (save-buffer)
+          (with-temp-buffer
+            (insert-file-contents lreview-test-fixture)
+            (goto-char (point-min))
+            (search-forward "\"start_line\": 71,")
+            (replace-match "\"start_line\": 72,")
+            (should (equal (buffer-string)
+                           (with-temp-buffer (insert-file-contents file) (buffer-string)))))
+          (lreview-test-wait "the diagnostic gone after the fix"
+            (null (lreview-test-diagnostics "the snippet is not what"))))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (kill-buffer buf))))
+
+;;; lreview-mode-test.el ends here

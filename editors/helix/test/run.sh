@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# End-to-end test of the Helix integration in a real Helix under tmux: the
+# languages.toml snippet as shipped (with lreview-lsp found on PATH), a
+# drifted review opened, the diagnostic read from the screen, the preferred
+# code action chosen from the space-a menu, the file saved and checked.
+#   HX           Helix to run (default: /opt/lreview-helix/bin/hx, then hx on PATH)
+#   LREVIEW_LSP  the lreview-lsp binary under test (required)
+#   TS_JSON      tree-sitter's JSON grammar (.ci/build-json-grammar): loaded as
+#                the json grammar, so that the diff colours are checked too
+#   CI           when set, a missing Helix, tmux or TS_JSON fails instead of skipping
+# Every wait polls the screen until what it waits for shows, with a timeout.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+helixdir=$(dirname "$here")
+repo=$(cd "$helixdir/../.." && pwd)
+
+skip() {
+  if [[ -n ${CI:-} ]]; then
+    echo "helix tests: $1 (CI is set: failing instead of skipping)" >&2
+    exit 1
+  fi
+  echo "helix tests skipped: $1"
+  exit 0
+}
+
+hx=${HX:-}
+if [[ -z $hx ]]; then
+  if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
+fi
+[[ -n $hx && -x $hx ]] || skip "no Helix (install it with: sh ../shared/tools/install-helix)"
+version=$("$hx" --version 2>/dev/null | head -n 1 || true)
+[[ $version == helix\ * ]] || skip "$hx is not Helix (--version says: ${version:-nothing})"
+echo "== $version"
+command -v tmux >/dev/null || skip "no tmux (apt-get install tmux)"
+[[ -n ${LREVIEW_LSP:-} && -x ${LREVIEW_LSP:-} ]] || { echo "helix tests: LREVIEW_LSP must name the lreview-lsp binary" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+sock="lreview-hx-$$"
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# An isolated Helix: its own HOME and config folder with the shipped
+# snippet and queries, lreview-lsp on PATH as the snippet expects.
+mkdir -p "$tmp/home" "$tmp/config/helix/runtime/queries" "$tmp/bin" "$tmp/work"
+cp "$helixdir/languages.toml" "$tmp/config/helix/languages.toml"
+cp -r "$helixdir/runtime/queries/lreview" "$tmp/config/helix/runtime/queries/"
+ln -s "$LREVIEW_LSP" "$tmp/bin/lreview-lsp"
+# The diagnostic's text at the end of its line, as the README suggests.
+cat >"$tmp/config/helix/config.toml" <<'TOML'
+[editor]
+end-of-line-diagnostics = "hint"
+[editor.inline-diagnostics]
+cursor-line = "warning"
+TOML
+# Debian's Helix ships no grammars: the JSON one, when given, makes the
+# queries under runtime/queries/lreview take effect.
+colours=false
+if [[ -n ${TS_JSON:-} ]]; then
+  [[ -f $TS_JSON ]] || { echo "helix tests: TS_JSON=$TS_JSON is not a file" >&2; exit 1; }
+  mkdir -p "$tmp/config/helix/runtime/grammars"
+  cp "$TS_JSON" "$tmp/config/helix/runtime/grammars/json.so"
+  colours=true
+elif [[ -n ${CI:-} ]]; then
+  echo "helix tests: TS_JSON is unset (sh .ci/build-json-grammar); CI is set: failing instead of skipping the colours" >&2
+  exit 1
+fi
+fixture="$repo/editors/vim/test/fixtures/drift.review.json"
+cp "$fixture" "$tmp/work/drift.review.json"
+
+screen() { tmux -L "$sock" capture-pane -p -t hx; }
+fail() {
+  echo "FAIL helix: $1" >&2
+  echo "--- screen:" >&2
+  screen >&2 || true
+  echo "--- helix log:" >&2
+  tail -n 20 "$tmp/home/.cache/helix/helix.log" 2>/dev/null >&2 || true
+  exit 1
+}
+# wait_for TEXT [SECONDS]: polls the screen until it shows TEXT.
+wait_for() {
+  local deadline=$((SECONDS + ${2:-20}))
+  while ((SECONDS < deadline)); do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  fail "waited ${2:-20}s for: $1"
+}
+# wait_for_cursor LINE:COL: polls the status line until the cursor is there.
+wait_for_cursor() {
+  local deadline=$((SECONDS + 20))
+  while ((SECONDS < deadline)); do
+    screen | grep -qE -- " $1 *\$" && return 0
+    sleep 0.1
+  done
+  fail "waited 20s for the cursor at $1"
+}
+keys() { tmux -L "$sock" send-keys -t hx "$@"; }
+
+tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 50 -s hx \
+  "cd '$tmp/work' && env HOME='$tmp/home' XDG_CONFIG_HOME='$tmp/config' PATH='$tmp/bin:$PATH' TERM=xterm-256color '$hx' drift.review.json"
+passed=0
+
+# 1. The server starts and its drift diagnostic shows at the end of the
+#    snippet's line (26 in the fixture).
+want='the snippet is not what RIGHT 71 of "internal/api/handler.go" holds; it is at RIGHT 72'
+wait_for "$want"
+screen | grep -F -- "$want" | grep -q '"snippet": "result, err := calculate(input)"' ||
+  fail "the diagnostic is not on the snippet's line"
+echo "ok   helix: the drift diagnostic shows on the snippet's line"
+passed=$((passed + 1))
+
+# 1b. With the grammar, patch lines are coloured as a diff: the removed
+#     line's text differs from a plain JSON string, from an added line and
+#     from a file header. Foreground colours are read from the escapes of
+#     screen row N, which shows buffer line N.
+fg() { # fg ROW WORD: the last foreground colour set before WORD on ROW
+  local line pre
+  line=$(tmux -L "$sock" capture-pane -e -p -t hx -S $(($1 - 1)) -E $(($1 - 1)))
+  [[ $line == *"$2"* ]] || fail "row $1 does not show $2"
+  pre=${line%%"$2"*}
+  grep -oE $'\e\\[(38;5;[0-9]+|3[0-7]|9[0-7])m' <<<"$pre" | tail -n 1
+}
+if $colours; then
+  plain=$(fg 3 'refactor"') header=$(fg 7 'a/internal/api/handler.go"')
+  removed=$(fg 12 'result') added=$(fg 13 'result,')
+  [[ -n $removed && $removed != "$plain" && $removed != "$added" && $header != "$removed" && $header != "$plain" ]] ||
+    fail "diff colours: plain string ${plain@Q}, header ${header@Q}, removed ${removed@Q}, added ${added@Q}; want removed and header apart from a plain string, removed apart from added and header"
+  echo "ok   helix: patch lines coloured as a diff (runtime/queries/lreview)"
+  passed=$((passed + 1))
+else
+  echo "helix diff colours skipped: no TS_JSON"
+fi
+
+# 2. Cursor into the snippet value (line 26, end of line, two left: on the
+#    closing parenthesis), then space-a lists the fixes.
+line=$(sed -n 26p "$fixture")
+len=${#line}
+keys 2 6 G
+wait_for_cursor "26:[0-9]+"
+keys g l
+wait_for_cursor "26:$len"
+keys h h
+wait_for_cursor "26:$((len - 2))"
+keys Space
+keys a
+wait_for "Re-anchor c1 to RIGHT 72"
+# The menu highlights its current item in reverse video: move down until
+# the re-anchor fix is the one highlighted.
+# selected: whether the re-anchor item is drawn in reverse video (SGR 7
+# since the last reset before its text).
+selected() {
+  local line pre
+  line=$(tmux -L "$sock" capture-pane -e -p -t hx | grep -F "Re-anchor c1 to RIGHT 72") || return 1
+  pre=${line%%Re-anchor c1 to RIGHT 72*}
+  pre=${pre##*$'\e[0m'}
+  [[ $pre == *$'\e[7m'* ]]
+}
+is_selected=false
+for _ in 1 2 3 4 5 6 7 8; do
+  if selected; then is_selected=true; break; fi
+  before=$(tmux -L "$sock" capture-pane -e -p -t hx)
+  keys Down
+  deadline=$((SECONDS + 10))
+  while [[ $(tmux -L "$sock" capture-pane -e -p -t hx) == "$before" ]] && ((SECONDS < deadline)); do sleep 0.1; done
+done
+$is_selected || fail "the re-anchor fix never became the menu's current item"
+echo "ok   helix: space-a offers the re-anchor fix"
+passed=$((passed + 1))
+
+# 3. Enter applies it; :w saves; the file changed exactly there.
+keys Enter
+wait_for '"start_line": 72,'
+keys : w Enter
+wait_for "written"
+sed '23s/"start_line": 71,/"start_line": 72,/' "$fixture" >"$tmp/want.json"
+if ! cmp -s "$tmp/want.json" "$tmp/work/drift.review.json"; then
+  diff "$tmp/want.json" "$tmp/work/drift.review.json" >&2 || true
+  fail "the saved file is not the fixture with start_line 72"
+fi
+echo "ok   helix: the fix is applied and saved (start_line 71 -> 72, nothing else)"
+passed=$((passed + 1))
+keys : q ! Enter
+echo "$passed passed, 0 failed"
