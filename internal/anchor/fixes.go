@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -436,7 +437,25 @@ func (an *analyzer) lineText(i int) string {
 }
 
 // nearestHunk returns the hunk of f whose span on side is nearest to line.
+// Hunks in order (BuildIndex's spans) are binary-searched: a comment per
+// line of a large file must not cost a pass over its hunks each.
 func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
+	if spans := f.spans[s]; len(spans) == len(f.Hunks) && f.ordered[s] && len(spans) > 0 {
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > line })
+		best := -1
+		for _, i := range [2]int{k - 1, k} {
+			if i < 0 || i >= len(spans) || spans[i].last < spans[i].first {
+				continue
+			}
+			d := max(0, spans[i].first-line, line-spans[i].last)
+			if best < 0 || d < best {
+				best, h, first, last, ok = d, &f.Hunks[i], spans[i].first, spans[i].last, true
+			}
+		}
+		if ok {
+			return h, first, last, ok
+		}
+	}
 	best := -1
 	for i := range f.Hunks {
 		a, b := f.Hunks[i].span(s)

@@ -68,8 +68,22 @@ type Resolution struct {
 	// them: an orphaned anchor, a mismatching snippet, a stale state.
 	Candidates []Candidate
 	// NearPaths are the known paths nearest to an unknown path (at most
-	// three, equally near), for the "nearest known path" fix.
-	NearPaths []string
+	// three, equally near), for the "nearest known path" fix. Normalised
+	// is set when they are the paths it names once normalised (a/ or b/
+	// prefix, leading ./, backslashes): one of them is a fix needing no
+	// choice.
+	NearPaths  []string
+	Normalised bool
+	// Tie describes the places that rank equal with the best one ("2
+	// equally good places: RIGHT 21, RIGHT 24"); none of them is
+	// Preferred.
+	Tie string
+	// SearchCut is set when the candidate search hit its work limit
+	// before it found a place (search.go).
+	SearchCut bool
+	// Here is set when the best place is where the comment already is:
+	// its snippet differs from its lines in white space only.
+	Here bool
 }
 
 // Lines returns the anchored diff lines: those of the range that belong to
@@ -95,8 +109,9 @@ type Candidate struct {
 	// Distance is |Start - start_line| (line numbers of different images
 	// are compared as they are, as a person would).
 	Distance int
-	// Preferred marks the unique nearest candidate.
+	// Preferred marks the unique best candidate (search_rank.go).
 	Preferred bool
+	quality   quality
 }
 
 // Analysis is the anchoring of every comment of one document.
@@ -221,12 +236,18 @@ type analyzer struct {
 	opts  Options
 	files map[*FileDiff]int
 
-	content *contentIndex // drift.go; nil until a drift search needs it
-	near    map[string][]string
+	search *searchIndex // nil until a drift search needs it
+	budget *budget      // the analysis's search work (search.go)
+	near   map[string][]string
 }
 
 func newAnalyzer(doc *exchange.Document, ix *Index, opts Options) *analyzer {
 	an := &analyzer{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+	if ix.Patch != nil {
+		an.budget = newBudget(len(ix.Patch.Lines))
+	} else {
+		an.budget = newBudget(0)
+	}
 	for i, f := range ix.Files {
 		an.files[f] = i
 	}

@@ -1,0 +1,98 @@
+package anchor
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+// driftWorstCase generates a review of one 200,000-line file with n
+// comments whose snippets are a part of their line (partial snippets, the
+// costly kind: no hash lookup finds them), twice: at their place (the
+// baseline: every anchor holds, no search) and drifted by 1 to 9 lines.
+// letter makes every snippet one letter of its line, the worst partial
+// snippet there is.
+func driftWorstCase(tb testing.TB, n int, letter bool) (base, drifted []byte) {
+	tb.Helper()
+	src := reviewgen.Generate(reviewgen.Config{Files: 1, DiffLines: 200_000, Comments: n, DriftedFraction: -1, Seed: 7})
+	doc := exchange.Parse(src)
+	var baseEdits, driftEdits []exchange.Edit
+	for i, c := range doc.Review.Comments {
+		line, _, _ := strings.Cut(c.Snippet, "\n")
+		part := partOf(line, letter)
+		if part == "" {
+			continue
+		}
+		snip := exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(part))
+		baseEdits = append(baseEdits, snip)
+		driftEdits = append(driftEdits, snip)
+		d := 1 + i%9
+		driftEdits = append(driftEdits, exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.StartLine+d)))
+		if n := c.Member("end_line"); n != nil {
+			driftEdits = append(driftEdits, exchange.ReplaceValue(n, strconv.Itoa(c.EndLine+d)))
+		}
+	}
+	var err error
+	if base, err = exchange.ApplyEdits(src, baseEdits); err != nil {
+		tb.Fatal(err)
+	}
+	if drifted, err = exchange.ApplyEdits(src, driftEdits); err != nil {
+		tb.Fatal(err)
+	}
+	return base, drifted
+}
+
+// partOf returns the middle third of line (at least 4 bytes, cut at rune
+// boundaries), or its first letter.
+func partOf(line string, letter bool) string {
+	if letter {
+		for _, r := range line {
+			if unicode.IsLetter(r) && r < 128 {
+				return string(r)
+			}
+		}
+		return ""
+	}
+	rs := []rune(line)
+	if len(rs) < 8 {
+		return ""
+	}
+	return strings.TrimSpace(string(rs[len(rs)/3 : 2*len(rs)/3]))
+}
+
+// BenchmarkDriftWorstCase: 5,000 drifted comments with partial snippets
+// on a 200,000-line file, beside the same file with every anchor holding.
+// drift/nodrift is the ratio the bound promises to keep under 2.
+func BenchmarkDriftWorstCase(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		n      int
+		letter bool
+	}{
+		{"partial", 5000, false},
+		{"letter", 5000, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			base, drifted := driftWorstCase(b, tc.n, tc.letter)
+			var nodrift float64
+			b.Run("nodrift", func(b *testing.B) {
+				for b.Loop() {
+					CheckDocument(exchange.Parse(base), nil)
+				}
+				nodrift = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			})
+			b.Run("drift", func(b *testing.B) {
+				for b.Loop() {
+					CheckDocument(exchange.Parse(drifted), nil)
+				}
+				if nodrift > 0 {
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/nodrift, "drift/nodrift")
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,252 @@
+package anchor
+
+import (
+	"hash/maphash"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The content index the candidate search (search.go) runs on. One side
+// (image) of one file diff is indexed on the first search in it, and the
+// index is shared by every comment: a 200,000-line file with 5,000 drifted
+// comments must cost one pass over the file, not one per comment.
+//
+// It depends on the patch alone, so an Index carries one (patchindex.go)
+// and it serves every version of a document whose patch did not change;
+// mu guards it, since requests analyse versions concurrently.
+type searchIndex struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	sides map[*FileDiff]*[2]*sideIndex
+}
+
+func newSearchIndex() *searchIndex {
+	return &searchIndex{seed: maphash.MakeSeed(), sides: map[*FileDiff]*[2]*sideIndex{}}
+}
+
+// side returns the index of side s of f, building it on first use.
+func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
+	si.mu.Lock()
+	defer si.mu.Unlock()
+	both := si.sides[f]
+	if both == nil {
+		both = &[2]*sideIndex{}
+		si.sides[f] = both
+	}
+	if both[s] == nil {
+		both[s] = buildSide(f, s, si.seed)
+	}
+	return both[s]
+}
+
+// sideIndex is one side of one file diff: its lines in image order (hunk
+// by hunk), their normalised text, and where each line occurs, white
+// space aside.
+type sideIndex struct {
+	f    *FileDiff
+	side Side
+	seed maphash.Seed
+	imgs []image
+	// flat lists every position in image order, with its line number in
+	// nums, for the outward scan of a partial search.
+	flat []pos
+	nums []int
+	// equal lists the positions of each non-blank line by the hash of its
+	// normalised text without white space: the lines equal to a needle
+	// line, and those equal once white space is removed, in one lookup
+	// (callers compare the text).
+	equal postings[uint64]
+	// hunks are the hunk sums mapLine needs to carry a line of this side
+	// to the other one.
+	hunks []hunkSum
+}
+
+// pos is position p of image img (an index in sideIndex.imgs).
+type pos struct{ img, p int32 }
+
+// image is the image of one side in one hunk: the hunk's lines that belong
+// to it, in order, with their normalised text.
+type image struct {
+	hunk  int
+	lines []int // indexes in Hunk.Lines
+	norm  []string
+}
+
+// hunkSum is one hunk seen from one side (from) towards the other (to).
+type hunkSum struct {
+	fromStart, toStart  int // header starts
+	fromCount, toCount  int // body lines of each image
+	fromFirst, fromLast int // the hunk's span in the from image
+}
+
+func buildSide(f *FileDiff, s Side, seed maphash.Seed) *sideIndex {
+	n := 0
+	for h := range f.Hunks {
+		n += len(f.Hunks[h].Lines)
+	}
+	si := &sideIndex{f: f, side: s, seed: seed, imgs: make([]image, len(f.Hunks)), hunks: make([]hunkSum, len(f.Hunks)),
+		flat: make([]pos, 0, n), nums: make([]int, 0, n)}
+	to := s.other()
+	for h := range f.Hunks {
+		hk := &f.Hunks[h]
+		img := image{hunk: h}
+		sum := hunkSum{fromStart: hk.OldStart, toStart: hk.NewStart}
+		if s == Right {
+			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
+		}
+		sum.fromFirst, sum.fromLast = hk.span(s)
+		for i, l := range hk.Lines {
+			if l.In(s) {
+				sum.fromCount++
+			}
+			if l.In(to) {
+				sum.toCount++
+			}
+			if l.Kind == NoNewline || !l.In(s) {
+				continue
+			}
+			nl := normLine(l.Content)
+			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
+			si.nums = append(si.nums, l.Number(s))
+			img.lines = append(img.lines, i)
+			img.norm = append(img.norm, nl)
+		}
+		si.imgs[h] = img
+		si.hunks[h] = sum
+	}
+	var buf []byte
+	si.equal = newPostings(len(si.flat), func(i int) (uint64, bool) {
+		n := si.norm(si.flat[i])
+		if n == "" {
+			return 0, false
+		}
+		var k uint64
+		k, buf = looseKey(seed, n, buf)
+		return k, true
+	})
+	return si
+}
+
+// postings lists, for each key, the indexes in sideIndex.flat of the lines
+// with that key, in image order. The lists share one array: a file of
+// 200,000 distinct lines must not cost 200,000 small allocations.
+type postings[K comparable] struct {
+	id    map[K]int32
+	start []int32 // list k is at[start[k]:start[k+1]]
+	at    []int32
+}
+
+// newPostings indexes the n lines by key(i); lines without a key (ok false)
+// are left out.
+func newPostings[K comparable](n int, key func(i int) (K, bool)) postings[K] {
+	ps := postings[K]{id: make(map[K]int32, n)}
+	ids := make([]int32, n)
+	var count []int32
+	for i := range n {
+		k, ok := key(i)
+		if !ok {
+			ids[i] = -1
+			continue
+		}
+		id, seen := ps.id[k]
+		if !seen {
+			id = int32(len(count))
+			ps.id[k] = id
+			count = append(count, 0)
+		}
+		ids[i] = id
+		count[id]++
+	}
+	ps.start = make([]int32, len(count)+1)
+	for k, c := range count {
+		ps.start[k+1] = ps.start[k] + c
+	}
+	ps.at = make([]int32, ps.start[len(count)])
+	fill := append([]int32(nil), ps.start[:len(count)]...)
+	for i, id := range ids {
+		if id >= 0 {
+			ps.at[fill[id]] = int32(i)
+			fill[id]++
+		}
+	}
+	return ps
+}
+
+// of returns the list of key k.
+func (ps *postings[K]) of(k K) []int32 {
+	id, ok := ps.id[k]
+	if !ok {
+		return nil
+	}
+	return ps.at[ps.start[id]:ps.start[id+1]]
+}
+
+// equalAt returns the flat indexes of the lines that may equal normalised
+// line s, white space aside: a superset (a hash), in image order.
+func (si *sideIndex) equalAt(s string) []int32 {
+	k, _ := looseKey(si.seed, s, nil)
+	return si.equal.of(k)
+}
+
+// looseKey hashes normalised line s without its white space: normLine
+// leaves single ASCII spaces only. buf is scratch space.
+func looseKey(seed maphash.Seed, s string, buf []byte) (uint64, []byte) {
+	if strings.IndexByte(s, ' ') < 0 {
+		return maphash.String(seed, s), buf
+	}
+	buf = buf[:0]
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			buf = append(buf, s[i])
+		}
+	}
+	return maphash.Bytes(seed, buf), buf
+}
+
+func (si *sideIndex) norm(at pos) string { return si.imgs[at.img].norm[at.p] }
+
+// number is the line number, in the index's side, of position p of image
+// img.
+func (si *sideIndex) number(img, p int) int {
+	im := &si.imgs[img]
+	return si.f.Hunks[im.hunk].Lines[im.lines[p]].Number(si.side)
+}
+
+// nearest returns the index in flat of the first position whose line
+// number is at least n.
+func (si *sideIndex) nearest(n int) int {
+	return sort.SearchInts(si.nums, n)
+}
+
+// mapLine carries line n of side from of f to the other side: lines
+// outside the hunks and context lines map exactly; an added or removed
+// line maps next to where it would be, inexactly.
+func (si *sideIndex) mapLine(n int) (int, bool) {
+	f, from := si.f, si.side
+	offset := 0
+	for i, h := range si.hunks {
+		if n < h.fromStart {
+			return n + h.toStart - h.fromStart, true
+		}
+		hk := &f.Hunks[i]
+		if j, ok := hk.find(from, n, h.fromFirst, h.fromLast); ok {
+			if l := hk.Lines[j]; l.In(from.other()) {
+				return l.Number(from.other()), true
+			}
+			prevTo := h.toStart - 1
+			for j--; j >= 0; j-- {
+				if m := hk.Lines[j].Number(from.other()); m > 0 {
+					prevTo = m
+					break
+				}
+			}
+			return prevTo + 1, false
+		}
+		if n < h.fromStart+h.fromCount {
+			return n + h.toStart - h.fromStart, false // a truncated hunk
+		}
+		offset = (h.toStart + h.toCount) - (h.fromStart + h.fromCount)
+	}
+	return n + offset, true
+}
