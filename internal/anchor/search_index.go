@@ -19,10 +19,43 @@ type searchIndex struct {
 	seed  maphash.Seed
 	mu    sync.Mutex
 	sides map[*FileDiff]*[2]*sideIndex
+	texts map[*FileDiff]*fileText
 }
 
 func newSearchIndex() *searchIndex {
-	return &searchIndex{seed: maphash.MakeSeed(), sides: map[*FileDiff]*[2]*sideIndex{}}
+	return &searchIndex{seed: maphash.MakeSeed(), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
+}
+
+// fileText is the normalised text of every line of a file diff and its
+// key (looseKey), hunk by hunk: computed once for both sides, since
+// context lines are in both.
+type fileText struct {
+	norm [][]string
+	key  [][]uint64
+}
+
+func (si *searchIndex) text(f *FileDiff) *fileText {
+	if ft := si.texts[f]; ft != nil {
+		return ft
+	}
+	ft := &fileText{norm: make([][]string, len(f.Hunks)), key: make([][]uint64, len(f.Hunks))}
+	var buf []byte
+	for h := range f.Hunks {
+		ls := f.Hunks[h].Lines
+		norm, key := make([]string, len(ls)), make([]uint64, len(ls))
+		for i := range ls {
+			if ls[i].Kind == NoNewline {
+				continue
+			}
+			norm[i] = normLine(ls[i].Content)
+			if norm[i] != "" {
+				key[i], buf = looseKey(si.seed, norm[i], buf)
+			}
+		}
+		ft.norm[h], ft.key[h] = norm, key
+	}
+	si.texts[f] = ft
+	return ft
 }
 
 // side returns the index of side s of f, building it on first use.
@@ -35,7 +68,10 @@ func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
 		si.sides[f] = both
 	}
 	if both[s] == nil {
-		both[s] = buildSide(f, s, si.seed)
+		both[s] = buildSide(f, s, si.seed, si.text(f))
+		if both[s.other()] != nil {
+			delete(si.texts, f) // both sides built: no longer needed
+		}
 	}
 	return both[s]
 }
@@ -80,7 +116,7 @@ type hunkSum struct {
 	fromFirst, fromLast int // the hunk's span in the from image
 }
 
-func buildSide(f *FileDiff, s Side, seed maphash.Seed) *sideIndex {
+func buildSide(f *FileDiff, s Side, seed maphash.Seed, ft *fileText) *sideIndex {
 	n := 0
 	for h := range f.Hunks {
 		n += len(f.Hunks[h].Lines)
@@ -106,24 +142,18 @@ func buildSide(f *FileDiff, s Side, seed maphash.Seed) *sideIndex {
 			if l.Kind == NoNewline || !l.In(s) {
 				continue
 			}
-			nl := normLine(l.Content)
 			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
 			si.nums = append(si.nums, l.Number(s))
 			img.lines = append(img.lines, i)
-			img.norm = append(img.norm, nl)
+			img.norm = append(img.norm, ft.norm[h][i])
 		}
 		si.imgs[h] = img
 		si.hunks[h] = sum
 	}
-	var buf []byte
 	si.equal = newPostings(len(si.flat), func(i int) (uint64, bool) {
-		n := si.norm(si.flat[i])
-		if n == "" {
-			return 0, false
-		}
-		var k uint64
-		k, buf = looseKey(seed, n, buf)
-		return k, true
+		at := si.flat[i]
+		im := &si.imgs[at.img]
+		return ft.key[im.hunk][im.lines[at.p]], im.norm[at.p] != ""
 	})
 	return si
 }
