@@ -74,6 +74,9 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 		return nil
 	}
 	r.SearchCut = false
+	if best := all[0]; best.q == qualityLoose && best.path == c.Path && best.side == r.Side && best.start == c.StartLine {
+		r.Respaced = an.quoted(best)
+	}
 	rankPlaces(all, r.Side)
 	n := tied(all, r.Side)
 	if n > 1 {
@@ -88,10 +91,31 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 		if len(out) == maxCandidates {
 			break
 		}
-		out = append(out, Candidate{Path: p.path, Side: p.side, Start: p.start, End: p.end, Distance: p.dist,
-			Preferred: i == 0 && n == 1, quality: p.q})
+		k := Candidate{Path: p.path, Side: p.side, Start: p.start, End: p.end, Distance: p.dist,
+			Preferred: i == 0 && n == 1, quality: p.q}
+		if p.q == qualityLoose {
+			k.respaced = an.quoted(p)
+		}
+		out = append(out, k)
 	}
 	return out
+}
+
+// quoted is the snippet the lines matched at p make: a snippet that
+// matched them white space aside is rewritten as them, so that the moved
+// comment's snippet matches.
+func (an *analyzer) quoted(p place) string {
+	f := an.ix.fileEither(p.path, p.side)
+	if f == nil || p.hunk >= len(f.Hunks) {
+		return ""
+	}
+	var lines []DiffLine
+	for _, l := range f.Hunks[p.hunk].Lines[p.line : p.lastLine+1] {
+		if l.In(p.side) {
+			lines = append(lines, l)
+		}
+	}
+	return SnippetOf(lines)
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without

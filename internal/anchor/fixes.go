@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,8 +68,31 @@ func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
 		for i := range ds {
 			ds[i].Related = append(ds[i].Related, *r.Hint)
 		}
+		ds = append(ds, an.renamedPath(r))
 	}
 	return ds
+}
+
+// renamedPath is the hint review-exchange.md promises when a path names a
+// renamed file by its other name ("Decision — paths"): the anchor
+// resolves, but leanreview shows the comment under the name of its side.
+func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	name := r.File.name(r.Side)
+	f := exchange.Fix{
+		Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Preferred: true,
+	}
+	return exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("path")),
+		Severity: exchange.SeverityHint,
+		Code:     CodeRenamedPath,
+		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, imageWord(r.Side.other()), name, r.Side, name),
+		Related:  []exchange.Related{*r.Hint},
+		Fixes:    []exchange.Fix{f},
+	}
 }
 
 // findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
@@ -76,6 +100,7 @@ func (an *analyzer) findCandidates(r *Resolution) {
 	c := r.Comment
 	if r.Reason == ReasonUnknownPath {
 		r.NearPaths = an.nearPaths(c.Path)
+		r.Normalised = len(r.NearPaths) > 0 && slices.Contains(normalisePath(c.Path), r.NearPaths[0])
 		var files []*FileDiff
 		var paths []string
 		for _, p := range r.NearPaths {
@@ -158,21 +183,45 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 		}
 	}
 	if len(r.Candidates) > 0 {
+		where := "its snippet is at " + an.placeName(c, r.Candidates[0])
+		if r.Tie != "" {
+			where = "its snippet is at " + r.Tie + " (none is chosen)"
+		}
 		if strings.HasSuffix(msg, "?") {
-			msg += " Its snippet is at " + an.placeName(c, r.Candidates[0])
+			msg += " " + upperFirst(where)
 		} else {
-			msg += "; its snippet is at " + an.placeName(c, r.Candidates[0])
+			msg += "; " + where
 		}
 	}
-	d.Message = msg
+	d.Message = msg + searchNote(r)
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	// A path that names one patch path once normalised (a/ or b/ prefix,
+	// leading ./, backslashes) needs no choice: its fix is preferred over
+	// any move and is fixAll's (for an active comment: fixAll never
+	// touches what a person decided about a comment).
+	certain := r.Normalised && len(r.NearPaths) == 1
 	for _, p := range r.NearPaths {
 		d.Fixes = append(d.Fixes, exchange.Fix{
 			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
+			Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, p),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
-			Preferred: len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
+			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
+			Safe:      certain && isActive(c),
 		})
+	}
+	if certain {
+		// The path fix comes first: the moves rest on it.
+		var moves, rest []exchange.Fix
+		for _, f := range d.Fixes {
+			if strings.HasPrefix(f.Title, "Re-anchor ") {
+				f.Preferred = false
+				moves = append(moves, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+		d.Fixes = append(rest[:len(r.NearPaths)], append(moves, rest[len(r.NearPaths):]...)...)
 	}
 	if c.StateNorm() != exchange.StateOrphaned {
 		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
@@ -181,7 +230,19 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	return d
 }
 
-func stale(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateStale }
+// isActive reports whether c's state is active (or absent): the only
+// comments fixAll touches, since no automatic fix may change a state, and
+// moving an orphaned, stale or dismissed comment without it would leave
+// its state saying something false.
+func isActive(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateActive }
+
+// searchNote adds to a message that the candidate search was cut short.
+func searchNote(r *Resolution) string {
+	if r.SearchCut {
+		return "; the search for its snippet was cut short (work limit reached on a large patch)"
+	}
+	return ""
+}
 
 func hasPreferred(cs []Candidate) bool {
 	for _, k := range cs {
@@ -201,9 +262,15 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		Code:     CodeSnippetMismatch,
 		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 	}
-	if len(r.Candidates) > 0 {
+	switch {
+	case r.Here:
+		d.Message = fmt.Sprintf("the snippet differs from what %s of %q holds in white space only", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path)
+	case r.Tie != "":
+		d.Message += "; it is at " + r.Tie + " (none is chosen)"
+	case len(r.Candidates) > 0:
 		d.Message += fmt.Sprintf("; it is at %s", an.placeName(c, r.Candidates[0]))
 	}
+	d.Message += searchNote(r)
 	for i, l := range lines {
 		if i == maxRelatedLines {
 			break
@@ -211,12 +278,27 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", lineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	// An anchor on blank lines has no snippet to offer. A snippet that
+	// differs from its lines in white space only (r.Here) is respaced as
+	// they spell it: the unique best place is where the comment is, and
+	// the fix needs no choice.
 	snip := SnippetOf(lines)
-	d.Fixes = append(d.Fixes, exchange.Fix{
-		Title: fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
-		Edits: []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
-	})
+	if r.Here && r.Respaced != "" {
+		snip = r.Respaced
+	}
+	if strings.TrimSpace(snip) != "" {
+		f := exchange.Fix{
+			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
+			Preferred: r.Here,
+			Safe:      r.Here && isActive(c),
+		}
+		if r.Here {
+			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine))
+		}
+		d.Fixes = append(d.Fixes, f)
+	}
 	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
 	return d
 }
@@ -254,14 +336,17 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		d.Related = an.lineRelated(r)
 		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
 		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
-		// Its own place is the unique nearest candidate (distance 0): the
-		// fixAll set includes it, like a move to a unique nearest place.
-		f.Preferred, f.Safe = true, true
+		// Preferred, but not fixAll's: it changes the state.
+		f.Preferred = true
 		d.Fixes = []exchange.Fix{f}
 	case len(r.Candidates) > 0:
-		d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+		if r.Tie != "" {
+			d.Message += "; its snippet is at " + r.Tie + " (none is chosen)"
+		} else {
+			d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+		}
 		d.Related = an.candidateRelated(r)
-		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", true)
+		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", false)
 	default:
 		f := an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
 		f.Preferred = true
@@ -274,8 +359,9 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 // first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
 // 74: text", the words of diagnostics.md's fix list, prefix being
 // "Re-anchor c1 to". Done reads "moved c1 from RIGHT 72 to RIGHT 74", what
-// `lreview-lsp fix` reports. fixAll says whether the unique nearest
-// candidate may be marked Safe.
+// `lreview-lsp fix` reports. fixAll says whether the unique best
+// candidate may be marked Safe: never a tie (no candidate is Preferred
+// then), never a move that changes the state.
 func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
 	c := r.Comment
 	var fs []exchange.Fix
@@ -286,6 +372,10 @@ func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 			to = k.Path + " " + to
 		}
 		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
+		if k.respaced != "" {
+			title += " (snippet respaced)"
+			done += ", its snippet respaced as the patch spells it"
+		}
 		edits := an.moveEdits(r, k)
 		if len(edits) == 0 {
 			continue
@@ -295,7 +385,7 @@ func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 			Done:      done,
 			Edits:     edits,
 			Preferred: k.Preferred,
-			// fixAll takes a unique nearest candidate, but not one in
+			// fixAll takes a unique best candidate, but not one in
 			// another file: that rests on a guessed path.
 			Safe: fixAll && k.Preferred && k.Path == c.Path,
 		})
@@ -333,6 +423,9 @@ func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 	}
 	if changedStart {
 		edits = append(edits, start)
+	}
+	if k.respaced != "" && k.respaced != c.Snippet {
+		edits = append(edits, exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(k.respaced)))
 	}
 	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
 		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))

@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,9 +69,11 @@ func FuzzAnalyze(f *testing.F) {
 }
 
 // A stale comment whose snippet is elsewhere gets snippet-mismatch and
-// stale-anchor, both offering the move; fixAll applies it once, as the
-// re-anchoring the stale state waits for, whatever the members' order.
-func TestFixAllReanchorsAStaleCommentOnce(t *testing.T) {
+// stale-anchor, both offering the move; fixAll applies neither, whatever
+// the members' order: no automatic fix changes a comment's state, and a
+// move that kept "stale" would leave it saying something false. fix says
+// why it left the comment.
+func TestFixAllLeavesAStaleComment(t *testing.T) {
 	for _, order := range []string{
 		`"snippet": "return result, nil", "state": "stale"`,
 		`"state": "stale", "snippet": "return result, nil"`,
@@ -81,14 +85,13 @@ func TestFixAllReanchorsAStaleCommentOnce(t *testing.T) {
 		}
 		var got []string
 		for _, a := range applied {
-			got = append(got, a.Code+": "+a.Done)
+			got = append(got, fmt.Sprint(a.Declined)+" "+a.Code+": "+a.Done)
 		}
-		if want := []string{"stale-anchor: moved c1 from RIGHT 71 to RIGHT 74"}; !slices.Equal(got, want) {
+		if want := []string{`true snippet-mismatch: left c1 at RIGHT 71: it is stale, and fix never changes a comment's state (its snippet is at RIGHT 74)`}; !slices.Equal(got, want) {
 			t.Errorf("%s: got applied %q, want %q", order, got, want)
 		}
-		c := exchange.Parse(out).Review.Comments[0]
-		if c.StartLine != 74 || c.StateNorm() != exchange.StateActive {
-			t.Errorf("%s: got c1 at %d, %s; want at 74, active", order, c.StartLine, c.StateNorm())
+		if !bytes.Equal(out, src) {
+			t.Errorf("%s: got a changed document:\n%s", order, out)
 		}
 	}
 }

@@ -25,6 +25,9 @@ const (
 	CodeSnippetMismatch  = "snippet-mismatch"
 	CodeOrphanedResolves = "orphaned-resolves"
 	CodeStaleAnchor      = "stale-anchor"
+	// CodeRenamedPath is the hint on a path that names a renamed file by
+	// its other name (review-exchange.md, "Decision — paths").
+	CodeRenamedPath = "renamed-path"
 )
 
 // Options tunes Analyze.
@@ -58,9 +61,9 @@ type Resolution struct {
 	// anchor member at fault ("path", "side", "start_line" or "end_line").
 	Reason, Member string
 	// Renamed is set when Path matched the other name of a renamed file;
-	// Hint then says so and points at the file's header, for hovers and as
-	// related information on the comment's anchoring diagnostics (the spec
-	// asks for "a hint" and diagnostics.md has no code for it).
+	// Hint then says so and points at the file's header, for hovers, as
+	// related information on the comment's anchoring diagnostics and on
+	// its renamed-path hint.
 	Renamed bool
 	Hint    *exchange.Related
 	// Candidates are the drift candidates, nearest first (at most five).
@@ -82,8 +85,10 @@ type Resolution struct {
 	// before it found a place (search.go).
 	SearchCut bool
 	// Here is set when the best place is where the comment already is:
-	// its snippet differs from its lines in white space only.
-	Here bool
+	// its snippet differs from its lines in white space only. Respaced is
+	// then the snippet those lines make.
+	Here     bool
+	Respaced string
 }
 
 // Lines returns the anchored diff lines: those of the range that belong to
@@ -112,6 +117,9 @@ type Candidate struct {
 	// Preferred marks the unique best candidate (search_rank.go).
 	Preferred bool
 	quality   quality
+	// respaced is set for a white-space-insensitive match: the snippet
+	// the matched lines make, which the move writes too.
+	respaced string
 }
 
 // Analysis is the anchoring of every comment of one document.

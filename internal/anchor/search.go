@@ -74,9 +74,9 @@ type place struct {
 	dist       int
 	ctx        int // context lines found around it (rebase)
 	// hunk and line (an index in Hunk.Lines) identify the first matched
-	// diff line, whatever the side.
-	hunk, line int
-	exactMap   bool // rebase: its old line maps here through unchanged lines
+	// diff line, whatever the side; lastLine the last.
+	hunk, line, lastLine int
+	exactMap             bool // rebase: its old line maps here through unchanged lines
 }
 
 // budget is an analysis's search work left.
@@ -302,7 +302,7 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 		end = last
 	}
 	pl := place{side: si.side, start: si.number(img, p), end: si.number(img, end), q: q,
-		hunk: im.hunk, line: im.lines[first]}
+		hunk: im.hunk, line: im.lines[first], lastLine: im.lines[last]}
 	pl.dist = abs(pl.start - sq.expect)
 	pl.exactMap = sq.exactMap && pl.dist == 0
 	if len(nd.before)+len(nd.after) > 0 {
