@@ -74,13 +74,21 @@ func tied(ps []place, own Side) int {
 func tieMessage(ps []place, n int) string {
 	top := append([]place(nil), ps[:n]...)
 	sort.SliceStable(top, func(i, j int) bool { return top[i].start < top[j].start })
+	files := false // places in several files (an unknown path's guesses) name theirs
+	for _, p := range top {
+		files = files || p.path != top[0].path
+	}
 	names := make([]string, 0, min(n, 5))
 	for i, p := range top {
 		if i == 4 {
 			names = append(names, "…")
 			break
 		}
-		names = append(names, lineSpan(p.side, p.start, p.end))
+		name := lineSpan(p.side, p.start, p.end)
+		if files {
+			name = p.path + " " + name
+		}
+		names = append(names, name)
 	}
 	return fmt.Sprintf("%d equally good places: %s", n, strings.Join(names, ", "))
 }
