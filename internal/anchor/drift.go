@@ -33,6 +33,7 @@ func (an *analyzer) sideIndex(f *FileDiff, s Side) *sideIndex {
 func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 	c := r.Comment
 	rangeW := max(1, c.EndLine-c.StartLine+1)
+	off := min(leadingBlankLines(c.Snippet), rangeW-1)
 	sides := make([]sideQuery, 2)
 	for i, s := range [2]Side{r.Side, r.Side.other()} {
 		if !hasImage(f, s) {
@@ -40,7 +41,7 @@ func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 		}
 		for _, v := range snippetVariants(c.Snippet, s) {
 			if !weakSnippet(v) {
-				sides[i].needles = append(sides[i].needles, &needle{lines: v, rangeW: rangeW})
+				sides[i].needles = append(sides[i].needles, &needle{lines: v, rangeW: rangeW, off: off})
 			}
 		}
 		if len(sides[i].needles) > 0 {
@@ -48,6 +49,20 @@ func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 		}
 	}
 	return sides
+}
+
+// leadingBlankLines counts the blank lines a snippet starts with: the
+// normalised snippet drops them, but they say that the range starts that
+// many lines above its first non-blank line.
+func leadingBlankLines(snippet string) int {
+	n := 0
+	for {
+		line, rest, ok := strings.Cut(snippet, "\n")
+		if !ok || strings.TrimSpace(line) != "" {
+			return n
+		}
+		n, snippet = n+1, rest
+	}
 }
 
 // candidates searches the drift candidates of r's comment in the files of
