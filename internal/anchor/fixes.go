@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -27,12 +26,12 @@ import (
 //   - stale: stale-anchor on the state, with the "re-anchor by content"
 //     fix, in addition to whatever the anchor itself deserves. Both offer
 //     the same moves (each diagnostic lists the fixes diagnostics.md gives
-//     it), but only stale-anchor's are fixAll's: re-anchoring is what a
-//     stale comment waits for, and `fix` then reports it under one code
-//     whatever the order of the comment's members.
+//     it).
 //
-// Moving an orphaned or stale comment also sets its state to active: once
-// moved it resolves, and the person asked for it to stand there.
+// Moving an orphaned or stale comment by a quick fix also sets its state
+// to active: once moved it resolves, and the person asked for it to stand
+// there. No fixAll fix ever changes a state (diagnostics.md): only an
+// active comment's fixes are Safe, and `fix` says why it left the others.
 
 // maxRelatedLines bounds the related entries listing anchored lines.
 const maxRelatedLines = 10
@@ -73,64 +72,10 @@ func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
 	return ds
 }
 
-// renamedPath is the hint review-exchange.md promises when a path names a
-// renamed file by its other name ("Decision — paths"): the anchor
-// resolves, but leanreview shows the comment under the name of its side.
-func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
+// orphanedMessage says why r does not resolve, adding related
+// information to d.
+func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
-	name := r.File.name(r.Side)
-	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, name),
-		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
-		Preferred: true,
-	}
-	return exchange.Diagnostic{
-		Range:    exchange.NodeRange(c.Member("path")),
-		Severity: exchange.SeverityHint,
-		Code:     CodeRenamedPath,
-		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, imageWord(r.Side.other()), name, r.Side, name),
-		Related:  []exchange.Related{*r.Hint},
-		Fixes:    []exchange.Fix{f},
-	}
-}
-
-// findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
-func (an *analyzer) findCandidates(r *Resolution) {
-	c := r.Comment
-	if r.Reason == ReasonUnknownPath {
-		r.NearPaths = an.nearPaths(c.Path)
-		r.Normalised = len(r.NearPaths) > 0 && slices.Contains(normalisePath(c.Path), r.NearPaths[0])
-		var files []*FileDiff
-		var paths []string
-		for _, p := range r.NearPaths {
-			if f := an.ix.fileEither(p, r.Side); f != nil {
-				files, paths = append(files, f), append(paths, p)
-			}
-		}
-		r.Candidates = an.candidates(r, files, paths)
-		return
-	}
-	if r.File != nil {
-		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
-	}
-}
-
-func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
-	if c.StateNorm() == exchange.StateOrphaned {
-		return exchange.SeverityInformation
-	}
-	return normal
-}
-
-func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
-	c := r.Comment
-	d := exchange.Diagnostic{
-		Range:    exchange.NodeRange(c.Member(r.Member)),
-		Severity: an.severity(c, exchange.SeverityError),
-		Code:     CodeOrphanedAnchor,
-		Reason:   r.Reason,
-	}
 	var msg string
 	switch r.Reason {
 	case ReasonUnknownPath:
@@ -182,6 +127,46 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 			}
 		}
 	}
+	return msg
+}
+
+// findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
+func (an *analyzer) findCandidates(r *Resolution) {
+	c := r.Comment
+	if r.Reason == ReasonUnknownPath {
+		r.NearPaths = an.nearPaths(c.Path)
+		r.Normalised = len(r.NearPaths) > 0 && slices.Contains(normalisePath(c.Path), r.NearPaths[0])
+		var files []*FileDiff
+		var paths []string
+		for _, p := range r.NearPaths {
+			if f := an.ix.fileEither(p, r.Side); f != nil {
+				files, paths = append(files, f), append(paths, p)
+			}
+		}
+		r.Candidates = an.candidates(r, files, paths)
+		return
+	}
+	if r.File != nil {
+		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
+	}
+}
+
+func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
+	if c.StateNorm() == exchange.StateOrphaned {
+		return exchange.SeverityInformation
+	}
+	return normal
+}
+
+func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member(r.Member)),
+		Severity: an.severity(c, exchange.SeverityError),
+		Code:     CodeOrphanedAnchor,
+		Reason:   r.Reason,
+	}
+	msg := an.orphanedMessage(r, &d)
 	if len(r.Candidates) > 0 {
 		where := "its snippet is at " + an.placeName(c, r.Candidates[0])
 		if r.Tie != "" {
@@ -196,33 +181,7 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	d.Message = msg + searchNote(r)
 	d.Related = append(d.Related, an.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
-	// A path that names one patch path once normalised (a/ or b/ prefix,
-	// leading ./, backslashes) needs no choice: its fix is preferred over
-	// any move and is fixAll's (for an active comment: fixAll never
-	// touches what a person decided about a comment).
-	certain := r.Normalised && len(r.NearPaths) == 1
-	for _, p := range r.NearPaths {
-		d.Fixes = append(d.Fixes, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
-			Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, p),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
-			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
-			Safe:      certain && isActive(c),
-		})
-	}
-	if certain {
-		// The path fix comes first: the moves rest on it.
-		var moves, rest []exchange.Fix
-		for _, f := range d.Fixes {
-			if strings.HasPrefix(f.Title, "Re-anchor ") {
-				f.Preferred = false
-				moves = append(moves, f)
-			} else {
-				rest = append(rest, f)
-			}
-		}
-		d.Fixes = append(rest[:len(r.NearPaths)], append(moves, rest[len(r.NearPaths):]...)...)
-	}
+	d.Fixes = an.pathFixes(r, d.Fixes)
 	if c.StateNorm() != exchange.StateOrphaned {
 		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
 	}
@@ -355,84 +314,6 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	return d
 }
 
-// moveFixes returns one fix per candidate, the preferred one first (it is
-// first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
-// 74: text", the words of diagnostics.md's fix list, prefix being
-// "Re-anchor c1 to". Done reads "moved c1 from RIGHT 72 to RIGHT 74", what
-// `lreview-lsp fix` reports. fixAll says whether the unique best
-// candidate may be marked Safe: never a tie (no candidate is Preferred
-// then), never a move that changes the state.
-func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
-	c := r.Comment
-	var fs []exchange.Fix
-	for _, k := range r.Candidates {
-		title := prefix + " " + an.placeName(c, k)
-		to := lineSpan(k.Side, k.Start, k.End)
-		if k.Path != c.Path {
-			to = k.Path + " " + to
-		}
-		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
-		if k.respaced != "" {
-			title += " (snippet respaced)"
-			done += ", its snippet respaced as the patch spells it"
-		}
-		edits := an.moveEdits(r, k)
-		if len(edits) == 0 {
-			continue
-		}
-		fs = append(fs, exchange.Fix{
-			Title:     title,
-			Done:      done,
-			Edits:     edits,
-			Preferred: k.Preferred,
-			// fixAll takes a unique best candidate, but not one in
-			// another file: that rests on a guessed path.
-			Safe: fixAll && k.Preferred && k.Path == c.Path,
-		})
-	}
-	return fs
-}
-
-// moveEdits sets the anchor members that differ from candidate k, and the
-// state to active for an orphaned or stale comment.
-func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
-	c := r.Comment
-	var edits []exchange.Edit
-	if k.Path != c.Path {
-		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(k.Path)))
-	}
-	if k.Side != r.Side {
-		edits = append(edits, exchange.ReplaceValue(c.Member("side"), exchange.Quote(k.Side.String())))
-	}
-	start := exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(k.Start))
-	changedStart := k.Start != c.StartLine
-	if n := c.Member("end_line"); n != nil {
-		if k.End != c.EndLine {
-			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(k.End)))
-		}
-	} else if k.End != k.Start {
-		// One edit rather than a replacement and an insertion that touch:
-		// some clients reject adjacent text edits.
-		ins := exchange.InsertMember(an.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
-		if ins.Start == start.End {
-			start.NewText += ins.NewText
-			changedStart = true
-		} else {
-			edits = append(edits, ins)
-		}
-	}
-	if changedStart {
-		edits = append(edits, start)
-	}
-	if k.respaced != "" && k.respaced != c.Snippet {
-		edits = append(edits, exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(k.respaced)))
-	}
-	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
-		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))
-	}
-	return edits
-}
-
 // stateFix sets the comment's state, inserting the member in the spec's
 // key order when it is absent.
 func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
@@ -456,44 +337,6 @@ func keyAfter(obj *exchange.Node, keys []string, name string) string {
 		}
 	}
 	return after
-}
-
-// placeName describes a candidate in titles and messages: "RIGHT 74:
-// text", with the path first when it is not the comment's.
-func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
-	s := lineSpan(k.Side, k.Start, k.End)
-	if k.Path != c.Path {
-		s = k.Path + " " + s
-	}
-	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
-		s += ": " + clip(strings.TrimSpace(l.Content))
-	}
-	return s
-}
-
-func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
-	var out []exchange.Related
-	for _, k := range r.Candidates {
-		f := an.ix.fileEither(k.Path, k.Side)
-		if f == nil {
-			continue
-		}
-		h, i, ok := f.Find(k.Side, k.Start)
-		_, j, ok2 := f.Find(k.Side, k.End)
-		if !ok {
-			continue
-		}
-		if !ok2 || j < i {
-			j = i
-		}
-		lines := f.Hunks[h].Lines
-		msg := "snippet found at " + lineSpan(k.Side, k.Start, k.End)
-		if k.Path != r.Comment.Path {
-			msg = "snippet found in " + k.Path + " at " + lineSpan(k.Side, k.Start, k.End)
-		}
-		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
-	}
-	return out
 }
 
 func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
