@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,5 +95,50 @@ func BenchmarkDriftWorstCase(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// bigFilePatch is one file whose hunk adds n numbered lines.
+func bigFilePatch(n int) []string {
+	p := []string{"diff --git a/big.go b/big.go", "--- a/big.go", "+++ b/big.go", fmt.Sprintf("@@ -0,0 +1,%d @@", n)}
+	for i := 1; i <= n; i++ {
+		p = append(p, fmt.Sprintf("+\tstep%d()", i))
+	}
+	return p
+}
+
+// TestDriftSearchIsBounded: a snippet that is nowhere, on a file larger
+// than a search may visit, is reported with the search cut short; once the
+// analysis's budget is spent, a comment that drifted by a few lines is
+// still found; and analysing many such comments costs about a pass over
+// the patch, not one per comment.
+func TestDriftSearchIsBounded(t *testing.T) {
+	const n = 20_000
+	var comments []string
+	for i := range 300 {
+		comments = append(comments, cm(fmt.Sprintf(`"id": "x%d", "path": "big.go", "side": "RIGHT", "start_line": %d, "snippet": "absent()"`, i, 1+i*50)))
+	}
+	comments = append(comments, cm(`"id": "near", "path": "big.go", "side": "RIGHT", "start_line": 15000, "snippet": "step15003("`))
+	doc, a := analyze(t, reviewJSON(bigFilePatch(n), comments...), Options{})
+	last := len(doc.Review.Comments) - 1
+	for i, ds := range a.byComment[:last] {
+		if len(ds) != 1 || !strings.Contains(ds[0].Message, "the search for its snippet was cut short") || !a.Resolutions[i].SearchCut {
+			t.Fatalf("x%d: got %v, want one diagnostic saying the search was cut short", i, ds)
+		}
+	}
+	r := a.Resolutions[last]
+	if len(r.Candidates) == 0 || !r.Candidates[0].Preferred || r.Candidates[0].Start != 15003 || r.SearchCut {
+		t.Errorf("near: got candidates %v (cut %v), want RIGHT 15003 preferred", r.Candidates, r.SearchCut)
+	}
+	// The budget: at most its start, plus minSearchWork per comment once
+	// it is spent.
+	an := newAnalyzer(doc, BuildIndex(&doc.Review.Patch), Options{})
+	start := an.budget.left
+	for _, c := range doc.Review.Comments {
+		r := an.resolve(c)
+		an.findCandidates(r)
+	}
+	if spent, most := start-an.budget.left, start+len(doc.Review.Comments)*minSearchWork; spent > most {
+		t.Errorf("the searches did %d visits, want at most %d", spent, most)
 	}
 }
