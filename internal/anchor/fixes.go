@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"strconv"
 	"slices"
 	"sort"
 	"strings"
@@ -182,11 +183,53 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	d.Related = append(d.Related, an.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
 	d.Fixes = an.pathFixes(r, d.Fixes)
+	if r.Reason == ReasonInvertedRange {
+		d.Fixes = an.swapFix(r, d.Fixes)
+	}
 	if c.StateNorm() != exchange.StateOrphaned {
 		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
 	}
 	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
 	return d
+}
+
+// swapFix adds the fix of an inverted range: start_line and end_line
+// written the wrong way round. When the swapped range resolves and holds
+// the snippet, that is certain: the swap comes first, preferred (and
+// fixAll's for an active comment) over any move, which would drop lines
+// of the range.
+func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+	c := r.Comment
+	swap := exchange.Fix{
+		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
+		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
+		Edits: []exchange.Edit{
+			exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.EndLine)),
+			exchange.ReplaceValue(c.Member("end_line"), strconv.Itoa(c.StartLine)),
+		},
+	}
+	h, i, ok := r.File.Find(r.Side, c.EndLine)
+	h2, i2, ok2 := r.File.Find(r.Side, c.StartLine)
+	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
+		swap.Preferred = !hasPreferred(r.Candidates)
+		return append(fixes, swap)
+	}
+	swap.Preferred, swap.Safe = true, isActive(c)
+	for k := range fixes {
+		fixes[k].Preferred, fixes[k].Safe = false, false
+	}
+	return append([]exchange.Fix{swap}, fixes...)
+}
+
+// imageLines keeps the lines of ls that belong to side s.
+func imageLines(ls []DiffLine, s Side) []DiffLine {
+	var out []DiffLine
+	for _, l := range ls {
+		if l.In(s) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // isActive reports whether c's state is active (or absent): the only

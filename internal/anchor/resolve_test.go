@@ -409,10 +409,25 @@ var anchorCases = []anchorCase{
 			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 73: _ = err`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
 			related: []string{"+    _ = err"},
-			fixes:   []string{"Re-anchor c1 to RIGHT 73: _ = err*!", "Mark c1 orphaned", "Dismiss c1"},
+			// Swapped, the range holds the snippet: that fix is certain.
+			fixes: []string{"Swap c1's start_line and end_line: RIGHT 72–74*!", "Re-anchor c1 to RIGHT 73: _ = err", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 73-73 d1*"},
-		after: map[string]string{"Re-anchor c1 to RIGHT 73: _ = err": "internal/api/handler.go RIGHT 73-73 active"},
+		after: map[string]string{
+			"Swap c1's start_line and end_line: RIGHT 72–74": "internal/api/handler.go RIGHT 72-74 active",
+			"Re-anchor c1 to RIGHT 73: _ = err":              "internal/api/handler.go RIGHT 73-73 active",
+		},
+	},
+	{
+		name:     "inverted range whose snippet is elsewhere",
+		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 74, "end_line": 72, "snippet": "ctx := context.Background()"`)},
+		want: []wantDiag{{
+			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 70: ctx := context.Background()`,
+			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
+			related: []string{"     ctx := context.Background()"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 70: ctx := context.Background()*!", "Swap c1's start_line and end_line: RIGHT 72–74", "Mark c1 orphaned", "Dismiss c1"},
+		}},
+		cands: []string{"RIGHT 70-70 d4*"},
 	},
 	{
 		name:     "new file has no LEFT image",
