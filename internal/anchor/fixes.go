@@ -2,9 +2,9 @@ package anchor
 
 import (
 	"fmt"
-	"strconv"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
