@@ -206,9 +206,9 @@ func exhaustive(r *Resolution) []place {
 			nd := &needle{lines: v, rangeW: max(1, c.EndLine-c.StartLine+1)}
 			var found []place
 			for img := range sq.si.imgs {
-				for p := range sq.si.imgs[img].norm {
+				for p := range sq.si.imgs[img].lines {
 					for _, q := range []quality{qualityExact, qualityLoose, qualityPartial} {
-						if q == qualityPartial && !partialStart(sq.si.imgs[img].norm[p], nd) {
+						if q == qualityPartial && !partialStart(sq.si.normAt(img, p), nd) {
 							continue
 						}
 						if last, ok := matchAt(sq.si, img, p, nd, q); ok {
@@ -239,4 +239,20 @@ func exhaustive(r *Resolution) []place {
 	}
 	rankPlaces(out, r.Side)
 	return out
+}
+
+// lineKey must agree with the key of the normalised line, or an exact
+// match would be missed.
+func TestLineKeyAgreesWithNormLine(t *testing.T) {
+	si := newSearchIndex()
+	for _, s := range []string{
+		"", "   ", "\t\t", "x", "\tif err != nil {", "a  b\t c", " trailing \r",
+		"café  au\u00a0lait", "\u3000wide\u3000space", "日本語 // コメント", "bad \xff utf8  here", "\v\f", "x\u2028y",
+	} {
+		want, _ := looseKey(si.seed, normLine(s), nil)
+		got, blank, _ := lineKey(si.seed, s, nil)
+		if got != want || blank != (normLine(s) == "") {
+			t.Errorf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
+		}
+	}
 }

@@ -19,8 +19,8 @@ import (
 // at position p, when its anchor resolved there.
 type oldPlace struct {
 	f      *FileDiff
-	img    *image
-	p      int
+	si     *sideIndex // nil when the anchor did not resolve
+	img, p int
 	rangeW int // image lines of its range
 }
 
@@ -36,10 +36,11 @@ func (rb *rebaser) oldPlace(c *exchange.Comment, side Side, sideOK bool) oldPlac
 	if !ok || !ok2 || h != h2 {
 		return op
 	}
-	img := &rb.oldS.side(op.f, side).imgs[h]
-	p, p2 := slices.Index(img.lines, i), slices.Index(img.lines, i2)
+	si := rb.oldS.side(op.f, side)
+	lines := si.imgs[h].lines
+	p, p2 := slices.Index(lines, i), slices.Index(lines, i2)
 	if p >= 0 && p2 >= p {
-		op.img, op.p, op.rangeW = img, p, p2-p+1
+		op.si, op.img, op.p, op.rangeW = si, h, p, p2-p+1
 	}
 	return op
 }
@@ -60,22 +61,22 @@ func (rb *rebaser) lookFor(c *exchange.Comment, side Side, old oldPlace) (lookFo
 	variants := snippetVariants(c.Snippet, side)
 	lf.fromSnippet = len(variants) > 0
 	if !lf.fromSnippet {
-		if old.img == nil {
+		if old.si == nil {
 			where := "the old patch"
 			if rb.same {
 				where = "the patch"
 			}
 			return lf, fmt.Sprintf("no snippet, and %s is not in %s", lineSpan(side, c.StartLine, c.EndLine), where)
 		}
-		variants = [][]string{old.img.norm[old.p : old.p+old.rangeW]}
+		variants = [][]string{old.si.normRange(old.img, old.p, old.p+old.rangeW)}
 	}
 	lf.nd.lines = variants[0]
-	if old.img == nil {
+	if old.si == nil {
 		// An anchor that does not resolve says nothing reliable about the
 		// range's width: the snippet is "the anchored diff line(s)".
 		lf.nd.rangeW = len(lf.nd.lines)
 	}
-	if old.img != nil {
+	if old.si != nil {
 		rb.trust(&lf, variants, old)
 	}
 	lf.nd.weak = weakSnippet(lf.nd.lines)
@@ -85,17 +86,18 @@ func (rb *rebaser) lookFor(c *exchange.Comment, side Side, old oldPlace) (lookFo
 // trust looks for a reading of the snippet at the old place: found, the
 // old place is trusted and its context taken.
 func (rb *rebaser) trust(lf *lookFor, variants [][]string, old oldPlace) {
-	norm := old.img.norm
+	size := len(old.si.imgs[old.img].lines)
 	for _, v := range variants {
 		w := max(old.rangeW, len(v))
-		if old.p+w > len(norm) {
+		if old.p+w > size {
 			continue
 		}
+		norm := old.si.normRange(old.img, old.p, old.p+w)
 		for off := 0; off+len(v) <= w; off++ {
-			if linesMatch(v, norm[old.p+off:old.p+off+len(v)], weakSnippet(v)) {
+			if linesMatch(v, norm[off:off+len(v)], weakSnippet(v)) {
 				lf.nd.lines, lf.nd.off, lf.trusted = v, off, true
-				lf.nd.before = norm[max(0, old.p-contextLines):old.p]
-				lf.nd.after = norm[old.p+w : min(len(norm), old.p+w+contextLines)]
+				lf.nd.before = old.si.normRange(old.img, old.p-contextLines, old.p)
+				lf.nd.after = old.si.normRange(old.img, old.p+w, old.p+w+contextLines)
 				return
 			}
 		}
@@ -234,7 +236,7 @@ func similarPlaces(sq *sideQuery, nd *needle) []place {
 			if si.norm(q) != l {
 				continue
 			}
-			n := len(si.imgs[q.img].norm)
+			n := len(si.imgs[q.img].lines)
 			for p := int(q.p) + 1; p <= int(q.p)+contextLines && p+w <= n; p++ {
 				marks[pos{q.img, int32(p)}]++
 			}
@@ -261,8 +263,8 @@ func similarPlaces(sq *sideQuery, nd *needle) []place {
 	joined := strings.Join(nd.lines, "\n")
 	var out []place
 	for _, q := range at {
-		im, p := &si.imgs[q.img], int(q.p)
-		got := im.norm[p+nd.off : p+nd.off+len(nd.lines)]
+		p := int(q.p)
+		got := si.normRange(int(q.img), p+nd.off, p+nd.off+len(nd.lines))
 		pl := sq.place(nd, int(q.img), p+nd.off, p+nd.off+len(nd.lines)-1, qualitySimilar)
 		if pl.ctx >= need && dice(joined, strings.Join(got, "\n")) >= similarity {
 			out = append(out, pl)

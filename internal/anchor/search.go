@@ -298,7 +298,7 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 	if end < last {
 		end = last
 	}
-	if end >= len(im.norm) {
+	if end >= len(im.lines) {
 		end = last
 	}
 	pl := place{side: si.side, start: si.number(img, p), end: si.number(img, end), q: q,
@@ -306,8 +306,8 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 	pl.dist = abs(pl.start - sq.expect)
 	pl.exactMap = sq.exactMap && pl.dist == 0
 	if len(nd.before)+len(nd.after) > 0 {
-		pl.ctx = countCommon(nd.before, im.norm[max(0, p-contextLines):p]) +
-			countCommon(nd.after, im.norm[min(len(im.norm), end+1):min(len(im.norm), end+1+contextLines)])
+		pl.ctx = countCommon(nd.before, si.normRange(img, p-contextLines, p)) +
+			countCommon(nd.after, si.normRange(img, end+1, end+1+contextLines))
 	}
 	return pl
 }
@@ -319,12 +319,12 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 // prefix of the last, a single line anywhere inside). Runs of blank lines
 // count as one blank line, as in the snippet.
 func matchAt(si *sideIndex, img, i int, nd *needle, q quality) (last int, ok bool) {
-	norm := si.imgs[img].norm
+	size := len(si.imgs[img].lines)
 	snip := nd.lines
 	prevBlank := false
 	k := 0
-	for j := i; j < len(norm) && k < len(snip); j++ {
-		n := norm[j]
+	for j := i; j < size && k < len(snip); j++ {
+		n := si.normAt(img, j)
 		if n == "" && prevBlank {
 			last = j
 			continue

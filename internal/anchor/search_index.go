@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The content index the candidate search (search.go) runs on. One side
@@ -26,36 +27,50 @@ func newSearchIndex() *searchIndex {
 	return &searchIndex{seed: maphash.MakeSeed(), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
 }
 
-// fileText is the normalised text of every line of a file diff and its
-// key (looseKey), hunk by hunk: computed once for both sides, since
+// fileText is the key (lineKey) of every line of a file diff, hunk by
+// hunk, and whether it is blank: computed once for both sides, since
 // context lines are in both.
 type fileText struct {
-	norm [][]string
-	key  [][]uint64
+	key   [][]uint64
+	blank [][]bool
 }
 
 func (si *searchIndex) text(f *FileDiff) *fileText {
 	if ft := si.texts[f]; ft != nil {
 		return ft
 	}
-	ft := &fileText{norm: make([][]string, len(f.Hunks)), key: make([][]uint64, len(f.Hunks))}
+	ft := &fileText{key: make([][]uint64, len(f.Hunks)), blank: make([][]bool, len(f.Hunks))}
 	var buf []byte
 	for h := range f.Hunks {
 		ls := f.Hunks[h].Lines
-		norm, key := make([]string, len(ls)), make([]uint64, len(ls))
+		key, blank := make([]uint64, len(ls)), make([]bool, len(ls))
 		for i := range ls {
-			if ls[i].Kind == NoNewline {
-				continue
-			}
-			norm[i] = normLine(ls[i].Content)
-			if norm[i] != "" {
-				key[i], buf = looseKey(si.seed, norm[i], buf)
-			}
+			key[i], blank[i], buf = lineKey(si.seed, ls[i].Content, buf)
 		}
-		ft.norm[h], ft.key[h] = norm, key
+		ft.key[h], ft.blank[h] = key, blank
 	}
 	si.texts[f] = ft
 	return ft
+}
+
+// lineKey is looseKey(normLine(s)) without normalising s: the hash of s
+// without its white space, and whether s is blank. Only a line with a
+// byte outside ASCII takes the long way, so that the keys agree with
+// normLine's idea of white space to the byte.
+func lineKey(seed maphash.Seed, s string, buf []byte) (uint64, bool, []byte) {
+	buf = buf[:0]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			n := normLine(s)
+			k, buf := looseKey(seed, n, buf)
+			return k, n == "", buf
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return maphash.Bytes(seed, buf), len(buf) == 0, buf
 }
 
 // side returns the index of side s of f, building it on first use.
@@ -102,11 +117,12 @@ type sideIndex struct {
 type pos struct{ img, p int32 }
 
 // image is the image of one side in one hunk: the hunk's lines that belong
-// to it, in order, with their normalised text.
+// to it, in order. Their normalised text is computed when a search looks
+// at them (sideIndex.normAt): building the index must not normalise
+// 200,000 lines that no search visits.
 type image struct {
 	hunk  int
 	lines []int // indexes in Hunk.Lines
-	norm  []string
 }
 
 // hunkSum is one hunk seen from one side (from) towards the other (to).
@@ -145,7 +161,6 @@ func buildSide(f *FileDiff, s Side, seed maphash.Seed, ft *fileText) *sideIndex 
 			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
 			si.nums = append(si.nums, l.Number(s))
 			img.lines = append(img.lines, i)
-			img.norm = append(img.norm, ft.norm[h][i])
 		}
 		si.imgs[h] = img
 		si.hunks[h] = sum
@@ -153,7 +168,7 @@ func buildSide(f *FileDiff, s Side, seed maphash.Seed, ft *fileText) *sideIndex 
 	si.equal = newPostings(len(si.flat), func(i int) (uint64, bool) {
 		at := si.flat[i]
 		im := &si.imgs[at.img]
-		return ft.key[im.hunk][im.lines[at.p]], im.norm[at.p] != ""
+		return ft.key[im.hunk][im.lines[at.p]], !ft.blank[im.hunk][im.lines[at.p]]
 	})
 	return si
 }
@@ -234,7 +249,24 @@ func looseKey(seed maphash.Seed, s string, buf []byte) (uint64, []byte) {
 	return maphash.Bytes(seed, buf), buf
 }
 
-func (si *sideIndex) norm(at pos) string { return si.imgs[at.img].norm[at.p] }
+// normAt is the normalised text of position p of image img.
+func (si *sideIndex) normAt(img, p int) string {
+	im := &si.imgs[img]
+	return normLine(si.f.Hunks[im.hunk].Lines[im.lines[p]].Content)
+}
+
+func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
+
+// normRange is the normalised text of positions from to to (exclusive) of
+// image img, clamped to the image.
+func (si *sideIndex) normRange(img, from, to int) []string {
+	from, to = max(0, from), min(len(si.imgs[img].lines), to)
+	out := make([]string, 0, max(0, to-from))
+	for p := from; p < to; p++ {
+		out = append(out, si.normAt(img, p))
+	}
+	return out
+}
 
 // number is the line number, in the index's side, of position p of image
 // img.
