@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,21 +55,30 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 }
 
 // lineKey is looseKey(normLine(s)) without normalising s: the hash of s
-// without its white space, and whether s is blank. Only a line with a
-// byte outside ASCII takes the long way, so that the keys agree with
-// normLine's idea of white space to the byte.
+// without its white space, and whether s is blank. Runes are decoded only
+// where normLine would decode them; a line with invalid UTF-8 takes the
+// long way, so that the keys agree with normLine to the byte.
 func lineKey(seed maphash.Seed, s string, buf []byte) (uint64, bool, []byte) {
 	buf = buf[:0]
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= utf8.RuneSelf:
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if byteClass[c] != classSpace && byteClass[c] != classOtherSpace {
+				buf = append(buf, c)
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
 			n := normLine(s)
 			k, buf := looseKey(seed, n, buf)
 			return k, n == "", buf
-		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
-		default:
-			buf = append(buf, c)
 		}
+		if !unicode.IsSpace(r) {
+			buf = append(buf, s[i:i+w]...)
+		}
+		i += w
 	}
 	return maphash.Bytes(seed, buf), len(buf) == 0, buf
 }
@@ -253,6 +263,12 @@ func looseKey(seed maphash.Seed, s string, buf []byte) (uint64, []byte) {
 func (si *sideIndex) normAt(img, p int) string {
 	im := &si.imgs[img]
 	return normLine(si.f.Hunks[im.hunk].Lines[im.lines[p]].Content)
+}
+
+// raw is the text of the line at at, as the patch has it.
+func (si *sideIndex) raw(at pos) string {
+	im := &si.imgs[at.img]
+	return si.f.Hunks[im.hunk].Lines[im.lines[at.p]].Content
 }
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
