@@ -16,21 +16,25 @@ import (
 // comments whose snippets are a part of their line (partial snippets, the
 // costly kind: no hash lookup finds them), twice: at their place (the
 // baseline: every anchor holds, no search) and drifted by 1 to 9 lines.
-// letter makes every snippet one letter of its line, the worst partial
-// snippet there is.
-func driftWorstCase(tb testing.TB, n int, letter bool) (base, drifted []byte) {
+// kind "letter" makes every snippet one letter of its line, the worst
+// partial snippet there is; "absent" makes the drifted snippets text that
+// is nowhere, so that every search runs to its limit.
+func driftWorstCase(tb testing.TB, n int, kind string) (base, drifted []byte) {
 	tb.Helper()
 	src := reviewgen.Generate(reviewgen.Config{Files: 1, DiffLines: 200_000, Comments: n, DriftedFraction: -1, Seed: 7})
 	doc := exchange.Parse(src)
 	var baseEdits, driftEdits []exchange.Edit
 	for i, c := range doc.Review.Comments {
 		line, _, _ := strings.Cut(c.Snippet, "\n")
-		part := partOf(line, letter)
+		part := partOf(line, kind == "letter")
 		if part == "" {
 			continue
 		}
 		snip := exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(part))
 		baseEdits = append(baseEdits, snip)
+		if kind == "absent" {
+			snip = exchange.ReplaceValue(c.Member("snippet"), exchange.Quote("absent"+strconv.Itoa(i)+"()"))
+		}
 		driftEdits = append(driftEdits, snip)
 		d := 1 + i%9
 		driftEdits = append(driftEdits, exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.StartLine+d)))
@@ -72,16 +76,9 @@ func partOf(line string, letter bool) string {
 // drift/nodrift (what the bound promises to keep under 2) holds up on a
 // machine whose load changes during the run; ns/op is the two together.
 func BenchmarkDriftWorstCase(b *testing.B) {
-	for _, tc := range []struct {
-		name   string
-		n      int
-		letter bool
-	}{
-		{"partial", 5000, false},
-		{"letter", 5000, true},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			base, drifted := driftWorstCase(b, tc.n, tc.letter)
+	for _, kind := range []string{"partial", "letter", "absent"} {
+		b.Run(kind, func(b *testing.B) {
+			base, drifted := driftWorstCase(b, 5000, kind)
 			var nodrift, drift time.Duration
 			for b.Loop() {
 				t0 := time.Now()
@@ -106,7 +103,8 @@ func bigFilePatch(n int) []string {
 	return p
 }
 
-// TestDriftSearchIsBounded: a snippet that is nowhere, on a file larger
+// TestDriftSearchIsBounded: a snippet that no line holds but whose every
+// trigram is somewhere (so that only a scan can tell), on a file larger
 // than a search may visit, is reported with the search cut short; once the
 // analysis's budget is spent, a comment that drifted by a few lines is
 // still found; and analysing many such comments costs about a pass over
@@ -115,7 +113,7 @@ func TestDriftSearchIsBounded(t *testing.T) {
 	const n = 20_000
 	var comments []string
 	for i := range 300 {
-		comments = append(comments, cm(fmt.Sprintf(`"id": "x%d", "path": "big.go", "side": "RIGHT", "start_line": %d, "snippet": "absent()"`, i, 1+i*50)))
+		comments = append(comments, cm(fmt.Sprintf(`"id": "x%d", "path": "big.go", "side": "RIGHT", "start_line": %d, "snippet": "step1234567("`, i, 1+i*50)))
 	}
 	comments = append(comments, cm(`"id": "near", "path": "big.go", "side": "RIGHT", "start_line": 15000, "snippet": "step15003("`))
 	doc, a := analyze(t, reviewJSON(bigFilePatch(n), comments...), Options{})
@@ -124,6 +122,11 @@ func TestDriftSearchIsBounded(t *testing.T) {
 		if len(ds) != 1 || !strings.Contains(ds[0].Message, "the search for its snippet was cut short") || !a.Resolutions[i].SearchCut {
 			t.Fatalf("x%d: got %v, want one diagnostic saying the search was cut short", i, ds)
 		}
+	}
+	// Text with a trigram no line has is nowhere, without a scan.
+	_, b := analyze(t, reviewJSON(bigFilePatch(n), cm(`"id": "a", "path": "big.go", "side": "RIGHT", "start_line": 5, "snippet": "absent()"`)), Options{})
+	if ds := b.byComment[0]; len(ds) != 1 || strings.Contains(ds[0].Message, "cut short") || b.Resolutions[0].SearchCut {
+		t.Errorf("absent: got %v, want one diagnostic, the search not cut short", ds)
 	}
 	r := a.Resolutions[last]
 	if len(r.Candidates) == 0 || !r.Candidates[0].Preferred || r.Candidates[0].Start != 15003 || r.SearchCut {

@@ -18,9 +18,10 @@ import (
 //     the lines (search_index.go), their positions visited nearest first;
 //   - a partial match (the snippet is a part of the lines) is looked for by
 //     scanning outward from the expected line, nearest first, and stops
-//     once the nearest match is known and its tie checked;
+//     once the nearest match is known and its tie checked; a trigram
+//     bitset of the side's lines spares the scan for text that is nowhere;
 //   - every visit is work: a search does at most maxSearchWork, and an
-//     analysis at most its budget (a few visits per line of the patch),
+//     analysis at most its budget (two visits per line of the patch),
 //     so that any number of drifted comments costs about one more pass
 //     over the patch. A search stopped by a limit before it settled says so
 //     (searchCut), and the diagnostic tells the reader.
@@ -86,7 +87,7 @@ type place struct {
 type budget struct{ left int }
 
 // newBudget gives an analysis of a patch of n lines its budget.
-func newBudget(n int) *budget { return &budget{left: 1<<16 + 4*n} }
+func newBudget(n int) *budget { return &budget{left: 1<<16 + 2*n} }
 
 // allowance is the work one search may do.
 func (b *budget) allowance() int {
@@ -231,6 +232,9 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 // tie) and spends at most listWork more on places to list.
 func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 	si := sq.si
+	if si.nowhere(nd.probe()) {
+		return nil, false // no line holds one of its trigrams
+	}
 	n := len(si.flat)
 	hi := si.nearest(sq.expect)
 	lo := hi - 1
@@ -250,6 +254,9 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 			}
 		}
 		if *work <= 0 {
+			if len(out) == 0 && !si.mayHold(nd.probe()) {
+				return nil, false // not cut short: it is nowhere
+			}
 			return out, settled < 0 || d <= settled
 		}
 		*work--

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -118,9 +119,72 @@ type sideIndex struct {
 	// line, and those equal once white space is removed, in one lookup
 	// (callers compare the text).
 	equal postings[uint64]
+	// grams is a bitset of the hashed trigrams of the side's raw lines:
+	// a needle holding a trigram that is not in it is nowhere, and a
+	// partial search need not scan at all. It is built, guarded by
+	// gramsOnce, when a scan runs out of work without finding its text
+	// (gramsReady then set): a search whose scans find their text never
+	// pays for it, and one that would be cut short learns whether the text
+	// is anywhere at all.
+	gramsOnce  sync.Once
+	grams      []uint64
+	gramsReady atomic.Bool
 	// hunks are the hunk sums mapLine needs to carry a line of this side
 	// to the other one.
 	hunks []hunkSum
+}
+
+// The trigram bitset has about two bits per byte of the side's text (a
+// side holds fewer distinct trigrams than bytes), between 1 Ki and 8 Mi
+// bits: false positives only cost a scan.
+const (
+	minGramBits = 1 << 10
+	maxGramBits = 1 << 23
+)
+
+func gramHash(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1
+}
+
+// nowhere reports that no line of the side holds s as it is, when the
+// trigram bitset is built; false when it cannot tell.
+func (si *sideIndex) nowhere(s string) bool {
+	return si.gramsReady.Load() && !si.mayHold(s)
+}
+
+// mayHold reports whether some line of the side may hold s as it is:
+// false when a trigram of s is in none of them.
+func (si *sideIndex) mayHold(s string) bool {
+	if len(s) < 3 {
+		return true
+	}
+	si.gramsOnce.Do(func() {
+		size := 0
+		for _, at := range si.flat {
+			size += len(si.raw(at))
+		}
+		bits := minGramBits
+		for bits < 2*size && bits < maxGramBits {
+			bits *= 2
+		}
+		si.grams = make([]uint64, bits/64)
+		mask := uint32(bits - 1)
+		for _, at := range si.flat {
+			l := si.raw(at)
+			for i := 0; i+3 <= len(l); i++ {
+				h := gramHash(l[i], l[i+1], l[i+2]) >> 9 & mask
+				si.grams[h/64] |= 1 << (h % 64)
+			}
+		}
+		si.gramsReady.Store(true)
+	})
+	mask := uint32(len(si.grams)*64 - 1)
+	for i := 0; i+3 <= len(s); i++ {
+		if h := gramHash(s[i], s[i+1], s[i+2]) >> 9 & mask; si.grams[h/64]&(1<<(h%64)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // pos is position p of image img (an index in sideIndex.imgs).
