@@ -18,8 +18,10 @@ import (
 // every other re-anchoring (search.go, search_rank.go), with the line
 // where the comment is expected being its old line carried through the
 // hunk offsets of both patches. A tie is never resolved: the comment is
-// marked orphaned with the places it could go to — it is never dropped,
-// and its numbers are left as they were. Context lines (up to three
+// marked orphaned with the places it could go to — it is never dropped.
+// Its numbers are left as they were, but for a tie: then they are carried
+// to where its old range lands in the new patch, the line the tied places
+// are as near to, so that `check` finds the same tie and prefers neither. Context lines (up to three
 // above and below a trusted old place: the anchor resolved in the old
 // patch and the snippet agreed with it) only decide whether a weak
 // snippet's place ("}") or a changed line's may be taken
@@ -37,7 +39,9 @@ type Move struct {
 	ToSide             Side
 	ToStart, ToEnd     int
 	// Orphaned is set when no clear place was found: the comment is marked
-	// orphaned (a dismissed one stays dismissed) and keeps its numbers.
+	// orphaned (a dismissed one stays dismissed) and keeps its numbers —
+	// but for a tie, where it moves to where its old range lands (ToStart),
+	// so that the places stay as near to it as rebase found them.
 	Orphaned bool
 	// Unchanged is set when nothing had to change: same place, same state.
 	Unchanged bool
@@ -151,14 +155,14 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 		ToSide: side, ToStart: c.StartLine, ToEnd: c.EndLine}
 	old := rb.oldPlace(c, side, sideOK)
 	lf, why := rb.lookFor(c, side, old)
-	var found *place
+	var found, tie *place
 	var newF *FileDiff
 	renamed := false
 	if why == "" {
 		newF, renamed, why = rb.newFile(c, side, old.f)
 	}
 	if why == "" {
-		found, why = rb.find(c, side, old.f, newF, lf)
+		found, why, tie = rb.find(c, side, old.f, newF, lf)
 	}
 
 	state := c.StateNorm()
@@ -182,8 +186,15 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 	m.State = newState
 
 	var edits []exchange.Edit
-	if found != nil {
+	switch {
+	case found != nil:
 		edits = rb.placeEdits(c, side, sideOK, found, newF)
+	case tie != nil && state != exchange.StateDismissed && (tie.start != c.StartLine || !sideOK):
+		// Orphaned between equally good places: kept where its old range
+		// lands, which is as near to each of them.
+		edits = rb.placeEdits(c, side, sideOK, tie, newF)
+		m.ToStart, m.ToEnd = tie.start, tie.end
+		m.Why += fmt.Sprintf("; kept where %s lands in %s, %s", lineSpan(side, c.StartLine, c.EndLine), rb.patchWord(), lineSpan(side, tie.start, tie.end))
 	}
 	if newState != state {
 		obj := c.Node

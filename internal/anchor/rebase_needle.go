@@ -150,8 +150,11 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 }
 
 // find searches c in newF with the one search and ranking, and takes the
-// best place when it is unique and acceptable; else it says why not.
-func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf lookFor) (*place, string) {
+// best place when it is unique and acceptable; else it says why not. On a
+// tie it also returns where c's old range lands on its side of the new
+// patch (the line distances were measured from): a comment kept there
+// shows `check` the same tie, which it then will not resolve either.
+func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf lookFor) (found *place, why string, tie *place) {
 	sides := make([]sideQuery, 2)
 	for i, s := range [2]Side{side, side.other()} {
 		if !hasImage(newF, s) {
@@ -179,11 +182,15 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 		if res.cut {
 			why += " (search cut short)"
 		}
-		return nil, why
+		return nil, why, nil
 	}
 	rankPlaces(ps, side)
 	if n := tied(ps, side); n > 1 {
-		return nil, tieMessage(ps, n)
+		if ps[0].side == side && sides[0].si != nil {
+			start := sides[0].expect
+			tie = &place{side: side, start: start, end: start + max(0, c.EndLine-c.StartLine)}
+		}
+		return nil, tieMessage(ps, n), tie
 	}
 	best := ps[0]
 	need := contextNeeded(len(lf.nd.before) + len(lf.nd.after))
@@ -196,9 +203,9 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 		if !lf.fromSnippet {
 			what = "the text of its lines"
 		}
-		return nil, fmt.Sprintf("%s is too weak to re-anchor by (no letter or digit) and its context does not confirm a place", what)
+		return nil, fmt.Sprintf("%s is too weak to re-anchor by (no letter or digit) and its context does not confirm a place", what), nil
 	}
-	return &best, ""
+	return &best, "", nil
 }
 
 // contextNeeded is how many context lines must be found to confirm a

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"reflect"
@@ -498,7 +499,7 @@ func TestRebase(t *testing.T) {
 			rebaseWant{side: "RIGHT", start: 24, end: 24, why: "snippet found 2 lines lower"}},
 		{"two identical places as near: a tie, orphaned", rebaseTwiceOld, rebaseTwiceTie,
 			rebaseComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"},
-			rebaseWant{side: "RIGHT", start: 22, end: 22, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 25"}},
+			rebaseWant{side: "RIGHT", start: 23, end: 23, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 25; kept where RIGHT 22 lands in the new patch, RIGHT 23"}},
 		{"multi-line range moves as a block", rebaseCalcOld, rebaseCalcInserted,
 			with(result, func(c *rebaseComment) { c.end = 14; c.snippet = "result, err := calculate(in)\n_ = err" }),
 			rebaseWant{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"}},
@@ -995,5 +996,36 @@ func TestRebaseGeneratedRevision(t *testing.T) {
 	}
 	if moved < 100 || orphaned > 100 {
 		t.Errorf("got %d moved and %d orphaned of %d comments, want most moved: the case tests too little", moved, orphaned, len(slowMoves))
+	}
+}
+
+// TestRebaseTieAgreesWithCheck is the reproduction: rebase refuses
+// a tie and marks the comment orphaned; check on the result finds the same
+// places and prefers neither, and fix neither moves it nor changes its
+// state, and says why.
+func TestRebaseTieAgreesWithCheck(t *testing.T) {
+	src := rebaseBuildDoc(SplitDiffFile([]byte(rebaseTwiceOld)), rebaseComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"})
+	edits, moves, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rebaseTwiceTie)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exchange.ApplyEdits([]byte(src), edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !moves[0].Orphaned || !strings.HasPrefix(moves[0].Why, "2 equally good places: RIGHT 21, RIGHT 25") {
+		t.Fatalf("rebase: got %+v, want t1 orphaned on a tie", moves[0])
+	}
+	_, a := analyze(t, out, Options{})
+	r := a.Resolutions[0]
+	if r.Tie != "2 equally good places: RIGHT 21, RIGHT 25" || len(r.Candidates) != 2 || hasPreferred(r.Candidates) {
+		t.Errorf("check: got tie %q, candidates %v; want rebase's two places, none preferred", r.Tie, r.Candidates)
+	}
+	fixed, applied, err := FixAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fixed, out) || len(applied) != 1 || !applied[0].Declined {
+		t.Errorf("fix: got %+v and a changed document: %v; want t1 left alone, declined", applied, !bytes.Equal(fixed, out))
 	}
 }
