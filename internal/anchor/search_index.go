@@ -3,7 +3,6 @@ package anchor
 import (
 	"hash/maphash"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
@@ -19,14 +18,14 @@ import (
 // and it serves every version of a document whose patch did not change;
 // mu guards it, since requests analyse versions concurrently.
 type searchIndex struct {
-	seed  maphash.Seed
+	seed  uint64 // salts the line keys (lineKey)
 	mu    sync.Mutex
 	sides map[*FileDiff]*[2]*sideIndex
 	texts map[*FileDiff]*fileText
 }
 
 func newSearchIndex() *searchIndex {
-	return &searchIndex{seed: maphash.MakeSeed(), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
+	return &searchIndex{seed: maphash.String(maphash.MakeSeed(), "lreview"), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
 }
 
 // fileText is the key (lineKey) of every line of a file diff, hunk by
@@ -42,12 +41,11 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 		return ft
 	}
 	ft := &fileText{key: make([][]uint64, len(f.Hunks)), blank: make([][]bool, len(f.Hunks))}
-	var buf []byte
 	for h := range f.Hunks {
 		ls := f.Hunks[h].Lines
 		key, blank := make([]uint64, len(ls)), make([]bool, len(ls))
 		for i := range ls {
-			key[i], blank[i], buf = lineKey(si.seed, ls[i].Content, buf)
+			key[i], blank[i] = lineKey(si.seed, ls[i].Content)
 		}
 		ft.key[h], ft.blank[h] = key, blank
 	}
@@ -55,17 +53,19 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	return ft
 }
 
-// lineKey is looseKey(normLine(s)) without normalising s: the hash of s
+// lineKey is looseKey(normLine(s)) without normalising s: a hash of s
 // without its white space, and whether s is blank. Runes are decoded only
-// where normLine would decode them; a line with invalid UTF-8 takes the
-// long way, so that the keys agree with normLine to the byte.
-func lineKey(seed maphash.Seed, s string, buf []byte) (uint64, bool, []byte) {
-	buf = buf[:0]
+// outside ASCII; a line with invalid UTF-8 takes the long way, so that the
+// keys agree with normLine to the byte. The hash is FNV-1a salted by seed,
+// byte by byte with no copy: keys only narrow the lines a search compares,
+// so a collision costs a comparison, never a wrong match.
+func lineKey(seed uint64, s string) (uint64, bool) {
+	h, blank := seed^fnvOffset, true
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if byteClass[c] != classSpace && byteClass[c] != classOtherSpace {
-				buf = append(buf, c)
+				h, blank = (h^uint64(c))*fnvPrime, false
 			}
 			i++
 			continue
@@ -73,16 +73,23 @@ func lineKey(seed maphash.Seed, s string, buf []byte) (uint64, bool, []byte) {
 		r, w := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && w == 1 {
 			n := normLine(s)
-			k, buf := looseKey(seed, n, buf)
-			return k, n == "", buf
+			return looseKey(seed, n), n == ""
 		}
 		if !unicode.IsSpace(r) {
-			buf = append(buf, s[i:i+w]...)
+			for j := i; j < i+w; j++ {
+				h = (h ^ uint64(s[j])) * fnvPrime
+			}
+			blank = false
 		}
 		i += w
 	}
-	return maphash.Bytes(seed, buf), len(buf) == 0, buf
+	return h, blank
 }
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
 
 // side returns the index of side s of f, building it on first use.
 func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
@@ -108,7 +115,7 @@ func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
 type sideIndex struct {
 	f    *FileDiff
 	side Side
-	seed maphash.Seed
+	seed uint64
 	imgs []image
 	// flat lists every position in image order, with its line number in
 	// nums, for the outward scan of a partial search.
@@ -206,7 +213,7 @@ type hunkSum struct {
 	fromFirst, fromLast int // the hunk's span in the from image
 }
 
-func buildSide(f *FileDiff, s Side, seed maphash.Seed, ft *fileText) *sideIndex {
+func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 	n := 0
 	for h := range f.Hunks {
 		n += len(f.Hunks[h].Lines)
@@ -304,23 +311,20 @@ func (ps *postings[K]) of(k K) []int32 {
 // equalAt returns the flat indexes of the lines that may equal normalised
 // line s, white space aside: a superset (a hash), in image order.
 func (si *sideIndex) equalAt(s string) []int32 {
-	k, _ := looseKey(si.seed, s, nil)
+	k := looseKey(si.seed, s)
 	return si.equal.of(k)
 }
 
-// looseKey hashes normalised line s without its white space: normLine
-// leaves single ASCII spaces only. buf is scratch space.
-func looseKey(seed maphash.Seed, s string, buf []byte) (uint64, []byte) {
-	if strings.IndexByte(s, ' ') < 0 {
-		return maphash.String(seed, s), buf
-	}
-	buf = buf[:0]
+// looseKey is the key of normalised line s without its white space:
+// normLine leaves single ASCII spaces only.
+func looseKey(seed uint64, s string) uint64 {
+	h := seed ^ fnvOffset
 	for i := 0; i < len(s); i++ {
 		if s[i] != ' ' {
-			buf = append(buf, s[i])
+			h = (h ^ uint64(s[i])) * fnvPrime
 		}
 	}
-	return maphash.Bytes(seed, buf), buf
+	return h
 }
 
 // normAt is the normalised text of position p of image img.
