@@ -108,14 +108,23 @@ func FixAll(src []byte) ([]byte, []Applied, error) {
 func declined(r *Report) []Applied {
 	var out []Applied
 	for _, d := range r.Diagnostics {
-		if d.Code != CodeOrphanedAnchor && d.Code != CodeSnippetMismatch || hasSafe(d.Fixes) {
+		if d.Code != CodeOrphanedAnchor && d.Code != CodeSnippetMismatch && d.Code != CodeStaleAnchor || hasSafe(d.Fixes) {
 			continue
 		}
 		c := CommentAt(r.Doc, d.Range.Start)
 		if c == nil || c.Index >= len(r.Anchors.Resolutions) {
 			continue
 		}
-		why := declineReason(r.Anchors.Resolutions[c.Index])
+		res := r.Anchors.Resolutions[c.Index]
+		why := declineReason(res)
+		if d.Code == CodeStaleAnchor {
+			// Said once per comment: a drifted stale comment is told
+			// about on its anchoring diagnostic.
+			why = ""
+			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.Lines()) {
+				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", commentName(c), lineSpan(res.Side, c.StartLine, c.EndLine))
+			}
+		}
 		if why == "" {
 			continue
 		}
