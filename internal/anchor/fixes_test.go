@@ -95,3 +95,18 @@ func TestFixAllLeavesAStaleComment(t *testing.T) {
 		}
 	}
 }
+
+// A comment on a blank line whose snippet is nowhere is offered no
+// "update snippet" fix: it would write an empty snippet.
+func TestNoEmptySnippetUpdate(t *testing.T) {
+	patch := []string{"--- a/x.go", "+++ b/x.go", "@@ -1,2 +1,3 @@", " a()", "+", " b()"}
+	_, a := analyze(t, reviewJSON(patch, cm(`"id": "c1", "path": "x.go", "side": "RIGHT", "start_line": 2, "snippet": "c()"`)), Options{})
+	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != CodeSnippetMismatch {
+		t.Fatalf("got %v, want one snippet-mismatch", a.Diagnostics)
+	}
+	for _, f := range a.Diagnostics[0].Fixes {
+		if strings.HasPrefix(f.Title, "Update") {
+			t.Errorf("got fix %q, want no snippet update from a blank line", f.Title)
+		}
+	}
+}
