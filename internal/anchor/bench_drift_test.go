@@ -144,3 +144,32 @@ func TestDriftSearchIsBounded(t *testing.T) {
 		t.Errorf("the searches did %d visits, want at most %d", spent, most)
 	}
 }
+
+// TestDriftSearchIsBoundedOnLongLines: a patch of a few huge lines cannot
+// make every comment's search scan megabytes: visiting a line costs by its
+// length, and the analysis's budget by the patch's bytes.
+func TestDriftSearchIsBoundedOnLongLines(t *testing.T) {
+	long := strings.Repeat("step1 step2 step3 ", 10_000) // 180 KB
+	patch := []string{"--- a/long.txt", "+++ b/long.txt", "@@ -0,0 +1,40 @@"}
+	for range 40 {
+		patch = append(patch, "+"+long)
+	}
+	var comments []string
+	for i := range 500 {
+		comments = append(comments, cm(fmt.Sprintf(`"id": "x%d", "path": "long.txt", "side": "RIGHT", "start_line": %d, "snippet": "step1 step3"`, i, 1+i%40)))
+	}
+	doc := exchange.Parse(reviewJSON(patch, comments...))
+	an := newAnalyzer(doc, BuildIndex(&doc.Review.Patch), Options{})
+	start := an.budget.left
+	for _, c := range doc.Review.Comments {
+		an.findCandidates(an.resolve(c))
+	}
+	spent := start - an.budget.left
+	if most := start + len(doc.Review.Comments)*(minSearchWork+lineWork(long)); spent > most {
+		t.Errorf("the searches did %d units of work, want at most %d", spent, most)
+	}
+	// Bytes compared: about the work times workBytes, not comments × patch.
+	if bytes, patchBytes := spent*workBytes, 40*len(long); bytes > 10*patchBytes {
+		t.Errorf("the searches compared about %d bytes, want at most ten passes over the %d-byte patch", bytes, patchBytes)
+	}
+}

@@ -140,11 +140,7 @@ func newRebaser(src []byte, old, new *Index, same bool) *rebaser {
 	if same {
 		rb.newS = rb.oldS
 	}
-	n := 0
-	if new.Patch != nil {
-		n = len(new.Patch.Lines)
-	}
-	rb.budget = newBudget(n)
+	rb.budget = newBudget(new.Patch)
 	return rb
 }
 

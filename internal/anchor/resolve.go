@@ -251,11 +251,7 @@ type analyzer struct {
 
 func newAnalyzer(doc *exchange.Document, ix *Index, opts Options) *analyzer {
 	an := &analyzer{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
-	if ix.Patch != nil {
-		an.budget = newBudget(len(ix.Patch.Lines))
-	} else {
-		an.budget = newBudget(0)
-	}
+	an.budget = newBudget(ix.Patch)
 	for i, f := range ix.Files {
 		an.files[f] = i
 	}

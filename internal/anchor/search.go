@@ -3,6 +3,8 @@ package anchor
 import (
 	"sort"
 	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // The candidate search: where a comment's text is in a file diff. It is
@@ -37,7 +39,7 @@ const (
 	qualityExact           // the lines equal the needle (the spec's snippet normalisation)
 )
 
-// Work limits of the search, in lines visited.
+// Work limits of the search, in lines visited (lineWork).
 const (
 	// maxSearchWork bounds one comment's search.
 	maxSearchWork = 4096
@@ -86,8 +88,25 @@ type place struct {
 // budget is an analysis's search work left.
 type budget struct{ left int }
 
-// newBudget gives an analysis of a patch of n lines its budget.
-func newBudget(n int) *budget { return &budget{left: 1<<16 + 2*n} }
+// newBudget gives an analysis of patch p its budget: two visits per line
+// of the patch, a long line counting as one per workBytes of it.
+func newBudget(p *exchange.Patch) *budget {
+	n := 0
+	if p != nil {
+		for _, l := range p.Lines {
+			n += lineWork(l.Text)
+		}
+	}
+	return &budget{left: 1<<16 + 2*n}
+}
+
+// workBytes is how much of a long line one unit of work covers: visiting
+// a 100 KB line costs what visiting 1,600 short ones does, so that a patch
+// of a few huge lines cannot make every comment's search scan megabytes.
+const workBytes = 64
+
+// lineWork is what visiting line s costs.
+func lineWork(s string) int { return 1 + len(s)/workBytes }
 
 // allowance is the work one search may do.
 func (b *budget) allowance() int {
@@ -206,10 +225,6 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 	lo := hi - 1
 	var out []place
 	for (lo >= 0 || hi < len(at)) && len(out) < wantPlaces {
-		if *work <= 0 {
-			return out, len(out) == 0
-		}
-		*work--
 		var i int32
 		if hi >= len(at) || lo >= 0 && sq.expect-si.nums[at[lo]] <= si.nums[at[hi]]-sq.expect {
 			i, lo = at[lo], lo-1
@@ -217,6 +232,12 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 			i, hi = at[hi], hi+1
 		}
 		a := si.flat[i]
+		if cost := lineWork(si.raw(a)); cost <= *work {
+			*work -= cost
+		} else {
+			sortNearest(out)
+			return out, len(out) == 0
+		}
 		if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityExact); ok {
 			out = append(out, sq.place(nd, int(a.img), int(a.p), last, qualityExact))
 		} else if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityLoose); ok && !nd.weak {
@@ -253,14 +274,16 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 				break
 			}
 		}
-		if *work <= 0 {
+		a := si.flat[i]
+		if cost := lineWork(si.raw(a)); cost <= *work {
+			*work -= cost
+		} else {
 			if len(out) == 0 && !si.mayHold(nd.probe()) {
 				return nil, false // not cut short: it is nowhere
 			}
+			sortNearest(out)
 			return out, settled < 0 || d <= settled
 		}
-		*work--
-		a := si.flat[i]
 		if !strings.Contains(si.raw(a), nd.probe()) || !partialStart(si.norm(a), nd) {
 			continue
 		}
