@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -253,6 +254,31 @@ func TestLineKeyAgreesWithNormLine(t *testing.T) {
 		got, blank := lineKey(si.seed, s)
 		if got != want || blank != (normLine(s) == "") {
 			t.Errorf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
+		}
+	}
+}
+
+// postings must list, for each key, exactly the lines with that key, in
+// line order, for small and large sides (8- and 16-bit radix digits).
+func TestPostings(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 40_000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		keys := make([]uint64, n)
+		want := map[uint64][]int32{}
+		for i := range keys {
+			keys[i] = rng.Uint64() % uint64(n/3+1) * 0x9E3779B97F4A7C15 // repeats, spread over every digit
+			if i%5 != 0 {
+				want[keys[i]] = append(want[keys[i]], int32(i))
+			}
+		}
+		ps := newPostings(n, func(i int) (uint64, bool) { return keys[i], i%5 != 0 })
+		for k, w := range want {
+			if got := ps.of(k); !slices.Equal(got, w) {
+				t.Fatalf("n=%d: of(%x) = %v, want %v", n, k, got, w)
+			}
+		}
+		if got := ps.of(12345); n < 10 && len(got) != 0 {
+			t.Errorf("n=%d: of(absent) = %v", n, got)
 		}
 	}
 }

@@ -125,7 +125,7 @@ type sideIndex struct {
 	// normalised text without white space: the lines equal to a needle
 	// line, and those equal once white space is removed, in one lookup
 	// (callers compare the text).
-	equal postings[uint64]
+	equal postings
 	// grams is a bitset of the hashed trigrams of the side's raw lines:
 	// a needle holding a trigram that is not in it is nowhere, and a
 	// partial search need not scan at all. It is built, guarded by
@@ -255,57 +255,59 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 }
 
 // postings lists, for each key, the indexes in sideIndex.flat of the lines
-// with that key, in image order. The lists share one array: a file of
-// 200,000 distinct lines must not cost 200,000 small allocations.
-type postings[K comparable] struct {
-	id    map[K]int32
-	start []int32 // list k is at[start[k]:start[k+1]]
-	at    []int32
+// with that key, in image order: the keys sorted (a stable radix sort, a
+// few passes over the array: no map, no allocation per line), each key's
+// lines a run of at.
+type postings struct {
+	keys []uint64
+	at   []int32
 }
 
 // newPostings indexes the n lines by key(i); lines without a key (ok false)
 // are left out.
-func newPostings[K comparable](n int, key func(i int) (K, bool)) postings[K] {
-	ps := postings[K]{id: make(map[K]int32, n)}
-	ids := make([]int32, n)
-	var count []int32
+func newPostings(n int, key func(i int) (uint64, bool)) postings {
+	keys, at := make([]uint64, 0, n), make([]int32, 0, n)
 	for i := range n {
-		k, ok := key(i)
-		if !ok {
-			ids[i] = -1
-			continue
-		}
-		id, seen := ps.id[k]
-		if !seen {
-			id = int32(len(count))
-			ps.id[k] = id
-			count = append(count, 0)
-		}
-		ids[i] = id
-		count[id]++
-	}
-	ps.start = make([]int32, len(count)+1)
-	for k, c := range count {
-		ps.start[k+1] = ps.start[k] + c
-	}
-	ps.at = make([]int32, ps.start[len(count)])
-	fill := append([]int32(nil), ps.start[:len(count)]...)
-	for i, id := range ids {
-		if id >= 0 {
-			ps.at[fill[id]] = int32(i)
-			fill[id]++
+		if k, ok := key(i); ok {
+			keys, at = append(keys, k), append(at, int32(i))
 		}
 	}
-	return ps
+	// 16-bit digits for a large side, 8-bit ones for a small side (whose
+	// counts would otherwise cost more than its lines).
+	bits := 8
+	if len(keys) > 1<<14 {
+		bits = 16
+	}
+	mask := uint64(1)<<bits - 1
+	count := make([]int32, 1<<bits)
+	tk, ta := make([]uint64, len(keys)), make([]int32, len(at))
+	for shift := 0; shift < 64; shift += bits {
+		clear(count)
+		for _, k := range keys {
+			count[k>>shift&mask]++
+		}
+		sum := int32(0)
+		for d, c := range count {
+			count[d], sum = sum, sum+c
+		}
+		for i, k := range keys {
+			d := k >> shift & mask
+			tk[count[d]], ta[count[d]] = k, at[i]
+			count[d]++
+		}
+		keys, tk, at, ta = tk, keys, ta, at
+	}
+	return postings{keys: keys, at: at}
 }
 
 // of returns the list of key k.
-func (ps *postings[K]) of(k K) []int32 {
-	id, ok := ps.id[k]
-	if !ok {
-		return nil
+func (ps *postings) of(k uint64) []int32 {
+	lo := sort.Search(len(ps.keys), func(i int) bool { return ps.keys[i] >= k })
+	hi := lo
+	for hi < len(ps.keys) && ps.keys[hi] == k {
+		hi++
 	}
-	return ps.at[ps.start[id]:ps.start[id+1]]
+	return ps.at[lo:hi]
 }
 
 // equalAt returns the flat indexes of the lines that may equal normalised
