@@ -282,3 +282,24 @@ func TestPostings(t *testing.T) {
 		}
 	}
 }
+
+// An exact match far away outranks any number of white-space-insensitive
+// ones nearby: quality first.
+func TestExactFarBeatsLooseNear(t *testing.T) {
+	patch := []string{"--- a/f.go", "+++ b/f.go", "@@ -0,0 +1,40 @@"}
+	for i := 1; i <= 40; i++ {
+		switch {
+		case i >= 5 && i <= 15:
+			patch = append(patch, "+\tf(a,b)")
+		case i == 38:
+			patch = append(patch, "+\tf(a, b)")
+		default:
+			patch = append(patch, "+\tx"+strconv.Itoa(i)+"()")
+		}
+	}
+	_, a := analyze(t, reviewJSON(patch, cm(`"id": "c1", "path": "f.go", "side": "RIGHT", "start_line": 10, "snippet": "f(a, b)"`)), Options{})
+	r := a.Resolutions[0]
+	if len(r.Candidates) == 0 || !r.Candidates[0].Preferred || r.Candidates[0].Start != 38 {
+		t.Errorf("got candidates %v (here %v), want RIGHT 38 preferred", r.Candidates, r.Here)
+	}
+}

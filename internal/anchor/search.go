@@ -223,8 +223,11 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 	// Visit the positions nearest the expected line first.
 	hi := sort.Search(len(at), func(i int) bool { return si.nums[at[i]] >= sq.expect })
 	lo := hi - 1
+	// Loose matches do not stop the walk: an exact one farther away
+	// outranks them all.
 	var out []place
-	for (lo >= 0 || hi < len(at)) && len(out) < wantPlaces {
+	exact := 0
+	for (lo >= 0 || hi < len(at)) && exact < wantPlaces {
 		var i int32
 		if hi >= len(at) || lo >= 0 && sq.expect-si.nums[at[lo]] <= si.nums[at[hi]]-sq.expect {
 			i, lo = at[lo], lo-1
@@ -240,7 +243,10 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 		}
 		if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityExact); ok {
 			out = append(out, sq.place(nd, int(a.img), int(a.p), last, qualityExact))
-		} else if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityLoose); ok && !nd.weak {
+			exact++
+		} else if len(out)-exact >= wantPlaces || nd.weak {
+			continue
+		} else if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityLoose); ok {
 			out = append(out, sq.place(nd, int(a.img), int(a.p), last, qualityLoose))
 		}
 	}
