@@ -137,11 +137,24 @@ func TestFixLoop(t *testing.T) {
 			}
 			out := fixed.Bytes()
 
-			// A fixed point: nothing left to fix.
+			// A fixed point: nothing left to fix. What fix declined (a tie,
+			// a state it must not change) it says again, and only that.
 			var again bytes.Buffer
 			errb.Reset()
-			if status := run([]string{"fix", "-"}, bytes.NewReader(out), &again, &errb); status != 0 || errb.Len() > 0 || !bytes.Equal(again.Bytes(), out) {
-				t.Errorf("fix on fix's output: exit %d, still fixes:\n%s", status, errb.String())
+			status = run([]string{"fix", "-"}, bytes.NewReader(out), &again, &errb)
+			var declined, still []string
+			for _, l := range strings.Split(strings.TrimSpace(report.String()), "\n") {
+				if strings.Contains(l, ": not fixed: ") {
+					declined = append(declined, l)
+				}
+			}
+			for _, l := range strings.Split(strings.TrimSpace(errb.String()), "\n") {
+				if l != "" && !slices.Contains(declined, l) {
+					still = append(still, l)
+				}
+			}
+			if status != 0 || len(still) > 0 || !bytes.Equal(again.Bytes(), out) {
+				t.Errorf("fix on fix's output: exit %d, still fixes:\n%s", status, strings.Join(still, "\n"))
 			}
 			_, after := checkJSON(t, out)
 			for _, d := range after {

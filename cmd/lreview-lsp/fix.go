@@ -16,10 +16,16 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return nil, false, err
 		}
+		changed := false
 		for _, a := range applied {
+			if a.Declined {
+				fmt.Fprintf(stderr, "%s:%d: not fixed: %s\n", displayName(name), a.Line, a.Done)
+				continue
+			}
+			changed = true
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		return out, len(applied) > 0, nil
+		return out, changed, nil
 	})
 }
 

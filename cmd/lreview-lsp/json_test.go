@@ -96,9 +96,10 @@ var codeSpec = map[string]struct {
 	"patch-parse":             {[]int{sevError}, false, false},
 	"hunk-count-mismatch":     {[]int{sevWarn}, true, true},
 	"orphaned-anchor":         {[]int{sevError, sevInfo}, true, true},
-	"snippet-mismatch":        {[]int{sevWarn}, true, true},
+	"snippet-mismatch":        {[]int{sevWarn, sevInfo}, true, true},
 	"orphaned-resolves":       {[]int{sevInfo}, true, false},
-	"stale-anchor":            {[]int{sevInfo}, true, true},
+	"stale-anchor":            {[]int{sevInfo}, true, false},
+	"renamed-path":            {[]int{sevHint}, true, false},
 	"id-missing":              {[]int{sevHint}, true, false},
 	"id-duplicate":            {[]int{sevError}, true, false},
 }

@@ -3,16 +3,19 @@ package anchor
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// Applied is one fix that FixAll or SafeEdits chose.
+// Applied is one fix that FixAll or SafeEdits chose, or, Declined, one
+// that FixAll left to a person, with why.
 type Applied struct {
-	Offset int // where the diagnostic was, in the source the fix applied to
-	Line   int // the same as a 1-based line
-	Code   string
-	Done   string
+	Offset   int // where the diagnostic was, in the source the fix applied to
+	Line     int // the same as a 1-based line
+	Code     string
+	Done     string
+	Declined bool
 }
 
 // SafeEdits picks the fixes that need no choice (diagnostics.md's
@@ -65,10 +68,13 @@ func SafeEdits(r *Report) ([]exchange.Edit, []Applied) {
 const maxFixRounds = 5
 
 // FixAll applies the safe fixes to src until none is left, and returns the
-// fixed text and what it did. A document with syntax errors is refused:
-// its structure is a guess, and a fix must never lose data.
+// fixed text and what it did, then (Declined) what it left to a person and
+// why: a tie, a path that names several files, a comment whose state a
+// move would contradict. A document with syntax errors is refused: its
+// structure is a guess, and a fix must never lose data.
 func FixAll(src []byte) ([]byte, []Applied, error) {
 	var all []Applied
+	var last *Report
 	for round := 0; round < maxFixRounds; round++ {
 		doc := exchange.Parse(src)
 		if len(doc.Syntax) > 0 {
@@ -78,10 +84,12 @@ func FixAll(src []byte) ([]byte, []Applied, error) {
 			}
 			return nil, nil, fmt.Errorf("internal error: a fix produced invalid JSON; nothing written")
 		}
-		edits, applied := SafeEdits(CheckDocument(doc, nil))
+		last = CheckDocument(doc, nil)
+		edits, applied := SafeEdits(last)
 		if len(edits) == 0 {
 			break
 		}
+		last = nil
 		next, err := exchange.ApplyEdits(src, edits)
 		if err != nil {
 			return nil, nil, err
@@ -89,5 +97,83 @@ func FixAll(src []byte) ([]byte, []Applied, error) {
 		src = next
 		all = append(all, applied...)
 	}
+	if last != nil {
+		all = append(all, declined(last)...)
+	}
 	return src, all, nil
+}
+
+// declined says why the anchoring diagnostics of r that fixAll would
+// otherwise handle got no safe fix.
+func declined(r *Report) []Applied {
+	var out []Applied
+	for _, d := range r.Diagnostics {
+		if d.Code != CodeOrphanedAnchor && d.Code != CodeSnippetMismatch && d.Code != CodeStaleAnchor || hasSafe(d.Fixes) {
+			continue
+		}
+		c := CommentAt(r.Doc, d.Range.Start)
+		if c == nil || c.Index >= len(r.Anchors.Resolutions) {
+			continue
+		}
+		res := r.Anchors.Resolutions[c.Index]
+		why := declineReason(res)
+		if d.Code == CodeStaleAnchor {
+			// Said once per comment: a drifted stale comment is told
+			// about on its anchoring diagnostic.
+			why = ""
+			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.Lines()) {
+				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", commentName(c), lineSpan(res.Side, c.StartLine, c.EndLine))
+			}
+		}
+		if why == "" {
+			continue
+		}
+		line, _ := r.Doc.Mapper().LineCol(d.Range.Start)
+		out = append(out, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: why, Declined: true})
+	}
+	return out
+}
+
+func hasSafe(fs []exchange.Fix) bool {
+	for _, f := range fs {
+		if f.Safe {
+			return true
+		}
+	}
+	return false
+}
+
+// declineReason says why comment r was left alone, or "" when there is
+// nothing a person could be told (no candidate at all, say).
+func declineReason(r *Resolution) string {
+	c := r.Comment
+	name := commentName(c)
+	where := fmt.Sprintf("%s at %s", name, lineSpan(r.Side, c.StartLine, c.EndLine))
+	var best *Candidate
+	for i := range r.Candidates {
+		if r.Candidates[i].Preferred {
+			best = &r.Candidates[i]
+		}
+	}
+	switch {
+	case r.Reason == ReasonUnknownPath && r.Normalised && len(r.NearPaths) > 1:
+		return fmt.Sprintf("left %s's path %q: once normalised it names %d files of the patch: %s", name, c.Path, len(r.NearPaths), quoteAll(r.NearPaths))
+	case r.Reason == ReasonUnknownPath && len(r.NearPaths) > 0 && !r.Normalised:
+		return fmt.Sprintf("left %s's path %q: %s is only a guess", name, c.Path, quoteAll(r.NearPaths))
+	case r.Tie != "":
+		return fmt.Sprintf("left %s: %s", where, r.Tie)
+	case best != nil && !isActive(c):
+		return fmt.Sprintf("left %s: it is %s, and fix never changes a comment's state (its snippet is at %s)", where, c.StateNorm(), lineSpan(best.Side, best.Start, best.End))
+	case r.SearchCut:
+		return fmt.Sprintf("left %s: the search for its snippet was cut short", where)
+	}
+	return ""
+}
+
+func quoteAll(ps []string) string {
+	qs := make([]string, len(ps))
+	for i, p := range ps {
+		qs[i] = fmt.Sprintf("%q", p)
+	}
+	return strings.Join(qs, ", ")
 }

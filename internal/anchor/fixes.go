@@ -2,6 +2,8 @@ package anchor
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,12 +27,12 @@ import (
 //   - stale: stale-anchor on the state, with the "re-anchor by content"
 //     fix, in addition to whatever the anchor itself deserves. Both offer
 //     the same moves (each diagnostic lists the fixes diagnostics.md gives
-//     it), but only stale-anchor's are fixAll's: re-anchoring is what a
-//     stale comment waits for, and `fix` then reports it under one code
-//     whatever the order of the comment's members.
+//     it).
 //
-// Moving an orphaned or stale comment also sets its state to active: once
-// moved it resolves, and the person asked for it to stand there.
+// Moving an orphaned or stale comment by a quick fix also sets its state
+// to active: once moved it resolves, and the person asked for it to stand
+// there. No fixAll fix ever changes a state (diagnostics.md): only an
+// active comment's fixes are Safe, and `fix` says why it left the others.
 
 // maxRelatedLines bounds the related entries listing anchored lines.
 const maxRelatedLines = 10
@@ -66,45 +68,15 @@ func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
 		for i := range ds {
 			ds[i].Related = append(ds[i].Related, *r.Hint)
 		}
+		ds = append(ds, an.renamedPath(r))
 	}
 	return ds
 }
 
-// findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
-func (an *analyzer) findCandidates(r *Resolution) {
+// orphanedMessage says why r does not resolve, adding related
+// information to d.
+func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
-	if r.Reason == ReasonUnknownPath {
-		r.NearPaths = an.nearPaths(c.Path)
-		var files []*FileDiff
-		var paths []string
-		for _, p := range r.NearPaths {
-			if f := an.ix.fileEither(p, r.Side); f != nil {
-				files, paths = append(files, f), append(paths, p)
-			}
-		}
-		r.Candidates = an.candidates(r, files, paths)
-		return
-	}
-	if r.File != nil {
-		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
-	}
-}
-
-func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
-	if c.StateNorm() == exchange.StateOrphaned {
-		return exchange.SeverityInformation
-	}
-	return normal
-}
-
-func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
-	c := r.Comment
-	d := exchange.Diagnostic{
-		Range:    exchange.NodeRange(c.Member(r.Member)),
-		Severity: an.severity(c, exchange.SeverityError),
-		Code:     CodeOrphanedAnchor,
-		Reason:   r.Reason,
-	}
 	var msg string
 	switch r.Reason {
 	case ReasonUnknownPath:
@@ -156,22 +128,63 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 			}
 		}
 	}
+	return msg
+}
+
+// findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
+func (an *analyzer) findCandidates(r *Resolution) {
+	c := r.Comment
+	if r.Reason == ReasonUnknownPath {
+		r.NearPaths = an.nearPaths(c.Path)
+		r.Normalised = len(r.NearPaths) > 0 && slices.Contains(normalisePath(c.Path), r.NearPaths[0])
+		var files []*FileDiff
+		var paths []string
+		for _, p := range r.NearPaths {
+			if f := an.ix.fileEither(p, r.Side); f != nil {
+				files, paths = append(files, f), append(paths, p)
+			}
+		}
+		r.Candidates = an.candidates(r, files, paths)
+		return
+	}
+	if r.File != nil {
+		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
+	}
+}
+
+func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
+	if c.StateNorm() == exchange.StateOrphaned {
+		return exchange.SeverityInformation
+	}
+	return normal
+}
+
+func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	d := exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member(r.Member)),
+		Severity: an.severity(c, exchange.SeverityError),
+		Code:     CodeOrphanedAnchor,
+		Reason:   r.Reason,
+	}
+	msg := an.orphanedMessage(r, &d)
 	if len(r.Candidates) > 0 {
+		where := "its snippet is at " + an.placeName(c, r.Candidates[0])
+		if r.Tie != "" {
+			where = "its snippet is at " + r.Tie + " (none is chosen)"
+		}
 		if strings.HasSuffix(msg, "?") {
-			msg += " Its snippet is at " + an.placeName(c, r.Candidates[0])
+			msg += " " + upperFirst(where)
 		} else {
-			msg += "; its snippet is at " + an.placeName(c, r.Candidates[0])
+			msg += "; " + where
 		}
 	}
-	d.Message = msg
+	d.Message = msg + searchNote(r)
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
-	for _, p := range r.NearPaths {
-		d.Fixes = append(d.Fixes, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
-			Preferred: len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
-		})
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	d.Fixes = an.pathFixes(r, d.Fixes)
+	if r.Reason == ReasonInvertedRange {
+		d.Fixes = an.swapFix(r, d.Fixes)
 	}
 	if c.StateNorm() != exchange.StateOrphaned {
 		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
@@ -180,7 +193,58 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	return d
 }
 
-func stale(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateStale }
+// swapFix adds the fix of an inverted range: start_line and end_line
+// written the wrong way round. When the swapped range resolves and holds
+// the snippet, that is certain: the swap comes first, preferred (and
+// fixAll's for an active comment) over any move, which would drop lines
+// of the range.
+func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+	c := r.Comment
+	swap := exchange.Fix{
+		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
+		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
+		Edits: []exchange.Edit{
+			exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.EndLine)),
+			exchange.ReplaceValue(c.Member("end_line"), strconv.Itoa(c.StartLine)),
+		},
+	}
+	h, i, ok := r.File.Find(r.Side, c.EndLine)
+	h2, i2, ok2 := r.File.Find(r.Side, c.StartLine)
+	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
+		swap.Preferred = !hasPreferred(r.Candidates)
+		return append(fixes, swap)
+	}
+	swap.Preferred, swap.Safe = true, isActive(c)
+	for k := range fixes {
+		fixes[k].Preferred, fixes[k].Safe = false, false
+	}
+	return append([]exchange.Fix{swap}, fixes...)
+}
+
+// imageLines keeps the lines of ls that belong to side s.
+func imageLines(ls []DiffLine, s Side) []DiffLine {
+	var out []DiffLine
+	for _, l := range ls {
+		if l.In(s) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// isActive reports whether c's state is active (or absent): the only
+// comments fixAll touches, since no automatic fix may change a state, and
+// moving an orphaned, stale or dismissed comment without it would leave
+// its state saying something false.
+func isActive(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateActive }
+
+// searchNote adds to a message that the candidate search was cut short.
+func searchNote(r *Resolution) string {
+	if r.SearchCut {
+		return "; the search for its snippet was cut short (work limit reached on a large patch)"
+	}
+	return ""
+}
 
 func hasPreferred(cs []Candidate) bool {
 	for _, k := range cs {
@@ -200,9 +264,15 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		Code:     CodeSnippetMismatch,
 		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 	}
-	if len(r.Candidates) > 0 {
+	switch {
+	case r.Here:
+		d.Message = fmt.Sprintf("the snippet differs from what %s of %q holds in white space only", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path)
+	case r.Tie != "":
+		d.Message += "; it is at " + r.Tie + " (none is chosen)"
+	case len(r.Candidates) > 0:
 		d.Message += fmt.Sprintf("; it is at %s", an.placeName(c, r.Candidates[0]))
 	}
+	d.Message += searchNote(r)
 	for i, l := range lines {
 		if i == maxRelatedLines {
 			break
@@ -210,12 +280,27 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", lineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", !stale(c))...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	// An anchor on blank lines has no snippet to offer. A snippet that
+	// differs from its lines in white space only (r.Here) is respaced as
+	// they spell it: the unique best place is where the comment is, and
+	// the fix needs no choice.
 	snip := SnippetOf(lines)
-	d.Fixes = append(d.Fixes, exchange.Fix{
-		Title: fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
-		Edits: []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
-	})
+	if r.Here && r.Respaced != "" {
+		snip = r.Respaced
+	}
+	if strings.TrimSpace(snip) != "" {
+		f := exchange.Fix{
+			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
+			Preferred: r.Here,
+			Safe:      r.Here && isActive(c),
+		}
+		if r.Here {
+			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine))
+		}
+		d.Fixes = append(d.Fixes, f)
+	}
 	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
 	return d
 }
@@ -253,90 +338,23 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		d.Related = an.lineRelated(r)
 		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
 		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
-		// Its own place is the unique nearest candidate (distance 0): the
-		// fixAll set includes it, like a move to a unique nearest place.
-		f.Preferred, f.Safe = true, true
+		// Preferred, but not fixAll's: it changes the state.
+		f.Preferred = true
 		d.Fixes = []exchange.Fix{f}
 	case len(r.Candidates) > 0:
-		d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+		if r.Tie != "" {
+			d.Message += "; its snippet is at " + r.Tie + " (none is chosen)"
+		} else {
+			d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+		}
 		d.Related = an.candidateRelated(r)
-		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", true)
+		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", false)
 	default:
 		f := an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
 		f.Preferred = true
 		d.Fixes = []exchange.Fix{f}
 	}
 	return d
-}
-
-// moveFixes returns one fix per candidate, the preferred one first (it is
-// first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
-// 74: text", the words of diagnostics.md's fix list, prefix being
-// "Re-anchor c1 to". Done reads "moved c1 from RIGHT 72 to RIGHT 74", what
-// `lreview-lsp fix` reports. fixAll says whether the unique nearest
-// candidate may be marked Safe.
-func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
-	c := r.Comment
-	var fs []exchange.Fix
-	for _, k := range r.Candidates {
-		title := prefix + " " + an.placeName(c, k)
-		to := lineSpan(k.Side, k.Start, k.End)
-		if k.Path != c.Path {
-			to = k.Path + " " + to
-		}
-		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
-		edits := an.moveEdits(r, k)
-		if len(edits) == 0 {
-			continue
-		}
-		fs = append(fs, exchange.Fix{
-			Title:     title,
-			Done:      done,
-			Edits:     edits,
-			Preferred: k.Preferred,
-			// fixAll takes a unique nearest candidate, but not one in
-			// another file: that rests on a guessed path.
-			Safe: fixAll && k.Preferred && k.Path == c.Path,
-		})
-	}
-	return fs
-}
-
-// moveEdits sets the anchor members that differ from candidate k, and the
-// state to active for an orphaned or stale comment.
-func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
-	c := r.Comment
-	var edits []exchange.Edit
-	if k.Path != c.Path {
-		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(k.Path)))
-	}
-	if k.Side != r.Side {
-		edits = append(edits, exchange.ReplaceValue(c.Member("side"), exchange.Quote(k.Side.String())))
-	}
-	start := exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(k.Start))
-	changedStart := k.Start != c.StartLine
-	if n := c.Member("end_line"); n != nil {
-		if k.End != c.EndLine {
-			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(k.End)))
-		}
-	} else if k.End != k.Start {
-		// One edit rather than a replacement and an insertion that touch:
-		// some clients reject adjacent text edits.
-		ins := exchange.InsertMember(an.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
-		if ins.Start == start.End {
-			start.NewText += ins.NewText
-			changedStart = true
-		} else {
-			edits = append(edits, ins)
-		}
-	}
-	if changedStart {
-		edits = append(edits, start)
-	}
-	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
-		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))
-	}
-	return edits
 }
 
 // stateFix sets the comment's state, inserting the member in the spec's
@@ -362,44 +380,6 @@ func keyAfter(obj *exchange.Node, keys []string, name string) string {
 		}
 	}
 	return after
-}
-
-// placeName describes a candidate in titles and messages: "RIGHT 74:
-// text", with the path first when it is not the comment's.
-func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
-	s := lineSpan(k.Side, k.Start, k.End)
-	if k.Path != c.Path {
-		s = k.Path + " " + s
-	}
-	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
-		s += ": " + clip(strings.TrimSpace(l.Content))
-	}
-	return s
-}
-
-func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
-	var out []exchange.Related
-	for _, k := range r.Candidates {
-		f := an.ix.fileEither(k.Path, k.Side)
-		if f == nil {
-			continue
-		}
-		h, i, ok := f.Find(k.Side, k.Start)
-		_, j, ok2 := f.Find(k.Side, k.End)
-		if !ok {
-			continue
-		}
-		if !ok2 || j < i {
-			j = i
-		}
-		lines := f.Hunks[h].Lines
-		msg := "snippet found at " + lineSpan(k.Side, k.Start, k.End)
-		if k.Path != r.Comment.Path {
-			msg = "snippet found in " + k.Path + " at " + lineSpan(k.Side, k.Start, k.End)
-		}
-		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
-	}
-	return out
 }
 
 func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
@@ -436,7 +416,25 @@ func (an *analyzer) lineText(i int) string {
 }
 
 // nearestHunk returns the hunk of f whose span on side is nearest to line.
+// Hunks in order (BuildIndex's spans) are binary-searched: a comment per
+// line of a large file must not cost a pass over its hunks each.
 func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
+	if spans := f.spans[s]; len(spans) == len(f.Hunks) && f.ordered[s] && len(spans) > 0 {
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > line })
+		best := -1
+		for _, i := range [2]int{k - 1, k} {
+			if i < 0 || i >= len(spans) || spans[i].last < spans[i].first {
+				continue
+			}
+			d := max(0, spans[i].first-line, line-spans[i].last)
+			if best < 0 || d < best {
+				best, h, first, last, ok = d, &f.Hunks[i], spans[i].first, spans[i].last, true
+			}
+		}
+		if ok {
+			return h, first, last, ok
+		}
+	}
 	best := -1
 	for i := range f.Hunks {
 		a, b := f.Hunks[i].span(s)

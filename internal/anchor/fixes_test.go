@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,9 +69,11 @@ func FuzzAnalyze(f *testing.F) {
 }
 
 // A stale comment whose snippet is elsewhere gets snippet-mismatch and
-// stale-anchor, both offering the move; fixAll applies it once, as the
-// re-anchoring the stale state waits for, whatever the members' order.
-func TestFixAllReanchorsAStaleCommentOnce(t *testing.T) {
+// stale-anchor, both offering the move; fixAll applies neither, whatever
+// the members' order: no automatic fix changes a comment's state, and a
+// move that kept "stale" would leave it saying something false. fix says
+// why it left the comment.
+func TestFixAllLeavesAStaleComment(t *testing.T) {
 	for _, order := range []string{
 		`"snippet": "return result, nil", "state": "stale"`,
 		`"state": "stale", "snippet": "return result, nil"`,
@@ -81,14 +85,28 @@ func TestFixAllReanchorsAStaleCommentOnce(t *testing.T) {
 		}
 		var got []string
 		for _, a := range applied {
-			got = append(got, a.Code+": "+a.Done)
+			got = append(got, fmt.Sprint(a.Declined)+" "+a.Code+": "+a.Done)
 		}
-		if want := []string{"stale-anchor: moved c1 from RIGHT 71 to RIGHT 74"}; !slices.Equal(got, want) {
+		if want := []string{`true snippet-mismatch: left c1 at RIGHT 71: it is stale, and fix never changes a comment's state (its snippet is at RIGHT 74)`}; !slices.Equal(got, want) {
 			t.Errorf("%s: got applied %q, want %q", order, got, want)
 		}
-		c := exchange.Parse(out).Review.Comments[0]
-		if c.StartLine != 74 || c.StateNorm() != exchange.StateActive {
-			t.Errorf("%s: got c1 at %d, %s; want at 74, active", order, c.StartLine, c.StateNorm())
+		if !bytes.Equal(out, src) {
+			t.Errorf("%s: got a changed document:\n%s", order, out)
+		}
+	}
+}
+
+// A comment on a blank line whose snippet is nowhere is offered no
+// "update snippet" fix: it would write an empty snippet.
+func TestNoEmptySnippetUpdate(t *testing.T) {
+	patch := []string{"--- a/x.go", "+++ b/x.go", "@@ -1,2 +1,3 @@", " a()", "+", " b()"}
+	_, a := analyze(t, reviewJSON(patch, cm(`"id": "c1", "path": "x.go", "side": "RIGHT", "start_line": 2, "snippet": "c()"`)), Options{})
+	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != CodeSnippetMismatch {
+		t.Fatalf("got %v, want one snippet-mismatch", a.Diagnostics)
+	}
+	for _, f := range a.Diagnostics[0].Fixes {
+		if strings.HasPrefix(f.Title, "Update") {
+			t.Errorf("got fix %q, want no snippet update from a blank line", f.Title)
 		}
 	}
 }

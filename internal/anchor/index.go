@@ -123,7 +123,7 @@ type Index struct {
 	// look is what BuildIndex precomputes for FileFor and Paths (nil in an
 	// Index built by hand: the lookups then scan).
 	look *lookup
-	// content indexes line texts for drift searches, built lazily and
-	// shared by every analysis of this patch (drift.go).
-	content *contentIndex
+	// search indexes line texts for the candidate search, built lazily
+	// and shared by every analysis of this patch (search_index.go).
+	search *searchIndex
 }

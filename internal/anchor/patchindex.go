@@ -94,7 +94,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 	}
 	exchange.SortDiagnostics(ix.Problems)
 	ix.look = newLookup(ix.Files)
-	ix.content = newContentIndex(len(ix.Files))
+	ix.search = newSearchIndex()
 	return ix
 }
 

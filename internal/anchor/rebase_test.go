@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"reflect"
@@ -15,7 +16,7 @@ import (
 // The old patch most cases rebase from. RIGHT: 10 ctx, 11 defer, 12 log,
 // 13 result, 14 _ = err, 15 metrics, 16 audit, 17 return. LEFT: 10 ctx,
 // 11 defer, 12 log, 13 result :=, 14 metrics, 15 audit, 16 return.
-const rbCalcOld = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcOld = `diff --git a/pkg/calc.go b/pkg/calc.go
 index 1111111..2222222 100644
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
@@ -32,7 +33,7 @@ index 1111111..2222222 100644
 `
 
 // Two lines inserted above the commented ones.
-const rbCalcInserted = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcInserted = `diff --git a/pkg/calc.go b/pkg/calc.go
 index 1111111..3333333 100644
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
@@ -51,7 +52,7 @@ index 1111111..3333333 100644
 `
 
 // The log line removed above the commented ones.
-const rbCalcRemoved = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcRemoved = `diff --git a/pkg/calc.go b/pkg/calc.go
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
 @@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
@@ -67,7 +68,7 @@ const rbCalcRemoved = `diff --git a/pkg/calc.go b/pkg/calc.go
 `
 
 // The commented line edited slightly, one line inserted above.
-const rbCalcEdited = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcEdited = `diff --git a/pkg/calc.go b/pkg/calc.go
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
 @@ -10,7 +10,9 @@ func Calc(in Input) (Output, error) {
@@ -84,7 +85,7 @@ const rbCalcEdited = `diff --git a/pkg/calc.go b/pkg/calc.go
 `
 
 // The commented line edited slightly, and everything around it too.
-const rbCalcRewritten = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcRewritten = `diff --git a/pkg/calc.go b/pkg/calc.go
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
 @@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
@@ -102,7 +103,7 @@ const rbCalcRewritten = `diff --git a/pkg/calc.go b/pkg/calc.go
 
 // The same change on a base with three more lines above (a rebase onto a
 // newer upstream): both images move down by 3.
-const rbCalcShifted = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcShifted = `diff --git a/pkg/calc.go b/pkg/calc.go
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
 @@ -13,7 +13,8 @@ func Calc(in Input) (Output, error) {
@@ -118,7 +119,7 @@ const rbCalcShifted = `diff --git a/pkg/calc.go b/pkg/calc.go
 `
 
 // The file renamed, with the same change.
-const rbCalcRenamed = `diff --git a/pkg/calc.go b/pkg/compute.go
+const rebaseCalcRenamed = `diff --git a/pkg/calc.go b/pkg/compute.go
 similarity index 90%
 rename from pkg/calc.go
 rename to pkg/compute.go
@@ -138,7 +139,7 @@ rename to pkg/compute.go
 `
 
 // The metrics line (a context line before) now removed: only in LEFT.
-const rbCalcMetricsGone = `diff --git a/pkg/calc.go b/pkg/calc.go
+const rebaseCalcMetricsGone = `diff --git a/pkg/calc.go b/pkg/calc.go
 --- a/pkg/calc.go
 +++ b/pkg/calc.go
 @@ -10,7 +10,7 @@ func Calc(in Input) (Output, error) {
@@ -154,7 +155,7 @@ const rbCalcMetricsGone = `diff --git a/pkg/calc.go b/pkg/calc.go
 `
 
 // Another file only: pkg/calc.go is gone from the new patch.
-const rbOtherFile = `diff --git a/pkg/other.go b/pkg/other.go
+const rebaseOtherFile = `diff --git a/pkg/other.go b/pkg/other.go
 --- a/pkg/other.go
 +++ b/pkg/other.go
 @@ -1,3 +1,4 @@
@@ -167,7 +168,7 @@ const rbOtherFile = `diff --git a/pkg/other.go b/pkg/other.go
 // Two identical statements whose surroundings differ. RIGHT: 1 func A,
 // 2 a, 3 if, 4 return use(a), 5 }, 6 blank, 7 func B, 8 b, 9 if, 10 return
 // use(b), 11 }.
-const rbDupOld = `diff --git a/pkg/dup.go b/pkg/dup.go
+const rebaseDupOld = `diff --git a/pkg/dup.go b/pkg/dup.go
 --- a/pkg/dup.go
 +++ b/pkg/dup.go
 @@ -1,11 +1,11 @@
@@ -187,7 +188,7 @@ const rbDupOld = `diff --git a/pkg/dup.go b/pkg/dup.go
 `
 
 // A doc comment above each function: B's statement is now RIGHT 11.
-const rbDupNew = `diff --git a/pkg/dup.go b/pkg/dup.go
+const rebaseDupNew = `diff --git a/pkg/dup.go b/pkg/dup.go
 --- a/pkg/dup.go
 +++ b/pkg/dup.go
 @@ -1,11 +1,13 @@
@@ -210,7 +211,7 @@ const rbDupNew = `diff --git a/pkg/dup.go b/pkg/dup.go
 
 // One added line whose context disappears in the new patch, where the
 // same line is added twice: nothing tells the two places apart.
-const rbTwiceOld = `diff --git a/pkg/twice.go b/pkg/twice.go
+const rebaseTwiceOld = `diff --git a/pkg/twice.go b/pkg/twice.go
 --- a/pkg/twice.go
 +++ b/pkg/twice.go
 @@ -20,4 +20,5 @@ func Run() {
@@ -221,7 +222,7 @@ const rbTwiceOld = `diff --git a/pkg/twice.go b/pkg/twice.go
  	fourth()
 `
 
-const rbTwiceNew = `diff --git a/pkg/twice.go b/pkg/twice.go
+const rebaseTwiceNew = `diff --git a/pkg/twice.go b/pkg/twice.go
 --- a/pkg/twice.go
 +++ b/pkg/twice.go
 @@ -20,4 +20,6 @@ func Run() {
@@ -233,8 +234,22 @@ const rbTwiceNew = `diff --git a/pkg/twice.go b/pkg/twice.go
  	delta()
 `
 
+// rebaseTwiceTie has the line twice, as near to where the old one maps.
+const rebaseTwiceTie = `diff --git a/pkg/twice.go b/pkg/twice.go
+--- a/pkg/twice.go
++++ b/pkg/twice.go
+@@ -20,5 +20,7 @@ func Run() {
+ 	alpha()
++	mu.Lock()
+ 	beta()
+ 	gamma()
+ 	delta()
++	mu.Lock()
+ 	epsilon()
+`
+
 // A closing brace: a snippet too weak alone, but its context is known.
-const rbBraceOld = `diff --git a/pkg/brace.go b/pkg/brace.go
+const rebaseBraceOld = `diff --git a/pkg/brace.go b/pkg/brace.go
 --- a/pkg/brace.go
 +++ b/pkg/brace.go
 @@ -1,6 +1,7 @@
@@ -247,7 +262,7 @@ const rbBraceOld = `diff --git a/pkg/brace.go b/pkg/brace.go
  
 `
 
-const rbBraceNew = `diff --git a/pkg/brace.go b/pkg/brace.go
+const rebaseBraceNew = `diff --git a/pkg/brace.go b/pkg/brace.go
 --- a/pkg/brace.go
 +++ b/pkg/brace.go
 @@ -1,6 +1,9 @@
@@ -264,7 +279,7 @@ const rbBraceNew = `diff --git a/pkg/brace.go b/pkg/brace.go
 
 // Nine identical lines: only the hunk offsets tell which one a comment
 // was on. Two lines are added above them in the new patch.
-const rbRepeatOld = `diff --git a/pkg/rep.go b/pkg/rep.go
+const rebaseRepeatOld = `diff --git a/pkg/rep.go b/pkg/rep.go
 --- a/pkg/rep.go
 +++ b/pkg/rep.go
 @@ -1,9 +1,10 @@
@@ -280,7 +295,7 @@ const rbRepeatOld = `diff --git a/pkg/rep.go b/pkg/rep.go
 +	done()
 `
 
-const rbRepeatNew = `diff --git a/pkg/rep.go b/pkg/rep.go
+const rebaseRepeatNew = `diff --git a/pkg/rep.go b/pkg/rep.go
 --- a/pkg/rep.go
 +++ b/pkg/rep.go
 @@ -1,9 +1,12 @@
@@ -299,7 +314,7 @@ const rbRepeatNew = `diff --git a/pkg/rep.go b/pkg/rep.go
 `
 
 // A single closing brace, at RIGHT 3.
-const rbOneBrace = `diff --git a/pkg/w.go b/pkg/w.go
+const rebaseOneBrace = `diff --git a/pkg/w.go b/pkg/w.go
 --- a/pkg/w.go
 +++ b/pkg/w.go
 @@ -1,2 +1,3 @@
@@ -308,16 +323,16 @@ const rbOneBrace = `diff --git a/pkg/w.go b/pkg/w.go
  }
 `
 
-// rbComment is a comment of a test document. Each one carries an unknown
+// rebaseComment is a comment of a test document. Each one carries an unknown
 // member, which must survive.
-type rbComment struct {
+type rebaseComment struct {
 	id, path, side   string
 	start, end       int
 	snippet, state   string
 	noEnd, noSnippet bool
 }
 
-func (c rbComment) json(indent string) string {
+func (c rebaseComment) json(indent string) string {
 	in := indent + "  "
 	var b strings.Builder
 	b.WriteString("{\n")
@@ -337,7 +352,7 @@ func (c rbComment) json(indent string) string {
 	return b.String()
 }
 
-func rbBuildDoc(patch []string, comments ...rbComment) string {
+func rebaseBuildDoc(patch []string, comments ...rebaseComment) string {
 	var b strings.Builder
 	b.WriteString("{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n")
 	for i, l := range patch {
@@ -358,8 +373,8 @@ func rbBuildDoc(patch []string, comments ...rbComment) string {
 	return b.String()
 }
 
-// rbWant is what a case expects of its comment.
-type rbWant struct {
+// rebaseWant is what a case expects of its comment.
+type rebaseWant struct {
 	side       string
 	start, end int
 	state      string // the stored value; "" when the member is absent
@@ -369,10 +384,10 @@ type rbWant struct {
 	why        string // a part of Move.Why
 }
 
-// rbCheckDoc applies edits to src and checks the result: it parses, holds
+// rebaseCheckDoc applies edits to src and checks the result: it parses, holds
 // every comment with its id, body and unknown member, and, when patch is
 // not nil, the patch is exactly patch.
-func rbCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []string) *exchange.Document {
+func rebaseCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []string) *exchange.Document {
 	t.Helper()
 	out, err := exchange.ApplyEdits([]byte(src), edits)
 	if err != nil {
@@ -391,11 +406,11 @@ func rbCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []string)
 			t.Errorf("comment %d: got id/body/author/snippet %q/%q/%q/%q, want %q/%q/%q/%q",
 				i, c.ID, c.Body, c.Author, c.Snippet, b.ID, b.Body, b.Author, b.Snippet)
 		}
-		if got, want := rbText(after.Src, c.Member("x-keep")), rbText(before.Src, b.Member("x-keep")); got != want {
+		if got, want := rebaseText(after.Src, c.Member("x-keep")), rebaseText(before.Src, b.Member("x-keep")); got != want {
 			t.Errorf("comment %s: got x-keep %s, want %s", c.ID, got, want)
 		}
 	}
-	if got := rbText(after.Src, after.Root.Member("x-top")); got != "true" {
+	if got := rebaseText(after.Src, after.Root.Member("x-top")); got != "true" {
 		t.Errorf("got x-top %s, want true", got)
 	}
 	if patch != nil {
@@ -413,16 +428,16 @@ func rbCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []string)
 	return after
 }
 
-func rbText(src []byte, n *exchange.Node) string {
+func rebaseText(src []byte, n *exchange.Node) string {
 	if n == nil {
 		return "<absent>"
 	}
 	return string(src[n.Start:n.End])
 }
 
-// rbCheckComment compares comment i of the rewritten document with w;
+// rebaseCheckComment compares comment i of the rewritten document with w;
 // oldPath is the comment's path before.
-func rbCheckComment(t *testing.T, doc *exchange.Document, i int, oldPath string, w rbWant) {
+func rebaseCheckComment(t *testing.T, doc *exchange.Document, i int, oldPath string, w rebaseWant) {
 	t.Helper()
 	c := doc.Review.Comments[i]
 	if want := cmp.Or(w.path, oldPath); c.Path != want {
@@ -433,7 +448,7 @@ func rbCheckComment(t *testing.T, doc *exchange.Document, i int, oldPath string,
 	}
 }
 
-func rbCheckMove(t *testing.T, m Move, w rbWant) {
+func rebaseCheckMove(t *testing.T, m Move, w rebaseWant) {
 	t.Helper()
 	if m.Orphaned != w.orphaned || m.Unchanged != w.unchanged {
 		t.Errorf("got orphaned=%v unchanged=%v, want orphaned=%v unchanged=%v (why %q)", m.Orphaned, m.Unchanged, w.orphaned, w.unchanged, m.Why)
@@ -447,82 +462,85 @@ func rbCheckMove(t *testing.T, m Move, w rbWant) {
 }
 
 func TestRebase(t *testing.T) {
-	result := rbComment{id: "c1", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"}
-	with := func(c rbComment, f func(*rbComment)) rbComment { f(&c); return c }
+	result := rebaseComment{id: "c1", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"}
+	with := func(c rebaseComment, f func(*rebaseComment)) rebaseComment { f(&c); return c }
 	tests := []struct {
 		name     string
 		old, new string
-		c        rbComment
-		want     rbWant
+		c        rebaseComment
+		want     rebaseWant
 	}{
-		{"lines inserted above", rbCalcOld, rbCalcInserted, result,
-			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
-		{"line removed above", rbCalcOld, rbCalcRemoved, result,
-			rbWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 1 line higher"}},
-		{"same patch", rbCalcOld, rbCalcOld, result,
-			rbWant{side: "RIGHT", start: 13, end: 13, unchanged: true, why: "found at the same place"}},
-		{"snippet with its diff marker", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "+\tresult, err := calculate(in)" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
-		{"snippet is a part of the line", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "calculate(in)" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
-		{"commented line changed slightly: context decides", rbCalcOld, rbCalcEdited, result,
-			rbWant{side: "RIGHT", start: 14, end: 14, why: "its context (the line changed) found 1 line lower"}},
-		{"commented line and its context changed: orphaned", rbCalcOld, rbCalcRewritten, result,
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `not found: snippet is not in "pkg/calc.go"`}},
-		{"file renamed", rbCalcOld, rbCalcRenamed, result,
-			rbWant{side: "RIGHT", start: 14, end: 14, path: "pkg/compute.go", why: `snippet found 1 line lower in renamed file "pkg/compute.go"`}},
-		{"file renamed, LEFT comment keeps the old name", rbCalcOld, rbCalcRenamed,
-			rbComment{id: "l3", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)"},
-			rbWant{side: "LEFT", start: 13, end: 13, unchanged: true, why: "found at the same place"}},
-		{"file gone", rbCalcOld, rbOtherFile, with(result, func(c *rbComment) { c.state = "active" }),
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `"pkg/calc.go" is not in the new patch`}},
-		{"two identical places: context decides", rbDupOld, rbDupNew,
-			rbComment{id: "d1", path: "pkg/dup.go", side: "RIGHT", start: 9, snippet: "if err != nil { return err }"},
-			rbWant{side: "RIGHT", start: 11, end: 11, why: "snippet found 2 lines lower"}},
-		{"two identical places, context ties: orphaned", rbTwiceOld, rbTwiceNew,
-			rbComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"},
-			rbWant{side: "RIGHT", start: 22, end: 22, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 24"}},
-		{"multi-line range moves as a block", rbCalcOld, rbCalcInserted,
-			with(result, func(c *rbComment) { c.end = 14; c.snippet = "result, err := calculate(in)\n_ = err" }),
-			rbWant{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"}},
-		{"multi-line range quoting its first line", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.end = 15 }),
-			rbWant{side: "RIGHT", start: 15, end: 17, why: "snippet found 2 lines lower"}},
-		{"LEFT comment on a shifted base", rbCalcOld, rbCalcShifted,
-			rbComment{id: "l1", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)"},
-			rbWant{side: "LEFT", start: 16, end: 16, why: "snippet found 3 lines lower"}},
-		{"LEFT comment, RIGHT lines inserted", rbCalcOld, rbCalcInserted,
-			rbComment{id: "l2", path: "pkg/calc.go", side: "left", start: 14, snippet: `metrics.Inc("calc")`},
-			rbWant{side: "left", start: 14, end: 14, unchanged: true, why: "found at the same place"}},
-		{"context line became a removed one: other side", rbCalcOld, rbCalcMetricsGone,
-			rbComment{id: "m1", path: "pkg/calc.go", side: "RIGHT", start: 15, snippet: `metrics.Inc("calc")`},
-			rbWant{side: "LEFT", start: 14, end: 14, why: "found on the LEFT side at line 14"}},
-		{"dismissed comment moves and keeps its state", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.state = "dismissed" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}},
-		{"dismissed comment with no place keeps its state", rbCalcOld, rbOtherFile, with(result, func(c *rbComment) { c.state = "dismissed" }),
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", orphaned: true, unchanged: true, why: "kept dismissed"}},
-		{"comment without snippet", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = "" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, why: "its lines found 2 lines lower"}},
-		{"comment without snippet on a range", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = ""; c.start = 12; c.end = 14 }),
-			rbWant{side: "RIGHT", start: 14, end: 16, why: "its lines found 2 lines lower"}},
-		{"comment without snippet that did not resolve", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.snippet = ""; c.start = 40 }),
-			rbWant{side: "RIGHT", start: 40, end: 40, state: "orphaned", orphaned: true, why: "no snippet, and RIGHT 40 is not in the old patch"}},
-		{"orphaned comment found by its snippet", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.start = 99; c.state = "orphaned" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found"}},
-		{"stale comment is reactivated", rbCalcOld, rbCalcInserted, with(result, func(c *rbComment) { c.state = "stale" }),
-			rbWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found 2 lines lower"}},
-		{"repeated lines: the hunk offsets decide", rbRepeatOld, rbRepeatNew,
-			rbComment{id: "r1", path: "pkg/rep.go", side: "RIGHT", start: 5, snippet: "step()"},
-			rbWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower (3 places match equally; kept the one its old line maps to)"}},
-		{"repeated lines, added line: no exact mapping", rbRepeatOld, rbRepeatNew,
-			rbComment{id: "r2", path: "pkg/rep.go", side: "RIGHT", start: 10, snippet: "done()"},
-			rbWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 2 lines lower"}},
-		{"weak snippet confirmed by context", rbBraceOld, rbBraceNew,
-			rbComment{id: "b1", path: "pkg/brace.go", side: "RIGHT", start: 5, snippet: "}"},
-			rbWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower"}},
+		{"lines inserted above", rebaseCalcOld, rebaseCalcInserted, result,
+			rebaseWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"line removed above", rebaseCalcOld, rebaseCalcRemoved, result,
+			rebaseWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 1 line higher"}},
+		{"same patch", rebaseCalcOld, rebaseCalcOld, result,
+			rebaseWant{side: "RIGHT", start: 13, end: 13, unchanged: true, why: "found at the same place"}},
+		{"snippet with its diff marker", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.snippet = "+\tresult, err := calculate(in)" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"snippet is a part of the line", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.snippet = "calculate(in)" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, why: "snippet found 2 lines lower"}},
+		{"commented line changed slightly: context decides", rebaseCalcOld, rebaseCalcEdited, result,
+			rebaseWant{side: "RIGHT", start: 14, end: 14, why: "its context (the line changed) found 1 line lower"}},
+		{"commented line and its context changed: orphaned", rebaseCalcOld, rebaseCalcRewritten, result,
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `not found: snippet is not in "pkg/calc.go"`}},
+		{"file renamed", rebaseCalcOld, rebaseCalcRenamed, result,
+			rebaseWant{side: "RIGHT", start: 14, end: 14, path: "pkg/compute.go", why: `snippet found 1 line lower in renamed file "pkg/compute.go"`}},
+		{"file renamed, LEFT comment keeps the old name", rebaseCalcOld, rebaseCalcRenamed,
+			rebaseComment{id: "l3", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)"},
+			rebaseWant{side: "LEFT", start: 13, end: 13, unchanged: true, why: "found at the same place"}},
+		{"file gone", rebaseCalcOld, rebaseOtherFile, with(result, func(c *rebaseComment) { c.state = "active" }),
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: `"pkg/calc.go" is not in the new patch`}},
+		{"two identical places: context decides", rebaseDupOld, rebaseDupNew,
+			rebaseComment{id: "d1", path: "pkg/dup.go", side: "RIGHT", start: 9, snippet: "if err != nil { return err }"},
+			rebaseWant{side: "RIGHT", start: 11, end: 11, why: "snippet found 2 lines lower"}},
+		{"two identical places: the nearest to the mapped line wins", rebaseTwiceOld, rebaseTwiceNew,
+			rebaseComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"},
+			rebaseWant{side: "RIGHT", start: 24, end: 24, why: "snippet found 2 lines lower"}},
+		{"two identical places as near: a tie, orphaned", rebaseTwiceOld, rebaseTwiceTie,
+			rebaseComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"},
+			rebaseWant{side: "RIGHT", start: 23, end: 23, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 25; kept where RIGHT 22 lands in the new patch, RIGHT 23"}},
+		{"multi-line range moves as a block", rebaseCalcOld, rebaseCalcInserted,
+			with(result, func(c *rebaseComment) { c.end = 14; c.snippet = "result, err := calculate(in)\n_ = err" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"}},
+		{"multi-line range quoting its first line", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.end = 15 }),
+			rebaseWant{side: "RIGHT", start: 15, end: 17, why: "snippet found 2 lines lower"}},
+		{"LEFT comment on a shifted base", rebaseCalcOld, rebaseCalcShifted,
+			rebaseComment{id: "l1", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)"},
+			rebaseWant{side: "LEFT", start: 16, end: 16, why: "snippet found 3 lines lower"}},
+		{"LEFT comment, RIGHT lines inserted", rebaseCalcOld, rebaseCalcInserted,
+			rebaseComment{id: "l2", path: "pkg/calc.go", side: "left", start: 14, snippet: `metrics.Inc("calc")`},
+			rebaseWant{side: "left", start: 14, end: 14, unchanged: true, why: "found at the same place"}},
+		{"context line became a removed one: other side", rebaseCalcOld, rebaseCalcMetricsGone,
+			rebaseComment{id: "m1", path: "pkg/calc.go", side: "RIGHT", start: 15, snippet: `metrics.Inc("calc")`},
+			rebaseWant{side: "LEFT", start: 14, end: 14, why: "found on the LEFT side at line 14"}},
+		{"dismissed comment moves and keeps its state", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.state = "dismissed" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}},
+		{"dismissed comment with no place keeps its state", rebaseCalcOld, rebaseOtherFile, with(result, func(c *rebaseComment) { c.state = "dismissed" }),
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", orphaned: true, unchanged: true, why: "kept dismissed"}},
+		{"comment without snippet", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.snippet = "" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, why: "its lines found 2 lines lower"}},
+		{"comment without snippet on a range", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.snippet = ""; c.start = 12; c.end = 14 }),
+			rebaseWant{side: "RIGHT", start: 14, end: 16, why: "its lines found 2 lines lower"}},
+		{"comment without snippet that did not resolve", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.snippet = ""; c.start = 40 }),
+			rebaseWant{side: "RIGHT", start: 40, end: 40, state: "orphaned", orphaned: true, why: "no snippet, and RIGHT 40 is not in the old patch"}},
+		{"orphaned comment found by its snippet", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.start = 99; c.state = "orphaned" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found"}},
+		{"stale comment is reactivated", rebaseCalcOld, rebaseCalcInserted, with(result, func(c *rebaseComment) { c.state = "stale" }),
+			rebaseWant{side: "RIGHT", start: 15, end: 15, state: "active", why: "snippet found 2 lines lower"}},
+		{"repeated lines: the hunk offsets decide", rebaseRepeatOld, rebaseRepeatNew,
+			rebaseComment{id: "r1", path: "pkg/rep.go", side: "RIGHT", start: 5, snippet: "step()"},
+			rebaseWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower"}},
+		{"repeated lines, added line: no exact mapping", rebaseRepeatOld, rebaseRepeatNew,
+			rebaseComment{id: "r2", path: "pkg/rep.go", side: "RIGHT", start: 10, snippet: "done()"},
+			rebaseWant{side: "RIGHT", start: 12, end: 12, why: "snippet found 2 lines lower"}},
+		{"weak snippet confirmed by context", rebaseBraceOld, rebaseBraceNew,
+			rebaseComment{id: "b1", path: "pkg/brace.go", side: "RIGHT", start: 5, snippet: "}"},
+			rebaseWant{side: "RIGHT", start: 7, end: 7, why: "snippet found 2 lines lower"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := rbBuildDoc(SplitDiffFile([]byte(tt.old)), tt.c)
+			src := rebaseBuildDoc(SplitDiffFile([]byte(tt.old)), tt.c)
 			doc := exchange.Parse([]byte(src))
 			newPatch := SplitDiffFile([]byte(tt.new))
 			edits, moves, err := Rebase(doc, newPatch)
@@ -532,9 +550,9 @@ func TestRebase(t *testing.T) {
 			if len(moves) != 1 {
 				t.Fatalf("got %d moves, want 1", len(moves))
 			}
-			rbCheckMove(t, moves[0], tt.want)
-			after := rbCheckDoc(t, src, edits, newPatch)
-			rbCheckComment(t, after, 0, tt.c.path, tt.want)
+			rebaseCheckMove(t, moves[0], tt.want)
+			after := rebaseCheckDoc(t, src, edits, newPatch)
+			rebaseCheckComment(t, after, 0, tt.c.path, tt.want)
 			if tt.want.unchanged && len(edits) > 1 {
 				t.Errorf("got %d edits for an unchanged comment, want only the patch's", len(edits))
 			}
@@ -548,21 +566,21 @@ func TestRebase(t *testing.T) {
 // TestRebaseSeveralComments rebases a document holding comments of every
 // kind at once: the edits must not collide.
 func TestRebaseSeveralComments(t *testing.T) {
-	cs := []rbComment{
+	cs := []rebaseComment{
 		{id: "a", path: "pkg/calc.go", side: "RIGHT", start: 13, end: 14, snippet: "result, err := calculate(in)"},
 		{id: "b", path: "pkg/calc.go", side: "LEFT", start: 13, snippet: "result := calculate(in)", state: "dismissed"},
 		{id: "c", path: "pkg/calc.go", side: "RIGHT", start: 12},
 		{id: "d", path: "pkg/gone.go", side: "RIGHT", start: 1, snippet: "x"},
 		{id: "e", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "zzz", state: "stale"},
 	}
-	src := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)), cs...)
-	newPatch := SplitDiffFile([]byte(rbCalcInserted))
+	src := rebaseBuildDoc(SplitDiffFile([]byte(rebaseCalcOld)), cs...)
+	newPatch := SplitDiffFile([]byte(rebaseCalcInserted))
 	edits, moves, err := Rebase(exchange.Parse([]byte(src)), newPatch)
 	if err != nil {
 		t.Fatalf("Rebase: %v", err)
 	}
-	after := rbCheckDoc(t, src, edits, newPatch)
-	wants := []rbWant{
+	after := rebaseCheckDoc(t, src, edits, newPatch)
+	wants := []rebaseWant{
 		{side: "RIGHT", start: 15, end: 16, why: "snippet found 2 lines lower"},
 		{side: "LEFT", start: 13, end: 13, state: "dismissed", unchanged: true, why: "found at the same place; kept dismissed"},
 		{side: "RIGHT", start: 14, end: 14, why: "its lines found 2 lines lower"},
@@ -574,17 +592,17 @@ func TestRebaseSeveralComments(t *testing.T) {
 	}
 	for i, w := range wants {
 		t.Run(cs[i].id, func(t *testing.T) {
-			rbCheckMove(t, moves[i], w)
-			rbCheckComment(t, after, i, cs[i].path, w)
+			rebaseCheckMove(t, moves[i], w)
+			rebaseCheckComment(t, after, i, cs[i].path, w)
 		})
 	}
 }
 
 func TestRebaseUnchangedPatchMakesNoEdits(t *testing.T) {
-	src := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)),
-		rbComment{id: "a", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"},
-		rbComment{id: "b", path: "pkg/calc.go", side: "LEFT", start: 13})
-	edits, moves, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rbCalcOld)))
+	src := rebaseBuildDoc(SplitDiffFile([]byte(rebaseCalcOld)),
+		rebaseComment{id: "a", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)"},
+		rebaseComment{id: "b", path: "pkg/calc.go", side: "LEFT", start: 13})
+	edits, moves, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rebaseCalcOld)))
 	if err != nil {
 		t.Fatalf("Rebase: %v", err)
 	}
@@ -599,14 +617,14 @@ func TestRebaseUnchangedPatchMakesNoEdits(t *testing.T) {
 }
 
 func TestRebaseErrors(t *testing.T) {
-	good := rbBuildDoc(SplitDiffFile([]byte(rbCalcOld)))
+	good := rebaseBuildDoc(SplitDiffFile([]byte(rebaseCalcOld)))
 	tests := []struct {
 		name, src string
 		patch     []string
 		want      string
 	}{
-		{"syntax error", `{"leanreview_review": 1, "patch": [}`, SplitDiffFile([]byte(rbCalcOld)), "syntax error"},
-		{"not an object", `[1]`, SplitDiffFile([]byte(rbCalcOld)), "not an object"},
+		{"syntax error", `{"leanreview_review": 1, "patch": [}`, SplitDiffFile([]byte(rebaseCalcOld)), "syntax error"},
+		{"not an object", `[1]`, SplitDiffFile([]byte(rebaseCalcOld)), "not an object"},
 		{"empty new patch", good, nil, "no file diff"},
 		{"not a diff", good, []string{"hello", "world"}, "no file diff"},
 	}
@@ -665,7 +683,7 @@ func TestRebasePatchLayout(t *testing.T) {
 // only in its values, in its own layout, and that missing members are
 // inserted in the spec's order.
 func TestRebaseCommentEdits(t *testing.T) {
-	patch := SplitDiffFile([]byte(rbCalcOld))
+	patch := SplitDiffFile([]byte(rebaseCalcOld))
 	quoted := make([]string, len(patch))
 	for i, l := range patch {
 		quoted[i] = exchange.Quote(l)
@@ -674,9 +692,9 @@ func TestRebaseCommentEdits(t *testing.T) {
 	tests := []struct {
 		name, comment, want string
 	}{
-		{"one-line comment keeps its width",
+		{"one-line comment quoting two lines covers its snippet: end_line inserted",
 			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 13, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`,
-			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`},
+			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "end_line": 16, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`},
 		{"unresolved comment takes its snippet's width: end_line inserted",
 			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 99, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`,
 			`{"id": "a", "path": "pkg/calc.go", "side": "RIGHT", "start_line": 15, "end_line": 16, "body": "b", "snippet": "result, err := calculate(in)\n_ = err", "zz": 1}`},
@@ -693,7 +711,7 @@ func TestRebaseCommentEdits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := head + tt.comment + "]}"
-			edits, _, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rbCalcInserted)))
+			edits, _, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rebaseCalcInserted)))
 			if err != nil {
 				t.Fatalf("Rebase: %v", err)
 			}
@@ -705,7 +723,7 @@ func TestRebaseCommentEdits(t *testing.T) {
 			if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 1 {
 				t.Fatalf("got %d syntax errors and %d comments, want none and 1:\n%s", len(doc.Syntax), len(doc.Review.Comments), out)
 			}
-			if got := rbText(out, doc.Review.Comments[0].Node); got != tt.want {
+			if got := rebaseText(out, doc.Review.Comments[0].Node); got != tt.want {
 				t.Errorf("got comment\n%s\nwant\n%s", got, tt.want)
 			}
 		})
@@ -713,49 +731,49 @@ func TestRebaseCommentEdits(t *testing.T) {
 }
 
 func TestReanchor(t *testing.T) {
-	patch := SplitDiffFile([]byte(rbCalcOld))
+	patch := SplitDiffFile([]byte(rebaseCalcOld))
 	tests := []struct {
 		name  string
-		c     rbComment
+		c     rebaseComment
 		which func(*exchange.Comment) bool
-		want  rbWant
+		want  rebaseWant
 		moved bool   // whether a Move is expected
-		patch string // rbCalcOld when empty
+		patch string // rebaseCalcOld when empty
 	}{
 		{"stale comment finds its snippet",
-			rbComment{id: "s1", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "snippet found 2 lines lower"}, true, ""},
+			rebaseComment{id: "s1", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "snippet found 2 lines lower"}, true, ""},
 		{"stale comment already in place",
-			rbComment{id: "s2", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "found at the same place"}, true, ""},
+			rebaseComment{id: "s2", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result, err := calculate(in)", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "active", why: "found at the same place"}, true, ""},
 		{"stale comment on a removed line",
-			rbComment{id: "s3", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result := calculate(in)", state: "stale"}, nil,
-			rbWant{side: "LEFT", start: 13, end: 13, state: "active", why: "found on the LEFT side at line 13"}, true, ""},
+			rebaseComment{id: "s3", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "result := calculate(in)", state: "stale"}, nil,
+			rebaseWant{side: "LEFT", start: 13, end: 13, state: "active", why: "found on the LEFT side at line 13"}, true, ""},
 		{"stale comment, snippet nowhere",
-			rbComment{id: "s4", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "nothing like it", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
+			rebaseComment{id: "s4", path: "pkg/calc.go", side: "RIGHT", start: 13, snippet: "nothing like it", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
 		{"stale comment with a weak snippet away from its place",
-			rbComment{id: "s5", path: "pkg/w.go", side: "RIGHT", start: 1, snippet: "}", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 1, end: 1, state: "orphaned", orphaned: true, why: "snippet is too weak to re-anchor by"}, true, rbOneBrace},
+			rebaseComment{id: "s5", path: "pkg/w.go", side: "RIGHT", start: 1, snippet: "}", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 1, end: 1, state: "orphaned", orphaned: true, why: "snippet is too weak to re-anchor by"}, true, rebaseOneBrace},
 		{"stale comment with a weak snippet in place",
-			rbComment{id: "s5b", path: "pkg/w.go", side: "RIGHT", start: 3, snippet: "}", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 3, end: 3, state: "active", why: "snippet found at the same place"}, true, rbOneBrace},
+			rebaseComment{id: "s5b", path: "pkg/w.go", side: "RIGHT", start: 3, snippet: "}", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 3, end: 3, state: "active", why: "snippet found at the same place"}, true, rebaseOneBrace},
 		{"weak snippet is not a part of a line",
-			rbComment{id: "s5c", path: "pkg/calc.go", side: "RIGHT", start: 12, snippet: ")", state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 12, end: 12, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
+			rebaseComment{id: "s5c", path: "pkg/calc.go", side: "RIGHT", start: 12, snippet: ")", state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 12, end: 12, state: "orphaned", orphaned: true, why: "not found"}, true, ""},
 		{"stale dismissed? no: a dismissed comment is not stale and is skipped",
-			rbComment{id: "s6", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"}, nil,
-			rbWant{side: "RIGHT", start: 11, end: 11, state: "dismissed"}, false, ""},
+			rebaseComment{id: "s6", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"}, nil,
+			rebaseWant{side: "RIGHT", start: 11, end: 11, state: "dismissed"}, false, ""},
 		{"dismissed comment selected: moves, keeps its state",
-			rbComment{id: "s7", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"},
+			rebaseComment{id: "s7", path: "pkg/calc.go", side: "RIGHT", start: 11, snippet: "result, err := calculate(in)", state: "dismissed"},
 			func(*exchange.Comment) bool { return true },
-			rbWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}, true, ""},
+			rebaseWant{side: "RIGHT", start: 13, end: 13, state: "dismissed", why: "snippet found 2 lines lower; kept dismissed"}, true, ""},
 		{"stale comment without snippet keeps its resolving lines",
-			rbComment{id: "s8", path: "pkg/calc.go", side: "RIGHT", start: 14, state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 14, end: 14, state: "active", why: "its lines found at the same place"}, true, ""},
+			rebaseComment{id: "s8", path: "pkg/calc.go", side: "RIGHT", start: 14, state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 14, end: 14, state: "active", why: "its lines found at the same place"}, true, ""},
 		{"stale comment without snippet that does not resolve",
-			rbComment{id: "s9", path: "pkg/calc.go", side: "RIGHT", start: 30, state: "stale"}, nil,
-			rbWant{side: "RIGHT", start: 30, end: 30, state: "orphaned", orphaned: true, why: "no snippet"}, true, ""},
+			rebaseComment{id: "s9", path: "pkg/calc.go", side: "RIGHT", start: 30, state: "stale"}, nil,
+			rebaseWant{side: "RIGHT", start: 30, end: 30, state: "orphaned", orphaned: true, why: "no snippet"}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -763,44 +781,45 @@ func TestReanchor(t *testing.T) {
 			if tt.patch != "" {
 				patch = SplitDiffFile([]byte(tt.patch))
 			}
-			src := rbBuildDoc(patch, tt.c)
+			src := rebaseBuildDoc(patch, tt.c)
 			edits, moves := Reanchor(exchange.Parse([]byte(src)), tt.which)
 			if got := len(moves) == 1; got != tt.moved {
 				t.Fatalf("got %d moves, want moved=%v", len(moves), tt.moved)
 			}
 			if tt.moved {
-				rbCheckMove(t, moves[0], tt.want)
+				rebaseCheckMove(t, moves[0], tt.want)
 			} else if len(edits) != 0 {
 				t.Errorf("got %d edits for a comment not selected, want none", len(edits))
 			}
-			after := rbCheckDoc(t, src, edits, patch)
-			rbCheckComment(t, after, 0, tt.c.path, tt.want)
+			after := rebaseCheckDoc(t, src, edits, patch)
+			rebaseCheckComment(t, after, 0, tt.c.path, tt.want)
 		})
 	}
 }
 
 // TestReanchorIdenticalPlaces: a comment on one of two identical lines
-// stays where it is (its own context confirms it); a comment that is on
-// neither cannot choose and is orphaned.
+// stays where it is; a comment on neither goes to the nearer one; a
+// comment as near to both cannot choose and is orphaned.
 func TestReanchorIdenticalPlaces(t *testing.T) {
-	patch := SplitDiffFile([]byte(rbTwiceNew))
+	patch := SplitDiffFile([]byte(rebaseTwiceTie))
 	tests := []struct {
 		start int
-		want  rbWant
+		want  rebaseWant
 	}{
-		{21, rbWant{side: "RIGHT", start: 21, end: 21, state: "active", why: "found at the same place"}},
-		{24, rbWant{side: "RIGHT", start: 24, end: 24, state: "active", why: "found at the same place"}},
-		{22, rbWant{side: "RIGHT", start: 22, end: 22, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 24"}},
+		{21, rebaseWant{side: "RIGHT", start: 21, end: 21, state: "active", why: "found at the same place"}},
+		{25, rebaseWant{side: "RIGHT", start: 25, end: 25, state: "active", why: "found at the same place"}},
+		{22, rebaseWant{side: "RIGHT", start: 21, end: 21, state: "active", why: "snippet found 1 line higher"}},
+		{23, rebaseWant{side: "RIGHT", start: 23, end: 23, state: "orphaned", orphaned: true, why: "2 equally good places: RIGHT 21, RIGHT 25"}},
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.start), func(t *testing.T) {
-			src := rbBuildDoc(patch, rbComment{id: "x", path: "pkg/twice.go", side: "RIGHT", start: tt.start, snippet: "mu.Lock()", state: "stale"})
+			src := rebaseBuildDoc(patch, rebaseComment{id: "x", path: "pkg/twice.go", side: "RIGHT", start: tt.start, snippet: "mu.Lock()", state: "stale"})
 			edits, moves := Reanchor(exchange.Parse([]byte(src)), nil)
 			if len(moves) != 1 {
 				t.Fatalf("got %d moves, want 1", len(moves))
 			}
-			rbCheckMove(t, moves[0], tt.want)
-			rbCheckComment(t, rbCheckDoc(t, src, edits, patch), 0, "pkg/twice.go", tt.want)
+			rebaseCheckMove(t, moves[0], tt.want)
+			rebaseCheckComment(t, rebaseCheckDoc(t, src, edits, patch), 0, "pkg/twice.go", tt.want)
 		})
 	}
 }
@@ -862,12 +881,12 @@ func BenchmarkRebase(b *testing.B) {
 		return lines
 	}
 	old, revised := build(false), build(true)
-	var cs []rbComment
+	var cs []rebaseComment
 	for i := 0; i < 300; i++ {
 		h, l := i/3, (i%3)*60+30
-		cs = append(cs, rbComment{id: fmt.Sprint(i), path: "big.go", side: "RIGHT", start: 1 + h*210 + l, snippet: fmt.Sprintf("call%d(x, %d)", h, l)})
+		cs = append(cs, rebaseComment{id: fmt.Sprint(i), path: "big.go", side: "RIGHT", start: 1 + h*210 + l, snippet: fmt.Sprintf("call%d(x, %d)", h, l)})
 	}
-	doc := exchange.Parse([]byte(rbBuildDoc(old, cs...)))
+	doc := exchange.Parse([]byte(rebaseBuildDoc(old, cs...)))
 	b.ResetTimer()
 	for range b.N {
 		if _, _, err := Rebase(doc, revised); err != nil {
@@ -876,9 +895,9 @@ func BenchmarkRebase(b *testing.B) {
 	}
 }
 
-// rbMapByWalk is rbMap as a walk of every line of every hunk, the
+// rebaseMapByWalk is mapLine as a walk of every line of every hunk, the
 // reference the per-file hunk sums must agree with.
-func rbMapByWalk(f *FileDiff, from Side, n int) (int, bool) {
+func rebaseMapByWalk(f *FileDiff, from Side, n int) (int, bool) {
 	to := from.other()
 	offset := 0
 	for i := range f.Hunks {
@@ -915,9 +934,9 @@ func rbMapByWalk(f *FileDiff, from Side, n int) (int, bool) {
 	return n + offset, true
 }
 
-func TestRbMapAgreesWithAWalk(t *testing.T) {
+func TestMapLineAgreesWithAWalk(t *testing.T) {
 	patches := [][]string{
-		SplitDiffFile([]byte(rbCalcOld)), SplitDiffFile([]byte(rbCalcInserted)), SplitDiffFile([]byte(rbCalcRenamed)),
+		SplitDiffFile([]byte(rebaseCalcOld)), SplitDiffFile([]byte(rebaseCalcInserted)), SplitDiffFile([]byte(rebaseCalcRenamed)),
 		// A truncated hunk: its header promises more lines than it holds.
 		{"--- a/t.go", "+++ b/t.go", "@@ -5,6 +5,7 @@", " a", "-b", "+c", "+d", "@@ -40,2 +41,1 @@", " x", "-y"},
 	}
@@ -934,10 +953,10 @@ func TestRbMapAgreesWithAWalk(t *testing.T) {
 		for _, f := range ix.Files {
 			for _, from := range []Side{Left, Right} {
 				for n := 1; n < 800; n++ {
-					got, gotOK := rb.rbMap(f, from, n)
-					want, wantOK := rbMapByWalk(f, from, n)
+					got, gotOK := rb.oldS.side(f, from).mapLine(n)
+					want, wantOK := rebaseMapByWalk(f, from, n)
 					if got != want || gotOK != wantOK {
-						t.Fatalf("patch %d, %s, rbMap(%s %d): got %d %v, want %d %v", pi, f.NewName, from, n, got, gotOK, want, wantOK)
+						t.Fatalf("patch %d, %s, mapLine(%s %d): got %d %v, want %d %v", pi, f.NewName, from, n, got, gotOK, want, wantOK)
 					}
 				}
 			}
@@ -945,10 +964,9 @@ func TestRbMapAgreesWithAWalk(t *testing.T) {
 	}
 }
 
-// The indexes candidates searches by must find what scoring every window
-// finds: the same moves, on a generated review rebased onto a revision
-// that inserts a line in every hunk.
-func TestRebaseIndexesAgreeWithAScan(t *testing.T) {
+// A generated review rebased onto a revision that inserts a line in every
+// hunk: most comments move, few are orphaned.
+func TestRebaseGeneratedRevision(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 3000, Comments: 300, DriftedFraction: 0.3, Seed: 11})
 	doc := exchange.Parse(src)
 	var revised []string
@@ -964,24 +982,12 @@ func TestRebaseIndexesAgreeWithAScan(t *testing.T) {
 		}
 		revised = append(revised, l.Text)
 	}
-	fast, fastMoves, err := rebase(doc, revised, false)
+	_, slowMoves, err := Rebase(doc, revised)
 	if err != nil {
 		t.Fatal(err)
-	}
-	slow, slowMoves, err := rebase(doc, revised, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("the indexed search gives other edits than the scan")
 	}
 	moved, orphaned := 0, 0
-	for i := range slowMoves {
-		f, s := fastMoves[i], slowMoves[i]
-		f.Comment, s.Comment = nil, nil
-		if f != s {
-			t.Errorf("comment %d: got move %+v, want %+v (the scan's)", i, f, s)
-		}
+	for _, s := range slowMoves {
 		if s.Orphaned {
 			orphaned++
 		} else if !s.Unchanged {
@@ -990,5 +996,36 @@ func TestRebaseIndexesAgreeWithAScan(t *testing.T) {
 	}
 	if moved < 100 || orphaned > 100 {
 		t.Errorf("got %d moved and %d orphaned of %d comments, want most moved: the case tests too little", moved, orphaned, len(slowMoves))
+	}
+}
+
+// TestRebaseTieAgreesWithCheck is the issue's reproduction: rebase refuses
+// a tie and marks the comment orphaned; check on the result finds the same
+// places and prefers neither, and fix neither moves it nor changes its
+// state, and says why.
+func TestRebaseTieAgreesWithCheck(t *testing.T) {
+	src := rebaseBuildDoc(SplitDiffFile([]byte(rebaseTwiceOld)), rebaseComment{id: "t1", path: "pkg/twice.go", side: "RIGHT", start: 22, snippet: "mu.Lock()"})
+	edits, moves, err := Rebase(exchange.Parse([]byte(src)), SplitDiffFile([]byte(rebaseTwiceTie)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exchange.ApplyEdits([]byte(src), edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !moves[0].Orphaned || !strings.HasPrefix(moves[0].Why, "2 equally good places: RIGHT 21, RIGHT 25") {
+		t.Fatalf("rebase: got %+v, want t1 orphaned on a tie", moves[0])
+	}
+	_, a := analyze(t, out, Options{})
+	r := a.Resolutions[0]
+	if r.Tie != "2 equally good places: RIGHT 21, RIGHT 25" || len(r.Candidates) != 2 || hasPreferred(r.Candidates) {
+		t.Errorf("check: got tie %q, candidates %v; want rebase's two places, none preferred", r.Tie, r.Candidates)
+	}
+	fixed, applied, err := FixAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fixed, out) || len(applied) != 1 || !applied[0].Declined {
+		t.Errorf("fix: got %+v and a changed document: %v; want t1 left alone, declined", applied, !bytes.Equal(fixed, out))
 	}
 }

@@ -26,6 +26,9 @@ const (
 	CodeSnippetMismatch  = "snippet-mismatch"
 	CodeOrphanedResolves = "orphaned-resolves"
 	CodeStaleAnchor      = "stale-anchor"
+	// CodeRenamedPath is the hint on a path that names a renamed file by
+	// its other name (review-exchange.md, "Decision — paths").
+	CodeRenamedPath = "renamed-path"
 )
 
 // Options tunes Analyze.
@@ -59,9 +62,9 @@ type Resolution struct {
 	// anchor member at fault ("path", "side", "start_line" or "end_line").
 	Reason, Member string
 	// Renamed is set when Path matched the other name of a renamed file;
-	// Hint then says so and points at the file's header, for hovers and as
-	// related information on the comment's anchoring diagnostics (the spec
-	// asks for "a hint" and diagnostics.md has no code for it).
+	// Hint then says so and points at the file's header, for hovers, as
+	// related information on the comment's anchoring diagnostics and on
+	// its renamed-path hint.
 	Renamed bool
 	Hint    *exchange.Related
 	// Candidates are the drift candidates, nearest first (at most five).
@@ -69,8 +72,24 @@ type Resolution struct {
 	// them: an orphaned anchor, a mismatching snippet, a stale state.
 	Candidates []Candidate
 	// NearPaths are the known paths nearest to an unknown path (at most
-	// three, equally near), for the "nearest known path" fix.
-	NearPaths []string
+	// three, equally near), for the "nearest known path" fix. Normalised
+	// is set when they are the paths it names once normalised (a/ or b/
+	// prefix, leading ./, backslashes): one of them is a fix needing no
+	// choice.
+	NearPaths  []string
+	Normalised bool
+	// Tie describes the places that rank equal with the best one ("2
+	// equally good places: RIGHT 21, RIGHT 24"); none of them is
+	// Preferred.
+	Tie string
+	// SearchCut is set when the candidate search hit its work limit
+	// before it found a place (search.go).
+	SearchCut bool
+	// Here is set when the best place is where the comment already is:
+	// its snippet differs from its lines in white space only. Respaced is
+	// then the snippet those lines make.
+	Here     bool
+	Respaced string
 }
 
 // Lines returns the anchored diff lines: those of the range that belong to
@@ -96,8 +115,12 @@ type Candidate struct {
 	// Distance is |Start - start_line| (line numbers of different images
 	// are compared as they are, as a person would).
 	Distance int
-	// Preferred marks the unique nearest candidate.
+	// Preferred marks the unique best candidate (search_rank.go).
 	Preferred bool
+	quality   quality
+	// respaced is set for a white-space-insensitive match: the snippet
+	// the matched lines make, which the move writes too.
+	respaced string
 }
 
 // Analysis is the anchoring of every comment of one document.
@@ -236,12 +259,14 @@ type analyzer struct {
 	opts  Options
 	files map[*FileDiff]int
 
-	content *contentIndex // drift.go; nil until a drift search needs it
-	near    map[string][]string
+	search *searchIndex // nil until a drift search needs it
+	budget *budget      // the analysis's search work (search.go)
+	near   map[string][]string
 }
 
 func newAnalyzer(doc *exchange.Document, ix *Index, opts Options) *analyzer {
 	an := &analyzer{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+	an.budget = newBudget(ix.Patch)
 	for i, f := range ix.Files {
 		an.files[f] = i
 	}

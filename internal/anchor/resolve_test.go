@@ -216,8 +216,14 @@ var anchorCases = []anchorCase{
 		resolved: "RIGHT 73-73",
 	},
 	{
-		name:     "renamed file matched by its old name",
+		name:     "renamed file matched by its old name: resolves, with a hint",
 		comments: []string{cm(`"id": "c1", "path": "pkg/a.go", "side": "RIGHT", "start_line": 2, "snippet": "var x = 2"`)},
+		want: []wantDiag{{
+			msg:  `"pkg/a.go" is the old name of renamed file "pkg/b.go": on RIGHT it is called "pkg/b.go"`,
+			code: "renamed-path", sev: exchange.SeverityHint, at: `"pkg/a.go"`,
+			related: []string{"diff --git a/pkg/a.go b/pkg/b.go"},
+			fixes:   []string{`Change c1's path to "pkg/b.go"*`},
+		}},
 		resolved: "RIGHT 2-2",
 	},
 
@@ -297,6 +303,10 @@ var anchorCases = []anchorCase{
 		name:     "renamed file hint rides on the diagnostic",
 		comments: []string{cm(`"id": "c1", "path": "pkg/a.go", "side": "RIGHT", "start_line": 2, "snippet": "var y"`)},
 		want: []wantDiag{{
+			code: "renamed-path", sev: exchange.SeverityHint, at: `"pkg/a.go"`,
+			related: []string{"diff --git a/pkg/a.go b/pkg/b.go"},
+			fixes:   []string{`Change c1's path to "pkg/b.go"*`},
+		}, {
 			code: "snippet-mismatch", sev: exchange.SeverityWarning, at: `"var y"`,
 			related: []string{"+var x = 2", "diff --git a/pkg/a.go b/pkg/b.go"},
 			fixes:   []string{"Update c1's snippet from the patch: var x = 2", "Dismiss c1"},
@@ -399,10 +409,25 @@ var anchorCases = []anchorCase{
 			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 73: _ = err`,
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
 			related: []string{"+    _ = err"},
-			fixes:   []string{"Re-anchor c1 to RIGHT 73: _ = err*!", "Mark c1 orphaned", "Dismiss c1"},
+			// Swapped, the range holds the snippet: that fix is certain.
+			fixes: []string{"Swap c1's start_line and end_line: RIGHT 72–74*!", "Re-anchor c1 to RIGHT 73: _ = err", "Mark c1 orphaned", "Dismiss c1"},
 		}},
 		cands: []string{"RIGHT 73-73 d1*"},
-		after: map[string]string{"Re-anchor c1 to RIGHT 73: _ = err": "internal/api/handler.go RIGHT 73-73 active"},
+		after: map[string]string{
+			"Swap c1's start_line and end_line: RIGHT 72–74": "internal/api/handler.go RIGHT 72-74 active",
+			"Re-anchor c1 to RIGHT 73: _ = err":              "internal/api/handler.go RIGHT 73-73 active",
+		},
+	},
+	{
+		name:     "inverted range whose snippet is elsewhere",
+		comments: []string{cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 74, "end_line": 72, "snippet": "ctx := context.Background()"`)},
+		want: []wantDiag{{
+			msg:  `end_line 72 is before start_line 74: the range holds no line; its snippet is at RIGHT 70: ctx := context.Background()`,
+			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "inverted-range", at: "72",
+			related: []string{"     ctx := context.Background()"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 70: ctx := context.Background()*!", "Swap c1's start_line and end_line: RIGHT 72–74", "Mark c1 orphaned", "Dismiss c1"},
+		}},
+		cands: []string{"RIGHT 70-70 d4*"},
 	},
 	{
 		name:     "new file has no LEFT image",
@@ -435,8 +460,8 @@ var anchorCases = []anchorCase{
 			code: "orphaned-anchor", sev: exchange.SeverityError, reason: "unknown-path", at: `"b/internal/api/handler.go"`,
 			related: []string{"diff --git a/internal/api/handler.go b/internal/api/handler.go", "+    result, err := calculate(input)"},
 			fixes: []string{
-				"Re-anchor c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)*",
-				`Change c1's path to "internal/api/handler.go"`,
+				`Change c1's path to "internal/api/handler.go"*!`,
+				"Re-anchor c1 to internal/api/handler.go RIGHT 72: result, err := calculate(input)",
 				"Mark c1 orphaned", "Dismiss c1",
 			},
 		}},
@@ -500,7 +525,7 @@ var anchorCases = []anchorCase{
 		want: []wantDiag{{
 			code: "orphaned-anchor", sev: exchange.SeverityInformation, reason: "line-not-in-image", at: "75",
 			related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-			fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*!", "Dismiss c1"},
+			fixes:   []string{"Re-anchor c1 to RIGHT 74: return result, nil*", "Dismiss c1"},
 		}},
 		after: map[string]string{"Re-anchor c1 to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
 	},
@@ -522,7 +547,7 @@ var anchorCases = []anchorCase{
 			code: "snippet-mismatch", sev: exchange.SeverityInformation, at: `"return result, nil"`,
 			related: []string{"+    result, err := calculate(input)", "     return result, nil"},
 			fixes: []string{
-				"Re-anchor c1 to RIGHT 74: return result, nil*!",
+				"Re-anchor c1 to RIGHT 74: return result, nil*",
 				"Update c1's snippet from the patch: result, err := calculate(input)",
 				"Dismiss c1",
 			},
@@ -536,7 +561,7 @@ var anchorCases = []anchorCase{
 			msg:  `c1 is stale: its anchor may have moved and waits for re-anchoring; it still holds at RIGHT 72`,
 			code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
 			related: []string{"+    result, err := calculate(input)"},
-			fixes:   []string{"Re-anchor c1 by content: it still holds, mark it active*!"},
+			fixes:   []string{"Re-anchor c1 by content: it still holds, mark it active*"},
 		}},
 		after: map[string]string{"Re-anchor c1 by content: it still holds, mark it active": "internal/api/handler.go RIGHT 72-72 active"},
 	},
@@ -547,14 +572,14 @@ var anchorCases = []anchorCase{
 			{
 				code: "orphaned-anchor", sev: exchange.SeverityError, reason: "line-not-in-image", at: "75",
 				related: []string{"@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {", "     return result, nil"},
-				// The same move as stale-anchor's, but fixAll takes it
-				// there only: one safe fix per comment.
+				// The same move as stale-anchor's; fixAll takes neither:
+				// the move sets the state.
 				fixes: []string{"Re-anchor c1 to RIGHT 74: return result, nil*", "Mark c1 orphaned", "Dismiss c1"},
 			},
 			{
 				code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
 				related: []string{"     return result, nil"},
-				fixes:   []string{"Re-anchor c1 by content to RIGHT 74: return result, nil*!"},
+				fixes:   []string{"Re-anchor c1 by content to RIGHT 74: return result, nil*"},
 			},
 		},
 		after: map[string]string{"Re-anchor c1 by content to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
@@ -571,7 +596,7 @@ var anchorCases = []anchorCase{
 			{
 				code: "stale-anchor", sev: exchange.SeverityInformation, at: `"stale"`,
 				related: []string{"     return result, nil"},
-				fixes:   []string{"Re-anchor c1 by content to RIGHT 74: return result, nil*!"},
+				fixes:   []string{"Re-anchor c1 by content to RIGHT 74: return result, nil*"},
 			},
 		},
 		after: map[string]string{"Re-anchor c1 by content to RIGHT 74: return result, nil": "internal/api/handler.go RIGHT 74-74 active"},
@@ -915,7 +940,10 @@ func TestRenamedHint(t *testing.T) {
 	if want := `"pkg/b.go" is the new name of this renamed file; on LEFT it is called "pkg/a.go"`; r.Hint.Message != want {
 		t.Errorf("hint: got %q, want %q", r.Hint.Message, want)
 	}
-	if len(a.Diagnostics) != 0 {
-		t.Errorf("got %d diagnostics, want none", len(a.Diagnostics))
+	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != CodeRenamedPath || a.Diagnostics[0].Severity != exchange.SeverityHint {
+		t.Fatalf("got %v, want one renamed-path hint", a.Diagnostics)
+	}
+	if got, want := a.Diagnostics[0].Message, `"pkg/b.go" is the new name of renamed file "pkg/a.go": on LEFT it is called "pkg/a.go"`; got != want {
+		t.Errorf("renamed-path: got %q, want %q", got, want)
 	}
 }

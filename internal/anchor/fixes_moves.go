@@ -1,0 +1,177 @@
+package anchor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// The fixes that move a comment or change its path: to a drift candidate,
+// to the path it names once normalised, to the name of its side of a
+// renamed file.
+
+// moveFixes returns one fix per candidate, the preferred one first (it is
+// first in the list when it exists). Titles read "Re-anchor c1 to RIGHT
+// 74: text", the words of diagnostics.md's fix list, prefix being
+// "Re-anchor c1 to". Done reads "moved c1 from RIGHT 72 to RIGHT 74", what
+// `lreview-lsp fix` reports. fixAll says whether the unique best
+// candidate may be marked Safe: never a tie (no candidate is Preferred
+// then), never a move that changes the state.
+func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
+	c := r.Comment
+	var fs []exchange.Fix
+	for _, k := range r.Candidates {
+		title := prefix + " " + an.placeName(c, k)
+		to := lineSpan(k.Side, k.Start, k.End)
+		if k.Path != c.Path {
+			to = k.Path + " " + to
+		}
+		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
+		if k.respaced != "" {
+			title += " (snippet respaced)"
+			done += ", its snippet respaced as the patch spells it"
+		}
+		edits := an.moveEdits(r, k)
+		if len(edits) == 0 {
+			continue
+		}
+		fs = append(fs, exchange.Fix{
+			Title:     title,
+			Done:      done,
+			Edits:     edits,
+			Preferred: k.Preferred,
+			// fixAll takes a unique best candidate, but not one in
+			// another file: that rests on a guessed path.
+			Safe: fixAll && k.Preferred && k.Path == c.Path,
+		})
+	}
+	return fs
+}
+
+// moveEdits sets the anchor members that differ from candidate k, and the
+// state to active for an orphaned or stale comment.
+func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
+	c := r.Comment
+	var edits []exchange.Edit
+	if k.Path != c.Path {
+		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(k.Path)))
+	}
+	if k.Side != r.Side {
+		edits = append(edits, exchange.ReplaceValue(c.Member("side"), exchange.Quote(k.Side.String())))
+	}
+	start := exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(k.Start))
+	changedStart := k.Start != c.StartLine
+	if n := c.Member("end_line"); n != nil {
+		if k.End != c.EndLine {
+			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(k.End)))
+		}
+	} else if k.End != k.Start {
+		// One edit rather than a replacement and an insertion that touch:
+		// some clients reject adjacent text edits.
+		ins := exchange.InsertMember(an.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
+		if ins.Start == start.End {
+			start.NewText += ins.NewText
+			changedStart = true
+		} else {
+			edits = append(edits, ins)
+		}
+	}
+	if changedStart {
+		edits = append(edits, start)
+	}
+	if k.respaced != "" && k.respaced != c.Snippet {
+		edits = append(edits, exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(k.respaced)))
+	}
+	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
+		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))
+	}
+	return edits
+}
+
+// pathFixes adds to fixes one "change path" fix per near path. A path that
+// names one patch path once normalised (a/ or b/ prefix, leading ./,
+// backslashes) needs no choice: its fix comes first, is preferred over any
+// move (the moves rest on it) and is fixAll's for an active comment.
+func (an *analyzer) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+	c := r.Comment
+	certain := r.Normalised && len(r.NearPaths) == 1
+	var paths []exchange.Fix
+	for _, p := range r.NearPaths {
+		paths = append(paths, exchange.Fix{
+			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
+			Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, p),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
+			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
+			Safe:      certain && isActive(c),
+		})
+	}
+	if !certain {
+		return append(fixes, paths...)
+	}
+	for i := range fixes {
+		fixes[i].Preferred = false
+	}
+	return append(paths, fixes...)
+}
+
+// renamedPath is the hint review-exchange.md promises when a path names a
+// renamed file by its other name ("Decision — paths"): the anchor
+// resolves, but leanreview shows the comment under the name of its side.
+func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	name := r.File.name(r.Side)
+	f := exchange.Fix{
+		Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Preferred: true,
+	}
+	return exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("path")),
+		Severity: exchange.SeverityHint,
+		Code:     CodeRenamedPath,
+		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, imageWord(r.Side.other()), name, r.Side, name),
+		Related:  []exchange.Related{*r.Hint},
+		Fixes:    []exchange.Fix{f},
+	}
+}
+
+// placeName describes a candidate in titles and messages: "RIGHT 74:
+// text", with the path first when it is not the comment's.
+func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
+	s := lineSpan(k.Side, k.Start, k.End)
+	if k.Path != c.Path {
+		s = k.Path + " " + s
+	}
+	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
+		s += ": " + clip(strings.TrimSpace(l.Content))
+	}
+	return s
+}
+
+func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
+	var out []exchange.Related
+	for _, k := range r.Candidates {
+		f := an.ix.fileEither(k.Path, k.Side)
+		if f == nil {
+			continue
+		}
+		h, i, ok := f.Find(k.Side, k.Start)
+		_, j, ok2 := f.Find(k.Side, k.End)
+		if !ok {
+			continue
+		}
+		if !ok2 || j < i {
+			j = i
+		}
+		lines := f.Hunks[h].Lines
+		msg := "snippet found at " + lineSpan(k.Side, k.Start, k.End)
+		if k.Path != r.Comment.Path {
+			msg = "snippet found in " + k.Path + " at " + lineSpan(k.Side, k.Start, k.End)
+		}
+		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
+	}
+	return out
+}

@@ -1,0 +1,400 @@
+package anchor
+
+import (
+	"hash/maphash"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The content index the candidate search (search.go) runs on. One side
+// (image) of one file diff is indexed on the first search in it, and the
+// index is shared by every comment: a 200,000-line file with 5,000 drifted
+// comments must cost one pass over the file, not one per comment.
+//
+// It depends on the patch alone, so an Index carries one (patchindex.go)
+// and it serves every version of a document whose patch did not change;
+// mu guards it, since requests analyse versions concurrently.
+type searchIndex struct {
+	seed  uint64 // salts the line keys (lineKey)
+	mu    sync.Mutex
+	sides map[*FileDiff]*[2]*sideIndex
+	texts map[*FileDiff]*fileText
+}
+
+func newSearchIndex() *searchIndex {
+	return &searchIndex{seed: maphash.String(maphash.MakeSeed(), "lreview"), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
+}
+
+// fileText is the key (lineKey) of every line of a file diff, hunk by
+// hunk, and whether it is blank: computed once for both sides, since
+// context lines are in both.
+type fileText struct {
+	key   [][]uint64
+	blank [][]bool
+}
+
+func (si *searchIndex) text(f *FileDiff) *fileText {
+	if ft := si.texts[f]; ft != nil {
+		return ft
+	}
+	ft := &fileText{key: make([][]uint64, len(f.Hunks)), blank: make([][]bool, len(f.Hunks))}
+	for h := range f.Hunks {
+		ls := f.Hunks[h].Lines
+		key, blank := make([]uint64, len(ls)), make([]bool, len(ls))
+		for i := range ls {
+			key[i], blank[i] = lineKey(si.seed, ls[i].Content)
+		}
+		ft.key[h], ft.blank[h] = key, blank
+	}
+	si.texts[f] = ft
+	return ft
+}
+
+// lineKey is looseKey(normLine(s)) without normalising s: a hash of s
+// without its white space, and whether s is blank. Runes are decoded only
+// outside ASCII; a line with invalid UTF-8 takes the long way, so that the
+// keys agree with normLine to the byte. The hash is FNV-1a salted by seed,
+// byte by byte with no copy: keys only narrow the lines a search compares,
+// so a collision costs a comparison, never a wrong match.
+func lineKey(seed uint64, s string) (uint64, bool) {
+	h, blank := seed^fnvOffset, true
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if byteClass[c] != classSpace && byteClass[c] != classOtherSpace {
+				h, blank = (h^uint64(c))*fnvPrime, false
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			n := normLine(s)
+			return looseKey(seed, n), n == ""
+		}
+		if !unicode.IsSpace(r) {
+			for j := i; j < i+w; j++ {
+				h = (h ^ uint64(s[j])) * fnvPrime
+			}
+			blank = false
+		}
+		i += w
+	}
+	return h, blank
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// side returns the index of side s of f, building it on first use.
+func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
+	si.mu.Lock()
+	defer si.mu.Unlock()
+	both := si.sides[f]
+	if both == nil {
+		both = &[2]*sideIndex{}
+		si.sides[f] = both
+	}
+	if both[s] == nil {
+		both[s] = buildSide(f, s, si.seed, si.text(f))
+		if both[s.other()] != nil {
+			delete(si.texts, f) // both sides built: no longer needed
+		}
+	}
+	return both[s]
+}
+
+// sideIndex is one side of one file diff: its lines in image order (hunk
+// by hunk), their normalised text, and where each line occurs, white
+// space aside.
+type sideIndex struct {
+	f    *FileDiff
+	side Side
+	seed uint64
+	imgs []image
+	// flat lists every position in image order, with its line number in
+	// nums, for the outward scan of a partial search.
+	flat []pos
+	nums []int
+	// equal lists the positions of each non-blank line by the hash of its
+	// normalised text without white space: the lines equal to a needle
+	// line, and those equal once white space is removed, in one lookup
+	// (callers compare the text).
+	equal postings
+	// grams is a bitset of the hashed trigrams of the side's raw lines:
+	// a needle holding a trigram that is not in it is nowhere, and a
+	// partial search need not scan at all. It is built, guarded by
+	// gramsOnce, when a scan runs out of work without finding its text
+	// (gramsReady then set): a search whose scans find their text never
+	// pays for it, and one that would be cut short learns whether the text
+	// is anywhere at all.
+	gramsOnce  sync.Once
+	grams      []uint64
+	gramsReady atomic.Bool
+	// hunks are the hunk sums mapLine needs to carry a line of this side
+	// to the other one.
+	hunks []hunkSum
+}
+
+// The trigram bitset has about two bits per byte of the side's text (a
+// side holds fewer distinct trigrams than bytes), between 1 Ki and 8 Mi
+// bits: false positives only cost a scan.
+const (
+	minGramBits = 1 << 10
+	maxGramBits = 1 << 23
+)
+
+func gramHash(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1
+}
+
+// nowhere reports that no line of the side holds s as it is, when the
+// trigram bitset is built; false when it cannot tell.
+func (si *sideIndex) nowhere(s string) bool {
+	return si.gramsReady.Load() && !si.mayHold(s)
+}
+
+// mayHold reports whether some line of the side may hold s as it is:
+// false when a trigram of s is in none of them.
+func (si *sideIndex) mayHold(s string) bool {
+	if len(s) < 3 {
+		return true
+	}
+	si.gramsOnce.Do(func() {
+		size := 0
+		for _, at := range si.flat {
+			size += len(si.raw(at))
+		}
+		bits := minGramBits
+		for bits < 2*size && bits < maxGramBits {
+			bits *= 2
+		}
+		si.grams = make([]uint64, bits/64)
+		mask := uint32(bits - 1)
+		for _, at := range si.flat {
+			l := si.raw(at)
+			for i := 0; i+3 <= len(l); i++ {
+				h := gramHash(l[i], l[i+1], l[i+2]) >> 9 & mask
+				si.grams[h/64] |= 1 << (h % 64)
+			}
+		}
+		si.gramsReady.Store(true)
+	})
+	mask := uint32(len(si.grams)*64 - 1)
+	for i := 0; i+3 <= len(s); i++ {
+		if h := gramHash(s[i], s[i+1], s[i+2]) >> 9 & mask; si.grams[h/64]&(1<<(h%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pos is position p of image img (an index in sideIndex.imgs).
+type pos struct{ img, p int32 }
+
+// image is the image of one side in one hunk: the hunk's lines that belong
+// to it, in order. Their normalised text is computed when a search looks
+// at them (sideIndex.normAt): building the index must not normalise
+// 200,000 lines that no search visits.
+type image struct {
+	hunk  int
+	lines []int // indexes in Hunk.Lines
+}
+
+// hunkSum is one hunk seen from one side (from) towards the other (to).
+type hunkSum struct {
+	fromStart, toStart  int // header starts
+	fromCount, toCount  int // body lines of each image
+	fromFirst, fromLast int // the hunk's span in the from image
+}
+
+func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
+	n := 0
+	for h := range f.Hunks {
+		n += len(f.Hunks[h].Lines)
+	}
+	si := &sideIndex{f: f, side: s, seed: seed, imgs: make([]image, len(f.Hunks)), hunks: make([]hunkSum, len(f.Hunks)),
+		flat: make([]pos, 0, n), nums: make([]int, 0, n)}
+	to := s.other()
+	for h := range f.Hunks {
+		hk := &f.Hunks[h]
+		img := image{hunk: h}
+		sum := hunkSum{fromStart: hk.OldStart, toStart: hk.NewStart}
+		if s == Right {
+			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
+		}
+		sum.fromFirst, sum.fromLast = hk.span(s)
+		for i, l := range hk.Lines {
+			if l.In(s) {
+				sum.fromCount++
+			}
+			if l.In(to) {
+				sum.toCount++
+			}
+			if l.Kind == NoNewline || !l.In(s) {
+				continue
+			}
+			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
+			si.nums = append(si.nums, l.Number(s))
+			img.lines = append(img.lines, i)
+		}
+		si.imgs[h] = img
+		si.hunks[h] = sum
+	}
+	si.equal = newPostings(len(si.flat), func(i int) (uint64, bool) {
+		at := si.flat[i]
+		im := &si.imgs[at.img]
+		return ft.key[im.hunk][im.lines[at.p]], !ft.blank[im.hunk][im.lines[at.p]]
+	})
+	return si
+}
+
+// postings lists, for each key, the indexes in sideIndex.flat of the lines
+// with that key, in image order: the keys sorted (a stable radix sort, a
+// few passes over the array: no map, no allocation per line), each key's
+// lines a run of at.
+type postings struct {
+	keys []uint64
+	at   []int32
+}
+
+// newPostings indexes the n lines by key(i); lines without a key (ok false)
+// are left out.
+func newPostings(n int, key func(i int) (uint64, bool)) postings {
+	keys, at := make([]uint64, 0, n), make([]int32, 0, n)
+	for i := range n {
+		if k, ok := key(i); ok {
+			keys, at = append(keys, k), append(at, int32(i))
+		}
+	}
+	// 16-bit digits for a large side, 8-bit ones for a small side (whose
+	// counts would otherwise cost more than its lines).
+	bits := 8
+	if len(keys) > 1<<14 {
+		bits = 16
+	}
+	mask := uint64(1)<<bits - 1
+	count := make([]int32, 1<<bits)
+	tk, ta := make([]uint64, len(keys)), make([]int32, len(at))
+	for shift := 0; shift < 64; shift += bits {
+		clear(count)
+		for _, k := range keys {
+			count[k>>shift&mask]++
+		}
+		sum := int32(0)
+		for d, c := range count {
+			count[d], sum = sum, sum+c
+		}
+		for i, k := range keys {
+			d := k >> shift & mask
+			tk[count[d]], ta[count[d]] = k, at[i]
+			count[d]++
+		}
+		keys, tk, at, ta = tk, keys, ta, at
+	}
+	return postings{keys: keys, at: at}
+}
+
+// of returns the list of key k.
+func (ps *postings) of(k uint64) []int32 {
+	lo := sort.Search(len(ps.keys), func(i int) bool { return ps.keys[i] >= k })
+	hi := lo
+	for hi < len(ps.keys) && ps.keys[hi] == k {
+		hi++
+	}
+	return ps.at[lo:hi]
+}
+
+// equalAt returns the flat indexes of the lines that may equal normalised
+// line s, white space aside: a superset (a hash), in image order.
+func (si *sideIndex) equalAt(s string) []int32 {
+	k := looseKey(si.seed, s)
+	return si.equal.of(k)
+}
+
+// looseKey is the key of normalised line s without its white space:
+// normLine leaves single ASCII spaces only.
+func looseKey(seed uint64, s string) uint64 {
+	h := seed ^ fnvOffset
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			h = (h ^ uint64(s[i])) * fnvPrime
+		}
+	}
+	return h
+}
+
+// normAt is the normalised text of position p of image img.
+func (si *sideIndex) normAt(img, p int) string {
+	im := &si.imgs[img]
+	return normLine(si.f.Hunks[im.hunk].Lines[im.lines[p]].Content)
+}
+
+// raw is the text of the line at at, as the patch has it.
+func (si *sideIndex) raw(at pos) string {
+	im := &si.imgs[at.img]
+	return si.f.Hunks[im.hunk].Lines[im.lines[at.p]].Content
+}
+
+func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
+
+// normRange is the normalised text of positions from to to (exclusive) of
+// image img, clamped to the image.
+func (si *sideIndex) normRange(img, from, to int) []string {
+	from, to = max(0, from), min(len(si.imgs[img].lines), to)
+	out := make([]string, 0, max(0, to-from))
+	for p := from; p < to; p++ {
+		out = append(out, si.normAt(img, p))
+	}
+	return out
+}
+
+// number is the line number, in the index's side, of position p of image
+// img.
+func (si *sideIndex) number(img, p int) int {
+	im := &si.imgs[img]
+	return si.f.Hunks[im.hunk].Lines[im.lines[p]].Number(si.side)
+}
+
+// nearest returns the index in flat of the first position whose line
+// number is at least n.
+func (si *sideIndex) nearest(n int) int {
+	return sort.SearchInts(si.nums, n)
+}
+
+// mapLine carries line n of side from of f to the other side: lines
+// outside the hunks and context lines map exactly; an added or removed
+// line maps next to where it would be, inexactly.
+func (si *sideIndex) mapLine(n int) (int, bool) {
+	f, from := si.f, si.side
+	offset := 0
+	for i, h := range si.hunks {
+		if n < h.fromStart {
+			return n + h.toStart - h.fromStart, true
+		}
+		hk := &f.Hunks[i]
+		if j, ok := hk.find(from, n, h.fromFirst, h.fromLast); ok {
+			if l := hk.Lines[j]; l.In(from.other()) {
+				return l.Number(from.other()), true
+			}
+			prevTo := h.toStart - 1
+			for j--; j >= 0; j-- {
+				if m := hk.Lines[j].Number(from.other()); m > 0 {
+					prevTo = m
+					break
+				}
+			}
+			return prevTo + 1, false
+		}
+		if n < h.fromStart+h.fromCount {
+			return n + h.toStart - h.fromStart, false // a truncated hunk
+		}
+		offset = (h.toStart + h.toCount) - (h.fromStart + h.fromCount)
+	}
+	return n + offset, true
+}
