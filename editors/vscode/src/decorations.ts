@@ -1,6 +1,7 @@
 // Diff colours that follow the active theme. Semantic token colours alone are not enough: the
 // default themes (Dark Modern, Light Modern) colour markup.deleted, meta.diff.range and the
-// context scopes like any string, so a removed line would read like a context line. The patch
+// context scopes like any string, so a removed line would read like a context line, and High
+// Contrast draws meta.diff.header in navy on black. The patch
 // lines therefore also get decorations: the theme's own diff editor line backgrounds
 // (diffEditor.insertedLineBackground / removedLineBackground) and foreground colours this
 // extension contributes (lreview.diff*Foreground, with light, dark and high-contrast defaults
@@ -12,6 +13,7 @@ import { DIFF_KINDS, decodeTokens, plan, type DiffKind, type Plan } from './diff
 
 /** The foreground colour contributed in package.json for each kind. */
 const FOREGROUND: Record<DiffKind, string> = {
+  diffHeader: 'lreview.diffHeaderForeground',
   diffHunk: 'lreview.diffHunkForeground',
   diffAdded: 'lreview.diffAddedForeground',
   diffRemoved: 'lreview.diffRemovedForeground',

@@ -4,8 +4,8 @@
 // (the array-of-lines form of the patch) or a range decoration when it shares the line with others
 // (the single-string form).
 
-/** The server's diff token types that get a decoration; the other types are left to the theme. */
-export const DIFF_KINDS = ['diffHunk', 'diffAdded', 'diffRemoved', 'diffContext'] as const;
+/** The server's diff token types that get a decoration; diffNoNewline is left to the theme. */
+export const DIFF_KINDS = ['diffHeader', 'diffHunk', 'diffAdded', 'diffRemoved', 'diffContext'] as const;
 export type DiffKind = (typeof DIFF_KINDS)[number];
 
 /** One decoded semantic token: 0-based line, start character (UTF-16) and length, type name. */

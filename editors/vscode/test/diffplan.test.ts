@@ -36,7 +36,7 @@ test('plan: a patch line that fills its editor line is whole-line, shared lines 
     { line: 3, start: 12, length: 10, type: 'diffHunk' },
     { line: 3, start: 24, length: 4, type: 'diffRemoved' },
     { line: 3, start: 30, length: 4, type: 'diffAdded' },
-    { line: 3, start: 0, length: 1, type: 'diffHeader' }, // not decorated: left to the theme
+    { line: 3, start: 0, length: 1, type: 'diffNoNewline' }, // not decorated: left to the theme
   ];
   const p = plan(tokens, (l) => lines[l]);
   assert.deepEqual(p.diffRemoved.wholeLines, [1]);
@@ -47,6 +47,7 @@ test('plan: a patch line that fills its editor line is whole-line, shared lines 
   ]);
   assert.deepEqual(p.diffHunk.wholeLines, [], 'the single-string form shares its line');
   assert.deepEqual(p.diffContext, { spans: [], wholeLines: [] });
+  assert.ok(!('diffNoNewline' in p), 'no decoration for the no-newline marker');
 });
 
 test('plan: a hunk header whose section text follows the range is not whole-line', () => {

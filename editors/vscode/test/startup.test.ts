@@ -255,6 +255,7 @@ test('package.json: settings, commands and legend match the shared conventions',
   assert.deepEqual(colors.sort(), [
     'lreview.diffAddedForeground',
     'lreview.diffContextForeground',
+    'lreview.diffHeaderForeground',
     'lreview.diffHunkForeground',
     'lreview.diffRemovedForeground',
   ]);

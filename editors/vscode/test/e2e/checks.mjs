@@ -2,10 +2,11 @@
 // fatal stops the run when it fails (nothing after it could pass).
 
 import * as fs from 'node:fs';
-import { fail, goTo, notifications, runCommand, setUserSettings, until, waitFor, editorText } from './ui.mjs';
+import { fail, goTo, notifications, runCommand, setUserSettings, settled, until, waitFor, editorText } from './ui.mjs';
 import { colourChecks } from './colours.mjs';
 
 const FILE = 'drifted.review.json';
+const DISPLAY_NAME = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).displayName;
 const DRIFT = 'the snippet is not what RIGHT 71';
 const SCHEMA = '`state` must be one of';
 
@@ -36,10 +37,10 @@ function problemRows() {
 
 async function problemsOnce({ page, shot }) {
   await runCommand(page, 'Problems: Focus on Problems View');
-  const rows = await until(page, `the drift warning and the schema error in Problems`, (args) => {
+  const rows = await settled(page, `the drift warning and the schema error in Problems`, (args) => {
     const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent);
     return { ok: rows.some((r) => r.includes(args.drift)) && rows.some((r) => r.includes(args.schema)), value: rows };
-  }, { drift: DRIFT, schema: SCHEMA }, 30_000);
+  }, { drift: DRIFT, schema: SCHEMA });
   await shot('problems');
   const count = (s) => rows.filter((r) => r.includes(s)).length;
   if (count(DRIFT) !== 1) fail(`Problems lists the drift warning ${count(DRIFT)} times, want once: ${JSON.stringify(rows)}`);
@@ -92,7 +93,7 @@ async function preferredFix({ page, shot }) {
 
 async function outline({ page, shot }) {
   await runCommand(page, 'Explorer: Focus on Outline View');
-  const rows = await until(page, 'the outline of the review', () => {
+  const rows = await settled(page, 'the outline of the review', () => {
     const rows = [...document.querySelectorAll('.outline-pane .monaco-list-row')].map((r) => ({
       level: Number(r.getAttribute('aria-level')),
       label: r.getAttribute('aria-label') ?? r.textContent,
@@ -101,12 +102,15 @@ async function outline({ page, shot }) {
     return { ok: rows.length > 0, value: rows };
   });
   await shot('outline');
-  const groups = rows.filter((r) => r.group || /Language Features|^lreview$/.test(r.label));
+  // With two symbol providers VS Code shows one group per extension, named after it, at the top
+  // level of the outline and in the breadcrumbs.
+  const providers = [DISPLAY_NAME, 'JSON Language Features'];
+  const groups = rows.filter((r) => r.group || providers.some((p) => r.label.startsWith(p)));
   if (groups.length > 0) fail(`the outline has provider groups (two outline trees): ${JSON.stringify(groups.map((g) => g.label))}`);
   const top = rows.filter((r) => r.level === 1).map((r) => r.label);
   if (new Set(top).size !== top.length) fail(`the outline lists top-level entries twice: ${JSON.stringify(top)}`);
   const crumbs = await page.evaluate(() => document.querySelector('.editor-instance .breadcrumbs-control')?.textContent ?? '');
-  if (/Language Features/.test(crumbs)) fail(`the breadcrumbs name a provider: ${crumbs}`);
+  if (providers.some((p) => crumbs.includes(p))) fail(`the breadcrumbs name a symbol provider: ${crumbs}`);
 }
 
 async function commentBody({ page, shot }) {
@@ -211,17 +215,42 @@ async function serverPathChange({ page, shot, binary, second, machineSettings })
   if (/\[Error/.test(out)) fail(`the lreview output shows errors after a restart: ${out.split('\n').filter((l) => l.includes('[Error')).join(' | ')}`);
 }
 
+async function openSettingsRemote({ page, shot, root, machineSettings }) {
+  const missing = `${root}/no-such/lreview-lsp`;
+  await setUserSettings(page, machineSettings(missing), { remote: true });
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: missing });
+  try {
+    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+  } catch {
+    fail(`no notification names the missing server ${missing}; shown: ${JSON.stringify((await notifications(page)).map((n) => n.text))}`);
+  }
+  await shot('server-missing');
+  await toast.first().locator('.monaco-button', { hasText: 'Open settings' }).click();
+  const seen = await until(page, 'the settings editor on lreview.server.path', () => {
+    const editor = document.querySelector('.settings-editor');
+    const tab = editor?.querySelector('.settings-tabs-widget .action-label.checked')?.textContent ?? '';
+    const rows = [...(editor?.querySelectorAll('.setting-item-contents') ?? [])]
+      .filter((r) => r.offsetParent !== null)
+      .map((r) => r.querySelector('.setting-item-title')?.textContent ?? '');
+    return { ok: editor !== null && rows.some((r) => /Server: Path/.test(r)), value: { tab, rows } };
+  });
+  await shot('open-settings');
+  if (!/^Remote/.test(seen.tab)) fail(`"Open settings" opened the "${seen.tab}" tab, want the Remote tab, where lreview.server.path applies in code-server`);
+}
+
 export const checks = [
   { name: 'open', fatal: true, run: openReview },
   { name: 'language-mode', fatal: true, run: languageMode },
   ...colourChecks,
   { name: 'hover-diff-block', run: hover },
-  { name: 'single-outline', run: outline },
-  { name: 'problems-once', run: problemsOnce },
   { name: 'preferred-quick-fix', run: preferredFix },
   { name: 'comment-body-cursor', run: commentBody },
   { name: 'format-no-dialog', run: formatDocument },
+  // Late, so that a second provider (the JSON language features) has had time to answer.
+  { name: 'single-outline', run: outline },
+  { name: 'problems-once', run: problemsOnce },
   { name: 'server-path-change', run: serverPathChange },
+  { name: 'open-settings-remote', run: openSettingsRemote },
 ];
 
 export { editorText };

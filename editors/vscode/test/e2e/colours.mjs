@@ -11,6 +11,7 @@ const TARGETS = {
   added: { line: '"+    result, err := calculate(input)"', span: '+    result, err' },
   context: { line: '"     ctx := context.Background()"', span: '     ctx := context' },
   hunk: { line: '"@@ -70,4 +70,5 @@', span: '@@ -70,4 +70,5 @@' },
+  header: { line: '"--- a/internal/api/handler.go"', span: '--- a/internal' },
   string: { line: '"title"', span: 'auth refactor' },
 };
 
@@ -43,8 +44,32 @@ function measure(targets) {
       : [];
     out[name] = { color: span ? getComputedStyle(span).color : null, background: backgrounds.join(' ') || 'none' };
   }
+  const bg = document.querySelector('.editor-instance .monaco-editor-background');
+  out.editorBackground = bg ? getComputedStyle(bg).backgroundColor : null;
   return out;
 }
+
+/** rgb parses a computed CSS colour "rgb(r, g, b)" or "rgba(r, g, b, a)". */
+function rgb(css) {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(css ?? '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** contrast is the WCAG contrast ratio of two colours. */
+export function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** MIN_CONTRAST: every diff colour stays readable on the editor background (WCAG large text). */
+const MIN_CONTRAST = 3;
 
 function themeCheck(name, theme, bodyClass, wantBackgrounds) {
   return {
@@ -76,6 +101,16 @@ function themeCheck(name, theme, bodyClass, wantBackgrounds) {
       differ('removed', 'string', 'color');
       differ('added', 'removed', 'color');
       differ('hunk', 'string', 'color');
+      differ('header', 'string', 'color');
+      const bg = rgb(seen.editorBackground);
+      for (const name of Object.keys(TARGETS)) {
+        const fg = rgb(seen[name]?.color);
+        if (!fg || !bg) continue;
+        const ratio = contrast(fg, bg);
+        if (ratio < MIN_CONTRAST) {
+          problems.push(`${name} lines are hard to read: ${seen[name].color} on ${seen.editorBackground} has contrast ${ratio.toFixed(2)}, want >= ${MIN_CONTRAST}`);
+        }
+      }
       if (wantBackgrounds) {
         differ('removed', 'context', 'background');
         differ('added', 'context', 'background');

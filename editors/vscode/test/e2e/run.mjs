@@ -130,6 +130,7 @@ async function main() {
       url: `${server.url}/?folder=${encodeURIComponent(dirs.workspace)}`,
       shot: shooter(page, outDir),
       dirs,
+      root,
       binary: pre.binary,
       second,
       userSettings,

@@ -134,3 +134,25 @@ export async function setUserSettings(page, settings, { remote = false } = {}) {
   });
   await runCommand(page, 'View: Close Editor');
 }
+
+/**
+ * settled is until() plus quiet: the value must also stay the same for quietMs, so that a
+ * second provider answering late (a duplicate outline or problem) is seen before the check.
+ */
+export async function settled(page, what, fn, arg, quietMs = 3000, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let since = 0;
+  let prev;
+  for (;;) {
+    const cur = await page.evaluate(fn, arg);
+    const key = JSON.stringify(cur.value);
+    if (!cur.ok || key !== prev) {
+      since = Date.now();
+      prev = key;
+    } else if (Date.now() - since >= quietMs) {
+      return cur.value;
+    }
+    if (Date.now() > deadline) fail(`timed out after ${timeout} ms waiting for ${what} to settle; last seen: ${key}`);
+    await page.waitForTimeout(100); // the poll interval of a DOM condition, not a fixed wait
+  }
+}
