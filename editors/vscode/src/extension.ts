@@ -20,13 +20,26 @@ import {
 } from './server';
 
 /**
- * LreviewClient is the library's client with one message reworded: the library logs every exit
- * of the server process as an error, also the clean exit (code 0) after a stop or restart.
+ * LreviewClient is the library's client with the noise of a deliberate stop reworded as
+ * information: the library logs every exit of the server process as an error, also the clean
+ * exit (code 0) after a stop or restart, and so it does a request that was in flight when the
+ * stop began (the server answers it "shut down", as LSP asks). Neither needs the user.
  */
 class LreviewClient extends LanguageClient {
+  private stopping = false;
+
+  stop(timeout?: number): Promise<void> {
+    this.stopping = true;
+    return super.stop(timeout);
+  }
+
   error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
     if (/^Server process exited with code 0\.?$/.test(message)) {
       this.info('Server process exited (code 0).');
+      return;
+    }
+    if (this.stopping && /^(Request|Sending request|Sending notification) \S+ failed\.$/.test(message)) {
+      this.info(`${message.replace(/ failed\.$/, '')}: not answered, the server was stopping.`);
       return;
     }
     super.error(message, data, showNotification);

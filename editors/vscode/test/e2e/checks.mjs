@@ -212,7 +212,11 @@ async function serverPathChange({ page, shot, binary, second, machineSettings })
     return { ok: text.includes(want), value: text };
   }, second);
   await shot('server-output');
-  if (/\[Error/.test(out)) fail(`the lreview output shows errors after a restart: ${out.split('\n').filter((l) => l.includes('[Error')).join(' | ')}`);
+  if (/\[Error/.test(out)) {
+    const lines = out.split('\n');
+    const errors = lines.flatMap((l, i) => (l.includes('[Error') ? [lines.slice(i, i + 4).join(' / ')] : []));
+    fail(`the lreview output shows errors after a restart: ${errors.join(' | ')}`);
+  }
 }
 
 async function openSettingsRemote({ page, shot, root, machineSettings }) {
@@ -243,12 +247,13 @@ export const checks = [
   { name: 'language-mode', fatal: true, run: languageMode },
   ...colourChecks,
   { name: 'hover-diff-block', run: hover },
-  { name: 'preferred-quick-fix', run: preferredFix },
-  { name: 'comment-body-cursor', run: commentBody },
   { name: 'format-no-dialog', run: formatDocument },
-  // Late, so that a second provider (the JSON language features) has had time to answer.
+  // Not first, so that a second provider (the JSON language features) has had time to answer;
+  // before the quick fix, which removes the drift warning.
   { name: 'single-outline', run: outline },
   { name: 'problems-once', run: problemsOnce },
+  { name: 'preferred-quick-fix', run: preferredFix },
+  { name: 'comment-body-cursor', run: commentBody },
   { name: 'server-path-change', run: serverPathChange },
   { name: 'open-settings-remote', run: openSettingsRemote },
 ];
