@@ -85,6 +85,40 @@ function userSettings(theme = 'Default Dark Modern') {
   };
 }
 
+/**
+ * prepare installs the .vsix, fills the workspace and the settings, and returns the path of a
+ * second, equally valid server binary: changing lreview.server.path to it restarts the server.
+ */
+function prepare(pre, root, dirs) {
+  const vsix = packageVsix(root);
+  fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(pre.cs, dirs, vsix));
+  fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
+  const second = path.join(root, 'bin2', 'lreview-lsp');
+  fs.mkdirSync(path.dirname(second), { recursive: true });
+  fs.copyFileSync(pre.binary, second);
+  fs.chmodSync(second, 0o755);
+  cs.writeSettings(dirs, userSettings(), machineSettings(pre.binary));
+  return second;
+}
+
+/** launchBrowser starts headless Chromium, quiet: no network of its own, no first-run UI. */
+function launchBrowser(pre) {
+  const { chromium } = createRequire(import.meta.url)(pre.cs.playwright);
+  return chromium.launch({
+    executablePath: pre.chromium,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
 async function main() {
   const started = Date.now();
   const pre = preconditions();
@@ -96,33 +130,10 @@ async function main() {
   let browser;
   const failures = [];
   try {
-    const vsix = packageVsix(root);
-    const installed = cs.installExtension(pre.cs, dirs, vsix);
-    fs.writeFileSync(path.join(outDir, 'install.log'), installed);
-    fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
-    // A second, equally valid binary: changing lreview.server.path to it restarts the server.
-    const second = path.join(root, 'bin2', 'lreview-lsp');
-    fs.mkdirSync(path.dirname(second), { recursive: true });
-    fs.copyFileSync(pre.binary, second);
-    fs.chmodSync(second, 0o755);
-    cs.writeSettings(dirs, userSettings(), machineSettings(pre.binary));
-
+    const second = prepare(pre, root, dirs);
     const port = await cs.freePort();
     server = await cs.start(pre.cs, dirs, port, path.join(outDir, 'code-server.log'));
-    const { chromium } = createRequire(import.meta.url)(pre.cs.playwright);
-    browser = await chromium.launch({
-      executablePath: pre.chromium,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchBrowser(pre);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(20_000);
     const ctx = {

@@ -24,8 +24,11 @@ export async function waitFor(page, what, fn, arg, timeout = 20_000) {
   }
 }
 
-/** runCommand runs a command palette entry by its exact label (or label prefix, with prefix set). */
-export async function runCommand(page, label, { prefix = false } = {}) {
+/**
+ * runCommand runs a command palette entry by its exact label (or label prefix, with prefix set).
+ * With opensInput set the command opens a quick input of its own (Go to Line), which stays.
+ */
+export async function runCommand(page, label, { prefix = false, opensInput = false } = {}) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -42,7 +45,7 @@ export async function runCommand(page, label, { prefix = false } = {}) {
     fail(`the command palette has no entry "${label}"; for it, it offers ${JSON.stringify(offered.slice(0, 10))}`);
   }
   await row.first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  if (!opensInput) await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
 }
 
 function escapeRegExp(s) {
@@ -51,9 +54,12 @@ function escapeRegExp(s) {
 
 /** goTo moves the cursor to 1-based line and column through "Go to Line/Column...". */
 export async function goTo(page, line, column) {
-  await runCommand(page, 'Go to Line/Column...');
+  await runCommand(page, 'Go to Line/Column...', { opensInput: true });
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await waitFor(page, 'the Go to Line input', () => {
+    const el = document.querySelector('.quick-input-widget .quick-input-box input');
+    return el && el.offsetParent !== null && !el.value.startsWith('>');
+  });
   await input.fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
   await waitFor(
