@@ -15,9 +15,9 @@ EMACS   ?= $(shell command -v emacs 2>/dev/null)
 # test checks the diff colours and the Emacs test runs on json-ts-mode too.
 TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
-.PHONY: test test-go test-vim test-helix test-emacs test-vscode build install bench clean
+.PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install bench clean
 
-test: test-go test-vim test-helix test-emacs test-vscode
+test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lreview-lsp
@@ -51,6 +51,19 @@ test-vscode: build
 		cd editors/vscode && LREVIEW_LSP="$(BIN)" npm test; \
 	else \
 		echo "vscode tests skipped: run 'npm ci' in editors/vscode first"; \
+	fi
+
+# The extension in a real VS Code (code-server + headless Chromium from
+# ../shared/tools/install-code-server, prefix $LREVIEW_CODE_SERVER or
+# /opt/lreview-code-server). Skipped when missing, except when CI is set.
+test-vscode-e2e: build
+	@cs="$${LREVIEW_CODE_SERVER:-/opt/lreview-code-server}"; \
+	if [ -f "$$cs/.ok" ] && [ -d editors/vscode/node_modules ]; then \
+		cd editors/vscode && LREVIEW_LSP="$(BIN)" LREVIEW_CODE_SERVER="$$cs" npm run --silent test:e2e; \
+	elif [ -n "$$CI" ]; then \
+		echo "vscode e2e: no code-server in $$cs or no editors/vscode/node_modules; CI needs both (sh ../shared/tools/install-code-server; npm ci)"; exit 1; \
+	else \
+		echo "vscode e2e skipped: no code-server in $$cs (install it with: sh ../shared/tools/install-code-server) or no editors/vscode/node_modules (npm ci)"; \
 	fi
 
 bench:

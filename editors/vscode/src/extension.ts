@@ -1,9 +1,11 @@
 // The VS Code side of lreview: thin glue between the editor and lreview-lsp. Everything that can
-// be decided without the editor (finding the binary, launch options, init options) is in
-// server.ts and unit-tested there.
+// be decided without the editor (finding the binary, launch options, init options, where the
+// cursor goes, where diff colours go) is in pure modules and unit-tested there.
 
 import * as vscode from 'vscode';
-import { LanguageClient } from 'vscode-languageclient/node';
+import { LanguageClient, type Middleware } from 'vscode-languageclient/node';
+import { bodyCursor, type Edit } from './bodycursor';
+import { DiffDecorator } from './decorations';
 import {
   ACTION_COPY_INSTALL,
   ACTION_OPEN_SETTINGS,
@@ -12,29 +14,79 @@ import {
   LANGUAGE_ID,
   buildClientOptions,
   buildServerOptions,
+  configurationNotification,
+  openSettingsCommand,
   resolveServerPath,
 } from './server';
 
-let client: LanguageClient | undefined;
+/**
+ * LreviewClient is the library's client with the noise of a deliberate stop reworded as
+ * information: the library logs every exit of the server process as an error, also the clean
+ * exit (code 0) after a stop or restart, and so it does a request that was in flight when the
+ * stop began (the server answers it "shut down", as LSP asks). Neither needs the user.
+ */
+class LreviewClient extends LanguageClient {
+  private stopping = false;
+
+  stop(timeout?: number): Promise<void> {
+    this.stopping = true;
+    return super.stop(timeout);
+  }
+
+  error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
+    if (/^Server process exited with code 0\.?$/.test(message)) {
+      this.info('Server process exited (code 0).');
+      return;
+    }
+    if (this.stopping && /^(Request|Sending request|Sending notification) \S+ failed\.$/.test(message)) {
+      this.info(`${message.replace(/ failed\.$/, '')}: not answered, the server was stopping.`);
+      return;
+    }
+    super.error(message, data, showNotification);
+  }
+}
+
+let client: LreviewClient | undefined;
 let output: vscode.OutputChannel | undefined;
+let decorator: DiffDecorator | undefined;
+
+const MOVE_CURSOR = 'lreview.internal.moveCursor';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('lreview');
   context.subscriptions.push(output);
-
+  decorator = new DiffDecorator(
+    {
+      legend: () => client?.initializeResult?.capabilities.semanticTokensProvider?.legend.tokenTypes,
+      tokens: async (document) => {
+        const c = client;
+        if (c === undefined || !c.isRunning()) return undefined;
+        const r = await c.sendRequest<{ data: number[] } | null>('textDocument/semanticTokens/full', {
+          textDocument: { uri: c.code2ProtocolConverter.asUri(document.uri) },
+        });
+        return r?.data;
+      },
+    },
+    LANGUAGE_ID,
+  );
   context.subscriptions.push(
+    decorator,
     vscode.commands.registerCommand('lreview.restartServer', () => restart()),
     vscode.commands.registerCommand('lreview.showOutput', () => output?.show(true)),
+    vscode.commands.registerCommand(MOVE_CURSOR, moveCursor),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // Other lreview settings reach the running server through synchronize.configurationSection.
+      // One listener for all lreview settings, queued with the restarts: a notification is never
+      // sent to a client that is stopping.
       if (e.affectsConfiguration('lreview.server.path')) {
         void restart();
+      } else if (e.affectsConfiguration(CONFIG_SECTION)) {
+        void enqueue(notifySettings);
       }
     }),
     { dispose: () => void stop() },
   );
 
-  await start();
+  await enqueue(start);
 }
 
 export async function deactivate(): Promise<void> {
@@ -59,9 +111,13 @@ async function start(): Promise<void> {
 
   const clientOptions = buildClientOptions(config);
   clientOptions.outputChannel = output;
-  client = new LanguageClient(LANGUAGE_ID, 'lreview', buildServerOptions(resolved.path), clientOptions);
+  clientOptions.middleware = middleware;
+  const c = new LreviewClient(LANGUAGE_ID, 'lreview', buildServerOptions(resolved.path), clientOptions);
+  client = c;
   try {
-    await client.start();
+    await c.start();
+    decorator?.forget();
+    decorator?.refreshVisible();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     output?.appendLine(`lreview: the language server failed to start: ${message}`);
@@ -88,15 +144,57 @@ async function stop(): Promise<void> {
   }
 }
 
-// Restarts are queued so that a settings change and the command cannot interleave.
+async function notifySettings(): Promise<void> {
+  const c = client;
+  if (c === undefined || !c.isRunning()) {
+    return; // a server that starts later reads the settings from initializationOptions
+  }
+  await c.sendNotification('workspace/didChangeConfiguration', configurationNotification(config()));
+}
+
+// Restarts and settings notifications are queued so that they never interleave.
 let queue: Promise<void> = Promise.resolve();
 
+function enqueue(job: () => Promise<void>): Promise<void> {
+  queue = queue.then(job).catch((err) => {
+    output?.appendLine(`lreview: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  return queue;
+}
+
 function restart(): Promise<void> {
-  queue = queue.then(async () => {
+  return enqueue(async () => {
     await stop();
     await start();
   });
-  return queue;
+}
+
+/** The code actions that write an empty "body" put the cursor into it afterwards. */
+const middleware: Middleware = {
+  async provideCodeActions(document, range, context, token, next) {
+    const actions = await next(document, range, context, token);
+    for (const a of actions ?? []) {
+      if (a instanceof vscode.CodeAction && a.edit !== undefined && a.command === undefined) {
+        const edits: Edit[] = a.edit.get(document.uri);
+        const at = bodyCursor(edits);
+        if (at !== undefined) {
+          a.command = { title: 'Edit the body', command: MOVE_CURSOR, arguments: [document.uri.toString(), at.line, at.character] };
+        }
+      }
+    }
+    return actions;
+  },
+};
+
+async function moveCursor(uri: string, line: number, character: number): Promise<void> {
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
+  if (editor === undefined) {
+    return;
+  }
+  const pos = editor.document.validatePosition(new vscode.Position(line, character));
+  editor.selection = new vscode.Selection(pos, pos);
+  editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.window.showTextDocument(editor.document, editor.viewColumn);
 }
 
 async function showNotFound(message: string): Promise<void> {
@@ -105,6 +203,7 @@ async function showNotFound(message: string): Promise<void> {
     await vscode.env.clipboard.writeText(INSTALL_COMMAND);
     void vscode.window.showInformationMessage(`Copied: ${INSTALL_COMMAND}`);
   } else if (choice === ACTION_OPEN_SETTINGS) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'lreview.server.path');
+    const [command, arg] = openSettingsCommand(vscode.env.remoteName);
+    await vscode.commands.executeCommand(command, arg);
   }
 }

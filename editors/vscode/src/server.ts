@@ -11,8 +11,26 @@ import type { Executable, LanguageClientOptions } from 'vscode-languageclient/no
 /** The name of the server binary, as installed by `go install`. */
 export const SERVER_BINARY = 'lreview-lsp';
 
-/** The command shown to users when the server cannot be found. */
-export const INSTALL_COMMAND = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest';
+/**
+ * The install command shown first when the server cannot be found, and the one "Copy install
+ * command" copies: run in a clone of lreview-lsp (Go 1.26 or newer), it builds the server from
+ * that checkout.
+ */
+export const INSTALL_COMMAND = 'go install ./cmd/lreview-lsp';
+
+/** The go version the module needs (go.mod). */
+export const GO_VERSION = '1.26';
+
+/** The install command without a checkout, named second: it works once the module is published. */
+export const INSTALL_PUBLISHED_COMMAND = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest';
+
+/** installHint is the sentence that says how to install the server, checkout first. */
+export function installHint(): string {
+  return (
+    `Install it from a clone of lreview-lsp with \`${INSTALL_COMMAND}\` (Go ${GO_VERSION} or newer), ` +
+    `or, once the module is published, with \`${INSTALL_PUBLISHED_COMMAND}\``
+  );
+}
 
 /** Language id, configuration section and LanguageClient id: one word everywhere. */
 export const LANGUAGE_ID = 'lreview';
@@ -103,17 +121,36 @@ export function buildServerOptions(binary: string): Executable {
 }
 
 /**
- * buildClientOptions: documents of language lreview; settings changes under "lreview" are sent
- * as workspace/didChangeConfiguration ({settings: {lreview: {...}}}); initializationOptions is a
- * function so that a restart picks up the current settings.
+ * buildClientOptions: documents of language lreview; initializationOptions is a function so that
+ * a restart picks up the current settings. There is no synchronize.configurationSection on
+ * purpose: the library's own settings listener would race a restart (a notification sent to a
+ * client that is stopping is an error toast); extension.ts sends configurationNotification from
+ * its one listener instead, queued with the restarts.
  */
 export function buildClientOptions(getConfig: () => ConfigReader): LanguageClientOptions {
   return {
     documentSelector: [{ language: LANGUAGE_ID }],
     initializationOptions: () => initializationOptions(getConfig()),
-    synchronize: { configurationSection: CONFIG_SECTION },
     diagnosticCollectionName: LANGUAGE_ID,
   };
+}
+
+/** The workspace/didChangeConfiguration params for a settings change: {settings: {lreview: ...}}. */
+export function configurationNotification(config: ConfigReader): { settings: { lreview: ServerSettings } } {
+  return { settings: { [CONFIG_SECTION]: serverSettings(config) } as { lreview: ServerSettings } };
+}
+
+/**
+ * openSettingsCommand opens lreview.server.path where it applies. The setting is
+ * machine-overridable: in a remote window (Remote-SSH, Codespaces, code-server) it is the remote
+ * machine's, shown on the Remote tab; the User tab does not list it there.
+ */
+export function openSettingsCommand(remoteName: string | undefined): [string, unknown] {
+  const query = `@id:${CONFIG_SECTION}.server.path`;
+  if (remoteName) {
+    return ['workbench.action.openRemoteSettings', { query }];
+  }
+  return ['workbench.action.openSettings', query];
 }
 
 /** notFoundMessage is what a user sees when no binary was found; it names the install command. */
@@ -121,7 +158,7 @@ export function notFoundMessage(searched: string[]): string {
   const where = searched.length > 0 ? ` (looked on PATH and in ${searched.join(', ')})` : ' on PATH';
   return (
     `lreview: the language server "${SERVER_BINARY}" was not found${where}. ` +
-    `Install it with \`${INSTALL_COMMAND}\`, or set "lreview.server.path" to the binary.`
+    `${installHint()}; or set "lreview.server.path" to the binary.`
   );
 }
 
@@ -131,7 +168,7 @@ export function settingNotFoundMessage(configured: string, resolved: string): st
   return (
     `lreview: "lreview.server.path" is set to ${shown}, but no executable file is there. ` +
     `Fix the setting, or clear it to use "${SERVER_BINARY}" from PATH; ` +
-    `install the server with \`${INSTALL_COMMAND}\`.`
+    `${installHint().replace(/^Install it/, 'install the server')}.`
   );
 }
 

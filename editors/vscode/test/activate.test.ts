@@ -18,10 +18,17 @@ interface Recorded {
   output: string[];
 }
 
-function stubVscode(settings: Record<string, unknown>, choose: string | undefined): { vscode: unknown; rec: Recorded } {
+function stubVscode(
+  settings: Record<string, unknown>,
+  choose: string | undefined,
+  remoteName: string | undefined,
+): { vscode: unknown; rec: Recorded } {
   const rec: Recorded = { commands: new Map(), errors: [], clipboard: [], executed: [], output: [] };
   const disposable = { dispose: () => undefined };
   const vscode = {
+    ThemeColor: class {
+      constructor(readonly id: string) {}
+    },
     window: {
       createOutputChannel: () => ({
         appendLine: (s: string) => rec.output.push(s),
@@ -34,6 +41,9 @@ function stubVscode(settings: Record<string, unknown>, choose: string | undefine
         return choose;
       },
       showInformationMessage: async () => undefined,
+      createTextEditorDecorationType: () => ({ dispose: () => undefined }),
+      onDidChangeVisibleTextEditors: () => disposable,
+      visibleTextEditors: [],
     },
     commands: {
       registerCommand: (id: string, fn: (...args: unknown[]) => unknown) => {
@@ -51,8 +61,11 @@ function stubVscode(settings: Record<string, unknown>, choose: string | undefine
         return { get: (key: string) => settings[key] };
       },
       onDidChangeConfiguration: () => disposable,
+      onDidChangeTextDocument: () => disposable,
+      onDidCloseTextDocument: () => disposable,
     },
     env: {
+      remoteName,
       clipboard: {
         writeText: async (s: string) => {
           rec.clipboard.push(s);
@@ -100,8 +113,8 @@ function loadExtension(vscode: unknown): { activate: (ctx: unknown) => Promise<v
   }
 }
 
-async function activateWith(settings: Record<string, unknown>, choose?: string) {
-  const { vscode, rec } = stubVscode(settings, choose);
+async function activateWith(settings: Record<string, unknown>, choose?: string, remoteName?: string) {
+  const { vscode, rec } = stubVscode(settings, choose, remoteName);
   const ext = loadExtension(vscode);
   const context = { subscriptions: [] as { dispose(): unknown }[] };
   await ext.activate(context);
@@ -112,7 +125,7 @@ async function activateWith(settings: Record<string, unknown>, choose?: string) 
 
 test('activate: registers the commands', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' });
-  assert.deepEqual([...rec.commands.keys()].sort(), ['lreview.restartServer', 'lreview.showOutput']);
+  assert.deepEqual([...rec.commands.keys()].sort(), ['lreview.internal.moveCursor', 'lreview.restartServer', 'lreview.showOutput']);
   await ext.deactivate();
 });
 
@@ -130,7 +143,13 @@ test('activate: a missing server is a message with actions, and "Copy install co
 
 test('activate: "Open settings" opens lreview.server.path', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' }, 'Open settings');
-  assert.deepEqual(rec.executed, [['workbench.action.openSettings', 'lreview.server.path']]);
+  assert.deepEqual(rec.executed, [['workbench.action.openSettings', '@id:lreview.server.path']]);
+  await ext.deactivate();
+});
+
+test('activate: in a remote window "Open settings" opens the Remote tab, where the setting applies', async () => {
+  const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' }, 'Open settings', 'ssh-remote');
+  assert.deepEqual(rec.executed, [['workbench.action.openRemoteSettings', { query: '@id:lreview.server.path' }]]);
   await ext.deactivate();
 });
 

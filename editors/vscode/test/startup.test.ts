@@ -1,7 +1,7 @@
 // Start-up logic of the extension (src/server.ts), without VS Code: finding the server binary,
 // the message when it is missing, launch options and initializationOptions.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,15 +12,25 @@ import {
   INSTALL_COMMAND,
   buildClientOptions,
   buildServerOptions,
+  configurationNotification,
   initializationOptions,
+  openSettingsCommand,
   resolveServerPath,
   type ConfigReader,
 } from '../src/server';
 
 const pkgDir = path.resolve(__dirname, '..', '..');
 
+/** The temporary folders this file made; removed when its tests are done. */
+const made: string[] = [];
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
 function tmpdir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lreview-startup-'));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'lreview-startup-'));
+  made.push(d);
+  return d;
 }
 
 function fakeBinary(dir: string, name = 'lreview-lsp', mode = 0o755): string {
@@ -86,7 +96,13 @@ test('resolveServerPath: missing binary gives a message with the install command
   assert.ok(got.message.includes('lreview-lsp'), 'message names the binary');
   assert.ok(got.message.includes('lreview.server.path'), 'message names the setting');
   assert.ok(!/\n\s+at /.test(got.message), 'message is not a stack trace');
-  assert.equal(INSTALL_COMMAND, 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest');
+  assert.equal(INSTALL_COMMAND, 'go install ./cmd/lreview-lsp');
+  // From a checkout first (with the Go version), the published module only second.
+  const checkout = got.message.indexOf('`go install ./cmd/lreview-lsp`');
+  const published = got.message.indexOf('`go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest`');
+  assert.ok(checkout >= 0 && published > checkout, `message ${JSON.stringify(got.message)}: checkout install first, then the module`);
+  assert.ok(/clone of lreview-lsp/.test(got.message) && /Go 1\.26 or newer/.test(got.message), 'names the clone and the Go version');
+  assert.ok(/once the module is published/.test(got.message), 'the module install is conditional');
 });
 
 test('resolveServerPath: the setting wins over PATH', { skip: posixOnly }, () => {
@@ -167,16 +183,28 @@ test('initializationOptions: {author, diagnostics: {disabled}} from settings', (
   });
 });
 
-test('buildClientOptions: lreview documents, configuration sync, live init options', () => {
+test('buildClientOptions: lreview documents, no library settings sync, live init options', () => {
   let current = settings({ author: 'a' });
   const opts = buildClientOptions(() => current);
   assert.deepEqual(opts.documentSelector, [{ language: 'lreview' }]);
-  assert.equal(opts.synchronize?.configurationSection, 'lreview');
+  // The library's own settings listener would race a restart; extension.ts notifies instead.
+  assert.equal(opts.synchronize, undefined);
   assert.equal(typeof opts.initializationOptions, 'function');
   const init = opts.initializationOptions as () => unknown;
   assert.deepEqual(init(), { author: 'a', diagnostics: { disabled: [] } });
   current = settings({ author: 'b', 'diagnostics.disabled': ['html-escape'] });
   assert.deepEqual(init(), { author: 'b', diagnostics: { disabled: ['html-escape'] } }, 'a restart sees new settings');
+});
+
+test('configurationNotification: the lreview section, as the server reads it', () => {
+  assert.deepEqual(configurationNotification(settings({ author: ' c ', 'diagnostics.disabled': ['schema'] })), {
+    settings: { lreview: { author: 'c', diagnostics: { disabled: ['schema'] } } },
+  });
+});
+
+test('openSettingsCommand: the Remote tab in a remote window, the User tab otherwise', () => {
+  assert.deepEqual(openSettingsCommand(undefined), ['workbench.action.openSettings', '@id:lreview.server.path']);
+  assert.deepEqual(openSettingsCommand('ssh-remote'), ['workbench.action.openRemoteSettings', { query: '@id:lreview.server.path' }]);
 });
 
 test('package.json: settings, commands and legend match the shared conventions', () => {
@@ -212,11 +240,25 @@ test('package.json: settings, commands and legend match the shared conventions',
   assert.equal(scopes.diffRemoved[0], 'markup.deleted.diff');
   assert.equal(scopes.diffHunk[0], 'meta.diff.range.unified');
 
-  assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: '*.review.json', url: './schema/review-exchange.v1.schema.json' }]);
-  assert.ok(
-    pkg.contributes.jsonLanguageParticipants.some((p: { languageId: string }) => p.languageId === 'lreview'),
-    'the JSON language features serve lreview documents (schema validation, completion)',
-  );
+  // One source per feature: the JSON language features must not also serve lreview documents
+  // (a second outline, every schema error twice); the server validates the schema.
+  assert.equal(pkg.contributes.jsonValidation, undefined);
+  assert.equal(pkg.contributes.jsonLanguageParticipants, undefined);
+  assert.deepEqual(pkg.contributes.configurationDefaults['[lreview]'], {
+    'editor.defaultFormatter': `${pkg.publisher}.${pkg.name}`,
+    'editor.semanticHighlighting.enabled': true,
+  });
+  const colors = pkg.contributes.colors.map((c: { id: string; defaults: Record<string, string> }) => {
+    assert.deepEqual(Object.keys(c.defaults).sort(), ['dark', 'highContrast', 'highContrastLight', 'light'], `${c.id} has a default per theme kind`);
+    return c.id;
+  });
+  assert.deepEqual(colors.sort(), [
+    'lreview.diffAddedForeground',
+    'lreview.diffContextForeground',
+    'lreview.diffHeaderForeground',
+    'lreview.diffHunkForeground',
+    'lreview.diffRemovedForeground',
+  ]);
 });
 
 test('package.json: diagnostic codes agree with shared/spec/diagnostics.md when it is present', (t) => {
