@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -51,6 +52,36 @@ func BenchmarkUnmarshalBaseline(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		var v any
+		if err := json.Unmarshal(src, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckBaseline is what `lreview-lsp check` does with one file in
+// process (parse, check, convert the diagnostics): the yardstick of the
+// issue's latency targets, measured in the same run as them.
+func BenchmarkCheckBaseline(b *testing.B) {
+	src := generatedReview()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		doc := exchange.Parse(src)
+		rep := anchor.CheckDocument(doc, nil)
+		conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
+		_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
+	}
+}
+
+// BenchmarkJSONFloor is json.Valid then encoding/json Unmarshal into
+// `any`: the floor `check` is compared with.
+func BenchmarkJSONFloor(b *testing.B) {
+	src := generatedReview()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		var v any
+		if !json.Valid(src) {
+			b.Fatal("invalid")
+		}
 		if err := json.Unmarshal(src, &v); err != nil {
 			b.Fatal(err)
 		}

@@ -17,6 +17,8 @@ type file struct {
 	uri    protocol.DocumentURI
 	latest *snapshot
 	timer  *time.Timer
+	// diags is the encoding of the last diagnostics published (diagnostics.go).
+	diags diagCache
 }
 
 // snapshot is one version of a document. Its analysis is computed at most

@@ -43,6 +43,9 @@ const (
 type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
+	// raw sends messages encoded already (frames.go); nil falls back
+	// to conn.
+	raw rawWriter
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -94,7 +97,9 @@ func NewServer(opts Options) *Server {
 // stream ends, and returns the process exit code the protocol asks for:
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	stream := newFrameStream(rwc)
+	s.raw = stream
+	s.conn = jsonrpc2.NewConn(stream)
 	s.conn.Go(ctx, s.handle)
 	var code int
 	select {
