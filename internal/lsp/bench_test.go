@@ -122,41 +122,82 @@ func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 // and waits for the new version's diagnostics: the latency of every
 // keystroke on a large review.
 func BenchmarkEditCommentToDiagnostics(b *testing.B) {
-	src := generatedReview()
 	c := newTestClient(b, Options{Debounce: 1})
 	c.versionsOnly = true
 	c.initialize()
 	uri := protocol.DocumentURI("file:///bench/edit.review.json")
-	c.open(uri, string(src))
+	c.open(uri, string(generatedReview()))
 	c.waitDiagnostics(uri, 1)
-	m := exchange.NewMapper(src)
-	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
-	p := m.Position(at, exchange.UTF16)
-	pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
-	version := int32(1)
+	edit := commentEdit(c, uri)
 	for b.Loop() {
-		version++
-		c.change(uri, version, &protocol.Range{Start: pos, End: pos}, "x")
-		c.waitDiagnostics(uri, version)
+		edit()
 	}
 	reportPeakRSS(b)
 }
 
-func BenchmarkSemanticTokensFull(b *testing.B) {
-	src := generatedReview()
-	c := newTestClient(b, Options{})
+// tokensClient opens the benchmark review and checks its tokens once: in
+// the loops the client takes the reply as raw JSON, since decoding half a
+// million numbers is the editor's cost, not the server's.
+func tokensClient(b *testing.B, name string) (*testClient, protocol.DocumentURI, *protocol.SemanticTokens) {
+	c := newTestClient(b, Options{Debounce: 1})
+	c.versionsOnly = true
 	c.initialize()
-	uri := protocol.DocumentURI("file:///bench/tokens.review.json")
-	c.open(uri, string(src))
+	uri := protocol.DocumentURI("file:///bench/" + name + ".review.json")
+	c.open(uri, string(generatedReview()))
 	c.waitDiagnostics(uri, 1)
+	var toks protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &toks)
+	if len(toks.Data) < 5*99000 {
+		b.Fatalf("got %d tokens, want one per diff line", len(toks.Data)/5)
+	}
+	return c, uri, &toks
+}
+
+// commentEdit returns a function that types one more character in the
+// last comment's body as the next version, and waits for its analysis.
+func commentEdit(c *testClient, uri protocol.DocumentURI) func() {
+	src := generatedReview()
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
+	pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+	version := int32(1)
+	return func() {
+		version++
+		c.change(uri, version, &protocol.Range{Start: pos, End: pos}, "x")
+		c.waitDiagnostics(uri, version)
+	}
+}
+
+// BenchmarkSemanticTokensFull asks for the whole tokens after each
+// keystroke in a comment, as an editor does (the edit is not timed).
+func BenchmarkSemanticTokensFull(b *testing.B) {
+	c, uri, _ := tokensClient(b, "tokens")
+	edit := commentEdit(c, uri)
 	for b.Loop() {
-		var toks protocol.SemanticTokens
-		c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &toks)
-		if len(toks.Data) < 5*99000 {
-			b.Fatalf("got %d tokens, want one per diff line", len(toks.Data)/5)
-		}
+		b.StopTimer()
+		edit()
+		b.StartTimer()
+		c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
 	}
 	reportPeakRSS(b)
+}
+
+// BenchmarkSemanticTokensDelta is BenchmarkSemanticTokensFull with the
+// delta request an editor sends once it holds a result.
+func BenchmarkSemanticTokensDelta(b *testing.B) {
+	c, uri, toks := tokensClient(b, "delta")
+	edit := commentEdit(c, uri)
+	for b.Loop() {
+		b.StopTimer()
+		edit()
+		b.StartTimer()
+		var d protocol.SemanticTokensDelta
+		c.mustCall("textDocument/semanticTokens/full/delta", map[string]any{"textDocument": map[string]any{"uri": uri}, "previousResultId": toks.ResultID}, &d)
+		if d.ResultID == "" {
+			b.Fatal("no result id")
+		}
+		toks.ResultID = d.ResultID
+	}
 }
 
 func BenchmarkSemanticTokensRange100Lines(b *testing.B) {

@@ -19,6 +19,8 @@ type file struct {
 	timer  *time.Timer
 	// diags is the encoding of the last diagnostics published (diagnostics.go).
 	diags diagCache
+	// tokens is the last semantic tokens result sent (semantictokens.go).
+	tokens tokenCache
 }
 
 // snapshot is one version of a document. Its analysis is computed at most
