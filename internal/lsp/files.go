@@ -161,14 +161,14 @@ func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position
 }
 
 func init() {
-	notifications["textDocument/didOpen"] = notification(didOpen)
-	notifications["textDocument/didChange"] = notification(didChange)
+	notifications["textDocument/didOpen"] = textNotification(decodeOpenParams, didOpen)
+	notifications["textDocument/didChange"] = textNotification(decodeChangeParams, didChange)
 	notifications["textDocument/didClose"] = notification(didClose)
 }
 
-func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
+func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.mu.Lock()
-	sn := newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), s.enc, nil)
+	sn := newSnapshot(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, s.enc, nil)
 	f := &file{uri: p.TextDocument.URI, latest: sn}
 	if old := s.files[f.uri]; old != nil && old.timer != nil {
 		old.timer.Stop()
@@ -177,17 +177,6 @@ func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentPara
 	s.mu.Unlock()
 	s.schedule(f, 0)
 	return nil
-}
-
-// changeParams is didChange's params with the range optional: the protocol
-// library's struct cannot tell a whole-document change from an insertion
-// at the top of the file.
-type changeParams struct {
-	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	ContentChanges []struct {
-		Range *protocol.Range `json:"range"`
-		Text  string          `json:"text"`
-	} `json:"contentChanges"`
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
@@ -204,7 +193,7 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text = []byte(ch.Text)
+			text = ch.Text
 			continue
 		}
 		if m == nil || i > 0 {
