@@ -24,7 +24,7 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 	case p.Node.Start >= len(old)-suffix:
 		delta = len(src) - len(old) // the edit is before it: the patch moves
 	default:
-		return Parse(src)
+		return reuseMapper(Parse(src), prev, prefix)
 	}
 	// An unmoved subtree is shared with prev: nothing in it differs but
 	// the patch node's Parent, which stays prev's root (an object, the
@@ -36,7 +36,7 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 	}
 	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta, shared: shared}
 	root, errs := parseJSON(r)
-	d := &Document{Src: src, Root: root, Syntax: errs}
+	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, prefix)
 	if root.Kind != KindObject {
 		return d
 	}
@@ -51,6 +51,16 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 		return d
 	}
 	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, delta))
+	return d
+}
+
+// reuseMapper gives d the mapper of prev's, updated from the first
+// changed byte on, when prev has one: the lines before the edit keep
+// their index.
+func reuseMapper(d, prev *Document, prefix int) *Document {
+	if prev.mapper != nil {
+		d.mapper = prev.mapper.edited(d.Src, prefix)
+	}
 	return d
 }
 
