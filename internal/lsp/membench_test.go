@@ -76,11 +76,75 @@ func BenchmarkMemoryOpenAndEdits(b *testing.B) {
 	b.ReportMetric(editsMB/fileMB, "40edits-HWM/file")
 }
 
-type serveChild struct {
+// rawConn is the client side of a server's stdio as bytes: benchmarks
+// write framed messages and skim the replies for an id or a version
+// without decoding them, so that they time the server, not a client.
+type rawConn struct {
 	b   *testing.B
-	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
+	buf []byte
+}
+
+func (c *rawConn) send(msg string) {
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+		c.b.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// waitFor reads messages until one holds marker: anywhere in a small one,
+// in the first 200 bytes of a large one, where a publish has its version
+// and a reply its id. It returns that message, valid until the next read.
+func (c *rawConn) waitFor(marker string) []byte {
+	for {
+		h, err := textproto.NewReader(c.out).ReadMIMEHeader()
+		if err != nil {
+			c.b.Fatalf("waiting for %s: %v", marker, err)
+		}
+		n, err := strconv.Atoi(h.Get("Content-Length"))
+		if err != nil {
+			c.b.Fatalf("bad Content-Length %q", h.Get("Content-Length"))
+		}
+		if cap(c.buf) < n {
+			c.buf = make([]byte, n)
+		}
+		body := c.buf[:n]
+		if _, err := io.ReadFull(c.out, body); err != nil {
+			c.b.Fatal(err)
+		}
+		head := body
+		if n > 64<<10 {
+			head = body[:200]
+		}
+		if bytes.Contains(head, []byte(marker)) {
+			return body
+		}
+	}
+}
+
+// newRawServer serves a session in this process over pipes.
+func newRawServer(b *testing.B) *rawConn {
+	clientRead, serverWrite := io.Pipe()
+	serverRead, clientWrite := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- NewServer(Options{Debounce: 1}).Serve(context.Background(), pipeRWC{serverRead, serverWrite})
+	}()
+	b.Cleanup(func() {
+		clientWrite.Close()
+		serverWrite.Close()
+		<-done
+	})
+	c := &rawConn{b: b, in: clientWrite, out: bufio.NewReaderSize(clientRead, 1<<20)}
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`)
+	c.waitFor(`"id":0`)
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	return c
+}
+
+type serveChild struct {
+	rawConn
+	cmd *exec.Cmd
 }
 
 func startServeChild(b *testing.B) *serveChild {
@@ -98,38 +162,7 @@ func startServeChild(b *testing.B) *serveChild {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	return &serveChild{b: b, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
-}
-
-func (c *serveChild) send(msg string) {
-	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
-		c.b.Fatalf("writing to the server: %v", err)
-	}
-}
-
-// waitFor reads messages until one holds marker: anywhere in a small one,
-// in the first 200 bytes of a large one, where a publish has its version.
-func (c *serveChild) waitFor(marker string) {
-	for {
-		h, err := textproto.NewReader(c.out).ReadMIMEHeader()
-		if err != nil {
-			c.b.Fatalf("waiting for %s: %v", marker, err)
-		}
-		n, err := strconv.Atoi(h.Get("Content-Length"))
-		if err != nil {
-			c.b.Fatalf("bad Content-Length %q", h.Get("Content-Length"))
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c.out, body); err != nil {
-			c.b.Fatal(err)
-		}
-		if n > 64<<10 {
-			body = body[:200]
-		}
-		if bytes.Contains(body, []byte(marker)) {
-			return
-		}
-	}
+	return &serveChild{rawConn: rawConn{b: b, in: in, out: bufio.NewReaderSize(out, 1<<20)}, cmd: cmd}
 }
 
 // peakMB reads the server process's VmHWM.
