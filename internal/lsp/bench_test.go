@@ -159,7 +159,7 @@ func rawOpen(b *testing.B, name string) (*rawConn, func()) {
 // tokensRequest sends a tokens request as call id and returns the reply.
 func tokensRequest(c *rawConn, id int, method, name, extra string) []byte {
 	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"textDocument":{"uri":"file:///bench/%s.review.json"}%s}}`, id, method, name, extra))
-	return c.waitFor(fmt.Sprintf(`"id":%d,`, id))
+	return c.waitFor(fmt.Sprintf(`"id":%d`, id))
 }
 
 // BenchmarkSemanticTokensFull asks for the whole tokens after each

@@ -93,8 +93,9 @@ func (c *rawConn) send(msg string) {
 }
 
 // waitFor reads messages until one holds marker: anywhere in a small one,
-// in the first 200 bytes of a large one, where a publish has its version
-// and a reply its id. It returns that message, valid until the next read.
+// in the first or last 200 bytes of a large one, where a publish has its
+// version and a reply its id (jsonrpc2 writes the id last). It returns
+// that message, valid until the next read.
 func (c *rawConn) waitFor(marker string) []byte {
 	for {
 		h, err := textproto.NewReader(c.out).ReadMIMEHeader()
@@ -112,11 +113,11 @@ func (c *rawConn) waitFor(marker string) []byte {
 		if _, err := io.ReadFull(c.out, body); err != nil {
 			c.b.Fatal(err)
 		}
-		head := body
+		head, tail := body, body[:0]
 		if n > 64<<10 {
-			head = body[:200]
+			head, tail = body[:200], body[n-200:]
 		}
-		if bytes.Contains(head, []byte(marker)) {
+		if bytes.Contains(head, []byte(marker)) || bytes.Contains(tail, []byte(marker)) {
 			return body
 		}
 	}
