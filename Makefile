@@ -71,3 +71,18 @@ bench:
 
 clean:
 	rm -rf bin editors/vscode/dist editors/vscode/out
+
+# bench-peer (not in CI) times the server beside VS Code's JSON language
+# server on a generated 8 MB review: the peer is installed from npm once
+# into PEER_DIR, then both run through one harness in interleaved rounds.
+PEER_VERSION := 4.10.0
+PEER_DIR     ?= $(HOME)/.cache/lreview-bench-peer/$(PEER_VERSION)
+PEER_BIN     := $(PEER_DIR)/node_modules/.bin/vscode-json-language-server
+
+.PHONY: bench-peer
+bench-peer: build
+	@if [ ! -x "$(PEER_BIN)" ]; then \
+		mkdir -p "$(PEER_DIR)" && \
+		npm install --no-save --no-audit --no-fund --prefix "$(PEER_DIR)" vscode-langservers-extracted@$(PEER_VERSION); \
+	fi
+	$(GO) run ./internal/lsp/peerbench -ours "$(BIN)" -peer "$(PEER_BIN)"

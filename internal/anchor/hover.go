@@ -140,7 +140,9 @@ func ownerOf(doc *exchange.Document, obj *exchange.Node) string {
 	if obj == nil || obj.Kind != exchange.KindObject {
 		return ""
 	}
-	if obj == doc.Root {
+	if obj == doc.Root || obj.Parent == nil {
+		// A root: doc's, or the earlier version's that a patch subtree
+		// shared with it still names as its Parent (exchange.ParseIncremental).
 		return exchange.OwnerReview
 	}
 	arr := obj.Parent

@@ -4,9 +4,11 @@ import "bytes"
 
 // ParseIncremental parses src, the text of a document whose previous
 // version prev was parsed already. When the edit between the two leaves
-// the patch's text untouched, the patch's subtree and lines are copied from
+// the patch's text untouched, the patch's subtree and lines are taken from
 // prev instead of being read and decoded again: on a large review nearly
 // every edit is in a comment, and the patch is nearly all of the bytes.
+// An edit after the patch shares them as they are; one before it moves
+// them, which copies the nodes with their offsets shifted.
 func ParseIncremental(src []byte, prev *Document) *Document {
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
@@ -22,23 +24,43 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 	case p.Node.Start >= len(old)-suffix:
 		delta = len(src) - len(old) // the edit is before it: the patch moves
 	default:
-		return Parse(src)
+		return reuseMapper(Parse(src), prev, prefix)
 	}
-	// The subtree is copied even when it does not move: its nodes' Parent
-	// must lead to this document's root, not to the previous one's.
-	reuse := cloneShifted(p.Node, delta)
-	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta}
+	// An unmoved subtree is shared with prev: nothing in it differs but
+	// the patch node's Parent, which stays prev's root (an object, the
+	// same Kind and no Name, so Pointer and IsMember are unchanged). A
+	// moved one is copied with its offsets shifted.
+	reuse, shared := p.Node, p.Node
+	if delta != 0 {
+		reuse, shared = cloneShifted(p.Node, delta), nil
+	}
+	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta, shared: shared}
 	root, errs := parseJSON(r)
-	d := &Document{Src: src, Root: root, Syntax: errs}
+	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, prefix)
 	if root.Kind != KindObject {
 		return d
 	}
 	if root.Member("patch") != reuse {
+		// Not reused, or copied by the reader rather than written into.
 		d.Review = decodeReview(src, root)
 		return d
 	}
 	d.patchFrom, d.patchDelta = p.Node, delta
+	if delta == 0 {
+		d.Review = decodeReviewWithPatch(src, root, p)
+		return d
+	}
 	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, delta))
+	return d
+}
+
+// reuseMapper gives d the mapper of prev's, updated from the first
+// changed byte on, when prev has one: the lines before the edit keep
+// their index.
+func reuseMapper(d, prev *Document, prefix int) *Document {
+	if prev.mapper != nil {
+		d.mapper = prev.mapper.edited(d.Src, prefix)
+	}
 	return d
 }
 

@@ -123,3 +123,38 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestParseIncrementalSharesTheUnmovedPatch: an edit after the patch takes
+// its nodes and lines as they are (no copy, nothing allocated for them),
+// and leaves the earlier version's tree as it was, for the requests that
+// still read it.
+func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
+	base, err := os.ReadFile("../../examples/auth.review.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := Parse(base)
+	before := shape(prev.Root)
+	next := []byte(strings.Replace(string(base), "return it instead", "return it now", 1))
+	got := ParseIncremental(next, prev)
+	if got.Review.Patch.Node != prev.Review.Patch.Node || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] {
+		t.Errorf("an edit after the patch copied it: got node %p lines %p, want %p %p",
+			got.Review.Patch.Node, &got.Review.Patch.Lines[0], prev.Review.Patch.Node, &prev.Review.Patch.Lines[0])
+	}
+	if from, delta := got.PatchSource(); from != prev.Review.Patch.Node || delta != 0 {
+		t.Errorf("PatchSource: got %p %d, want the earlier patch node unmoved", from, delta)
+	}
+	if shape(prev.Root) != before {
+		t.Error("parsing the new version changed the earlier version's tree")
+	}
+	checkTree(t, base, prev.Root, prev.Syntax)
+	if p := got.Review.Patch.Lines[3].Node.Pointer(); p != "/patch/3" {
+		t.Errorf("pointer of a shared patch line: got %q, want /patch/3", p)
+	}
+
+	// Moved by an edit before it, the patch is a copy at the new offsets.
+	moved := ParseIncremental([]byte(strings.Replace(string(base), `"auth refactor"`, `"auth refactor!"`, 1)), prev)
+	if moved.Review.Patch.Node == prev.Review.Patch.Node || moved.Review.Patch.Node.Start != prev.Review.Patch.Node.Start+1 {
+		t.Errorf("an edit before the patch: got node %p at %d, want a copy at %d", moved.Review.Patch.Node, moved.Review.Patch.Node.Start, prev.Review.Patch.Node.Start+1)
+	}
+}

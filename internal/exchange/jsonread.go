@@ -181,6 +181,10 @@ type reader struct {
 	// it was in an earlier version of the document (see ParseIncremental).
 	reuse   *Node
 	reuseAt int
+	// shared is the reused subtree when it is the earlier version's own
+	// nodes rather than a copy: it is read by that version concurrently,
+	// so the reader writes nothing into it (see ParseIncremental).
+	shared *Node
 }
 
 func (r *reader) newNode() *Node {
@@ -306,7 +310,9 @@ func (r *reader) value(parent *Node, depth int) *Node {
 		n := r.reuse
 		r.reuse = nil
 		r.pos = n.End
-		n.Parent = parent
+		if n != r.shared {
+			n.Parent = parent
+		}
 		return n
 	}
 	n := r.newNode()
@@ -501,6 +507,13 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		} else {
 			v = &Node{Start: keyEnd, End: keyEnd}
 		}
+	}
+	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart == keyStart && v.KeyEnd == keyEnd {
+		return v // the same member at the same place: nothing to write
+	}
+	if v == r.shared {
+		v = cloneShifted(v, 0)
+		r.shared = nil
 	}
 	v.Parent, v.Name, v.Index = obj, name, -1
 	v.KeyStart, v.KeyEnd = keyStart, keyEnd

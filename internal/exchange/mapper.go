@@ -59,11 +59,40 @@ const markStep = 512
 
 // NewMapper indexes the line starts of content.
 func NewMapper(content []byte) *Mapper {
-	starts := make([]int, 1, 1+len(content)/40)
-	if bytes.IndexByte(content, '\r') < 0 {
+	m := &Mapper{content: content, lineStart: make([]int, 0, 1+len(content)/40)}
+	m.index(0)
+	return m
+}
+
+// edited returns the mapper of content, a later version of m's text that
+// is the same in its first prefix bytes: the lines before the one holding
+// the first change keep their starts and marks, and only the rest is
+// scanned. An edit near the end of a large review indexes a few lines.
+func (m *Mapper) edited(content []byte, prefix int) *Mapper {
+	// Line k-1 holds offset prefix (or ends just before it): rescan from
+	// its start, since its terminator may be the changed byte.
+	k := sort.SearchInts(m.lineStart, prefix)
+	k = max(k, 1)
+	from := m.lineStart[k-1]
+	n := &Mapper{content: content, lineStart: make([]int, k, k+(len(content)-from)/40+1)}
+	copy(n.lineStart, m.lineStart[:k])
+	j := sort.Search(len(m.marks), func(i int) bool { return m.marks[i].off >= from })
+	n.marks = append([]mark(nil), m.marks[:j]...)
+	n.lineStart = n.lineStart[:k-1]
+	n.index(from)
+	return n
+}
+
+// index appends the starts of the lines from offset from, the start of a
+// line, to the end of the content, and the marks of the long ones.
+func (m *Mapper) index(from int) {
+	content := m.content
+	starts := append(m.lineStart, from)
+	first := len(starts) - 1
+	if bytes.IndexByte(content[from:], '\r') < 0 {
 		// The common case: IndexByte is vectorised, far faster than a
 		// byte loop on a multi-megabyte review.
-		for i := 0; ; {
+		for i := from; ; {
 			j := bytes.IndexByte(content[i:], '\n')
 			if j < 0 {
 				break
@@ -72,7 +101,7 @@ func NewMapper(content []byte) *Mapper {
 			starts = append(starts, i)
 		}
 	} else {
-		for i := 0; i < len(content); i++ {
+		for i := from; i < len(content); i++ {
 			switch content[i] {
 			case '\n':
 				starts = append(starts, i+1)
@@ -84,13 +113,12 @@ func NewMapper(content []byte) *Mapper {
 			}
 		}
 	}
-	m := &Mapper{content: content, lineStart: starts}
-	for i := range starts {
+	m.lineStart = starts
+	for i := first; i < len(starts); i++ {
 		if start, end := starts[i], m.lineEnd(i); end-start > markStep {
 			m.markLine(start, end)
 		}
 	}
-	return m
 }
 
 // markLine adds the marks of the line [start, end), counting characters

@@ -2,6 +2,8 @@ package exchange
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -366,6 +368,53 @@ func TestMapperLongLineIsFast(t *testing.T) {
 		}
 		if time.Since(start) > 3*time.Second {
 			t.Fatalf("%d positions on a line of %d bytes took over 3s", i+1, len(text))
+		}
+	}
+}
+
+// TestMapperEditedMatchesNewMapper updates a mapper through random edits
+// of texts with every line terminator and long lines of wide characters,
+// and checks that it indexes the new text as a fresh mapper does.
+func TestMapperEditedMatchesNewMapper(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "é", "😀", "\n", "\r", "\r\n", strings.Repeat("x", 300), strings.Repeat("é😀", 200)}
+	random := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	// A line feed typed or deleted just after a carriage return changes
+	// where the line before the edit ends.
+	for _, tc := range [][2]string{{"a\rb", "a\r\nb"}, {"a\r\nb", "a\rb"}, {"a\r", "a\r\n"}, {"\r\n", "\rx\n"}} {
+		prefix := 0
+		for prefix < min(len(tc[0]), len(tc[1])) && tc[0][prefix] == tc[1][prefix] {
+			prefix++
+		}
+		got, want := NewMapper([]byte(tc[0])).edited([]byte(tc[1]), prefix), NewMapper([]byte(tc[1]))
+		if !slices.Equal(got.lineStart, want.lineStart) {
+			t.Errorf("%q to %q: got lines %v, want %v", tc[0], tc[1], got.lineStart, want.lineStart)
+		}
+	}
+	text := random(60)
+	m := NewMapper([]byte(text))
+	for i := range 3000 {
+		at := r.IntN(len(text) + 1)
+		end := min(len(text), at+r.IntN(8))
+		next := text[:at] + random(r.IntN(3)) + text[end:]
+		prefix := 0
+		for prefix < min(len(text), len(next)) && text[prefix] == next[prefix] {
+			prefix++
+		}
+		got, want := m.edited([]byte(next), prefix), NewMapper([]byte(next))
+		if !slices.Equal(got.lineStart, want.lineStart) || !slices.Equal(got.marks, want.marks) {
+			t.Fatalf("edit %d at %d of %q:\ngot  lines %v marks %v\nwant lines %v marks %v", i, at, next, got.lineStart, got.marks, want.lineStart, want.marks)
+		}
+		text, m = next, got
+		if i%100 == 0 {
+			text = random(60)
+			m = NewMapper([]byte(text))
 		}
 	}
 }

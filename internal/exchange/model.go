@@ -227,3 +227,9 @@ func decodeComment(src []byte, n *Node, index int) *Comment {
 	}
 	return c
 }
+
+// PatchSource returns the patch node of the earlier version whose subtree
+// this document's patch was taken from, and how many bytes it moved, or
+// nil when the patch was read afresh. Callers that derived something from
+// that earlier patch (semantic tokens) reuse it when the delta is zero.
+func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }

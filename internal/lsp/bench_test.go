@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -57,6 +58,36 @@ func BenchmarkUnmarshalBaseline(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckBaseline is what `lreview-lsp check` does with one file in
+// process (parse, check, convert the diagnostics): the yardstick of the
+// issue's latency targets, measured in the same run as them.
+func BenchmarkCheckBaseline(b *testing.B) {
+	src := generatedReview()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		doc := exchange.Parse(src)
+		rep := anchor.CheckDocument(doc, nil)
+		conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
+		_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
+	}
+}
+
+// BenchmarkJSONFloor is json.Valid then encoding/json Unmarshal into
+// `any`: the floor `check` is compared with.
+func BenchmarkJSONFloor(b *testing.B) {
+	src := generatedReview()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		var v any
+		if !json.Valid(src) {
+			b.Fatal("invalid")
+		}
+		if err := json.Unmarshal(src, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 	src := string(generatedReview())
 	c := newTestClient(b, Options{})
@@ -91,41 +122,88 @@ func BenchmarkDidOpenToDiagnostics(b *testing.B) {
 // and waits for the new version's diagnostics: the latency of every
 // keystroke on a large review.
 func BenchmarkEditCommentToDiagnostics(b *testing.B) {
-	src := generatedReview()
-	c := newTestClient(b, Options{Debounce: 1})
-	c.versionsOnly = true
-	c.initialize()
-	uri := protocol.DocumentURI("file:///bench/edit.review.json")
-	c.open(uri, string(src))
-	c.waitDiagnostics(uri, 1)
-	m := exchange.NewMapper(src)
-	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
-	p := m.Position(at, exchange.UTF16)
-	pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
-	version := int32(1)
+	_, edit := rawOpen(b, "edit")
 	for b.Loop() {
-		version++
-		c.change(uri, version, &protocol.Range{Start: pos, End: pos}, "x")
-		c.waitDiagnostics(uri, version)
+		edit()
 	}
 	reportPeakRSS(b)
 }
 
-func BenchmarkSemanticTokensFull(b *testing.B) {
+// rawOpen opens the benchmark review in a server spoken to as bytes
+// (rawConn) and returns the function that types one more character in
+// the last comment's body as the next version and waits for its
+// diagnostics.
+func rawOpen(b *testing.B, name string) (*rawConn, func()) {
 	src := generatedReview()
-	c := newTestClient(b, Options{})
-	c.initialize()
-	uri := protocol.DocumentURI("file:///bench/tokens.review.json")
-	c.open(uri, string(src))
-	c.waitDiagnostics(uri, 1)
+	c := newRawServer(b)
+	uri := "file:///bench/" + name + ".review.json"
+	open, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": uri, "languageId": "lreview", "version": 1, "text": string(src)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.send(string(open))
+	c.waitFor(`"version":1,`)
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
+	version := 1
+	return c, func() {
+		version++
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":%d},`+
+			`"contentChanges":[{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"text":"x"}]}}`,
+			uri, version, p.Line, p.Character, p.Line, p.Character))
+		c.waitFor(fmt.Sprintf(`"version":%d,`, version))
+	}
+}
+
+// tokensRequest sends a tokens request as call id and returns the reply.
+func tokensRequest(c *rawConn, id int, method, name, extra string) []byte {
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"textDocument":{"uri":"file:///bench/%s.review.json"}%s}}`, id, method, name, extra))
+	return c.waitFor(fmt.Sprintf(`"id":%d`, id))
+}
+
+// BenchmarkSemanticTokensFull asks for the whole tokens after each
+// keystroke in a comment, as an editor does (the edit is not timed).
+func BenchmarkSemanticTokensFull(b *testing.B) {
+	c, edit := rawOpen(b, "tokens")
+	var toks struct {
+		Result protocol.SemanticTokens `json:"result"`
+	}
+	if err := json.Unmarshal(tokensRequest(c, 1, "textDocument/semanticTokens/full", "tokens", ""), &toks); err != nil || len(toks.Result.Data) < 5*99000 {
+		b.Fatalf("got %d tokens (%v), want one per diff line", len(toks.Result.Data)/5, err)
+	}
+	id := 1
 	for b.Loop() {
-		var toks protocol.SemanticTokens
-		c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &toks)
-		if len(toks.Data) < 5*99000 {
-			b.Fatalf("got %d tokens, want one per diff line", len(toks.Data)/5)
-		}
+		b.StopTimer()
+		edit()
+		b.StartTimer()
+		id++
+		tokensRequest(c, id, "textDocument/semanticTokens/full", "tokens", "")
 	}
 	reportPeakRSS(b)
+}
+
+// BenchmarkSemanticTokensDelta is BenchmarkSemanticTokensFull with the
+// delta request an editor sends once it holds a result.
+func BenchmarkSemanticTokensDelta(b *testing.B) {
+	c, edit := rawOpen(b, "delta")
+	var toks struct {
+		Result protocol.SemanticTokens `json:"result"`
+	}
+	if err := json.Unmarshal(tokensRequest(c, 1, "textDocument/semanticTokens/full", "delta", ""), &toks); err != nil || toks.Result.ResultID == "" {
+		b.Fatalf("no result id (%v)", err)
+	}
+	id := 1
+	for b.Loop() {
+		b.StopTimer()
+		edit()
+		b.StartTimer()
+		id++
+		reply := tokensRequest(c, id, "textDocument/semanticTokens/full/delta", "delta", `,"previousResultId":"`+toks.Result.ResultID+`"`)
+		if !bytes.Contains(reply, []byte(`"edits":`)) {
+			b.Fatalf("got %.200s, want edits", reply)
+		}
+	}
 }
 
 func BenchmarkSemanticTokensRange100Lines(b *testing.B) {

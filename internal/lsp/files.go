@@ -26,6 +26,10 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
+	// diags is the encoding of the last diagnostics published (diagnostics.go).
+	diags diagCache
+	// tokens is the last semantic tokens result sent (semantictokens.go).
+	tokens tokenCache
 }
 
 // view is the set of documents as they were when a request arrived, and
@@ -121,26 +125,15 @@ func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position
 	return conv, an, off, err
 }
 
-func didOpen(ctx context.Context, s *Server, p *protocol.DidOpenTextDocumentParams) error {
+func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text), nil)
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, nil)
 	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
 	s.schedule(f, 0)
 	return nil
-}
-
-// changeParams is didChange's params with the range optional: the protocol
-// library's struct cannot tell a whole-document change from an insertion
-// at the top of the file.
-type changeParams struct {
-	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	ContentChanges []struct {
-		Range *protocol.Range `json:"range"`
-		Text  string          `json:"text"`
-	} `json:"contentChanges"`
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
@@ -157,7 +150,7 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text = []byte(ch.Text)
+			text = ch.Text
 			continue
 		}
 		if m == nil || i > 0 {

@@ -73,7 +73,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 					TokenTypes:     semanticTokenTypes(),
 					TokenModifiers: []protocol.SemanticTokenModifiers{},
 				},
-				"full":  true,
+				"full":  map[string]any{"delta": true},
 				"range": true,
 			},
 		},

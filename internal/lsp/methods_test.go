@@ -20,7 +20,7 @@ var capabilityMethods = map[string][]string{
 	"foldingRangeProvider":       {"textDocument/foldingRange"},
 	"codeLensProvider":           {"textDocument/codeLens"},
 	"documentFormattingProvider": {"textDocument/formatting"},
-	"semanticTokensProvider":     {"textDocument/semanticTokens/full", "textDocument/semanticTokens/range"},
+	"semanticTokensProvider":     {"textDocument/semanticTokens/full", "textDocument/semanticTokens/full/delta", "textDocument/semanticTokens/range"},
 	"inlayHintProvider":          {"textDocument/inlayHint"},
 	"positionEncoding":           nil,
 }

@@ -2,7 +2,11 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"sort"
+	"strconv"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -10,13 +14,140 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+// semanticTokensFull answers with the whole encoding, already in JSON:
+// it depends on the patch alone, so an edit in a comment reuses the one
+// sent before, and its id, as they are.
+func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
+	res, _, err := s.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	toks := an.Tokens()
-	return &protocol.SemanticTokens{Data: encodeTokens(conv, toks)}, nil
+	return res.reply, nil
+}
+
+// semanticTokensDelta answers with the edits from the result the client
+// holds to the current one; a client that names a result the server no
+// longer has gets the whole encoding, as the protocol allows.
+func semanticTokensDelta(ctx context.Context, s *Server, p *protocol.SemanticTokensDeltaParams) (any, error) {
+	res, prev, err := s.tokensOf(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case res.id == p.PreviousResultID:
+		return &protocol.SemanticTokensDelta{ResultID: res.id, Edits: []protocol.SemanticTokensEdit{}}, nil
+	case prev != nil && prev.id == p.PreviousResultID:
+		return &protocol.SemanticTokensDelta{ResultID: res.id, Edits: tokenEdits(prev.data, res.data)}, nil
+	}
+	return res.reply, nil
+}
+
+// tokenEdits is the one edit that turns old into cur: what lies between
+// their common prefix and common suffix.
+func tokenEdits(old, cur []uint32) []protocol.SemanticTokensEdit {
+	pre := 0
+	for pre < len(old) && pre < len(cur) && old[pre] == cur[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(old)-pre && suf < len(cur)-pre && old[len(old)-1-suf] == cur[len(cur)-1-suf] {
+		suf++
+	}
+	if pre == len(old) && pre == len(cur) {
+		return []protocol.SemanticTokensEdit{}
+	}
+	return []protocol.SemanticTokensEdit{{
+		Start:       uint32(pre),
+		DeleteCount: uint32(len(old) - pre - suf),
+		Data:        slices.Clone(cur[pre : len(cur)-suf]),
+	}}
+}
+
+// tokenCache is a document's last semantic tokens result.
+type tokenCache struct {
+	mu   sync.Mutex
+	seq  int
+	last *tokenResult
+}
+
+// tokenResult is one encoding of a document's tokens.
+type tokenResult struct {
+	id    string
+	data  []uint32
+	reply json.RawMessage // {"resultId": id, "data": data}
+	// patch is the patch node data was computed from, enc the encoding.
+	patch *exchange.Node
+	enc   exchange.Encoding
+}
+
+// tokensOf returns the tokens of the request's version of uri, and the
+// result sent before it (nil if none).
+func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
+	sn, err := snapshotOf(ctx, uri)
+	if err != nil {
+		return nil, nil, err
+	}
+	an, err := sn.analysis(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	f := s.files[uri]
+	s.mu.Unlock()
+	c := &tokenCache{} // the file closed meanwhile: nothing to reuse
+	if f != nil {
+		c = &f.tokens
+	}
+	return c.update(Converter{M: an.Mapper, Enc: sn.enc}, an)
+}
+
+// update returns the tokens of an, reusing the last result when an's
+// patch is that result's, unmoved, and makes them the last result.
+func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResult, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	prev = c.last
+	node := an.Doc.Review.Patch.Node
+	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch) {
+		if prev.patch != node {
+			moved := *prev
+			moved.patch = node
+			c.last = &moved
+		}
+		return c.last, prev, nil
+	}
+	c.seq++
+	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: node, enc: conv.Enc}
+	cur.reply = encodeTokenReply(cur.id, cur.data)
+	c.last = cur
+	return cur, prev, nil
+}
+
+// samePatch reports whether doc's patch is node, or was taken unmoved
+// from it: everything up to its end is then the text node was read from.
+func samePatch(doc *exchange.Document, node *exchange.Node) bool {
+	if node == nil {
+		return false
+	}
+	if doc.Review.Patch.Node == node {
+		return true
+	}
+	from, delta := doc.PatchSource()
+	return from == node && delta == 0
+}
+
+func encodeTokenReply(id string, data []uint32) json.RawMessage {
+	b := make([]byte, 0, 32+len(id)+7*len(data))
+	b = append(b, `{"resultId":`...)
+	b = strconv.AppendQuote(b, id)
+	b = append(b, `,"data":[`...)
+	for i, v := range data {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(v), 10)
+	}
+	return append(b, "]}"...)
 }
 
 func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {

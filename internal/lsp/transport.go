@@ -431,6 +431,9 @@ func (t *transport) Write(ctx context.Context, msg jsonrpc2.Message) (int64, err
 		}
 	}
 	if data == nil && err == nil {
+		data = encodeFast(msg)
+	}
+	if data == nil && err == nil {
 		data, err = json.Marshal(msg)
 	}
 	if err != nil {

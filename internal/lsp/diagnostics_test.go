@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+// TestPublishReusesOnlyWhatIsUnchanged edits a review the ways that move
+// or change its diagnostics (a keystroke in a body, a line inserted above
+// them, a re-anchored comment, a syntax error and its repair) and checks
+// after each that what the client got equals the diagnostics of the same
+// text opened fresh: a reused encoding must never be a stale one.
+func TestPublishReusesOnlyWhatIsUnchanged(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 4, DiffLines: 400, Comments: 30, Seed: 7}))
+	bodyAt := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
+	commentsAt := strings.Index(src, `"comments"`)
+	lineAt := strings.Index(src, `"start_line": `) + len(`"start_line": `)
+	edits := []struct {
+		name string
+		at   int // byte offset in the text before the edit
+		del  int
+		text string
+	}{
+		{"keystroke in a body", bodyAt, 0, "x"},
+		{"line above every comment", commentsAt, 0, "\n  "},
+		{"re-anchored comment", lineAt + 2, 1, "9"},
+		{"syntax error", bodyAt, 0, `"`},
+		{"repair", bodyAt + 2, 1, ""},
+	}
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///w/reuse.review.json")
+	c.open(uri, src)
+	c.waitDiagnostics(uri, 1)
+	text := src
+	for i, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			version := int32(i + 2)
+			m := exchange.NewMapper([]byte(text))
+			conv := Converter{M: m, Enc: exchange.UTF16}
+			rng := protocol.Range{Start: conv.Position(e.at), End: conv.Position(e.at + e.del)}
+			c.change(uri, version, &rng, e.text)
+			text = text[:e.at] + e.text + text[e.at+e.del:]
+			got := c.waitDiagnostics(uri, version)
+
+			fresh := newTestClient(t, Options{})
+			fresh.initialize()
+			fresh.open(uri, text)
+			want := fresh.waitDiagnostics(uri, 1)
+			gotJSON, _ := json.Marshal(got)
+			wantJSON, _ := json.Marshal(want)
+			if !bytes.Equal(gotJSON, wantJSON) {
+				t.Fatalf("after the edit, got diagnostics\n%s\nwant those of the text opened fresh\n%s", gotJSON, wantJSON)
+			}
+		})
+	}
+}
+
+// TestPublishIsNotHTMLEscaped reads the publishDiagnostics notification
+// as the bytes on the wire: code in messages (`a < b && c > d`) is sent as
+// is, not as \u003c escapes a client must undo.
+func TestPublishIsNotHTMLEscaped(t *testing.T) {
+	clientRead, serverWrite := io.Pipe()
+	serverRead, clientWrite := io.Pipe()
+	srv := NewServer(Options{Debounce: time.Millisecond})
+	done := make(chan int, 1)
+	go func() { done <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
+	t.Cleanup(func() {
+		clientWrite.Close()
+		serverWrite.Close()
+		<-done
+	})
+	send := func(msg string) {
+		if _, err := fmt.Fprintf(clientWrite, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := bufio.NewReader(clientRead)
+	read := func() []byte {
+		h, err := textproto.NewReader(in).ReadMIMEHeader()
+		if err != nil {
+			t.Fatalf("reading a frame header: %v", err)
+		}
+		n, err := strconv.Atoi(h.Get("Content-Length"))
+		if err != nil {
+			t.Fatalf("bad Content-Length %q", h.Get("Content-Length"))
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(in, body); err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	review := `{"leanreview_review": 1, "patch": ["diff --git a/a.go b/a.go", "--- a/a.go", "+++ b/a.go", "@@ -1 +1 @@", "-x", "+if a < b && c > d {"], ` +
+		`"comments": [{"id": "c1", "path": "a.go", "side": "RIGHT", "start_line": 1, "body": "b", "snippet": "if a < b && c > e {"}]}`
+	params, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///w/a.review.json", "languageId": "lreview", "version": 3, "text": review}})
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	read() // the pipe holds one message at a time: take the reply first
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":` + string(params) + `}`)
+	for {
+		body := read()
+		if !bytes.Contains(body, []byte(`"textDocument/publishDiagnostics"`)) {
+			continue
+		}
+		var msg struct {
+			Params protocol.PublishDiagnosticsParams `json:"params"`
+		}
+		if err := json.Unmarshal(body, &msg); err != nil {
+			t.Fatalf("publishDiagnostics is not JSON: %v\n%s", err, body)
+		}
+		if msg.Params.Version != 3 || len(msg.Params.Diagnostics) == 0 {
+			t.Fatalf("got version %d with %d diagnostics, want version 3 with the snippet's", msg.Params.Version, len(msg.Params.Diagnostics))
+		}
+		if bytes.Contains(body, []byte(`\u003c`)) || bytes.Contains(body, []byte(`\u0026`)) || !bytes.Contains(body, []byte("RIGHT 1 is: if a < b && c > d {")) {
+			t.Fatalf("got an HTML-escaped publish, want the code as written:\n%s", body)
+		}
+		return
+	}
+}

@@ -1,0 +1,57 @@
+package lsp
+
+import (
+	"strconv"
+
+	fastjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// rawWriter sends a message that is already encoded. publishDiagnostics
+// uses it: jsonrpc2 re-encodes a notification's params twice more, with
+// HTML escaping, which on a large review costs more than building them.
+type rawWriter interface {
+	WriteRaw(body []byte) error
+}
+
+// WriteRaw sends one framed message whose body is complete JSON.
+func (t *transport) WriteRaw(body []byte) error { return t.writeFrame(body) }
+
+// encodeFast frames a notification or a successful response around the
+// params or result jsonrpc2 already encoded: marshalling the message again
+// would encode them twice more. It returns nil for what it does not
+// handle (errors, requests), which then go through the usual marshal.
+func encodeFast(msg jsonrpc2.Message) []byte {
+	switch m := msg.(type) {
+	case *jsonrpc2.Notification:
+		body := append(make([]byte, 0, len(m.Params())+64), `{"jsonrpc":"2.0","method":`...)
+		body = strconv.AppendQuote(body, m.Method())
+		return appendMember(body, "params", m.Params())
+	case *jsonrpc2.Response:
+		if m.Err() != nil {
+			return nil
+		}
+		id := m.ID()
+		idText, err := fastjson.Marshal(&id)
+		if err != nil {
+			return nil
+		}
+		result := m.Result()
+		if len(result) == 0 {
+			result = []byte("null")
+		}
+		body := append(make([]byte, 0, len(result)+64), `{"jsonrpc":"2.0","id":`...)
+		body = append(body, idText...)
+		return append(append(append(body, `,"result":`...), result...), '}')
+	}
+	return nil
+}
+
+// appendMember closes an envelope with its params member, if any.
+func appendMember(b []byte, name string, raw []byte) []byte {
+	if len(raw) > 0 {
+		b = append(append(append(b, `,"`...), name...), `":`...)
+		b = append(b, raw...)
+	}
+	return append(b, '}')
+}

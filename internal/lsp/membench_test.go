@@ -1,0 +1,193 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// serveChildEnv makes TestServeChild serve the protocol on its standard
+// streams: the memory benchmark runs the server alone in a process, so
+// that its peak resident memory is the server's, not the client's too.
+const serveChildEnv = "LREVIEW_SERVE_CHILD"
+
+func TestServeChild(t *testing.T) {
+	if os.Getenv(serveChildEnv) != "1" {
+		t.Skip("run by BenchmarkMemoryOpenAndEdits")
+	}
+	code := NewServer(Options{}).Serve(context.Background(), stdio{})
+	os.Exit(code)
+}
+
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return nil }
+
+// BenchmarkMemoryOpenAndEdits opens the 8 MB review in a server process
+// of its own, then types 40 characters in a comment, waiting for the
+// diagnostics of each, and reports the server's peak resident memory
+// (VmHWM) after the open and after the edits, in MB and as a multiple of
+// the file's size.
+func BenchmarkMemoryOpenAndEdits(b *testing.B) {
+	src := generatedReview()
+	open, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+		"textDocument": map[string]any{"uri": "file:///bench/mem.review.json", "languageId": "lreview", "version": 1, "text": string(src)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	pos := exchange.NewMapper(src).Position(at, exchange.UTF16)
+	var openMB, editsMB float64
+	for b.Loop() {
+		child := startServeChild(b)
+		child.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+		child.waitFor(`"id":1`)
+		child.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+		child.send(string(open))
+		child.waitFor(`"version":1,`)
+		openMB = child.peakMB()
+		for v := 2; v <= 41; v++ {
+			child.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///bench/mem.review.json","version":%d},`+
+				`"contentChanges":[{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"text":"x"}]}}`,
+				v, pos.Line, pos.Character, pos.Line, pos.Character))
+			child.waitFor(fmt.Sprintf(`"version":%d,`, v))
+		}
+		editsMB = child.peakMB()
+		child.stop()
+	}
+	fileMB := float64(len(src)) / (1 << 20)
+	b.ReportMetric(fileMB, "file-MB")
+	b.ReportMetric(openMB, "open-HWM-MB")
+	b.ReportMetric(openMB/fileMB, "open-HWM/file")
+	b.ReportMetric(editsMB, "40edits-HWM-MB")
+	b.ReportMetric(editsMB/fileMB, "40edits-HWM/file")
+}
+
+// rawConn is the client side of a server's stdio as bytes: benchmarks
+// write framed messages and skim the replies for an id or a version
+// without decoding them, so that they time the server, not a client.
+type rawConn struct {
+	b   *testing.B
+	in  io.WriteCloser
+	out *bufio.Reader
+	buf []byte
+}
+
+func (c *rawConn) send(msg string) {
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+		c.b.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// waitFor reads messages until one holds marker: anywhere in a small one,
+// in the first or last 200 bytes of a large one, where a publish has its
+// version and a reply its id (jsonrpc2 writes the id last). It returns
+// that message, valid until the next read.
+func (c *rawConn) waitFor(marker string) []byte {
+	for {
+		h, err := textproto.NewReader(c.out).ReadMIMEHeader()
+		if err != nil {
+			c.b.Fatalf("waiting for %s: %v", marker, err)
+		}
+		n, err := strconv.Atoi(h.Get("Content-Length"))
+		if err != nil {
+			c.b.Fatalf("bad Content-Length %q", h.Get("Content-Length"))
+		}
+		if cap(c.buf) < n {
+			c.buf = make([]byte, n)
+		}
+		body := c.buf[:n]
+		if _, err := io.ReadFull(c.out, body); err != nil {
+			c.b.Fatal(err)
+		}
+		head, tail := body, body[:0]
+		if n > 64<<10 {
+			head, tail = body[:200], body[n-200:]
+		}
+		if bytes.Contains(head, []byte(marker)) || bytes.Contains(tail, []byte(marker)) {
+			return body
+		}
+	}
+}
+
+// newRawServer serves a session in this process over pipes.
+func newRawServer(b *testing.B) *rawConn {
+	clientRead, serverWrite := io.Pipe()
+	serverRead, clientWrite := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- NewServer(Options{Debounce: 1}).Serve(context.Background(), pipeRWC{serverRead, serverWrite})
+	}()
+	b.Cleanup(func() {
+		clientWrite.Close()
+		serverWrite.Close()
+		<-done
+	})
+	c := &rawConn{b: b, in: clientWrite, out: bufio.NewReaderSize(clientRead, 1<<20)}
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`)
+	c.waitFor(`"id":0`)
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	return c
+}
+
+type serveChild struct {
+	rawConn
+	cmd *exec.Cmd
+}
+
+func startServeChild(b *testing.B) *serveChild {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	cmd.Env = append(os.Environ(), serveChildEnv+"=1")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return &serveChild{rawConn: rawConn{b: b, in: in, out: bufio.NewReaderSize(out, 1<<20)}, cmd: cmd}
+}
+
+// peakMB reads the server process's VmHWM.
+func (c *serveChild) peakMB() float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		c.b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb) / 1024
+		}
+	}
+	c.b.Skip("no VmHWM in /proc/PID/status")
+	return 0
+}
+
+func (c *serveChild) stop() {
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	c.waitFor(`"id":2`)
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	c.in.Close()
+	if err := c.cmd.Wait(); err != nil {
+		c.b.Fatalf("server exit: %v", err)
+	}
+}

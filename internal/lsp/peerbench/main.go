@@ -1,0 +1,341 @@
+// Command peerbench times lreview-lsp beside VS Code's JSON language
+// server (vscode-langservers-extracted) on one generated review, through
+// the same harness: each server in a process of its own, spoken to over
+// stdio as an editor does, in interleaved rounds. It prints, per server,
+// the median time from didOpen to the first diagnostics, from a one
+// character edit in a comment body to the next diagnostics, and the peak
+// resident memory, with `lreview-lsp check` on the same file as the
+// yardstick. `make bench-peer` installs the peer and runs it; it is not
+// part of CI.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+	"github.com/leanreview/lreview-lsp/schema"
+)
+
+func main() {
+	ours := flag.String("ours", "bin/lreview-lsp", "the lreview-lsp binary")
+	peer := flag.String("peer", "", "the vscode-json-language-server command")
+	rounds := flag.Int("rounds", 5, "interleaved rounds")
+	lines := flag.Int("difflines", 100_000, "diff lines of the generated review")
+	comments := flag.Int("comments", 2_000, "comments of the generated review")
+	flag.Parse()
+	if *peer == "" {
+		fmt.Fprintln(os.Stderr, "peerbench: name the peer with -peer (make bench-peer installs it)")
+		os.Exit(2)
+	}
+	if err := run(*ours, *peer, *rounds, reviewgen.Config{DiffLines: *lines, Comments: *comments}); err != nil {
+		fmt.Fprintln(os.Stderr, "peerbench:", err)
+		os.Exit(1)
+	}
+}
+
+// sample is one round of one server.
+type sample struct {
+	open, edit         time.Duration
+	openRSS, afterEdit float64 // VmHWM, MB
+}
+
+func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
+	src := reviewgen.Generate(cfg)
+	dir, err := os.MkdirTemp("", "peerbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "bench.review.json")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		return err
+	}
+	servers := []struct {
+		name string
+		argv []string
+		lang string
+	}{
+		{"lreview-lsp", []string{ours}, "lreview"},
+		{"vscode-json-language-server", []string{peer, "--stdio"}, "json"},
+	}
+	results := make([][]sample, len(servers))
+	var checks []time.Duration
+	for r := range rounds {
+		start := time.Now()
+		if out, err := exec.Command(ours, "check", path).CombinedOutput(); err != nil && !isExit1(err) {
+			return fmt.Errorf("check: %v\n%s", err, out)
+		}
+		checks = append(checks, time.Since(start))
+		for k := range servers {
+			i := (k + r) % len(servers) // alternate which goes first
+			s, err := measure(servers[i].argv, servers[i].lang, path, src)
+			if err != nil {
+				return fmt.Errorf("%s, round %d: %w", servers[i].name, r+1, err)
+			}
+			results[i] = append(results[i], s)
+		}
+	}
+	fmt.Printf("%.1f MB review (%d diff lines, %d comments), %d interleaved rounds, medians\n\n", float64(len(src))/(1<<20), cfg.DiffLines, cfg.Comments, rounds)
+	check := median(checks)
+	o, p := results[0], results[1]
+	row := func(name string, get func(sample) time.Duration) {
+		a, b := median(pick(o, get)), median(pick(p, get))
+		fmt.Printf("| %-40s | %9s | %9s | %6.2f× | %5.2f× check |\n", name, ms(a), ms(b), float64(b)/float64(a), float64(a)/float64(check))
+	}
+	fmt.Printf("| %-40s | %9s | %9s | %7s | %12s |\n", "", "ours", "peer", "peer/ours", "ours/check")
+	fmt.Printf("|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 42), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 9), strings.Repeat("-", 14))
+	fmt.Printf("| %-40s | %9s | %9s | %7s | %12s |\n", "lreview-lsp check (same file)", ms(check), "–", "", "")
+	row("didOpen → diagnostics", func(s sample) time.Duration { return s.open })
+	row("1-char edit in a comment → diagnostics", func(s sample) time.Duration { return s.edit })
+	mb := func(name string, get func(sample) float64) {
+		a, b := medianF(pickF(o, get)), medianF(pickF(p, get))
+		size := float64(len(src)) / (1 << 20)
+		fmt.Printf("| %-40s | %6.0f MB | %6.0f MB | %6.2f× | %5.1f× file  |\n", name, a, b, b/a, a/size)
+	}
+	mb("peak RSS after open", func(s sample) float64 { return s.openRSS })
+	mb("peak RSS after the edit", func(s sample) float64 { return s.afterEdit })
+	return nil
+}
+
+// measure runs one server: initialize, open the review, wait for its
+// diagnostics, type one character in the last comment's body, wait again.
+func measure(argv []string, lang, path string, src []byte) (sample, error) {
+	var s sample
+	c, err := start(argv)
+	if err != nil {
+		return s, err
+	}
+	defer c.kill()
+	uri := "file://" + path
+	if _, err := c.call("initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": "file://" + filepath.Dir(path),
+		"capabilities": map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
+	}); err != nil {
+		return s, err
+	}
+	c.notify("initialized", map[string]any{})
+	var schemaDoc any
+	if err := json.Unmarshal(schema.JSON, &schemaDoc); err != nil {
+		return s, err
+	}
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{
+		"json": map[string]any{"validate": map[string]any{"enable": true}, "schemas": []any{
+			map[string]any{"fileMatch": []string{"*.review.json"}, "uri": "file:///lreview/review-exchange.v1.schema.json", "schema": schemaDoc},
+		}},
+	}})
+	began := time.Now()
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": string(src)}})
+	if err := c.waitDiagnostics(uri); err != nil {
+		return s, fmt.Errorf("after didOpen: %w", err)
+	}
+	s.open = time.Since(began)
+	s.openRSS = c.peakMB()
+
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
+	pos := map[string]int{"line": p.Line, "character": p.Character}
+	began = time.Now()
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"range": map[string]any{"start": pos, "end": pos}, "text": "x"}},
+	})
+	if err := c.waitDiagnostics(uri); err != nil {
+		return s, fmt.Errorf("after didChange: %w", err)
+	}
+	s.edit = time.Since(began)
+	s.afterEdit = c.peakMB()
+	_, _ = c.call("shutdown", nil)
+	c.notify("exit", nil)
+	return s, nil
+}
+
+func isExit1(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && ee.ExitCode() == 1
+}
+
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + " ms" }
+
+func pick(ss []sample, get func(sample) time.Duration) []time.Duration {
+	out := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		out[i] = get(s)
+	}
+	return out
+}
+
+func pickF(ss []sample, get func(sample) float64) []float64 {
+	out := make([]float64, len(ss))
+	for i, s := range ss {
+		out[i] = get(s)
+	}
+	return out
+}
+
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+func medianF(fs []float64) float64 {
+	fs = slices.Clone(fs)
+	slices.Sort(fs)
+	return fs[len(fs)/2]
+}
+
+// client speaks LSP to one server process.
+type client struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	msgs chan message
+	seq  int
+	// wmu keeps frames whole: the reader answers the server's requests
+	// while the harness writes its own messages.
+	wmu sync.Mutex
+}
+
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func start(argv []string) (*client, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	c := &client{cmd: cmd, in: in, msgs: make(chan message, 64)}
+	go c.read(bufio.NewReaderSize(out, 1<<20))
+	return c, nil
+}
+
+// read passes the server's messages on, answering its requests with null
+// results (the harness offers no client feature).
+func (c *client) read(r *bufio.Reader) {
+	defer close(c.msgs)
+	for {
+		h, err := textproto.NewReader(r).ReadMIMEHeader()
+		if err != nil {
+			return
+		}
+		n, err := strconv.Atoi(h.Get("Content-Length"))
+		if err != nil {
+			return
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return
+		}
+		var m message
+		if json.Unmarshal(body, &m) != nil {
+			continue
+		}
+		if m.Method != "" && len(m.ID) > 0 {
+			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+			continue
+		}
+		c.msgs <- m
+	}
+}
+
+func (c *client) write(msg any) {
+	body, _ := json.Marshal(msg)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+func (c *client) notify(method string, params any) {
+	c.write(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+func (c *client) call(method string, params any) (message, error) {
+	c.seq++
+	id := strconv.Itoa(c.seq)
+	c.write(map[string]any{"jsonrpc": "2.0", "id": c.seq, "method": method, "params": params})
+	return c.await(func(m message) bool { return m.Method == "" && string(m.ID) == id })
+}
+
+func (c *client) waitDiagnostics(uri string) error {
+	_, err := c.await(func(m message) bool {
+		if m.Method != "textDocument/publishDiagnostics" {
+			return false
+		}
+		var p struct {
+			URI string `json:"uri"`
+		}
+		return json.Unmarshal(m.Params, &p) == nil && p.URI == uri
+	})
+	return err
+}
+
+func (c *client) await(match func(message) bool) (message, error) {
+	timeout := time.After(5 * time.Minute)
+	for {
+		select {
+		case m, ok := <-c.msgs:
+			if !ok {
+				return m, errors.New("the server closed its output")
+			}
+			if match(m) {
+				return m, nil
+			}
+		case <-timeout:
+			return message{}, errors.New("no answer in 5 minutes")
+		}
+	}
+}
+
+// peakMB reads the server process's VmHWM (0 where /proc has none).
+func (c *client) peakMB() float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+func (c *client) kill() {
+	c.in.Close()
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-done
+	}
+}

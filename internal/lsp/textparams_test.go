@@ -1,0 +1,121 @@
+package lsp
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+)
+
+// TestDecodeOpenParams decodes didOpen params as encoding/json does.
+func TestDecodeOpenParams(t *testing.T) {
+	for _, tc := range []struct {
+		name, params, text string
+	}{
+		{"plain", `{"textDocument":{"uri":"file:///a","languageId":"lreview","version":3,"text":"{}"}}`, "{}"},
+		{"escapes", `{"textDocument":{"uri":"file:///a","version":3,"text":"{\n  \"a\": \"x\\ty\\u00e9\\/\\\\\"\r\n}\u0008\f"}}`, "{\n  \"a\": \"x\\ty\\u00e9\\/\\\\\"\r\n}\b\f"},
+		{"surrogate pair", `{"textDocument":{"uri":"file:///a","version":3,"text":"\ud83d\ude00 ok"}}`, "😀 ok"},
+		{"lone surrogates", `{"textDocument":{"uri":"file:///a","version":3,"text":"\ud83d x \ude00\ud83d\u0041"}}`, "\uFFFD x \uFFFD\uFFFDA"},
+		{"raw utf-8", `{"textDocument":{"uri":"file:///a","version":3,"text":"é😀"}}`, "é😀"},
+		{"text first, unknown members", ` { "x": [1, {"y": null}, "s\"", -2.5e3, true, false] , "textDocument" : { "text" : "t" , "uri":"file:///a", "extra": {"a":[]}, "version": 3 } } `, "t"},
+		{"empty text", `{"textDocument":{"uri":"file:///a","version":3,"text":""}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := decodeOpenParams([]byte(tc.params))
+			if err != nil {
+				t.Fatalf("got error %v", err)
+			}
+			var want protocol.DidOpenTextDocumentParams
+			if err := json.Unmarshal([]byte(tc.params), &want); err != nil {
+				t.Fatalf("the test's params are not JSON: %v", err)
+			}
+			if string(got.TextDocument.Text) != want.TextDocument.Text || string(got.TextDocument.Text) != tc.text {
+				t.Errorf("text: got %q, want %q (encoding/json: %q)", got.TextDocument.Text, tc.text, want.TextDocument.Text)
+			}
+			if got.TextDocument.URI != "file:///a" || got.TextDocument.Version != 3 {
+				t.Errorf("got uri %q version %d, want file:///a version 3", got.TextDocument.URI, got.TextDocument.Version)
+			}
+		})
+	}
+}
+
+// TestDecodeParamsRejects turns malformed params into errors that say
+// where, never into a panic or a wrong text.
+func TestDecodeParamsRejects(t *testing.T) {
+	for _, params := range []string{
+		``,
+		`{`,
+		`{"textDocument":{"uri":"file:///a","text":"abc`,
+		`{"textDocument":{"uri":"file:///a","text":"a\qb"}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a\u12"}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a` + "\x01" + `b"}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"}} x`,
+		`{"textDocument":{"uri":"file:///a" "text":"a"}}`,
+		`{"textDocument":{"uri":"file:///a","version":"3","text":"a"}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":01.2.3}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":tru}`,
+		`{"textDocument":["text"]}`,
+		`{"x":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
+	} {
+		if p, err := decodeOpenParams([]byte(params)); err == nil {
+			t.Errorf("%q: got text %q, want an error", params, p.TextDocument.Text)
+		} else if !strings.Contains(err.Error(), "didOpen params") {
+			t.Errorf("%q: got error %q, want one naming didOpen params", params, err)
+		}
+	}
+	if _, err := decodeChangeParams([]byte(`{"contentChanges":[{"text":"a"},]}`)); err == nil {
+		t.Error("a trailing comma in contentChanges: got no error")
+	}
+}
+
+func TestDecodeChangeParams(t *testing.T) {
+	params := `{"textDocument":{"uri":"file:///a","version":7},"contentChanges":[` +
+		`{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":4}},"rangeLength":2,"text":"x\"y"},` +
+		`{"text":"whole \\n"},{"range":null,"text":""}]}`
+	got, err := decodeChangeParams([]byte(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.TextDocument.URI != "file:///a" || got.TextDocument.Version != 7 || len(got.ContentChanges) != 3 {
+		t.Fatalf("got %+v, want file:///a version 7 with 3 changes", got)
+	}
+	want := []struct {
+		rng  *protocol.Range
+		text string
+	}{
+		{&protocol.Range{Start: protocol.Position{Line: 1, Character: 2}, End: protocol.Position{Line: 1, Character: 4}}, `x"y`},
+		{nil, `whole \n`},
+		{nil, ``},
+	}
+	for i, w := range want {
+		ch := got.ContentChanges[i]
+		if string(ch.Text) != w.text || (ch.Range == nil) != (w.rng == nil) || ch.Range != nil && *ch.Range != *w.rng {
+			t.Errorf("change %d: got range %v text %q, want range %v text %q", i, ch.Range, ch.Text, w.rng, w.text)
+		}
+	}
+}
+
+// TestDecodeTextLikeEncodingJSON round-trips random strings, escapes and
+// all, through encoding/json and the dedicated decoder.
+func TestDecodeTextLikeEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune("ab\"\\/\n\r\t\b\f\x00\x1f<>&é😀\u2028\ufffd")
+	for range 500 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteRune(alphabet[r.IntN(len(alphabet))])
+		}
+		text := b.String()
+		raw, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///a", "version": 1, "text": text}})
+		got, err := decodeOpenParams(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if string(got.TextDocument.Text) != text || !utf8.Valid(got.TextDocument.Text) {
+			t.Fatalf("%s: got %q, want %q", raw, got.TextDocument.Text, text)
+		}
+	}
+}
