@@ -92,7 +92,7 @@ func warnUnknown(name string, out []byte, stderr io.Writer) {
 	doc := exchange.Parse(out)
 	m := doc.Mapper()
 	for _, d := range exchange.Check(doc).Diagnostics {
-		if d.Code != "unknown-field" {
+		if d.Code != exchange.CodeUnknownField {
 			continue
 		}
 		line, col := m.LineCol(d.Range.Start)

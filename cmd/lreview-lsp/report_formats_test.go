@@ -13,6 +13,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"golang.org/x/tools/txtar"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // compileSchema compiles a JSON Schema stored in testdata/schemas, with no
@@ -137,19 +140,20 @@ func TestReportRulesCoverCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := log.Runs[0]
+	rules := rules()
 	if got, want := len(run.Tool.Driver.Rules), len(rules); got != want {
 		t.Errorf("got %d rules, want the table's %d: a code has no entry in rules", got, want)
 	}
 	seen := map[string]bool{}
 	for _, r := range run.Results {
 		seen[r.RuleID] = true
-		if r.RuleIndex >= len(rules) || rules[r.RuleIndex].code != r.RuleID {
+		if r.RuleIndex >= len(rules) || rules[r.RuleIndex].Code != r.RuleID {
 			t.Errorf("result %s has rule index %d, want the table's entry for it", r.RuleID, r.RuleIndex)
 		}
 	}
 	for _, r := range rules {
-		if !seen[r.code] {
-			t.Errorf("no golden input reports %s: the table lists a code the checker never reports", r.code)
+		if !seen[r.Code] {
+			t.Errorf("no golden input reports %s: the table lists a code the checker never reports", r.Code)
 		}
 	}
 }
@@ -231,6 +235,41 @@ func TestRdjsonSuggestionsApply(t *testing.T) {
 			run([]string{"fix", file}, nil, &want, &bytes.Buffer{})
 			if !bytes.Equal(got, want.Bytes()) {
 				t.Errorf("the suggestions applied give:\n%s\nwant what fix prints:\n%s", got, want.Bytes())
+			}
+		})
+	}
+}
+
+// TestDiagnosticsMatchCodesTable checks what the checker reports over the
+// golden corpus against exchange.Codes: a known code, not editor-only, a
+// fix only where the table says one exists, a fix-all only where it says
+// fixAll applies, and the table's severity (milder on comments marked
+// orphaned or dismissed).
+func TestDiagnosticsMatchCodesTable(t *testing.T) {
+	for _, p := range corpus(t) {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range anchor.CheckDocument(exchange.Parse(data), nil).Diagnostics {
+				info, ok := exchange.LookupCode(d.Code)
+				if !ok || info.EditorOnly {
+					t.Errorf("code %q: got %+v, want a code of exchange.Codes that check reports", d.Code, info)
+					continue
+				}
+				if len(d.Fixes) > 0 && !info.Fix {
+					t.Errorf("%s has a fix, but the table says none exists", d.Code)
+				}
+				for _, f := range d.Fixes {
+					if f.Safe && !info.FixAll {
+						t.Errorf("%s has a fix-all fix %q, but the table says fixAll never applies", d.Code, f.Title)
+					}
+				}
+				milder := d.Code == exchange.CodeOrphanedAnchor || d.Code == exchange.CodeSnippetMismatch
+				if d.Severity != info.Severity && !(milder && d.Severity > info.Severity) {
+					t.Errorf("%s: got severity %s, want %s", d.Code, d.Severity, info.Severity)
+				}
 			}
 		})
 	}

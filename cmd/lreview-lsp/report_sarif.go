@@ -9,36 +9,18 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// ruleInfo describes one diagnostic code for the SARIF rules and
-// reviewdog's code. The codes are the public vocabulary of
-// shared/spec/diagnostics.md; TestReportRulesCoverCodes checks that every
-// code the checker reports has an entry.
-type ruleInfo struct {
-	code        string
-	level       exchange.Severity
-	description string
-}
-
-var rules = []ruleInfo{
-	{"syntax", exchange.SeverityError, "The document is not valid JSON."},
-	{"version-missing", exchange.SeverityError, "The document has no leanreview_review member."},
-	{"version-unknown", exchange.SeverityError, "leanreview_review names a version other than 1."},
-	{"version-not-first", exchange.SeverityWarning, "leanreview_review is not the first member, where detection looks for it."},
-	{"schema", exchange.SeverityError, "A value violates the review exchange JSON Schema."},
-	{"unknown-field", exchange.SeverityHint, "A member the format does not define; leanreview's rewrite drops it."},
-	{"html-escape", exchange.SeverityHint, "An HTML escape (\\u003c, \\u003e, \\u0026) where the literal character reads better."},
-	{"patch-string-form", exchange.SeverityHint, "The patch is one string rather than an array of diff lines."},
-	{"patch-trailing-empty", exchange.SeverityWarning, "The patch array ends with a forbidden empty element."},
-	{"patch-multiline-element", exchange.SeverityWarning, "One patch element holds several diff lines."},
-	{"patch-empty", exchange.SeverityWarning, "The patch holds no file diff."},
-	{"patch-parse", exchange.SeverityError, "A diff header or hunk header is malformed."},
-	{"hunk-count-mismatch", exchange.SeverityWarning, "A hunk header's line counts differ from its body."},
-	{"orphaned-anchor", exchange.SeverityError, "A comment's anchor does not resolve to lines of the patch."},
-	{"snippet-mismatch", exchange.SeverityWarning, "A comment's snippet is not what its anchor points at."},
-	{"orphaned-resolves", exchange.SeverityInformation, "A comment marked orphaned resolves again."},
-	{"stale-anchor", exchange.SeverityInformation, "A comment marked stale awaits re-anchoring."},
-	{"id-missing", exchange.SeverityHint, "A comment has no id."},
-	{"id-duplicate", exchange.SeverityError, "Two comments share an id."},
+// rules are the diagnostic codes `check` reports, from the one table in
+// exchange: a rule per code, in the order of diagnostics.md.
+// TestReportRulesCoverCodes checks that every code the checker reports over
+// the golden corpus has its rule.
+func rules() []exchange.CodeInfo {
+	var rs []exchange.CodeInfo
+	for _, c := range exchange.Codes() {
+		if !c.EditorOnly {
+			rs = append(rs, c)
+		}
+	}
+	return rs
 }
 
 // The SARIF 2.1.0 objects the output uses (OASIS SARIF 2.1.0, §3).
@@ -199,8 +181,8 @@ func (f *sarifFormat) finish(w io.Writer) error {
 		index[code] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{ID: code, ShortDescription: sarifText{Text: description}, DefaultConfiguration: sarifConfig{Level: sarifLevel(level)}})
 	}
-	for _, r := range rules {
-		addRule(r.code, r.level, r.description)
+	for _, r := range rules() {
+		addRule(r.Code, r.Severity, r.Description)
 	}
 	results := f.results
 	if results == nil {

@@ -177,7 +177,7 @@ func actReanchor(r *Report, c *exchange.Comment) (Action, bool) {
 	default:
 		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, lineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 	}
-	return Action{Title: title, Edits: edits, Resolves: actDiagnosticOf(r, c, CodeStaleAnchor)}, true
+	return Action{Title: title, Edits: edits, Resolves: actDiagnosticOf(r, c, exchange.CodeStaleAnchor)}, true
 }
 
 // SetStateEdit sets c's state, inserting the member in the spec's key

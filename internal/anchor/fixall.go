@@ -108,7 +108,7 @@ func FixAll(src []byte) ([]byte, []Applied, error) {
 func declined(r *Report) []Applied {
 	var out []Applied
 	for _, d := range r.Diagnostics {
-		if d.Code != CodeOrphanedAnchor && d.Code != CodeSnippetMismatch && d.Code != CodeStaleAnchor || hasSafe(d.Fixes) {
+		if d.Code != exchange.CodeOrphanedAnchor && d.Code != exchange.CodeSnippetMismatch && d.Code != exchange.CodeStaleAnchor || hasSafe(d.Fixes) {
 			continue
 		}
 		c := CommentAt(r.Doc, d.Range.Start)
@@ -117,7 +117,7 @@ func declined(r *Report) []Applied {
 		}
 		res := r.Anchors.Resolutions[c.Index]
 		why := declineReason(res)
-		if d.Code == CodeStaleAnchor {
+		if d.Code == exchange.CodeStaleAnchor {
 			// Said once per comment: a drifted stale comment is told
 			// about on its anchoring diagnostic.
 			why = ""

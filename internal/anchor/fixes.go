@@ -164,7 +164,7 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member(r.Member)),
 		Severity: an.severity(c, exchange.SeverityError),
-		Code:     CodeOrphanedAnchor,
+		Code:     exchange.CodeOrphanedAnchor,
 		Reason:   r.Reason,
 	}
 	msg := an.orphanedMessage(r, &d)
@@ -261,7 +261,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("snippet")),
 		Severity: an.severity(c, exchange.SeverityWarning),
-		Code:     CodeSnippetMismatch,
+		Code:     exchange.CodeSnippetMismatch,
 		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 	}
 	switch {
@@ -310,7 +310,7 @@ func (an *analyzer) orphanedResolves(r *Resolution) exchange.Diagnostic {
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
-		Code:     CodeOrphanedResolves,
+		Code:     exchange.CodeOrphanedResolves,
 		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 		Related:  an.lineRelated(r),
 	}
@@ -328,7 +328,7 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
-		Code:     CodeStaleAnchor,
+		Code:     exchange.CodeStaleAnchor,
 		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", commentName(c)),
 	}
 	name := commentName(c)

@@ -131,7 +131,7 @@ func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
 	return exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("path")),
 		Severity: exchange.SeverityHint,
-		Code:     CodeRenamedPath,
+		Code:     exchange.CodeRenamedPath,
 		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, imageWord(r.Side.other()), name, r.Side, name),
 		Related:  []exchange.Related{*r.Hint},
 		Fixes:    []exchange.Fix{f},

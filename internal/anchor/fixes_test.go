@@ -101,7 +101,7 @@ func TestFixAllLeavesAStaleComment(t *testing.T) {
 func TestNoEmptySnippetUpdate(t *testing.T) {
 	patch := []string{"--- a/x.go", "+++ b/x.go", "@@ -1,2 +1,3 @@", " a()", "+", " b()"}
 	_, a := analyze(t, reviewJSON(patch, cm(`"id": "c1", "path": "x.go", "side": "RIGHT", "start_line": 2, "snippet": "c()"`)), Options{})
-	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != CodeSnippetMismatch {
+	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != exchange.CodeSnippetMismatch {
 		t.Fatalf("got %v, want one snippet-mismatch", a.Diagnostics)
 	}
 	for _, f := range a.Diagnostics[0].Fixes {

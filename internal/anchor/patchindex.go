@@ -10,13 +10,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// Diagnostic codes the index reports (diagnostics.md).
-const (
-	CodePatchParse        = "patch-parse"
-	CodePatchEmpty        = "patch-empty"
-	CodeHunkCountMismatch = "hunk-count-mismatch"
-)
-
 // BuildIndex indexes the patch p: its file diffs, their hunks and every
 // body line numbered in the images it belongs to, plus the patch-level
 // problems (patch-parse, hunk-count-mismatch, patch-empty).
@@ -88,7 +81,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 		ix.Problems = append(ix.Problems, exchange.Diagnostic{
 			Range:    exchange.NodeRange(p.Node),
 			Severity: exchange.SeverityWarning,
-			Code:     CodePatchEmpty,
+			Code:     exchange.CodePatchEmpty,
 			Message:  "the patch holds no file diff: expected \"diff --git\" or \"---\"/\"+++\" file headers followed by \"@@\" hunks",
 		})
 	}
@@ -153,7 +146,7 @@ func (b *builder) step(i int) int {
 		return i + 2
 	case strings.HasPrefix(t, "@@"):
 		if f == nil {
-			b.problem(i, exchange.SeverityError, CodePatchParse, "hunk header before any file header: a \"diff --git\" line or a \"---\"/\"+++\" pair must name the file first", nil)
+			b.problem(i, exchange.SeverityError, exchange.CodePatchParse, "hunk header before any file header: a \"diff --git\" line or a \"---\"/\"+++\" pair must name the file first", nil)
 			return i + 1
 		}
 		return b.hunk(i)
@@ -177,11 +170,11 @@ func (b *builder) step(i int) int {
 		switch {
 		case strings.HasPrefix(t, "--- "):
 			f.fd.Last = i
-			b.problem(i, exchange.SeverityError, CodePatchParse, "malformed file header: \"--- \" is not followed by a \"+++ \" line", nil)
+			b.problem(i, exchange.SeverityError, exchange.CodePatchParse, "malformed file header: \"--- \" is not followed by a \"+++ \" line", nil)
 			return i + 1
 		case strings.HasPrefix(t, "+++ "):
 			f.fd.Last = i
-			b.problem(i, exchange.SeverityError, CodePatchParse, "malformed file header: \"+++ \" without a \"--- \" line before it", nil)
+			b.problem(i, exchange.SeverityError, exchange.CodePatchParse, "malformed file header: \"+++ \" without a \"--- \" line before it", nil)
 			return i + 1
 		case f.binData && isBinaryData(t), isExtendedHeader(t):
 			if t == "GIT binary patch" {
@@ -202,7 +195,7 @@ func (b *builder) step(i int) int {
 	case !f.sawHunk && !f.reported && bodyLike(t) && !b.isSignature(i):
 		f.reported, f.skipping = true, true
 		f.fd.Last = i
-		b.problem(i, exchange.SeverityError, CodePatchParse, "diff line outside any hunk: the \"@@ -start,count +start,count @@\" hunk header is missing", nil)
+		b.problem(i, exchange.SeverityError, exchange.CodePatchParse, "diff line outside any hunk: the \"@@ -start,count +start,count @@\" hunk header is missing", nil)
 		return i + 1
 	}
 	f.skipping = false
@@ -235,10 +228,10 @@ func (b *builder) finish() {
 	}
 	fd := f.fd
 	if fd.OldName == "" && fd.NewName == "" {
-		b.problem(fd.First, exchange.SeverityError, CodePatchParse, "malformed file header: cannot read the file name", nil)
+		b.problem(fd.First, exchange.SeverityError, exchange.CodePatchParse, "malformed file header: cannot read the file name", nil)
 	} else if f.git >= 0 {
 		if _, _, ok := splitGitArgs(gitArgs(b.text(f.git))); !ok {
-			b.problem(f.git, exchange.SeverityError, CodePatchParse, "malformed file header: expected \"diff --git a/<path> b/<path>\"", nil)
+			b.problem(f.git, exchange.SeverityError, exchange.CodePatchParse, "malformed file header: expected \"diff --git a/<path> b/<path>\"", nil)
 		}
 	}
 	if n := len(fd.Hunks); n > 0 {
@@ -404,7 +397,7 @@ func (b *builder) hunk(i int) int {
 	hh, why, ok := parseHunkHeader(b.text(i))
 	if !ok {
 		f.skipping = true // its body lines belong to no hunk
-		b.problem(i, exchange.SeverityError, CodePatchParse, why, nil)
+		b.problem(i, exchange.SeverityError, exchange.CodePatchParse, why, nil)
 		return i + 1
 	}
 	c := hunkCounter{oldNo: firstNumber(hh.oldStart, hh.oldCount), newNo: firstNumber(hh.newStart, hh.newCount)}
@@ -471,7 +464,7 @@ body:
 		f.fd.Last = j - 1
 	}
 	if c.bodyOld != hh.oldCount || c.bodyNew != hh.newCount {
-		b.problem(i, exchange.SeverityWarning, CodeHunkCountMismatch,
+		b.problem(i, exchange.SeverityWarning, exchange.CodeHunkCountMismatch,
 			fmt.Sprintf("hunk header promises %d old and %d new lines, but its body holds %d and %d", hh.oldCount, hh.newCount, c.bodyOld, c.bodyNew),
 			b.countFix(i, hh, c.bodyOld, c.bodyNew))
 	}

@@ -587,7 +587,7 @@ func TestBuildIndexCases(t *testing.T) {
 				if d.Message == "" || d.Severity == 0 {
 					t.Errorf("%s: empty message or severity: %+v", d.Code, d)
 				}
-				want := map[string]exchange.Severity{CodePatchParse: exchange.SeverityError, CodePatchEmpty: exchange.SeverityWarning, CodeHunkCountMismatch: exchange.SeverityWarning}[d.Code]
+				want := map[string]exchange.Severity{exchange.CodePatchParse: exchange.SeverityError, exchange.CodePatchEmpty: exchange.SeverityWarning, exchange.CodeHunkCountMismatch: exchange.SeverityWarning}[d.Code]
 				if d.Severity != want {
 					t.Errorf("%s: got severity %v, want %v", d.Code, d.Severity, want)
 				}
@@ -828,7 +828,7 @@ func TestIndexCountFix(t *testing.T) {
 			}
 			var d *exchange.Diagnostic
 			for i := range ix.Problems {
-				if ix.Problems[i].Code == CodeHunkCountMismatch {
+				if ix.Problems[i].Code == exchange.CodeHunkCountMismatch {
 					d = &ix.Problems[i]
 				}
 			}
@@ -850,7 +850,7 @@ func TestIndexCountFix(t *testing.T) {
 			}
 			ix2 := BuildIndexSource(&fixed.Review.Patch, fixed.Src)
 			for _, p := range ix2.Problems {
-				if p.Code == CodeHunkCountMismatch {
+				if p.Code == exchange.CodeHunkCountMismatch {
 					t.Errorf("after the fix: %s", p.Message)
 				}
 			}
@@ -1125,7 +1125,7 @@ func FuzzBuildIndex(f *testing.F) {
 			if d.Range.Start < 0 || d.Range.End > len(src) || d.Range.Start > d.Range.End {
 				t.Fatalf("%s range %v outside %d bytes", d.Code, d.Range, len(src))
 			}
-			if d.Code == CodeHunkCountMismatch {
+			if d.Code == exchange.CodeHunkCountMismatch {
 				if len(d.Fixes) != 1 {
 					t.Fatalf("hunk-count-mismatch without its fix: %+v", d)
 				}
@@ -1142,7 +1142,7 @@ func FuzzBuildIndex(f *testing.F) {
 		p2, src2 := ixPatchOf(string(fixed))
 		ix2 := BuildIndexSource(p2, src2)
 		for _, d := range ix2.Problems {
-			if d.Code == CodeHunkCountMismatch {
+			if d.Code == exchange.CodeHunkCountMismatch {
 				t.Fatalf("after the count fixes: %s at %v in\n%s", d.Message, d.Range, fixed)
 			}
 		}

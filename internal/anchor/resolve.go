@@ -20,17 +20,6 @@ const (
 	ReasonNoSuchImage       = "no-such-image"
 )
 
-// Diagnostic codes this package reports about anchors.
-const (
-	CodeOrphanedAnchor   = "orphaned-anchor"
-	CodeSnippetMismatch  = "snippet-mismatch"
-	CodeOrphanedResolves = "orphaned-resolves"
-	CodeStaleAnchor      = "stale-anchor"
-	// CodeRenamedPath is the hint on a path that names a renamed file by
-	// its other name (review-exchange.md, "Decision — paths").
-	CodeRenamedPath = "renamed-path"
-)
-
 // Options tunes Analyze.
 type Options struct {
 	// SkipAnchor lists comments whose anchor members failed the schema:

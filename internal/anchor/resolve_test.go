@@ -940,7 +940,7 @@ func TestRenamedHint(t *testing.T) {
 	if want := `"pkg/b.go" is the new name of this renamed file; on LEFT it is called "pkg/a.go"`; r.Hint.Message != want {
 		t.Errorf("hint: got %q, want %q", r.Hint.Message, want)
 	}
-	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != CodeRenamedPath || a.Diagnostics[0].Severity != exchange.SeverityHint {
+	if len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != exchange.CodeRenamedPath || a.Diagnostics[0].Severity != exchange.SeverityHint {
 		t.Fatalf("got %v, want one renamed-path hint", a.Diagnostics)
 	}
 	if got, want := a.Diagnostics[0].Message, `"pkg/b.go" is the new name of renamed file "pkg/a.go": on LEFT it is called "pkg/a.go"`; got != want {

@@ -37,12 +37,12 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	res := Result{AnchorInvalid: map[*Comment]bool{}}
 	add := func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }
 	for _, e := range doc.Syntax {
-		add(Diagnostic{Range: Range{e.Start, e.End}, Severity: SeverityError, Code: "syntax", Message: e.Msg})
+		add(Diagnostic{Range: Range{e.Start, e.End}, Severity: SeverityError, Code: CodeSyntax, Message: e.Msg})
 	}
 	root := doc.Root
 	if root.Kind != KindObject {
 		if root.Kind != KindInvalid {
-			add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: "schema",
+			add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: CodeSchema,
 				Message: fmt.Sprintf("a review exchange is a JSON object, got %s %s", article(root.Kind), root.Kind)})
 		}
 		return res
@@ -52,7 +52,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	checkUnknown(doc, add)
 	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
 		for _, d := range prev.Diagnostics {
-			if d.Code == "html-escape" && d.Range.Start >= old.Start && d.Range.End <= old.End {
+			if d.Code == CodeHTMLEscape && d.Range.Start >= old.Start && d.Range.End <= old.End {
 				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
 				d.Fixes = []Fix{{Title: d.Fixes[0].Title, Done: d.Fixes[0].Done, Safe: true, Edits: []Edit{{Start: d.Range.Start, End: d.Range.End, NewText: d.Fixes[0].Edits[0].NewText}}}}
 				add(d)
@@ -80,7 +80,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	root := doc.Root
 	v := root.Member("leanreview_review")
 	if v == nil {
-		add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: "version-missing",
+		add(Diagnostic{Range: Range{root.Start, root.Start + 1}, Severity: SeverityError, Code: CodeVersionMissing,
 			Message: "not a review exchange: no `leanreview_review` version member (it should be the first key)"})
 		return
 	}
@@ -89,7 +89,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 		if v.Kind == KindInvalid && v.Start == v.End {
 			got = "nothing"
 		}
-		add(Diagnostic{Range: nonEmpty(doc, NodeRange(v)), Severity: SeverityError, Code: "version-unknown",
+		add(Diagnostic{Range: nonEmpty(doc, NodeRange(v)), Severity: SeverityError, Code: CodeVersionUnknown,
 			Message: fmt.Sprintf("unknown format version %s: this tool reads `leanreview_review` version 1", got)})
 	}
 	// By name, not by node: with the key repeated, v is the last one
@@ -102,7 +102,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 		if v.Start == v.End {
 			fix = Fix{}
 		}
-		d := Diagnostic{Range: KeyRange(v), Severity: SeverityWarning, Code: "version-not-first",
+		d := Diagnostic{Range: KeyRange(v), Severity: SeverityWarning, Code: CodeVersionNotFirst,
 			Message: fmt.Sprintf("`leanreview_review` should be the first key (detection looks for it there); %q comes first", first.Name)}
 		if fix.Title != "" {
 			d.Fixes = []Fix{fix}
@@ -140,7 +140,7 @@ func checkSchema(doc *Document, res *Result) {
 		if v.Missing != "" {
 			r = Range{n.Start, n.Start + 1}
 		}
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: nonEmpty(doc, r), Severity: SeverityError, Code: "schema", Message: v.Message})
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: nonEmpty(doc, r), Severity: SeverityError, Code: CodeSchema, Message: v.Message})
 		owner, member := n, v.Missing
 		if member == "" && n.IsMember() {
 			owner, member = n.Parent, n.Name
@@ -157,7 +157,7 @@ func checkUnknown(doc *Document, add func(Diagnostic)) {
 			if slices.Contains(known, m.Name) {
 				continue
 			}
-			add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: "unknown-field",
+			add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
 				Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
 				Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Src, m)}}}})
 		}
@@ -202,7 +202,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 				lit = "&"
 			}
 			if lit != "" {
-				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityHint, Code: "html-escape",
+				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityHint, Code: CodeHTMLEscape,
 					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", src[i:i+6], lit),
 					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", src[i:i+6], lit), Safe: true, Edits: []Edit{{Start: i, End: i + 6, NewText: lit}}}}})
 			}
@@ -237,12 +237,12 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 	p := &doc.Review.Patch
 	switch p.Form {
 	case PatchString:
-		add(Diagnostic{Range: NodeRange(p.Node), Severity: SeverityHint, Code: "patch-string-form",
+		add(Diagnostic{Range: NodeRange(p.Node), Severity: SeverityHint, Code: CodePatchStringForm,
 			Message: "the patch is a single string: writers should emit an array with one diff line per element, which reads and diffs line by line",
 			Fixes:   []Fix{{Title: "Convert the patch to array form", Edits: []Edit{ReplaceValue(p.Node, patchArrayText(doc, p))}}}})
 	case PatchArray:
 		if e := p.TrailingEmpty; e != nil {
-			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: "patch-trailing-empty",
+			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: CodePatchTrailingEmpty,
 				Message: "the patch must not end with an empty element: the final newline is implied",
 				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
 		}
@@ -285,7 +285,7 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 		if len(parts) == 1 {
 			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem)
 		}
-		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: "patch-multiline-element", Message: msg,
+		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: CodePatchMultilineElement, Message: msg,
 			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, sep))}}}})
 	}
 }
@@ -339,7 +339,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) {
 			continue
 		}
 		if f := first[c.ID]; f != nil {
-			add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: "id-duplicate",
+			add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: CodeIDDuplicate,
 				Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
 				Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
 				Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
@@ -355,7 +355,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) {
 		all = append(all, InsertMember(doc.Src, c.Node, "id", Quote(fresh()), "^"))
 	}
 	for _, c := range missing {
-		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: "id-missing",
+		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: CodeIDMissing,
 			Message: fmt.Sprintf("comment #%d has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Index+1),
 			Fixes:   []Fix{{Title: "Assign ids to all comments", Edits: all}}})
 	}

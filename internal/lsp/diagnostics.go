@@ -172,7 +172,7 @@ func dismissedHints(doc *exchange.Document) []exchange.Diagnostic {
 			out = append(out, exchange.Diagnostic{
 				Range:       exchange.NodeRange(c.Node),
 				Severity:    exchange.SeverityHint,
-				Code:        "dismissed",
+				Code:        exchange.CodeDismissed,
 				Message:     "dismissed: a person rejected this comment; it stays as information and must not be acted on",
 				Unnecessary: true,
 			})

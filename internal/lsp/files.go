@@ -294,7 +294,7 @@ func (s *Server) dropped(d dropped) {
 		URI: uri,
 		Diagnostics: []protocol.Diagnostic{{
 			Severity: protocol.DiagnosticSeverityError,
-			Code:     "too-large",
+			Code:     exchange.CodeTooLarge,
 			Source:   "lreview",
 			Message:  msg,
 		}},

@@ -8,8 +8,8 @@ return {
   filetypes = { 'lreview' },
   root_markers = { '.git' },
   init_options = {},
-  -- Sent by Neovim on workspace/didChangeConfiguration and used to answer
-  -- workspace/configuration; the server reads the "lreview" section.
+  -- Sent by Neovim on workspace/didChangeConfiguration; the server reads
+  -- the "lreview" section (it never requests workspace/configuration).
   settings = { lreview = {} },
   -- The server takes the same settings at initialize, so users set them
   -- once under settings.lreview; explicit init_options still win.

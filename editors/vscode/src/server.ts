@@ -36,7 +36,10 @@ export function installHint(): string {
 export const LANGUAGE_ID = 'lreview';
 export const CONFIG_SECTION = 'lreview';
 
-/** Diagnostic codes the server publishes (diagnostics.md); the enum of lreview.diagnostics.disabled. */
+/**
+ * Diagnostic codes the server publishes, as internal/exchange/codes.go lists them; with
+ * EDITOR_ONLY_CODES, the enum of lreview.diagnostics.disabled (a Go test checks package.json).
+ */
 export const DIAGNOSTIC_CODES = [
   'syntax',
   'version-missing',
@@ -57,6 +60,7 @@ export const DIAGNOSTIC_CODES = [
   'stale-anchor',
   'id-missing',
   'id-duplicate',
+  'renamed-path',
 ] as const;
 
 /**

@@ -260,15 +260,3 @@ test('package.json: settings, commands and legend match the shared conventions',
     'lreview.diffRemovedForeground',
   ]);
 });
-
-test('package.json: diagnostic codes agree with shared/spec/diagnostics.md when it is present', (t) => {
-  // shared/ sits beside the repository root (../shared from the repo, in CI too).
-  const spec = path.resolve(pkgDir, '..', '..', '..', 'shared', 'spec', 'diagnostics.md');
-  if (!fs.existsSync(spec)) {
-    t.skip(`${spec} not present`);
-    return;
-  }
-  const text = fs.readFileSync(spec, 'utf8');
-  const codes = [...text.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
-  assert.deepEqual(codes, [...DIAGNOSTIC_CODES]);
-});

@@ -199,8 +199,8 @@ function M.start(bufnr)
     cmd = cmd,
     root_dir = M.root_dir(bufnr),
     -- The server reads the same shape at initialize and, under "lreview",
-    -- from workspace/didChangeConfiguration and workspace/configuration
-    -- (Neovim sends and answers `settings` for both).
+    -- from workspace/didChangeConfiguration, which Neovim sends with
+    -- `settings` (the server never requests workspace/configuration).
     init_options = settings,
     settings = { lreview = settings },
     capabilities = options.capabilities,

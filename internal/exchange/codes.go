@@ -1,0 +1,94 @@
+package exchange
+
+// The diagnostic codes: the project's public vocabulary (diagnostics.md).
+// Users and scripts filter on them, so they never change once shipped.
+// Every package that reports a code names it through these constants, and
+// Codes describes each one; TestCodesDocumented checks the README, the VS
+// Code settings enum and the Neovim help against Codes.
+const (
+	CodeSyntax                = "syntax"
+	CodeVersionMissing        = "version-missing"
+	CodeVersionUnknown        = "version-unknown"
+	CodeVersionNotFirst       = "version-not-first"
+	CodeSchema                = "schema"
+	CodeUnknownField          = "unknown-field"
+	CodeHTMLEscape            = "html-escape"
+	CodePatchStringForm       = "patch-string-form"
+	CodePatchTrailingEmpty    = "patch-trailing-empty"
+	CodePatchMultilineElement = "patch-multiline-element"
+	CodePatchEmpty            = "patch-empty"
+	CodePatchParse            = "patch-parse"
+	CodeHunkCountMismatch     = "hunk-count-mismatch"
+	CodeOrphanedAnchor        = "orphaned-anchor"
+	CodeSnippetMismatch       = "snippet-mismatch"
+	CodeOrphanedResolves      = "orphaned-resolves"
+	CodeStaleAnchor           = "stale-anchor"
+	CodeIDMissing             = "id-missing"
+	CodeIDDuplicate           = "id-duplicate"
+	// CodeRenamedPath is the hint on a path that names a renamed file by
+	// its other name (review-exchange.md, "Decision — paths").
+	CodeRenamedPath = "renamed-path"
+
+	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
+	// hint): only the language server publishes it.
+	CodeDismissed = "dismissed"
+	// CodeTooLarge replaces the diagnostics of a file the server refused
+	// to read: only the language server publishes it.
+	CodeTooLarge = "too-large"
+)
+
+// CodeInfo describes one diagnostic code.
+type CodeInfo struct {
+	Code string
+	// Severity is the usual one; orphaned-anchor and snippet-mismatch are
+	// milder (or absent) on comments already marked orphaned or dismissed.
+	Severity Severity
+	// Fix says a quick fix may be offered; FixAll that source.fixAll (and
+	// `lreview-lsp fix`) may apply one without asking.
+	Fix, FixAll bool
+	// EditorOnly codes come from the language server only, never `check`.
+	EditorOnly bool
+	// Unsilenceable codes ignore diagnostics.disabled.
+	Unsilenceable bool
+	// Description is one sentence for SARIF rules and the docs.
+	Description string
+}
+
+// Codes lists every diagnostic code, in the order of diagnostics.md. Each
+// call returns a fresh slice: there is no package state to mutate.
+func Codes() []CodeInfo {
+	return []CodeInfo{
+		{Code: CodeSyntax, Severity: SeverityError, Description: "The document is not valid JSON."},
+		{Code: CodeVersionMissing, Severity: SeverityError, Description: "The document has no leanreview_review member."},
+		{Code: CodeVersionUnknown, Severity: SeverityError, Description: "leanreview_review names a version other than 1."},
+		{Code: CodeVersionNotFirst, Severity: SeverityWarning, Fix: true, Description: "leanreview_review is not the first member, where detection looks for it."},
+		{Code: CodeSchema, Severity: SeverityError, Description: "A value violates the review exchange JSON Schema."},
+		{Code: CodeUnknownField, Severity: SeverityHint, Fix: true, Description: "A member the format does not define; leanreview's rewrite drops it."},
+		{Code: CodeHTMLEscape, Severity: SeverityHint, Fix: true, FixAll: true, Description: "An HTML escape (\\u003c, \\u003e, \\u0026) where the literal character reads better."},
+		{Code: CodePatchStringForm, Severity: SeverityHint, Fix: true, Description: "The patch is one string rather than an array of diff lines."},
+		{Code: CodePatchTrailingEmpty, Severity: SeverityWarning, Fix: true, FixAll: true, Description: "The patch array ends with a forbidden empty element."},
+		{Code: CodePatchMultilineElement, Severity: SeverityWarning, Fix: true, Description: "One patch element holds several diff lines."},
+		{Code: CodePatchEmpty, Severity: SeverityWarning, Description: "The patch holds no file diff."},
+		{Code: CodePatchParse, Severity: SeverityError, Description: "A diff header or hunk header is malformed."},
+		{Code: CodeHunkCountMismatch, Severity: SeverityWarning, Fix: true, FixAll: true, Description: "A hunk header's line counts differ from its body."},
+		{Code: CodeOrphanedAnchor, Severity: SeverityError, Fix: true, FixAll: true, Description: "A comment's anchor does not resolve to lines of the patch."},
+		{Code: CodeSnippetMismatch, Severity: SeverityWarning, Fix: true, FixAll: true, Description: "A comment's snippet is not what its anchor points at."},
+		{Code: CodeOrphanedResolves, Severity: SeverityInformation, Fix: true, Description: "A comment marked orphaned resolves again."},
+		{Code: CodeStaleAnchor, Severity: SeverityInformation, Fix: true, Description: "A comment marked stale awaits re-anchoring."},
+		{Code: CodeIDMissing, Severity: SeverityHint, Fix: true, Description: "A comment has no id."},
+		{Code: CodeIDDuplicate, Severity: SeverityError, Fix: true, Description: "Two comments share an id."},
+		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment's path names a renamed file by its name on the other side."},
+		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
+		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Unsilenceable: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
+	}
+}
+
+// LookupCode finds a code's description; ok is false for an unknown code.
+func LookupCode(code string) (info CodeInfo, ok bool) {
+	for _, c := range Codes() {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}
