@@ -28,7 +28,7 @@ type DirSummary struct {
 // Outline groups the patch's files by directory and orders both the
 // directories and their files by how much they change and how many active
 // comments they hold: a reviewer reads the busiest places first.
-func (a *Analysis) Outline(doc *exchange.Document) []DirSummary {
+func (a *Anchoring) Outline(doc *exchange.Document) []DirSummary {
 	active := map[*FileDiff]int{}
 	for _, r := range a.Resolutions {
 		if r.File != nil && r.Comment.StateNorm() == exchange.StateActive {

@@ -86,7 +86,7 @@ func TestPreferredFixRestoresTheAnchor(t *testing.T) {
 
 // mutate drifts or side-swaps the active comments of doc whose anchor
 // holds and whose snippet's first line is at one place of its file.
-func mutate(t *testing.T, doc *exchange.Document, a *Analysis, rng *rand.Rand) ([]mutation, []exchange.Edit) {
+func mutate(t *testing.T, doc *exchange.Document, a *Anchoring, rng *rand.Rand) ([]mutation, []exchange.Edit) {
 	t.Helper()
 	once := map[*FileDiff]map[string]int{}
 	var muts []mutation

@@ -14,7 +14,7 @@ type Report struct {
 	Doc         *exchange.Document
 	Check       exchange.Result
 	Index       *Index
-	Anchors     *Analysis
+	Anchors     *Anchoring
 	Diagnostics []exchange.Diagnostic
 }
 

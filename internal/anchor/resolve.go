@@ -30,7 +30,7 @@ type Options struct {
 	// the same patch at the same place, keeps its resolution and
 	// diagnostics: after a keystroke only the edited comment is anchored
 	// again.
-	Prev *Analysis
+	Prev *Anchoring
 }
 
 // Resolution is where one comment's anchor lands in the patch.
@@ -112,8 +112,10 @@ type Candidate struct {
 	respaced string
 }
 
-// Analysis is the anchoring of every comment of one document.
-type Analysis struct {
+// Anchoring is where every comment of one document lands: its resolutions
+// and the anchoring diagnostics. (lsp.Analysis, one per document version,
+// holds the Report that holds it.)
+type Anchoring struct {
 	Index *Index
 	// Resolutions is parallel to doc.Review.Comments.
 	Resolutions []*Resolution
@@ -133,7 +135,7 @@ type Analysis struct {
 // anchored on patch line p, an index in exchange.Patch.Lines: references
 // and hovers on a patch element. Dismissed comments count: they still
 // point somewhere.
-func (a *Analysis) CommentsOn(patchLine int) []int {
+func (a *Anchoring) CommentsOn(patchLine int) []int {
 	a.onceOn.Do(func() {
 		a.on = map[int][]int{}
 		for i, r := range a.Resolutions {
@@ -147,7 +149,7 @@ func (a *Analysis) CommentsOn(patchLine int) []int {
 
 // Analyze resolves every comment of doc against ix (the index of
 // doc.Review.Patch) and reports the anchoring diagnostics with their fixes.
-func Analyze(doc *exchange.Document, ix *Index, opts Options) *Analysis {
+func Analyze(doc *exchange.Document, ix *Index, opts Options) *Anchoring {
 	a, _ := analyzeContext(context.Background(), doc, ix, opts)
 	return a
 }
@@ -158,10 +160,10 @@ const checkEvery = 32
 
 // analyzeContext is Analyze that stops with ctx's error between batches of
 // comments.
-func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Analysis, error) {
+func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Anchoring, error) {
 	an := newAnalyzer(doc, ix, opts)
 	comments := doc.Review.Comments
-	a := &Analysis{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
+	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	prev := reusable(opts.Prev, doc, ix)
 	for i, c := range comments {
 		if i%checkEvery == 0 && ctx.Err() != nil {
@@ -182,7 +184,7 @@ func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 
 // reusable returns prev when its resolutions still hold for doc: the same
 // patch index (shared, not rebuilt) at the same offsets.
-func reusable(prev *Analysis, doc *exchange.Document, ix *Index) *Analysis {
+func reusable(prev *Anchoring, doc *exchange.Document, ix *Index) *Anchoring {
 	if prev == nil || prev.doc == nil || prev.Index == nil || len(prev.Index.Files) != len(ix.Files) ||
 		len(ix.Files) > 0 && prev.Index.Files[0] != ix.Files[0] {
 		return nil
@@ -197,7 +199,7 @@ func reusable(prev *Analysis, doc *exchange.Document, ix *Index) *Analysis {
 // sameComment reports whether comment i is spelt in doc exactly as it was.
 // Its text decides everything about it but its index (in messages about a
 // comment without an id), and the index is the same.
-func (a *Analysis) sameComment(i int, doc *exchange.Document, c *exchange.Comment) bool {
+func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comment) bool {
 	old := a.Resolutions[i].Comment.Node
 	return bytes.Equal(a.doc.Src[old.Start:old.End], doc.Src[c.Node.Start:c.Node.End])
 }
@@ -205,7 +207,7 @@ func (a *Analysis) sameComment(i int, doc *exchange.Document, c *exchange.Commen
 // moveComment returns comment i's resolution and diagnostics for the same
 // text at c's place: ranges inside the comment move with it; ranges in
 // the patch stay.
-func (a *Analysis) moveComment(i int, c *exchange.Comment) (*Resolution, []exchange.Diagnostic) {
+func (a *Anchoring) moveComment(i int, c *exchange.Comment) (*Resolution, []exchange.Diagnostic) {
 	from := a.Resolutions[i].Comment.Node
 	r := *a.Resolutions[i]
 	r.Comment = c

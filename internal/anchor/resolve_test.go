@@ -34,7 +34,7 @@ func reviewJSON(patch []string, comments ...string) []byte {
 	return []byte(b.String())
 }
 
-func analyze(t testing.TB, src []byte, opts Options) (*exchange.Document, *Analysis) {
+func analyze(t testing.TB, src []byte, opts Options) (*exchange.Document, *Anchoring) {
 	t.Helper()
 	doc := exchange.Parse(src)
 	if len(doc.Syntax) > 0 {
@@ -781,7 +781,7 @@ func renderComment(doc *exchange.Document, i int, withSnippet bool) string {
 	return s
 }
 
-func checkAfter(t *testing.T, doc *exchange.Document, a *Analysis, after map[string]string) {
+func checkAfter(t *testing.T, doc *exchange.Document, a *Anchoring, after map[string]string) {
 	t.Helper()
 	found := map[string]bool{}
 	for _, d := range a.Diagnostics {
@@ -812,7 +812,7 @@ func checkAfter(t *testing.T, doc *exchange.Document, a *Analysis, after map[str
 // checkEveryFix applies each fix alone and checks that the result is
 // still a valid review that holds every comment, and that a comment's
 // fixes edit only that comment, each edit apart from the others.
-func checkEveryFix(t testing.TB, doc *exchange.Document, a *Analysis) {
+func checkEveryFix(t testing.TB, doc *exchange.Document, a *Anchoring) {
 	t.Helper()
 	for i, ds := range a.byComment {
 		obj := doc.Review.Comments[i].Node

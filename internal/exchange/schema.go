@@ -72,8 +72,9 @@ func NewSchemaValidator() (*SchemaValidator, error) {
 	return &SchemaValidator{compiled: compiled, tree: tree, shortcut: true}, nil
 }
 
-// defaultSchema is the process's compiled schema: the only package-level
-// state, built on first use and never changed after.
+// defaultSchema is the process's compiled schema, built on first use and
+// never changed after (as schemaDocsOnce, in schemadoc.go, is for the
+// schema's descriptions).
 var defaultSchema struct {
 	once sync.Once
 	v    *SchemaValidator
@@ -109,7 +110,7 @@ func (v *SchemaValidator) Validate(doc *Document) []SchemaViolation {
 		return nil
 	}
 	inst, patchFaults := instanceOf(doc, v.shortcut)
-	m := &mapper{v: v, doc: doc}
+	m := &violationCollector{v: v, doc: doc}
 	for _, e := range patchFaults {
 		m.addElementType(e)
 	}
@@ -388,8 +389,8 @@ func validatorNumber(text string) json.Number {
 	return json.Number(sign + digits + "e" + strconv.Itoa(exp10))
 }
 
-// mapper turns the validator's error tree into plain-worded violations.
-type mapper struct {
+// violationCollector turns the validator's error tree into plain-worded violations.
+type violationCollector struct {
 	v    *SchemaValidator
 	doc  *Document
 	out  []SchemaViolation
@@ -401,7 +402,7 @@ type violationKey struct {
 	missing string
 }
 
-func (m *mapper) add(n *Node, missing, msg string) {
+func (m *violationCollector) add(n *Node, missing, msg string) {
 	if n == nil {
 		return
 	}
@@ -416,7 +417,7 @@ func (m *mapper) add(n *Node, missing, msg string) {
 	m.out = append(m.out, SchemaViolation{Node: n, Missing: missing, Message: msg})
 }
 
-func (m *mapper) result() []SchemaViolation {
+func (m *violationCollector) result() []SchemaViolation {
 	out := m.out[:0]
 	if partial := len(m.doc.Syntax) > 0; partial {
 		for _, v := range m.out {
@@ -450,7 +451,7 @@ func (m *mapper) result() []SchemaViolation {
 // root's "doesn't validate") say nothing of their own; anyOf and oneOf get
 // one message for their node unless exactly one branch fits the node's
 // shape and only failed deeper down.
-func (m *mapper) walk(e *jsonschema.ValidationError) {
+func (m *violationCollector) walk(e *jsonschema.ValidationError) {
 	switch keywordOf(e) {
 	case "anyOf", "oneOf":
 		m.alternatives(e)
@@ -465,7 +466,7 @@ func (m *mapper) walk(e *jsonschema.ValidationError) {
 	m.leaf(e)
 }
 
-func (m *mapper) alternatives(e *jsonschema.ValidationError) {
+func (m *violationCollector) alternatives(e *jsonschema.ValidationError) {
 	var fitting []*jsonschema.ValidationError
 	for _, c := range e.Causes {
 		if allBelow(c, e.InstanceLocation) {
@@ -501,7 +502,7 @@ func allBelow(e *jsonschema.ValidationError, loc string) bool {
 // alternativesMessage words the failure of an anyOf or oneOf as a whole.
 // The two in the schema get their own sentence; any other one lists what
 // each branch expects.
-func (m *mapper) alternativesMessage(n *Node, frag map[string]any, at string) string {
+func (m *violationCollector) alternativesMessage(n *Node, frag map[string]any, at string) string {
 	subj := subject(n)
 	switch at {
 	case "/$defs/comment/properties/side":
@@ -521,7 +522,7 @@ func (m *mapper) alternativesMessage(n *Node, frag map[string]any, at string) st
 	return fmt.Sprintf("%s must be %s, got %s", subj, strings.Join(forms, " or "), m.literal(n))
 }
 
-func (m *mapper) leaf(e *jsonschema.ValidationError) {
+func (m *violationCollector) leaf(e *jsonschema.ValidationError) {
 	n := m.node(e.InstanceLocation)
 	if n == nil {
 		return
@@ -562,7 +563,7 @@ func (m *mapper) leaf(e *jsonschema.ValidationError) {
 
 // addElementType reports a non-string patch element (see instanceOf) with
 // the words leaf gives a failing "type" keyword.
-func (m *mapper) addElementType(e *Node) {
+func (m *violationCollector) addElementType(e *Node) {
 	m.add(e, "", must(subject(e), "a string", kindPhrase(e)))
 }
 
@@ -703,7 +704,7 @@ const maxLiteral = 40
 
 // literal spells a scalar value for a "got …" clause; containers are named
 // by their type.
-func (m *mapper) literal(n *Node) string {
+func (m *violationCollector) literal(n *Node) string {
 	switch n.Kind {
 	case KindString:
 		s := n.Str
@@ -724,7 +725,7 @@ func (m *mapper) literal(n *Node) string {
 // node finds the value at a JSON pointer of the instance. The validator
 // percent-encodes member names in its pointers on top of RFC 6901's
 // escapes. Duplicate keys resolve to the last one, as Value does.
-func (m *mapper) node(ptr string) *Node {
+func (m *violationCollector) node(ptr string) *Node {
 	n := m.doc.Root
 	if ptr == "" {
 		return n

@@ -60,7 +60,7 @@ func TestSemanticTokensFull(t *testing.T) {
 	for _, enc := range []struct {
 		offer []string
 		enc   exchange.Encoding
-	}{{nil, exchange.UTF16}, {[]string{"utf-8", "utf-16"}, exchange.UTF8}, {[]string{"utf-32"}, exchange.UTF16}} {
+	}{{nil, exchange.UTF16}, {[]string{"utf-8", "utf-16"}, exchange.UTF8}, {[]string{"utf-32"}, exchange.UTF32}, {[]string{"utf-16", "utf-32"}, exchange.UTF16}} {
 		t.Run(enc.enc.String()+fmt.Sprint(enc.offer), func(t *testing.T) {
 			c := newTestClient(t, Options{})
 			res := c.initialize(enc.offer...)

@@ -90,11 +90,29 @@ func semanticTokenTypes() []protocol.SemanticTokenTypes {
 	return out
 }
 
-func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
-	enc := exchange.UTF16
-	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
-		enc = exchange.UTF8 // no conversion at all: the cheapest for both sides
+// negotiateEncoding picks the position encoding from the client's offer
+// (LSP 3.17, general.positionEncodings, in the client's order of
+// preference). UTF-8 wins wherever it is listed: the mapper then needs no
+// conversion at all, the cheapest for both sides. Otherwise the first of
+// utf-16 and utf-32 the client lists; UTF-16, which every client must
+// support, when it lists neither.
+func negotiateEncoding(offered []string) exchange.Encoding {
+	if slices.Contains(offered, "utf-8") {
+		return exchange.UTF8
 	}
+	for _, o := range offered {
+		switch o {
+		case "utf-16":
+			return exchange.UTF16
+		case "utf-32":
+			return exchange.UTF32
+		}
+	}
+	return exchange.UTF16
+}
+
+func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
+	enc := negotiateEncoding(p.Capabilities.General.PositionEncodings)
 	s.mu.Lock()
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport

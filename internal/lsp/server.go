@@ -21,12 +21,17 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
+// DefaultDebounce is the pause after a change before the analysis, for a
+// person typing: long enough to skip most keystrokes of a word, too short to
+// notice.
+const DefaultDebounce = 30 * time.Millisecond
+
 // Options configures a Server.
 type Options struct {
 	// Version is reported in initialize's serverInfo.
 	Version string
 	// Debounce is how long the server waits after a change before
-	// analysing; 0 means the default.
+	// analysing: 0 analyses at once. The command uses DefaultDebounce.
 	Debounce time.Duration
 	// Now returns the current time, for `at` stamps (tests pin it).
 	Now func() time.Time
@@ -94,9 +99,6 @@ type Server struct {
 
 // NewServer returns a server ready to Serve one connection.
 func NewServer(opts Options) *Server {
-	if opts.Debounce == 0 {
-		opts.Debounce = 30 * time.Millisecond
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
