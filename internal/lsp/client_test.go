@@ -32,6 +32,9 @@ type testClient struct {
 	versionsOnly bool
 	// raw writes framed messages past the client's encoder (benchmarks).
 	raw io.Writer
+	// serverWrite is the server's end of the pipe to the client; drain
+	// closes it once the server has exited.
+	serverWrite io.Closer
 }
 
 type publishedDiagnostics struct {
@@ -63,6 +66,7 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 	c := &testClient{t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
 	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
 	c.raw = clientWrite
+	c.serverWrite = serverWrite
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {

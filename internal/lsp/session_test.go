@@ -52,14 +52,22 @@ func (c *testClient) analysed(uri protocol.DocumentURI) {
 	c.t.Fatalf("%s was never analysed", uri)
 }
 
-// settle waits until the client has received nothing for a while.
-func (c *testClient) settle() {
-	for {
-		select {
-		case <-c.notify:
-		case <-time.After(2 * time.Second):
-			return
-		}
+// drain ends the session and waits until the client has handled every
+// message the server sent. The server's exit waits for its running
+// analyses and publishes, the client handles messages in stream order,
+// and its connection is done only after the last one: once drain returns,
+// the publishes recorded are all the server will ever send, with no
+// window of silence to guess.
+func (c *testClient) drain() {
+	c.t.Helper()
+	if code := c.shutdown(); code != 0 {
+		c.t.Fatalf("server exited with %d, want 0", code)
+	}
+	c.serverWrite.Close()
+	select {
+	case <-c.conn.Done():
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("the client never read the end of the server's stream")
 	}
 }
 
@@ -85,7 +93,8 @@ func TestCloseIsTheLastWord(t *testing.T) {
 	c.open(uri, slowReview())
 	c.analysed(uri)
 	c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
-	c.settle()
+	c.waitDiagnostics(uri, 0)
+	c.drain()
 	if last, ok := c.lastPublished(uri); !ok || last.Version != 0 || len(last.Diagnostics) != 0 {
 		t.Errorf("got %d diagnostics of version %d last (any: %v), want the empty list of didClose last", len(last.Diagnostics), last.Version, ok)
 	}
@@ -102,7 +111,7 @@ func TestLatestVersionIsTheLastWord(t *testing.T) {
 	c.analysed(uri)
 	c.change(uri, 2, nil, exampleReview)
 	c.waitDiagnostics(uri, 2)
-	c.settle()
+	c.drain()
 	if last, _ := c.lastPublished(uri); last.Version != 2 {
 		t.Errorf("got version %d diagnostics last, want version 2's", last.Version)
 	}
