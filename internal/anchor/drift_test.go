@@ -25,9 +25,11 @@ func TestEditDistance(t *testing.T) {
 		{"kitten", "sitting", 2, 3},
 		{"internal/api/handler.go", "internal/app/handler.go", 3, 1},
 	} {
-		if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
-			t.Errorf("editDistance(%q, %q, %d): got %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
-		}
+		t.Run(tc.a+"/"+tc.b, func(t *testing.T) {
+			if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
+				t.Errorf("editDistance(%q, %q, %d): got %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -76,9 +78,11 @@ func TestNearPaths(t *testing.T) {
 		{"docs/readme.md", nil},
 		{"x", nil},
 	} {
-		if got := an.nearPaths(tc.path); !slices.Equal(got, tc.want) {
-			t.Errorf("nearPaths(%q): got %q, want %q", tc.path, got, tc.want)
-		}
+		t.Run(tc.path, func(t *testing.T) {
+			if got := an.nearPaths(tc.path); !slices.Equal(got, tc.want) {
+				t.Errorf("nearPaths(%q): got %q, want %q", tc.path, got, tc.want)
+			}
+		})
 	}
 }
 

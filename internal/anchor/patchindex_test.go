@@ -913,15 +913,17 @@ func TestIndexLookups(t *testing.T) {
 		{"b/main.go", Right, -1, false},
 		{"", Right, -1, false},
 	} {
-		f, renamed := ix.FileFor(c.path, c.side)
-		if files[f] != c.file || renamed != c.wantRenamed {
-			t.Errorf("FileFor(%q, %v) = file %d, renamed %v; want %d, %v", c.path, c.side, files[f], renamed, c.file, c.wantRenamed)
-		}
-		// A hand-built index (no precomputed lookups) answers the same.
-		hand := &Index{Patch: ix.Patch, Files: ix.Files}
-		if g, r := hand.FileFor(c.path, c.side); g != f || r != renamed {
-			t.Errorf("hand-built FileFor(%q, %v) = %d, %v; want %d, %v", c.path, c.side, files[g], r, c.file, renamed)
-		}
+		t.Run(fmt.Sprint(c.path, "/", c.side), func(t *testing.T) {
+			f, renamed := ix.FileFor(c.path, c.side)
+			if files[f] != c.file || renamed != c.wantRenamed {
+				t.Errorf("FileFor(%q, %v) = file %d, renamed %v; want %d, %v", c.path, c.side, files[f], renamed, c.file, c.wantRenamed)
+			}
+			// A hand-built index (no precomputed lookups) answers the same.
+			hand := &Index{Patch: ix.Patch, Files: ix.Files}
+			if g, r := hand.FileFor(c.path, c.side); g != f || r != renamed {
+				t.Errorf("hand-built FileFor(%q, %v) = %d, %v; want %d, %v", c.path, c.side, files[g], r, c.file, renamed)
+			}
+		})
 	}
 	if got, want := ix.Paths(), []string{"lib/old.go", "lib/new.go", "main.go", "gone.go"}; strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Paths: got %q, want %q", got, want)
@@ -942,10 +944,12 @@ func TestIndexLookups(t *testing.T) {
 		{Left, 9, -1, -1}, {Left, 13, -1, -1}, {Right, 14, -1, -1}, {Left, 42, -1, -1}, {Right, 43, -1, -1},
 		{Left, 0, -1, -1}, {Right, -5, -1, -1},
 	} {
-		h, l, ok := f.Find(c.side, c.n)
-		if h != c.hunk || l != c.line || ok != (c.hunk >= 0) {
-			t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,%v", c.side, c.n, h, l, ok, c.hunk, c.line, c.hunk >= 0)
-		}
+		t.Run(fmt.Sprint(c.side, "/", c.n), func(t *testing.T) {
+			h, l, ok := f.Find(c.side, c.n)
+			if h != c.hunk || l != c.line || ok != (c.hunk >= 0) {
+				t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,%v", c.side, c.n, h, l, ok, c.hunk, c.line, c.hunk >= 0)
+			}
+		})
 	}
 	if h, l, ok := ix.Files[1].Find(Left, 1); !ok || h != 0 || l != 0 {
 		t.Errorf("main.go Find(LEFT, 1) = %d,%d,%v", h, l, ok)
@@ -1012,10 +1016,12 @@ func TestIndexFindLargeOneSidedHunks(t *testing.T) {
 		{Left, 100, 1, 0}, {Left, 2099, 1, 1999}, {Left, 2100, 1, 4000}, {Left, 4099, 1, 5999}, {Left, 4100, -1, -1},
 		{Right, 5105, 1, 2000}, {Right, 9104, 1, 5999}, {Right, 9105, -1, -1},
 	} {
-		h, l, ok := f.Find(c.side, c.n)
-		if h != c.hunk || l != c.line || ok != (c.hunk >= 0) {
-			t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,%v", c.side, c.n, h, l, ok, c.hunk, c.line, c.hunk >= 0)
-		}
+		t.Run(fmt.Sprint(c.side, "/", c.n), func(t *testing.T) {
+			h, l, ok := f.Find(c.side, c.n)
+			if h != c.hunk || l != c.line || ok != (c.hunk >= 0) {
+				t.Errorf("Find(%v, %d) = %d,%d,%v; want %d,%d,%v", c.side, c.n, h, l, ok, c.hunk, c.line, c.hunk >= 0)
+			}
+		})
 	}
 	// Counting the steps would tie the test to the walk; a thousand
 	// lookups that each walked the hunks would still be fast, so check

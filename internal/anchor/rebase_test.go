@@ -842,9 +842,11 @@ func TestSplitDiffFile(t *testing.T) {
 		{"\ufeffdiff\n", []string{"diff"}},
 	}
 	for _, tt := range tests {
-		if got := SplitDiffFile([]byte(tt.in)); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("SplitDiffFile(%q): got %q, want %q", tt.in, got, tt.want)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			if got := SplitDiffFile([]byte(tt.in)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("SplitDiffFile(%q): got %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -904,9 +904,11 @@ func TestCommentsOn(t *testing.T) {
 		{"+    _ = err", []int{0}},
 		{"     return result, nil", nil},
 	} {
-		if got := a.CommentsOn(lineOf(tc.line)); !slices.Equal(got, tc.want) {
-			t.Errorf("CommentsOn(%q): got %v, want %v", tc.line, got, tc.want)
-		}
+		t.Run(tc.line, func(t *testing.T) {
+			if got := a.CommentsOn(lineOf(tc.line)); !slices.Equal(got, tc.want) {
+				t.Errorf("CommentsOn(%q): got %v, want %v", tc.line, got, tc.want)
+			}
+		})
 	}
 }
 

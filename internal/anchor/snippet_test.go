@@ -1,7 +1,9 @@
 package anchor
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -48,10 +50,12 @@ func TestSnippetVariants(t *testing.T) {
 		{"\n\na\n", Right, [][]string{{"a"}}},
 		{"--flag", Left, [][]string{{"-flag"}, {"--flag"}}},
 	} {
-		got := snippetVariants(tc.snippet, tc.side)
-		if !slices.EqualFunc(got, tc.want, slices.Equal[[]string]) {
-			t.Errorf("snippetVariants(%q, %s): got %q, want %q", tc.snippet, tc.side, got, tc.want)
-		}
+		t.Run(fmt.Sprint(tc.side, "/", tc.snippet), func(t *testing.T) {
+			got := snippetVariants(tc.snippet, tc.side)
+			if !slices.EqualFunc(got, tc.want, slices.Equal[[]string]) {
+				t.Errorf("snippetVariants(%q, %s): got %q, want %q", tc.snippet, tc.side, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -83,9 +87,11 @@ func TestSnippetMatches(t *testing.T) {
 		{"other text", "nope", Right, lines("yes"), false},
 		{"weak but wrong", "}", Right, lines("x"), false},
 	} {
-		if got := SnippetMatches(tc.snippet, tc.side, tc.lines); got != tc.want {
-			t.Errorf("%s: SnippetMatches(%q): got %v, want %v", tc.name, tc.snippet, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SnippetMatches(tc.snippet, tc.side, tc.lines); got != tc.want {
+				t.Errorf("%s: SnippetMatches(%q): got %v, want %v", tc.name, tc.snippet, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -100,9 +106,11 @@ func TestWeakSnippet(t *testing.T) {
 		{[]string{"é"}, false},
 		{[]string{"0"}, false},
 	} {
-		if got := weakSnippet(tc.lines); got != tc.want {
-			t.Errorf("weakSnippet(%q): got %v, want %v", tc.lines, got, tc.want)
-		}
+		t.Run(strings.Join(tc.lines, "|"), func(t *testing.T) {
+			if got := weakSnippet(tc.lines); got != tc.want {
+				t.Errorf("weakSnippet(%q): got %v, want %v", tc.lines, got, tc.want)
+			}
+		})
 	}
 }
 

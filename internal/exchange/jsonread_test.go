@@ -609,13 +609,15 @@ func TestNodeMember(t *testing.T) {
 		{"case-sensitive", root, "A", "<nil>"},
 	}
 	for _, tt := range tests {
-		got := "<nil>"
-		if m := tt.of.Member(tt.key); m != nil {
-			got = string(src[m.Start:m.End])
-		}
-		if got != tt.want {
-			t.Errorf("%s: Member(%q) = %s, want %s", tt.name, tt.key, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			got := "<nil>"
+			if m := tt.of.Member(tt.key); m != nil {
+				got = string(src[m.Start:m.End])
+			}
+			if got != tt.want {
+				t.Errorf("%s: Member(%q) = %s, want %s", tt.name, tt.key, got, tt.want)
+			}
+		})
 	}
 	if !root.Member("a").IsMember() || root.IsMember() || root.Member("d").Elems[0].IsMember() {
 		t.Errorf("IsMember: got member=%v root=%v element=%v, want true false false",

@@ -200,9 +200,11 @@ func TestMapperLines(t *testing.T) {
 		{"a\nb\r\nc\rd", 4},
 	}
 	for _, tt := range tests {
-		if got := NewMapper([]byte(tt.text)).Lines(); got != tt.want {
-			t.Errorf("Lines(%q) = %d, want %d", tt.text, got, tt.want)
-		}
+		t.Run(tt.text, func(t *testing.T) {
+			if got := NewMapper([]byte(tt.text)).Lines(); got != tt.want {
+				t.Errorf("Lines(%q) = %d, want %d", tt.text, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -220,14 +222,16 @@ func TestMapperLineCol(t *testing.T) {
 		{"a\r\nb", 2, 1, 2, 0},
 	}
 	for _, tt := range tests {
-		m := NewMapper([]byte(tt.text))
-		line, col := m.LineCol(tt.offset)
-		if line != tt.line || col != tt.col {
-			t.Errorf("LineCol(%q, %d) = %d:%d, want %d:%d", tt.text, tt.offset, line, col, tt.line, tt.col)
-		}
-		if got := m.Line(tt.offset); got != tt.wantLineOfByte {
-			t.Errorf("Line(%q, %d) = %d, want %d", tt.text, tt.offset, got, tt.wantLineOfByte)
-		}
+		t.Run(fmt.Sprint(tt.text, "@", tt.offset), func(t *testing.T) {
+			m := NewMapper([]byte(tt.text))
+			line, col := m.LineCol(tt.offset)
+			if line != tt.line || col != tt.col {
+				t.Errorf("LineCol(%q, %d) = %d:%d, want %d:%d", tt.text, tt.offset, line, col, tt.line, tt.col)
+			}
+			if got := m.Line(tt.offset); got != tt.wantLineOfByte {
+				t.Errorf("Line(%q, %d) = %d, want %d", tt.text, tt.offset, got, tt.wantLineOfByte)
+			}
+		})
 	}
 }
 
@@ -310,9 +314,11 @@ func TestWidth(t *testing.T) {
 	}{
 		{0, 9, UTF16, 6}, {0, 9, UTF8, 9}, {0, 9, UTF32, 5}, {1, 5, UTF16, 2}, {5, 5, UTF16, 0}, {7, 3, UTF8, 0}, {0, 99, UTF8, 9},
 	} {
-		if got := m.Width(tt.start, tt.end, tt.enc); got != tt.want {
-			t.Errorf("Width(%d, %d, %v): got %d, want %d", tt.start, tt.end, tt.enc, got, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.start, "-", tt.end, "/", tt.enc), func(t *testing.T) {
+			if got := m.Width(tt.start, tt.end, tt.enc); got != tt.want {
+				t.Errorf("Width(%d, %d, %v): got %d, want %d", tt.start, tt.end, tt.enc, got, tt.want)
+			}
+		})
 	}
 }
 

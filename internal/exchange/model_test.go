@@ -290,14 +290,16 @@ func TestParseVersion(t *testing.T) {
 		{`{"leanreview_review": 1, "leanreview_review": 3}`, 3, "3"},
 	}
 	for _, tt := range tests {
-		d := Parse([]byte(tt.doc))
-		node := ""
-		if n := d.Review.VersionNode; n != nil {
-			node = tt.doc[n.Start:n.End]
-		}
-		if d.Review.Version != tt.version || node != tt.node {
-			t.Errorf("Parse(%s): version %d node %q, want %d node %q", tt.doc, d.Review.Version, node, tt.version, tt.node)
-		}
+		t.Run(tt.doc, func(t *testing.T) {
+			d := Parse([]byte(tt.doc))
+			node := ""
+			if n := d.Review.VersionNode; n != nil {
+				node = tt.doc[n.Start:n.End]
+			}
+			if d.Review.Version != tt.version || node != tt.node {
+				t.Errorf("Parse(%s): version %d node %q, want %d node %q", tt.doc, d.Review.Version, node, tt.version, tt.node)
+			}
+		})
 	}
 }
 

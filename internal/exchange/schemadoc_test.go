@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -24,10 +25,12 @@ func TestMemberDoc(t *testing.T) {
 		{"patch", "side", ""},         // not an owner
 		{OwnerComment, "no_such", ""}, // unknown member
 	} {
-		got := MemberDoc(tc.owner, tc.name)
-		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
-			t.Errorf("MemberDoc(%q, %q): got %q, want it to contain %q", tc.owner, tc.name, got, tc.want)
-		}
+		t.Run(fmt.Sprint(tc.owner, ".", tc.name), func(t *testing.T) {
+			got := MemberDoc(tc.owner, tc.name)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("MemberDoc(%q, %q): got %q, want it to contain %q", tc.owner, tc.name, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -42,16 +45,18 @@ func TestMembersOrder(t *testing.T) {
 		{OwnerComment, CommentKeys},
 		{OwnerReply, ReplyKeys},
 	} {
-		var got []string
-		for _, m := range Members(tc.owner) {
-			got = append(got, m.Name)
-			if m.Title == "" || m.Markdown == "" || m.Description == "" {
-				t.Errorf("%s.%s: got title %q, markdown %q, description %q, want all three", tc.owner, m.Name, m.Title, m.Markdown, m.Description)
+		t.Run(fmt.Sprint(tc.owner), func(t *testing.T) {
+			var got []string
+			for _, m := range Members(tc.owner) {
+				got = append(got, m.Name)
+				if m.Title == "" || m.Markdown == "" || m.Description == "" {
+					t.Errorf("%s.%s: got title %q, markdown %q, description %q, want all three", tc.owner, m.Name, m.Title, m.Markdown, m.Description)
+				}
 			}
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("Members(%q): got %q, want %q", tc.owner, got, tc.want)
-		}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Members(%q): got %q, want %q", tc.owner, got, tc.want)
+			}
+		})
 	}
 	if got := Members("nobody"); got != nil {
 		t.Errorf("Members(nobody): got %v, want nil", got)
@@ -74,14 +79,16 @@ func TestMemberInfo(t *testing.T) {
 		{OwnerReply, "body", "string", true},
 		{OwnerReply, "at", "string", false},
 	} {
-		m, ok := Member(tc.owner, tc.name)
-		if !ok {
-			t.Errorf("Member(%q, %q): not found", tc.owner, tc.name)
-			continue
-		}
-		if m.Type != tc.typ || m.Required != tc.required {
-			t.Errorf("Member(%q, %q): got type %q required %v, want %q %v", tc.owner, tc.name, m.Type, m.Required, tc.typ, tc.required)
-		}
+		t.Run(fmt.Sprint(tc.owner, ".", tc.name), func(t *testing.T) {
+			m, ok := Member(tc.owner, tc.name)
+			if !ok {
+				t.Errorf("Member(%q, %q): not found", tc.owner, tc.name)
+				return
+			}
+			if m.Type != tc.typ || m.Required != tc.required {
+				t.Errorf("Member(%q, %q): got type %q required %v, want %q %v", tc.owner, tc.name, m.Type, m.Required, tc.typ, tc.required)
+			}
+		})
 	}
 }
 
@@ -100,17 +107,19 @@ func TestEnumValues(t *testing.T) {
 		{OwnerComment, "path", nil},
 		{OwnerReview, "side", nil},
 	} {
-		got := EnumValues(tc.owner, tc.name)
-		if len(got) != len(tc.want) {
-			t.Errorf("EnumValues(%q, %q): got %d values %v, want %d", tc.owner, tc.name, len(got), got, len(tc.want))
-			continue
-		}
-		for i, w := range tc.want {
-			value, desc, _ := strings.Cut(w, "=")
-			if got[i].Value != value || !strings.Contains(got[i].Markdown, desc) || got[i].Description == "" {
-				t.Errorf("EnumValues(%q, %q)[%d]: got %+v, want value %q with a description containing %q", tc.owner, tc.name, i, got[i], value, desc)
+		t.Run(fmt.Sprint(tc.owner, ".", tc.name), func(t *testing.T) {
+			got := EnumValues(tc.owner, tc.name)
+			if len(got) != len(tc.want) {
+				t.Errorf("EnumValues(%q, %q): got %d values %v, want %d", tc.owner, tc.name, len(got), got, len(tc.want))
+				return
 			}
-		}
+			for i, w := range tc.want {
+				value, desc, _ := strings.Cut(w, "=")
+				if got[i].Value != value || !strings.Contains(got[i].Markdown, desc) || got[i].Description == "" {
+					t.Errorf("EnumValues(%q, %q)[%d]: got %+v, want value %q with a description containing %q", tc.owner, tc.name, i, got[i], value, desc)
+				}
+			}
+		})
 	}
 }
 
