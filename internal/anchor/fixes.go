@@ -454,9 +454,11 @@ func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 	return h, first, last, ok
 }
 
-// clip shortens text for titles and messages.
+// clip shortens text for titles and messages, with its control
+// characters made visible (see visible).
 func clip(s string) string {
 	const max = 60
+	s = visible(s)
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}

@@ -459,7 +459,7 @@ func diffBlock(b *strings.Builder, f *FileDiff, h *Hunk, first, last int, side S
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), f.GutterLabel(l), flag, strings.TrimRight(l.Content, "\r"))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), f.GutterLabel(l), flag, visible(strings.TrimSuffix(l.Content, "\r")))
 	}
 	b.WriteString("```\n")
 }
