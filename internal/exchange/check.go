@@ -49,6 +49,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	}
 	checkVersion(doc, add)
 	checkSchema(doc, &res)
+	checkLineNumbers(doc, &res)
 	checkUnknown(doc, add)
 	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
 		for _, d := range prev.Diagnostics {
