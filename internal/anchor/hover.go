@@ -291,7 +291,7 @@ func (r *Report) commentHover(ci int) string {
 	}
 	b.WriteString(" · " + escape(c.StateNorm()))
 	if n := len(c.Replies); n > 0 {
-		b.WriteString(" · " + plural(n, "reply", "replies"))
+		b.WriteString(" · " + Plural(n, "reply", "replies"))
 	}
 	b.WriteString("\n\n")
 	switch {
@@ -452,7 +452,7 @@ func diffBlock(b *strings.Builder, f *FileDiff, h *Hunk, first, last int, side S
 	b.WriteString("```diff\n")
 	for k, i := range show {
 		if elided > 0 && k == hoverMaxLines/2 {
-			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(f.GutterLabel(DiffLine{}))), plural(elided, "more line", "more lines"))
+			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(f.GutterLabel(DiffLine{}))), Plural(elided, "more line", "more lines"))
 		}
 		l := h.Lines[i]
 		flag := " "
@@ -529,7 +529,7 @@ func (r *Report) patchLineHover(pl int) string {
 		}
 		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
 	default:
-		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + plural(len(f.Hunks), "hunk", "hunks"))
+		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + Plural(len(f.Hunks), "hunk", "hunks"))
 		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.File == f }))
 	}
 	return b.String()
@@ -571,7 +571,7 @@ func (r *Report) commentList(b *strings.Builder, idx []int) {
 	if len(idx) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n\n%s:\n", plural(len(idx), "comment", "comments"))
+	fmt.Fprintf(b, "\n\n%s:\n", Plural(len(idx), "comment", "comments"))
 	for _, i := range idx {
 		c := r.Doc.Review.Comments[i]
 		author := c.Author
@@ -634,7 +634,9 @@ func escape(s string) string {
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
+// Plural counts n things in words: "1 comment", "3 comments". Every count
+// a person reads goes through it, so that none says "1 comments".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
