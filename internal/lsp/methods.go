@@ -22,6 +22,7 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 		"textDocument/references":           request(references),
 		"textDocument/semanticTokens/full":  request(semanticTokensFull),
 		"textDocument/semanticTokens/range": request(semanticTokensRange),
+		"workspace/executeCommand":          request(executeCommand),
 	}
 	notifications := map[string]notificationFunc{
 		"initialized":                      notification(func(context.Context, *Server, *struct{}) error { return nil }),

@@ -116,15 +116,4 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	return id + " · " + where
 }
 
-func countsDetail(counts map[string]int) string {
-	out := ""
-	for _, st := range []string{exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale} {
-		if counts[st] > 0 {
-			if out != "" {
-				out += ", "
-			}
-			out += fmt.Sprintf("%d %s", counts[st], st)
-		}
-	}
-	return out
-}
+func countsDetail(counts map[string]int) string { return anchor.StateWords(counts) }
