@@ -103,3 +103,14 @@ func quotedLines(src []byte, n *Node) []string {
 	}
 	return out
 }
+
+// HoldsLoneSurrogate reports whether the string node n is spelt with a
+// lone surrogate escape: its value then holds a U+FFFD that writing it
+// back would make real, so a fix that copies the value elsewhere must not.
+func HoldsLoneSurrogate(src []byte, n *Node) bool {
+	if n == nil || n.Kind != KindString || !n.Escape {
+		return false
+	}
+	start, end := contentRange(n)
+	return hasLoneSurrogate(src, start, end)
+}
