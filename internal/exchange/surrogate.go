@@ -34,20 +34,28 @@ func loneSurrogateAt(s []byte, i int) bool {
 }
 
 // hasLoneSurrogate reports whether the string content src[start:end]
-// holds a lone surrogate escape.
+// holds a lone surrogate escape. It walks escapes by their syntax alone
+// (no decoding, no allocation): the writer asks it of every escaped string.
 func hasLoneSurrogate(src []byte, start, end int) bool {
 	s := src[:end]
 	for i := start; i < end; {
 		j := bytes.IndexByte(s[i:], '\\')
-		if j < 0 {
+		if j < 0 || i+j+1 >= end {
 			return false
 		}
 		i += j
+		if s[i+1] != 'u' {
+			i += 2 // \\, \" and the like: the next byte is not an escape's start
+			continue
+		}
 		if loneSurrogateAt(s, i) {
 			return true
 		}
-		_, size := escapeAt(s, i)
-		i += size
+		if r, ok := hex4(s[i:]); ok && utf16.IsSurrogate(r) {
+			i += 12 // a valid pair: its low half is not alone
+		} else {
+			i += 2
+		}
 	}
 	return false
 }
