@@ -37,6 +37,8 @@ var rules = []ruleInfo{
 	{"snippet-mismatch", exchange.SeverityWarning, "A comment's snippet is not what its anchor points at."},
 	{"orphaned-resolves", exchange.SeverityInformation, "A comment marked orphaned resolves again."},
 	{"stale-anchor", exchange.SeverityInformation, "A comment marked stale awaits re-anchoring."},
+	{"renamed-path", exchange.SeverityHint, "A comment names a renamed file by its other name."},
+	{"lone-surrogate", exchange.SeverityWarning, "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
 	{"id-missing", exchange.SeverityHint, "A comment has no id."},
 	{"id-duplicate", exchange.SeverityError, "Two comments share an id."},
 }

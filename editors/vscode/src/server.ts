@@ -60,10 +60,18 @@ export const DIAGNOSTIC_CODES = [
 ] as const;
 
 /**
- * Codes only the language server publishes, for editors: `dismissed` greys
- * out a dismissed comment (an Unnecessary-tagged hint); `check` never prints it.
+ * Codes this project adds to the spec's table: `renamed-path` (a comment
+ * names the other side's name of a renamed file) and `lone-surrogate` (half
+ * of a surrogate pair escaped alone). `check` prints them too.
  */
-export const EDITOR_ONLY_CODES = ['dismissed'] as const;
+export const EXTENSION_CODES = ['renamed-path', 'lone-surrogate'] as const;
+
+/**
+ * Codes only the language server publishes, for editors: `too-large` says a
+ * file is over the server's message size limit; `dismissed` greys out a
+ * dismissed comment (an Unnecessary-tagged hint); `check` prints neither.
+ */
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
