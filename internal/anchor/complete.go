@@ -68,6 +68,8 @@ func (r *Report) Complete(offset int) Completion {
 		out.Items = memberItems(doc, cx)
 	case cxValue:
 		out.Items = r.valueItems(cx)
+	case cxComment:
+		out.Items = []Item{r.newCommentItem(cx)}
 	}
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
@@ -85,9 +87,10 @@ func (r *Report) Complete(offset int) Completion {
 type cxKind uint8
 
 const (
-	cxNone  cxKind = iota
-	cxKey          // a member name goes here
-	cxValue        // the value of member goes here
+	cxNone    cxKind = iota
+	cxKey            // a member name goes here
+	cxValue          // the value of member goes here
+	cxComment        // a new element of `comments` goes here
 )
 
 // cx is a completion context: where the cursor is and what may go there.
@@ -110,6 +113,9 @@ type cx struct {
 	// space: the value follows its colon directly, so it is inserted with
 	// a space before it.
 	space bool
+	// trail: an element follows the slot without a comma between them, so
+	// the new element is inserted with one after it (cxComment).
+	trail bool
 }
 
 // completionAt reads the completion context at offset. A token holds the
@@ -162,6 +168,9 @@ func completionAt(doc *exchange.Document, offset int) cx {
 			return c
 		}
 		n = next
+	}
+	if isCommentsArray(doc, n) {
+		return commentSlot(doc, n, offset)
 	}
 	if n.Kind != exchange.KindObject {
 		return none

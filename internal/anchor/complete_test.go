@@ -259,8 +259,8 @@ func TestComplete(t *testing.T) {
 			replace: "",
 		},
 		{
-			name: "nothing in the comments array", src: cpDoc(cpCursor, false),
-			replace: "",
+			name: "a new comment in the comments array", src: cpDoc(cpCursor, false),
+			replace: "", labels: []string{"new comment"}, preselect: "new comment",
 		},
 		{
 			name: "review members", src: "{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  " + cpCursor + "\n}",

@@ -289,7 +289,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	if r.Here && r.Respaced != "" {
 		snip = r.Respaced
 	}
-	if strings.TrimSpace(snip) != "" {
+	if strings.TrimSpace(snip) != "" && !an.loneSurrogateIn(lines) {
 		f := exchange.Fix{
 			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
@@ -454,9 +454,11 @@ func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 	return h, first, last, ok
 }
 
-// clip shortens text for titles and messages.
+// clip shortens text for titles and messages, with its control
+// characters made visible (see visible).
 func clip(s string) string {
 	const max = 60
+	s = visible(s)
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
@@ -483,4 +485,19 @@ func lineRange(start, end int) string {
 		return fmt.Sprintf("%d–%d", start, end)
 	}
 	return fmt.Sprint(start)
+}
+
+// loneSurrogateIn reports whether the patch lines a snippet update would
+// copy are spelt with a lone surrogate escape: their decoded text holds
+// U+FFFD there, and writing it into the snippet would turn the escape
+// into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
+// offered. (The snippet's own escapes do not matter: the fix replaces it.)
+func (an *analyzer) loneSurrogateIn(lines []DiffLine) bool {
+	src := an.doc.Src
+	for _, l := range lines {
+		if exchange.HoldsLoneSurrogate(src, an.doc.Review.Patch.Lines[l.Patch].Node) {
+			return true
+		}
+	}
+	return false
 }

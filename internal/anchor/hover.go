@@ -293,7 +293,7 @@ func (r *Report) commentHover(ci int) string {
 	}
 	b.WriteString(" · " + escape(c.StateNorm()))
 	if n := len(c.Replies); n > 0 {
-		b.WriteString(" · " + plural(n, "reply", "replies"))
+		b.WriteString(" · " + Plural(n, "reply", "replies"))
 	}
 	b.WriteString("\n\n")
 	switch {
@@ -454,14 +454,14 @@ func diffBlock(b *strings.Builder, f *FileDiff, h *Hunk, first, last int, side S
 	b.WriteString("```diff\n")
 	for k, i := range show {
 		if elided > 0 && k == hoverMaxLines/2 {
-			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(f.GutterLabel(DiffLine{}))), plural(elided, "more line", "more lines"))
+			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(f.GutterLabel(DiffLine{}))), Plural(elided, "more line", "more lines"))
 		}
 		l := h.Lines[i]
 		flag := " "
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), f.GutterLabel(l), flag, strings.TrimRight(l.Content, "\r"))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), f.GutterLabel(l), flag, visible(strings.TrimSuffix(l.Content, "\r")))
 	}
 	b.WriteString("```\n")
 }
@@ -531,7 +531,7 @@ func (r *Report) patchLineHover(pl int) string {
 		}
 		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
 	default:
-		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + plural(len(f.Hunks), "hunk", "hunks"))
+		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + Plural(len(f.Hunks), "hunk", "hunks"))
 		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.File == f }))
 	}
 	return b.String()
@@ -573,7 +573,7 @@ func (r *Report) commentList(b *strings.Builder, idx []int) {
 	if len(idx) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n\n%s:\n", plural(len(idx), "comment", "comments"))
+	fmt.Fprintf(b, "\n\n%s:\n", Plural(len(idx), "comment", "comments"))
 	for _, i := range idx {
 		c := r.Doc.Review.Comments[i]
 		author := c.Author
@@ -595,95 +595,6 @@ func placeNear(doc *exchange.Document, offset int) Place {
 		}
 	}
 	return p
-}
-
-// Definition returns where the anchor member at offset points: the patch
-// lines a comment's path, side, start_line or end_line (key or value)
-// resolves to, one range per anchored line. An anchor that does not
-// resolve points at its drift candidates, one range each; failing those,
-// and from `path` always, at the first header line of the file it names.
-func (r *Report) Definition(offset int) []exchange.Range {
-	p := placeNear(r.Doc, offset)
-	if p.Comment < 0 || p.Owner != exchange.OwnerComment || p.Node.Parent != r.Doc.Review.Comments[p.Comment].Node {
-		return nil
-	}
-	res := r.Anchors.Resolutions[p.Comment]
-	c := res.Comment
-	patch := &r.Doc.Review.Patch
-	fileHeader := func() []exchange.Range {
-		f := res.File
-		if f == nil {
-			side, _ := ParseSide(c.Side) // RIGHT when the side is not valid
-			f = r.Index.fileEither(c.Path, side)
-		}
-		if f == nil || f.First >= len(patch.Lines) {
-			return nil
-		}
-		return []exchange.Range{LineRange(patch, f.First)}
-	}
-	switch p.Member() {
-	case "path":
-		return fileHeader()
-	case "side", "start_line", "end_line":
-	default:
-		return nil
-	}
-	var out []exchange.Range
-	switch {
-	case res.Resolved:
-		for _, l := range res.Lines() {
-			out = append(out, LineRange(patch, l.Patch))
-		}
-	case len(res.Candidates) > 0:
-		for _, k := range res.Candidates {
-			if _, h, first, last, ok := r.candidateLines(k); ok {
-				a, z := LineRange(patch, h.Lines[first].Patch), LineRange(patch, h.Lines[last].Patch)
-				out = append(out, exchange.Range{Start: a.Start, End: z.End})
-			}
-		}
-	}
-	if len(out) == 0 {
-		return fileHeader()
-	}
-	return out
-}
-
-// References returns the comments anchored on the patch line at offset:
-// the value of each one's start_line, the number that anchors it there
-// (the comment object when it has none). On a hunk header they are the
-// comments resolved into the hunk, on a file header those naming the
-// file. includeDecl puts the line itself first.
-func (r *Report) References(offset int, includeDecl bool) []exchange.Range {
-	p := placeNear(r.Doc, offset)
-	if p.Kind != PlacePatchLine {
-		return nil
-	}
-	fi, hi, _, ok := r.Index.LineAt(p.PatchLine)
-	var idx []int
-	switch {
-	case ok:
-		idx = r.Anchors.CommentsOn(p.PatchLine)
-	case fi < 0:
-	case hi >= 0:
-		f := r.Index.Files[fi]
-		idx = r.commentsWhere(func(res *Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi })
-	default:
-		f := r.Index.Files[fi]
-		idx = r.commentsWhere(func(res *Resolution) bool { return res.File == f })
-	}
-	var out []exchange.Range
-	if includeDecl {
-		out = append(out, p.Range)
-	}
-	for _, i := range idx {
-		c := r.Doc.Review.Comments[i]
-		n := c.Member("start_line")
-		if n == nil {
-			n = c.Node
-		}
-		out = append(out, exchange.NodeRange(n))
-	}
-	return out
 }
 
 // code writes s as Markdown inline code, with a fence longer than any run
@@ -725,7 +636,9 @@ func escape(s string) string {
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
+// Plural counts n things in words: "1 comment", "3 comments". Every count
+// a person reads goes through it, so that none says "1 comments".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

@@ -366,9 +366,9 @@ func TestDefinition(t *testing.T) {
 		{"start_line value", `"start_line": 72, "body": "` + "`err`", 14, []string{elem("+    result, err := calculate(input)")}},
 		{"start_line value, cursor after it", `"start_line": 72, "body": "` + "`err`", 16, []string{elem("+    result, err := calculate(input)")}}, // on the comma
 		{"side key", `handler.go", "side": "RIGHT", "start_line": 72`, 14, []string{elem("+    result, err := calculate(input)")}},
-		{"range: one location per anchored line", `"end_line": 73`, 12, []string{
-			elem("     defer cancel(ctx)"), elem("+    result, err := calculate(input)"), elem("+    _ = err"),
-		}},
+		{"range: one location from its first to its last line", `"end_line": 73`, 12, []string{strings.Join([]string{
+			elem("     defer cancel(ctx)"), elem("-    result := calculate(input)"), elem("+    result, err := calculate(input)"), elem("+    _ = err"),
+		}, ",\n    ")}},
 		{"unresolved: the drift candidate", `"start_line": 80`, 14, []string{elem("     return result, nil")}},
 		{"path: the file's first header line", `"path": "docs/new.md"`, 10, []string{elem("diff --git a/docs/new.md b/docs/new.md")}},
 		{"no such image, no candidate: the file", `"path": "docs/new.md", "side": "LEFT", "start_line": 1`, 40, []string{elem("diff --git a/docs/new.md b/docs/new.md")}},
@@ -406,6 +406,10 @@ func TestReferences(t *testing.T) {
 		{"unanchored line", `"     return result, nil"`, false, nil},
 		{"hunk header: the comments in the hunk", `"@@ -70,4`, false, []string{`72, "body": "` + "`err`", `72, "body": "Old code."`, `71, "end_line": 73`}},
 		{"file header: the comments naming the file", `"+++ b/docs/new.md"`, false, []string{`1, "body": "Where was it?"`}},
+		{"a ranged comment: its lines, then the comments on them", `"Whole block."`, false, []string{`"     defer cancel(ctx)",`, `72, "body": "` + "`err`"}},
+		{"a comment with the declaration: its start_line first", `"Whole block."`, true, []string{`71, "end_line": 73`, `"     defer cancel(ctx)",`, `72, "body": "` + "`err`"}},
+		{"a reply inside a comment: the comment's lines", `"Agreed."`, false, []string{`"+    result, err := calculate(input)"`, `71, "end_line": 73`}},
+		{"a comment that does not resolve: nothing", `"Returns too early."`, false, nil},
 	} {
 		var got []string
 		for _, rg := range r.References(hvAt(t, hvSrc, tc.needle, 1), tc.decl) {
@@ -423,8 +427,9 @@ func TestReferences(t *testing.T) {
 			t.Errorf("%s: got ranges starting %q, want %q", tc.name, short, tc.want)
 		}
 	}
-	if got := r.References(hvAt(t, hvSrc, `"Whole block."`, 1), true); got != nil {
-		t.Errorf("references from a comment body: got %v, want none", got)
+	// The ranged comment's span is one range over its lines.
+	if rs := r.References(hvAt(t, hvSrc, `"Whole block."`, 1), false); len(rs) == 0 || !strings.HasSuffix(hvText(hvSrc, rs[0]), `"+    _ = err"`) {
+		t.Errorf("references from c5: got %v, want its span first, ending at RIGHT 73", rs)
 	}
 }
 

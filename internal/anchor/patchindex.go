@@ -465,7 +465,7 @@ body:
 	}
 	if c.bodyOld != hh.oldCount || c.bodyNew != hh.newCount {
 		b.problem(i, exchange.SeverityWarning, exchange.CodeHunkCountMismatch,
-			fmt.Sprintf("hunk header promises %d old and %d new lines, but its body holds %d and %d", hh.oldCount, hh.newCount, c.bodyOld, c.bodyNew),
+			fmt.Sprintf("hunk header promises %d old and %s, but its body holds %d and %d", hh.oldCount, Plural(hh.newCount, "new line", "new lines"), c.bodyOld, c.bodyNew),
 			b.countFix(i, hh, c.bodyOld, c.bodyNew))
 	}
 	return j

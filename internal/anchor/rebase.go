@@ -67,7 +67,7 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 		return nil, nil, errors.New("not a review exchange document: the root is not an object")
 	}
 	if len(doc.Syntax) > 0 {
-		return nil, nil, fmt.Errorf("the document has %d syntax error(s); fix them before rebasing", len(doc.Syntax))
+		return nil, nil, fmt.Errorf("the document has %s: fix it before rebasing", Plural(len(doc.Syntax), "syntax error", "syntax errors"))
 	}
 	src, root, patch := doc.Src, doc.Review.Node, doc.Review.Patch.Node
 	value := renderPatch(src, root, patch, cleanLines(newPatch))

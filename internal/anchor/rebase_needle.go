@@ -319,9 +319,9 @@ func foundWhy(c *exchange.Comment, side Side, p *place, lf lookFor, renamed bool
 	case d == 0:
 		where = "found at the same place"
 	case d > 0:
-		where = fmt.Sprintf("found %s lower", plural(d, "line", "lines"))
+		where = fmt.Sprintf("found %s lower", Plural(d, "line", "lines"))
 	default:
-		where = fmt.Sprintf("found %s higher", plural(-d, "line", "lines"))
+		where = fmt.Sprintf("found %s higher", Plural(-d, "line", "lines"))
 	}
 	s := what + " " + where
 	if renamed {

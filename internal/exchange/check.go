@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -49,11 +50,16 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	}
 	checkVersion(doc, add)
 	checkSchema(doc, &res)
+	checkLineNumbers(doc, &res)
 	checkUnknown(doc, add)
 	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
 		for _, d := range prev.Diagnostics {
-			if d.Code == CodeHTMLEscape && d.Range.Start >= old.Start && d.Range.End <= old.End {
+			if (d.Code == CodeHTMLEscape || d.Code == CodeLoneSurrogate) && d.Range.Start >= old.Start && d.Range.End <= old.End {
 				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
+				if d.Code == CodeLoneSurrogate {
+					add(d) // no fix to move
+					continue
+				}
 				d.Fixes = []Fix{{Title: d.Fixes[0].Title, Done: d.Fixes[0].Done, Safe: true, Edits: []Edit{{Start: d.Range.Start, End: d.Range.End, NewText: d.Fixes[0].Edits[0].NewText}}}}
 				add(d)
 			}
@@ -179,8 +185,8 @@ func commentName(c *Comment) string {
 	return "#" + strconv.Itoa(c.Index+1)
 }
 
-// checkEscapes finds \u003c, \u003e and \u0026 in every string and key
-// of n but those of skip.
+// checkEscapes finds \u003c, \u003e and \u0026, and lone surrogate
+// escapes, in every string and key of n but those of skip.
 func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 	scan := func(start, end int) {
 		src := doc.Src
@@ -190,6 +196,13 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 			}
 			if src[i+1] != 'u' {
 				i++ // skip the escaped character: `\\u003c` is not an escape
+				continue
+			}
+			if loneSurrogateAt(src[:end], i) {
+				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
+					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", src[i:i+6])})
+			} else if r, ok := hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
+				i += 11 // a valid pair: its low half is not alone
 				continue
 			}
 			lit := ""
@@ -277,10 +290,7 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 		if broken {
 			sep = "," + nl + LineIndent(doc.Src, l.Node.Start)
 		}
-		var parts []string
-		for line := range diffLines(l.Node.Str) {
-			parts = append(parts, Quote(line))
-		}
+		parts := quotedLines(doc.Src, l.Node) // keeps lone surrogate escapes
 		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts))
 		if len(parts) == 1 {
 			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem)

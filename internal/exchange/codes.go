@@ -25,16 +25,23 @@ const (
 	CodeStaleAnchor           = "stale-anchor"
 	CodeIDMissing             = "id-missing"
 	CodeIDDuplicate           = "id-duplicate"
+
+	// Codes this project adds to diagnostics.md's table; `check` reports
+	// them too.
+
 	// CodeRenamedPath is the hint on a path that names a renamed file by
 	// its other name (review-exchange.md, "Decision — paths").
 	CodeRenamedPath = "renamed-path"
+	// CodeLoneSurrogate is the warning on a \u escape of half a surrogate
+	// pair, which the document keeps as written (surrogate.go).
+	CodeLoneSurrogate = "lone-surrogate"
 
-	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
-	// hint): only the language server publishes it.
-	CodeDismissed = "dismissed"
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
 	CodeTooLarge = "too-large"
+	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
+	// hint): only the language server publishes it.
+	CodeDismissed = "dismissed"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -47,14 +54,14 @@ type CodeInfo struct {
 	// `lreview-lsp fix`) may apply one without asking.
 	Fix, FixAll bool
 	// EditorOnly codes come from the language server only, never `check`.
+	// Every code, these too, can be silenced with diagnostics.disabled.
 	EditorOnly bool
-	// Unsilenceable codes ignore diagnostics.disabled.
-	Unsilenceable bool
 	// Description is one sentence for SARIF rules and the docs.
 	Description string
 }
 
-// Codes lists every diagnostic code, in the order of diagnostics.md. Each
+// Codes lists every diagnostic code: diagnostics.md's, in its order, then
+// this project's additions, then the editor-only ones. Each
 // call returns a fresh slice: there is no package state to mutate.
 func Codes() []CodeInfo {
 	return []CodeInfo{
@@ -77,9 +84,10 @@ func Codes() []CodeInfo {
 		{Code: CodeStaleAnchor, Severity: SeverityInformation, Fix: true, Description: "A comment marked stale awaits re-anchoring."},
 		{Code: CodeIDMissing, Severity: SeverityHint, Fix: true, Description: "A comment has no id."},
 		{Code: CodeIDDuplicate, Severity: SeverityError, Fix: true, Description: "Two comments share an id."},
-		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment's path names a renamed file by its name on the other side."},
+		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment names a renamed file by its other name."},
+		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
+		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
-		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Unsilenceable: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 	}
 }
 

@@ -104,7 +104,7 @@ func (w *canonWriter) value(n *Node, depth int) {
 	case KindArray:
 		w.array(n, depth, objOther)
 	case KindString:
-		w.str(n.Str)
+		w.strNode(n)
 	case KindNumber:
 		w.buf.Write(w.src[n.Start:n.End])
 	case KindBool:
@@ -175,7 +175,7 @@ func (w *canonWriter) object(obj *Node, depth int, role objRole) {
 			w.buf.WriteByte(',')
 		}
 		w.newline(depth + 1)
-		w.str(m.Name)
+		w.key(m)
 		w.buf.WriteString(": ")
 		switch {
 		case role == objReview && m.Name == "patch" && (m.Kind == KindString || m.Kind == KindArray):
@@ -251,6 +251,26 @@ func (p *patchWriter) line(s string) {
 	p.w.str(s)
 }
 
+// textNode adds the lines of the string node n: of its value, unless its
+// source holds a lone surrogate escape, which the lines keep as written
+// (see surrogate.go).
+func (p *patchWriter) textNode(n *Node) {
+	start, end := contentRange(n)
+	if !n.Escape || !hasLoneSurrogate(p.w.src, start, end) {
+		p.text(n.Str)
+		return
+	}
+	for _, q := range quotedLines(p.w.src, n) {
+		if q == `""` {
+			p.empties++
+			continue
+		}
+		p.flush()
+		p.sep()
+		p.w.buf.WriteString(q)
+	}
+}
+
 // text adds the lines of s.
 func (p *patchWriter) text(s string) {
 	for line := range diffLines(s) {
@@ -301,11 +321,11 @@ func (p *patchWriter) end() {
 func (w *canonWriter) patch(n *Node, depth int) {
 	p := &patchWriter{w: w, depth: depth}
 	if n.Kind == KindString {
-		p.text(n.Str)
+		p.textNode(n)
 	} else {
 		for _, e := range n.Elems {
 			if e.Kind == KindString {
-				p.text(e.Str)
+				p.textNode(e)
 			} else {
 				p.other(e)
 			}
@@ -330,10 +350,41 @@ const jsonHex = "0123456789abcdef"
 // of invalid UTF-8. Runs of plain text are copied in one write.
 func (w *canonWriter) str(s string) { writeQuoted(&w.buf, s) }
 
+// strNode writes a string node: its value, unless its source holds a lone
+// surrogate escape, which is kept as written (see surrogate.go).
+func (w *canonWriter) strNode(n *Node) {
+	start, end := contentRange(n)
+	if !n.Escape || !hasLoneSurrogate(w.src, start, end) {
+		w.str(n.Str)
+		return
+	}
+	w.buf.WriteByte('"')
+	writeContentKeeping(&w.buf, w.src, start, end, nil)
+	w.buf.WriteByte('"')
+}
+
+// key writes member m's name, keeping a lone surrogate escape as strNode
+// does. The key's source is quoted: its content is inside the quotes.
+func (w *canonWriter) key(m *Node) {
+	if start, end := m.KeyStart+1, m.KeyEnd-1; start < end && hasLoneSurrogate(w.src, start, end) {
+		w.buf.WriteByte('"')
+		writeContentKeeping(&w.buf, w.src, start, end, nil)
+		w.buf.WriteByte('"')
+		return
+	}
+	w.str(m.Name)
+}
+
 // writeQuoted is the string encoder shared by the writer and Quote, so that
 // every edit the project makes is already canonical.
 func writeQuoted(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
+	writeEscaped(b, s)
+	b.WriteByte('"')
+}
+
+// writeEscaped writes s's JSON string content, without the quotes.
+func writeEscaped(b *bytes.Buffer, s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -383,5 +434,4 @@ func writeQuoted(b *bytes.Buffer, s string) {
 		start = i
 	}
 	b.WriteString(s[start:])
-	b.WriteByte('"')
 }

@@ -35,6 +35,9 @@ type testClient struct {
 	// serverWrite is the server's end of the pipe to the client; drain
 	// closes it once the server has exited.
 	serverWrite io.Closer
+	// shown are the window/showDocument requests the server sent, which
+	// the client answers with success.
+	shown []protocol.ShowDocumentParams
 }
 
 type publishedDiagnostics struct {
@@ -100,6 +103,15 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		list := append(c.diagnostics[p.URI], p.publishedDiagnostics)
 		c.diagnostics[p.URI] = list[max(0, len(list)-8):]
 		c.mu.Unlock()
+	case "window/showDocument":
+		var p protocol.ShowDocumentParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad showDocument: %v", err)
+		}
+		c.mu.Lock()
+		c.shown = append(c.shown, p)
+		c.mu.Unlock()
+		return reply(ctx, protocol.ShowDocumentResult{Success: true}, nil)
 	case "window/logMessage":
 		var p protocol.LogMessageParams
 		_ = json.Unmarshal(req.Params(), &p)
@@ -144,13 +156,17 @@ func (c *testClient) notifyServer(method string, params any) {
 	}
 }
 
-// initialize runs the handshake, offering the given position encodings.
+// initialize runs the handshake, offering the given position encodings
+// and window/showDocument.
 func (c *testClient) initialize(encodings ...string) initializeResult {
 	c.t.Helper()
 	params := map[string]any{
-		"processId":    nil,
-		"rootUri":      nil,
-		"capabilities": map[string]any{"general": map[string]any{"positionEncodings": encodings}},
+		"processId": nil,
+		"rootUri":   nil,
+		"capabilities": map[string]any{
+			"general": map[string]any{"positionEncodings": encodings},
+			"window":  map[string]any{"showDocument": map[string]any{"support": true}},
+		},
 	}
 	var res initializeResult
 	c.mustCall("initialize", params, &res)

@@ -76,23 +76,13 @@ func (r actionRequest) wants(kind protocol.CodeActionKind) bool {
 func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 	out := []protocol.CodeAction{}
 	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
-	// Fixes already offered, by their edits, so that an editing action that
-	// is one of them is not listed twice.
+	targets := targetDiagnostics(visible, req)
+	// Actions already offered, by their edits, so that one change reached
+	// two ways (the same fix of two diagnostics, an editing action that is
+	// a fix) is listed once.
 	offered := map[string]bool{}
 	if req.wants(protocol.QuickFix) {
-		for _, d := range targetDiagnostics(visible, req) {
-			pd := req.conv.Diagnostics(req.uri, []exchange.Diagnostic{d})
-			for _, f := range d.Fixes {
-				out = append(out, protocol.CodeAction{
-					Title:       f.Title,
-					Kind:        protocol.QuickFix,
-					Diagnostics: pd,
-					IsPreferred: f.Preferred,
-					Edit:        req.edit(f.Edits),
-				})
-				offered[editsKey(f.Edits)] = true
-			}
-		}
+		out = quickFixes(out, targets, req, offered)
 	}
 	if req.wants(protocol.QuickFix) || req.wants(protocol.RefactorRewrite) {
 		for _, a := range anchor.ActionsAt(rep, req.span.Start, req.span.End, req.opts) {
@@ -119,7 +109,12 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		// fixing all at once (on save, unseen) must never lose data.
 		shown := *rep
 		shown.Diagnostics = visible
-		if edits, applied := anchor.SafeEdits(&shown); len(edits) > 0 {
+		// Asked for by kind (on save, a source menu) it is always offered;
+		// in the light bulb only beside a diagnostic it fixes, and not
+		// when it is the one quick fix already listed there.
+		edits, applied := anchor.SafeEdits(&shown)
+		bulb := len(req.context.Only) == 0
+		if len(edits) > 0 && (!bulb || fixesAny(applied, targets) && !offered[editsKey(edits)]) {
 			out = append(out, protocol.CodeAction{
 				Title: fixAllTitle(applied),
 				Kind:  CodeActionKindFixAll,
@@ -128,6 +123,51 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		}
 	}
 	return out
+}
+
+// quickFixes appends the fixes of the target diagnostics. A fix whose
+// edits an earlier one has already (the same dismiss offered by two
+// diagnostics of one comment) is not listed again: the diagnostic joins
+// the earlier action's list instead.
+func quickFixes(out []protocol.CodeAction, targets []exchange.Diagnostic, req actionRequest, offered map[string]bool) []protocol.CodeAction {
+	at := map[string]int{}
+	for _, d := range targets {
+		pd := req.conv.Diagnostics(req.uri, []exchange.Diagnostic{d})
+		for _, f := range d.Fixes {
+			key := editsKey(f.Edits)
+			if i, ok := at[key]; ok {
+				if !slices.ContainsFunc(out[i].Diagnostics, func(x protocol.Diagnostic) bool { return x.Range == pd[0].Range && x.Code == pd[0].Code }) {
+					out[i].Diagnostics = append(out[i].Diagnostics, pd...)
+				}
+				out[i].IsPreferred = out[i].IsPreferred || f.Preferred
+				continue
+			}
+			at[key] = len(out)
+			offered[key] = true
+			out = append(out, protocol.CodeAction{
+				Title:       f.Title,
+				Kind:        protocol.QuickFix,
+				Diagnostics: pd,
+				IsPreferred: f.Preferred,
+				Edit:        req.edit(f.Edits),
+			})
+		}
+	}
+	return out
+}
+
+// fixesAny reports whether the safe fixes applied include one of the
+// target diagnostics' (SafeEdits reports each by its diagnostic's code and
+// start).
+func fixesAny(applied []anchor.Applied, targets []exchange.Diagnostic) bool {
+	for _, a := range applied {
+		for _, d := range targets {
+			if a.Code == d.Code && a.Offset == d.Range.Start {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // targetDiagnostics picks the diagnostics whose fixes the request is

@@ -2,11 +2,13 @@ package lsp
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"golang.org/x/tools/txtar"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -292,7 +294,11 @@ func TestCodeActionFixAll(t *testing.T) {
 	caDiagnostic(t, ds, "snippet-mismatch")
 
 	for _, only := range [][]string{{"source.fixAll.lreview"}, {"source.fixAll"}, {"source"}, nil} {
-		as := s.actions(s.at(`"title"`), only, nil)
+		at := s.at(`"title"`) // asked for by kind, fixAll is offered anywhere
+		if only == nil {
+			at = s.at(`"@@ -70,5`) // in the light bulb, beside a diagnostic it fixes
+		}
+		as := s.actions(at, only, nil)
 		var fixAll []protocol.CodeAction
 		for _, a := range as {
 			if a.Kind == CodeActionKindFixAll {
@@ -321,6 +327,37 @@ func TestCodeActionFixAll(t *testing.T) {
 	}
 	if as := s.actions(s.at(`"title"`), []string{"source"}, nil); len(as) != 0 {
 		t.Errorf("nothing left to fix: got%s\nwant no action", caTitles(as))
+	}
+}
+
+// TestCodeActionFixAllOnlyWhereItFixes: without a kind asked for (the
+// light bulb), fixAll is offered beside a diagnostic it fixes, and not
+// beside one it cannot touch nor where there is none.
+func TestCodeActionFixAllOnlyWhereItFixes(t *testing.T) {
+	text := strings.Replace(driftReview("71"), `"summary"`, `"x-extra": 1, "summary"`, 1)
+	s := caOpen(t, text)
+	caDiagnostic(t, s.diagnostics(), "unknown-field") // its fix is not safe: fixAll leaves it
+	hasFixAll := func(as []protocol.CodeAction) bool {
+		return slices.ContainsFunc(as, func(a protocol.CodeAction) bool { return a.Kind == CodeActionKindFixAll })
+	}
+	for _, tc := range []struct {
+		name string
+		at   protocol.Range
+		want bool
+	}{
+		{"the hunk header's count mismatch", s.at(`"@@ -70,5`), true},
+		{"the snippet mismatch", s.last(`"result, err := calculate(input)"`), true},
+		{"the unknown member, which fixAll leaves", s.at(`"x-extra"`), false},
+		{"no diagnostic", s.at(`"title"`), false},
+	} {
+		if as := s.actions(tc.at, nil, nil); hasFixAll(as) != tc.want {
+			t.Errorf("%s: got%s\nwant fixAll offered: %v", tc.name, caTitles(as), tc.want)
+		}
+	}
+	// The client's context names the diagnostic: the same answer there.
+	d := caDiagnostic(t, s.diagnostics(), "unknown-field")
+	if as := s.actions(s.at(`"title"`), nil, []protocol.Diagnostic{d}); hasFixAll(as) {
+		t.Errorf("context naming unknown-field: got%s\nwant no fixAll", caTitles(as))
 	}
 }
 
@@ -705,4 +742,40 @@ func TestCodeActionNoneOnBrokenJSON(t *testing.T) {
 	}
 	// Its diagnostics' own fixes are still offered one by one.
 	caFind(t, s.actions(s.at(`"@@ -70,5`), []string{"quickfix"}, nil), "Rewrite the hunk header as @@ -70,4 +70,5 @@")
+}
+
+// TestCodeActionsNeverRepeatAnEdit asks for every action on every line of
+// the golden mistake reviews: no two actions offered at one place make
+// the same change.
+func TestCodeActionsNeverRepeatAnEdit(t *testing.T) {
+	files, _ := filepath.Glob("../../cmd/lreview-lsp/testdata/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if !strings.HasSuffix(f.Name, ".review.json") || strings.HasPrefix(f.Name, "out/") {
+				continue
+			}
+			text := string(f.Data)
+			if exchange.Parse(f.Data).Syntax != nil {
+				continue
+			}
+			s := caOpen(t, text)
+			for line := range strings.Count(text, "\n") {
+				for _, col := range []uint32{4, 30} {
+					at := protocol.Position{Line: uint32(line), Character: col}
+					seen := map[string]string{}
+					for _, a := range s.actions(protocol.Range{Start: at, End: at}, nil, nil) {
+						key := fmt.Sprint(a.Edit)
+						if prev, ok := seen[key]; ok {
+							t.Errorf("%s line %d: %q and %q make the same edit", filepath.Base(file), line+1, prev, a.Title)
+						}
+						seen[key] = a.Title
+					}
+				}
+			}
+		}
+	}
 }

@@ -2,60 +2,73 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"strings"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/leanreview/lreview-lsp/internal/anchor"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// codeLenses puts the review's state at the top of the file: how many
-// comments in each state and how many problems, the first thing a person
-// wants to know when a review comes back.
+// CommandShow is the command of every code lens: its one argument is a
+// Location in the document, and the server asks the client to show it
+// (window/showDocument, LSP 3.16) with the cursor there. A server command
+// works unchanged in the clients we ship for: VS Code's language client
+// registers the commands of executeCommandProvider and forwards them, and
+// Neovim's codelens.run sends workspace/executeCommand for a command the
+// server lists. Neither needs client-side code.
+const CommandShow = "lreview.show"
+
+// codeLenses converts anchor.Report.Lenses: the review's comments by state
+// and its problems at the top, each file's comments on its header, every
+// lens going to the place that needs attention.
 func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	if an.Doc.Root.Kind != exchange.KindObject {
-		return []protocol.CodeLens{}, nil
+	shown := visibleDiagnostics(an.Diagnostics, s.currentSettings().Diagnostics.Disabled)
+	out := []protocol.CodeLens{}
+	for _, l := range an.Lenses(shown) {
+		target := protocol.Location{URI: p.TextDocument.URI, Range: conv.Range(l.Target)}
+		out = append(out, protocol.CodeLens{
+			Range:   conv.Range(l.Range),
+			Command: &protocol.Command{Title: l.Title, Command: CommandShow, Arguments: []any{target}},
+		})
 	}
-	disabled := s.currentSettings().Diagnostics.Disabled
-	at := conv.Range(exchange.Range{Start: an.Doc.Root.Start, End: an.Doc.Root.Start + 1})
-	comments := "1 comment"
-	if n := len(an.Doc.Review.Comments); n != 1 {
-		comments = fmt.Sprintf("%d comments", n)
-	}
-	if d := countsDetail(anchor.StateCounts(an.Doc)); d != "" {
-		comments += ": " + d
-	}
-	return []protocol.CodeLens{
-		{Range: at, Command: &protocol.Command{Title: comments}},
-		{Range: at, Command: &protocol.Command{Title: problemsTitle(visibleDiagnostics(an.Diagnostics, disabled))}},
-	}, nil
+	return out, nil
 }
 
-func problemsTitle(ds []exchange.Diagnostic) string {
-	var counts [5]int
-	for _, d := range ds {
-		if d.Severity >= 1 && d.Severity <= 4 {
-			counts[d.Severity]++
-		}
+// executeCommand runs CommandShow: it asks the client to show the
+// location with the cursor there, and answers once the client has.
+func executeCommand(ctx context.Context, s *Server, p *protocol.ExecuteCommandParams) (any, error) {
+	if p.Command != CommandShow {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has only %s", p.Command, CommandShow))
 	}
-	var parts []string
-	for _, sv := range []exchange.Severity{exchange.SeverityError, exchange.SeverityWarning, exchange.SeverityInformation} {
-		if n := counts[sv]; n > 0 {
-			name := map[exchange.Severity]string{exchange.SeverityError: "error", exchange.SeverityWarning: "warning", exchange.SeverityInformation: "note"}[sv]
-			if n > 1 {
-				name += "s"
-			}
-			parts = append(parts, fmt.Sprintf("%d %s", n, name))
-		}
+	var loc protocol.Location
+	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShow+" takes one argument, a Location ({uri, range})")
 	}
-	if len(parts) == 0 {
-		return "no problems"
+	s.mu.Lock()
+	can := s.showDocument
+	s.mu.Unlock()
+	if !can {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandShow+" needs a client that supports window/showDocument")
 	}
-	return strings.Join(parts, ", ")
+	var res protocol.ShowDocumentResult
+	if _, err := s.conn.Call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: protocol.URI(loc.URI), TakeFocus: true, Selection: &loc.Range}, &res); err != nil {
+		return nil, err
+	}
+	if !res.Success {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the client did not show "+string(loc.URI))
+	}
+	return nil, nil
+}
+
+// remarshal decodes an argument the JSON decoder left generic.
+func remarshal(v any, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
 }

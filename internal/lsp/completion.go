@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -34,6 +35,8 @@ var itemKinds = map[anchor.ItemKind]protocol.CompletionItemKind{
 	anchor.ItemPath:   protocol.CompletionItemKindFile,
 	anchor.ItemLine:   protocol.CompletionItemKindValue,
 	anchor.ItemValue:  protocol.CompletionItemKindValue,
+	// A whole new comment object: a template, which clients show as such.
+	anchor.ItemComment: protocol.CompletionItemKindSnippet,
 }
 
 // completionList converts candidates. Every item carries a text edit over
@@ -57,6 +60,11 @@ func completionList(conv Converter, c anchor.Completion, snippets bool) *protoco
 		if snippets && it.Snippet != "" {
 			item.InsertTextFormat = protocol.InsertTextFormatSnippet
 			item.TextEdit.NewText = it.Snippet
+		}
+		if strings.Contains(item.TextEdit.NewText, "\n") {
+			// Its lines are indented as the document's comments are:
+			// the client must not indent them again.
+			item.InsertTextMode = protocol.InsertTextModeAsIs
 		}
 		if it.Doc != "" {
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}

@@ -13,6 +13,11 @@ func (s *navSession) definition(needle string, delta int) []protocol.Location {
 	return locs
 }
 
+// navSpan is the text of the one location definition gives for 😀1's
+// range, RIGHT 2–3: from its first element to its last, so that the
+// editor jumps instead of offering a list.
+const navSpan = "\"+\\tname := \\\"é\\\" // \\\\ ok\",\n    \"+\\tx := 😀 + 1\""
+
 func TestDefinition(t *testing.T) {
 	for _, e := range navEncodings {
 		t.Run(e.name, func(t *testing.T) {
@@ -23,12 +28,12 @@ func TestDefinition(t *testing.T) {
 				delta  int
 				want   []string // the elements the locations cover, exactly
 			}{
-				{"start_line value: one location per anchored line", `"start_line": 2`, 14,
-					[]string{`"+\tname := \"é\" // \\ ok"`, `"+\tx := 😀 + 1"`}},
+				{"start_line value: one location over the anchored lines", `"start_line": 2`, 14,
+					[]string{navSpan}},
 				{"end_line key", `"end_line": 3`, 2,
-					[]string{`"+\tname := \"é\" // \\ ok"`, `"+\tx := 😀 + 1"`}},
+					[]string{navSpan}},
 				{"side value, cursor just after it", `"RIGHT", "start_line": 2`, 7,
-					[]string{`"+\tname := \"é\" // \\ ok"`, `"+\tx := 😀 + 1"`}},
+					[]string{navSpan}},
 				{"an anchor that does not resolve: its drift candidate", `"start_line": 9`, 14,
 					[]string{`" \treturn"`}},
 				{"path: the file's first header line", `"path": "é.go", "side": "RIGHT", "start_line": 9`, 10,

@@ -159,17 +159,22 @@ func TestFoldingSymbolsAndLens(t *testing.T) {
 	var walk func(prefix string, ss []protocol.DocumentSymbol)
 	walk = func(prefix string, ss []protocol.DocumentSymbol) {
 		for _, s := range ss {
-			outline = append(outline, prefix+s.Name)
+			line := prefix + s.Name
+			if s.Detail != "" {
+				line += " — " + s.Detail
+			}
+			outline = append(outline, line)
 			walk(prefix+"  ", s.Children)
 		}
 	}
 	walk("", syms)
+	// Counts are in words: "1 active comment", never "1 active comments".
 	wantOutline := []string{
-		"internal/api/",
-		"  internal/api/handler.go",
-		"    @@ -70,5 +70,6 @@",
-		"comments",
-		"  c1 · internal/api/handler.go RIGHT 72",
+		"internal/api/ — 3 changed lines, 1 active comment",
+		"  internal/api/handler.go — 3 changed lines, 1 active comment",
+		"    @@ -70,5 +70,6 @@ — func Handle(input Input) (Output, error) {",
+		"comments — 1 active",
+		"  c1 · internal/api/handler.go RIGHT 72 — active · `err` is assigned and discarded — return it instead.",
 	}
 	if strings.Join(outline, "\n") != strings.Join(wantOutline, "\n") {
 		t.Errorf("outline:\ngot  %q\nwant %q", outline, wantOutline)
@@ -181,7 +186,7 @@ func TestFoldingSymbolsAndLens(t *testing.T) {
 	for _, l := range lenses {
 		titles = append(titles, l.Command.Title)
 	}
-	if want := "1 comment: 1 active|1 warning"; strings.Join(titles, "|") != want {
+	if want := "1 comment: 1 active|1 warning|1 comment: 1 active"; strings.Join(titles, "|") != want {
 		t.Errorf("code lenses: got %q, want %q", strings.Join(titles, "|"), want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -290,13 +291,14 @@ func (s *Server) dropped(d dropped) {
 	s.mu.Unlock()
 	msg := fmt.Sprintf("lreview does not check this file: %s (%s). Make it smaller, then close and reopen it.", d.Reason, d.Method)
 	s.logf(protocol.MessageTypeError, "%s: %s", uri, msg)
-	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
-		URI: uri,
-		Diagnostics: []protocol.Diagnostic{{
-			Severity: protocol.DiagnosticSeverityError,
-			Code:     exchange.CodeTooLarge,
-			Source:   "lreview",
-			Message:  msg,
-		}},
-	})
+	diags := []protocol.Diagnostic{{
+		Severity: protocol.DiagnosticSeverityError,
+		Code:     exchange.CodeTooLarge,
+		Source:   "lreview",
+		Message:  msg,
+	}}
+	if slices.Contains(s.currentSettings().Diagnostics.Disabled, exchange.CodeTooLarge) {
+		diags = []protocol.Diagnostic{} // silenced like any other code; the log still says why
+	}
+	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
 }

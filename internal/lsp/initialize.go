@@ -19,6 +19,11 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		Window struct {
+			ShowDocument struct {
+				Support bool `json:"support"`
+			} `json:"showDocument"`
+		} `json:"window"`
 		TextDocument struct {
 			Completion struct {
 				CompletionItem struct {
@@ -67,6 +72,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow}},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -116,6 +122,7 @@ func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializ
 	s.mu.Lock()
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
+	s.showDocument = p.Capabilities.Window.ShowDocument.Support
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()

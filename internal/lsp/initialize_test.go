@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -40,5 +42,29 @@ func TestDebounceZeroIsZero(t *testing.T) {
 	}
 	if got := NewServer(Options{Debounce: DefaultDebounce}).opts.Debounce; got != DefaultDebounce {
 		t.Errorf("NewServer(Options{Debounce: DefaultDebounce}) debounce: got %s, want %s", got, DefaultDebounce)
+	}
+}
+
+// TestTooLargeCanBeSilenced: too-large is in the silenceable codes of the
+// editors' settings, so diagnostics.disabled hides it like any other code.
+// (TestOversizedDidOpenIsDiagnosed drives the limit itself over the wire.)
+func TestTooLargeCanBeSilenced(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		disabled []string
+		want     int
+	}{{"shown", nil, 1}, {"silenced", []string{exchange.CodeTooLarge}, 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, Options{})
+			c.initialize()
+			c.notifyServer("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"lreview": map[string]any{"diagnostics": map[string]any{"disabled": tt.disabled}}}})
+			uri := protocol.DocumentURI("file:///tmp/big.review.json")
+			// A round trip: the server has handled the settings before it answers.
+			c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+			c.srv.dropped(dropped{Method: "textDocument/didOpen", URI: string(uri), Reason: "over the limit"})
+			if got := c.waitDiagnostics(uri, 0); len(got) != tt.want {
+				t.Errorf("got %d diagnostics %v, want %d", len(got), got, tt.want)
+			}
+		})
 	}
 }

@@ -23,6 +23,7 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 		"textDocument/semanticTokens/full":       request(semanticTokensFull),
 		"textDocument/semanticTokens/full/delta": request(semanticTokensDelta),
 		"textDocument/semanticTokens/range":      request(semanticTokensRange),
+		"workspace/executeCommand":               request(executeCommand),
 	}
 	notifications := map[string]notificationFunc{
 		"initialized":                      notification(func(context.Context, *Server, *struct{}) error { return nil }),

@@ -22,6 +22,7 @@ var capabilityMethods = map[string][]string{
 	"documentFormattingProvider": {"textDocument/formatting"},
 	"semanticTokensProvider":     {"textDocument/semanticTokens/full", "textDocument/semanticTokens/full/delta", "textDocument/semanticTokens/range"},
 	"inlayHintProvider":          {"textDocument/inlayHint"},
+	"executeCommandProvider":     {"workspace/executeCommand"},
 	"positionEncoding":           nil,
 }
 

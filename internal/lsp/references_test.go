@@ -55,6 +55,10 @@ func TestReferences(t *testing.T) {
 				{"a context line in both images: the dismissed comment on LEFT 3", `" \treturn"`, false,
 					[]string{`3, "body": "old 😀"`}},
 				{"a line no comment is on", `" \tctx`, false, nil},
+				{"a ranged comment: its lines as one location, then the other comment on them", `"Prefer \"é\" 😀"`, false,
+					[]string{"\"+\\tname := \\\"é\\\" // \\\\ ok\",\n    \"+\\tx := 😀 + 1\"", `3, "body": "🙈`}},
+				{"a one-line comment with the declaration: its start_line, its line, the ranged comment", `"🙈 \"start_line`, true,
+					[]string{`3, "body": "🙈`, `"+\tx := 😀 + 1"`, `2, "end_line": 3`}},
 			} {
 				locs := s.references(tc.needle, 2, tc.decl)
 				if len(locs) != len(tc.want) {

@@ -72,8 +72,11 @@ type Server struct {
 	settings Settings
 	// snippets: the client accepts snippet syntax in completions.
 	snippets bool
-	files    map[protocol.DocumentURI]*file
-	inflight map[jsonrpc2.ID]context.CancelFunc
+	// showDocument: the client answers window/showDocument, which the
+	// lenses' command (CommandShow) uses to move its cursor.
+	showDocument bool
+	files        map[protocol.DocumentURI]*file
+	inflight     map[jsonrpc2.ID]context.CancelFunc
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool

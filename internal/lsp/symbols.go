@@ -22,7 +22,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	out := []protocol.DocumentSymbol{}
 	for _, d := range an.Anchors.Outline(an.Doc) {
 		dir := protocol.DocumentSymbol{Name: d.Dir + "/", Kind: protocol.SymbolKindNamespace,
-			Detail: fmt.Sprintf("%d changed lines, %d active comments", d.Changed, d.Active)}
+			Detail: changedActive(d.Changed, d.Active)}
 		lo, hi := -1, -1
 		for _, fs := range d.Files {
 			f := fs.File
@@ -92,7 +92,12 @@ func fileDetail(f *anchor.FileDiff, fs anchor.FileSummary) string {
 	case anchor.Copied:
 		status = "copied from " + f.OldName + " · "
 	}
-	return fmt.Sprintf("%s%d changed lines, %d active comments", status, fs.Changed, fs.Active)
+	return status + changedActive(fs.Changed, fs.Active)
+}
+
+// changedActive reads "3 changed lines, 1 active comment".
+func changedActive(changed, active int) string {
+	return anchor.Plural(changed, "changed line", "changed lines") + ", " + anchor.Plural(active, "active comment", "active comments")
 }
 
 // commentTitle names a comment in the outline: its id and its anchor.
@@ -111,15 +116,4 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	return id + " · " + where
 }
 
-func countsDetail(counts map[string]int) string {
-	out := ""
-	for _, st := range []string{exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale} {
-		if counts[st] > 0 {
-			if out != "" {
-				out += ", "
-			}
-			out += fmt.Sprintf("%d %s", counts[st], st)
-		}
-	}
-	return out
-}
+func countsDetail(counts map[string]int) string { return anchor.StateWords(counts) }

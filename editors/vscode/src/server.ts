@@ -36,10 +36,7 @@ export function installHint(): string {
 export const LANGUAGE_ID = 'lreview';
 export const CONFIG_SECTION = 'lreview';
 
-/**
- * Diagnostic codes the server publishes, as internal/exchange/codes.go lists them; with
- * EDITOR_ONLY_CODES, the enum of lreview.diagnostics.disabled (a Go test checks package.json).
- */
+/** Diagnostic codes the server publishes (diagnostics.md); the enum of lreview.diagnostics.disabled. */
 export const DIAGNOSTIC_CODES = [
   'syntax',
   'version-missing',
@@ -60,14 +57,21 @@ export const DIAGNOSTIC_CODES = [
   'stale-anchor',
   'id-missing',
   'id-duplicate',
-  'renamed-path',
 ] as const;
 
 /**
- * Codes only the language server publishes, for editors: `dismissed` greys
- * out a dismissed comment (an Unnecessary-tagged hint); `check` never prints it.
+ * Codes this project adds to the spec's table: `renamed-path` (a comment
+ * names the other side's name of a renamed file) and `lone-surrogate` (half
+ * of a surrogate pair escaped alone). `check` prints them too.
  */
-export const EDITOR_ONLY_CODES = ['dismissed'] as const;
+export const EXTENSION_CODES = ['renamed-path', 'lone-surrogate'] as const;
+
+/**
+ * Codes only the language server publishes, for editors: `too-large` says a
+ * file is over the server's message size limit; `dismissed` greys out a
+ * dismissed comment (an Unnecessary-tagged hint); `check` prints neither.
+ */
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import {
   DIAGNOSTIC_CODES,
   EDITOR_ONLY_CODES,
+  EXTENSION_CODES,
   INSTALL_COMMAND,
   buildClientOptions,
   buildServerOptions,
@@ -214,7 +215,7 @@ test('package.json: settings, commands and legend match the shared conventions',
   assert.equal(props['lreview.server.path'].default, '');
   assert.equal(props['lreview.author'].type, 'string');
   assert.deepEqual(props['lreview.trace.server'].enum, ['off', 'messages', 'verbose']);
-  assert.deepEqual(props['lreview.diagnostics.disabled'].items.enum, [...DIAGNOSTIC_CODES, ...EDITOR_ONLY_CODES]);
+  assert.deepEqual(props['lreview.diagnostics.disabled'].items.enum, [...DIAGNOSTIC_CODES, ...EXTENSION_CODES, ...EDITOR_ONLY_CODES]);
   assert.equal(
     props['lreview.diagnostics.disabled'].items.enum.length,
     props['lreview.diagnostics.disabled'].items.enumDescriptions.length,

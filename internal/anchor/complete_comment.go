@@ -1,0 +1,130 @@
+package anchor
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// ItemComment is a whole new comment object, offered between the elements
+// of `comments`.
+const ItemComment ItemKind = ItemValue + 1
+
+// commentSlot reads the context of a cursor between the elements of the
+// `comments` array arr: a new comment goes there. The commas it needs are
+// part of the item: one after the element before the cursor when that
+// has none (an extra edit), one after the new object when an element
+// follows without one between.
+func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) cx {
+	c := cx{kind: cxComment, obj: arr, rng: exchange.Range{Start: offset, End: offset}, comma: -1}
+	src := doc.Src
+	for _, e := range arr.Elems {
+		switch {
+		case e.End <= offset:
+			c.comma = -1
+			if onlyBlanks(src[e.End:offset]) {
+				c.comma = e.End
+			}
+		case e.Start >= offset:
+			c.trail = !strings.Contains(string(src[offset:e.Start]), ",")
+			return c
+		default:
+			return cx{rng: c.rng, comma: -1} // inside an element that is not an object: not a slot
+		}
+	}
+	return c
+}
+
+// isCommentsArray reports whether n is the review's `comments` array.
+func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
+	return n.Kind == exchange.KindArray && n.IsMember() && n.Name == "comments" && n.Parent == doc.Root
+}
+
+// newCommentItem is the new comment for slot c: the required members
+// (id, path, side, start_line, body), laid out like the comments already
+// there. Its values are real ones (a fresh id, the patch's first file and
+// first line of that file's image) so that the plain text is a comment
+// that resolves; the snippet makes each a placeholder, the side a choice,
+// and leaves the cursor in the body.
+func (r *Report) newCommentItem(c cx) Item {
+	doc := r.Doc
+	id := FreshID(doc)
+	path, side, line := r.firstPlace()
+	st := actStyleOf(doc.Src, doc.Root).nested()
+	if len(c.obj.Elems) > 0 {
+		if first := c.obj.Elems[0]; first.Kind == exchange.KindObject && len(first.Members) > 0 {
+			st = actStyleOf(doc.Src, first)
+		}
+	}
+	other := Left
+	if side == Left {
+		other = Right
+	}
+	plain := []actMember{
+		{"id", exchange.Quote(id)},
+		{"path", exchange.Quote(path)},
+		{"side", exchange.Quote(side.String())},
+		{"start_line", strconv.Itoa(line)},
+		{"body", `""`},
+	}
+	snip := []actMember{
+		{"id", `"${1:` + snippetText(strings.Trim(exchange.Quote(id), `"`)) + `}"`},
+		{"path", `"${2:` + snippetText(strings.Trim(exchange.Quote(path), `"`)) + `}"`},
+		{"side", `"${3|` + side.String() + "," + other.String() + `|}"`},
+		{"start_line", "${4:" + strconv.Itoa(line) + "}"},
+		{"body", `"$0"`},
+	}
+	tail := ""
+	if c.trail {
+		tail = ","
+	}
+	it := Item{
+		Label:  "new comment",
+		Kind:   ItemComment,
+		Detail: "id, path, side, start_line, body",
+		Doc:    "A new review comment with the members the format requires, anchored on " + code(path) + " " + side.String() + " " + strconv.Itoa(line) + ".",
+		Text:   st.render(plain) + tail,
+		// The snippet's own text needs no escaping: member names and
+		// JSON punctuation hold no "$", "\" or "}" of snippet syntax
+		// outside the placeholders.
+		Snippet:   st.render(snip) + tail,
+		Sort:      "00",
+		Preselect: true,
+	}
+	if c.comma >= 0 {
+		it.Extra = []exchange.Edit{{Start: c.comma, End: c.comma, NewText: ","}}
+	}
+	return it
+}
+
+// firstPlace is where a new comment starts anchored: the patch's first
+// file, on the new image unless the file was deleted, at the first line
+// of its first hunk in that image; "" RIGHT 1 for an empty patch.
+func (r *Report) firstPlace() (string, Side, int) {
+	for _, f := range r.Index.Files {
+		side, path := Right, f.NewName
+		if path == "" {
+			side, path = Left, f.OldName
+		}
+		line := 1
+		for _, h := range f.Hunks {
+			start := h.NewStart
+			if side == Left {
+				start = h.OldStart
+			}
+			if start > 0 {
+				line = start
+				break
+			}
+		}
+		return path, side, line
+	}
+	return "", Right, 1
+}
+
+// snippetText escapes text for an LSP snippet placeholder, where "$", "}"
+// and "\" are syntax.
+func snippetText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `$`, `\$`, `}`, `\}`).Replace(s)
+}

@@ -1,0 +1,58 @@
+package exchange
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// maxLine is the largest line number a reader is sure to hold exactly:
+// 2^53−1, the top of I-JSON's interoperable integers (RFC 7493 §2.2).
+const maxLine = 1<<53 - 1
+
+// checkLineNumbers reports a start_line or end_line that the schema
+// accepts (a whole number of at least 1) but that no reader can use as a
+// line number: 2^63 and beyond, 1e400, a whole number past 2^53 written
+// with an exponent or a fraction. Comment.StartLine would silently read it
+// as 0 and the anchor would go unchecked; instead the value gets an error,
+// under the schema code since it is a value the format cannot take, and
+// the anchor is skipped like any other invalid one.
+func checkLineNumbers(doc *Document, res *Result) {
+	for _, c := range doc.Review.Comments {
+		for _, name := range []string{"start_line", "end_line"} {
+			n := c.Node.Member(name)
+			if n == nil || n.Kind != KindNumber || res.AnchorInvalid[c] && schemaErrorOn(res, n) {
+				continue
+			}
+			if _, ok := n.Int(doc.Src); ok {
+				continue
+			}
+			text := string(doc.Src[n.Start:n.End])
+			f, err := strconv.ParseFloat(text, 64)
+			if strings.HasPrefix(text, "-") || err == nil && (f != math.Trunc(f) || f <= maxLine) {
+				continue // negative, fractional or small: the schema's own words cover it
+			}
+			res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: NodeRange(n), Severity: SeverityError, Code: "schema",
+				Message: "`" + name + "` must be a line number of at most " + strconv.Itoa(maxLine) + ", got " + clipNumber(text)})
+			res.AnchorInvalid[c] = true
+		}
+	}
+}
+
+// schemaErrorOn reports whether a schema diagnostic already sits on n.
+func schemaErrorOn(res *Result, n *Node) bool {
+	for _, d := range res.Diagnostics {
+		if d.Code == "schema" && d.Range == NodeRange(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipNumber keeps a hostile number's text short in a message.
+func clipNumber(text string) string {
+	if len(text) > 40 {
+		return text[:37] + "…"
+	}
+	return text
+}
