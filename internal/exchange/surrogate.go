@@ -13,7 +13,6 @@ import (
 // and the writer copies its escape as written instead of writing the
 // U+FFFD that Str holds.
 
-
 // loneSurrogateAt reports whether the string content s holds, at i, a \u
 // escape of a surrogate that is not the high half of a valid pair. A low
 // half that completes a pair is never seen here: the pair is read as one
