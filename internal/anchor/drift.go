@@ -36,7 +36,7 @@ func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 	off := min(leadingBlankLines(c.Snippet), rangeW-1)
 	sides := make([]sideQuery, 2)
 	for i, s := range [2]Side{r.Side, r.Side.other()} {
-		if !hasImage(f, s) {
+		if !HasImage(f, s) {
 			continue
 		}
 		for _, v := range snippetVariants(c.Snippet, s) {
@@ -120,7 +120,7 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 // matched them white space aside is rewritten as them, so that the moved
 // comment's snippet matches.
 func (an *analyzer) quoted(p place) string {
-	f := an.ix.fileEither(p.path, p.side)
+	f := an.ix.FileEither(p.path, p.side)
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}

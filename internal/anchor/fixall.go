@@ -122,7 +122,7 @@ func declined(r *Report) []Applied {
 			// about on its anchoring diagnostic.
 			why = ""
 			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.Lines()) {
-				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", commentName(c), lineSpan(res.Side, c.StartLine, c.EndLine))
+				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", CommentName(c), LineSpan(res.Side, c.StartLine, c.EndLine))
 			}
 		}
 		if why == "" {
@@ -147,8 +147,8 @@ func hasSafe(fs []exchange.Fix) bool {
 // nothing a person could be told (no candidate at all, say).
 func declineReason(r *Resolution) string {
 	c := r.Comment
-	name := commentName(c)
-	where := fmt.Sprintf("%s at %s", name, lineSpan(r.Side, c.StartLine, c.EndLine))
+	name := CommentName(c)
+	where := fmt.Sprintf("%s at %s", name, LineSpan(r.Side, c.StartLine, c.EndLine))
 	var best *Candidate
 	for i := range r.Candidates {
 		if r.Candidates[i].Preferred {
@@ -163,7 +163,7 @@ func declineReason(r *Resolution) string {
 	case r.Tie != "":
 		return fmt.Sprintf("left %s: %s", where, r.Tie)
 	case best != nil && !isActive(c):
-		return fmt.Sprintf("left %s: it is %s, and fix never changes a comment's state (its snippet is at %s)", where, c.StateNorm(), lineSpan(best.Side, best.Start, best.End))
+		return fmt.Sprintf("left %s: it is %s, and fix never changes a comment's state (its snippet is at %s)", where, c.StateNorm(), LineSpan(best.Side, best.Start, best.End))
 	case r.SearchCut:
 		return fmt.Sprintf("left %s: the search for its snippet was cut short", where)
 	}

@@ -82,7 +82,7 @@ func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 	case ReasonUnknownPath:
 		msg = fmt.Sprintf("no file %q in the patch", c.Path)
 		for i, p := range r.NearPaths {
-			if f := an.ix.fileEither(p, r.Side); f != nil {
+			if f := an.ix.FileEither(p, r.Side); f != nil {
 				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("did you mean %q?", p)})
 			}
 			if i == 0 {
@@ -112,19 +112,19 @@ func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		if r.Member == "end_line" {
 			line = c.EndLine
 		}
-		msg = fmt.Sprintf("%s is not in the patch", lineSpan(r.Side, line, line))
-		if h, first, last, ok := nearestHunk(r.File, r.Side, line); ok {
-			msg += fmt.Sprintf(": the nearest hunk of %q shows %s", c.Path, lineSpan(r.Side, first, last))
-			d.Related = append(d.Related, exchange.Related{Range: an.patchRange(h.Header, h.Header), Message: "nearest hunk: " + lineSpan(r.Side, first, last)})
+		msg = fmt.Sprintf("%s is not in the patch", LineSpan(r.Side, line, line))
+		if h, first, last, ok := NearestHunk(r.File, r.Side, line); ok {
+			msg += fmt.Sprintf(": the nearest hunk of %q shows %s", c.Path, LineSpan(r.Side, first, last))
+			d.Related = append(d.Related, exchange.Related{Range: an.patchRange(h.Header, h.Header), Message: "nearest hunk: " + LineSpan(r.Side, first, last)})
 		} else {
-			msg += fmt.Sprintf(": the diff of %q shows no line of its %s image", c.Path, imageWord(r.Side))
+			msg += fmt.Sprintf(": the diff of %q shows no line of its %s image", c.Path, ImageWord(r.Side))
 		}
 	case ReasonRangeCrossesHunks:
-		msg = fmt.Sprintf("%s crosses hunks: a range must stay within one hunk", lineSpan(r.Side, c.StartLine, c.EndLine))
+		msg = fmt.Sprintf("%s crosses hunks: a range must stay within one hunk", LineSpan(r.Side, c.StartLine, c.EndLine))
 		for _, n := range []int{c.StartLine, c.EndLine} {
 			if h, i, ok := r.File.Find(r.Side, n); ok {
 				l := r.File.Hunks[h].Lines[i]
-				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is in the hunk at %s", lineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
+				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func (an *analyzer) findCandidates(r *Resolution) {
 		var files []*FileDiff
 		var paths []string
 		for _, p := range r.NearPaths {
-			if f := an.ix.fileEither(p, r.Side); f != nil {
+			if f := an.ix.FileEither(p, r.Side); f != nil {
 				files, paths = append(files, f), append(paths, p)
 			}
 		}
@@ -174,22 +174,22 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 			where = "its snippet is at " + r.Tie + " (none is chosen)"
 		}
 		if strings.HasSuffix(msg, "?") {
-			msg += " " + upperFirst(where)
+			msg += " " + UpperFirst(where)
 		} else {
 			msg += "; " + where
 		}
 	}
 	d.Message = msg + searchNote(r)
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
 	d.Fixes = an.pathFixes(r, d.Fixes)
 	if r.Reason == ReasonInvertedRange {
 		d.Fixes = an.swapFix(r, d.Fixes)
 	}
 	if c.StateNorm() != exchange.StateOrphaned {
-		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", commentName(c))))
+		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", CommentName(c))))
 	}
-	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
+	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
 	return d
 }
 
@@ -201,8 +201,8 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	swap := exchange.Fix{
-		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
-		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", commentName(c), lineSpan(r.Side, c.EndLine, c.StartLine)),
+		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
+		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
 		Edits: []exchange.Edit{
 			exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.EndLine)),
 			exchange.ReplaceValue(c.Member("end_line"), strconv.Itoa(c.StartLine)),
@@ -262,11 +262,11 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("snippet")),
 		Severity: an.severity(c, exchange.SeverityWarning),
 		Code:     exchange.CodeSnippetMismatch,
-		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
+		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 	}
 	switch {
 	case r.Here:
-		d.Message = fmt.Sprintf("the snippet differs from what %s of %q holds in white space only", lineSpan(r.Side, c.StartLine, c.EndLine), c.Path)
+		d.Message = fmt.Sprintf("the snippet differs from what %s of %q holds in white space only", LineSpan(r.Side, c.StartLine, c.EndLine), c.Path)
 	case r.Tie != "":
 		d.Message += "; it is at " + r.Tie + " (none is chosen)"
 	case len(r.Candidates) > 0:
@@ -277,10 +277,10 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		if i == maxRelatedLines {
 			break
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", lineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), clip(strings.TrimSpace(l.Content)))})
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+commentName(c)+" to", isActive(c))...)
+	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
 	// An anchor on blank lines has no snippet to offer. A snippet that
 	// differs from its lines in white space only (r.Here) is respaced as
 	// they spell it: the unique best place is where the comment is, and
@@ -291,17 +291,17 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	}
 	if strings.TrimSpace(snip) != "" && !an.loneSurrogateIn(lines) {
 		f := exchange.Fix{
-			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", commentName(c), clip(firstLine(snip))),
+			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", CommentName(c), Clip(firstLine(snip))),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
 			Preferred: r.Here,
 			Safe:      r.Here && isActive(c),
 		}
 		if r.Here {
-			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine))
+			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", CommentName(c), LineSpan(r.Side, c.StartLine, c.EndLine))
 		}
 		d.Fixes = append(d.Fixes, f)
 	}
-	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", commentName(c))))
+	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
 	return d
 }
 
@@ -311,10 +311,10 @@ func (an *analyzer) orphanedResolves(r *Resolution) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeOrphanedResolves,
-		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", commentName(c), lineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
+		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", CommentName(c), LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 		Related:  an.lineRelated(r),
 	}
-	f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", commentName(c)))
+	f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", CommentName(c)))
 	f.Preferred = true
 	d.Fixes = []exchange.Fix{f}
 	return d
@@ -329,12 +329,12 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeStaleAnchor,
-		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", commentName(c)),
+		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", CommentName(c)),
 	}
-	name := commentName(c)
+	name := CommentName(c)
 	switch {
 	case holds:
-		d.Message += fmt.Sprintf("; it still holds at %s", lineSpan(r.Side, c.StartLine, c.EndLine))
+		d.Message += fmt.Sprintf("; it still holds at %s", LineSpan(r.Side, c.StartLine, c.EndLine))
 		d.Related = an.lineRelated(r)
 		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
 		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
@@ -369,7 +369,7 @@ func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.
 // so that known members keep the spec's order (keys: exchange.ReviewKeys
 // or CommentKeys): the last present member that precedes it in keys, or
 // "^" (first) when none does. Every insertion of this package uses it.
-func keyAfter(obj *exchange.Node, keys []string, name string) string {
+func KeyAfter(obj *exchange.Node, keys []string, name string) string {
 	after := "^"
 	for _, k := range keys {
 		if k == name {
@@ -389,13 +389,13 @@ func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s: %s", lineSpan(r.Side, n, n), clip(strings.TrimSpace(l.Content)))})
+		out = append(out, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(l.Content)))})
 	}
 	return out
 }
 
 func (an *analyzer) lineOf(path string, s Side, n int) (DiffLine, bool) {
-	f := an.ix.fileEither(path, s)
+	f := an.ix.FileEither(path, s)
 	if f == nil {
 		return DiffLine{}, false
 	}
@@ -412,13 +412,13 @@ func (an *analyzer) lineText(i int) string {
 	if i < 0 || i >= len(ls) {
 		return ""
 	}
-	return clip(ls[i].Text)
+	return Clip(ls[i].Text)
 }
 
 // nearestHunk returns the hunk of f whose span on side is nearest to line.
 // Hunks in order (BuildIndex's spans) are binary-searched: a comment per
 // line of a large file must not cost a pass over its hunks each.
-func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
+func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
 	if spans := f.spans[s]; len(spans) == len(f.Hunks) && f.ordered[s] && len(spans) > 0 {
 		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > line })
 		best := -1
@@ -437,7 +437,7 @@ func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 	}
 	best := -1
 	for i := range f.Hunks {
-		a, b := f.Hunks[i].span(s)
+		a, b := f.Hunks[i].Span(s)
 		if b < a {
 			continue // the hunk shows no line of this image
 		}
@@ -456,9 +456,9 @@ func nearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 
 // clip shortens text for titles and messages, with its control
 // characters made visible (see visible).
-func clip(s string) string {
+func Clip(s string) string {
 	const max = 60
-	s = visible(s)
+	s = Visible(s)
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}

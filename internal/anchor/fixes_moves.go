@@ -24,11 +24,11 @@ func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 	var fs []exchange.Fix
 	for _, k := range r.Candidates {
 		title := prefix + " " + an.placeName(c, k)
-		to := lineSpan(k.Side, k.Start, k.End)
+		to := LineSpan(k.Side, k.Start, k.End)
 		if k.Path != c.Path {
 			to = k.Path + " " + to
 		}
-		done := fmt.Sprintf("moved %s from %s %s to %s", commentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
+		done := fmt.Sprintf("moved %s from %s %s to %s", CommentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
 		if k.respaced != "" {
 			title += " (snippet respaced)"
 			done += ", its snippet respaced as the patch spells it"
@@ -100,8 +100,8 @@ func (an *analyzer) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 	var paths []exchange.Fix
 	for _, p := range r.NearPaths {
 		paths = append(paths, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), p),
-			Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, p),
+			Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), p),
+			Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, p),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
 			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
 			Safe:      certain && isActive(c),
@@ -121,10 +121,10 @@ func (an *analyzer) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 // resolves, but leanreview shows the comment under the name of its side.
 func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
-	name := r.File.name(r.Side)
+	name := r.File.Name(r.Side)
 	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", commentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", commentName(c), c.Path, name),
+		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
 		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
 		Preferred: true,
 	}
@@ -132,7 +132,7 @@ func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("path")),
 		Severity: exchange.SeverityHint,
 		Code:     exchange.CodeRenamedPath,
-		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, imageWord(r.Side.other()), name, r.Side, name),
+		Message:  fmt.Sprintf("%q is the %s name of renamed file %q: on %s it is called %q", c.Path, ImageWord(r.Side.other()), name, r.Side, name),
 		Related:  []exchange.Related{*r.Hint},
 		Fixes:    []exchange.Fix{f},
 	}
@@ -141,12 +141,12 @@ func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
 // placeName describes a candidate in titles and messages: "RIGHT 74:
 // text", with the path first when it is not the comment's.
 func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
-	s := lineSpan(k.Side, k.Start, k.End)
+	s := LineSpan(k.Side, k.Start, k.End)
 	if k.Path != c.Path {
 		s = k.Path + " " + s
 	}
 	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
-		s += ": " + clip(strings.TrimSpace(l.Content))
+		s += ": " + Clip(strings.TrimSpace(l.Content))
 	}
 	return s
 }
@@ -154,7 +154,7 @@ func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
 func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for _, k := range r.Candidates {
-		f := an.ix.fileEither(k.Path, k.Side)
+		f := an.ix.FileEither(k.Path, k.Side)
 		if f == nil {
 			continue
 		}
@@ -167,9 +167,9 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 			j = i
 		}
 		lines := f.Hunks[h].Lines
-		msg := "snippet found at " + lineSpan(k.Side, k.Start, k.End)
+		msg := "snippet found at " + LineSpan(k.Side, k.Start, k.End)
 		if k.Path != r.Comment.Path {
-			msg = "snippet found in " + k.Path + " at " + lineSpan(k.Side, k.Start, k.End)
+			msg = "snippet found in " + k.Path + " at " + LineSpan(k.Side, k.Start, k.End)
 		}
 		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
 	}

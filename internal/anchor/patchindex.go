@@ -240,7 +240,7 @@ func (b *builder) finish() {
 			spans := all[int(s)*n : int(s+1)*n : int(s+1)*n]
 			prevLast, ordered := math.MinInt, true
 			for i := range fd.Hunks {
-				first, last := fd.Hunks[i].span(s)
+				first, last := fd.Hunks[i].Span(s)
 				spans[i] = imageSpan{first, last}
 				ordered = ordered && first > prevLast
 				prevLast = last

@@ -34,7 +34,7 @@ func newLookup(files []*FileDiff) *lookup {
 
 // name returns f's name on side s ("" for the absent side of a new or
 // deleted file).
-func (f *FileDiff) name(s Side) string {
+func (f *FileDiff) Name(s Side) string {
 	if s == Left {
 		return f.OldName
 	}
@@ -43,7 +43,7 @@ func (f *FileDiff) name(s Side) string {
 
 // displayName names f whatever its sides: the new name, or the old one of
 // a deleted file.
-func (f *FileDiff) displayName() string { return cmp.Or(f.NewName, f.OldName) }
+func (f *FileDiff) DisplayName() string { return cmp.Or(f.NewName, f.OldName) }
 
 // FileFor returns the file diff whose name on side matches path exactly
 // (new name for RIGHT, old name for LEFT), and, failing that, a renamed
@@ -59,13 +59,13 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
 		}
 	} else {
 		for _, f := range ix.Files {
-			if f.name(s) == path {
+			if f.Name(s) == path {
 				return f, false
 			}
 		}
 	}
 	for _, f := range ix.Files {
-		if f.Status == Renamed && f.name(1-s) == path {
+		if f.Status == Renamed && f.Name(1-s) == path {
 			return f, true
 		}
 	}
@@ -75,7 +75,7 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
 // fileEither is FileFor on side s, then on the other side: the file a
 // path names whatever the side, for drift candidates (which may sit on
 // the other side) and for pointing at a file's header.
-func (ix *Index) fileEither(path string, s Side) *FileDiff {
+func (ix *Index) FileEither(path string, s Side) *FileDiff {
 	if f, _ := ix.FileFor(path, s); f != nil {
 		return f
 	}
@@ -98,7 +98,7 @@ func (ix *Index) Paths() []string {
 // span returns the numbers of the first and last lines of the hunk's image
 // on side s, read from the body; last < first when the hunk shows no line
 // of that image.
-func (h *Hunk) span(s Side) (first, last int) {
+func (h *Hunk) Span(s Side) (first, last int) {
 	for i := range h.Lines {
 		if m := h.Lines[i].Number(s); m > 0 {
 			first = m
@@ -137,7 +137,7 @@ func (f *FileDiff) Find(s Side, n int) (hunk, line int, ok bool) {
 	hs, spans := f.Hunks, f.spans[s]
 	if len(spans) != len(hs) { // not built by BuildIndex
 		for k := range hs {
-			first, last := hs[k].span(s)
+			first, last := hs[k].Span(s)
 			if i, ok := hs[k].find(s, n, first, last); ok {
 				return k, i, true
 			}

@@ -196,7 +196,7 @@ func exhaustive(r *Resolution) []place {
 	si := newSearchIndex()
 	var all []place
 	for _, s := range [2]Side{r.Side, r.Side.other()} {
-		if !hasImage(r.File, s) {
+		if !HasImage(r.File, s) {
 			continue
 		}
 		sq := sideQuery{si: si.side(r.File, s), expect: c.StartLine}

@@ -81,7 +81,7 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	}
 	switch {
 	case patch == nil:
-		edits = append(edits, exchange.InsertMember(src, root, "patch", value, keyAfter(root, exchange.ReviewKeys, "patch")))
+		edits = append(edits, exchange.InsertMember(src, root, "patch", value, KeyAfter(root, exchange.ReviewKeys, "patch")))
 	case string(src[patch.Start:patch.End]) != value:
 		edits = append(edits, exchange.ReplaceValue(patch, value))
 	}
@@ -190,11 +190,11 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 		// lands, which is as near to each of them.
 		edits = rb.placeEdits(c, side, sideOK, tie, newF)
 		m.ToStart, m.ToEnd = tie.start, tie.end
-		m.Why += fmt.Sprintf("; kept where %s lands in %s, %s", lineSpan(side, c.StartLine, c.EndLine), rb.patchWord(), lineSpan(side, tie.start, tie.end))
+		m.Why += fmt.Sprintf("; kept where %s lands in %s, %s", LineSpan(side, c.StartLine, c.EndLine), rb.patchWord(), LineSpan(side, tie.start, tie.end))
 	}
 	if newState != state {
 		obj := c.Node
-		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), keyAfter(obj, exchange.CommentKeys, "state")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), KeyAfter(obj, exchange.CommentKeys, "state")))
 	}
 	m.Unchanged = len(edits) == 0
 	return m, edits
@@ -224,23 +224,23 @@ func (rb *rebaser) placeEdits(c *exchange.Comment, side Side, sideOK bool, found
 	// A file renamed in the new patch is called by its new name on RIGHT
 	// (its old one on LEFT): the comment follows it there rather than
 	// resolving through the other name with a hint.
-	if name := newF.name(found.side); name != "" && name != c.Path {
+	if name := newF.Name(found.side); name != "" && name != c.Path {
 		if n := c.Member("path"); n != nil {
 			edits = append(edits, exchange.ReplaceValue(n, exchange.Quote(name)))
 		}
 	}
 	if !sideOK || found.side != side {
-		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), keyAfter(obj, exchange.CommentKeys, "side")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), KeyAfter(obj, exchange.CommentKeys, "side")))
 	}
 	if v, ok := c.Member("start_line").Int(rb.src); !ok || v != found.start {
-		edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), keyAfter(obj, exchange.CommentKeys, "start_line")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), KeyAfter(obj, exchange.CommentKeys, "start_line")))
 	}
 	if n := c.Member("end_line"); n != nil {
 		if v, ok := n.Int(rb.src); !ok || v != found.end {
 			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(found.end)))
 		}
 	} else if found.end != found.start {
-		edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), keyAfter(obj, exchange.CommentKeys, "end_line")))
+		edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), KeyAfter(obj, exchange.CommentKeys, "end_line")))
 	}
 	return edits
 }

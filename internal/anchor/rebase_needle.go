@@ -66,7 +66,7 @@ func (rb *rebaser) lookFor(c *exchange.Comment, side Side, old oldPlace) (lookFo
 			if rb.same {
 				where = "the patch"
 			}
-			return lf, fmt.Sprintf("no snippet, and %s is not in %s", lineSpan(side, c.StartLine, c.EndLine), where)
+			return lf, fmt.Sprintf("no snippet, and %s is not in %s", LineSpan(side, c.StartLine, c.EndLine), where)
 		}
 		variants = [][]string{old.si.normRange(old.img, old.p, old.p+old.rangeW)}
 	}
@@ -157,7 +157,7 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf lookFor) (found *place, why string, tie *place) {
 	sides := make([]sideQuery, 2)
 	for i, s := range [2]Side{side, side.other()} {
-		if !hasImage(newF, s) {
+		if !HasImage(newF, s) {
 			continue
 		}
 		nd := lf.nd
@@ -178,7 +178,7 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 		if !lf.fromSnippet {
 			what = "the text of its lines"
 		}
-		why := fmt.Sprintf("not found: %s is not in %s", what, strconv.Quote(newF.displayName()))
+		why := fmt.Sprintf("not found: %s is not in %s", what, strconv.Quote(newF.DisplayName()))
 		if res.cut {
 			why += " (search cut short)"
 		}
@@ -325,7 +325,7 @@ func foundWhy(c *exchange.Comment, side Side, p *place, lf lookFor, renamed bool
 	}
 	s := what + " " + where
 	if renamed {
-		s += " in renamed file " + strconv.Quote(cmp.Or(f.name(p.side), f.displayName()))
+		s += " in renamed file " + strconv.Quote(cmp.Or(f.Name(p.side), f.DisplayName()))
 	}
 	return s
 }

@@ -289,7 +289,7 @@ func anchorReadable(src []byte, c *exchange.Comment) bool {
 
 // hasImage reports whether f shows an image of side: a new file has no
 // old image, a deleted file no new one.
-func hasImage(f *FileDiff, s Side) bool {
+func HasImage(f *FileDiff, s Side) bool {
 	if s == Left {
 		return f.Status != NewFile
 	}
@@ -323,10 +323,10 @@ func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
 		}
 		r.Hint = &exchange.Related{
 			Range:   an.patchRange(f.First, f.First),
-			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, imageWord(r.Side.other()), r.Side, other),
+			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, ImageWord(r.Side.other()), r.Side, other),
 		}
 	}
-	if !hasImage(f, r.Side) {
+	if !HasImage(f, r.Side) {
 		r.Reason, r.Member = ReasonNoSuchImage, "side"
 		return r
 	}
@@ -352,7 +352,7 @@ func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
 	return r
 }
 
-func imageWord(s Side) string {
+func ImageWord(s Side) string {
 	if s == Left {
 		return "old"
 	}
@@ -376,7 +376,7 @@ func (an *analyzer) patchRange(first, last int) exchange.Range {
 
 // commentName names a comment in messages and fix titles: by id, else by
 // position ("#3"), as the document checks do.
-func commentName(c *exchange.Comment) string {
+func CommentName(c *exchange.Comment) string {
 	if c.ID != "" {
 		return c.ID
 	}
@@ -384,7 +384,7 @@ func commentName(c *exchange.Comment) string {
 }
 
 // lineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
-func lineSpan(s Side, start, end int) string {
+func LineSpan(s Side, start, end int) string {
 	if end == start {
 		return s.String() + " " + strconv.Itoa(start)
 	}

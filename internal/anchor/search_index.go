@@ -228,7 +228,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 		if s == Right {
 			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
 		}
-		sum.fromFirst, sum.fromLast = hk.span(s)
+		sum.fromFirst, sum.fromLast = hk.Span(s)
 		for i, l := range hk.Lines {
 			if l.In(s) {
 				sum.fromCount++

@@ -84,7 +84,7 @@ func tieMessage(ps []place, n int) string {
 			names = append(names, "…")
 			break
 		}
-		name := lineSpan(p.side, p.start, p.end)
+		name := LineSpan(p.side, p.start, p.end)
 		if files {
 			name = p.path + " " + name
 		}

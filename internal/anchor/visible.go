@@ -2,13 +2,13 @@ package anchor
 
 import "strings"
 
-// visible returns s with its control characters other than tab shown as
+// Visible returns s with its control characters other than tab shown as
 // their Unicode control pictures ("\r" as ␍, ESC as ␛, DEL as ␡). A diff
 // line may hold a lone carriage return or a terminal escape (golden files
 // of terminal output): in a message, a title or a hover they are text to
 // read, while written raw they would move a terminal's cursor, end a
 // Markdown line or colour the rest of check's output.
-func visible(s string) string {
+func Visible(s string) string {
 	i := strings.IndexFunc(s, isControl)
 	if i < 0 {
 		return s

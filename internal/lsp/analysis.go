@@ -6,22 +6,23 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // Analysis is everything the server knows about one version of a
 // document. It is computed once per version and shared by every request.
 type Analysis struct {
-	*anchor.Report
+	features.Analysed
 	Mapper *exchange.Mapper
 
 	tokensOnce sync.Once
-	tokens     []anchor.Token
+	tokens     []features.Token
 }
 
 // Tokens classifies the patch's lines once per version: editors ask for
 // ranges of them at every scroll.
-func (a *Analysis) Tokens() []anchor.Token {
-	a.tokensOnce.Do(func() { a.tokens = a.Index.Tokens(a.Doc.Src) })
+func (a *Analysis) Tokens() []features.Token {
+	a.tokensOnce.Do(func() { a.tokens = features.Tokens(a.Index, a.Doc.Src) })
 	return a.tokens
 }
 
@@ -49,5 +50,5 @@ func Analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error
 	if err != nil {
 		return nil, err
 	}
-	return &Analysis{Report: rep, Mapper: doc.Mapper()}, nil
+	return &Analysis{Analysed: features.Analysed{Report: rep}, Mapper: doc.Mapper()}, nil
 }

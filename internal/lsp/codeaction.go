@@ -10,6 +10,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // Code actions come in three families:
@@ -42,7 +43,7 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([
 		span:     span,
 		context:  p.Context,
 		disabled: settings.Diagnostics.Disabled,
-		opts:     anchor.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
+		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
 	}
 	return codeActions(an.Report, req), nil
 }
@@ -54,7 +55,7 @@ type actionRequest struct {
 	span     exchange.Range
 	context  protocol.CodeActionContext
 	disabled []string
-	opts     anchor.ActionOptions
+	opts     features.ActionOptions
 }
 
 // wants reports whether the client asked for actions of kind: `only` is
@@ -85,7 +86,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		out = quickFixes(out, targets, req, offered)
 	}
 	if req.wants(protocol.QuickFix) || req.wants(protocol.RefactorRewrite) {
-		for _, a := range anchor.ActionsAt(rep, req.span.Start, req.span.End, req.opts) {
+		for _, a := range features.ActionsAt(features.Analysed{Report: rep}, req.span.Start, req.span.End, req.opts) {
 			if offered[editsKey(a.Edits)] {
 				continue
 			}

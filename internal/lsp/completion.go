@@ -6,7 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // completion proposes member names, enumerated values, the patch's paths
@@ -29,21 +29,21 @@ func (s *Server) clientSnippets() bool {
 	return s.snippets
 }
 
-var itemKinds = map[anchor.ItemKind]protocol.CompletionItemKind{
-	anchor.ItemMember: protocol.CompletionItemKindProperty,
-	anchor.ItemEnum:   protocol.CompletionItemKindEnumMember,
-	anchor.ItemPath:   protocol.CompletionItemKindFile,
-	anchor.ItemLine:   protocol.CompletionItemKindValue,
-	anchor.ItemValue:  protocol.CompletionItemKindValue,
+var itemKinds = map[features.ItemKind]protocol.CompletionItemKind{
+	features.ItemMember: protocol.CompletionItemKindProperty,
+	features.ItemEnum:   protocol.CompletionItemKindEnumMember,
+	features.ItemPath:   protocol.CompletionItemKindFile,
+	features.ItemLine:   protocol.CompletionItemKindValue,
+	features.ItemValue:  protocol.CompletionItemKindValue,
 	// A whole new comment object: a template, which clients show as such.
-	anchor.ItemComment: protocol.CompletionItemKindSnippet,
+	features.ItemComment: protocol.CompletionItemKindSnippet,
 }
 
 // completionList converts candidates. Every item carries a text edit over
 // the partial token, not an insertText: clients disagree on what word an
 // insertText replaces, and a token such as `"inter` starts with a quote
 // that no word definition includes.
-func completionList(conv Converter, c anchor.Completion, snippets bool) *protocol.CompletionList {
+func completionList(conv Converter, c features.Completion, snippets bool) *protocol.CompletionList {
 	rng := conv.Range(c.Range)
 	list := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(c.Items))}
 	for _, it := range c.Items {

@@ -8,8 +8,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // cplCursor marks where completion is asked in the test documents.
@@ -224,9 +224,9 @@ func TestCompletionListSnippets(t *testing.T) {
 	text := `{"😀": "x", }`
 	conv := Converter{M: exchange.NewMapper([]byte(text)), Enc: exchange.UTF16}
 	at := strings.Index(text, "}")
-	c := anchor.Completion{Range: exchange.Range{Start: at, End: at}, Items: []anchor.Item{
-		{Label: "side", Kind: anchor.ItemMember, Text: `"side": `, Snippet: `"side": "$1"`, Extra: []exchange.Edit{{Start: 1, End: 1, NewText: ","}}},
-		{Label: "LEFT", Kind: anchor.ItemEnum, Text: `"LEFT"`},
+	c := features.Completion{Range: exchange.Range{Start: at, End: at}, Items: []features.Item{
+		{Label: "side", Kind: features.ItemMember, Text: `"side": `, Snippet: `"side": "$1"`, Extra: []exchange.Edit{{Start: 1, End: 1, NewText: ","}}},
+		{Label: "LEFT", Kind: features.ItemEnum, Text: `"LEFT"`},
 	}}
 	for _, tc := range []struct {
 		snippets bool

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // inlayHintParams and inlayHint are LSP 3.17 types the protocol library
@@ -45,7 +47,7 @@ func inlayHints(ctx context.Context, s *Server, p *inlayHintParams) ([]inlayHint
 				}
 				hints = append(hints, inlayHint{
 					Position:     conv.Position(at),
-					Label:        f.GutterLabel(dl),
+					Label:        features.GutterLabel(f, dl),
 					PaddingRight: true,
 					Tooltip:      gutterTooltip(dl.Old, dl.New),
 				})

@@ -10,8 +10,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // semanticTokensFull answers with the whole encoding, already in JSON:
@@ -160,7 +160,7 @@ func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTok
 
 // tokensIn returns the tokens that overlap span; tokens are sorted and
 // disjoint, so two binary searches find them.
-func tokensIn(toks []anchor.Token, span exchange.Range) []anchor.Token {
+func tokensIn(toks []features.Token, span exchange.Range) []features.Token {
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].End > span.Start })
 	hi := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= span.End })
 	return toks[lo:max(lo, hi)]
@@ -168,7 +168,7 @@ func tokensIn(toks []anchor.Token, span exchange.Range) []anchor.Token {
 
 // encodeTokens writes tokens in the protocol's relative form. A token
 // never spans a source line: a JSON string holds no raw line break.
-func encodeTokens(conv Converter, toks []anchor.Token) []uint32 {
+func encodeTokens(conv Converter, toks []features.Token) []uint32 {
 	data := make([]uint32, 0, 5*len(toks))
 	var prevLine, prevChar uint32
 	for _, t := range toks {

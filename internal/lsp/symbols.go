@@ -8,6 +8,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // documentSymbols outlines the review: the patch's files grouped by
@@ -20,7 +21,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	lines := an.Index.Patch.Lines
 	span := func(start, end int) protocol.Range { return conv.Range(exchange.Range{Start: start, End: end}) }
 	out := []protocol.DocumentSymbol{}
-	for _, d := range an.Anchors.Outline(an.Doc) {
+	for _, d := range features.Outline(an.Anchors, an.Doc) {
 		dir := protocol.DocumentSymbol{Name: d.Dir + "/", Kind: protocol.SymbolKindNamespace,
 			Detail: changedActive(d.Changed, d.Active)}
 		lo, hi := -1, -1
@@ -60,7 +61,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	}
 	if cs := an.Doc.Root.Member("comments"); cs != nil && len(an.Doc.Review.Comments) > 0 {
 		group := protocol.DocumentSymbol{Name: "comments", Kind: protocol.SymbolKindArray,
-			Detail: countsDetail(anchor.StateCounts(an.Doc)), Range: span(cs.KeyStart, cs.End), SelectionRange: span(cs.KeyStart, cs.KeyEnd)}
+			Detail: countsDetail(features.StateCounts(an.Doc)), Range: span(cs.KeyStart, cs.End), SelectionRange: span(cs.KeyStart, cs.KeyEnd)}
 		for i, c := range an.Doc.Review.Comments {
 			sel := exchange.NodeRange(c.Node)
 			if id := c.Member("id"); id != nil {
@@ -68,7 +69,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 			}
 			group.Children = append(group.Children, protocol.DocumentSymbol{
 				Name:           commentTitle(c, an.Anchors.Resolutions[i]),
-				Detail:         c.StateNorm() + " · " + anchor.FirstLine(c.Body),
+				Detail:         c.StateNorm() + " · " + features.FirstLine(c.Body),
 				Kind:           protocol.SymbolKindEvent,
 				Deprecated:     c.StateNorm() == exchange.StateDismissed,
 				Range:          span(c.Node.Start, c.Node.End),
@@ -80,7 +81,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	return out, nil
 }
 
-func fileDetail(f *anchor.FileDiff, fs anchor.FileSummary) string {
+func fileDetail(f *anchor.FileDiff, fs features.FileSummary) string {
 	status := ""
 	switch f.Status {
 	case anchor.NewFile:
@@ -116,4 +117,4 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	return id + " · " + where
 }
 
-func countsDetail(counts map[string]int) string { return anchor.StateWords(counts) }
+func countsDetail(counts map[string]int) string { return features.StateWords(counts) }

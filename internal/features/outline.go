@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"path"
 	"sort"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 // FileSummary is one file of the patch as an outline shows it.
 type FileSummary struct {
-	File *FileDiff
+	File *anchor.FileDiff
 	Name string
 	// Changed counts added and removed lines; Active counts the active
 	// comments anchored in the file. Together they order the outline.
@@ -28,8 +29,8 @@ type DirSummary struct {
 // Outline groups the patch's files by directory and orders both the
 // directories and their files by how much they change and how many active
 // comments they hold: a reviewer reads the busiest places first.
-func (a *Anchoring) Outline(doc *exchange.Document) []DirSummary {
-	active := map[*FileDiff]int{}
+func Outline(a *anchor.Anchoring, doc *exchange.Document) []DirSummary {
+	active := map[*anchor.FileDiff]int{}
 	for _, r := range a.Resolutions {
 		if r.File != nil && r.Comment.StateNorm() == exchange.StateActive {
 			active[r.File]++
@@ -38,11 +39,11 @@ func (a *Anchoring) Outline(doc *exchange.Document) []DirSummary {
 	byDir := map[string]*DirSummary{}
 	var dirs []*DirSummary
 	for _, f := range a.Index.Files {
-		name := f.displayName()
+		name := f.DisplayName()
 		fs := FileSummary{File: f, Name: name, Active: active[f]}
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {
-				if l.Kind == Added || l.Kind == Removed {
+				if l.Kind == anchor.Added || l.Kind == anchor.Removed {
 					fs.Changed++
 				}
 			}

@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 	"strings"
 	"testing"
@@ -203,7 +204,7 @@ func TestReplyEditCRLF(t *testing.T) {
 }
 
 func TestNewCommentEdit(t *testing.T) {
-	nc := NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: Right, Start: 2, End: 2, Snippet: "var x = 2", At: actAt}
+	nc := NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: anchor.Right, Start: 2, End: 2, Snippet: "var x = 2", At: actAt}
 	const members = `"id": "c2", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + actAt + `"`
 	multi := func(indent, close string) string {
 		return "{\n" + indent + strings.ReplaceAll(members, `, "`, ",\n"+indent+`"`) + "\n" + close + "}"
@@ -242,7 +243,7 @@ func TestNewCommentEdit(t *testing.T) {
 		{
 			name: "a range without a snippet",
 			src:  "{\"leanreview_review\": 1, \"patch\": " + actPatch + ", \"comments\": []}",
-			nc:   NewComment{ID: "c1", Author: "user", Path: "a.go", Side: Left, Start: 1, End: 2, At: actAt},
+			nc:   NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Left, Start: 1, End: 2, At: actAt},
 			want: "{\"leanreview_review\": 1, \"patch\": " + actPatch + `, "comments": [{"id": "c1", "author": "user", "path": "a.go", "side": "LEFT", "start_line": 1, "end_line": 2, "body": "", "state": "active", "at": "` + actAt + `"}]}`,
 		},
 		{
@@ -276,7 +277,7 @@ func TestNewCommentEdit(t *testing.T) {
 			}
 			// The new comment resolves where it was put.
 			after := exchange.Parse([]byte(got))
-			rep := CheckDocument(after, nil)
+			rep := analyse(after)
 			last := rep.Anchors.Resolutions[len(rep.Anchors.Resolutions)-1]
 			if last.Comment.ID != c.ID || !last.Resolved {
 				t.Errorf("the new comment %s: got resolved=%v (%s), want resolved", last.Comment.ID, last.Resolved, last.Reason)
@@ -288,7 +289,7 @@ func TestNewCommentEdit(t *testing.T) {
 func TestNewCommentEditCRLF(t *testing.T) {
 	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": "+actPatch+",\n  \"comments\": []\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := NewCommentEdit(doc, NewComment{ID: "c1", Author: "user", Path: "a.go", Side: Right, Start: 1, End: 1, Snippet: "package a", At: actAt})
+	e, ok := NewCommentEdit(doc, NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Right, Start: 1, End: 1, Snippet: "package a", At: actAt})
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}
@@ -399,7 +400,7 @@ func TestActionsAt(t *testing.T) {
 		{at: `"comments": [`},
 	}
 	doc := exchange.Parse([]byte(actReview))
-	rep := CheckDocument(doc, nil)
+	rep := analyse(doc)
 	for _, tt := range tests {
 		start := strings.Index(actReview, tt.at)
 		if start < 0 {
@@ -438,7 +439,7 @@ func TestActionsAt(t *testing.T) {
 
 func TestActionsAtEdits(t *testing.T) {
 	doc := exchange.Parse([]byte(actReview))
-	rep := CheckDocument(doc, nil)
+	rep := analyse(doc)
 	run := func(at, title string) string {
 		t.Helper()
 		off := strings.Index(actReview, at) + 1
@@ -479,7 +480,7 @@ func TestActionsAtRefusesSyntaxErrors(t *testing.T) {
 		t.Fatal("the test document should be broken")
 	}
 	off := strings.Index(src, `"+var x = 2"`) + 1
-	if as := ActionsAt(CheckDocument(doc, nil), off, off, ActionOptions{Now: actNow}); len(as) != 0 {
+	if as := ActionsAt(analyse(doc), off, off, ActionOptions{Now: actNow}); len(as) != 0 {
 		t.Errorf("got %d actions, want none", len(as))
 	}
 }

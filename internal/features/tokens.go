@@ -1,7 +1,8 @@
-package anchor
+package features
 
 import (
 	"bytes"
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"sort"
 )
 
@@ -30,7 +31,7 @@ type Token struct {
 // hunk headers (only their "@@ ... @@" part), and body lines by kind. The
 // ranges cover the line's escaped text inside the JSON string, so an
 // escape inside a line shifts nothing.
-func (ix *Index) Tokens(src []byte) []Token {
+func Tokens(ix *anchor.Index, src []byte) []Token {
 	p := ix.Patch
 	out := make([]Token, 0, len(p.Lines))
 	for _, f := range ix.Files {
@@ -63,13 +64,13 @@ func (ix *Index) Tokens(src []byte) []Token {
 	return out
 }
 
-func lineToken(k LineKind) TokenKind {
+func lineToken(k anchor.LineKind) TokenKind {
 	switch k {
-	case Added:
+	case anchor.Added:
 		return TokenAdded
-	case Removed:
+	case anchor.Removed:
 		return TokenRemoved
-	case NoNewline:
+	case anchor.NoNewline:
 		return TokenNoNewline
 	}
 	return TokenContext

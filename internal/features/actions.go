@@ -1,7 +1,8 @@
-package anchor
+package features
 
 import (
 	"fmt"
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 	"sort"
 	"strconv"
@@ -70,47 +71,36 @@ func Stamp(t time.Time) string {
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
-func ActionsAt(r *Report, start, end int, opts ActionOptions) []Action {
+func ActionsAt(r Analysed, start, end int, opts ActionOptions) []Action {
 	doc := r.Doc
 	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
 		return nil
 	}
 	var out []Action
-	if c := CommentAt(doc, start); c != nil {
+	if c := anchor.CommentAt(doc, start); c != nil {
 		out = append(out, actCommentActions(r, c, opts)...)
 	}
 	out = append(out, actNewCommentActions(r, start, end, opts)...)
 	return out
 }
 
-// CommentAt returns the comment whose object holds offset (its braces
-// included), or nil.
-func CommentAt(doc *exchange.Document, offset int) *exchange.Comment {
-	cs := doc.Review.Comments
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].Node.End >= offset })
-	if i < len(cs) && cs[i].Node.Start <= offset {
-		return cs[i]
-	}
-	return nil
-}
-
 // actCommentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
-func actCommentActions(r *Report, c *exchange.Comment, opts ActionOptions) []Action {
+func actCommentActions(r Analysed, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Src
-	name := commentName(c)
+	name := anchor.CommentName(c)
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
 		out = append(out, Action{Title: title, Edits: edits})
 	}
 	switch c.StateNorm() {
 	case exchange.StateDismissed:
-		add("Restore comment "+name, SetStateEdit(src, c, exchange.StateActive))
+		add("Restore comment "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
 	case exchange.StateOrphaned, exchange.StateStale:
-		add("Reactivate comment "+name, SetStateEdit(src, c, exchange.StateActive))
-		add("Dismiss comment "+name, SetStateEdit(src, c, exchange.StateDismissed))
+		add("Reactivate comment "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
+		add("Dismiss comment "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
 	default:
-		add("Dismiss comment "+name, SetStateEdit(src, c, exchange.StateDismissed))
+		add("Dismiss comment "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
 	}
 	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
 		add("Reply to comment "+name, e)
@@ -129,7 +119,7 @@ func actCommentActions(r *Report, c *exchange.Comment, opts ActionOptions) []Act
 // actFixedBy returns the diagnostic of comment c one of whose fixes makes
 // exactly edits: the action is then that fix, reached from elsewhere in
 // the comment.
-func actFixedBy(r *Report, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+func actFixedBy(r Analysed, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if !actInside(d.Range, c.Node) {
@@ -145,7 +135,7 @@ func actFixedBy(r *Report, c *exchange.Comment, edits []exchange.Edit) *exchange
 }
 
 // actDiagnosticOf returns comment c's diagnostic with code, or nil.
-func actDiagnosticOf(r *Report, c *exchange.Comment, code string) *exchange.Diagnostic {
+func actDiagnosticOf(r Analysed, c *exchange.Comment, code string) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
 		if d := &r.Diagnostics[i]; d.Code == code && actInside(d.Range, c.Node) {
 			return d
@@ -161,29 +151,23 @@ func actInside(rg exchange.Range, n *exchange.Node) bool {
 // actReanchor re-anchors stale comment c by content (Reanchor, the
 // rebase machinery, with the comment's context), as the terminal UI's
 // re-anchoring pass would.
-func actReanchor(r *Report, c *exchange.Comment) (Action, bool) {
-	edits, moves := Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
+func actReanchor(r Analysed, c *exchange.Comment) (Action, bool) {
+	edits, moves := anchor.Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
 	if len(edits) == 0 || len(moves) != 1 {
 		return Action{}, false
 	}
 	m := moves[0]
-	name := commentName(c)
+	name := anchor.CommentName(c)
 	var title string
 	switch {
 	case m.Orphaned:
 		title = fmt.Sprintf("Re-anchor %s by content: mark it orphaned (%s)", name, m.Why)
 	case m.ToSide == m.FromSide && m.ToStart == m.FromStart && m.ToEnd == m.FromEnd:
-		title = fmt.Sprintf("Re-anchor %s by content: it holds at %s, mark it active", name, lineSpan(m.ToSide, m.ToStart, m.ToEnd))
+		title = fmt.Sprintf("Re-anchor %s by content: it holds at %s, mark it active", name, anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd))
 	default:
-		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, lineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
+		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 	}
 	return Action{Title: title, Edits: edits, Resolves: actDiagnosticOf(r, c, exchange.CodeStaleAnchor)}, true
-}
-
-// SetStateEdit sets c's state, inserting the member in the spec's key
-// order when it is absent.
-func SetStateEdit(src []byte, c *exchange.Comment, state string) exchange.Edit {
-	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), keyAfter(c.Node, exchange.CommentKeys, "state"))
 }
 
 // ReplyEdit returns the edit that appends the reply {author, "", at} to
@@ -198,7 +182,7 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 	rs := obj.Member("replies")
 	switch {
 	case rs == nil:
-		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), keyAfter(obj, exchange.CommentKeys, "replies")), true
+		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), anchor.KeyAfter(obj, exchange.CommentKeys, "replies")), true
 	case rs.Kind != exchange.KindArray || !rs.Closed:
 		return exchange.Edit{}, false
 	case len(rs.Elems) == 0:
@@ -216,7 +200,7 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 // NewComment is a comment to add.
 type NewComment struct {
 	ID, Author, Path string
-	Side             Side
+	Side             anchor.Side
 	Start, End       int
 	Snippet, At      string
 }
@@ -257,7 +241,7 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 	cs := root.Member("comments")
 	switch {
 	case cs == nil:
-		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), keyAfter(root, exchange.ReviewKeys, "comments")), true
+		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), anchor.KeyAfter(root, exchange.ReviewKeys, "comments")), true
 	case cs.Kind != exchange.KindArray || !cs.Closed:
 		return exchange.Edit{}, false
 	case len(cs.Elems) == 0:
@@ -314,7 +298,7 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // line) when start is on a body line of a hunk. When end is on another
 // body line of the same hunk, the comment spans the lines between, on each
 // side whose image holds both ends.
-func actNewCommentActions(r *Report, start, end int, opts ActionOptions) []Action {
+func actNewCommentActions(r Analysed, start, end int, opts ActionOptions) []Action {
 	doc, ix := r.Doc, r.Index
 	p, ok := PatchLineAt(doc, start)
 	if !ok {
@@ -332,8 +316,8 @@ func actNewCommentActions(r *Report, start, end int, opts ActionOptions) []Actio
 			last = lj
 		}
 	}
-	sides := []Side{Right, Left} // RIGHT first: the usual place to comment
-	if last != li && !slices.ContainsFunc(sides, func(s Side) bool { return lines[li].In(s) && lines[last].In(s) }) {
+	sides := []anchor.Side{anchor.Right, anchor.Left} // RIGHT first: the usual place to comment
+	if last != li && !slices.ContainsFunc(sides, func(s anchor.Side) bool { return lines[li].In(s) && lines[last].In(s) }) {
 		last = li // no image holds both ends: the line under the cursor
 	}
 	at := Stamp(opts.Now)
@@ -343,11 +327,11 @@ func actNewCommentActions(r *Report, start, end int, opts ActionOptions) []Actio
 		if !from.In(s) || !to.In(s) {
 			continue
 		}
-		path := f.name(s)
+		path := f.Name(s)
 		if path == "" {
 			continue
 		}
-		var anchored []DiffLine
+		var anchored []anchor.DiffLine
 		for _, l := range lines {
 			if n := l.Number(s); n > 0 && n >= from.Number(s) && n <= to.Number(s) {
 				anchored = append(anchored, l)
@@ -355,10 +339,10 @@ func actNewCommentActions(r *Report, start, end int, opts ActionOptions) []Actio
 		}
 		nc := NewComment{
 			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s,
-			Start: from.Number(s), End: to.Number(s), Snippet: SnippetOf(anchored), At: at,
+			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(anchored), At: at,
 		}
 		if e, ok := NewCommentEdit(doc, nc); ok {
-			out = append(out, Action{Title: "Comment on " + lineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})
+			out = append(out, Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})
 		}
 	}
 	return out

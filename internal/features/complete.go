@@ -1,7 +1,8 @@
-package anchor
+package features
 
 import (
 	"fmt"
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ type Completion struct {
 const maxLineDocs = 300
 
 // Complete returns the completion candidates at offset.
-func (r *Report) Complete(offset int) Completion {
+func (r Analysed) Complete(offset int) Completion {
 	doc := r.Doc
 	cx := completionAt(doc, offset)
 	out := Completion{Range: cx.rng}
@@ -371,7 +372,7 @@ func valueSnippet(owner string, m exchange.MemberInfo) string {
 	return "$1"
 }
 
-func (r *Report) valueItems(c cx) []Item {
+func (r Analysed) valueItems(c cx) []Item {
 	var items []Item
 	switch {
 	case c.owner == exchange.OwnerReview && c.name == "leanreview_review":
@@ -397,25 +398,25 @@ func (r *Report) valueItems(c cx) []Item {
 
 // sideOf reads the side of the comment object obj, and whether it has a
 // valid one.
-func sideOf(obj *exchange.Node) (Side, bool) {
+func sideOf(obj *exchange.Node) (anchor.Side, bool) {
 	if n := obj.Member("side"); n != nil && n.Kind == exchange.KindString {
-		return ParseSide(n.Str)
+		return anchor.ParseSide(n.Str)
 	}
-	return Right, false
+	return anchor.Right, false
 }
 
 // pathItems proposes the patch's file names: those of the comment's side
 // when it has one (a path is compared with the new name for RIGHT, the
 // old one for LEFT), every name otherwise.
-func (r *Report) pathItems(c cx) []Item {
+func (r Analysed) pathItems(c cx) []Item {
 	side, known := sideOf(c.obj)
 	var items []Item
 	seen := map[string]bool{}
 	for _, f := range r.Index.Files {
 		names := []string{f.OldName, f.NewName}
 		if known {
-			names = []string{f.name(side)}
-			if !hasImage(f, side) {
+			names = []string{f.Name(side)}
+			if !anchor.HasImage(f, side) {
 				continue
 			}
 		}
@@ -437,20 +438,20 @@ func (r *Report) pathItems(c cx) []Item {
 }
 
 // fileDetail reads "modified · +2 −1".
-func fileDetail(f *FileDiff) string {
+func fileDetail(f *anchor.FileDiff) string {
 	added, removed := 0, 0
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
 			switch l.Kind {
-			case Added:
+			case anchor.Added:
 				added++
-			case Removed:
+			case anchor.Removed:
 				removed++
 			}
 		}
 	}
 	s := statusWords(f)
-	if f.Status == Renamed || f.Status == Copied {
+	if f.Status == anchor.Renamed || f.Status == anchor.Copied {
 		s += " from " + f.OldName
 	}
 	return fmt.Sprintf("%s · +%d −%d", s, added, removed)
@@ -460,7 +461,7 @@ func fileDetail(f *FileDiff) string {
 // side name (RIGHT when the side is not set yet), in order. An end_line
 // must stay in start_line's hunk, at or after it, when start_line
 // resolves.
-func (r *Report) lineItems(c cx) []Item {
+func (r Analysed) lineItems(c cx) []Item {
 	pathNode := c.obj.Member("path")
 	if pathNode == nil || pathNode.Kind != exchange.KindString {
 		return nil
@@ -468,10 +469,10 @@ func (r *Report) lineItems(c cx) []Item {
 	side, known := sideOf(c.obj)
 	f, _ := r.Index.FileFor(pathNode.Str, side)
 	if f == nil && !known {
-		side = Left // a deleted file's only image
+		side = anchor.Left // a deleted file's only image
 		f, _ = r.Index.FileFor(pathNode.Str, side)
 	}
-	if f == nil || !hasImage(f, side) {
+	if f == nil || !anchor.HasImage(f, side) {
 		return nil
 	}
 	hunks := f.Hunks
@@ -508,7 +509,7 @@ func (r *Report) lineItems(c cx) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind)) + " " + clip(strings.TrimSpace(l.Content)),
+				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(l.Content)),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}
@@ -517,7 +518,7 @@ func (r *Report) lineItems(c cx) []Item {
 				diffBlock(&b, f, h, i, i, side)
 				it.Doc = b.String()
 			}
-			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && SnippetMatches(snippet, side, []DiffLine{l}) {
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, []anchor.DiffLine{l}) {
 				it.Preselect, preselected = true, true
 			}
 			items = append(items, it)
@@ -528,7 +529,7 @@ func (r *Report) lineItems(c cx) []Item {
 
 // authorItems proposes the authors already in the review, in order of
 // appearance, but not the one being typed.
-func (r *Report) authorItems(c cx) []Item {
+func (r Analysed) authorItems(c cx) []Item {
 	var items []Item
 	seen := map[string]bool{}
 	add := func(n *exchange.Node) {

@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -13,7 +14,7 @@ import (
 // open a picker). An anchor that does not resolve points at its drift
 // candidates, one range each, which is a real choice; failing those, and
 // from `path` always, at the first header line of the file it names.
-func (r *Report) Definition(offset int) []exchange.Range {
+func (r Analysed) Definition(offset int) []exchange.Range {
 	p := placeNear(r.Doc, offset)
 	if p.Comment < 0 || p.Owner != exchange.OwnerComment || p.Node.Parent != r.Doc.Review.Comments[p.Comment].Node {
 		return nil
@@ -44,7 +45,7 @@ func (r *Report) Definition(offset int) []exchange.Range {
 
 // anchorSpan is the source range from the first to the last patch line a
 // resolved anchor covers (the other side's lines between them included).
-func (r *Report) anchorSpan(res *Resolution) (exchange.Range, bool) {
+func (r Analysed) anchorSpan(res *anchor.Resolution) (exchange.Range, bool) {
 	ls := res.Lines()
 	if len(ls) == 0 {
 		return exchange.Range{}, false
@@ -55,12 +56,12 @@ func (r *Report) anchorSpan(res *Resolution) (exchange.Range, bool) {
 }
 
 // fileHeader is the first header line of the file a comment's path names.
-func (r *Report) fileHeader(res *Resolution) []exchange.Range {
+func (r Analysed) fileHeader(res *anchor.Resolution) []exchange.Range {
 	patch := &r.Doc.Review.Patch
 	f := res.File
 	if f == nil {
-		side, _ := ParseSide(res.Comment.Side) // RIGHT when the side is not valid
-		f = r.Index.fileEither(res.Comment.Path, side)
+		side, _ := anchor.ParseSide(res.Comment.Side) // RIGHT when the side is not valid
+		f = r.Index.FileEither(res.Comment.Path, side)
 	}
 	if f == nil || f.First >= len(patch.Lines) {
 		return nil
@@ -76,7 +77,7 @@ func (r *Report) fileHeader(res *Resolution) []exchange.Range {
 // covers (one range) and the other comments anchored on any of them. With
 // includeDecl the place itself (the line, or the comment's start_line)
 // comes first.
-func (r *Report) References(offset int, includeDecl bool) []exchange.Range {
+func (r Analysed) References(offset int, includeDecl bool) []exchange.Range {
 	p := placeNear(r.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		if p.Comment >= 0 {
@@ -92,10 +93,10 @@ func (r *Report) References(offset int, includeDecl bool) []exchange.Range {
 	case fi < 0:
 	case hi >= 0:
 		f := r.Index.Files[fi]
-		idx = r.commentsWhere(func(res *Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi })
+		idx = r.commentsWhere(func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi })
 	default:
 		f := r.Index.Files[fi]
-		idx = r.commentsWhere(func(res *Resolution) bool { return res.File == f })
+		idx = r.commentsWhere(func(res *anchor.Resolution) bool { return res.File == f })
 	}
 	var out []exchange.Range
 	if includeDecl {
@@ -110,7 +111,7 @@ func (r *Report) References(offset int, includeDecl bool) []exchange.Range {
 // commentReferences is References from inside comment ci: its anchor's
 // lines, then the other comments on those lines in document order. A
 // comment that does not resolve has no lines, and so no neighbours.
-func (r *Report) commentReferences(ci int, includeDecl bool) []exchange.Range {
+func (r Analysed) commentReferences(ci int, includeDecl bool) []exchange.Range {
 	var out []exchange.Range
 	if includeDecl {
 		out = append(out, r.anchorValue(ci))
@@ -138,7 +139,7 @@ func (r *Report) commentReferences(ci int, includeDecl bool) []exchange.Range {
 
 // anchorValue is comment i's start_line value, or the comment object when
 // it has none.
-func (r *Report) anchorValue(i int) exchange.Range {
+func (r Analysed) anchorValue(i int) exchange.Range {
 	c := r.Doc.Review.Comments[i]
 	n := c.Member("start_line")
 	if n == nil {

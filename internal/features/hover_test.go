@@ -1,4 +1,4 @@
-package anchor
+package features
 
 import (
 	"slices"
@@ -51,10 +51,10 @@ const hvSrc = `{
 }
 `
 
-func hvReport(t *testing.T, src string) *Report {
+func hvReport(t *testing.T, src string) Analysed {
 	t.Helper()
 	doc := exchange.Parse([]byte(src))
-	return CheckDocument(doc, nil)
+	return analyse(doc)
 }
 
 // hvAt returns the offset of the unique occurrence of needle in src,

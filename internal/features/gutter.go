@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
 )
@@ -8,8 +9,8 @@ import (
 // GutterLabel is the text a diff viewer's gutter shows beside a body line:
 // its old and new numbers, blank on the side it is not part of, padded to
 // the widest number of its file so that the column lines up.
-func (f *FileDiff) GutterLabel(l DiffLine) string {
-	w := f.numberWidth()
+func GutterLabel(f *anchor.FileDiff, l anchor.DiffLine) string {
+	w := numberWidth(f)
 	num := func(n int) string {
 		if n == 0 {
 			return strings.Repeat(" ", w)
@@ -20,7 +21,7 @@ func (f *FileDiff) GutterLabel(l DiffLine) string {
 	return num(l.Old) + " " + num(l.New)
 }
 
-func (f *FileDiff) numberWidth() int {
+func numberWidth(f *anchor.FileDiff) int {
 	widest := 1
 	for _, h := range f.Hunks {
 		if k := len(h.Lines); k > 0 {

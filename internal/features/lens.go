@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"sort"
 	"strconv"
 
@@ -29,7 +30,7 @@ type Lens struct {
 //
 // A comment needs attention when a diagnostic other than a hint sits on
 // it: an anchor that broke or drifted, a stale or orphaned state to settle.
-func (r *Report) Lenses(shown []exchange.Diagnostic) []Lens {
+func (r Analysed) Lenses(shown []exchange.Diagnostic) []Lens {
 	root := r.Doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return nil
@@ -44,7 +45,7 @@ func (r *Report) Lenses(shown []exchange.Diagnostic) []Lens {
 	if title, first, ok := problems(shown); ok {
 		out = append(out, Lens{Range: top, Title: title, Target: exchange.Range{Start: first, End: first}})
 	}
-	byFile := map[*FileDiff][]int{}
+	byFile := map[*anchor.FileDiff][]int{}
 	for i, res := range r.Anchors.Resolutions {
 		if res.File != nil {
 			byFile[res.File] = append(byFile[res.File], i)
@@ -62,7 +63,7 @@ func (r *Report) Lenses(shown []exchange.Diagnostic) []Lens {
 }
 
 // commentsTitle reads "3 comments: 2 active, 1 stale", or "no comments".
-func (r *Report) commentsTitle(idx []int) string {
+func (r Analysed) commentsTitle(idx []int) string {
 	if len(idx) == 0 {
 		return "no comments"
 	}
@@ -70,7 +71,7 @@ func (r *Report) commentsTitle(idx []int) string {
 	for _, i := range idx {
 		counts[r.Doc.Review.Comments[i].StateNorm()]++
 	}
-	return Plural(len(idx), "comment", "comments") + ": " + StateWords(counts)
+	return anchor.Plural(len(idx), "comment", "comments") + ": " + StateWords(counts)
 }
 
 // StateWords lists comment counts by state in the spec's order: "2
@@ -91,7 +92,7 @@ func StateWords(counts map[string]int) string {
 // lensTarget is where a lens over comments idx goes: the first problem on
 // the first comment that has one, else the first comment, else (no
 // comment) the `comments` member, where a new one would go.
-func (r *Report) lensTarget(idx []int, attention map[int]int) exchange.Range {
+func (r Analysed) lensTarget(idx []int, attention map[int]int) exchange.Range {
 	at := -1
 	for _, i := range idx {
 		if off, ok := attention[i]; ok {
@@ -114,7 +115,7 @@ func (r *Report) lensTarget(idx []int, attention map[int]int) exchange.Range {
 
 // attention maps each comment that needs attention to the start of its
 // first problem.
-func (r *Report) attention(shown []exchange.Diagnostic) map[int]int {
+func (r Analysed) attention(shown []exchange.Diagnostic) map[int]int {
 	cs := r.Doc.Review.Comments
 	out := map[int]int{}
 	for _, d := range shown {
@@ -154,7 +155,7 @@ func problems(ds []exchange.Diagnostic) (string, int, bool) {
 			if title != "" {
 				title += ", "
 			}
-			title += Plural(n, w.one, w.many)
+			title += anchor.Plural(n, w.one, w.many)
 		}
 	}
 	return title, first, first >= 0

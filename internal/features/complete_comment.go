@@ -1,6 +1,7 @@
-package anchor
+package features
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // first line of that file's image) so that the plain text is a comment
 // that resolves; the snippet makes each a placeholder, the side a choice,
 // and leaves the cursor in the body.
-func (r *Report) newCommentItem(c cx) Item {
+func (r Analysed) newCommentItem(c cx) Item {
 	doc := r.Doc
 	id := FreshID(doc)
 	path, side, line := r.firstPlace()
@@ -57,9 +58,9 @@ func (r *Report) newCommentItem(c cx) Item {
 			st = actStyleOf(doc.Src, first)
 		}
 	}
-	other := Left
-	if side == Left {
-		other = Right
+	other := anchor.Left
+	if side == anchor.Left {
+		other = anchor.Right
 	}
 	plain := []actMember{
 		{"id", exchange.Quote(id)},
@@ -101,16 +102,16 @@ func (r *Report) newCommentItem(c cx) Item {
 // firstPlace is where a new comment starts anchored: the patch's first
 // file, on the new image unless the file was deleted, at the first line
 // of its first hunk in that image; "" RIGHT 1 for an empty patch.
-func (r *Report) firstPlace() (string, Side, int) {
+func (r Analysed) firstPlace() (string, anchor.Side, int) {
 	for _, f := range r.Index.Files {
-		side, path := Right, f.NewName
+		side, path := anchor.Right, f.NewName
 		if path == "" {
-			side, path = Left, f.OldName
+			side, path = anchor.Left, f.OldName
 		}
 		line := 1
 		for _, h := range f.Hunks {
 			start := h.NewStart
-			if side == Left {
+			if side == anchor.Left {
 				start = h.OldStart
 			}
 			if start > 0 {
@@ -120,7 +121,7 @@ func (r *Report) firstPlace() (string, Side, int) {
 		}
 		return path, side, line
 	}
-	return "", Right, 1
+	return "", anchor.Right, 1
 }
 
 // snippetText escapes text for an LSP snippet placeholder, where "$", "}"

@@ -1,7 +1,8 @@
-package anchor
+package features
 
 import (
 	"fmt"
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"sort"
 	"strconv"
 	"strings"
@@ -214,7 +215,7 @@ type Hover struct {
 // and the comments anchored on it, and anything else inside a comment the
 // diff lines the comment lands on. ok is false where there is nothing to
 // say.
-func (r *Report) Hover(offset int) (h Hover, ok bool) {
+func (r Analysed) Hover(offset int) (h Hover, ok bool) {
 	p := PlaceAt(r.Doc, offset)
 	h.Range = p.Range
 	switch p.Kind {
@@ -283,17 +284,17 @@ const (
 	hoverMaxLines = 16
 )
 
-func (r *Report) commentHover(ci int) string {
+func (r Analysed) commentHover(ci int) string {
 	c := r.Doc.Review.Comments[ci]
 	res := r.Anchors.Resolutions[ci]
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Comment %s**", code(commentName(c)))
+	fmt.Fprintf(&b, "**Comment %s**", code(anchor.CommentName(c)))
 	if c.Author != "" {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
 	b.WriteString(" · " + escape(c.StateNorm()))
 	if n := len(c.Replies); n > 0 {
-		b.WriteString(" · " + Plural(n, "reply", "replies"))
+		b.WriteString(" · " + anchor.Plural(n, "reply", "replies"))
 	}
 	b.WriteString("\n\n")
 	switch {
@@ -301,18 +302,18 @@ func (r *Report) commentHover(ci int) string {
 		b.WriteString("The anchor cannot be read yet: it needs `path` (a string), `side` (LEFT or RIGHT) and `start_line` (a whole number).")
 		return b.String()
 	case res.Resolved:
-		fmt.Fprintf(&b, "%s · %s\n\n", code(c.Path), lineSpan(res.Side, c.StartLine, c.EndLine))
+		fmt.Fprintf(&b, "%s · %s\n\n", code(c.Path), anchor.LineSpan(res.Side, c.StartLine, c.EndLine))
 		if res.Hint != nil {
 			b.WriteString(escape(res.Hint.Message) + "\n\n")
 		}
 		h := &res.File.Hunks[res.Hunk]
 		diffBlock(&b, res.File, h, res.First, res.Last, res.Side)
-		if !SnippetMatches(c.Snippet, res.Side, res.Lines()) {
+		if !anchor.SnippetMatches(c.Snippet, res.Side, res.Lines()) {
 			b.WriteString("\n**The snippet does not match these lines.**")
 			r.candidateList(&b, c, res.Candidates)
 		}
 	default:
-		fmt.Fprintf(&b, "%s · %s · **does not resolve** (`%s`): %s", code(c.Path), lineSpan(res.Side, c.StartLine, c.EndLine), res.Reason, r.reasonWords(res))
+		fmt.Fprintf(&b, "%s · %s · **does not resolve** (`%s`): %s", code(c.Path), anchor.LineSpan(res.Side, c.StartLine, c.EndLine), res.Reason, r.reasonWords(res))
 		if len(res.Candidates) > 1 {
 			r.candidateList(&b, c, res.Candidates)
 		}
@@ -323,7 +324,7 @@ func (r *Report) commentHover(ci int) string {
 				if k.Preferred {
 					near = " (nearest)"
 				}
-				fmt.Fprintf(&b, "\n\n%s%s:\n\n", upperFirst(r.candidateWords(c, k)), near)
+				fmt.Fprintf(&b, "\n\n%s%s:\n\n", anchor.UpperFirst(r.candidateWords(c, k)), near)
 				diffBlock(&b, f, h, first, last, k.Side)
 			}
 		}
@@ -333,10 +334,10 @@ func (r *Report) commentHover(ci int) string {
 
 // reasonWords says why an anchor does not resolve, as the orphaned-anchor
 // diagnostic does, for comments that have none (dismissed ones).
-func (r *Report) reasonWords(res *Resolution) string {
+func (r Analysed) reasonWords(res *anchor.Resolution) string {
 	c := res.Comment
 	switch res.Reason {
-	case ReasonUnknownPath:
+	case anchor.ReasonUnknownPath:
 		s := "no file " + code(c.Path) + " in the patch"
 		for i, p := range res.NearPaths {
 			if i == 0 {
@@ -349,33 +350,33 @@ func (r *Report) reasonWords(res *Resolution) string {
 			return s + "?"
 		}
 		return s + "."
-	case ReasonNoSuchImage:
+	case anchor.ReasonNoSuchImage:
 		switch res.File.Status {
-		case NewFile:
+		case anchor.NewFile:
 			return code(c.Path) + " is a new file: it has no LEFT (old) image."
-		case DeletedFile:
+		case anchor.DeletedFile:
 			return code(c.Path) + " is a deleted file: it has no RIGHT (new) image."
 		}
 		return code(c.Path) + " is not in the " + res.Side.String() + " image of the patch."
-	case ReasonInvertedRange:
+	case anchor.ReasonInvertedRange:
 		return fmt.Sprintf("`end_line` %d is before `start_line` %d.", c.EndLine, c.StartLine)
-	case ReasonRangeCrossesHunks:
+	case anchor.ReasonRangeCrossesHunks:
 		return "the range crosses hunks; it must stay within one."
-	case ReasonLineNotInImage:
+	case anchor.ReasonLineNotInImage:
 		line := c.StartLine
 		if res.Member == "end_line" {
 			line = c.EndLine
 		}
-		s := lineSpan(res.Side, line, line) + " is not in the patch"
-		if _, first, last, ok := nearestHunk(res.File, res.Side, line); ok {
-			return s + "; the nearest hunk shows " + lineSpan(res.Side, first, last) + "."
+		s := anchor.LineSpan(res.Side, line, line) + " is not in the patch"
+		if _, first, last, ok := anchor.NearestHunk(res.File, res.Side, line); ok {
+			return s + "; the nearest hunk shows " + anchor.LineSpan(res.Side, first, last) + "."
 		}
-		return s + "; the diff shows no line of the " + imageWord(res.Side) + " image."
+		return s + "; the diff shows no line of the " + anchor.ImageWord(res.Side) + " image."
 	}
 	return res.Reason
 }
 
-func (r *Report) candidateList(b *strings.Builder, c *exchange.Comment, ks []Candidate) {
+func (r Analysed) candidateList(b *strings.Builder, c *exchange.Comment, ks []anchor.Candidate) {
 	if len(ks) == 0 {
 		return
 	}
@@ -386,24 +387,24 @@ func (r *Report) candidateList(b *strings.Builder, c *exchange.Comment, ks []Can
 			b.WriteString(" (nearest)")
 		}
 		if _, h, first, _, ok := r.candidateLines(k); ok {
-			b.WriteString(": " + code(clip(strings.TrimSpace(h.Lines[first].Content))))
+			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(h.Lines[first].Content))))
 		}
 	}
 }
 
 // candidateWords reads "snippet found at RIGHT 74", naming the file when
 // it is not the comment's.
-func (r *Report) candidateWords(c *exchange.Comment, k Candidate) string {
+func (r Analysed) candidateWords(c *exchange.Comment, k anchor.Candidate) string {
 	if k.Path != c.Path {
-		return "snippet found in " + code(k.Path) + " at " + lineSpan(k.Side, k.Start, k.End)
+		return "snippet found in " + code(k.Path) + " at " + anchor.LineSpan(k.Side, k.Start, k.End)
 	}
-	return "snippet found at " + lineSpan(k.Side, k.Start, k.End)
+	return "snippet found at " + anchor.LineSpan(k.Side, k.Start, k.End)
 }
 
 // candidateLines finds a candidate's lines: its file, hunk and the line
 // indexes of its first and last lines.
-func (r *Report) candidateLines(k Candidate) (f *FileDiff, h *Hunk, first, last int, ok bool) {
-	if f = r.Index.fileEither(k.Path, k.Side); f == nil {
+func (r Analysed) candidateLines(k anchor.Candidate) (f *anchor.FileDiff, h *anchor.Hunk, first, last int, ok bool) {
+	if f = r.Index.FileEither(k.Path, k.Side); f == nil {
 		return nil, nil, 0, 0, false
 	}
 	hi, i, ok := f.Find(k.Side, k.Start)
@@ -428,7 +429,7 @@ func (r *Report) candidateLines(k Candidate) (f *FileDiff, h *Hunk, first, last 
 //	  70 70  │     ctx := context.Background()
 //	- 72     │     result := calculate(input)
 //	+    72 >│     result, err := calculate(input)
-func diffBlock(b *strings.Builder, f *FileDiff, h *Hunk, first, last int, side Side) {
+func diffBlock(b *strings.Builder, f *anchor.FileDiff, h *anchor.Hunk, first, last int, side anchor.Side) {
 	lo, hi := first, last
 	for n := 0; lo > 0 && n < hoverContext; {
 		if lo--; h.Lines[lo].In(side) {
@@ -454,35 +455,35 @@ func diffBlock(b *strings.Builder, f *FileDiff, h *Hunk, first, last int, side S
 	b.WriteString("```diff\n")
 	for k, i := range show {
 		if elided > 0 && k == hoverMaxLines/2 {
-			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(f.GutterLabel(DiffLine{}))), Plural(elided, "more line", "more lines"))
+			fmt.Fprintf(b, "  %s  ┆ … %s\n", strings.Repeat(" ", len(GutterLabel(f, anchor.DiffLine{}))), anchor.Plural(elided, "more line", "more lines"))
 		}
 		l := h.Lines[i]
 		flag := " "
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), f.GutterLabel(l), flag, visible(strings.TrimSuffix(l.Content, "\r")))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(l.Content, "\r")))
 	}
 	b.WriteString("```\n")
 }
 
-func marker(k LineKind) byte {
+func marker(k anchor.LineKind) byte {
 	switch k {
-	case Added:
+	case anchor.Added:
 		return '+'
-	case Removed:
+	case anchor.Removed:
 		return '-'
-	case NoNewline:
+	case anchor.NoNewline:
 		return '\\'
 	}
 	return ' '
 }
 
-var kindWords = [...]string{Context: "context line", Added: "added line", Removed: "removed line", NoNewline: "no-newline marker"}
+var kindWords = [...]string{anchor.Context: "context line", anchor.Added: "added line", anchor.Removed: "removed line", anchor.NoNewline: "no-newline marker"}
 
 // numbersWords reads "LEFT 73 · RIGHT 74", or one side for a line of one
 // image.
-func numbersWords(l DiffLine) string {
+func numbersWords(l anchor.DiffLine) string {
 	switch {
 	case l.Old > 0 && l.New > 0:
 		return "LEFT " + strconv.Itoa(l.Old) + " · RIGHT " + strconv.Itoa(l.New)
@@ -495,7 +496,7 @@ func numbersWords(l DiffLine) string {
 }
 
 // fileWords names a file diff: its path, or both names of a rename.
-func fileWords(f *FileDiff) string {
+func fileWords(f *anchor.FileDiff) string {
 	switch {
 	case f.OldName != "" && f.NewName != "" && f.OldName != f.NewName:
 		return code(f.OldName) + " → " + code(f.NewName)
@@ -505,7 +506,7 @@ func fileWords(f *FileDiff) string {
 	return code(f.OldName)
 }
 
-func (r *Report) patchLineHover(pl int) string {
+func (r Analysed) patchLineHover(pl int) string {
 	fi, hi, li, ok := r.Index.LineAt(pl)
 	if fi < 0 {
 		return ""
@@ -521,31 +522,31 @@ func (r *Report) patchLineHover(pl int) string {
 		h := &f.Hunks[hi]
 		b.WriteString("**Hunk** of " + fileWords(f))
 		var spans []string
-		for _, s := range []Side{Left, Right} {
-			if first, last := h.span(s); first <= last {
-				spans = append(spans, lineSpan(s, first, last))
+		for _, s := range []anchor.Side{anchor.Left, anchor.Right} {
+			if first, last := h.Span(s); first <= last {
+				spans = append(spans, anchor.LineSpan(s, first, last))
 			}
 		}
 		if len(spans) > 0 {
 			b.WriteString(" · shows " + strings.Join(spans, " · "))
 		}
-		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
+		r.commentList(&b, r.commentsWhere(func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
 	default:
-		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + Plural(len(f.Hunks), "hunk", "hunks"))
-		r.commentList(&b, r.commentsWhere(func(res *Resolution) bool { return res.File == f }))
+		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + anchor.Plural(len(f.Hunks), "hunk", "hunks"))
+		r.commentList(&b, r.commentsWhere(func(res *anchor.Resolution) bool { return res.File == f }))
 	}
 	return b.String()
 }
 
-func statusWords(f *FileDiff) string {
+func statusWords(f *anchor.FileDiff) string {
 	switch f.Status {
-	case NewFile:
+	case anchor.NewFile:
 		return "new file"
-	case DeletedFile:
+	case anchor.DeletedFile:
 		return "deleted file"
-	case Renamed:
+	case anchor.Renamed:
 		return "renamed"
-	case Copied:
+	case anchor.Copied:
 		return "copied"
 	}
 	if f.ModeOnly {
@@ -556,7 +557,7 @@ func statusWords(f *FileDiff) string {
 
 // commentsWhere returns the indexes of the comments whose resolution
 // satisfies keep.
-func (r *Report) commentsWhere(keep func(*Resolution) bool) []int {
+func (r Analysed) commentsWhere(keep func(*anchor.Resolution) bool) []int {
 	var out []int
 	for i, res := range r.Anchors.Resolutions {
 		if keep(res) {
@@ -569,18 +570,18 @@ func (r *Report) commentsWhere(keep func(*Resolution) bool) []int {
 // commentList lists comments by author, state and the first line of their
 // body (Markdown, shown as such): enough to tell them apart without
 // opening them.
-func (r *Report) commentList(b *strings.Builder, idx []int) {
+func (r Analysed) commentList(b *strings.Builder, idx []int) {
 	if len(idx) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n\n%s:\n", Plural(len(idx), "comment", "comments"))
+	fmt.Fprintf(b, "\n\n%s:\n", anchor.Plural(len(idx), "comment", "comments"))
 	for _, i := range idx {
 		c := r.Doc.Review.Comments[i]
 		author := c.Author
 		if author == "" {
 			author = "(no author)"
 		}
-		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(commentName(c)), escape(c.StateNorm()), FirstLine(c.Body))
+		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(anchor.CommentName(c)), escape(c.StateNorm()), FirstLine(c.Body))
 	}
 }
 
@@ -634,20 +635,4 @@ func escape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// Plural counts n things in words: "1 comment", "3 comments". Every count
-// a person reads goes through it, so that none says "1 comments".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-func upperFirst(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
 }
