@@ -2,13 +2,13 @@ package features
 
 import (
 	"fmt"
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -454,3 +454,11 @@ func actAppend(src []byte, arr *exchange.Node, text string) exchange.Edit {
 }
 
 func actHasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
+
+// FixAllTitle names the source.fixAll action after what it applies.
+func FixAllTitle(applied []anchor.Applied) string {
+	if len(applied) == 1 {
+		return "Apply the safe lreview fix: " + applied[0].Done
+	}
+	return fmt.Sprintf("Apply all %d safe lreview fixes", len(applied))
+}

@@ -1,12 +1,12 @@
 package features
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 

@@ -2,10 +2,10 @@ package features
 
 import (
 	"fmt"
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 

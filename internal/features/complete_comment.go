@@ -1,10 +1,10 @@
 package features
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 

@@ -1,9 +1,11 @@
 package features
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"strconv"
 	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // GutterLabel is the text a diff viewer's gutter shows beside a body line:
@@ -30,4 +32,46 @@ func numberWidth(f *anchor.FileDiff) int {
 		}
 	}
 	return len(strconv.Itoa(widest))
+}
+
+// GutterHint is a gutter label to show before a body line of the patch.
+type GutterHint struct {
+	At             int // where it stands: before the element's opening quote, or the line's text in the single-string form
+	Label, Tooltip string
+}
+
+// Gutter puts a diff gutter before every body line of the patch whose
+// hint stands in span: the old and new line numbers, the numbers one
+// writes in start_line.
+func (r Analysed) Gutter(span exchange.Range) []GutterHint {
+	var out []GutterHint
+	lines := r.Index.Patch.Lines
+	for _, f := range r.Index.Files {
+		for _, h := range f.Hunks {
+			for _, dl := range h.Lines {
+				l := lines[dl.Patch]
+				at := l.Start
+				if !l.Shared {
+					at = l.Node.Start
+				}
+				if at < span.Start || at > span.End {
+					continue
+				}
+				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: gutterTooltip(dl.Old, dl.New)})
+			}
+		}
+	}
+	return out
+}
+
+func gutterTooltip(old, new int) string {
+	switch {
+	case old > 0 && new > 0:
+		return "LEFT " + strconv.Itoa(old) + " · RIGHT " + strconv.Itoa(new)
+	case old > 0:
+		return "LEFT " + strconv.Itoa(old)
+	case new > 0:
+		return "RIGHT " + strconv.Itoa(new)
+	}
+	return "in neither image"
 }

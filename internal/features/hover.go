@@ -2,11 +2,11 @@ package features
 
 import (
 	"fmt"
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 

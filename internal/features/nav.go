@@ -1,9 +1,9 @@
 package features
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"slices"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 

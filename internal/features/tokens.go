@@ -2,8 +2,9 @@ package features
 
 import (
 	"bytes"
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"sort"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 )
 
 // TokenKind indexes the semantic-token legend of diagnostics.md.

@@ -117,7 +117,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		bulb := len(req.context.Only) == 0
 		if len(edits) > 0 && (!bulb || fixesAny(applied, targets) && !offered[editsKey(edits)]) {
 			out = append(out, protocol.CodeAction{
-				Title: fixAllTitle(applied),
+				Title: features.FixAllTitle(applied),
 				Kind:  CodeActionKindFixAll,
 				Edit:  req.edit(edits),
 			})
@@ -217,11 +217,4 @@ func (r actionRequest) edit(edits []exchange.Edit) *protocol.WorkspaceEdit {
 // reached two ways.
 func editsKey(edits []exchange.Edit) string {
 	return fmt.Sprint(edits)
-}
-
-func fixAllTitle(applied []anchor.Applied) string {
-	if len(applied) == 1 {
-		return "Apply the safe lreview fix: " + applied[0].Done
-	}
-	return fmt.Sprintf("Apply all %d safe lreview fixes", len(applied))
 }

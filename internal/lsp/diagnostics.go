@@ -9,10 +9,10 @@ import (
 	"sync"
 
 	fastjson "github.com/segmentio/encoding/json"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // publish sends the snapshot's diagnostics, less the codes the user
@@ -23,7 +23,7 @@ import (
 // publish would replace newer diagnostics, or bring back those of a
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
-	ds := visibleDiagnostics(append(dismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
+	ds := visibleDiagnostics(append(features.DismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
 	pds := Converter{M: an.Mapper, Enc: sn.enc}.Diagnostics(sn.uri, ds)
 	body, err := f.diags.encode(sn.uri, sn.version, pds)
 	if err != nil {
@@ -156,26 +156,6 @@ func visibleDiagnostics(ds []exchange.Diagnostic, disabled []string) []exchange.
 	for _, d := range ds {
 		if !slices.Contains(disabled, d.Code) {
 			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// dismissedHints greys out dismissed comments. Editors fade a range only
-// through a diagnostic tagged Unnecessary, so each dismissed comment gets
-// a hint with the editor-only code "dismissed"; `check` does not print it,
-// since nothing is wrong.
-func dismissedHints(doc *exchange.Document) []exchange.Diagnostic {
-	var out []exchange.Diagnostic
-	for _, c := range doc.Review.Comments {
-		if c.StateNorm() == exchange.StateDismissed {
-			out = append(out, exchange.Diagnostic{
-				Range:       exchange.NodeRange(c.Node),
-				Severity:    exchange.SeverityHint,
-				Code:        exchange.CodeDismissed,
-				Message:     "dismissed: a person rejected this comment; it stays as information and must not be acted on",
-				Unnecessary: true,
-			})
 		}
 	}
 	return out

@@ -1,0 +1,24 @@
+package features
+
+import "github.com/leanreview/lreview-lsp/internal/exchange"
+
+// Folds are the regions an editor may fold: each file of the patch, each
+// hunk, and each comment. A region on one line is the editor's to drop.
+func (r Analysed) Folds() []exchange.Range {
+	var out []exchange.Range
+	lines := r.Index.Patch.Lines
+	for _, f := range r.Index.Files {
+		out = append(out, exchange.Range{Start: lines[f.First].Start, End: lines[f.Last].End})
+		for _, h := range f.Hunks {
+			last := h.Header
+			if k := len(h.Lines); k > 0 {
+				last = h.Lines[k-1].Patch
+			}
+			out = append(out, exchange.Range{Start: lines[h.Header].Start, End: lines[last].End})
+		}
+	}
+	for _, c := range r.Doc.Review.Comments {
+		out = append(out, exchange.NodeRange(c.Node))
+	}
+	return out
+}

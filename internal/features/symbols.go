@@ -1,0 +1,238 @@
+package features
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// FileSummary is one file of the patch as an outline shows it.
+type FileSummary struct {
+	File *anchor.FileDiff
+	Name string
+	// Changed counts added and removed lines; Active counts the active
+	// comments anchored in the file. Together they order the outline.
+	Changed, Active int
+}
+
+// DirSummary groups the files of one directory.
+type DirSummary struct {
+	Dir     string // "." for the top level
+	Files   []FileSummary
+	Changed int
+	Active  int
+}
+
+// Outline groups the patch's files by directory and orders both the
+// directories and their files by how much they change and how many active
+// comments they hold: a reviewer reads the busiest places first.
+func Outline(a *anchor.Anchoring, doc *exchange.Document) []DirSummary {
+	active := map[*anchor.FileDiff]int{}
+	for _, r := range a.Resolutions {
+		if r.File != nil && r.Comment.StateNorm() == exchange.StateActive {
+			active[r.File]++
+		}
+	}
+	byDir := map[string]*DirSummary{}
+	var dirs []*DirSummary
+	for _, f := range a.Index.Files {
+		name := f.DisplayName()
+		fs := FileSummary{File: f, Name: name, Active: active[f]}
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if l.Kind == anchor.Added || l.Kind == anchor.Removed {
+					fs.Changed++
+				}
+			}
+		}
+		dir := path.Dir(name)
+		d := byDir[dir]
+		if d == nil {
+			d = &DirSummary{Dir: dir}
+			byDir[dir] = d
+			dirs = append(dirs, d)
+		}
+		d.Files = append(d.Files, fs)
+		d.Changed += fs.Changed
+		d.Active += fs.Active
+	}
+	out := make([]DirSummary, len(dirs))
+	for i, d := range dirs {
+		sort.SliceStable(d.Files, func(i, j int) bool {
+			return busier(d.Files[i].Active, d.Files[i].Changed, d.Files[j].Active, d.Files[j].Changed)
+		})
+		out[i] = *d
+	}
+	sort.SliceStable(out, func(i, j int) bool { return busier(out[i].Active, out[i].Changed, out[j].Active, out[j].Changed) })
+	return out
+}
+
+func busier(activeA, changedA, activeB, changedB int) bool {
+	if activeA != activeB {
+		return activeA > activeB
+	}
+	return changedA > changedB
+}
+
+// StateCounts counts comments by state, the default applied.
+func StateCounts(doc *exchange.Document) map[string]int {
+	counts := map[string]int{}
+	for _, c := range doc.Review.Comments {
+		counts[c.StateNorm()]++
+	}
+	return counts
+}
+
+// FirstLine returns the first non-blank line of a comment body, cut to a
+// length that fits an outline or a hover.
+func FirstLine(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if r := []rune(l); len(r) > 80 {
+				return string(r[:79]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// SymbolKind says what an outline entry is; the server maps it to the
+// protocol's kinds.
+type SymbolKind uint8
+
+const (
+	SymbolDir      SymbolKind = iota // a directory of the patch
+	SymbolFile                       // a file diff
+	SymbolHunk                       // a hunk of a file diff
+	SymbolComments                   // the comments array
+	SymbolComment                    // one comment
+)
+
+// Symbol is one entry of the document's outline.
+type Symbol struct {
+	Name, Detail string
+	Kind         SymbolKind
+	// Range is all of the entry, Selection the part to reveal.
+	Range, Selection exchange.Range
+	// Dismissed comments are listed struck through.
+	Dismissed bool
+	Children  []Symbol
+}
+
+// Symbols outlines the review: the patch's files grouped by directory,
+// busiest first, each with its hunks; then the comments.
+func (r Analysed) Symbols() []Symbol {
+	lines := r.Index.Patch.Lines
+	var out []Symbol
+	for _, d := range Outline(r.Anchors, r.Doc) {
+		dir := Symbol{Name: d.Dir + "/", Kind: SymbolDir, Detail: changedActive(d.Changed, d.Active)}
+		lo, hi := -1, -1
+		for _, fs := range d.Files {
+			f := fs.File
+			first, last := lines[f.First], lines[f.Last]
+			fsym := Symbol{
+				Name:      fs.Name,
+				Detail:    summaryDetail(f, fs),
+				Kind:      SymbolFile,
+				Range:     exchange.Range{Start: first.Node.Start, End: last.Node.End},
+				Selection: exchange.Range{Start: first.Start, End: first.End},
+			}
+			for i := range f.Hunks {
+				fsym.Children = append(fsym.Children, hunkSymbol(lines, &f.Hunks[i]))
+			}
+			if lo < 0 || first.Node.Start < lo {
+				lo = first.Node.Start
+			}
+			hi = max(hi, last.Node.End)
+			dir.Children = append(dir.Children, fsym)
+		}
+		dir.Range = exchange.Range{Start: lo, End: hi}
+		dir.Selection = dir.Children[0].Selection
+		out = append(out, dir)
+	}
+	if g, ok := r.commentSymbols(); ok {
+		out = append(out, g)
+	}
+	return out
+}
+
+func hunkSymbol(lines []exchange.PatchLine, h *anchor.Hunk) Symbol {
+	hl := lines[h.Header]
+	end := hl.Node.End
+	if k := len(h.Lines); k > 0 {
+		end = lines[h.Lines[k-1].Patch].Node.End
+	}
+	return Symbol{
+		Name:      fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldCount, h.NewStart, h.NewCount),
+		Detail:    h.Section,
+		Kind:      SymbolHunk,
+		Range:     exchange.Range{Start: hl.Node.Start, End: end},
+		Selection: exchange.Range{Start: hl.Start, End: hl.End},
+	}
+}
+
+// commentSymbols is the comments array with an entry per comment.
+func (r Analysed) commentSymbols() (Symbol, bool) {
+	cs := r.Doc.Root.Member("comments")
+	if cs == nil || len(r.Doc.Review.Comments) == 0 {
+		return Symbol{}, false
+	}
+	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(r.Doc)),
+		Range: exchange.Range{Start: cs.KeyStart, End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart, End: cs.KeyEnd}}
+	for i, c := range r.Doc.Review.Comments {
+		sel := exchange.NodeRange(c.Node)
+		if id := c.Member("id"); id != nil {
+			sel = exchange.NodeRange(id)
+		}
+		group.Children = append(group.Children, Symbol{
+			Name:      commentTitle(c, r.Anchors.Resolutions[i]),
+			Detail:    c.StateNorm() + " · " + FirstLine(c.Body),
+			Kind:      SymbolComment,
+			Dismissed: c.StateNorm() == exchange.StateDismissed,
+			Range:     exchange.NodeRange(c.Node),
+			Selection: sel,
+		})
+	}
+	return group, true
+}
+
+func summaryDetail(f *anchor.FileDiff, fs FileSummary) string {
+	status := ""
+	switch f.Status {
+	case anchor.NewFile:
+		status = "new · "
+	case anchor.DeletedFile:
+		status = "deleted · "
+	case anchor.Renamed:
+		status = "renamed from " + f.OldName + " · "
+	case anchor.Copied:
+		status = "copied from " + f.OldName + " · "
+	}
+	return status + changedActive(fs.Changed, fs.Active)
+}
+
+// changedActive reads "3 changed lines, 1 active comment".
+func changedActive(changed, active int) string {
+	return anchor.Plural(changed, "changed line", "changed lines") + ", " + anchor.Plural(active, "active comment", "active comments")
+}
+
+// commentTitle names a comment in the outline: its id and its anchor.
+func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
+	id := c.ID
+	if id == "" {
+		id = fmt.Sprintf("#%d", c.Index+1)
+	}
+	where := fmt.Sprintf("%s %s %d", c.Path, c.SideNorm(), c.StartLine)
+	if c.EndLine > c.StartLine {
+		where += fmt.Sprintf("-%d", c.EndLine)
+	}
+	if r != nil && !r.Resolved && !r.Skipped && c.StateNorm() != exchange.StateDismissed {
+		where += " (does not resolve)"
+	}
+	return id + " · " + where
+}
