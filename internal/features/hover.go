@@ -2,7 +2,6 @@ package features
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -10,199 +9,9 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// What a position of a review document designates, and what a person
-// learns about it: the hover text, the definition of a comment's anchor
-// (the patch lines it lands on) and the references of a patch line (the
-// comments anchored on it). Everything here reads a Report and returns
-// byte ranges and Markdown; the language server only converts positions.
-
-// PlaceKind says what a byte offset of a document is on.
-type PlaceKind uint8
-
-const (
-	PlaceNone      PlaceKind = iota // outside the document's root object
-	PlaceKey                        // a member's key
-	PlaceValue                      // a value, or a container's punctuation and blanks
-	PlacePatchLine                  // a line of the patch
-)
-
-// Place is what a byte offset designates.
-type Place struct {
-	Kind PlaceKind
-	// Range is the source text the place covers: the key (quotes
-	// included), the value, or the patch line (its array element; its
-	// own text when it shares a string with other lines).
-	Range exchange.Range
-	// Node is the member's value (for a key too), the innermost value
-	// holding the offset, or the patch line's element or string.
-	Node *exchange.Node
-	// Owner names the object Node is a member of when the format defines
-	// it (exchange.OwnerReview, OwnerComment, OwnerReply); "" otherwise.
-	Owner string
-	// Comment and Reply index doc.Review.Comments and that comment's
-	// Replies when the offset is inside one; -1 otherwise.
-	Comment, Reply int
-	// PatchLine indexes doc.Review.Patch.Lines for PlacePatchLine.
-	PatchLine int
-}
-
-// Member is the name of the member the place is the key or value of, or
-// "" for an array element or the root.
-func (p Place) Member() string {
-	if p.Node != nil && p.Node.IsMember() {
-		return p.Node.Name
-	}
-	return ""
-}
-
-// PlaceAt returns what offset designates in doc. A token covers
-// [start, end): the offset just after a closing quote is not on the
-// string, as a mouse pointer or block cursor right after it is not.
-func PlaceAt(doc *exchange.Document, offset int) Place {
-	p := Place{Comment: -1, Reply: -1, PatchLine: -1}
-	n := doc.Root
-	if n == nil || !within(n, offset) {
-		return p
-	}
-	for {
-		var next *exchange.Node
-		switch n.Kind {
-		case exchange.KindObject:
-			m := memberAt(n, offset)
-			if m == nil {
-				break
-			}
-			if offset >= m.KeyStart && offset < m.KeyEnd {
-				p.Kind, p.Range, p.Node, p.Owner = PlaceKey, exchange.KeyRange(m), m, ownerOf(doc, n)
-				return p
-			}
-			if within(m, offset) {
-				next = m
-			}
-		case exchange.KindArray:
-			next = elemAt(n, offset)
-		}
-		if next == nil {
-			break
-		}
-		n = next
-		if n.Kind == exchange.KindObject {
-			switch ownerOf(doc, n) {
-			case exchange.OwnerComment:
-				p.Comment = commentIndex(doc, n)
-			case exchange.OwnerReply:
-				if p.Comment >= 0 {
-					p.Reply = replyIndex(doc.Review.Comments[p.Comment], n)
-				}
-			}
-		}
-	}
-	patch := &doc.Review.Patch
-	if patch.Node != nil && n.Kind == exchange.KindString && (n == patch.Node || n.Parent == patch.Node) {
-		if i := patchLineAt(patch, n, offset); i >= 0 {
-			p.Kind, p.Range, p.Node, p.PatchLine = PlacePatchLine, LineRange(patch, i), n, i
-			return p
-		}
-	}
-	p.Kind, p.Range, p.Node = PlaceValue, exchange.NodeRange(n), n
-	if n.IsMember() {
-		p.Owner = ownerOf(doc, n.Parent)
-	}
-	return p
-}
-
-func within(n *exchange.Node, offset int) bool { return n.Start <= offset && offset < n.End }
-
-// memberAt returns the member of obj whose key or value may hold offset:
-// the last one starting at or before it. Members are in source order.
-func memberAt(obj *exchange.Node, offset int) *exchange.Node {
-	ms := obj.Members
-	i := sort.Search(len(ms), func(i int) bool { return ms[i].KeyStart > offset }) - 1
-	if i < 0 || offset >= max(ms[i].KeyEnd, ms[i].End) {
-		return nil
-	}
-	return ms[i]
-}
-
-// elemAt returns the element of arr holding offset, searching by halves:
-// a patch array has one element per diff line.
-func elemAt(arr *exchange.Node, offset int) *exchange.Node {
-	es := arr.Elems
-	i := sort.Search(len(es), func(i int) bool { return es[i].Start > offset }) - 1
-	if i < 0 || !within(es[i], offset) {
-		return nil
-	}
-	return es[i]
-}
-
-// ownerOf names the format's object obj is: the review, a comment or a
-// reply; "" for anything else (an unknown member's object).
-func ownerOf(doc *exchange.Document, obj *exchange.Node) string {
-	if obj == nil || obj.Kind != exchange.KindObject {
-		return ""
-	}
-	if obj == doc.Root || obj.Parent == nil {
-		// A root: doc's, or the earlier version's that a patch subtree
-		// shared with it still names as its Parent (exchange.ParseIncremental).
-		return exchange.OwnerReview
-	}
-	arr := obj.Parent
-	if arr == nil || arr.Kind != exchange.KindArray || arr.Parent == nil {
-		return ""
-	}
-	switch {
-	case arr.Parent == doc.Root && doc.Root.Member("comments") == arr:
-		return exchange.OwnerComment
-	case ownerOf(doc, arr.Parent) == exchange.OwnerComment && arr.Parent.Member("replies") == arr:
-		return exchange.OwnerReply
-	}
-	return ""
-}
-
-func commentIndex(doc *exchange.Document, obj *exchange.Node) int {
-	cs := doc.Review.Comments
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].Index >= obj.Index })
-	if i < len(cs) && cs[i].Node == obj {
-		return i
-	}
-	return -1
-}
-
-func replyIndex(c *exchange.Comment, obj *exchange.Node) int {
-	for i, r := range c.Replies {
-		if r.Node == obj {
-			return i
-		}
-	}
-	return -1
-}
-
-// patchLineAt returns the index of the line of the patch string n (an
-// array element, or the whole string form) that offset is on, or -1.
-func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
-	ls := p.Lines
-	i := sort.Search(len(ls), func(i int) bool { return ls[i].Start > offset }) - 1
-	// A line's text starts after its element's opening quote: the quote
-	// belongs to the element's first line.
-	if i+1 < len(ls) && ls[i+1].Node == n && (i < 0 || ls[i].Node != n) {
-		i++
-	}
-	if i < 0 || ls[i].Node != n {
-		return -1
-	}
-	return i
-}
-
-// LineRange is the source range that stands for patch line i: its array
-// element, quotes included, or its own text when it shares a string with
-// other lines (the single-string form, a multi-line element).
-func LineRange(p *exchange.Patch, i int) exchange.Range {
-	l := p.Lines[i]
-	if l.Shared {
-		return exchange.Range{Start: l.Start, End: l.End}
-	}
-	return exchange.NodeRange(l.Node)
-}
+// Hover: what a person learns about the place under the cursor, in
+// Markdown, reading the analysed document; the language server only
+// converts positions.
 
 // Hover is a hover's Markdown text and the source range it is about.
 type Hover struct {
@@ -583,19 +392,6 @@ func (r Analysed) commentList(b *strings.Builder, idx []int) {
 		}
 		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(anchor.CommentName(c)), escape(c.StateNorm()), FirstLine(c.Body))
 	}
-}
-
-// placeNear is PlaceAt, or the place just before offset when offset is
-// on punctuation or blanks: a text cursor right after a token (`72|,`)
-// asks about that token.
-func placeNear(doc *exchange.Document, offset int) Place {
-	p := PlaceAt(doc, offset)
-	if offset > 0 && (p.Kind == PlaceNone || p.Kind == PlaceValue && (p.Node.Kind == exchange.KindObject || p.Node.Kind == exchange.KindArray)) {
-		if q := PlaceAt(doc, offset-1); q.Kind != PlaceNone && q.Node != p.Node {
-			return q
-		}
-	}
-	return p
 }
 
 // code writes s as Markdown inline code, with a fence longer than any run
