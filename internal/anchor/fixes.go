@@ -365,7 +365,7 @@ func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.
 	}}
 }
 
-// keyAfter names the member after which a new member called name goes,
+// KeyAfter names the member after which a new member called name goes,
 // so that known members keep the spec's order (keys: exchange.ReviewKeys
 // or CommentKeys): the last present member that precedes it in keys, or
 // "^" (first) when none does. Every insertion of this package uses it.
@@ -415,7 +415,7 @@ func (an *analyzer) lineText(i int) string {
 	return Clip(ls[i].Text)
 }
 
-// nearestHunk returns the hunk of f whose span on side is nearest to line.
+// NearestHunk returns the hunk of f whose span on side is nearest to line.
 // Hunks in order (BuildIndex's spans) are binary-searched: a comment per
 // line of a large file must not cost a pass over its hunks each.
 func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
@@ -454,8 +454,8 @@ func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 	return h, first, last, ok
 }
 
-// clip shortens text for titles and messages, with its control
-// characters made visible (see visible).
+// Clip shortens text for titles and messages, with its control
+// characters made visible (see Visible).
 func Clip(s string) string {
 	const max = 60
 	s = Visible(s)

@@ -32,7 +32,7 @@ func newLookup(files []*FileDiff) *lookup {
 	return lk
 }
 
-// name returns f's name on side s ("" for the absent side of a new or
+// Name returns f's name on side s ("" for the absent side of a new or
 // deleted file).
 func (f *FileDiff) Name(s Side) string {
 	if s == Left {
@@ -41,7 +41,7 @@ func (f *FileDiff) Name(s Side) string {
 	return f.NewName
 }
 
-// displayName names f whatever its sides: the new name, or the old one of
+// DisplayName names f whatever its sides: the new name, or the old one of
 // a deleted file.
 func (f *FileDiff) DisplayName() string { return cmp.Or(f.NewName, f.OldName) }
 
@@ -72,7 +72,7 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
 	return nil, false
 }
 
-// fileEither is FileFor on side s, then on the other side: the file a
+// FileEither is FileFor on side s, then on the other side: the file a
 // path names whatever the side, for drift candidates (which may sit on
 // the other side) and for pointing at a file's header.
 func (ix *Index) FileEither(path string, s Side) *FileDiff {
@@ -95,7 +95,7 @@ func (ix *Index) Paths() []string {
 	return newLookup(ix.Files).paths
 }
 
-// span returns the numbers of the first and last lines of the hunk's image
+// Span returns the numbers of the first and last lines of the hunk's image
 // on side s, read from the body; last < first when the hunk shows no line
 // of that image.
 func (h *Hunk) Span(s Side) (first, last int) {

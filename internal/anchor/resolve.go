@@ -287,7 +287,7 @@ func anchorReadable(src []byte, c *exchange.Comment) bool {
 	return true
 }
 
-// hasImage reports whether f shows an image of side: a new file has no
+// HasImage reports whether f shows an image of side: a new file has no
 // old image, a deleted file no new one.
 func HasImage(f *FileDiff, s Side) bool {
 	if s == Left {
@@ -352,6 +352,7 @@ func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
 	return r
 }
 
+// ImageWord names side s's image in words: "old" or "new".
 func ImageWord(s Side) string {
 	if s == Left {
 		return "old"
@@ -374,7 +375,7 @@ func (an *analyzer) patchRange(first, last int) exchange.Range {
 	return exchange.Range{Start: ls[first].Start, End: ls[last].End}
 }
 
-// commentName names a comment in messages and fix titles: by id, else by
+// CommentName names a comment in messages and fix titles: by id, else by
 // position ("#3"), as the document checks do.
 func CommentName(c *exchange.Comment) string {
 	if c.ID != "" {
@@ -383,7 +384,7 @@ func CommentName(c *exchange.Comment) string {
 	return "#" + strconv.Itoa(c.Index+1)
 }
 
-// lineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
+// LineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
 func LineSpan(s Side, start, end int) string {
 	if end == start {
 		return s.String() + " " + strconv.Itoa(start)
