@@ -49,9 +49,11 @@ func TestStamp(t *testing.T) {
 		{time.Date(2027, 1, 1, 0, 0, 5, 0, time.UTC), "2027-01-01T00:00:05Z"},
 	}
 	for _, tt := range tests {
-		if got := Stamp(tt.in); got != tt.want {
-			t.Errorf("Stamp(%v): got %s, want %s", tt.in, got, tt.want)
-		}
+		t.Run(tt.in.String(), func(t *testing.T) {
+			if got := Stamp(tt.in); got != tt.want {
+				t.Errorf("Stamp(%v): got %s, want %s", tt.in, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -315,14 +317,16 @@ func TestFreshID(t *testing.T) {
 		{[]string{"c9", "c10", "c10"}, "c11"},
 	}
 	for _, tt := range tests {
-		var cs []string
-		for _, id := range tt.ids {
-			cs = append(cs, `{"id": `+exchange.Quote(id)+`, "path": "a.go", "side": "RIGHT", "start_line": 1, "body": ""}`)
-		}
-		doc := exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [], "comments": [` + strings.Join(cs, ", ") + `]}`))
-		if got := FreshID(doc); got != tt.want {
-			t.Errorf("FreshID(%q): got %s, want %s", tt.ids, got, tt.want)
-		}
+		t.Run(strings.Join(tt.ids, ","), func(t *testing.T) {
+			var cs []string
+			for _, id := range tt.ids {
+				cs = append(cs, `{"id": `+exchange.Quote(id)+`, "path": "a.go", "side": "RIGHT", "start_line": 1, "body": ""}`)
+			}
+			doc := exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [], "comments": [` + strings.Join(cs, ", ") + `]}`))
+			if got := FreshID(doc); got != tt.want {
+				t.Errorf("FreshID(%q): got %s, want %s", tt.ids, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -402,38 +406,40 @@ func TestActionsAt(t *testing.T) {
 	doc := exchange.Parse([]byte(actReview))
 	rep := analyse(doc)
 	for _, tt := range tests {
-		start := strings.Index(actReview, tt.at)
-		if start < 0 {
-			t.Fatalf("%q is not in the document", tt.at)
-		}
-		start++
-		end := start
-		if tt.to != "" {
-			end = strings.Index(actReview, tt.to) + 1
-		}
-		as := ActionsAt(rep, start, end, ActionOptions{Now: actNow})
-		var got, resolves []string
-		for _, a := range as {
-			got = append(got, a.Title)
-			if len(a.Edits) == 0 {
-				t.Errorf("at %s: %q has no edits", tt.at, a.Title)
+		t.Run(tt.at+".."+tt.to, func(t *testing.T) {
+			start := strings.Index(actReview, tt.at)
+			if start < 0 {
+				t.Fatalf("%q is not in the document", tt.at)
 			}
-			actApply(t, actReview, a.Edits...)
-			if a.Resolves != nil {
-				for _, r := range tt.resolves {
-					prefix, code, _ := strings.Cut(r, "=")
-					if strings.HasPrefix(a.Title, prefix) && a.Resolves.Code == code {
-						resolves = append(resolves, r)
+			start++
+			end := start
+			if tt.to != "" {
+				end = strings.Index(actReview, tt.to) + 1
+			}
+			as := ActionsAt(rep, start, end, ActionOptions{Now: actNow})
+			var got, resolves []string
+			for _, a := range as {
+				got = append(got, a.Title)
+				if len(a.Edits) == 0 {
+					t.Errorf("at %s: %q has no edits", tt.at, a.Title)
+				}
+				actApply(t, actReview, a.Edits...)
+				if a.Resolves != nil {
+					for _, r := range tt.resolves {
+						prefix, code, _ := strings.Cut(r, "=")
+						if strings.HasPrefix(a.Title, prefix) && a.Resolves.Code == code {
+							resolves = append(resolves, r)
+						}
 					}
 				}
 			}
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("at %s…%s: got %q, want %q", tt.at, tt.to, got, tt.want)
-		}
-		if len(resolves) != len(tt.resolves) {
-			t.Errorf("at %s: got fixes %q, want %q", tt.at, resolves, tt.resolves)
-		}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("at %s…%s: got %q, want %q", tt.at, tt.to, got, tt.want)
+			}
+			if len(resolves) != len(tt.resolves) {
+				t.Errorf("at %s: got fixes %q, want %q", tt.at, resolves, tt.resolves)
+			}
+		})
 	}
 }
 
@@ -463,13 +469,15 @@ func TestActionsAtEdits(t *testing.T) {
     { "id": "c7", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + actAt + `" }`},
 	}
 	for _, tt := range tests {
-		want := strings.Replace(actReview, tt.from, tt.to, 1)
-		if want == actReview {
-			t.Fatalf("%s: %q is not in the document", tt.title, tt.from)
-		}
-		if got := run(tt.at, tt.title); got != want {
-			t.Errorf("%s at %s: got\n%s\nwant\n%s", tt.title, tt.at, got, want)
-		}
+		t.Run(tt.title+" "+tt.at, func(t *testing.T) {
+			want := strings.Replace(actReview, tt.from, tt.to, 1)
+			if want == actReview {
+				t.Fatalf("%s: %q is not in the document", tt.title, tt.from)
+			}
+			if got := run(tt.at, tt.title); got != want {
+				t.Errorf("%s at %s: got\n%s\nwant\n%s", tt.title, tt.at, got, want)
+			}
+		})
 	}
 }
 

@@ -281,55 +281,57 @@ func TestComplete(t *testing.T) {
 			replace: "",
 		},
 	} {
-		src, c := cpComplete(t, tc.src)
-		if got := src[c.Range.Start:c.Range.End]; got != tc.replace {
-			t.Errorf("%s: got replaced text %q, want %q", tc.name, got, tc.replace)
-		}
-		if got := cpLabels(c); !slices.Equal(got, tc.labels) {
-			t.Errorf("%s: got labels %q, want %q", tc.name, got, tc.labels)
-		}
-		for i := 1; i < len(c.Items); i++ {
-			if c.Items[i-1].Sort >= c.Items[i].Sort {
-				t.Errorf("%s: items %q and %q sort %q, %q: want ascending", tc.name, c.Items[i-1].Label, c.Items[i].Label, c.Items[i-1].Sort, c.Items[i].Sort)
+		t.Run(tc.name, func(t *testing.T) {
+			src, c := cpComplete(t, tc.src)
+			if got := src[c.Range.Start:c.Range.End]; got != tc.replace {
+				t.Errorf("%s: got replaced text %q, want %q", tc.name, got, tc.replace)
 			}
-		}
-		for _, it := range c.Items {
-			var gotComma string
-			if len(it.Extra) == 1 && it.Extra[0].NewText == "," && it.Extra[0].Start == it.Extra[0].End {
-				gotComma = src[:it.Extra[0].Start]
-			} else if len(it.Extra) > 0 {
-				gotComma = "unexpected edits"
+			if got := cpLabels(c); !slices.Equal(got, tc.labels) {
+				t.Errorf("%s: got labels %q, want %q", tc.name, got, tc.labels)
 			}
-			if tc.comma == "" && gotComma != "" || tc.comma != "" && !strings.HasSuffix(gotComma, tc.comma) {
-				t.Errorf("%s: item %q: got extra edits %+v, want a comma after %q", tc.name, it.Label, it.Extra, tc.comma)
+			for i := 1; i < len(c.Items); i++ {
+				if c.Items[i-1].Sort >= c.Items[i].Sort {
+					t.Errorf("%s: items %q and %q sort %q, %q: want ascending", tc.name, c.Items[i-1].Label, c.Items[i].Label, c.Items[i-1].Sort, c.Items[i].Sort)
+				}
 			}
-			if got, want := it.Preselect, it.Label == tc.preselect; got != want {
-				t.Errorf("%s: item %q: got preselect %v, want %v", tc.name, it.Label, got, want)
+			for _, it := range c.Items {
+				var gotComma string
+				if len(it.Extra) == 1 && it.Extra[0].NewText == "," && it.Extra[0].Start == it.Extra[0].End {
+					gotComma = src[:it.Extra[0].Start]
+				} else if len(it.Extra) > 0 {
+					gotComma = "unexpected edits"
+				}
+				if tc.comma == "" && gotComma != "" || tc.comma != "" && !strings.HasSuffix(gotComma, tc.comma) {
+					t.Errorf("%s: item %q: got extra edits %+v, want a comma after %q", tc.name, it.Label, it.Extra, tc.comma)
+				}
+				if got, want := it.Preselect, it.Label == tc.preselect; got != want {
+					t.Errorf("%s: item %q: got preselect %v, want %v", tc.name, it.Label, got, want)
+				}
 			}
-		}
-		if tc.item == "" {
-			continue
-		}
-		it, ok := cpItem(c, tc.item)
-		if !ok {
-			t.Errorf("%s: no item %q", tc.name, tc.item)
-			continue
-		}
-		if tc.text != "" && it.Text != tc.text {
-			t.Errorf("%s: item %q: got text %q, want %q", tc.name, tc.item, it.Text, tc.text)
-		}
-		if tc.snippet != "" && it.Snippet != tc.snippet {
-			t.Errorf("%s: item %q: got snippet %q, want %q", tc.name, tc.item, it.Snippet, tc.snippet)
-		}
-		if tc.filter != "" && it.Filter != tc.filter {
-			t.Errorf("%s: item %q: got filter %q, want %q", tc.name, tc.item, it.Filter, tc.filter)
-		}
-		if !strings.Contains(it.Detail, tc.detail) {
-			t.Errorf("%s: item %q: got detail %q, want it to contain %q", tc.name, tc.item, it.Detail, tc.detail)
-		}
-		if !strings.Contains(it.Doc, tc.doc) {
-			t.Errorf("%s: item %q: got doc\n%s\nwant it to contain\n%s", tc.name, tc.item, it.Doc, tc.doc)
-		}
+			if tc.item == "" {
+				return
+			}
+			it, ok := cpItem(c, tc.item)
+			if !ok {
+				t.Errorf("%s: no item %q", tc.name, tc.item)
+				return
+			}
+			if tc.text != "" && it.Text != tc.text {
+				t.Errorf("%s: item %q: got text %q, want %q", tc.name, tc.item, it.Text, tc.text)
+			}
+			if tc.snippet != "" && it.Snippet != tc.snippet {
+				t.Errorf("%s: item %q: got snippet %q, want %q", tc.name, tc.item, it.Snippet, tc.snippet)
+			}
+			if tc.filter != "" && it.Filter != tc.filter {
+				t.Errorf("%s: item %q: got filter %q, want %q", tc.name, tc.item, it.Filter, tc.filter)
+			}
+			if !strings.Contains(it.Detail, tc.detail) {
+				t.Errorf("%s: item %q: got detail %q, want it to contain %q", tc.name, tc.item, it.Detail, tc.detail)
+			}
+			if !strings.Contains(it.Doc, tc.doc) {
+				t.Errorf("%s: item %q: got doc\n%s\nwant it to contain\n%s", tc.name, tc.item, it.Doc, tc.doc)
+			}
+		})
 	}
 }
 
@@ -345,10 +347,12 @@ func TestCompleteKinds(t *testing.T) {
 		{cpDoc(`{"path": "old.txt", "side": "LEFT", "start_line": `+cpCursor+`}`, false), ItemLine},
 		{cpDoc(`{"author": `+cpCursor+`}`, false), ItemValue},
 	} {
-		_, c := cpComplete(t, tc.src)
-		if len(c.Items) == 0 || c.Items[0].Kind != tc.want {
-			t.Errorf("completion in %q: got items %+v, want the first of kind %d", tc.src[strings.Index(tc.src, "\"comments\""):], c.Items, tc.want)
-		}
+		t.Run(tc.src, func(t *testing.T) {
+			_, c := cpComplete(t, tc.src)
+			if len(c.Items) == 0 || c.Items[0].Kind != tc.want {
+				t.Errorf("completion in %q: got items %+v, want the first of kind %d", tc.src[strings.Index(tc.src, "\"comments\""):], c.Items, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -100,17 +101,19 @@ func TestPlaceAt(t *testing.T) {
 		{`"x-note"`, 1, PlaceKey, `"x-note"`, "x-note", exchange.OwnerReply, 0, 0, -1},
 		{`"late"`, 1, PlaceValue, `"late"`, "author", exchange.OwnerComment, 5, -1, -1},
 	} {
-		off := hvAt(t, hvSrc, tc.needle, tc.delta)
-		p := PlaceAt(doc, off)
-		text := hvText(hvSrc, p.Range)
-		if tc.text == "" {
-			tc.text = text // checked by the other fields
-		}
-		if p.Kind != tc.kind || text != tc.text || p.Member() != tc.member || p.Owner != tc.owner || p.Comment != tc.cmt || p.Reply != tc.reply || p.PatchLine != tc.line {
-			t.Errorf("PlaceAt(%q%+d): got kind %d %q member %q owner %q comment %d reply %d line %d, want kind %d %q member %q owner %q comment %d reply %d line %d",
-				tc.needle, tc.delta, p.Kind, text, p.Member(), p.Owner, p.Comment, p.Reply, p.PatchLine,
-				tc.kind, tc.text, tc.member, tc.owner, tc.cmt, tc.reply, tc.line)
-		}
+		t.Run(fmt.Sprint(tc.needle, "+", tc.delta), func(t *testing.T) {
+			off := hvAt(t, hvSrc, tc.needle, tc.delta)
+			p := PlaceAt(doc, off)
+			text := hvText(hvSrc, p.Range)
+			if tc.text == "" {
+				tc.text = text // checked by the other fields
+			}
+			if p.Kind != tc.kind || text != tc.text || p.Member() != tc.member || p.Owner != tc.owner || p.Comment != tc.cmt || p.Reply != tc.reply || p.PatchLine != tc.line {
+				t.Errorf("PlaceAt(%q%+d): got kind %d %q member %q owner %q comment %d reply %d line %d, want kind %d %q member %q owner %q comment %d reply %d line %d",
+					tc.needle, tc.delta, p.Kind, text, p.Member(), p.Owner, p.Comment, p.Reply, p.PatchLine,
+					tc.kind, tc.text, tc.member, tc.owner, tc.cmt, tc.reply, tc.line)
+			}
+		})
 	}
 	if p := PlaceAt(doc, len(hvSrc)-1); p.Kind != PlaceNone {
 		t.Errorf("PlaceAt(after the root): got kind %d, want none", p.Kind)
@@ -135,10 +138,12 @@ func TestPlaceAtSharedLines(t *testing.T) {
 		{`+\u00e9`, 3, `+\u00e9`, 5},
 		{`\u00e9\n"`, 7, `+\u00e9`, 5}, // the closing quote: the last line
 	} {
-		p := PlaceAt(doc, hvAt(t, src, tc.needle, tc.delta))
-		if p.Kind != PlacePatchLine || hvText(src, p.Range) != tc.text || p.PatchLine != tc.line {
-			t.Errorf("PlaceAt(%q%+d): got kind %d %q line %d, want a patch line %q, line %d", tc.needle, tc.delta, p.Kind, hvText(src, p.Range), p.PatchLine, tc.text, tc.line)
-		}
+		t.Run(fmt.Sprint(tc.needle, "+", tc.delta), func(t *testing.T) {
+			p := PlaceAt(doc, hvAt(t, src, tc.needle, tc.delta))
+			if p.Kind != PlacePatchLine || hvText(src, p.Range) != tc.text || p.PatchLine != tc.line {
+				t.Errorf("PlaceAt(%q%+d): got kind %d %q line %d, want a patch line %q, line %d", tc.needle, tc.delta, p.Kind, hvText(src, p.Range), p.PatchLine, tc.text, tc.line)
+			}
+		})
 	}
 }
 
@@ -263,28 +268,30 @@ func TestHover(t *testing.T) {
 			want: []string{"**File** `docs/new.md` · new file · 1 hunk\n\n1 comment:\n\n- **(no author)** · `c4` · MIDDLE — Where was it?"},
 		},
 	} {
-		h, ok := r.Hover(hvAt(t, hvSrc, tc.needle, tc.delta))
-		if !ok {
-			t.Errorf("%s: got no hover, want one", tc.name)
-			continue
-		}
-		if got := hvText(hvSrc, h.Range); got != tc.text {
-			t.Errorf("%s: got range %q, want %q", tc.name, got, tc.text)
-		}
-		rest := h.Markdown
-		for _, w := range tc.want {
-			i := strings.Index(rest, w)
-			if i < 0 {
-				t.Errorf("%s: got hover\n%s\nwant it to contain, after what came before,\n%s", tc.name, h.Markdown, w)
-				break
+		t.Run(tc.name, func(t *testing.T) {
+			h, ok := r.Hover(hvAt(t, hvSrc, tc.needle, tc.delta))
+			if !ok {
+				t.Errorf("%s: got no hover, want one", tc.name)
+				return
 			}
-			rest = rest[i+len(w):]
-		}
-		for _, w := range tc.not {
-			if strings.Contains(h.Markdown, w) {
-				t.Errorf("%s: got hover\n%s\nwant no %q", tc.name, h.Markdown, w)
+			if got := hvText(hvSrc, h.Range); got != tc.text {
+				t.Errorf("%s: got range %q, want %q", tc.name, got, tc.text)
 			}
-		}
+			rest := h.Markdown
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Errorf("%s: got hover\n%s\nwant it to contain, after what came before,\n%s", tc.name, h.Markdown, w)
+					break
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.not {
+				if strings.Contains(h.Markdown, w) {
+					t.Errorf("%s: got hover\n%s\nwant no %q", tc.name, h.Markdown, w)
+				}
+			}
+		})
 	}
 	for _, tc := range []struct {
 		needle string
@@ -294,9 +301,11 @@ func TestHover(t *testing.T) {
 		{`"leanreview_review": 1`, 21}, // the version
 		{`],`, 1},                      // between members
 	} {
-		if h, ok := r.Hover(hvAt(t, hvSrc, tc.needle, tc.delta)); ok {
-			t.Errorf("hover at %q%+d: got %q, want none", tc.needle, tc.delta, h.Markdown)
-		}
+		t.Run(fmt.Sprint(tc.needle, "+", tc.delta), func(t *testing.T) {
+			if h, ok := r.Hover(hvAt(t, hvSrc, tc.needle, tc.delta)); ok {
+				t.Errorf("hover at %q%+d: got %q, want none", tc.needle, tc.delta, h.Markdown)
+			}
+		})
 	}
 }
 
@@ -382,13 +391,15 @@ func TestDefinition(t *testing.T) {
 		{"a reply's author is not an anchor member", `"hduran", "body": "Agreed."`, 1, nil},
 		{"a patch line has no definition", `"+    _ = err"`, 1, nil},
 	} {
-		var got []string
-		for _, rg := range r.Definition(hvAt(t, hvSrc, tc.needle, tc.delta)) {
-			got = append(got, hvText(hvSrc, rg))
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, rg := range r.Definition(hvAt(t, hvSrc, tc.needle, tc.delta)) {
+				got = append(got, hvText(hvSrc, rg))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -411,21 +422,23 @@ func TestReferences(t *testing.T) {
 		{"a reply inside a comment: the comment's lines", `"Agreed."`, false, []string{`"+    result, err := calculate(input)"`, `71, "end_line": 73`}},
 		{"a comment that does not resolve: nothing", `"Returns too early."`, false, nil},
 	} {
-		var got []string
-		for _, rg := range r.References(hvAt(t, hvSrc, tc.needle, 1), tc.decl) {
-			got = append(got, hvSrc[rg.Start:])
-		}
-		ok := len(got) == len(tc.want)
-		for i := 0; ok && i < len(got); i++ {
-			ok = strings.HasPrefix(got[i], tc.want[i])
-		}
-		if !ok {
-			var short []string
-			for _, g := range got {
-				short = append(short, g[:min(len(g), 40)])
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, rg := range r.References(hvAt(t, hvSrc, tc.needle, 1), tc.decl) {
+				got = append(got, hvSrc[rg.Start:])
 			}
-			t.Errorf("%s: got ranges starting %q, want %q", tc.name, short, tc.want)
-		}
+			ok := len(got) == len(tc.want)
+			for i := 0; ok && i < len(got); i++ {
+				ok = strings.HasPrefix(got[i], tc.want[i])
+			}
+			if !ok {
+				var short []string
+				for _, g := range got {
+					short = append(short, g[:min(len(g), 40)])
+				}
+				t.Errorf("%s: got ranges starting %q, want %q", tc.name, short, tc.want)
+			}
+		})
 	}
 	// The ranged comment's span is one range over its lines.
 	if rs := r.References(hvAt(t, hvSrc, `"Whole block."`, 1), false); len(rs) == 0 || !strings.HasSuffix(hvText(hvSrc, rs[0]), `"+    _ = err"`) {

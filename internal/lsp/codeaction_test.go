@@ -350,9 +350,11 @@ func TestCodeActionFixAllOnlyWhereItFixes(t *testing.T) {
 		{"the unknown member, which fixAll leaves", s.at(`"x-extra"`), false},
 		{"no diagnostic", s.at(`"title"`), false},
 	} {
-		if as := s.actions(tc.at, nil, nil); hasFixAll(as) != tc.want {
-			t.Errorf("%s: got%s\nwant fixAll offered: %v", tc.name, caTitles(as), tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if as := s.actions(tc.at, nil, nil); hasFixAll(as) != tc.want {
+				t.Errorf("%s: got%s\nwant fixAll offered: %v", tc.name, caTitles(as), tc.want)
+			}
+		})
 	}
 	// The client's context names the diagnostic: the same answer there.
 	d := caDiagnostic(t, s.diagnostics(), "unknown-field")
@@ -539,19 +541,21 @@ func TestCodeActionCommentOnLine(t *testing.T) {
 		{right, `c2 RIGHT 74 "return result, nil" active`},
 		{left, `c2 LEFT 73 "return result, nil" active`},
 	} {
-		s := caOpen(t, exampleReview)
-		caNoAnchoring(t, s.apply(tt.action))
-		doc := exchange.Parse([]byte(s.text))
-		if n := len(doc.Review.Comments); n != 2 {
-			t.Fatalf("%s: got %d comments, want 2", tt.action.Title, n)
-		}
-		c := doc.Review.Comments[1]
-		if got := fmt.Sprintf("%s %s %d %q %s", c.ID, c.Side, c.StartLine, c.Snippet, c.State); got != tt.want {
-			t.Errorf("%s: got comment %s, want %s", tt.action.Title, got, tt.want)
-		}
-		if r := anchor.CheckDocument(doc, nil).Anchors.Resolutions[1]; !r.Resolved {
-			t.Errorf("%s: the new comment does not resolve (%s)", tt.action.Title, r.Reason)
-		}
+		t.Run(tt.action.Title, func(t *testing.T) {
+			s := caOpen(t, exampleReview)
+			caNoAnchoring(t, s.apply(tt.action))
+			doc := exchange.Parse([]byte(s.text))
+			if n := len(doc.Review.Comments); n != 2 {
+				t.Fatalf("%s: got %d comments, want 2", tt.action.Title, n)
+			}
+			c := doc.Review.Comments[1]
+			if got := fmt.Sprintf("%s %s %d %q %s", c.ID, c.Side, c.StartLine, c.Snippet, c.State); got != tt.want {
+				t.Errorf("%s: got comment %s, want %s", tt.action.Title, got, tt.want)
+			}
+			if r := anchor.CheckDocument(doc, nil).Anchors.Resolutions[1]; !r.Resolved {
+				t.Errorf("%s: the new comment does not resolve (%s)", tt.action.Title, r.Reason)
+			}
+		})
 	}
 
 	// A hunk header or a file header: no comment.
@@ -649,19 +653,21 @@ func TestCodeActionOnly(t *testing.T) {
 		{[]string{"quick"}, nil}, // a prefix of a word is not a parent kind
 	}
 	for _, tt := range tests {
-		as := s.actions(cursor, tt.only, nil)
-		got := map[protocol.CodeActionKind]bool{}
-		for _, a := range as {
-			got[a.Kind] = true
-			if !slices.Contains(tt.want, a.Kind) {
-				t.Errorf("only %v: got %s %q, want kinds %v", tt.only, a.Kind, a.Title, tt.want)
+		t.Run(strings.Join(tt.only, ","), func(t *testing.T) {
+			as := s.actions(cursor, tt.only, nil)
+			got := map[protocol.CodeActionKind]bool{}
+			for _, a := range as {
+				got[a.Kind] = true
+				if !slices.Contains(tt.want, a.Kind) {
+					t.Errorf("only %v: got %s %q, want kinds %v", tt.only, a.Kind, a.Title, tt.want)
+				}
 			}
-		}
-		for _, k := range tt.want {
-			if !got[k] {
-				t.Errorf("only %v: got%s\nwant some %s", tt.only, caTitles(as), k)
+			for _, k := range tt.want {
+				if !got[k] {
+					t.Errorf("only %v: got%s\nwant some %s", tt.only, caTitles(as), k)
+				}
 			}
-		}
+		})
 	}
 	// With only refactorings asked for, a dismiss that also fixes the
 	// snippet mismatch is still offered, as a rewrite.

@@ -98,9 +98,11 @@ func TestExecuteCommandRefusesWhatItCannotDo(t *testing.T) {
 		{"no argument", map[string]any{"command": CommandShow}},
 		{"not a location", map[string]any{"command": CommandShow, "arguments": []any{42}}},
 	} {
-		if err := s.c.call("workspace/executeCommand", tc.args, nil); err == nil {
-			t.Errorf("%s: got no error", tc.name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := s.c.call("workspace/executeCommand", tc.args, nil); err == nil {
+				t.Errorf("%s: got no error", tc.name)
+			}
+		})
 	}
 	c := newTestClient(t, Options{})
 	c.mustCall("initialize", map[string]any{"capabilities": map[string]any{}}, nil)

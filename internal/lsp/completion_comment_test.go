@@ -30,45 +30,47 @@ func TestCompletionNewComment(t *testing.T) {
 		{"an empty array; a deleted file is commented on LEFT", empty,
 			`"comments": [{"id": "c1", "path": "a.go", "side": "LEFT", "start_line": 1, "body": ""}]}`},
 	} {
-		for _, snippets := range []bool{false, true} {
-			c := newTestClient(t, Options{})
-			c.mustCall("initialize", map[string]any{"capabilities": map[string]any{
-				"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": snippets}}},
-			}}, nil)
-			at := strings.Index(tc.text, cplCursor)
-			text := tc.text[:at] + tc.text[at+len(cplCursor):]
-			uri := protocol.DocumentURI("file:///tmp/new.review.json")
-			c.open(uri, text)
-			var list protocol.CompletionList
-			c.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": navPosition(text, at, exchange.UTF16)}, &list)
-			if len(list.Items) != 1 || list.Items[0].Label != "new comment" || list.Items[0].Kind != protocol.CompletionItemKindSnippet {
-				t.Fatalf("%s (snippets %v): got %+v, want the one new-comment item", tc.name, snippets, list.Items)
-			}
-			it := list.Items[0]
-			if snippets {
-				for _, want := range []string{`"${1:c`, `"${2:`, `"${3|`, `${4:`, `"$0"`} {
-					if !strings.Contains(it.TextEdit.NewText, want) || it.InsertTextFormat != protocol.InsertTextFormatSnippet {
-						t.Errorf("%s: snippet %q (format %v): want %s in it", tc.name, it.TextEdit.NewText, it.InsertTextFormat, want)
+		t.Run(tc.name, func(t *testing.T) {
+			for _, snippets := range []bool{false, true} {
+				c := newTestClient(t, Options{})
+				c.mustCall("initialize", map[string]any{"capabilities": map[string]any{
+					"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": snippets}}},
+				}}, nil)
+				at := strings.Index(tc.text, cplCursor)
+				text := tc.text[:at] + tc.text[at+len(cplCursor):]
+				uri := protocol.DocumentURI("file:///tmp/new.review.json")
+				c.open(uri, text)
+				var list protocol.CompletionList
+				c.mustCall("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": navPosition(text, at, exchange.UTF16)}, &list)
+				if len(list.Items) != 1 || list.Items[0].Label != "new comment" || list.Items[0].Kind != protocol.CompletionItemKindSnippet {
+					t.Fatalf("%s (snippets %v): got %+v, want the one new-comment item", tc.name, snippets, list.Items)
+				}
+				it := list.Items[0]
+				if snippets {
+					for _, want := range []string{`"${1:c`, `"${2:`, `"${3|`, `${4:`, `"$0"`} {
+						if !strings.Contains(it.TextEdit.NewText, want) || it.InsertTextFormat != protocol.InsertTextFormatSnippet {
+							t.Errorf("%s: snippet %q (format %v): want %s in it", tc.name, it.TextEdit.NewText, it.InsertTextFormat, want)
+						}
+					}
+					continue
+				}
+				if it.InsertTextFormat != protocol.InsertTextFormatPlainText || strings.Contains(it.TextEdit.NewText, "$") {
+					t.Errorf("%s: got format %v text %q, want plain text", tc.name, it.InsertTextFormat, it.TextEdit.NewText)
+				}
+				if strings.Contains(it.TextEdit.NewText, "\n") && it.InsertTextMode != protocol.InsertTextModeAsIs {
+					t.Errorf("%s: a multi-line item must be inserted as is, got mode %v", tc.name, it.InsertTextMode)
+				}
+				got := applyTextEdits(t, text, exchange.UTF16, append([]protocol.TextEdit{*it.TextEdit}, it.AdditionalTextEdits...))
+				if !strings.Contains(got, tc.want) {
+					t.Errorf("%s: accepted, the document reads\n%s\nwant it to hold\n%s", tc.name, got, tc.want)
+				}
+				c.change(uri, 2, nil, got)
+				for _, d := range c.waitDiagnostics(uri, 2) {
+					if d.Severity <= protocol.DiagnosticSeverityWarning && d.Code != "hunk-count-mismatch" { // the example's own
+						t.Errorf("%s: accepted, got %v %q, want a valid review whose new comment resolves", tc.name, d.Code, d.Message)
 					}
 				}
-				continue
 			}
-			if it.InsertTextFormat != protocol.InsertTextFormatPlainText || strings.Contains(it.TextEdit.NewText, "$") {
-				t.Errorf("%s: got format %v text %q, want plain text", tc.name, it.InsertTextFormat, it.TextEdit.NewText)
-			}
-			if strings.Contains(it.TextEdit.NewText, "\n") && it.InsertTextMode != protocol.InsertTextModeAsIs {
-				t.Errorf("%s: a multi-line item must be inserted as is, got mode %v", tc.name, it.InsertTextMode)
-			}
-			got := applyTextEdits(t, text, exchange.UTF16, append([]protocol.TextEdit{*it.TextEdit}, it.AdditionalTextEdits...))
-			if !strings.Contains(got, tc.want) {
-				t.Errorf("%s: accepted, the document reads\n%s\nwant it to hold\n%s", tc.name, got, tc.want)
-			}
-			c.change(uri, 2, nil, got)
-			for _, d := range c.waitDiagnostics(uri, 2) {
-				if d.Severity <= protocol.DiagnosticSeverityWarning && d.Code != "hunk-count-mismatch" { // the example's own
-					t.Errorf("%s: accepted, got %v %q, want a valid review whose new comment resolves", tc.name, d.Code, d.Message)
-				}
-			}
-		}
+		})
 	}
 }

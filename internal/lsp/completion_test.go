@@ -150,39 +150,41 @@ func TestCompletion(t *testing.T) {
 					item:   "hé", newText: `"hé"`,
 				},
 			} {
-				list, pos := s.complete(tc.text)
-				if got := cplLabels(list); !slices.Equal(got, tc.labels) {
-					t.Errorf("%s: got labels %q, want %q", tc.name, got, tc.labels)
-					continue
-				}
-				want := protocol.Range{Start: pos, End: pos}
-				if tc.replace != "" {
-					want = s.rangeAround(tc.replace, pos)
-				}
-				for _, it := range list.Items {
-					if it.TextEdit == nil || it.TextEdit.Range != want {
-						t.Errorf("%s: item %q: got edit %+v, want range %+v (over %q)", tc.name, it.Label, it.TextEdit, want, tc.replace)
+				t.Run(tc.name, func(t *testing.T) {
+					list, pos := s.complete(tc.text)
+					if got := cplLabels(list); !slices.Equal(got, tc.labels) {
+						t.Errorf("%s: got labels %q, want %q", tc.name, got, tc.labels)
+						return
 					}
-					if it.InsertTextFormat != protocol.InsertTextFormatPlainText || len(it.AdditionalTextEdits) > 0 {
-						t.Errorf("%s: item %q: got format %v and extra edits %v, want plain text alone", tc.name, it.Label, it.InsertTextFormat, it.AdditionalTextEdits)
+					want := protocol.Range{Start: pos, End: pos}
+					if tc.replace != "" {
+						want = s.rangeAround(tc.replace, pos)
 					}
-				}
-				it := cplItem(t, list, tc.item)
-				if tc.kind != 0 && it.Kind != tc.kind {
-					t.Errorf("%s: item %q: got kind %v, want %v", tc.name, tc.item, it.Kind, tc.kind)
-				}
-				if it.TextEdit != nil && it.TextEdit.NewText != tc.newText {
-					t.Errorf("%s: item %q: got new text %q, want %q", tc.name, tc.item, it.TextEdit.NewText, tc.newText)
-				}
-				if tc.filter != "" && it.FilterText != tc.filter {
-					t.Errorf("%s: item %q: got filter text %q, want %q", tc.name, tc.item, it.FilterText, tc.filter)
-				}
-				if !strings.Contains(it.Detail, tc.detail) {
-					t.Errorf("%s: item %q: got detail %q, want it to contain %q", tc.name, tc.item, it.Detail, tc.detail)
-				}
-				if got := cplDoc(it); !strings.Contains(got, tc.doc) {
-					t.Errorf("%s: item %q: got documentation\n%s\nwant it to contain\n%s", tc.name, tc.item, got, tc.doc)
-				}
+					for _, it := range list.Items {
+						if it.TextEdit == nil || it.TextEdit.Range != want {
+							t.Errorf("%s: item %q: got edit %+v, want range %+v (over %q)", tc.name, it.Label, it.TextEdit, want, tc.replace)
+						}
+						if it.InsertTextFormat != protocol.InsertTextFormatPlainText || len(it.AdditionalTextEdits) > 0 {
+							t.Errorf("%s: item %q: got format %v and extra edits %v, want plain text alone", tc.name, it.Label, it.InsertTextFormat, it.AdditionalTextEdits)
+						}
+					}
+					it := cplItem(t, list, tc.item)
+					if tc.kind != 0 && it.Kind != tc.kind {
+						t.Errorf("%s: item %q: got kind %v, want %v", tc.name, tc.item, it.Kind, tc.kind)
+					}
+					if it.TextEdit != nil && it.TextEdit.NewText != tc.newText {
+						t.Errorf("%s: item %q: got new text %q, want %q", tc.name, tc.item, it.TextEdit.NewText, tc.newText)
+					}
+					if tc.filter != "" && it.FilterText != tc.filter {
+						t.Errorf("%s: item %q: got filter text %q, want %q", tc.name, tc.item, it.FilterText, tc.filter)
+					}
+					if !strings.Contains(it.Detail, tc.detail) {
+						t.Errorf("%s: item %q: got detail %q, want it to contain %q", tc.name, tc.item, it.Detail, tc.detail)
+					}
+					if got := cplDoc(it); !strings.Contains(got, tc.doc) {
+						t.Errorf("%s: item %q: got documentation\n%s\nwant it to contain\n%s", tc.name, tc.item, got, tc.doc)
+					}
+				})
 			}
 		})
 	}
@@ -235,19 +237,21 @@ func TestCompletionListSnippets(t *testing.T) {
 		{false, []string{`1 "side": `, `1 "LEFT"`}},
 		{true, []string{`2 "side": "$1"`, `1 "LEFT"`}},
 	} {
-		list := completionList(conv, c, tc.snippets)
-		var got []string
-		for _, it := range list.Items {
-			got = append(got, fmt.Sprintf("%d %s", int(it.InsertTextFormat), it.TextEdit.NewText))
-			if want := (protocol.Range{Start: protocol.Position{Character: 12}, End: protocol.Position{Character: 12}}); it.TextEdit.Range != want {
-				t.Errorf("snippets %v: item %q: got range %+v, want %+v", tc.snippets, it.Label, it.TextEdit.Range, want)
+		t.Run(fmt.Sprint("snippets=", tc.snippets), func(t *testing.T) {
+			list := completionList(conv, c, tc.snippets)
+			var got []string
+			for _, it := range list.Items {
+				got = append(got, fmt.Sprintf("%d %s", int(it.InsertTextFormat), it.TextEdit.NewText))
+				if want := (protocol.Range{Start: protocol.Position{Character: 12}, End: protocol.Position{Character: 12}}); it.TextEdit.Range != want {
+					t.Errorf("snippets %v: item %q: got range %+v, want %+v", tc.snippets, it.Label, it.TextEdit.Range, want)
+				}
 			}
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("snippets %v: got %q, want %q", tc.snippets, got, tc.want)
-		}
-		if extra := list.Items[0].AdditionalTextEdits; len(extra) != 1 || extra[0].Range.Start.Character != 1 {
-			t.Errorf("snippets %v: got additional edits %+v, want a comma at 0:1", tc.snippets, extra)
-		}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("snippets %v: got %q, want %q", tc.snippets, got, tc.want)
+			}
+			if extra := list.Items[0].AdditionalTextEdits; len(extra) != 1 || extra[0].Range.Start.Character != 1 {
+				t.Errorf("snippets %v: got additional edits %+v, want a comma at 0:1", tc.snippets, extra)
+			}
+		})
 	}
 }

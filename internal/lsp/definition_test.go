@@ -41,23 +41,25 @@ func TestDefinition(t *testing.T) {
 				{"body: nothing", `"🙈 drifted"`, 1, nil},
 				{"a reply's author: nothing", `"author": "😀"`, 12, nil},
 			} {
-				locs := s.definition(tc.needle, tc.delta)
-				var got []string
-				for _, l := range locs {
-					if l.URI != s.uri {
-						t.Errorf("%s: got URI %q, want %q", tc.name, l.URI, s.uri)
+				t.Run(tc.name, func(t *testing.T) {
+					locs := s.definition(tc.needle, tc.delta)
+					var got []string
+					for _, l := range locs {
+						if l.URI != s.uri {
+							t.Errorf("%s: got URI %q, want %q", tc.name, l.URI, s.uri)
+						}
+						got = append(got, s.rangeText(l.Range))
 					}
-					got = append(got, s.rangeText(l.Range))
-				}
-				if len(got) != len(tc.want) {
-					t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-					continue
-				}
-				for i := range got {
-					if want := s.rangeOf(tc.want[i]); got[i] != tc.want[i] || locs[i].Range != want {
-						t.Errorf("%s: location %d: got %+v over %q, want %+v over %q", tc.name, i, locs[i].Range, got[i], want, tc.want[i])
+					if len(got) != len(tc.want) {
+						t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+						return
 					}
-				}
+					for i := range got {
+						if want := s.rangeOf(tc.want[i]); got[i] != tc.want[i] || locs[i].Range != want {
+							t.Errorf("%s: location %d: got %+v over %q, want %+v over %q", tc.name, i, locs[i].Range, got[i], want, tc.want[i])
+						}
+					}
+				})
 			}
 		})
 	}

@@ -206,28 +206,30 @@ func TestHover(t *testing.T) {
 					want: []string{"`active` — The comment stands: the next party must address it. **The default.**"},
 				},
 			} {
-				h := s.hover(tc.needle, tc.delta)
-				if h == nil {
-					t.Errorf("%s: got no hover, want one", tc.name)
-					continue
-				}
-				if h.Contents.Kind != protocol.Markdown {
-					t.Errorf("%s: got contents kind %q, want markdown", tc.name, h.Contents.Kind)
-				}
-				if h.Range == nil {
-					t.Errorf("%s: got no range, want %q", tc.name, tc.rng)
-				} else if got := s.rangeText(*h.Range); got != tc.rng {
-					t.Errorf("%s: got range over %q, want %q", tc.name, got, tc.rng)
-				}
-				rest := h.Contents.Value
-				for _, w := range tc.want {
-					i := strings.Index(rest, w)
-					if i < 0 {
-						t.Errorf("%s: got hover\n%s\nwant it to contain, after what came before,\n%s", tc.name, h.Contents.Value, w)
-						break
+				t.Run(tc.name, func(t *testing.T) {
+					h := s.hover(tc.needle, tc.delta)
+					if h == nil {
+						t.Errorf("%s: got no hover, want one", tc.name)
+						return
 					}
-					rest = rest[i+len(w):]
-				}
+					if h.Contents.Kind != protocol.Markdown {
+						t.Errorf("%s: got contents kind %q, want markdown", tc.name, h.Contents.Kind)
+					}
+					if h.Range == nil {
+						t.Errorf("%s: got no range, want %q", tc.name, tc.rng)
+					} else if got := s.rangeText(*h.Range); got != tc.rng {
+						t.Errorf("%s: got range over %q, want %q", tc.name, got, tc.rng)
+					}
+					rest := h.Contents.Value
+					for _, w := range tc.want {
+						i := strings.Index(rest, w)
+						if i < 0 {
+							t.Errorf("%s: got hover\n%s\nwant it to contain, after what came before,\n%s", tc.name, h.Contents.Value, w)
+							break
+						}
+						rest = rest[i+len(w):]
+					}
+				})
 			}
 			// The exact range of a hovered element: its quotes included,
 			// columns in the negotiated unit.

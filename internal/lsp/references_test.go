@@ -60,25 +60,27 @@ func TestReferences(t *testing.T) {
 				{"a one-line comment with the declaration: its start_line, its line, the ranged comment", `"🙈 \"start_line`, true,
 					[]string{`3, "body": "🙈`, `"+\tx := 😀 + 1"`, `2, "end_line": 3`}},
 			} {
-				locs := s.references(tc.needle, 2, tc.decl)
-				if len(locs) != len(tc.want) {
-					var got []string
-					for _, l := range locs {
-						got = append(got, s.rangeText(l.Range))
+				t.Run(tc.name, func(t *testing.T) {
+					locs := s.references(tc.needle, 2, tc.decl)
+					if len(locs) != len(tc.want) {
+						var got []string
+						for _, l := range locs {
+							got = append(got, s.rangeText(l.Range))
+						}
+						t.Errorf("%s: got %q, want %d locations", tc.name, got, len(tc.want))
+						return
 					}
-					t.Errorf("%s: got %q, want %d locations", tc.name, got, len(tc.want))
-					continue
-				}
-				for i, w := range tc.want {
-					want := s.rangeOf(w)
-					if w[0] != '"' {
-						// A start_line value: the number alone.
-						want.End = s.pos(w, 1)
+					for i, w := range tc.want {
+						want := s.rangeOf(w)
+						if w[0] != '"' {
+							// A start_line value: the number alone.
+							want.End = s.pos(w, 1)
+						}
+						if locs[i].URI != s.uri || locs[i].Range != want {
+							t.Errorf("%s: location %d: got %+v over %q, want %+v", tc.name, i, locs[i].Range, s.rangeText(locs[i].Range), want)
+						}
 					}
-					if locs[i].URI != s.uri || locs[i].Range != want {
-						t.Errorf("%s: location %d: got %+v over %q, want %+v", tc.name, i, locs[i].Range, s.rangeText(locs[i].Range), want)
-					}
-				}
+				})
 			}
 		})
 	}
