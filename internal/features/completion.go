@@ -176,8 +176,13 @@ func completionAt(doc *exchange.Document, offset int) cx {
 	if n.Kind != exchange.KindObject {
 		return none
 	}
-	// The cursor is between tokens of object n: what comes before it says
-	// whether a name or a value goes here.
+	return betweenTokens(doc, n, offset, none)
+}
+
+// betweenTokens reads the context of a cursor between the tokens of
+// object n: what comes before it says whether a name or a value goes here.
+func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx) cx {
+	src := doc.Src
 	prev := offset - 1
 	for prev >= 0 && isBlank(src[prev]) {
 		prev--

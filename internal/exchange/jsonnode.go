@@ -1,0 +1,149 @@
+package exchange
+
+// The reader's output: JSON values with their source ranges.
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Kind is the JSON type of a Node.
+type Kind uint8
+
+const (
+	// KindInvalid marks a value the reader could not make sense of, or a
+	// missing value ("a": ,). Its range is the offending text, possibly empty.
+	KindInvalid Kind = iota
+	KindObject
+	KindArray
+	KindString
+	KindNumber
+	KindBool
+	KindNull
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindObject:
+		return "object"
+	case KindArray:
+		return "array"
+	case KindString:
+		return "string"
+	case KindNumber:
+		return "number"
+	case KindBool:
+		return "boolean"
+	case KindNull:
+		return "null"
+	}
+	return "invalid value"
+}
+
+// Node is one JSON value with its byte range in the source. The reader keeps
+// ranges rather than decoded values alone because every diagnostic, hover and
+// edit the project makes is addressed by source position.
+type Node struct {
+	Kind Kind
+	// Start and End delimit the value's text: [Start, End).
+	Start, End int
+	Parent     *Node
+	// Name is the member name when the parent is an object; Index is the
+	// element index when the parent is an array, -1 otherwise.
+	Name  string
+	Index int
+	// KeyStart and KeyEnd delimit the member's key, quotes included.
+	KeyStart, KeyEnd int
+
+	Members []*Node // object members in source order
+	Elems   []*Node // array elements
+
+	Str    string // decoded string value (KindString)
+	Bool   bool   // KindBool
+	Escape bool   // a string value that contains at least one escape
+	// Closed reports whether a string, object or array has its closing
+	// delimiter; half-typed documents leave it false.
+	Closed bool
+}
+
+// IsMember reports whether n is the value of an object member.
+func (n *Node) IsMember() bool { return n.Parent != nil && n.Parent.Kind == KindObject }
+
+// Member returns the value of the member called name, or nil. With
+// duplicate keys the last one wins, as with encoding/json.
+func (n *Node) Member(name string) *Node {
+	if n == nil || n.Kind != KindObject {
+		return nil
+	}
+	for i := len(n.Members) - 1; i >= 0; i-- {
+		if n.Members[i].Name == name {
+			return n.Members[i]
+		}
+	}
+	return nil
+}
+
+// pointerEscaper applies RFC 6901's escapes to a member name.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// Pointer returns n's JSON pointer (RFC 6901) from the document root.
+func (n *Node) Pointer() string {
+	var parts []string
+	for c := n; c != nil && c.Parent != nil; c = c.Parent {
+		if c.Parent.Kind == KindObject {
+			parts = append(parts, pointerEscaper.Replace(c.Name))
+		} else {
+			parts = append(parts, strconv.Itoa(c.Index))
+		}
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
+// Int returns the value of a number node that is integral, and whether
+// it is one. 3.0 and 3e0 count, as JSON Schema's "integer" does.
+func (n *Node) Int(src []byte) (int, bool) {
+	if n == nil || n.Kind != KindNumber {
+		return 0, false
+	}
+	text := string(src[n.Start:n.End])
+	if v, err := strconv.Atoi(text); err == nil {
+		return v, true
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || f != float64(int64(f)) || f > 1<<53 || f < -(1<<53) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// Value converts n to the generic form encoding/json would produce, with
+// numbers as json.Number-compatible strings (see numberValue). Invalid
+// nodes become nil.
+func (n *Node) Value(src []byte) any {
+	switch n.Kind {
+	case KindObject:
+		m := make(map[string]any, len(n.Members))
+		for _, mem := range n.Members {
+			m[mem.Name] = mem.Value(src)
+		}
+		return m
+	case KindArray:
+		a := make([]any, len(n.Elems))
+		for i, e := range n.Elems {
+			a[i] = e.Value(src)
+		}
+		return a
+	case KindString:
+		return n.Str
+	case KindNumber:
+		return numberValue(src[n.Start:n.End])
+	case KindBool:
+		return n.Bool
+	}
+	return nil
+}
