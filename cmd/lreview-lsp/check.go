@@ -34,9 +34,18 @@ type checked struct {
 // the core a second worker would use (BenchmarkCheckMany).
 const checkGCPercent = 400
 
+// checkMemoryLimit is the soft limit that goes with checkGCPercent unless
+// GOMEMLIMIT says otherwise: near it the collector runs as often as it
+// must, so the raised target trades CPU for memory only below 1 GiB, and
+// a huge review costs its live size, not five times it.
+const checkMemoryLimit = 1 << 30
+
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(checkMemoryLimit))
 	}
 	return runCheckOn(runtime.GOMAXPROCS(0), args, stdin, stdout, stderr)
 }
