@@ -38,7 +38,7 @@ func (rb *rebaser) oldPlace(c *exchange.Comment, side Side, sideOK bool) oldPlac
 	}
 	si := rb.oldS.side(op.f, side)
 	lines := si.imgs[h].lines
-	p, p2 := slices.Index(lines, i), slices.Index(lines, i2)
+	p, p2 := slices.Index(lines, int32(i)), slices.Index(lines, int32(i2))
 	if p >= 0 && p2 >= p {
 		op.si, op.img, op.p, op.rangeW = si, h, p, p2-p+1
 	}

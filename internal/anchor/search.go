@@ -359,7 +359,7 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 		end = last
 	}
 	pl := place{side: si.side, start: si.number(img, p), end: si.number(img, end), q: q,
-		hunk: im.hunk, line: im.lines[first], lastLine: im.lines[last]}
+		hunk: im.hunk, line: int(im.lines[first]), lastLine: int(im.lines[last])}
 	pl.dist = abs(pl.start - sq.expect)
 	pl.exactMap = sq.exactMap && pl.dist == 0
 	if len(nd.before)+len(nd.after) > 0 {

@@ -202,8 +202,10 @@ type pos struct{ img, p int32 }
 // at them (sideIndex.normAt): building the index must not normalise
 // 200,000 lines that no search visits.
 type image struct {
-	hunk  int
-	lines []int // indexes in Hunk.Lines
+	hunk int
+	// lines are indexes in Hunk.Lines, 32 bits: bounded by the patch's
+	// length, and half the memory for the 200,000 lines of a large review.
+	lines []int32
 }
 
 // hunkSum is one hunk seen from one side (from) towards the other (to).
@@ -241,7 +243,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 			}
 			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
 			si.nums = append(si.nums, l.Number(s))
-			img.lines = append(img.lines, i)
+			img.lines = append(img.lines, int32(i))
 		}
 		si.imgs[h] = img
 		si.hunks[h] = sum

@@ -44,7 +44,6 @@ func (k Kind) String() string {
 // ranges rather than decoded values alone because every diagnostic, hover and
 // edit the project makes is addressed by source position.
 type Node struct {
-	Kind Kind
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
 	Parent     *Node
@@ -64,6 +63,9 @@ type Node struct {
 	// Closed reports whether a string, object or array has its closing
 	// delimiter; half-typed documents leave it false.
 	Closed bool
+	// Kind sits beside the flags so that the struct has no padding: a
+	// large review holds over 100,000 nodes.
+	Kind Kind
 }
 
 // IsMember reports whether n is the value of an object member.

@@ -3,6 +3,7 @@ package exchange
 import (
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // SyntaxError is a place where the source is not valid JSON.
@@ -43,9 +44,14 @@ type reader struct {
 	shared *Node
 }
 
+// slabNodes is as many nodes as fill 9 pages: the runtime rounds a large
+// allocation up to whole 8 KB pages, so a block of a round number of nodes
+// would leave part of its last page unused.
+const slabNodes = 9 * 8192 / int(unsafe.Sizeof(Node{}))
+
 func (r *reader) newNode() *Node {
 	if len(r.slab) == 0 {
-		r.slab = make([]Node, 512)
+		r.slab = make([]Node, slabNodes)
 	}
 	n := &r.slab[0]
 	r.slab = r.slab[1:]

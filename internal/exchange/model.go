@@ -78,13 +78,14 @@ type Patch struct {
 // PatchLine is one diff line of the patch.
 type PatchLine struct {
 	Text string // decoded, without its line terminator
-	// Elem is the array element the line comes from (0 for the string form).
-	Elem int
-	// Node is that element (or the patch string).
+	// Node is the array element the line comes from (or the patch string).
 	Node *Node
 	// Start and End delimit the line's escaped text in the source, inside
 	// the quotes.
 	Start, End int
+	// Elem is the array element the line comes from (0 for the string
+	// form). 32 bits, beside Shared: a large review has 100,000 lines.
+	Elem int32
 	// Shared reports that the element holds other lines too
 	// (patch-multiline-element) or, in the string form, always.
 	Shared bool
@@ -186,12 +187,12 @@ func decodePatch(src []byte, n *Node) Patch {
 			}
 			if !strings.ContainsAny(e.Str, "\n\r") {
 				start, end := contentRange(e)
-				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: i, Node: e, Start: start, End: end})
+				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: int32(i), Node: e, Start: start, End: end})
 				continue
 			}
 			segs := SplitLines(src, e) // "line\n" is one line: SplitLines drops the empty rest
 			for _, seg := range segs {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: i, Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: int32(i), Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
 			}
 		}
 	default:

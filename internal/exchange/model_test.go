@@ -67,7 +67,7 @@ func TestParseExample(t *testing.T) {
 		t.Fatalf("got %d patch lines, want %d", len(p.Lines), len(wantLines))
 	}
 	for i, l := range p.Lines {
-		if l.Text != wantLines[i] || l.Elem != i || l.Shared || l.Node != p.Node.Elems[i] {
+		if l.Text != wantLines[i] || int(l.Elem) != i || l.Shared || l.Node != p.Node.Elems[i] {
 			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, l.Text, l.Elem, l.Shared, wantLines[i], i)
 		}
 		if got := string(src[l.Start:l.End]); got != wantLines[i] || l.Start != l.Node.Start+1 || l.End != l.Node.End-1 {
