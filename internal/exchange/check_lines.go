@@ -32,7 +32,7 @@ func checkLineNumbers(doc *Document, res *Result) {
 			if strings.HasPrefix(text, "-") || err == nil && (f != math.Trunc(f) || f <= maxLine) {
 				continue // negative, fractional or small: the schema's own words cover it
 			}
-			res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: NodeRange(n), Severity: SeverityError, Code: "schema",
+			res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: NodeRange(n), Severity: SeverityError, Code: CodeSchema,
 				Message: "`" + name + "` must be a line number of at most " + strconv.Itoa(maxLine) + ", got " + clipNumber(text)})
 			res.AnchorInvalid[c] = true
 		}
@@ -42,7 +42,7 @@ func checkLineNumbers(doc *Document, res *Result) {
 // schemaErrorOn reports whether a schema diagnostic already sits on n.
 func schemaErrorOn(res *Result, n *Node) bool {
 	for _, d := range res.Diagnostics {
-		if d.Code == "schema" && d.Range == NodeRange(n) {
+		if d.Code == CodeSchema && d.Range == NodeRange(n) {
 			return true
 		}
 	}
