@@ -111,11 +111,11 @@ type githubFormat struct{}
 
 func (githubFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
 	var b bytes.Buffer
-	path := reportPath(name)
+	file := githubProperty(reportPath(name))
 	for _, d := range ds {
 		start, end := m.Range(d.Range.Start, d.Range.End, exchange.UTF16)
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
-			githubLevel(d.Severity), githubProperty(path),
+			githubLevel(d.Severity), file,
 			start.Line+1, start.Character+1, end.Line+1, end.Character+1,
 			githubProperty("lreview "+d.Code), githubData(d.Message))
 	}
@@ -149,15 +149,18 @@ func githubLevel(s exchange.Severity) string {
 
 // githubData escapes a workflow command's message: the runner decodes
 // %25, %0D and %0A, and would otherwise end the command at a line break.
-func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func githubData(s string) string { return githubDataEscaper.Replace(s) }
 
 // githubProperty escapes a property value, where `:` and `,` also
 // delimit.
-func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func githubProperty(s string) string { return githubPropertyEscaper.Replace(s) }
+
+// The escapers are built once: a Replacer is safe for the check's
+// concurrent workers, and building one per annotation is wasted work.
+var (
+	githubDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 // reportPath is how the CI formats name a file: slash-separated and
 // cleaned ("./a/b" is "a/b"), relative when given relative, so that it
