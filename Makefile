@@ -9,8 +9,8 @@ PREFIX  ?= $(HOME)/.local
 # Several Neovims may be tested in one run: NVIMS="/a/nvim /b/nvim"; NVIM
 # (one) is kept for compatibility.
 NVIMS   ?= $(or $(NVIM),$(wildcard /opt/lreview-nvim/bin/nvim /opt/lreview-nvim-sid/bin/nvim),$(shell command -v nvim 2>/dev/null))
-HX      ?= $(firstword $(wildcard /opt/lreview-helix/bin/hx) $(shell command -v hx 2>/dev/null))
-EMACS   ?= $(shell command -v emacs 2>/dev/null)
+# HX and EMACS (the editor to test) are passed on as given: unset, the test
+# scripts pick the default (/opt/lreview-helix/bin/hx, else hx or emacs on PATH).
 # tree-sitter's JSON grammar (sh .ci/build-json-grammar): with it the Helix
 # test checks the diff colours and the Emacs test runs on json-ts-mode too.
 TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)

@@ -71,7 +71,8 @@ fi
 fixture="$repo/editors/vim/test/fixtures/drift.review.json"
 cp "$fixture" "$tmp/work/drift.review.json"
 
-screen() { tmux -L "$sock" capture-pane -p -t hx; }
+# screen [OPTIONS]: the pane's text (-e: with its colour escapes).
+screen() { tmux -L "$sock" capture-pane -p -t hx "$@"; }
 fail() {
   echo "FAIL helix: $1" >&2
   echo "--- screen:" >&2
@@ -119,7 +120,7 @@ passed=$((passed + 1))
 #     screen row N, which shows buffer line N.
 fg() { # fg ROW WORD: the last foreground colour set before WORD on ROW
   local line pre
-  line=$(tmux -L "$sock" capture-pane -e -p -t hx -S $(($1 - 1)) -E $(($1 - 1)))
+  line=$(screen -e -S $(($1 - 1)) -E $(($1 - 1)))
   [[ $line == *"$2"* ]] || fail "row $1 does not show $2"
   pre=${line%%"$2"*}
   grep -oE $'\e\\[(38;5;[0-9]+|3[0-7]|9[0-7])m' <<<"$pre" | tail -n 1
@@ -154,7 +155,7 @@ wait_for "Re-anchor c1 to RIGHT 72"
 # since the last reset before its text).
 selected() {
   local line pre
-  line=$(tmux -L "$sock" capture-pane -e -p -t hx | grep -F "Re-anchor c1 to RIGHT 72") || return 1
+  line=$(screen -e | grep -F "Re-anchor c1 to RIGHT 72") || return 1
   pre=${line%%Re-anchor c1 to RIGHT 72*}
   pre=${pre##*$'\e[0m'}
   [[ $pre == *$'\e[7m'* ]]
@@ -162,10 +163,10 @@ selected() {
 is_selected=false
 for _ in 1 2 3 4 5 6 7 8; do
   if selected; then is_selected=true; break; fi
-  before=$(tmux -L "$sock" capture-pane -e -p -t hx)
+  before=$(screen -e)
   keys Down
   deadline=$((SECONDS + 10))
-  while [[ $(tmux -L "$sock" capture-pane -e -p -t hx) == "$before" ]] && ((SECONDS < deadline)); do sleep 0.1; done
+  while [[ $(screen -e) == "$before" ]] && ((SECONDS < deadline)); do sleep 0.1; done
 done
 $is_selected || fail "the re-anchor fix never became the menu's current item"
 echo "ok   helix: space-a offers the re-anchor fix"

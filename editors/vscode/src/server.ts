@@ -24,10 +24,10 @@ export const GO_VERSION = '1.26';
 /** The install command without a checkout, named second: it works once the module is published. */
 export const INSTALL_PUBLISHED_COMMAND = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest';
 
-/** installHint is the sentence that says how to install the server, checkout first. */
-export function installHint(): string {
+/** installHint is the sentence, starting with lead, that says how to install the server, checkout first. */
+function installHint(lead: string): string {
   return (
-    `Install it from a clone of lreview-lsp with \`${INSTALL_COMMAND}\` (Go ${GO_VERSION} or newer), ` +
+    `${lead} from a clone of lreview-lsp with \`${INSTALL_COMMAND}\` (Go ${GO_VERSION} or newer), ` +
     `or, once the module is published, with \`${INSTALL_PUBLISHED_COMMAND}\``
   );
 }
@@ -166,7 +166,7 @@ export function notFoundMessage(searched: string[]): string {
   const where = searched.length > 0 ? ` (looked on PATH and in ${searched.join(', ')})` : ' on PATH';
   return (
     `lreview: the language server "${SERVER_BINARY}" was not found${where}. ` +
-    `${installHint()}; or set "lreview.server.path" to the binary.`
+    `${installHint('Install it')}; or set "lreview.server.path" to the binary.`
   );
 }
 
@@ -176,7 +176,7 @@ export function settingNotFoundMessage(configured: string, resolved: string): st
   return (
     `lreview: "lreview.server.path" is set to ${shown}, but no executable file is there. ` +
     `Fix the setting, or clear it to use "${SERVER_BINARY}" from PATH; ` +
-    `${installHint().replace(/^Install it/, 'install the server')}.`
+    `${installHint('install the server')}.`
   );
 }
 

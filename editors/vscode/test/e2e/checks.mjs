@@ -2,7 +2,7 @@
 // fatal stops the run when it fails (nothing after it could pass).
 
 import * as fs from 'node:fs';
-import { fail, goTo, notifications, runCommand, setUserSettings, settled, until, waitFor, editorText } from './ui.mjs';
+import { fail, goTo, notifications, runCommand, setUserSettings, settled, until, waitFor } from './ui.mjs';
 import { colourChecks } from './colours.mjs';
 
 const FILE = 'drifted.review.json';
@@ -28,11 +28,6 @@ async function languageMode({ page, shot }) {
     return { ok: text === 'Review Exchange', value: text };
   }, undefined, 30_000);
   await shot('language-mode');
-}
-
-/** problemRows lists the rows of the Problems view as their accessible labels. */
-function problemRows() {
-  return [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent);
 }
 
 async function problemsOnce({ page, shot }) {
@@ -257,5 +252,3 @@ export const checks = [
   { name: 'server-path-change', run: serverPathChange },
   { name: 'open-settings-remote', run: openSettingsRemote },
 ];
-
-export { editorText };

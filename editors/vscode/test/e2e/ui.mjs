@@ -8,11 +8,6 @@ export function fail(message) {
   throw new CheckError(message);
 }
 
-/** Replaces the non-breaking spaces VS Code renders in editor lines with spaces. */
-export function plain(text) {
-  return (text ?? '').replace(/\u00a0/g, ' ');
-}
-
 /** waitFor polls fn in the page until it returns a truthy value; fails with what after timeout. */
 export async function waitFor(page, what, fn, arg, timeout = 20_000) {
   try {
@@ -71,14 +66,6 @@ export async function goTo(page, line, column) {
     },
     `Ln ${line}, Col ${column}`,
   );
-}
-
-/** editorLines returns the text of the rendered lines of the active editor, by line number. */
-export async function editorText(page) {
-  return page.evaluate(() => {
-    const lines = [...document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')];
-    return lines.map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
-  });
 }
 
 /** visibleNotifications lists the notification toasts shown now, with their severity. */
