@@ -7,16 +7,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// rawWriter sends a message that is already encoded. publishDiagnostics
-// uses it: jsonrpc2 re-encodes a notification's params twice more, with
-// HTML escaping, which on a large review costs more than building them.
-type rawWriter interface {
-	WriteRaw(body []byte) error
-}
-
-// WriteRaw sends one framed message whose body is complete JSON.
-func (t *transport) WriteRaw(body []byte) error { return t.writeFrame(body) }
-
 // encodeFast frames a notification or a successful response around the
 // params or result jsonrpc2 already encoded: marshalling the message again
 // would encode them twice more. It returns nil for what it does not

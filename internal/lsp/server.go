@@ -60,8 +60,6 @@ type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
 	tr   *transport
-	// raw sends messages encoded already (frames.go); nil until Serve.
-	raw rawWriter
 	// requests and notifications are the dispatch tables (methods.go).
 	requests      map[string]requestFunc
 	notifications map[string]notificationFunc
@@ -129,7 +127,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
 	s.tr.drain = s.handling.Wait
 	s.conn = jsonrpc2.NewConn(s.tr)
-	s.raw = s.tr
 	s.conn.Go(ctx, s.handle)
 	var code int
 	select {
