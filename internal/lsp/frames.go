@@ -26,13 +26,8 @@ func encodeFast(msg jsonrpc2.Message) []byte {
 		if err != nil {
 			return nil
 		}
-		result := m.Result()
-		if len(result) == 0 {
-			result = []byte("null")
-		}
-		body := append(make([]byte, 0, len(result)+64), `{"jsonrpc":"2.0","id":`...)
-		body = append(body, idText...)
-		return append(append(append(body, `,"result":`...), result...), '}')
+		body, _ := responseBody(idText, m)
+		return body
 	}
 	return nil
 }

@@ -427,7 +427,7 @@ func (t *transport) Write(ctx context.Context, msg jsonrpc2.Message) (int64, err
 	var err error
 	if resp, ok := msg.(*jsonrpc2.Response); ok {
 		if raw, ok := t.takeProxy(resp.ID()); ok {
-			data, err = marshalResponse(raw, resp)
+			data, err = responseBody(raw, resp)
 		}
 	}
 	if data == nil && err == nil {

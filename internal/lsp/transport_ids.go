@@ -128,23 +128,26 @@ func (t *transport) takeProxy(id jsonrpc2.ID) (stdjson.RawMessage, bool) {
 	return raw, ok
 }
 
-func marshalResponse(id stdjson.RawMessage, resp *jsonrpc2.Response) ([]byte, error) {
-	wire := struct {
-		JSONRPC string              `json:"jsonrpc"`
-		ID      stdjson.RawMessage  `json:"id"`
-		Result  *stdjson.RawMessage `json:"result,omitempty"`
-		Error   *jsonrpc2.Error     `json:"error,omitempty"`
-	}{JSONRPC: "2.0", ID: id}
+// responseBody writes a response around id, raw JSON copied byte for byte:
+// marshalling it again would escape `<`, `>` and `&` in a string id, and
+// the client matches replies by the id exactly as it sent it.
+func responseBody(id []byte, resp *jsonrpc2.Response) ([]byte, error) {
+	body := append(make([]byte, 0, len(id)+len(resp.Result())+48), `{"jsonrpc":"2.0","id":`...)
+	body = append(body, id...)
 	if err := resp.Err(); err != nil {
-		if !errors.As(err, &wire.Error) {
-			wire.Error = &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: err.Error()}
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) {
+			rpcErr = &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: err.Error()}
 		}
-	} else {
-		result := stdjson.RawMessage(resp.Result())
-		if len(result) == 0 {
-			result = stdjson.RawMessage("null")
+		enc, err := json.Marshal(rpcErr)
+		if err != nil {
+			return nil, err
 		}
-		wire.Result = &result
+		return append(append(append(body, `,"error":`...), enc...), '}'), nil
 	}
-	return json.Marshal(wire)
+	result := resp.Result()
+	if len(result) == 0 {
+		result = []byte("null")
+	}
+	return append(append(append(body, `,"result":`...), result...), '}'), nil
 }

@@ -211,6 +211,7 @@ func TestAbuseIsAnsweredAndSurvived(t *testing.T) {
 		{"id -0", frame(`{"jsonrpc":"2.0","id":-0,"method":"no/such"}`), "-0", -32601},
 		{"id null", frame(`{"jsonrpc":"2.0","id":null,"method":"no/such"}`), "null", -32601},
 		{"id escaped", frame(`{"jsonrpc":"2.0","id":"a\u00e9\"b","method":"no/such"}`), `"a\u00e9\"b"`, -32601},
+		{"id with HTML characters", frame(`{"jsonrpc":"2.0","id":"a<b&c>","method":"no/such"}`), `"a<b&c>"`, -32601},
 		{"id like a stand-in", frame(`{"jsonrpc":"2.0","id":"\u0000lreview-id-1","method":"no/such"}`), `"\u0000lreview-id-1"`, -32601},
 		{"id after params", frame(`{"jsonrpc":"2.0","method":"no/such","params":{"id":1},"id":2}`), "2", -32601},
 		{"nesting 2,000,000 in params", frame(`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":` + deep(2_000_000) + `}`), "7", -32600},
@@ -378,6 +379,23 @@ func TestOversizedDidOpenIsDiagnosed(t *testing.T) {
 	c.write([]byte(frame(`{"jsonrpc":"2.0","id":"sym","method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"` + uri + `"}}}`)))
 	if r, ok := c.response(); !ok || string(r["id"]) != `"sym"` || string(r["result"]) != "null" {
 		t.Fatalf("got %s, want a null result", marshal(r))
+	}
+}
+
+// TestStandInIDOnSuccess: a successful reply to a request whose id got a
+// stand-in carries the id byte for byte, `<`, `>` and `&` included.
+func TestStandInIDOnSuccess(t *testing.T) {
+	for _, id := range []string{`"a<b&c>"`, `""`, `9007199254740993`} {
+		t.Run(id, func(t *testing.T) {
+			c := newWireClient(t)
+			c.initialize()
+			c.write([]byte(frame(`{"jsonrpc":"2.0","id":` + id + `,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///not/open.review.json"},"position":{"line":0,"character":0}}}`)))
+			m, ok := c.response()
+			if !ok || string(m["id"]) != id || string(m["result"]) != "null" || m["error"] != nil {
+				t.Fatalf("got %s, want id %s and result null", marshal(m), id)
+			}
+			c.probed()
+		})
 	}
 }
 
