@@ -57,21 +57,9 @@ func (r Analysed) Gutter(span exchange.Range) []GutterHint {
 				if at < span.Start || at > span.End {
 					continue
 				}
-				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: gutterTooltip(dl.Old, dl.New)})
+				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: numbersWords(dl)})
 			}
 		}
 	}
 	return out
-}
-
-func gutterTooltip(old, new int) string {
-	switch {
-	case old > 0 && new > 0:
-		return "LEFT " + strconv.Itoa(old) + " · RIGHT " + strconv.Itoa(new)
-	case old > 0:
-		return "LEFT " + strconv.Itoa(old)
-	case new > 0:
-		return "RIGHT " + strconv.Itoa(new)
-	}
-	return "in neither image"
 }
