@@ -45,15 +45,10 @@ type GutterHint struct {
 // writes in start_line.
 func (r Analysed) Gutter(span exchange.Range) []GutterHint {
 	var out []GutterHint
-	lines := r.Index.Patch.Lines
 	for _, f := range r.Index.Files {
 		for _, h := range f.Hunks {
 			for _, dl := range h.Lines {
-				l := lines[dl.Patch]
-				at := l.Start
-				if !l.Shared {
-					at = l.Node.Start
-				}
+				at := LineRange(r.Index.Patch, dl.Patch).Start
 				if at < span.Start || at > span.End {
 					continue
 				}
