@@ -124,13 +124,7 @@ func (an *analyzer) quoted(p place) string {
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}
-	var lines []DiffLine
-	for _, l := range f.Hunks[p.hunk].Lines[p.line : p.lastLine+1] {
-		if l.In(p.side) {
-			lines = append(lines, l)
-		}
-	}
-	return SnippetOf(lines)
+	return SnippetOf(imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without

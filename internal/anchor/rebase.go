@@ -203,11 +203,11 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 // newFile finds c's file in the new patch, following a renamed file by
 // its other names.
 func (rb *rebaser) newFile(c *exchange.Comment, side Side, oldF *FileDiff) (f *FileDiff, renamed bool, why string) {
-	f, renamed = fileFor(rb.new, c.Path, side)
+	f, renamed = rb.new.FileFor(c.Path, side)
 	if f == nil && oldF != nil {
 		for _, name := range []string{oldF.NewName, oldF.OldName} {
 			if name != "" && f == nil {
-				f, renamed = fileFor(rb.new, name, side)
+				f, renamed = rb.new.FileFor(name, side)
 			}
 		}
 	}
@@ -251,12 +251,4 @@ func (rb *rebaser) patchWord() string {
 		return "the patch"
 	}
 	return "the new patch"
-}
-
-// fileFor looks a path up; a nil index or a path it does not hold gives nil.
-func fileFor(ix *Index, path string, s Side) (*FileDiff, bool) {
-	if ix == nil || path == "" {
-		return nil, false
-	}
-	return ix.FileFor(path, s)
 }

@@ -27,7 +27,7 @@ type oldPlace struct {
 // oldPlace locates c in the old patch.
 func (rb *rebaser) oldPlace(c *exchange.Comment, side Side, sideOK bool) oldPlace {
 	op := oldPlace{p: -1, rangeW: max(1, c.EndLine-c.StartLine+1)}
-	op.f, _ = fileFor(rb.old, c.Path, side)
+	op.f, _ = rb.old.FileFor(c.Path, side)
 	if op.f == nil || !sideOK || c.EndLine < c.StartLine {
 		return op
 	}

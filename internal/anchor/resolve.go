@@ -87,13 +87,7 @@ func (r *Resolution) Lines() []DiffLine {
 	if r == nil || !r.Resolved || r.File == nil || r.Last < r.First {
 		return nil
 	}
-	var out []DiffLine
-	for _, l := range r.File.Hunks[r.Hunk].Lines[r.First : r.Last+1] {
-		if l.In(r.Side) {
-			out = append(out, l)
-		}
-	}
-	return out
+	return imageLines(r.File.Hunks[r.Hunk].Lines[r.First:r.Last+1], r.Side)
 }
 
 // Candidate is a place where a drifted comment's snippet really is.

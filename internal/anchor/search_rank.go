@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -37,24 +38,14 @@ func rankPlaces(ps []place, own Side) {
 func compareRank(a, b *place, own Side) int {
 	switch {
 	case a.q != b.q:
-		return cmpInt(int(b.q), int(a.q))
+		return cmp.Compare(b.q, a.q)
 	case (a.side == own) != (b.side == own):
 		if a.side == own {
 			return -1
 		}
 		return 1
 	case a.dist != b.dist:
-		return cmpInt(a.dist, b.dist)
-	}
-	return 0
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+		return cmp.Compare(a.dist, b.dist)
 	}
 	return 0
 }

@@ -277,18 +277,12 @@ func FreshID(doc *exchange.Document) string {
 // whose text holds offset (the element's quotes included in the array
 // form), or false.
 func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
-	ls := doc.Review.Patch.Lines
-	bounds := func(l exchange.PatchLine) (int, int) {
-		if l.Shared {
-			return l.Start, l.End
-		}
-		return l.Node.Start, l.Node.End
-	}
-	i := sort.Search(len(ls), func(i int) bool { s, _ := bounds(ls[i]); return s > offset }) - 1
+	p := &doc.Review.Patch
+	i := sort.Search(len(p.Lines), func(i int) bool { return LineRange(p, i).Start > offset }) - 1
 	if i < 0 {
 		return -1, false
 	}
-	if s, e := bounds(ls[i]); s <= offset && offset <= e {
+	if r := LineRange(p, i); r.Start <= offset && offset <= r.End {
 		return i, true
 	}
 	return -1, false

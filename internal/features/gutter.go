@@ -45,33 +45,16 @@ type GutterHint struct {
 // writes in start_line.
 func (r Analysed) Gutter(span exchange.Range) []GutterHint {
 	var out []GutterHint
-	lines := r.Index.Patch.Lines
 	for _, f := range r.Index.Files {
 		for _, h := range f.Hunks {
 			for _, dl := range h.Lines {
-				l := lines[dl.Patch]
-				at := l.Start
-				if !l.Shared {
-					at = l.Node.Start
-				}
+				at := LineRange(r.Index.Patch, dl.Patch).Start
 				if at < span.Start || at > span.End {
 					continue
 				}
-				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: gutterTooltip(dl.Old, dl.New)})
+				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: numbersWords(dl)})
 			}
 		}
 	}
 	return out
-}
-
-func gutterTooltip(old, new int) string {
-	switch {
-	case old > 0 && new > 0:
-		return "LEFT " + strconv.Itoa(old) + " · RIGHT " + strconv.Itoa(new)
-	case old > 0:
-		return "LEFT " + strconv.Itoa(old)
-	case new > 0:
-		return "RIGHT " + strconv.Itoa(new)
-	}
-	return "in neither image"
 }

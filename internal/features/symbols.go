@@ -223,10 +223,6 @@ func changedActive(changed, active int) string {
 
 // commentTitle names a comment in the outline: its id and its anchor.
 func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
-	id := c.ID
-	if id == "" {
-		id = fmt.Sprintf("#%d", c.Index+1)
-	}
 	where := fmt.Sprintf("%s %s %d", c.Path, c.SideNorm(), c.StartLine)
 	if c.EndLine > c.StartLine {
 		where += fmt.Sprintf("-%d", c.EndLine)
@@ -234,5 +230,5 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	if r != nil && !r.Resolved && !r.Skipped && c.StateNorm() != exchange.StateDismissed {
 		where += " (does not resolve)"
 	}
-	return id + " · " + where
+	return anchor.CommentName(c) + " · " + where
 }
