@@ -45,6 +45,9 @@ type Options struct {
 	// testRequests adds methods to the server's own (tests: requests
 	// that block or panic), so that the production table has none.
 	testRequests map[string]requestFunc
+	// testNotifications replaces notification handlers (tests: one that
+	// panics).
+	testNotifications map[string]notificationFunc
 }
 
 type lifecycle uint8
@@ -108,6 +111,9 @@ func NewServer(opts Options) *Server {
 	for m, h := range opts.testRequests {
 		requests[m] = h
 	}
+	for m, h := range opts.testNotifications {
+		notifications[m] = h
+	}
 	return &Server{
 		opts:          opts,
 		requests:      requests,
@@ -126,6 +132,7 @@ func NewServer(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
 	s.tr.drain = s.handling.Wait
+	s.tr.text = s.handleText
 	s.conn = jsonrpc2.NewConn(s.tr)
 	s.conn.Go(ctx, s.handle)
 	var code int
@@ -192,15 +199,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if state == stateNew {
 			return nil // notifications before initialize are dropped, as the spec says
 		}
-		h, ok := s.notifications[method]
-		if !ok {
-			return nil // unknown notifications ($/setTrace, ...) are ignored
-		}
-		s.safely(method, func() {
-			if err := h(ctx, s, req.Params()); err != nil {
-				s.logf(protocol.MessageTypeError, "%s: %v", method, err)
-			}
-		})
+		s.notified(ctx, method, req.Params())
 		return nil
 	}
 
@@ -225,6 +224,44 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 
 	s.goRequest(ctx, reply, call, h)
 	return nil
+}
+
+// notified runs a notification's handler, once the session accepts it.
+func (s *Server) notified(ctx context.Context, method string, params json.RawMessage) {
+	h, ok := s.notifications[method]
+	if !ok {
+		return // unknown notifications ($/setTrace, ...) are ignored
+	}
+	s.safely(method, func() {
+		err := h(ctx, s, params)
+		switch {
+		case errors.Is(err, errParamsNotJSON):
+			// Only a notification the transport handed over unread
+			// (handleText) can be broken JSON: answered as the transport
+			// answers any such message.
+			s.tr.replyError(nil, codeParseError, "the message is not valid JSON")
+		case err != nil:
+			s.logf(protocol.MessageTypeError, "%s: %v", method, err)
+		}
+	})
+}
+
+// handleText is handle for the notifications the transport hands over
+// with their params still in the message body (transport_text.go). It
+// runs in the read loop too, so the same order and lifecycle hold.
+func (s *Server) handleText(ctx context.Context, method string, params []byte) {
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state == stateNew {
+		// Dropped, as handle drops it; a body jsonrpc2 could not have
+		// read is answered as before.
+		if !json.Valid(params) {
+			s.tr.replyError(nil, codeParseError, "the message is not valid JSON")
+		}
+		return
+	}
+	s.notified(ctx, method, params)
 }
 
 // goRequest runs a request on its own goroutine, with the documents as
@@ -326,6 +363,9 @@ func notification[P any](fn func(ctx context.Context, s *Server, params *P) erro
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := fastjson.Unmarshal(raw, &p); err != nil {
+				if !json.Valid(raw) {
+					return errParamsNotJSON
+				}
 				return err
 			}
 		}

@@ -16,8 +16,15 @@ import (
 // The params of didOpen and didChange carry the document: megabytes of
 // escaped JSON on a large review. A general decoder makes a Go string of
 // the text, and the server then copies it into the []byte the parser
-// reads; this small decoder unescapes the text fields straight into that
-// buffer, in one pass, and leaves the few other members to fastjson.
+// reads; this small decoder unescapes the text fields in place, in one
+// pass, so that the text is a slice of the params, and leaves the few
+// other members to fastjson. The params must be the caller's to overwrite
+// and must never change afterwards: the transport gives each message a
+// buffer of its own, and so does jsonrpc2.
+
+// errParamsNotJSON is a decode's error when the params are not JSON at
+// all, which only params the transport handed over unread can be.
+var errParamsNotJSON = errors.New("the params are not valid JSON")
 
 // openParams is didOpen's params with the text as bytes.
 type openParams struct {
@@ -85,7 +92,7 @@ func decodeOpenParams(raw []byte) (*openParams, error) {
 		err = d.end()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("didOpen params: %w", err)
+		return nil, d.failed("didOpen", err)
 	}
 	return p, nil
 }
@@ -121,7 +128,7 @@ func decodeChangeParams(raw []byte) (*changeParams, error) {
 		err = d.end()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("didChange params: %w", err)
+		return nil, d.failed("didChange", err)
 	}
 	return p, nil
 }
@@ -132,8 +139,8 @@ type paramsReader struct {
 	b     []byte
 	i     int
 	depth int
-	// reserved is what text buffers were given beforehand (see str).
-	reserved int
+	// decoded are the spans of b that text overwrote.
+	decoded [][2]int
 }
 
 const maxParamsDepth = 64
@@ -238,7 +245,7 @@ func (d *paramsReader) key() ([]byte, error) {
 	if c, err := d.peek(); err != nil || c != '"' {
 		return nil, d.errorf("expected a member name")
 	}
-	return d.str(false)
+	return d.str()
 }
 
 func (d *paramsReader) literal(word string) error {
@@ -273,7 +280,7 @@ func (d *paramsReader) skip() error {
 	case c == '[':
 		return d.array(d.skip)
 	case c == '"':
-		_, err := d.str(false)
+		_, err := d.str()
 		return err
 	case c == 't':
 		return d.literal("true")
@@ -302,40 +309,82 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// text decodes the string at the reader into a new buffer sized for the
-// rest of the params: the text is the last or nearly the last member, so
-// the buffer is about the text's size, and it is read once.
+// text decodes the string at the reader in place: its bytes, unescaped,
+// are written over its escaped ones from the start. An escape is never
+// shorter than what it stands for, so writing never overtakes reading.
+// The result is capped, so that an append to it copies.
 func (d *paramsReader) text() ([]byte, error) {
 	if c, err := d.peek(); err != nil || c != '"' {
 		return nil, d.errorf("expected a string")
 	}
-	return d.str(true)
+	b := d.b
+	d.i++
+	start := d.i
+	out := b[start:start] // appends write into b itself
+	for {
+		j := d.i
+		for j < len(b) && plain[b[j]] {
+			j++
+		}
+		if start+len(out) == d.i {
+			out = out[:len(out)+j-d.i] // nothing unescaped yet: in place already
+		} else {
+			out = append(out, b[d.i:j]...)
+		}
+		d.i = j
+		var err error
+		switch {
+		case j >= len(b):
+			err = errEnd
+		case b[j] == '"':
+			d.i++
+			d.decoded = append(d.decoded, [2]int{start, j})
+			return out[:len(out):len(out)], nil
+		case b[j] < 0x20:
+			err = d.errorf("control character %#x in a string", b[j])
+		default:
+			out, err = d.escape(out)
+		}
+		if err != nil {
+			// b[start:j] was read as valid string bytes; nothing from j
+			// on was written.
+			d.decoded = append(d.decoded, [2]int{start, j})
+			return nil, err
+		}
+	}
 }
 
-// str decodes the string whose opening quote is at the reader. A small
-// one without escapes is returned as a slice of the params; own copies a
-// large one into a buffer of its own, which the caller keeps.
-func (d *paramsReader) str(own bool) ([]byte, error) {
+// failed is the error of a decode that failed. The text decoded in place
+// is replaced by letters first, which leaves valid JSON valid and broken
+// JSON broken, to tell params that are not JSON at all (answered as a
+// parse error) from params of the wrong shape (logged).
+func (d *paramsReader) failed(method string, err error) error {
+	for _, span := range d.decoded {
+		for k := span[0]; k < span[1]; k++ {
+			d.b[k] = 'x'
+		}
+	}
+	if !json.Valid(d.b) {
+		return fmt.Errorf("%s params: %w", method, errParamsNotJSON)
+	}
+	return fmt.Errorf("%s params: %w", method, err)
+}
+
+// str decodes the string whose opening quote is at the reader, into a new
+// buffer, or as a slice of the params when it has no escapes.
+func (d *paramsReader) str() ([]byte, error) {
 	d.i++
 	b := d.b
 	j := d.i
 	for j < len(b) && plain[b[j]] {
 		j++
 	}
-	if !own && j < len(b) && b[j] == '"' {
+	if j < len(b) && b[j] == '"' {
 		s := b[d.i:j]
 		d.i = j + 1
 		return s, nil
 	}
-	size := 32
-	if rest := len(b) - d.i; own && d.reserved+rest <= len(b) {
-		// The first large string gets room for the rest of the params;
-		// any later one grows as it goes, so that many changes in one
-		// message never reserve the message's size each.
-		size = rest
-		d.reserved += rest
-	}
-	out := make([]byte, 0, size)
+	out := make([]byte, 0, 32)
 	for {
 		j := d.i
 		for j < len(b) && plain[b[j]] {

@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -118,4 +120,49 @@ func TestDecodeTextLikeEncodingJSON(t *testing.T) {
 			t.Fatalf("%s: got %q, want %q", raw, got.TextDocument.Text, text)
 		}
 	}
+}
+
+// FuzzDecodeOpenParamsInPlace: whatever the params, a decode in place
+// gives encoding/json's text, or says the params are not JSON exactly
+// when encoding/json says so.
+func FuzzDecodeOpenParamsInPlace(f *testing.F) {
+	for _, s := range []string{
+		`{"textDocument":{"uri":"file:///a","version":3,"text":"a\n\"\u00e9\ud83d\ude00"}}`,
+		`{"textDocument":{"text":"a\\b\n","uri":"file:///a" "version":1}}`,
+		`{"textDocument":{"text":"a\nb\q"}}`,
+		`{"textDocument":{"version":"1","text":"\t"}}`,
+		`{"textDocument":{"text":"\ud83d\u12"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	// Invalid UTF-8 is kept as sent, where encoding/json makes U+FFFD.
+	f.Fuzz(func(t *testing.T, params []byte) {
+		valid := json.Valid(params)
+		var want protocol.DidOpenTextDocumentParams
+		wantErr := json.Unmarshal(params, &want)
+		got, err := decodeOpenParams(append([]byte(nil), params...))
+		switch {
+		case errors.Is(err, errParamsNotJSON):
+			if valid {
+				t.Fatalf("%q: said not JSON, but it is", params)
+			}
+		case err != nil:
+			if !valid {
+				t.Fatalf("%q: got %v, want it said not JSON", params, err)
+			}
+		case !valid:
+			t.Fatalf("%q: decoded, but it is not JSON", params)
+		case wantErr == nil && exactKeys(params) && utf8.Valid(params) && string(got.TextDocument.Text) != want.TextDocument.Text:
+			t.Fatalf("%q: got text %q, want %q", params, got.TextDocument.Text, want.TextDocument.Text)
+		}
+	})
+}
+
+// exactKeys reports whether params spell "text" and "textDocument" in
+// one case only: encoding/json matches member names in any case, the
+// protocol does not.
+func exactKeys(params []byte) bool {
+	lower := bytes.ToLower(params)
+	return bytes.Count(lower, []byte("text")) == bytes.Count(params, []byte("text")) &&
+		bytes.Count(lower, []byte("textdocument")) == bytes.Count(params, []byte("textDocument"))
 }

@@ -76,6 +76,9 @@ type transport struct {
 	// it before it reports the end of the stream, since jsonrpc2 closes
 	// the connection, writing side too, as soon as Read fails.
 	drain func()
+	// text, when set, handles didOpen, didChange and didClose in place of
+	// jsonrpc2 (transport_text.go).
+	text textHandler
 
 	wmu sync.Mutex // one message at a time on the wire
 
@@ -109,7 +112,7 @@ func (t *transport) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		length, err := t.readHeader()
 		var msg jsonrpc2.Message
 		if err == nil {
-			msg, err = t.readBody(length)
+			msg, err = t.readBody(ctx, length)
 		}
 		if err != nil {
 			if t.drain != nil {
@@ -253,8 +256,8 @@ func (t *transport) readLine() (line string, crlf bool, skipped int, err error) 
 }
 
 // readBody reads a body of length bytes and returns its message, or nil
-// when it was answered or reported here.
-func (t *transport) readBody(length int64) (jsonrpc2.Message, error) {
+// when it was answered, reported or handled here.
+func (t *transport) readBody(ctx context.Context, length int64) (jsonrpc2.Message, error) {
 	sc := newEnvelopeScanner(MaxNesting)
 	if length > MaxMessageSize {
 		// Read it through, keeping only what the reply needs.
@@ -265,21 +268,24 @@ func (t *transport) readBody(length int64) (jsonrpc2.Message, error) {
 		t.refuse(sc, fmt.Sprintf("the message is %d bytes, over the server's limit of %d bytes", length, MaxMessageSize))
 		return nil, nil
 	}
+	// A new buffer for each message, never reused: a text notification's
+	// document is decoded in place and stays a slice of it.
 	body := make([]byte, length)
 	if _, err := io.ReadFull(t.in, body); err != nil {
 		return nil, t.fatal("the stream ended inside a %d-byte message body", length)
 	}
 	sc.feed(body)
 	sc.finish()
-	return t.decode(body, sc), nil
+	return t.decode(ctx, body, sc), nil
 }
 
 type scanWriter struct{ sc *envelopeScanner }
 
 func (w scanWriter) Write(b []byte) (int, error) { w.sc.feed(b); return len(b), nil }
 
-// decode turns a body into the message jsonrpc2 gets, or answers it.
-func (t *transport) decode(body []byte, sc *envelopeScanner) jsonrpc2.Message {
+// decode turns a body into the message jsonrpc2 gets, or answers it, or
+// hands a text notification to t.text.
+func (t *transport) decode(ctx context.Context, body []byte, sc *envelopeScanner) jsonrpc2.Message {
 	switch {
 	case sc.tooDeep:
 		t.refuse(sc, fmt.Sprintf("the message nests deeper than %d levels", MaxNesting))
@@ -295,6 +301,12 @@ func (t *transport) decode(body []byte, sc *envelopeScanner) jsonrpc2.Message {
 	if problem != "" {
 		t.invalid(body, problem)
 		return nil
+	}
+	if t.text != nil && !env.hasID && isTextMethod(env.method) {
+		if params, ok := bareParams(body, sc); ok {
+			t.text(ctx, env.method, params)
+			return nil
+		}
 	}
 	if env.proxy {
 		body = t.standIn(body, sc.members[memID], env.canonical)

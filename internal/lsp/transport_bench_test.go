@@ -19,6 +19,9 @@ func (readOnly) Close() error                { return nil }
 // BenchmarkReadDidOpen reads the didOpen of the 8 MB generated review
 // through jsonrpc2's own stream (the baseline) and through the transport,
 // which adds its envelope scan: the difference is what the checks cost.
+// Then to the document's text: the general way (jsonrpc2's decode, then
+// the params' own) and the way the server takes, handing the params over
+// in place.
 func BenchmarkReadDidOpen(b *testing.B) {
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
 		"textDocument": map[string]any{"uri": "file:///bench/open.review.json", "languageId": "lreview", "version": 1, "text": string(generatedReview())}}})
@@ -48,6 +51,35 @@ func BenchmarkReadDidOpen(b *testing.B) {
 			}
 		})
 	}
+	b.Run("transport+params", func(b *testing.B) {
+		b.SetBytes(int64(len(framed)))
+		for b.Loop() {
+			msg, _, err := newTransport(readOnly{bytes.NewReader(framed)}, nil, nil).Read(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if p, err := decodeOpenParams(msg.(*jsonrpc2.Notification).Params()); err != nil || len(p.TextDocument.Text) == 0 {
+				b.Fatalf("no text (%v)", err)
+			}
+		}
+	})
+	b.Run("transport+params-in-place", func(b *testing.B) {
+		b.SetBytes(int64(len(framed)))
+		for b.Loop() {
+			t := newTransport(readOnly{bytes.NewReader(framed)}, nil, nil)
+			var text []byte
+			t.text = func(_ context.Context, _ string, params []byte) {
+				p, err := decodeOpenParams(params)
+				if err != nil {
+					b.Fatal(err)
+				}
+				text = p.TextDocument.Text
+			}
+			if _, _, err := t.Read(context.Background()); err != io.EOF || len(text) == 0 {
+				b.Fatalf("got %v and %d bytes of text, want the text then the end of the stream", err, len(text))
+			}
+		}
+	})
 }
 
 // BenchmarkReadDeepNesting reads a request whose params nest 1,000,000

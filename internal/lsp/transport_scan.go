@@ -40,6 +40,9 @@ type envelopeScanner struct {
 	members [memberCount]member
 	cur     *member // the member whose value is being captured
 	curAt   int     // where cur's value starts in the chunk being fed
+	// spanning is params, result or error while its value is read: only
+	// where it ends is noted, for a notification handed over in place.
+	spanning *member
 }
 
 // member is one member's value as it appeared in the body.
@@ -253,6 +256,7 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 		// Only their presence matters; params.textDocument.uri is
 		// captured inside params.
 		s.members[m] = member{present: true, start: base + i, depth: s.depth}
+		s.spanning = &s.members[m]
 		return
 	}
 	s.cur = &s.members[m]
@@ -263,6 +267,10 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 // valueEnd notes that a value ended just before b[i] at the current
 // depth; it ends the capture of the member that started at this depth.
 func (s *envelopeScanner) valueEnd(b []byte, i, base int) {
+	if s.spanning != nil && s.spanning.depth == s.depth {
+		s.spanning.end = base + i
+		s.spanning = nil
+	}
 	if s.cur == nil || s.cur.depth != s.depth {
 		return
 	}

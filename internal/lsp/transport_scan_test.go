@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -20,6 +21,8 @@ func TestEnvelopeScanInChunks(t *testing.T) {
 		{body: `{"params":[{"textDocument":{"uri":"no"}}],"id":-3}`, id: "-3", params: true},
 		{body: ` { "id" : 1e400 , "method" : "x" } `, id: "1e400", method: `"x"`},
 		{body: `{"id":{"id":2},"method":"x"}`, id: `{"id":2}`, method: `"x"`},
+		{body: `{"id":1,"params":3}`, id: "1", params: true},
+		{body: `{"params":"x\"" , "id":1}`, id: "1", params: true},
 		{body: `{"a":[1,2}`, broken: true},
 		{body: `{"a":1}}`, broken: true},
 		{body: `{"a":"x`, broken: true},
@@ -43,8 +46,16 @@ func TestEnvelopeScanInChunks(t *testing.T) {
 				t.Errorf("%s, %.60s: got id, method, uri, too deep, broken, trailing, params = %q, want %q", name, tt.body, got, want)
 			}
 		}
+		if w, b := whole.members[memParams], bytewise.members[memParams]; tt.params && !tt.tooDeep && (w.start != b.start || w.end != b.end || !isJSONValue(tt.body[w.start:w.end])) {
+			t.Errorf("%.60s: params at %d:%d whole, %d:%d byte by byte, want the span of one JSON value", tt.body, w.start, w.end, b.start, b.end)
+		}
 		if w, b := whole.members[memID], bytewise.members[memID]; w.start != b.start || w.end != b.end || tt.id != "" && tt.body[w.start:w.end] != tt.id {
 			t.Errorf("%.60s: id at %d:%d whole, %d:%d byte by byte, want the span of %s", tt.body, w.start, w.end, b.start, b.end, tt.id)
 		}
 	}
+}
+
+func isJSONValue(s string) bool {
+	var v any
+	return json.Unmarshal([]byte(s), &v) == nil && s[0] != ' ' && s[len(s)-1] != ' '
 }

@@ -45,10 +45,17 @@ func (b *syncBuffer) String() string {
 
 func newWireClient(t testing.TB) *wireClient {
 	t.Helper()
+	return newWireClientWith(t, Options{})
+}
+
+// newWireClientWith serves with opts, less Debounce, Log and testRequests.
+func newWireClientWith(t testing.TB, opts Options) *wireClient {
+	t.Helper()
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	c := &wireClient{t: t, w: clientWrite, msgs: make(chan map[string]json.RawMessage, 1024), exit: make(chan int, 1), log: &syncBuffer{}}
-	srv := NewServer(Options{Debounce: time.Millisecond, Log: c.log, testRequests: testMethods})
+	opts.Debounce, opts.Log, opts.testRequests = time.Millisecond, c.log, testMethods
+	srv := NewServer(opts)
 	go func() {
 		c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite})
 		serverWrite.Close()
@@ -298,6 +305,10 @@ func FuzzServeStream(f *testing.F) {
 		"Content-Length: -1\r\n\r\n", "Content-Length: 99999999999\r\n\r\n",
 		frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.review.json","version":1,"text":"{\"leanreview_review\": 1}"}}}`),
 		frame(`{"jsonrpc":"2.0","id":2,"method":"$/cancelRequest","params":{"id":""}}`),
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.review.json","version":1,"text":"{"aé\
+" "x"}}}`),
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a.review.json","version":2},"contentChanges":[{"text":"{}"},{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":1}},"text":""a":1"}]}}`),
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///a.review.json"}}}`),
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
