@@ -73,31 +73,36 @@ type FixData struct {
 // Diagnostics converts diagnostics to their protocol form.
 func (c Converter) Diagnostics(uri protocol.DocumentURI, ds []exchange.Diagnostic) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, d := range ds {
-		pd := protocol.Diagnostic{
-			Range:    c.Range(d.Range),
-			Severity: protocol.DiagnosticSeverity(d.Severity),
-			Code:     d.Code,
-			Source:   "lreview",
-			Message:  d.Message,
-		}
-		if d.Unnecessary {
-			pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
-		}
-		for _, r := range d.Related {
-			pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-				Location: protocol.Location{URI: uri, Range: c.Range(r.Range)},
-				Message:  r.Message,
-			})
-		}
-		if d.Reason != "" || len(d.Fixes) > 0 {
-			data := DiagnosticData{Reason: d.Reason}
-			for _, f := range d.Fixes {
-				data.Fixes = append(data.Fixes, FixData{Title: f.Title, IsPreferred: f.Preferred, FixAll: f.Safe, Edits: c.TextEdits(f.Edits)})
-			}
-			pd.Data = data
-		}
-		out = append(out, pd)
+	for i := range ds {
+		out = append(out, c.Diagnostic(uri, &ds[i]))
 	}
 	return out
+}
+
+// Diagnostic converts one diagnostic to its protocol form.
+func (c Converter) Diagnostic(uri protocol.DocumentURI, d *exchange.Diagnostic) protocol.Diagnostic {
+	pd := protocol.Diagnostic{
+		Range:    c.Range(d.Range),
+		Severity: protocol.DiagnosticSeverity(d.Severity),
+		Code:     d.Code,
+		Source:   "lreview",
+		Message:  d.Message,
+	}
+	if d.Unnecessary {
+		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
+	for _, r := range d.Related {
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri, Range: c.Range(r.Range)},
+			Message:  r.Message,
+		})
+	}
+	if d.Reason != "" || len(d.Fixes) > 0 {
+		data := DiagnosticData{Reason: d.Reason}
+		for _, f := range d.Fixes {
+			data.Fixes = append(data.Fixes, FixData{Title: f.Title, IsPreferred: f.Preferred, FixAll: f.Safe, Edits: c.TextEdits(f.Edits)})
+		}
+		pd.Data = data
+	}
+	return pd
 }

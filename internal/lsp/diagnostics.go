@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
@@ -22,8 +24,7 @@ import (
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	ds := visibleDiagnostics(append(features.DismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
-	pds := Converter{M: an.Mapper, Enc: sn.enc}.Diagnostics(sn.uri, ds)
-	body, err := f.diags.encode(sn.uri, sn.version, pds)
+	body, err := f.diags.encode(sn.uri, sn.version, sn.text, Converter{M: an.Mapper, Enc: sn.enc}, ds)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)
 		return
@@ -43,25 +44,38 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 
 const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`
 
-// diagCache keeps the encoded diagnostics of a document's last publish.
-// The protocol sends the whole list every time, but an edit on a large
-// review changes a few of its thousands of diagnostics: the others are
+// diagCache keeps the diagnostics of a document's last publish, converted
+// and encoded. The protocol sends the whole list every time, but an edit
+// on a large review changes a few of its thousands of diagnostics: those
+// wholly before the first changed byte keep their positions and are taken
+// as they were, and any other whose protocol form did not change is
 // copied as encoded, so that the cost of a publish follows the change,
 // not the size of the review.
 type diagCache struct {
-	mu      sync.Mutex
-	entries map[diagKey][]encodedDiagnostic
+	mu sync.Mutex
+	// text and enc are what the entries were converted for.
+	text       []byte
+	enc        exchange.Encoding
+	byOffset   map[offsetKey][]*diagEntry
+	byPosition map[diagKey][]*diagEntry
 }
 
-// diagKey finds the candidates for reuse; sameDiagnostic decides.
-type diagKey struct {
-	rng           protocol.Range
+type diagEntry struct {
+	d    exchange.Diagnostic
+	pd   protocol.Diagnostic
+	json []byte
+}
+
+// offsetKey and diagKey find the candidates for reuse; sameFinding and
+// sameDiagnostic decide.
+type offsetKey struct {
+	rng           exchange.Range
 	code, message string
 }
 
-type encodedDiagnostic struct {
-	pd   protocol.Diagnostic
-	json []byte
+type diagKey struct {
+	rng           protocol.Range
+	code, message string
 }
 
 func keyOf(pd *protocol.Diagnostic) diagKey {
@@ -69,37 +83,38 @@ func keyOf(pd *protocol.Diagnostic) diagKey {
 	return diagKey{rng: pd.Range, code: code, message: pd.Message}
 }
 
-// encode returns the whole publishDiagnostics notification, without HTML
-// escaping: its messages and fix texts quote code, full of < > and &.
-func (c *diagCache) encode(uri protocol.DocumentURI, version int32, pds []protocol.Diagnostic) ([]byte, error) {
+// encode returns the whole publishDiagnostics notification for ds, found
+// in text, without HTML escaping: its messages and fix texts quote code,
+// full of < > and &.
+func (c *diagCache) encode(uri protocol.DocumentURI, version int32, text []byte, conv Converter, ds []exchange.Diagnostic) ([]byte, error) {
 	c.mu.Lock()
-	old := c.entries
+	oldText, oldEnc, byOffset, byPosition := c.text, c.enc, c.byOffset, c.byPosition
 	c.mu.Unlock()
-	next := make(map[diagKey][]encodedDiagnostic, len(pds))
-	pieces := make([][]byte, len(pds))
+	// A position depends on the bytes before its offset and on the
+	// character at it, up to utf8.UTFMax bytes.
+	stable := -1
+	if oldText != nil && oldEnc == conv.Enc {
+		stable = commonPrefix(oldText, text) - utf8.UTFMax
+	}
+	next := diagCache{text: text, enc: conv.Enc,
+		byOffset: make(map[offsetKey][]*diagEntry, len(ds)), byPosition: make(map[diagKey][]*diagEntry, len(ds))}
+	pieces := make([][]byte, len(ds))
 	size := 0
-	for i := range pds {
-		pd := &pds[i]
-		k := keyOf(pd)
-		var piece []byte
-		for _, e := range old[k] {
-			if sameDiagnostic(&e.pd, pd) {
-				piece = e.json
-				break
-			}
+	for i := range ds {
+		d := &ds[i]
+		ok := offsetKey{rng: d.Range, code: d.Code, message: d.Message}
+		e, err := reuse(byOffset[ok], byPosition, d, stable, uri, conv)
+		if err != nil {
+			return nil, err
 		}
-		if piece == nil {
-			var err error
-			if piece, err = fastjson.Append(nil, pd, 0); err != nil {
-				return nil, fmt.Errorf("diagnostic %q at %v: %w", pd.Message, pd.Range, err)
-			}
-		}
-		next[k] = append(next[k], encodedDiagnostic{pd: *pd, json: piece})
-		pieces[i] = piece
-		size += len(piece) + 1
+		next.byOffset[ok] = append(next.byOffset[ok], e)
+		pk := keyOf(&e.pd)
+		next.byPosition[pk] = append(next.byPosition[pk], e)
+		pieces[i] = e.json
+		size += len(e.json) + 1
 	}
 	c.mu.Lock()
-	c.entries = next
+	c.text, c.enc, c.byOffset, c.byPosition = next.text, next.enc, next.byOffset, next.byPosition
 	c.mu.Unlock()
 
 	body := make([]byte, 0, len(publishPrefix)+len(uri)+size+64)
@@ -121,6 +136,69 @@ func (c *diagCache) encode(uri protocol.DocumentURI, version int32, pds []protoc
 		body = append(body, piece...)
 	}
 	return append(body, "]}}"...), nil
+}
+
+// reuse returns d's entry: the last publish's when d lies before stable
+// and is among sameOffset, else d converted, with the last publish's
+// encoding when one had the same protocol form.
+func reuse(sameOffset []*diagEntry, byPosition map[diagKey][]*diagEntry, d *exchange.Diagnostic, stable int, uri protocol.DocumentURI, conv Converter) (*diagEntry, error) {
+	if lastOffset(d) < stable {
+		for _, e := range sameOffset {
+			if sameFinding(&e.d, d) {
+				return e, nil
+			}
+		}
+	}
+	e := &diagEntry{d: *d, pd: conv.Diagnostic(uri, d)}
+	for _, old := range byPosition[keyOf(&e.pd)] {
+		if sameDiagnostic(&old.pd, &e.pd) {
+			e.json = old.json
+			return e, nil
+		}
+	}
+	var err error
+	if e.json, err = fastjson.Append(nil, &e.pd, 0); err != nil {
+		return nil, fmt.Errorf("diagnostic %q at %v: %w", e.pd.Message, e.pd.Range, err)
+	}
+	return e, nil
+}
+
+// commonPrefix returns how many bytes a and b start with alike.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	const chunk = 4096 // compared at memory speed
+	for i+chunk <= n && bytes.Equal(a[i:i+chunk], b[i:i+chunk]) {
+		i += chunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// lastOffset returns the largest offset d's protocol form depends on.
+func lastOffset(d *exchange.Diagnostic) int {
+	last := d.Range.End
+	for _, r := range d.Related {
+		last = max(last, r.Range.End)
+	}
+	for _, f := range d.Fixes {
+		for _, e := range f.Edits {
+			last = max(last, e.End)
+		}
+	}
+	return last
+}
+
+// sameFinding reports whether a and b have the same protocol form when
+// their offsets have the same positions: every field Diagnostic reads.
+func sameFinding(a, b *exchange.Diagnostic) bool {
+	return a.Range == b.Range && a.Severity == b.Severity && a.Code == b.Code && a.Message == b.Message &&
+		a.Unnecessary == b.Unnecessary && a.Reason == b.Reason && slices.Equal(a.Related, b.Related) &&
+		slices.EqualFunc(a.Fixes, b.Fixes, func(x, y exchange.Fix) bool {
+			return x.Title == y.Title && x.Preferred == y.Preferred && x.Safe == y.Safe && slices.Equal(x.Edits, y.Edits)
+		})
 }
 
 // sameDiagnostic reports whether a and b encode to the same JSON. It

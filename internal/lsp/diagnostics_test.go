@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/textproto"
 	"strconv"
 	"strings"
@@ -130,5 +131,66 @@ func TestPublishIsNotHTMLEscaped(t *testing.T) {
 			t.Fatalf("got an HTML-escaped publish, want the code as written:\n%s", body)
 		}
 		return
+	}
+}
+
+// TestEncodeReusesOnlyStablePositions publishes diagnostics of random
+// texts, then of random edits of them: each publish must be the bytes a
+// fresh cache encodes, whatever the cache kept from the one before.
+func TestEncodeReusesOnlyStablePositions(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "é", "😀", "\n", "\r\n", "\r", " ", "{}"}
+	randText := func(n int) []byte {
+		var b []byte
+		for range n {
+			b = append(b, pieces[r.IntN(len(pieces))]...)
+		}
+		return b
+	}
+	randDiags := func(n int) []exchange.Diagnostic {
+		var ds []exchange.Diagnostic
+		for k := range 30 {
+			a, b := r.IntN(n+1), r.IntN(n+1)
+			d := exchange.Diagnostic{Range: exchange.Range{Start: min(a, b), End: max(a, b)}, Code: "c", Message: fmt.Sprint(k % 3)}
+			if k%4 == 0 {
+				c := r.IntN(n + 1)
+				d.Related = []exchange.Related{{Range: exchange.Range{Start: c, End: c}, Message: "r"}}
+				d.Fixes = []exchange.Fix{{Title: "f", Edits: []exchange.Edit{{Start: c, End: c, NewText: "x"}}}}
+			}
+			ds = append(ds, d)
+		}
+		exchange.SortDiagnostics(ds)
+		return ds
+	}
+	for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
+		var cache diagCache
+		text := randText(200)
+		ds := randDiags(len(text))
+		for round := range 200 {
+			if round > 0 {
+				at := r.IntN(len(text) + 1)
+				del := min(r.IntN(4), len(text)-at)
+				text = bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
+				// The same findings at the same offsets, whose positions
+				// the edit may have moved; now and then new ones.
+				for i := range ds {
+					d := &ds[i]
+					d.Range.Start, d.Range.End = min(d.Range.Start, len(text)), min(d.Range.End, len(text))
+				}
+				if round%5 == 0 {
+					ds = randDiags(len(text))
+				}
+			}
+			conv := Converter{M: exchange.NewMapper(text), Enc: enc}
+			got, err := cache.encode("file:///r", int32(round+1), text, conv, ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fresh diagCache
+			want, _ := fresh.encode("file:///r", int32(round+1), text, conv, ds)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)
+			}
+		}
 	}
 }
