@@ -24,7 +24,7 @@ import (
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	ds := visibleDiagnostics(append(features.DismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
-	body, err := f.diags.encode(sn.uri, sn.version, sn.text, Converter{M: an.Mapper, Enc: sn.enc}, ds)
+	parts, err := f.diags.encode(sn.uri, sn.version, sn.text, Converter{M: an.Mapper, Enc: sn.enc}, ds)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)
 		return
@@ -39,7 +39,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	}
 	// Sent as encoded: jsonrpc2 would encode the params again, with HTML
 	// escaping, which on a large review costs more than building them.
-	_ = s.tr.writeFrame(body)
+	_ = s.tr.writeParts(parts...)
 }
 
 const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`
@@ -84,9 +84,9 @@ func keyOf(pd *protocol.Diagnostic) diagKey {
 }
 
 // encode returns the whole publishDiagnostics notification for ds, found
-// in text, without HTML escaping: its messages and fix texts quote code,
-// full of < > and &.
-func (c *diagCache) encode(uri protocol.DocumentURI, version int32, text []byte, conv Converter, ds []exchange.Diagnostic) ([]byte, error) {
+// in text, without HTML escaping (its messages and fix texts quote code,
+// full of < > and &), as parts to write one after the other.
+func (c *diagCache) encode(uri protocol.DocumentURI, version int32, text []byte, conv Converter, ds []exchange.Diagnostic) ([][]byte, error) {
 	c.mu.Lock()
 	oldText, oldEnc, byOffset, byPosition := c.text, c.enc, c.byOffset, c.byPosition
 	c.mu.Unlock()
@@ -98,8 +98,8 @@ func (c *diagCache) encode(uri protocol.DocumentURI, version int32, text []byte,
 	}
 	next := diagCache{text: text, enc: conv.Enc,
 		byOffset: make(map[offsetKey][]*diagEntry, len(ds)), byPosition: make(map[diagKey][]*diagEntry, len(ds))}
-	pieces := make([][]byte, len(ds))
-	size := 0
+	// Two parts a diagnostic, for the commas.
+	parts := make([][]byte, 1, 2*len(ds)+2)
 	for i := range ds {
 		d := &ds[i]
 		ok := offsetKey{rng: d.Range, code: d.Code, message: d.Message}
@@ -110,33 +110,29 @@ func (c *diagCache) encode(uri protocol.DocumentURI, version int32, text []byte,
 		next.byOffset[ok] = append(next.byOffset[ok], e)
 		pk := keyOf(&e.pd)
 		next.byPosition[pk] = append(next.byPosition[pk], e)
-		pieces[i] = e.json
-		size += len(e.json) + 1
+		if i > 0 {
+			parts = append(parts, comma)
+		}
+		parts = append(parts, e.json)
 	}
 	c.mu.Lock()
 	c.text, c.enc, c.byOffset, c.byPosition = next.text, next.enc, next.byOffset, next.byPosition
 	c.mu.Unlock()
 
-	body := make([]byte, 0, len(publishPrefix)+len(uri)+size+64)
-	body = append(body, publishPrefix...)
-	body = append(body, `{"uri":`...)
-	body, err := fastjson.Append(body, string(uri), 0)
+	head := append([]byte(publishPrefix), `{"uri":`...)
+	head, err := fastjson.Append(head, string(uri), 0)
 	if err != nil {
 		return nil, err
 	}
 	if version != 0 {
-		body = append(body, `,"version":`...)
-		body = strconv.AppendUint(body, uint64(uint32(version)), 10)
+		head = append(head, `,"version":`...)
+		head = strconv.AppendUint(head, uint64(uint32(version)), 10)
 	}
-	body = append(body, `,"diagnostics":[`...)
-	for i, piece := range pieces {
-		if i > 0 {
-			body = append(body, ',')
-		}
-		body = append(body, piece...)
-	}
-	return append(body, "]}}"...), nil
+	parts[0] = append(head, `,"diagnostics":[`...)
+	return append(parts, []byte("]}}")), nil
 }
+
+var comma = []byte{','}
 
 // reuse returns d's entry: the last publish's when d lies before stable
 // and is among sameOffset, else d converted, with the last publish's

@@ -455,13 +455,36 @@ func (t *transport) Write(ctx context.Context, msg jsonrpc2.Message) (int64, err
 }
 
 func (t *transport) writeFrame(data []byte) error {
+	return t.writeParts(data)
+}
+
+// writeParts writes one message whose body is the parts one after the
+// other: a large one need not be put together first.
+func (t *transport) writeParts(parts ...[]byte) error {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	if _, err := fmt.Fprintf(t.rwc, "Content-Length: %d\r\n\r\n", len(data)); err != nil {
+	var w io.Writer = t.rwc
+	var buf *bufio.Writer
+	if len(parts) > 1 {
+		buf = bufio.NewWriterSize(t.rwc, 64<<10)
+		w = buf
+	}
+	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", size); err != nil {
 		return fmt.Errorf("writing a message: %w", err)
 	}
-	if _, err := t.rwc.Write(data); err != nil {
-		return fmt.Errorf("writing a message: %w", err)
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return fmt.Errorf("writing a message: %w", err)
+		}
+	}
+	if buf != nil {
+		if err := buf.Flush(); err != nil {
+			return fmt.Errorf("writing a message: %w", err)
+		}
 	}
 	return nil
 }
