@@ -3,6 +3,7 @@ package exchange
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -38,8 +39,10 @@ type Position struct {
 // the LSP specification says.
 type Mapper struct {
 	content []byte
-	// lineStart[i] is the offset of line i's first byte.
-	lineStart []int
+	// The starts of the lines, in order, are those of shared then those
+	// of lines. shared is a prefix of an earlier version's, held in
+	// common (see edited): a mapper never changes its arrays once made.
+	shared, lines []int
 	// marks, sorted by offset, are character boundaries every markStep
 	// bytes or so inside long lines, with the columns before them: a
 	// document written on one line (a minified review is 8 MB on one
@@ -59,26 +62,40 @@ const markStep = 512
 
 // NewMapper indexes the line starts of content.
 func NewMapper(content []byte) *Mapper {
-	m := &Mapper{content: content, lineStart: make([]int, 0, 1+len(content)/40)}
+	m := &Mapper{content: content, lines: make([]int, 0, 1+len(content)/40)}
 	m.index(0)
 	return m
 }
 
 // edited returns the mapper of content, a later version of m's text that
 // is the same in its first prefix bytes: the lines before the one holding
-// the first change keep their starts and marks, and only the rest is
-// scanned. An edit near the end of a large review indexes a few lines.
+// the first change keep their starts and marks, held in common with m,
+// and only the rest is scanned. An edit near the end of a large review
+// indexes a few lines, and one on the line of the edit before copies
+// nothing of the index.
 func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 	// Line k-1 holds offset prefix (or ends just before it): rescan from
 	// its start, since its terminator may be the changed byte.
-	k := sort.SearchInts(m.lineStart, prefix)
+	k := max(m.Line(prefix)+1, 1)
+	if m.start(k-1) == prefix {
+		k--
+	}
 	k = max(k, 1)
-	from := m.lineStart[k-1]
-	n := &Mapper{content: content, lineStart: make([]int, k, k+(len(content)-from)/40+1)}
-	copy(n.lineStart, m.lineStart[:k])
+	from := m.start(k - 1)
+	keep := k - 1
+	n := &Mapper{content: content}
+	switch {
+	case keep <= len(m.shared):
+		n.shared = m.shared[:keep:keep]
+	case len(m.shared) == 0:
+		n.shared = m.lines[:keep:keep]
+	default:
+		// Two arrays at most: the kept lines become one.
+		n.shared = slices.Concat(m.shared, m.lines[:keep-len(m.shared)])
+	}
+	n.lines = make([]int, 0, (len(content)-from)/40+1)
 	j := sort.Search(len(m.marks), func(i int) bool { return m.marks[i].off >= from })
-	n.marks = append([]mark(nil), m.marks[:j]...)
-	n.lineStart = n.lineStart[:k-1]
+	n.marks = m.marks[:j:j] // an append copies
 	n.index(from)
 	return n
 }
@@ -87,7 +104,7 @@ func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 // line, to the end of the content, and the marks of the long ones.
 func (m *Mapper) index(from int) {
 	content := m.content
-	starts := append(m.lineStart, from)
+	starts := append(m.lines, from)
 	first := len(starts) - 1
 	if bytes.IndexByte(content[from:], '\r') < 0 {
 		// The common case: IndexByte is vectorised, far faster than a
@@ -113,9 +130,9 @@ func (m *Mapper) index(from int) {
 			}
 		}
 	}
-	m.lineStart = starts
+	m.lines = starts
 	for i := first; i < len(starts); i++ {
-		if start, end := starts[i], m.lineEnd(i); end-start > markStep {
+		if start, end := starts[i], m.lineEnd(len(m.shared)+i); end-start > markStep {
 			m.markLine(start, end)
 		}
 	}
@@ -164,15 +181,23 @@ func (mk mark) units(enc Encoding) int {
 }
 
 // Lines returns the number of lines (a final line break opens an empty last line).
-func (m *Mapper) Lines() int { return len(m.lineStart) }
+func (m *Mapper) Lines() int { return len(m.shared) + len(m.lines) }
+
+// start returns the offset of line i's first byte.
+func (m *Mapper) start(i int) int {
+	if i < len(m.shared) {
+		return m.shared[i]
+	}
+	return m.lines[i-len(m.shared)]
+}
 
 // lineEnd returns the offset of line i's terminator (or of the end of input).
 func (m *Mapper) lineEnd(i int) int {
-	if i+1 >= len(m.lineStart) {
+	if i+1 >= m.Lines() {
 		return len(m.content)
 	}
-	end := m.lineStart[i+1] - 1
-	if end > m.lineStart[i] && m.content[end] == '\n' && m.content[end-1] == '\r' {
+	end := m.start(i+1) - 1
+	if end > m.start(i) && m.content[end] == '\n' && m.content[end-1] == '\r' {
 		end--
 	}
 	return end
@@ -180,7 +205,10 @@ func (m *Mapper) lineEnd(i int) int {
 
 // Line returns the 0-based line holding offset.
 func (m *Mapper) Line(offset int) int {
-	return sort.Search(len(m.lineStart), func(i int) bool { return m.lineStart[i] > offset }) - 1
+	if len(m.lines) == 0 || offset < m.lines[0] {
+		return sort.Search(len(m.shared), func(i int) bool { return m.shared[i] > offset }) - 1
+	}
+	return len(m.shared) + sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > offset }) - 1
 }
 
 // Position converts a byte offset, clamped to the content, to a position.
@@ -189,7 +217,7 @@ func (m *Mapper) Line(offset int) int {
 func (m *Mapper) Position(offset int, enc Encoding) Position {
 	offset = max(0, min(offset, len(m.content)))
 	line := m.Line(offset)
-	start, end := m.lineStart[line], m.lineEnd(line)
+	start, end := m.start(line), m.lineEnd(line)
 	offset = min(offset, end)
 	if enc == UTF8 {
 		return Position{Line: line, Character: columns(m.content[start:end], offset-start, enc)}
@@ -228,13 +256,13 @@ func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
 	if p.Line < 0 || p.Character < 0 {
 		return 0, fmt.Errorf("invalid position %d:%d", p.Line, p.Character)
 	}
-	if p.Line >= len(m.lineStart) {
-		if p.Line == len(m.lineStart) && p.Character == 0 {
+	if p.Line >= m.Lines() {
+		if p.Line == m.Lines() && p.Character == 0 {
 			return len(m.content), nil
 		}
-		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line+1, len(m.lineStart))
+		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line+1, m.Lines())
 	}
-	start, end := m.lineStart[p.Line], m.lineEnd(p.Line)
+	start, end := m.start(p.Line), m.lineEnd(p.Line)
 	if enc == UTF8 {
 		return start + charStart(m.content[start:end], min(p.Character, end-start)), nil
 	}

@@ -395,8 +395,8 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 			prefix++
 		}
 		got, want := NewMapper([]byte(tc[0])).edited([]byte(tc[1]), prefix), NewMapper([]byte(tc[1]))
-		if !slices.Equal(got.lineStart, want.lineStart) {
-			t.Errorf("%q to %q: got lines %v, want %v", tc[0], tc[1], got.lineStart, want.lineStart)
+		if !slices.Equal(got.starts(), want.starts()) {
+			t.Errorf("%q to %q: got lines %v, want %v", tc[0], tc[1], got.starts(), want.starts())
 		}
 	}
 	text := random(60)
@@ -410,8 +410,25 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 			prefix++
 		}
 		got, want := m.edited([]byte(next), prefix), NewMapper([]byte(next))
-		if !slices.Equal(got.lineStart, want.lineStart) || !slices.Equal(got.marks, want.marks) {
-			t.Fatalf("edit %d at %d of %q:\ngot  lines %v marks %v\nwant lines %v marks %v", i, at, next, got.lineStart, got.marks, want.lineStart, want.marks)
+		if !slices.Equal(got.starts(), want.starts()) || !slices.Equal(got.marks, want.marks) {
+			t.Fatalf("edit %d at %d of %q:\ngot  lines %v marks %v\nwant lines %v marks %v", i, at, next, got.starts(), got.marks, want.starts(), want.marks)
+		}
+		for range 10 {
+			o := r.IntN(len(next) + 2)
+			for _, enc := range []Encoding{UTF16, UTF8} {
+				p := got.Position(o, enc)
+				if w := want.Position(o, enc); p != w || got.Line(o) != want.Line(o) {
+					t.Fatalf("edit %d: offset %d is at %v (line %d), want %v (line %d)", i, o, p, got.Line(o), w, want.Line(o))
+				}
+				if g, err := got.Offset(p, enc); err != nil || g != mustOffset(want, p, enc) {
+					t.Fatalf("edit %d: position %v is at %d (%v)", i, p, g, err)
+				}
+			}
+		}
+		// The earlier version's mapper, which shares arrays with the new
+		// one, is unchanged.
+		if old := NewMapper([]byte(text)); !slices.Equal(m.starts(), old.starts()) || !slices.Equal(m.marks, old.marks) {
+			t.Fatalf("edit %d at %d of %q changed the mapper of the text before it", i, at, next)
 		}
 		text, m = next, got
 		if i%100 == 0 {
@@ -419,4 +436,15 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 			m = NewMapper([]byte(text))
 		}
 	}
+}
+
+// starts returns the starts of m's lines.
+func (m *Mapper) starts() []int { return slices.Concat(m.shared, m.lines) }
+
+func mustOffset(m *Mapper, p Position, enc Encoding) int {
+	o, err := m.Offset(p, enc)
+	if err != nil {
+		panic(err)
+	}
+	return o
 }
