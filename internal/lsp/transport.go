@@ -29,7 +29,8 @@ import (
 // with the JSON-RPC error the specification names, and hands jsonrpc2
 // only messages it represents faithfully: a request whose id jsonrpc2
 // would alter gets a stand-in id, and its response is written with the
-// id exactly as the client sent it.
+// id exactly as the client sent it. The notifications that carry
+// documents skip jsonrpc2 altogether (transport_text.go).
 const (
 	// MaxMessageSize is the largest message body the server reads:
 	// 64 MiB, eight times the largest review the benchmarks generate
