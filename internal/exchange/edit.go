@@ -110,6 +110,15 @@ func RemoveMember(src []byte, m *Node) Edit {
 	}
 	start, end := m.KeyStart, m.End
 	switch {
+	case idx < 0:
+		// Not among its parent's members: the patch, whose Parent is a
+		// stand-in (see Node.Parent). Take the comma after it, or else
+		// the one before it, from the text.
+		if j := skipWhite(src, end); j < len(src) && src[j] == ',' {
+			end = skipWhite(src, j+1)
+		} else if k := bytes.LastIndexFunc(src[:start], func(r rune) bool { return !isJSONSpace(r) }); k >= 0 && src[k] == ',' {
+			start = k
+		}
 	case idx+1 < len(obj.Members):
 		end = obj.Members[idx+1].KeyStart // through the comma and the next line's indent
 	case idx > 0:
@@ -135,4 +144,15 @@ func RemoveElement(e *Node) Edit {
 		return Edit{Start: e.Start, End: arr.Elems[1].Start}
 	}
 	return Edit{Start: e.Start, End: e.End}
+}
+
+func isJSONSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// skipWhite returns the offset of the first byte from i on that is not
+// JSON white space.
+func skipWhite(src []byte, i int) int {
+	for i < len(src) && isJSONSpace(rune(src[i])) {
+		i++
+	}
+	return i
 }

@@ -9,6 +9,10 @@ import "bytes"
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
 // them, which copies the nodes with their offsets shifted.
+//
+// As with Parse, src must not be modified afterwards, and neither may
+// prev.Src: the carried-over strings still share its memory, so the new
+// document keeps that text alive as well.
 func ParseIncremental(src []byte, prev *Document) *Document {
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
@@ -27,9 +31,10 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 		return reuseMapper(Parse(src), prev, prefix)
 	}
 	// An unmoved subtree is shared with prev: nothing in it differs but
-	// the patch node's Parent, which stays prev's root (an object, the
-	// same Kind and no Name, so Pointer and IsMember are unchanged). A
-	// moved one is copied with its offsets shifted.
+	// the patch node's Parent, which stays the stand-in for the root of
+	// the version that read it (an object without a Parent, so Pointer
+	// and IsMember are unchanged; see Node.Parent). A moved one is copied
+	// with its offsets shifted.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
 		reuse, shared = cloneShifted(p.Node, delta), nil

@@ -46,7 +46,12 @@ func (k Kind) String() string {
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
-	Parent     *Node
+	// Parent is the containing object or array; nil for the root. The
+	// root's patch member is the exception: its Parent is a childless
+	// stand-in for the root object (same Kind and range, no Parent),
+	// because later versions of the document share the patch's nodes
+	// (ParseIncremental) and must not keep this version's tree alive.
+	Parent *Node
 	// Name is the member name when the parent is an object; Index is the
 	// element index when the parent is an array, -1 otherwise.
 	Name  string

@@ -28,6 +28,19 @@ type reader struct {
 	// one allocation each would dominate reading.
 	slab []Node
 	key  Node // scratch node for decoding member names
+	// scratch holds an escaped string while it is decoded; strs is the
+	// block that decoded strings are then copied into (see keep).
+	scratch, strs []byte
+	// copy is set while reading the root's patch member: its strings are
+	// copied rather than views of src, since ParseIncremental carries
+	// the patch's nodes over to later versions, and views would keep
+	// each earlier version's whole text alive with them.
+	copy bool
+	// standIn is the patch node's Parent: a childless copy of the root
+	// object, so that a later version sharing the patch's nodes does not
+	// keep this version's tree, and through its strings its source,
+	// alive (see Node.Parent).
+	standIn *Node
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
@@ -59,7 +72,9 @@ func (r *reader) newNode() *Node {
 }
 
 // ParseJSON reads src tolerantly: it always returns a root node (possibly
-// KindInvalid) and lists every syntax error it had to recover from.
+// KindInvalid) and lists every syntax error it had to recover from. The
+// tree's strings share src's memory: src must not be modified afterwards
+// (see Parse).
 func ParseJSON(src []byte) (*Node, []SyntaxError) {
 	return parseJSON(&reader{src: src})
 }
@@ -75,6 +90,9 @@ func parseJSON(r *reader) (*Node, []SyntaxError) {
 		return &Node{Kind: KindInvalid, Start: r.pos, End: r.pos, Index: -1}, r.errs
 	}
 	root := r.value(nil, 0)
+	if r.standIn != nil {
+		r.standIn.End, r.standIn.Closed = root.End, root.Closed
+	}
 	for {
 		r.skipSpace()
 		if r.pos >= len(src) {
@@ -360,7 +378,11 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			r.fail(keyStart, keyEnd, fmt.Sprintf("member %q has no value", name))
 			v = &Node{Start: r.pos, End: r.pos}
 		} else {
-			v = r.value(obj, depth+1)
+			if depth == 0 && name == "patch" {
+				v = r.patch(obj, depth)
+			} else {
+				v = r.value(obj, depth+1)
+			}
 		}
 	} else {
 		r.fail(keyStart, keyEnd, fmt.Sprintf("missing ':' after member name %q", name))
@@ -370,6 +392,9 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			v = &Node{Start: keyEnd, End: keyEnd}
 		}
 	}
+	if depth == 0 && name == "patch" {
+		name = "patch" // the constant, not a view of src
+	}
 	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart == keyStart && v.KeyEnd == keyEnd {
 		return v // the same member at the same place: nothing to write
 	}
@@ -377,8 +402,27 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		v = cloneShifted(v, 0)
 		r.shared = nil
 	}
-	v.Parent, v.Name, v.Index = obj, name, -1
+	parent := obj
+	if depth == 0 && name == "patch" {
+		if r.standIn == nil {
+			r.standIn = &Node{Kind: KindObject, Start: obj.Start, End: obj.End, Index: -1}
+		}
+		parent = r.standIn
+	}
+	v.Parent, v.Name, v.Index = parent, name, -1
 	v.KeyStart, v.KeyEnd = keyStart, keyEnd
+	return v
+}
+
+// patch reads the value of the root's patch member. Later versions may
+// share its nodes (ParseIncremental), so nothing of them may keep this
+// version's tree or source alive: its strings are copies (see plain), and
+// its nodes and strings get blocks of their own, since one node or string
+// in a block keeps the whole block, and whatever the rest of it points to.
+func (r *reader) patch(obj *Node, depth int) *Node {
+	r.slab, r.strs, r.copy = nil, nil, true
+	v := r.value(obj, depth+1)
+	r.slab, r.strs, r.copy = nil, nil, false
 	return v
 }
 

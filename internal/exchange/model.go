@@ -20,6 +20,10 @@ const (
 
 // Document is a parsed review exchange file: the JSON tree with positions
 // and the review model decoded from it with the spec's tolerance rules.
+//
+// Src must never be modified: the strings of the tree and the model that
+// have no escapes (Node.Name, Node.Str, PatchLine.Text, Comment.Body...)
+// are views of its bytes, not copies (see Parse).
 type Document struct {
 	Src    []byte
 	Root   *Node
@@ -123,6 +127,12 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 
 // Parse reads a review exchange document. It never fails: syntax errors are
 // listed in Syntax and the model holds whatever could be decoded.
+//
+// The document keeps src, and its strings without escapes share src's
+// memory instead of copying it: a large review is mostly such strings.
+// The caller must therefore never modify src's bytes once it is parsed
+// (appending past its length is harmless); give Parse a copy of a buffer
+// that will be reused.
 func Parse(src []byte) *Document {
 	root, errs := ParseJSON(src)
 	d := &Document{Src: src, Root: root, Syntax: errs}
@@ -185,7 +195,10 @@ func decodePatch(src []byte, n *Node) Patch {
 			if e.Kind != KindString {
 				continue // a schema error; not a diff line
 			}
-			if !strings.ContainsAny(e.Str, "\n\r") {
+			// Without an escape the value cannot hold a line break (a raw
+			// one ends the string); most lines have none, so this skips
+			// the scan.
+			if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
 				start, end := contentRange(e)
 				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: int32(i), Node: e, Start: start, End: end})
 				continue
@@ -202,17 +215,21 @@ func decodePatch(src []byte, n *Node) Patch {
 }
 
 func decodeComment(src []byte, n *Node, index int) *Comment {
+	// The short members are copies rather than views of src (see Parse):
+	// they are what other packages keep in results carried over to later
+	// versions of the document (the anchor package's drift candidates
+	// hold the path), and a view would keep this version's text alive.
 	c := &Comment{
 		Node:    n,
 		Index:   index,
-		ID:      str(n.Member("id")),
-		Author:  str(n.Member("author")),
-		Path:    str(n.Member("path")),
-		Side:    str(n.Member("side")),
+		ID:      strings.Clone(str(n.Member("id"))),
+		Author:  strings.Clone(str(n.Member("author"))),
+		Path:    strings.Clone(str(n.Member("path"))),
+		Side:    strings.Clone(str(n.Member("side"))),
 		Body:    str(n.Member("body")),
-		State:   str(n.Member("state")),
+		State:   strings.Clone(str(n.Member("state"))),
 		Snippet: str(n.Member("snippet")),
-		At:      str(n.Member("at")),
+		At:      strings.Clone(str(n.Member("at"))),
 	}
 	c.StartLine, _ = n.Member("start_line").Int(src)
 	c.EndLine = c.StartLine

@@ -1,0 +1,86 @@
+package exchange
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// inSource reports whether s's bytes lie inside src's.
+func inSource(s string, src []byte) bool {
+	if s == "" {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(src))
+}
+
+// TestStringsAreViews checks that strings without escapes, members names
+// included and whatever else they hold, share the source's memory, and
+// that escaped ones are decoded into memory of their own.
+func TestStringsAreViews(t *testing.T) {
+	src := []byte("{\"plain\": \"abc\", \"utf8\": \"é😀\", \"ctl\": \"a\tb\", \"bad\": \"\xff\", \"open\": \"no end\n" +
+		`, "esc\n": "a\"b", "uni": "\u00e9x", "bad\q": "x\qy", "short\u12": "z\u12"}`)
+	root, _ := ParseJSON(src)
+	for _, m := range root.Members {
+		keyEscaped := strings.Contains(string(src[m.KeyStart:m.KeyEnd]), `\`)
+		if inSource(m.Name, src) == keyEscaped {
+			t.Errorf("member name %q: escaped %v, but view %v", m.Name, keyEscaped, !keyEscaped)
+		}
+		if m.Str != "" && inSource(m.Str, src) == m.Escape {
+			t.Errorf("member %q = %q: escaped %v, but view %v", m.Name, m.Str, m.Escape, !m.Escape)
+		}
+	}
+	want := map[string]string{"plain": "abc", "utf8": "é😀", "ctl": "a\tb", "bad": "\xff", "open": "no end",
+		"esc\n": `a"b`, "uni": "éx", "badq": "xqy", "short\\u12": `z\u12`}
+	for name, v := range want {
+		if got := root.Member(name); got == nil || got.Str != v {
+			t.Errorf("member %q: got %v, want %q", name, got, v)
+		}
+	}
+}
+
+// TestPatchStringsAreCopies checks that the strings of the root's patch
+// member, nested ones included, do not share the source's memory: later
+// versions carry the patch's nodes over, and must not keep this source.
+func TestPatchStringsAreCopies(t *testing.T) {
+	src := []byte(`{"title": "t", "patch": ["a", {"k": "v", "k2": "w"}, "b\tc", "d"], "x": {"patch": "p"}}`)
+	root, _ := ParseJSON(src)
+	walk(root.Member("patch"), func(n *Node) {
+		if inSource(n.Name, src) || inSource(n.Str, src) {
+			t.Errorf("%s: %q %q share the source", n.Pointer(), n.Name, n.Str)
+		}
+	})
+	if s := root.Member("title").Str; !inSource(s, src) {
+		t.Errorf("title %q: want a view", s)
+	}
+	if s := root.Member("x").Member("patch").Str; !inSource(s, src) {
+		t.Errorf("/x/patch %q: want a view", s)
+	}
+}
+
+// TestPatchParentIsStandIn checks that the patch node's Parent is a
+// childless stand-in for the root (so that versions sharing the patch do
+// not keep one another's trees), that paths and ownership still read the
+// same, and that removing the patch member still removes its comma.
+func TestPatchParentIsStandIn(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{`{"a": 1, "patch": ["x"], "b": 2}`, `{"a": 1, "b": 2}`},
+		{`{"a": 1, "patch": ["x"]}`, `{"a": 1}`},
+		{`{"patch": "x"}`, `{}`},
+	} {
+		doc := Parse([]byte(tt.src))
+		p := doc.Root.Member("patch")
+		if p.Parent == doc.Root || p.Parent.Kind != KindObject || p.Parent.Parent != nil || len(p.Parent.Members) != 0 {
+			t.Fatalf("%s: patch.Parent = %+v, want a childless stand-in", tt.src, p.Parent)
+		}
+		if p.Parent.Start != doc.Root.Start || p.Parent.End != doc.Root.End || !p.IsMember() || p.Pointer() != "/patch" {
+			t.Errorf("%s: stand-in %d-%d, pointer %q", tt.src, p.Parent.Start, p.Parent.End, p.Pointer())
+		}
+		out, err := ApplyEdits(doc.Src, []Edit{RemoveMember(doc.Src, p)})
+		if err != nil || string(out) != tt.want {
+			t.Errorf("%s: RemoveMember(patch) = %s (%v), want %s", tt.src, out, err, tt.want)
+		}
+	}
+}
