@@ -100,7 +100,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	}
 	// By name, not by node: with the key repeated, v is the last one
 	// (the one that counts), but detection sees the first.
-	if first := root.Members[0]; first.Name != "leanreview_review" {
+	if first := root.Members()[0]; first.Name != "leanreview_review" {
 		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
 			RemoveMember(doc.Src, v),
 			InsertMember(doc.Src, root, "leanreview_review", string(doc.Src[v.Start:v.End]), "^"),
@@ -159,7 +159,7 @@ func checkSchema(doc *Document, res *Result) {
 
 func checkUnknown(doc *Document, add func(Diagnostic)) {
 	unknown := func(obj *Node, known []string, where string) {
-		for _, m := range obj.Members {
+		for _, m := range obj.Members() {
 			if slices.Contains(known, m.Name) {
 				continue
 			}
@@ -233,12 +233,12 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 				scan(n.Start, n.End)
 			}
 		case KindObject:
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				scan(m.KeyStart, m.KeyEnd)
 				walk(m)
 			}
 		case KindArray:
-			for _, e := range n.Elems {
+			for _, e := range n.Elems() {
 				walk(e)
 			}
 		}

@@ -127,18 +127,18 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 		case KindNumber:
 			n.Int(data)
 		}
-		if n.Kind != KindObject && len(n.Members) > 0 || n.Kind != KindArray && len(n.Elems) > 0 {
+		if n.Kind != KindObject && len(n.Members()) > 0 || n.Kind != KindArray && len(n.Elems()) > 0 {
 			t.Errorf("%s %q has children", n.Kind, n.Pointer())
 		}
 		prevEnd := n.Start
 		if n.Kind == KindObject || n.Kind == KindArray {
 			prevEnd = n.Start + 1
 		}
-		for i, m := range n.Members {
+		for i, m := range n.Members() {
 			// The root's patch names a childless stand-in for the root
 			// (see Node.Parent), possibly an earlier version's.
 			standIn := n.Parent == nil && m.Name == "patch" && m.Parent != nil && m.Parent != n && m.Parent.Parent == nil &&
-				m.Parent.Kind == KindObject && len(m.Parent.Members) == 0 && m.Parent.Start == n.Start
+				m.Parent.Kind == KindObject && len(m.Parent.Members()) == 0 && m.Parent.Start == n.Start
 			if m.Parent != n && !standIn || m.Index != -1 {
 				t.Errorf("member %q: parent or index (%d) wrong", m.Pointer(), m.Index)
 			}
@@ -148,8 +148,8 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			}
 			prevEnd = m.End
 		}
-		for i, e := range n.Elems {
-			if e.Parent != n || e.Index != i {
+		for i, e := range n.Elems() {
+			if e.Parent != n || int(e.Index) != i {
 				t.Errorf("element %q: parent or index (%d) wrong, want %d", e.Pointer(), e.Index, i)
 			}
 			if e.Start < prevEnd || e.End > n.End {
@@ -240,7 +240,7 @@ func FuzzParse(f *testing.F) {
 			if l.Start < start || l.Start > l.End || l.End > end {
 				t.Errorf("line %d %q: range %d-%d, want inside %d-%d", i, l.Text, l.Start, l.End, start, end)
 			}
-			if p.Form == PatchArray && p.Node.Elems[l.Elem] != l.Node {
+			if p.Form == PatchArray && p.Node.Elems()[l.Elem] != l.Node {
 				t.Errorf("line %d: Elem %d is not its node", i, l.Elem)
 			}
 			if strings.Contains(l.Text, "\n") {
@@ -252,7 +252,7 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("trailing empty element %v is not an empty string", p.TrailingEmpty)
 		}
 		for _, c := range d.Review.Comments {
-			if cs := d.Root.Member("comments"); cs.Elems[c.Index] != c.Node {
+			if cs := d.Root.Member("comments"); cs.Elems()[c.Index] != c.Node {
 				t.Errorf("comment %d: node is not comments[%d]", c.Index, c.Index)
 			}
 			c.SideNorm()

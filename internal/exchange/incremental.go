@@ -80,14 +80,14 @@ func movedPatch(p Patch, clone *Node, delta int) Patch {
 		l.Start += delta
 		l.End += delta
 		if p.Form == PatchArray {
-			l.Node = clone.Elems[l.Elem]
+			l.Node = clone.Elems()[l.Elem]
 		} else {
 			l.Node = clone
 		}
 		out.Lines[i] = l
 	}
 	if p.TrailingEmpty != nil {
-		out.TrailingEmpty = clone.Elems[p.TrailingEmpty.Index]
+		out.TrailingEmpty = clone.Elems()[p.TrailingEmpty.Index]
 	}
 	return out
 }
@@ -103,7 +103,9 @@ func syntaxErrorIn(d *Document, n *Node) bool {
 
 // cloneShifted deep-copies a subtree with every offset moved by delta.
 func cloneShifted(n *Node, delta int) *Node {
-	slab := make([]Node, 0, countNodes(n))
+	count := countNodes(n)
+	slab := make([]Node, 0, count)
+	ptrs := make([]*Node, 0, count-1) // every node but n is someone's child
 	var clone func(n, parent *Node) *Node
 	clone = func(n, parent *Node) *Node {
 		slab = append(slab, *n)
@@ -115,17 +117,14 @@ func cloneShifted(n *Node, delta int) *Node {
 			c.KeyStart += delta
 			c.KeyEnd += delta
 		}
-		if n.Members != nil {
-			c.Members = make([]*Node, len(n.Members))
-			for i, m := range n.Members {
-				c.Members[i] = clone(m, c)
+		if kids := n.children(); kids != nil {
+			at := len(ptrs)
+			ptrs = ptrs[:at+len(kids)]
+			own := ptrs[at : at+len(kids) : at+len(kids)]
+			for i, k := range kids {
+				own[i] = clone(k, c)
 			}
-		}
-		if n.Elems != nil {
-			c.Elems = make([]*Node, len(n.Elems))
-			for i, e := range n.Elems {
-				c.Elems[i] = clone(e, c)
-			}
+			c.setChildren(own)
 		}
 		return c
 	}
@@ -134,11 +133,8 @@ func cloneShifted(n *Node, delta int) *Node {
 
 func countNodes(n *Node) int {
 	k := 1
-	for _, m := range n.Members {
-		k += countNodes(m)
-	}
-	for _, e := range n.Elems {
-		k += countNodes(e)
+	for _, c := range n.children() {
+		k += countNodes(c)
 	}
 	return k
 }

@@ -15,10 +15,10 @@ func shape(n *Node) string {
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v|", n.Kind, n.Start, n.End, n.KeyStart, n.KeyEnd, n.Name, n.Str, n.Closed)
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			walk(m)
 		}
-		for _, e := range n.Elems {
+		for _, e := range n.Elems() {
 			walk(e)
 		}
 	}

@@ -5,6 +5,7 @@ package exchange
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Node.
@@ -43,6 +44,10 @@ func (k Kind) String() string {
 // Node is one JSON value with its byte range in the source. The reader keeps
 // ranges rather than decoded values alone because every diagnostic, hover and
 // edit the project makes is addressed by source position.
+//
+// A large review holds over 100,000 nodes, so the struct is kept small (96
+// bytes): the children are one exactly sized array reached through
+// Members or Elems, and the small fields share a word.
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
@@ -52,25 +57,60 @@ type Node struct {
 	// because later versions of the document share the patch's nodes
 	// (ParseIncremental) and must not keep this version's tree alive.
 	Parent *Node
-	// Name is the member name when the parent is an object; Index is the
-	// element index when the parent is an array, -1 otherwise.
-	Name  string
-	Index int
+	// Name is the member name when the parent is an object.
+	Name string
+	Str  string // decoded string value (KindString)
+	// kids are the object's members or the array's elements, nkids of
+	// them (see Members and Elems).
+	kids **Node
 	// KeyStart and KeyEnd delimit the member's key, quotes included.
 	KeyStart, KeyEnd int
-
-	Members []*Node // object members in source order
-	Elems   []*Node // array elements
-
-	Str    string // decoded string value (KindString)
-	Bool   bool   // KindBool
-	Escape bool   // a string value that contains at least one escape
+	// Index is the element index when the parent is an array, -1
+	// otherwise.
+	Index int32
+	nkids int32
+	Bool  bool // KindBool
+	// Escape reports a string value that contains at least one escape.
+	Escape bool
 	// Closed reports whether a string, object or array has its closing
 	// delimiter; half-typed documents leave it false.
 	Closed bool
-	// Kind sits beside the flags so that the struct has no padding: a
-	// large review holds over 100,000 nodes.
-	Kind Kind
+	Kind   Kind
+}
+
+// Members returns an object's members in source order (nil for any other
+// kind). The slice is the node's own: callers must not modify it.
+func (n *Node) Members() []*Node {
+	if n.Kind != KindObject {
+		return nil
+	}
+	return n.children()
+}
+
+// Elems returns an array's elements (nil for any other kind). The slice
+// is the node's own: callers must not modify it.
+func (n *Node) Elems() []*Node {
+	if n.Kind != KindArray {
+		return nil
+	}
+	return n.children()
+}
+
+func (n *Node) children() []*Node {
+	if n.nkids == 0 {
+		return nil
+	}
+	return unsafe.Slice(n.kids, n.nkids)
+}
+
+// setChildren makes kids, which the node then owns, its members or
+// elements.
+func (n *Node) setChildren(kids []*Node) {
+	if len(kids) == 0 {
+		n.kids, n.nkids = nil, 0
+		return
+	}
+	n.kids, n.nkids = &kids[0], int32(len(kids))
 }
 
 // IsMember reports whether n is the value of an object member.
@@ -82,9 +122,9 @@ func (n *Node) Member(name string) *Node {
 	if n == nil || n.Kind != KindObject {
 		return nil
 	}
-	for i := len(n.Members) - 1; i >= 0; i-- {
-		if n.Members[i].Name == name {
-			return n.Members[i]
+	for i := len(n.Members()) - 1; i >= 0; i-- {
+		if n.Members()[i].Name == name {
+			return n.Members()[i]
 		}
 	}
 	return nil
@@ -100,7 +140,7 @@ func (n *Node) Pointer() string {
 		if c.Parent.Kind == KindObject {
 			parts = append(parts, pointerEscaper.Replace(c.Name))
 		} else {
-			parts = append(parts, strconv.Itoa(c.Index))
+			parts = append(parts, strconv.Itoa(int(c.Index)))
 		}
 	}
 	var b strings.Builder
@@ -134,14 +174,14 @@ func (n *Node) Int(src []byte) (int, bool) {
 func (n *Node) Value(src []byte) any {
 	switch n.Kind {
 	case KindObject:
-		m := make(map[string]any, len(n.Members))
-		for _, mem := range n.Members {
+		m := make(map[string]any, len(n.Members()))
+		for _, mem := range n.Members() {
 			m[mem.Name] = mem.Value(src)
 		}
 		return m
 	case KindArray:
-		a := make([]any, len(n.Elems))
-		for i, e := range n.Elems {
+		a := make([]any, len(n.Elems()))
+		for i, e := range n.Elems() {
 			a[i] = e.Value(src)
 		}
 		return a

@@ -41,6 +41,10 @@ type reader struct {
 	// keep this version's tree, and through its strings its source,
 	// alive (see Node.Parent).
 	standIn *Node
+	// kids holds the children of the containers being read, innermost
+	// last; each container's are then copied, exactly sized, into a block
+	// of ptrs (see children).
+	kids, ptrs []*Node
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
@@ -62,6 +66,32 @@ type reader struct {
 // would leave part of its last page unused.
 const slabNodes = 9 * 8192 / int(unsafe.Sizeof(Node{}))
 
+// ptrBlock is the number of child pointers per block of r.ptrs.
+const ptrBlock = 4096
+
+// children moves the children read since r.kids had length base into
+// memory of their own and gives them to n.
+func (r *reader) children(n *Node, base int) {
+	k := r.kids[base:]
+	var own []*Node
+	switch {
+	case len(k) == 0:
+	case len(k) > ptrBlock/8:
+		own = make([]*Node, len(k)) // a large one would waste the rest of a block
+	default:
+		if cap(r.ptrs)-len(r.ptrs) < len(k) {
+			r.ptrs = make([]*Node, 0, ptrBlock)
+		}
+		at := len(r.ptrs)
+		r.ptrs = r.ptrs[:at+len(k)]
+		own = r.ptrs[at : at+len(k) : at+len(k)]
+	}
+	copy(own, k)
+	n.setChildren(own)
+	clear(k)
+	r.kids = r.kids[:base]
+}
+
 func (r *reader) newNode() *Node {
 	if len(r.slab) == 0 {
 		r.slab = make([]Node, slabNodes)
@@ -79,8 +109,18 @@ func ParseJSON(src []byte) (*Node, []SyntaxError) {
 	return parseJSON(&reader{src: src})
 }
 
+// maxSource is the largest source the reader takes: element indexes and
+// child counts are 32 bits (Node), and so are the patch's line offsets
+// (PatchLine). The server refuses far smaller messages; the command line
+// reports a larger file as this error.
+const maxSource = 1<<31 - 1
+
 func parseJSON(r *reader) (*Node, []SyntaxError) {
 	src := r.src
+	if len(src) > maxSource {
+		r.fail(0, 0, fmt.Sprintf("document of %d bytes: this tool reads at most %d", len(src), maxSource))
+		return &Node{Kind: KindInvalid, Index: -1}, r.errs
+	}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		r.pos = 3 // tolerate a byte-order mark
 	}
@@ -297,7 +337,11 @@ func (r *reader) object(n *Node, depth int) {
 	n.Kind = KindObject
 	r.pos++ // {
 	r.open = append(r.open, '}')
-	defer func() { r.open = r.open[:len(r.open)-1] }()
+	base := len(r.kids)
+	defer func() {
+		r.open = r.open[:len(r.open)-1]
+		r.children(n, base)
+	}()
 	afterComma := -1
 	for {
 		r.skipSpace()
@@ -331,7 +375,7 @@ func (r *reader) object(n *Node, depth int) {
 		}
 		afterComma = -1
 		mem := r.member(n, depth)
-		n.Members = append(n.Members, mem)
+		r.kids = append(r.kids, mem)
 		r.skipSpace()
 		if r.pos >= len(r.src) {
 			continue // reported at the top of the loop
@@ -420,9 +464,9 @@ func (r *reader) member(obj *Node, depth int) *Node {
 // its nodes and strings get blocks of their own, since one node or string
 // in a block keeps the whole block, and whatever the rest of it points to.
 func (r *reader) patch(obj *Node, depth int) *Node {
-	r.slab, r.strs, r.copy = nil, nil, true
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
 	v := r.value(obj, depth+1)
-	r.slab, r.strs, r.copy = nil, nil, false
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
 	return v
 }
 
@@ -434,7 +478,11 @@ func (r *reader) array(n *Node, depth int) {
 	n.Kind = KindArray
 	r.pos++ // [
 	r.open = append(r.open, ']')
-	defer func() { r.open = r.open[:len(r.open)-1] }()
+	base := len(r.kids)
+	defer func() {
+		r.open = r.open[:len(r.open)-1]
+		r.children(n, base)
+	}()
 	afterComma := -1
 	for {
 		r.skipSpace()
@@ -471,8 +519,8 @@ func (r *reader) array(n *Node, depth int) {
 		if e.End == e.Start && e.Kind == KindInvalid && r.pos < len(r.src) && r.src[r.pos] == ':' {
 			r.pos++ // a stray ':' would otherwise loop forever
 		}
-		e.Index = len(n.Elems)
-		n.Elems = append(n.Elems, e)
+		e.Index = int32(len(r.kids) - base)
+		r.kids = append(r.kids, e)
 		r.skipSpace()
 		if r.pos >= len(r.src) {
 			continue

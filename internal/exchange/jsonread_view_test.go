@@ -23,7 +23,7 @@ func TestStringsAreViews(t *testing.T) {
 	src := []byte("{\"plain\": \"abc\", \"utf8\": \"é😀\", \"ctl\": \"a\tb\", \"bad\": \"\xff\", \"open\": \"no end\n" +
 		`, "esc\n": "a\"b", "uni": "\u00e9x", "bad\q": "x\qy", "short\u12": "z\u12"}`)
 	root, _ := ParseJSON(src)
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		keyEscaped := strings.Contains(string(src[m.KeyStart:m.KeyEnd]), `\`)
 		if inSource(m.Name, src) == keyEscaped {
 			t.Errorf("member name %q: escaped %v, but view %v", m.Name, keyEscaped, !keyEscaped)
@@ -72,7 +72,7 @@ func TestPatchParentIsStandIn(t *testing.T) {
 	} {
 		doc := Parse([]byte(tt.src))
 		p := doc.Root.Member("patch")
-		if p.Parent == doc.Root || p.Parent.Kind != KindObject || p.Parent.Parent != nil || len(p.Parent.Members) != 0 {
+		if p.Parent == doc.Root || p.Parent.Kind != KindObject || p.Parent.Parent != nil || len(p.Parent.Members()) != 0 {
 			t.Fatalf("%s: patch.Parent = %+v, want a childless stand-in", tt.src, p.Parent)
 		}
 		if p.Parent.Start != doc.Root.Start || p.Parent.End != doc.Root.End || !p.IsMember() || p.Pointer() != "/patch" {
@@ -82,5 +82,12 @@ func TestPatchParentIsStandIn(t *testing.T) {
 		if err != nil || string(out) != tt.want {
 			t.Errorf("%s: RemoveMember(patch) = %s (%v), want %s", tt.src, out, err, tt.want)
 		}
+	}
+}
+
+// TestNodeSize keeps Node small: a large review holds over 100,000.
+func TestNodeSize(t *testing.T) {
+	if size := unsafe.Sizeof(Node{}); size > 96 {
+		t.Errorf("Node is %d bytes, want at most 96", size)
 	}
 }

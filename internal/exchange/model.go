@@ -160,7 +160,7 @@ func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
 	r.Title = str(root.Member("title"))
 	r.Summary = str(root.Member("summary"))
 	if cs := root.Member("comments"); cs != nil && cs.Kind == KindArray {
-		for i, e := range cs.Elems {
+		for i, e := range cs.Elems() {
 			if e.Kind == KindObject {
 				r.Comments = append(r.Comments, decodeComment(src, e, i))
 			}
@@ -185,8 +185,8 @@ func decodePatch(src []byte, n *Node) Patch {
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
-		p.Lines = make([]PatchLine, 0, len(n.Elems))
-		elems := n.Elems
+		p.Lines = make([]PatchLine, 0, len(n.Elems()))
+		elems := n.Elems()
 		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
 			p.TrailingEmpty = elems[k-1]
 			elems = elems[:k-1]
@@ -237,7 +237,7 @@ func decodeComment(src []byte, n *Node, index int) *Comment {
 		c.EndLine = e
 	}
 	if rs := n.Member("replies"); rs != nil && rs.Kind == KindArray {
-		for _, e := range rs.Elems {
+		for _, e := range rs.Elems() {
 			if e.Kind == KindObject {
 				c.Replies = append(c.Replies, &Reply{Node: e, Author: str(e.Member("author")), Body: str(e.Member("body")), At: str(e.Member("at"))})
 			}
