@@ -279,7 +279,7 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 			n++
 		}
 		i += n
-		if !l.Shared {
+		if !l.Shared() {
 			continue
 		}
 		if !broken {
@@ -291,9 +291,9 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 			sep = "," + nl + LineIndent(doc.Src, l.Node.Start)
 		}
 		parts := quotedLines(doc.Src, l.Node) // keeps lone surrogate escapes
-		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts))
+		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem(), len(parts))
 		if len(parts) == 1 {
-			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem)
+			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem())
 		}
 		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: CodePatchMultilineElement, Message: msg,
 			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, sep))}}}})

@@ -240,8 +240,8 @@ func FuzzParse(f *testing.F) {
 			if l.Start < start || l.Start > l.End || l.End > end {
 				t.Errorf("line %d %q: range %d-%d, want inside %d-%d", i, l.Text, l.Start, l.End, start, end)
 			}
-			if p.Form == PatchArray && p.Node.Elems()[l.Elem] != l.Node {
-				t.Errorf("line %d: Elem %d is not its node", i, l.Elem)
+			if p.Form == PatchArray && p.Node.Elems()[l.Elem()] != l.Node {
+				t.Errorf("line %d: Elem %d is not its node", i, l.Elem())
 			}
 			if strings.Contains(l.Text, "\n") {
 				t.Errorf("line %d %q holds a line feed", i, l.Text)

@@ -80,7 +80,7 @@ func movedPatch(p Patch, clone *Node, delta int) Patch {
 		l.Start += delta
 		l.End += delta
 		if p.Form == PatchArray {
-			l.Node = clone.Elems()[l.Elem]
+			l.Node = clone.Elems()[l.Elem()]
 		} else {
 			l.Node = clone
 		}

@@ -30,7 +30,7 @@ func patchShape(p Patch) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %v|", p.Form, p.TrailingEmpty != nil)
 	for _, l := range p.Lines {
-		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem, l.Start, l.End, l.Shared)
+		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem(), l.Start, l.End, l.Shared())
 	}
 	return b.String()
 }

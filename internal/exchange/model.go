@@ -79,7 +79,8 @@ type Patch struct {
 	TrailingEmpty *Node
 }
 
-// PatchLine is one diff line of the patch.
+// PatchLine is one diff line of the patch. A large review has 100,000 of
+// them: what the node tells (Elem, Shared) is not stored again.
 type PatchLine struct {
 	Text string // decoded, without its line terminator
 	// Node is the array element the line comes from (or the patch string).
@@ -87,12 +88,21 @@ type PatchLine struct {
 	// Start and End delimit the line's escaped text in the source, inside
 	// the quotes.
 	Start, End int
-	// Elem is the array element the line comes from (0 for the string
-	// form). 32 bits, beside Shared: a large review has 100,000 lines.
-	Elem int32
-	// Shared reports that the element holds other lines too
-	// (patch-multiline-element) or, in the string form, always.
-	Shared bool
+}
+
+// Elem returns the index of the array element the line comes from (0 for
+// the string form).
+func (l *PatchLine) Elem() int { return max(0, int(l.Node.Index)) }
+
+// Shared reports that the line's element holds other lines too, or a line
+// feed after its only one (patch-multiline-element), or, in the string
+// form, always.
+func (l *PatchLine) Shared() bool {
+	n := l.Node
+	if n.Parent == nil || n.Parent.Kind != KindArray {
+		return true // the patch string
+	}
+	return n.Escape && strings.IndexByte(n.Str, '\n') >= 0
 }
 
 // Comment is one element of `comments`.
@@ -180,7 +190,7 @@ func decodePatch(src []byte, n *Node) Patch {
 		// ("a\nb\n" is two lines); an empty string holds no line at all.
 		if n.Str != "" {
 			for _, seg := range SplitLines(src, n) {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End, Shared: true})
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End})
 			}
 		}
 	case n.Kind == KindArray:
@@ -191,7 +201,7 @@ func decodePatch(src []byte, n *Node) Patch {
 			p.TrailingEmpty = elems[k-1]
 			elems = elems[:k-1]
 		}
-		for i, e := range elems {
+		for _, e := range elems {
 			if e.Kind != KindString {
 				continue // a schema error; not a diff line
 			}
@@ -200,12 +210,12 @@ func decodePatch(src []byte, n *Node) Patch {
 			// the scan.
 			if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
 				start, end := contentRange(e)
-				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: int32(i), Node: e, Start: start, End: end})
+				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Node: e, Start: start, End: end})
 				continue
 			}
 			segs := SplitLines(src, e) // "line\n" is one line: SplitLines drops the empty rest
 			for _, seg := range segs {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: int32(i), Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: e, Start: seg.Start, End: seg.End})
 			}
 		}
 	default:

@@ -192,7 +192,7 @@ func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
 // other lines (the single-string form, a multi-line element).
 func LineRange(p *exchange.Patch, i int) exchange.Range {
 	l := p.Lines[i]
-	if l.Shared {
+	if l.Shared() {
 		return exchange.Range{Start: l.Start, End: l.End}
 	}
 	return exchange.NodeRange(l.Node)
