@@ -76,6 +76,9 @@ type Node struct {
 	// delimiter; half-typed documents leave it false.
 	Closed bool
 	Kind   Kind
+	// lineFeed reports a string value holding a line feed (which only an
+	// escape can spell), so that PatchLine.Shared need not look.
+	lineFeed bool
 }
 
 // Members returns an object's members in source order (nil for any other

@@ -3,6 +3,7 @@ package exchange
 // The reader's scalars: numbers, strings and their escapes.
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -149,6 +150,7 @@ func (r *reader) stringValue(n *Node) {
 	}
 	r.scratch = append(r.scratch, s[run:end]...)
 	n.Str = r.keep(r.scratch)
+	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
 }
 
 // plain returns the unescaped string content src[start:end]: a view of the

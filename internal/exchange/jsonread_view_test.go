@@ -91,3 +91,20 @@ func TestNodeSize(t *testing.T) {
 		t.Errorf("Node is %d bytes, want at most 96", size)
 	}
 }
+
+// TestCommentShortMembersAreCopies checks that the members other packages
+// keep across versions (the anchor package keeps the path) are not views
+// of the source, while the long ones are.
+func TestCommentShortMembersAreCopies(t *testing.T) {
+	src := []byte(`{"leanreview_review": 1, "patch": [], "comments": [{"id": "c1", "author": "a", "path": "p.go", "side": "RIGHT",
+		"start_line": 1, "body": "long body", "state": "active", "snippet": "x := 1", "at": "2024-01-01T00:00:00Z"}]}`)
+	c := Parse(src).Review.Comments[0]
+	for name, s := range map[string]string{"id": c.ID, "author": c.Author, "path": c.Path, "side": c.Side, "state": c.State, "at": c.At} {
+		if s == "" || inSource(s, src) {
+			t.Errorf("%s %q: want a copy", name, s)
+		}
+	}
+	if !inSource(c.Body, src) || !inSource(c.Snippet, src) {
+		t.Errorf("body %q, snippet %q: want views", c.Body, c.Snippet)
+	}
+}

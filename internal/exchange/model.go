@@ -1,6 +1,9 @@
 package exchange
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Member names in the spec's order. The canonical writer emits them in this
 // order; anything else is an unknown member.
@@ -102,7 +105,7 @@ func (l *PatchLine) Shared() bool {
 	if n.Parent == nil || n.Parent.Kind != KindArray {
 		return true // the patch string
 	}
-	return n.Escape && strings.IndexByte(n.Str, '\n') >= 0
+	return n.lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -232,15 +235,16 @@ func decodeComment(src []byte, n *Node, index int) *Comment {
 	c := &Comment{
 		Node:    n,
 		Index:   index,
-		ID:      strings.Clone(str(n.Member("id"))),
-		Author:  strings.Clone(str(n.Member("author"))),
-		Path:    strings.Clone(str(n.Member("path"))),
-		Side:    strings.Clone(str(n.Member("side"))),
+		ID:      str(n.Member("id")),
+		Author:  str(n.Member("author")),
+		Path:    str(n.Member("path")),
+		Side:    str(n.Member("side")),
 		Body:    str(n.Member("body")),
-		State:   strings.Clone(str(n.Member("state"))),
+		State:   str(n.Member("state")),
 		Snippet: str(n.Member("snippet")),
-		At:      strings.Clone(str(n.Member("at"))),
+		At:      str(n.Member("at")),
 	}
+	own(&c.ID, &c.Author, &c.Path, &c.Side, &c.State, &c.At)
 	c.StartLine, _ = n.Member("start_line").Int(src)
 	c.EndLine = c.StartLine
 	if e, ok := n.Member("end_line").Int(src); ok {
@@ -254,6 +258,22 @@ func decodeComment(src []byte, n *Node, index int) *Comment {
 		}
 	}
 	return c
+}
+
+// own replaces the strings with copies, all in one allocation.
+func own(ss ...*string) {
+	size := 0
+	for _, s := range ss {
+		size += len(*s)
+	}
+	buf := make([]byte, 0, size)
+	for _, s := range ss {
+		at := len(buf)
+		buf = append(buf, *s...)
+		if len(*s) > 0 {
+			*s = unsafe.String(&buf[at], len(*s)) // buf is not written again
+		}
+	}
 }
 
 // PatchSource returns the patch node of the earlier version whose subtree
