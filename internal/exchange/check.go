@@ -52,8 +52,19 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	checkSchema(doc, &res)
 	checkLineNumbers(doc, &res)
 	checkUnknown(doc, add)
-	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
+	// With the patch carried over unmoved (an edit after it), so is the
+	// spelling check of its array form: it reads nothing but the patch
+	// and, only when the patch holds line breaks, the document's newline,
+	// which comes from text before the patch's end. A moved patch is
+	// checked again: the newline may have changed.
+	carried := doc.patchFrom != nil && prev != nil && prev.patch == doc.patchFrom
+	keepForm := carried && doc.patchDelta == 0 && doc.Review.Patch.Form == PatchArray
+	if old := doc.patchFrom; carried {
 		for _, d := range prev.Diagnostics {
+			if keepForm && (d.Code == CodePatchMultilineElement || d.Code == CodePatchTrailingEmpty) && d.Range.Start >= old.Start && d.Range.End <= old.End {
+				add(d)
+				continue
+			}
 			if (d.Code == CodeHTMLEscape || d.Code == CodeLoneSurrogate) && d.Range.Start >= old.Start && d.Range.End <= old.End {
 				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
 				if d.Code == CodeLoneSurrogate {
@@ -69,7 +80,9 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		checkEscapes(doc, root, add, nil)
 	}
 	res.patch = doc.Review.Patch.Node
-	checkPatchForm(doc, add)
+	if !keepForm {
+		checkPatchForm(doc, add)
+	}
 	checkIDs(doc, add)
 	SortDiagnostics(res.Diagnostics)
 	return res
@@ -324,7 +337,7 @@ func patchArrayText(doc *Document, p *Patch) string {
 }
 
 func checkIDs(doc *Document, add func(Diagnostic)) {
-	used := map[string]bool{}
+	used := make(map[string]bool, len(doc.Review.Comments))
 	for _, c := range doc.Review.Comments {
 		used[c.ID] = true
 	}
@@ -338,7 +351,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) {
 		return id
 	}
 	var missing []*Comment
-	first := map[string]*Comment{}
+	first := make(map[string]*Comment, len(doc.Review.Comments))
 	for _, c := range doc.Review.Comments {
 		idNode := c.Member("id")
 		if idNode == nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 	"weak"
 )
 
@@ -33,4 +34,37 @@ func TestSharedPatchKeepsNoEarlierVersion(t *testing.T) {
 		t.Errorf("the earlier version is still alive: text %v, root %v, document %v", wsrc.Value() != nil, wroot.Value() != nil, wdoc.Value() != nil)
 	}
 	runtime.KeepAlive(next)
+}
+
+// BenchmarkEditComment is the exchange package's share of a keystroke in
+// the last comment's body of the large review: ParseIncremental then
+// CheckIncremental, each version from the one before. It reports the
+// ratio to Parse then Check of the same text, timed in the same loop
+// (every tenth iteration) so that the machine's load weighs on both.
+func BenchmarkEditComment(b *testing.B) {
+	src := bigOnce()
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	prev := Parse(src)
+	res := Check(prev)
+	var spent, full time.Duration
+	fulls := 0
+	for i := 0; b.Loop(); i++ {
+		text := prev.Src // the new version's text is the caller's cost
+		next := make([]byte, 0, len(text)+1)
+		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
+		start := time.Now()
+		doc := ParseIncremental(next, prev)
+		res = CheckIncremental(doc, &res)
+		spent += time.Since(start)
+		prev = doc
+		if i%10 == 0 {
+			start = time.Now()
+			Check(Parse(next))
+			full += time.Since(start)
+			fulls++
+		}
+	}
+	edit := float64(spent) / float64(b.N)
+	b.ReportMetric(edit/1e6, "edit-ms")
+	b.ReportMetric(edit/(float64(full)/float64(fulls)), "edit/full")
 }

@@ -111,10 +111,24 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 		{`"body": "\u0026 so"`, `"body": "\u0026 so \u003e"`},      // after it
 		{`-if a`, `-if b`}, // inside it: no reuse
 	}
-	for _, e := range edits {
-		prevDoc := Parse([]byte(base))
+	// The spelling of the patch's array form (multi-line elements, a
+	// trailing empty one), laid out one element per line.
+	multi := "{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n    \"diff --git a/x b/x\\n--- a/x\",\n    \"+++ b/x\\n\",\n" +
+		"    \"@@ -1 +1 @@\",\n    \"-a\",\n    \"+b\",\n    \"\"\n  ],\n  \"comments\": [{\"id\": \"c1\", \"body\": \"so\"}]\n}\n"
+	for _, e := range []struct{ from, to string }{{`"title": "t"`, `"title": "tt"`}, {`"body": "so"`, `"body": "so!"`}} {
+		edits = append(edits, struct{ from, to string }{e.from, e.to})
+	}
+	for i, e := range edits {
+		src := base
+		if i >= 3 {
+			src = multi
+		}
+		prevDoc := Parse([]byte(src))
 		prevRes := Check(prevDoc)
-		next := []byte(strings.Replace(base, e.from, e.to, 1))
+		next := []byte(strings.Replace(src, e.from, e.to, 1))
+		if string(next) == src {
+			t.Fatalf("edit %q does not apply", e.to)
+		}
 		doc := ParseIncremental(next, prevDoc)
 		got := CheckIncremental(doc, &prevRes)
 		want := Check(Parse(next))

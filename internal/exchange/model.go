@@ -228,30 +228,49 @@ func decodePatch(src []byte, n *Node) Patch {
 }
 
 func decodeComment(src []byte, n *Node, index int) *Comment {
+	c := &Comment{Node: n, Index: index}
+	// One pass over the members rather than a Member lookup per field: a
+	// keystroke decodes every comment again. A later duplicate overwrites
+	// an earlier one, so the last wins, as with Member.
+	var start, end, replies *Node
+	for _, m := range n.Members() {
+		switch m.Name {
+		case "id":
+			c.ID = str(m)
+		case "author":
+			c.Author = str(m)
+		case "path":
+			c.Path = str(m)
+		case "side":
+			c.Side = str(m)
+		case "body":
+			c.Body = str(m)
+		case "state":
+			c.State = str(m)
+		case "snippet":
+			c.Snippet = str(m)
+		case "at":
+			c.At = str(m)
+		case "start_line":
+			start = m
+		case "end_line":
+			end = m
+		case "replies":
+			replies = m
+		}
+	}
 	// The short members are copies rather than views of src (see Parse):
 	// they are what other packages keep in results carried over to later
 	// versions of the document (the anchor package's drift candidates
 	// hold the path), and a view would keep this version's text alive.
-	c := &Comment{
-		Node:    n,
-		Index:   index,
-		ID:      str(n.Member("id")),
-		Author:  str(n.Member("author")),
-		Path:    str(n.Member("path")),
-		Side:    str(n.Member("side")),
-		Body:    str(n.Member("body")),
-		State:   str(n.Member("state")),
-		Snippet: str(n.Member("snippet")),
-		At:      str(n.Member("at")),
-	}
 	own(&c.ID, &c.Author, &c.Path, &c.Side, &c.State, &c.At)
-	c.StartLine, _ = n.Member("start_line").Int(src)
+	c.StartLine, _ = start.Int(src)
 	c.EndLine = c.StartLine
-	if e, ok := n.Member("end_line").Int(src); ok {
+	if e, ok := end.Int(src); ok {
 		c.EndLine = e
 	}
-	if rs := n.Member("replies"); rs != nil && rs.Kind == KindArray {
-		for _, e := range rs.Elems() {
+	if replies != nil && replies.Kind == KindArray {
+		for _, e := range replies.Elems() {
 			if e.Kind == KindObject {
 				c.Replies = append(c.Replies, &Reply{Node: e, Author: str(e.Member("author")), Body: str(e.Member("body")), At: str(e.Member("at"))})
 			}
