@@ -4,6 +4,7 @@ package exchange
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -84,14 +85,7 @@ func (r *reader) stringValue(n *Node) {
 	s := r.src
 	start := r.pos
 	i := start + 1
-	// Fast path: plain ASCII without escapes.
-	for i < len(s) {
-		c := s[i]
-		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
-		i++
-	}
+	i = plainASCII(s, i) // fast path: plain ASCII without escapes
 	if i < len(s) && s[i] == '"' {
 		n.Str = r.plain(start+1, i)
 		r.pos = i + 1
@@ -132,7 +126,7 @@ func (r *reader) stringValue(n *Node) {
 			i += size // kept as it is
 			continue
 		case c != '\\':
-			i++
+			i = plainASCII(s, i+1)
 			continue
 		}
 		if !n.Escape {
@@ -152,6 +146,39 @@ func (r *reader) stringValue(n *Node) {
 	n.Str = r.keep(r.scratch)
 	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
 }
+
+// Eight bytes at a time: every byte 0x01 and every byte 0x80.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainASCII returns the offset of the first byte from i on that a string
+// reader must look at: a quote, a backslash, a control character or a
+// byte of a multi-byte character. Most of a review's text is plain ASCII,
+// so it is skipped eight bytes at a time.
+func plainASCII(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		// A byte below n sets its high bit in (x - n*ones) &^ x, and
+		// a zero byte of x^(c*ones) is a byte equal to c. Borrows can
+		// only flag bytes after a real match, which the byte loop below
+		// then finds first.
+		special := x | (x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))
+		if special&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+func hasZero(x uint64) uint64 { return (x - ones) &^ x }
 
 // plain returns the unescaped string content src[start:end]: a view of the
 // source, or a copy inside the patch.
