@@ -80,14 +80,14 @@ func renderPatch(src []byte, root, patch *exchange.Node, lines []string) string 
 		} else {
 			closeOwnLine = false
 		}
-	case len(root.Members()) > 0 && strings.ContainsAny(string(src[root.Start+1:root.Members()[0].KeyStart]), "\r\n"):
+	case len(root.Members()) > 0 && strings.ContainsAny(string(src[root.Start+1:root.Members()[0].KeyStart()]), "\r\n"):
 		multiline = true
-		keyStart := root.Members()[0].KeyStart
+		keyStart := root.Members()[0].KeyStart()
 		if patch != nil {
-			keyStart = patch.KeyStart
+			keyStart = patch.KeyStart()
 		}
 		closeIndent = exchange.LineIndent(src, keyStart)
-		unit := exchange.LineIndent(src, root.Members()[0].KeyStart)
+		unit := exchange.LineIndent(src, root.Members()[0].KeyStart())
 		if unit == "" {
 			unit = "  "
 		}

@@ -247,7 +247,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 			}
 		case KindObject:
 			for _, m := range n.Members() {
-				scan(m.KeyStart, m.KeyEnd)
+				scan(m.KeyStart(), m.KeyEnd())
 				walk(m)
 			}
 		case KindArray:
@@ -321,7 +321,7 @@ func patchArrayText(doc *Document, p *Patch) string {
 		return "[]"
 	}
 	nl := Newline(doc.Src)
-	base := LineIndent(doc.Src, p.Node.KeyStart)
+	base := LineIndent(doc.Src, p.Node.KeyStart())
 	var b strings.Builder
 	b.WriteString("[")
 	first := true

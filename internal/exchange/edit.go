@@ -49,8 +49,8 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 		return false, ""
 	}
 	first := obj.Members()[0]
-	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart], "\n\r") {
-		return true, LineIndent(src, first.KeyStart)
+	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart()], "\n\r") {
+		return true, LineIndent(src, first.KeyStart())
 	}
 	return false, ""
 }
@@ -73,9 +73,9 @@ func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 	if after == "^" {
 		first := obj.Members()[0]
 		if multiline {
-			return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + "," + Newline(src) + indent}
+			return Edit{Start: first.KeyStart(), End: first.KeyStart(), NewText: member + "," + Newline(src) + indent}
 		}
-		return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + ", "}
+		return Edit{Start: first.KeyStart(), End: first.KeyStart(), NewText: member + ", "}
 	}
 	prev := obj.Members()[len(obj.Members())-1]
 	for _, m := range obj.Members() {
@@ -108,7 +108,7 @@ func RemoveMember(src []byte, m *Node) Edit {
 			idx = i
 		}
 	}
-	start, end := m.KeyStart, m.End
+	start, end := m.KeyStart(), m.End
 	switch {
 	case idx < 0:
 		// Not among its parent's members: the patch, whose Parent is a
@@ -120,7 +120,7 @@ func RemoveMember(src []byte, m *Node) Edit {
 			start = k
 		}
 	case idx+1 < len(obj.Members()):
-		end = obj.Members()[idx+1].KeyStart // through the comma and the next line's indent
+		end = obj.Members()[idx+1].KeyStart() // through the comma and the next line's indent
 	case idx > 0:
 		start = obj.Members()[idx-1].End // from the previous member's end: its comma goes too
 	default:

@@ -142,9 +142,9 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			if m.Parent != n && !standIn || m.Index != -1 {
 				t.Errorf("member %q: parent or index (%d) wrong", m.Pointer(), m.Index)
 			}
-			if m.KeyStart < prevEnd || m.KeyStart > m.KeyEnd || m.KeyEnd > m.Start || m.End > n.End {
+			if m.KeyStart() < prevEnd || m.KeyStart() > m.KeyEnd() || m.KeyEnd() > m.Start || m.End > n.End {
 				t.Errorf("member %d %q: key %d-%d value %d-%d, want ordered inside %d-%d after %d",
-					i, m.Name, m.KeyStart, m.KeyEnd, m.Start, m.End, n.Start, n.End, prevEnd)
+					i, m.Name, m.KeyStart(), m.KeyEnd(), m.Start, m.End, n.Start, n.End, prevEnd)
 			}
 			prevEnd = m.End
 		}

@@ -113,9 +113,9 @@ func cloneShifted(n *Node, delta int) *Node {
 		c.Parent = parent
 		c.Start += delta
 		c.End += delta
-		if n.KeyEnd > 0 {
-			c.KeyStart += delta
-			c.KeyEnd += delta
+		if n.keyEnd > 0 {
+			c.keyStart += int32(delta)
+			c.keyEnd += int32(delta)
 		}
 		if kids := n.children(); kids != nil {
 			at := len(ptrs)

@@ -45,7 +45,7 @@ func (k Kind) String() string {
 // ranges rather than decoded values alone because every diagnostic, hover and
 // edit the project makes is addressed by source position.
 //
-// A large review holds over 100,000 nodes, so the struct is kept small (96
+// A large review holds over 100,000 nodes, so the struct is kept small (88
 // bytes): the children are one exactly sized array reached through
 // Members or Elems, and the small fields share a word.
 type Node struct {
@@ -63,8 +63,9 @@ type Node struct {
 	// kids are the object's members or the array's elements, nkids of
 	// them (see Members and Elems).
 	kids **Node
-	// KeyStart and KeyEnd delimit the member's key, quotes included.
-	KeyStart, KeyEnd int
+	// keyStart and keyEnd delimit the member's key, quotes included (see
+	// KeyStart). 32 bits, like Index: Parse takes no source of 2 GiB.
+	keyStart, keyEnd int32
 	// Index is the element index when the parent is an array, -1
 	// otherwise.
 	Index int32
@@ -80,6 +81,14 @@ type Node struct {
 	// escape can spell), so that PatchLine.Shared need not look.
 	lineFeed bool
 }
+
+// KeyStart returns where the member's key starts (its opening quote);
+// KeyEnd where it ends, after its closing quote. Both are 0 for a node
+// that is not a member.
+func (n *Node) KeyStart() int { return int(n.keyStart) }
+
+// KeyEnd returns the end of the member's key: see KeyStart.
+func (n *Node) KeyEnd() int { return int(n.keyEnd) }
 
 // Members returns an object's members in source order (nil for any other
 // kind). The slice is the node's own: callers must not modify it.

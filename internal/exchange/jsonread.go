@@ -439,7 +439,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 	if depth == 0 && name == "patch" {
 		name = "patch" // the constant, not a view of src
 	}
-	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart == keyStart && v.KeyEnd == keyEnd {
+	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart() == keyStart && v.KeyEnd() == keyEnd {
 		return v // the same member at the same place: nothing to write
 	}
 	if v == r.shared {
@@ -454,7 +454,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		parent = r.standIn
 	}
 	v.Parent, v.Name, v.Index = parent, name, -1
-	v.KeyStart, v.KeyEnd = keyStart, keyEnd
+	v.keyStart, v.keyEnd = int32(keyStart), int32(keyEnd)
 	return v
 }
 

@@ -37,7 +37,7 @@ func treeStrings(root *Node) []string {
 	walk(root, func(n *Node) {
 		s := fmt.Sprintf("%q %v %d-%d", n.Pointer(), n.Kind, n.Start, n.End)
 		if n.IsMember() {
-			s += fmt.Sprintf(" key %d-%d", n.KeyStart, n.KeyEnd)
+			s += fmt.Sprintf(" key %d-%d", n.KeyStart(), n.KeyEnd())
 		}
 		if n.Kind == KindString {
 			s += fmt.Sprintf(" %q", n.Str)

@@ -25,7 +25,7 @@ func TestStringsAreViews(t *testing.T) {
 		`, "esc\n": "a\"b", "uni": "\u00e9x", "bad\q": "x\qy", "short\u12": "z\u12"}`)
 	root, _ := ParseJSON(src)
 	for _, m := range root.Members() {
-		keyEscaped := strings.Contains(string(src[m.KeyStart:m.KeyEnd]), `\`)
+		keyEscaped := strings.Contains(string(src[m.KeyStart():m.KeyEnd()]), `\`)
 		if inSource(m.Name, src) == keyEscaped {
 			t.Errorf("member name %q: escaped %v, but view %v", m.Name, keyEscaped, !keyEscaped)
 		}
@@ -88,8 +88,8 @@ func TestPatchParentIsStandIn(t *testing.T) {
 
 // TestNodeSize keeps Node small: a large review holds over 100,000.
 func TestNodeSize(t *testing.T) {
-	if size := unsafe.Sizeof(Node{}); size > 96 {
-		t.Errorf("Node is %d bytes, want at most 96", size)
+	if size := unsafe.Sizeof(Node{}); size > 88 {
+		t.Errorf("Node is %d bytes, want at most 88", size)
 	}
 }
 

@@ -366,7 +366,7 @@ func (w *canonWriter) strNode(n *Node) {
 // key writes member m's name, keeping a lone surrogate escape as strNode
 // does. The key's source is quoted: its content is inside the quotes.
 func (w *canonWriter) key(m *Node) {
-	if start, end := m.KeyStart+1, m.KeyEnd-1; start < end && hasLoneSurrogate(w.src, start, end) {
+	if start, end := m.KeyStart()+1, m.KeyEnd()-1; start < end && hasLoneSurrogate(w.src, start, end) {
 		w.buf.WriteByte('"')
 		writeContentKeeping(&w.buf, w.src, start, end, nil)
 		w.buf.WriteByte('"')

@@ -362,14 +362,14 @@ func actStyleOf(src []byte, obj *exchange.Node) actStyle {
 		return st
 	}
 	first := obj.Members()[0]
-	if !actHasNewline(src[obj.Start+1 : first.KeyStart]) {
-		if first.KeyStart > obj.Start+1 && src[obj.Start+1] == ' ' {
+	if !actHasNewline(src[obj.Start+1 : first.KeyStart()]) {
+		if first.KeyStart() > obj.Start+1 && src[obj.Start+1] == ' ' {
 			st.pad = " "
 		}
 		return st
 	}
 	st.multiline = true
-	st.indent = exchange.LineIndent(src, first.KeyStart)
+	st.indent = exchange.LineIndent(src, first.KeyStart())
 	st.close = open
 	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members()[len(obj.Members())-1].End:end]) {
 		st.close = exchange.LineIndent(src, end)

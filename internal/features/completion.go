@@ -137,9 +137,9 @@ func completionAt(doc *exchange.Document, offset int) cx {
 				if keyHoldsCursor(src, m, offset) {
 					c := none
 					c.kind, c.obj, c.owner, c.member = cxKey, n, ownerOf(doc, n), m
-					c.rng = tokenRange(src, m.KeyStart, m.KeyEnd, closedString(src, m.KeyStart, m.KeyEnd), offset)
-					c.colon = colonAfter(src, m.KeyEnd)
-					c.comma = missingComma(src, n, m.KeyStart, m)
+					c.rng = tokenRange(src, m.KeyStart(), m.KeyEnd(), closedString(src, m.KeyStart(), m.KeyEnd()), offset)
+					c.colon = colonAfter(src, m.KeyEnd())
+					c.comma = missingComma(src, n, m.KeyStart(), m)
 					return c
 				}
 				if holdsCursor(src, m, offset) {
@@ -195,7 +195,7 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 	switch src[prev] {
 	case ':':
 		for _, m := range n.Members() {
-			if m.KeyEnd <= prev && onlyBlanks(src[m.KeyEnd:prev]) {
+			if m.KeyEnd() <= prev && onlyBlanks(src[m.KeyEnd():prev]) {
 				c.kind, c.member, c.name = cxValue, m, m.Name
 				c.space = prev == offset-1
 				return c
@@ -210,7 +210,7 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 	// After a complete member without its comma: a name may follow, with
 	// the comma. After a bare key (no colon yet), nothing may.
 	for _, m := range n.Members() {
-		if m.KeyEnd == prev+1 {
+		if m.KeyEnd() == prev+1 {
 			return none
 		}
 	}
@@ -249,10 +249,10 @@ func holdsCursor(src []byte, n *exchange.Node, offset int) bool {
 }
 
 func keyHoldsCursor(src []byte, m *exchange.Node, offset int) bool {
-	if offset <= m.KeyStart || offset > m.KeyEnd {
+	if offset <= m.KeyStart() || offset > m.KeyEnd() {
 		return false
 	}
-	return offset < m.KeyEnd || !closedString(src, m.KeyStart, m.KeyEnd)
+	return offset < m.KeyEnd() || !closedString(src, m.KeyStart(), m.KeyEnd())
 }
 
 // closedString reports whether the token [start, end) is a string with
@@ -296,14 +296,14 @@ func colonAfter(src []byte, i int) bool {
 func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) int {
 	var before *exchange.Node
 	for _, m := range obj.Members() {
-		if m != skip && max(m.End, m.KeyEnd) <= pos {
+		if m != skip && max(m.End, m.KeyEnd()) <= pos {
 			before = m
 		}
 	}
 	if before == nil {
 		return -1
 	}
-	end := max(before.End, before.KeyEnd)
+	end := max(before.End, before.KeyEnd())
 	if before.End == before.Start && before.Kind == exchange.KindInvalid {
 		return -1 // a member without a value: the comma is not what it lacks
 	}

@@ -66,7 +66,7 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 			if m == nil {
 				break
 			}
-			if offset >= m.KeyStart && offset < m.KeyEnd {
+			if offset >= m.KeyStart() && offset < m.KeyEnd() {
 				p.Kind, p.Range, p.Node, p.Owner = PlaceKey, exchange.KeyRange(m), m, ownerOf(doc, n)
 				return p
 			}
@@ -111,8 +111,8 @@ func within(n *exchange.Node, offset int) bool { return n.Start <= offset && off
 // the last one starting at or before it. Members are in source order.
 func memberAt(obj *exchange.Node, offset int) *exchange.Node {
 	ms := obj.Members()
-	i := sort.Search(len(ms), func(i int) bool { return ms[i].KeyStart > offset }) - 1
-	if i < 0 || offset >= max(ms[i].KeyEnd, ms[i].End) {
+	i := sort.Search(len(ms), func(i int) bool { return ms[i].KeyStart() > offset }) - 1
+	if i < 0 || offset >= max(ms[i].KeyEnd(), ms[i].End) {
 		return nil
 	}
 	return ms[i]
