@@ -10,9 +10,9 @@ import "bytes"
 // An edit after the patch shares them as they are; one before it moves
 // them, which copies the nodes with their offsets shifted.
 //
-// As with Parse, src must not be modified afterwards, and neither may
-// prev.Src: the carried-over strings still share its memory, so the new
-// document keeps that text alive as well.
+// As with Parse, src must not be modified afterwards. What is carried
+// over keeps nothing else of prev alive: the patch's strings are copies,
+// not views of prev.Src, and its Parent a stand-in (see Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {

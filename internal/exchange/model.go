@@ -25,8 +25,8 @@ const (
 // and the review model decoded from it with the spec's tolerance rules.
 //
 // Src must never be modified: the strings of the tree and the model that
-// have no escapes (Node.Name, Node.Str, PatchLine.Text, Comment.Body...)
-// are views of its bytes, not copies (see Parse).
+// have no escapes (Node.Name, Node.Str, Comment.Body...) are views of its
+// bytes, not copies (see Parse).
 type Document struct {
 	Src    []byte
 	Root   *Node
@@ -142,10 +142,11 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 // listed in Syntax and the model holds whatever could be decoded.
 //
 // The document keeps src, and its strings without escapes share src's
-// memory instead of copying it: a large review is mostly such strings.
-// The caller must therefore never modify src's bytes once it is parsed
-// (appending past its length is harmless); give Parse a copy of a buffer
-// that will be reused.
+// memory instead of copying it (but for the patch's: see ParseIncremental
+// and reader.patch). The caller must therefore never modify src's bytes
+// once it is parsed (appending past its length is harmless); give Parse a
+// copy of a buffer that will be reused. A source of 2 GiB or more is not
+// read: it gets one syntax error.
 func Parse(src []byte) *Document {
 	root, errs := ParseJSON(src)
 	d := &Document{Src: src, Root: root, Syntax: errs}
