@@ -109,16 +109,16 @@ func ParseJSON(src []byte) (*Node, []SyntaxError) {
 	return parseJSON(&reader{src: src})
 }
 
-// maxSource is the largest source the reader takes: element indexes and
-// child counts are 32 bits (Node), and so are the patch's line offsets
-// (PatchLine). The server refuses far smaller messages; the command line
-// reports a larger file as this error.
-const maxSource = 1<<31 - 1
+// MaxSource is the largest source the reader takes: element indexes, child
+// counts and key offsets are 32 bits (Node). The server refuses far
+// smaller messages; the command line refuses a larger file before reading
+// it, and Parse reports one as a syntax error.
+const MaxSource = 1<<31 - 1
 
 func parseJSON(r *reader) (*Node, []SyntaxError) {
 	src := r.src
-	if len(src) > maxSource {
-		r.fail(0, 0, fmt.Sprintf("document of %d bytes: this tool reads at most %d", len(src), maxSource))
+	if len(src) > MaxSource {
+		r.fail(0, 0, fmt.Sprintf("document of %d bytes: this tool reads at most %d", len(src), MaxSource))
 		return &Node{Kind: KindInvalid, Index: -1}, r.errs
 	}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
