@@ -247,7 +247,9 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 			}
 		case KindObject:
 			for _, m := range n.Members() {
-				scan(m.KeyStart(), m.KeyEnd())
+				if m.keyEscape {
+					scan(m.KeyStart(), m.KeyEnd())
+				}
 				walk(m)
 			}
 		case KindArray:

@@ -80,6 +80,9 @@ type Node struct {
 	// lineFeed reports a string value holding a line feed (which only an
 	// escape can spell), so that PatchLine.Shared need not look.
 	lineFeed bool
+	// keyEscape reports a member key spelt with an escape, so that the
+	// check for HTML-style escapes need not read every key.
+	keyEscape bool
 }
 
 // KeyStart returns where the member's key starts (its opening quote);

@@ -402,11 +402,12 @@ func (r *reader) object(n *Node, depth int) {
 func (r *reader) member(obj *Node, depth int) *Node {
 	keyStart := r.pos
 	var name string
+	keyEscape := false
 	if r.src[r.pos] == '"' {
 		k := &r.key
 		*k = Node{}
 		r.stringValue(k)
-		name = k.Str
+		name, keyEscape = k.Str, k.Escape
 	} else {
 		r.skipToken()
 		name = string(r.src[keyStart:r.pos])
@@ -454,7 +455,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		parent = r.standIn
 	}
 	v.Parent, v.Name, v.Index = parent, name, -1
-	v.keyStart, v.keyEnd = int32(keyStart), int32(keyEnd)
+	v.keyStart, v.keyEnd, v.keyEscape = int32(keyStart), int32(keyEnd), keyEscape
 	return v
 }
 
