@@ -83,6 +83,9 @@ type Node struct {
 	// keyEscape reports a member key spelt with an escape, so that the
 	// check for HTML-style escapes need not read every key.
 	keyEscape bool
+	// onlyStrings reports an array whose elements are all strings, so
+	// that schema validation need not look at the patch's 100,000.
+	onlyStrings bool
 }
 
 // KeyStart returns where the member's key starts (its opening quote);

@@ -88,6 +88,15 @@ func (r *reader) children(n *Node, base int) {
 	}
 	copy(own, k)
 	n.setChildren(own)
+	if n.Kind == KindArray {
+		n.onlyStrings = true
+		for _, c := range k {
+			if c.Kind != KindString {
+				n.onlyStrings = false
+				break
+			}
+		}
+	}
 	clear(k)
 	r.kids = r.kids[:base]
 }

@@ -168,9 +168,11 @@ func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
 	var faults []*Node
 	if patch := root.Member("patch"); patch != nil && patch.Kind == KindArray {
 		obj["patch"] = []any{}
-		for _, e := range patch.Elems() {
-			if e.Kind != KindString {
-				faults = append(faults, e)
+		if !patch.onlyStrings { // else the reader saw that none is a fault
+			for _, e := range patch.Elems() {
+				if e.Kind != KindString {
+					faults = append(faults, e)
+				}
 			}
 		}
 	} else if patch != nil {
