@@ -14,7 +14,8 @@ func shape(n *Node) string {
 	var b strings.Builder
 	var walk func(n *Node)
 	walk = func(n *Node) {
-		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v|", n.Kind, n.Start, n.End, n.KeyStart(), n.KeyEnd(), n.Name, n.Str, n.Closed)
+		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v i%d %v%v%v%v%v|", n.Kind, n.Start, n.End, n.KeyStart(), n.KeyEnd(), n.Name, n.Str, n.Closed,
+			n.Index, n.Bool, n.Escape, n.keyEscape, n.lineFeed, n.onlyStrings)
 		for _, m := range n.Members() {
 			walk(m)
 		}
