@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // readInput reads a named file, or standard input for "-".
@@ -15,6 +17,9 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 			return nil, fmt.Errorf("reading standard input: %w", err)
 		}
 		return data, nil
+	}
+	if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() > exchange.MaxSource {
+		return nil, fmt.Errorf("cannot read %s: %d bytes, more than the %d a review can have", name, fi.Size(), exchange.MaxSource)
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {

@@ -1164,8 +1164,8 @@ func FuzzBuildIndex(f *testing.F) {
 func ixPatchOf(text string) (*exchange.Patch, []byte) {
 	p := &exchange.Patch{Form: exchange.PatchArray}
 	off := 0
-	for i, l := range strings.Split(text, "\n") {
-		p.Lines = append(p.Lines, exchange.PatchLine{Text: l, Elem: int32(i), Start: off, End: off + len(l)})
+	for _, l := range strings.Split(text, "\n") {
+		p.Lines = append(p.Lines, exchange.PatchLine{Text: l, Start: off, End: off + len(l)})
 		off += len(l) + 1
 	}
 	return p, []byte(text)

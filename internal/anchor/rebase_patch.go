@@ -69,25 +69,25 @@ func renderPatch(src []byte, root, patch *exchange.Node, lines []string) string 
 	var elemIndent, closeIndent string
 	multiline, closeOwnLine := false, true
 	switch {
-	case patch != nil && patch.Kind == exchange.KindArray && len(patch.Elems) > 0 &&
-		strings.ContainsAny(string(src[patch.Start+1:patch.Elems[0].Start]), "\r\n"):
+	case patch != nil && patch.Kind == exchange.KindArray && len(patch.Elems()) > 0 &&
+		strings.ContainsAny(string(src[patch.Start+1:patch.Elems()[0].Start]), "\r\n"):
 		multiline = true
-		elemIndent = exchange.LineIndent(src, patch.Elems[0].Start)
-		last := patch.Elems[len(patch.Elems)-1]
+		elemIndent = exchange.LineIndent(src, patch.Elems()[0].Start)
+		last := patch.Elems()[len(patch.Elems())-1]
 		closing := patch.End - 1
 		if strings.ContainsAny(string(src[last.End:closing]), "\r\n") {
 			closeIndent = exchange.LineIndent(src, closing)
 		} else {
 			closeOwnLine = false
 		}
-	case len(root.Members) > 0 && strings.ContainsAny(string(src[root.Start+1:root.Members[0].KeyStart]), "\r\n"):
+	case len(root.Members()) > 0 && strings.ContainsAny(string(src[root.Start+1:root.Members()[0].KeyStart()]), "\r\n"):
 		multiline = true
-		keyStart := root.Members[0].KeyStart
+		keyStart := root.Members()[0].KeyStart()
 		if patch != nil {
-			keyStart = patch.KeyStart
+			keyStart = patch.KeyStart()
 		}
 		closeIndent = exchange.LineIndent(src, keyStart)
-		unit := exchange.LineIndent(src, root.Members[0].KeyStart)
+		unit := exchange.LineIndent(src, root.Members()[0].KeyStart())
 		if unit == "" {
 			unit = "  "
 		}

@@ -52,8 +52,19 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	checkSchema(doc, &res)
 	checkLineNumbers(doc, &res)
 	checkUnknown(doc, add)
-	if old := doc.patchFrom; old != nil && prev != nil && prev.patch == old {
+	// With the patch carried over unmoved (an edit after it), so is the
+	// spelling check of its array form: it reads nothing but the patch
+	// and, only when the patch holds line breaks, the document's newline,
+	// which comes from text before the patch's end. A moved patch is
+	// checked again: the newline may have changed.
+	carried := doc.patchFrom != nil && prev != nil && prev.patch == doc.patchFrom
+	keepForm := carried && doc.patchDelta == 0 && doc.Review.Patch.Form == PatchArray
+	if old := doc.patchFrom; carried {
 		for _, d := range prev.Diagnostics {
+			if keepForm && (d.Code == CodePatchMultilineElement || d.Code == CodePatchTrailingEmpty) && d.Range.Start >= old.Start && d.Range.End <= old.End {
+				add(d)
+				continue
+			}
 			if (d.Code == CodeHTMLEscape || d.Code == CodeLoneSurrogate) && d.Range.Start >= old.Start && d.Range.End <= old.End {
 				d.Range = Range{d.Range.Start + doc.patchDelta, d.Range.End + doc.patchDelta}
 				if d.Code == CodeLoneSurrogate {
@@ -69,7 +80,9 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		checkEscapes(doc, root, add, nil)
 	}
 	res.patch = doc.Review.Patch.Node
-	checkPatchForm(doc, add)
+	if !keepForm {
+		checkPatchForm(doc, add)
+	}
 	checkIDs(doc, add)
 	SortDiagnostics(res.Diagnostics)
 	return res
@@ -100,7 +113,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	}
 	// By name, not by node: with the key repeated, v is the last one
 	// (the one that counts), but detection sees the first.
-	if first := root.Members[0]; first.Name != "leanreview_review" {
+	if first := root.Members()[0]; first.Name != "leanreview_review" {
 		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
 			RemoveMember(doc.Src, v),
 			InsertMember(doc.Src, root, "leanreview_review", string(doc.Src[v.Start:v.End]), "^"),
@@ -159,7 +172,7 @@ func checkSchema(doc *Document, res *Result) {
 
 func checkUnknown(doc *Document, add func(Diagnostic)) {
 	unknown := func(obj *Node, known []string, where string) {
-		for _, m := range obj.Members {
+		for _, m := range obj.Members() {
 			if slices.Contains(known, m.Name) {
 				continue
 			}
@@ -233,12 +246,14 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 				scan(n.Start, n.End)
 			}
 		case KindObject:
-			for _, m := range n.Members {
-				scan(m.KeyStart, m.KeyEnd)
+			for _, m := range n.Members() {
+				if m.keyEscape {
+					scan(m.KeyStart(), m.KeyEnd())
+				}
 				walk(m)
 			}
 		case KindArray:
-			for _, e := range n.Elems {
+			for _, e := range n.Elems() {
 				walk(e)
 			}
 		}
@@ -279,7 +294,7 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 			n++
 		}
 		i += n
-		if !l.Shared {
+		if !l.Shared() {
 			continue
 		}
 		if !broken {
@@ -291,9 +306,9 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 			sep = "," + nl + LineIndent(doc.Src, l.Node.Start)
 		}
 		parts := quotedLines(doc.Src, l.Node) // keeps lone surrogate escapes
-		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem, len(parts))
+		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem(), len(parts))
 		if len(parts) == 1 {
-			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem)
+			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem())
 		}
 		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: CodePatchMultilineElement, Message: msg,
 			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, sep))}}}})
@@ -308,7 +323,7 @@ func patchArrayText(doc *Document, p *Patch) string {
 		return "[]"
 	}
 	nl := Newline(doc.Src)
-	base := LineIndent(doc.Src, p.Node.KeyStart)
+	base := LineIndent(doc.Src, p.Node.KeyStart())
 	var b strings.Builder
 	b.WriteString("[")
 	first := true
@@ -324,7 +339,7 @@ func patchArrayText(doc *Document, p *Patch) string {
 }
 
 func checkIDs(doc *Document, add func(Diagnostic)) {
-	used := map[string]bool{}
+	used := make(map[string]bool, len(doc.Review.Comments))
 	for _, c := range doc.Review.Comments {
 		used[c.ID] = true
 	}
@@ -338,7 +353,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) {
 		return id
 	}
 	var missing []*Comment
-	first := map[string]*Comment{}
+	first := make(map[string]*Comment, len(doc.Review.Comments))
 	for _, c := range doc.Review.Comments {
 		idNode := c.Member("id")
 		if idNode == nil {

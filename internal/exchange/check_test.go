@@ -38,6 +38,8 @@ func TestCheckCodes(t *testing.T) {
 			reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b"}`)},
 		{"html escape", `{"leanreview_review": 1, "title": "a \u003c b", "patch": [], "comments": []}`, "html-escape", SeverityHint, `\u003c`,
 			`{"leanreview_review": 1, "title": "a < b", "patch": [], "comments": []}`},
+		{"html escape in a key", `{"leanreview_review": 1, "patch": [], "comments": [], "a\u0026b": 1}`, "html-escape", SeverityHint, `\u0026`,
+			`{"leanreview_review": 1, "patch": [], "comments": [], "a&b": 1}`},
 		{"escaped backslash is not an escape", `{"leanreview_review": 1, "title": "a \\u003c b", "patch": [], "comments": []}`, "", 0, "", ""},
 		{"patch string form", `{"leanreview_review": 1, "patch": "diff --git a/x b/x\n--- a/x\n", "comments": []}`, "patch-string-form", SeverityHint, `"diff --git a/x b/x\n--- a/x\n"`,
 			"{\"leanreview_review\": 1, \"patch\": [\n  \"diff --git a/x b/x\",\n  \"--- a/x\"\n], \"comments\": []}"},

@@ -37,7 +37,7 @@ type Range struct {
 func NodeRange(n *Node) Range { return Range{n.Start, n.End} }
 
 // KeyRange is the range of a member's key, quotes included.
-func KeyRange(n *Node) Range { return Range{n.KeyStart, n.KeyEnd} }
+func KeyRange(n *Node) Range { return Range{n.KeyStart(), n.KeyEnd()} }
 
 // Related points at another place that explains a diagnostic.
 type Related struct {

@@ -45,12 +45,12 @@ func Newline(src []byte) string {
 // memberLayout says how an object's members are laid out: on one line, or
 // one per line with an indentation.
 func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
-	if len(obj.Members) == 0 {
+	if len(obj.Members()) == 0 {
 		return false, ""
 	}
-	first := obj.Members[0]
-	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart], "\n\r") {
-		return true, LineIndent(src, first.KeyStart)
+	first := obj.Members()[0]
+	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart()], "\n\r") {
+		return true, LineIndent(src, first.KeyStart())
 	}
 	return false, ""
 }
@@ -60,7 +60,7 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 // after is "^"), matching the object's layout.
 func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 	member := Quote(name) + ": " + value
-	if len(obj.Members) == 0 {
+	if len(obj.Members()) == 0 {
 		closing := obj.End - 1
 		if !obj.Closed {
 			closing = obj.End
@@ -71,14 +71,14 @@ func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 	// all of it, and fixes insert a member per comment.
 	multiline, indent := memberLayout(src, obj)
 	if after == "^" {
-		first := obj.Members[0]
+		first := obj.Members()[0]
 		if multiline {
-			return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + "," + Newline(src) + indent}
+			return Edit{Start: first.KeyStart(), End: first.KeyStart(), NewText: member + "," + Newline(src) + indent}
 		}
-		return Edit{Start: first.KeyStart, End: first.KeyStart, NewText: member + ", "}
+		return Edit{Start: first.KeyStart(), End: first.KeyStart(), NewText: member + ", "}
 	}
-	prev := obj.Members[len(obj.Members)-1]
-	for _, m := range obj.Members {
+	prev := obj.Members()[len(obj.Members())-1]
+	for _, m := range obj.Members() {
 		if m.Name == after {
 			prev = m
 		}
@@ -103,17 +103,26 @@ func SetMember(src []byte, obj *Node, name, value, after string) Edit {
 func RemoveMember(src []byte, m *Node) Edit {
 	obj := m.Parent
 	idx := -1
-	for i, x := range obj.Members {
+	for i, x := range obj.Members() {
 		if x == m {
 			idx = i
 		}
 	}
-	start, end := m.KeyStart, m.End
+	start, end := m.KeyStart(), m.End
 	switch {
-	case idx+1 < len(obj.Members):
-		end = obj.Members[idx+1].KeyStart // through the comma and the next line's indent
+	case idx < 0:
+		// Not among its parent's members: the patch, whose Parent is a
+		// stand-in (see Node.Parent). Take the comma after it, or else
+		// the one before it, from the text.
+		if j := skipWhite(src, end); j < len(src) && src[j] == ',' {
+			end = skipWhite(src, j+1)
+		} else if k := bytes.LastIndexFunc(src[:start], func(r rune) bool { return !isJSONSpace(r) }); k >= 0 && src[k] == ',' {
+			start = k
+		}
+	case idx+1 < len(obj.Members()):
+		end = obj.Members()[idx+1].KeyStart() // through the comma and the next line's indent
 	case idx > 0:
-		start = obj.Members[idx-1].End // from the previous member's end: its comma goes too
+		start = obj.Members()[idx-1].End // from the previous member's end: its comma goes too
 	default:
 		start, end = obj.Start+1, obj.End-1
 		if !obj.Closed {
@@ -130,9 +139,20 @@ func RemoveElement(e *Node) Edit {
 	i := e.Index
 	switch {
 	case i > 0:
-		return Edit{Start: arr.Elems[i-1].End, End: e.End}
-	case len(arr.Elems) > 1:
-		return Edit{Start: e.Start, End: arr.Elems[1].Start}
+		return Edit{Start: arr.Elems()[i-1].End, End: e.End}
+	case len(arr.Elems()) > 1:
+		return Edit{Start: e.Start, End: arr.Elems()[1].Start}
 	}
 	return Edit{Start: e.Start, End: e.End}
+}
+
+func isJSONSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// skipWhite returns the offset of the first byte from i on that is not
+// JSON white space.
+func skipWhite(src []byte, i int) int {
+	for i < len(src) && isJSONSpace(rune(src[i])) {
+		i++
+	}
+	return i
 }

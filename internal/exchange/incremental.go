@@ -9,6 +9,10 @@ import "bytes"
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
 // them, which copies the nodes with their offsets shifted.
+//
+// As with Parse, src must not be modified afterwards. What is carried
+// over keeps nothing else of prev alive: the patch's strings are copies,
+// not views of prev.Src, and its Parent a stand-in (see Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
@@ -27,9 +31,10 @@ func ParseIncremental(src []byte, prev *Document) *Document {
 		return reuseMapper(Parse(src), prev, prefix)
 	}
 	// An unmoved subtree is shared with prev: nothing in it differs but
-	// the patch node's Parent, which stays prev's root (an object, the
-	// same Kind and no Name, so Pointer and IsMember are unchanged). A
-	// moved one is copied with its offsets shifted.
+	// the patch node's Parent, which stays the stand-in for the root of
+	// the version that read it (an object without a Parent, so Pointer
+	// and IsMember are unchanged; see Node.Parent). A moved one is copied
+	// with its offsets shifted.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
 		reuse, shared = cloneShifted(p.Node, delta), nil
@@ -75,14 +80,14 @@ func movedPatch(p Patch, clone *Node, delta int) Patch {
 		l.Start += delta
 		l.End += delta
 		if p.Form == PatchArray {
-			l.Node = clone.Elems[l.Elem]
+			l.Node = clone.Elems()[l.Elem()]
 		} else {
 			l.Node = clone
 		}
 		out.Lines[i] = l
 	}
 	if p.TrailingEmpty != nil {
-		out.TrailingEmpty = clone.Elems[p.TrailingEmpty.Index]
+		out.TrailingEmpty = clone.Elems()[p.TrailingEmpty.Index]
 	}
 	return out
 }
@@ -98,7 +103,9 @@ func syntaxErrorIn(d *Document, n *Node) bool {
 
 // cloneShifted deep-copies a subtree with every offset moved by delta.
 func cloneShifted(n *Node, delta int) *Node {
-	slab := make([]Node, 0, countNodes(n))
+	count := countNodes(n)
+	slab := make([]Node, 0, count)
+	ptrs := make([]*Node, 0, count-1) // every node but n is someone's child
 	var clone func(n, parent *Node) *Node
 	clone = func(n, parent *Node) *Node {
 		slab = append(slab, *n)
@@ -106,21 +113,18 @@ func cloneShifted(n *Node, delta int) *Node {
 		c.Parent = parent
 		c.Start += delta
 		c.End += delta
-		if n.KeyEnd > 0 {
-			c.KeyStart += delta
-			c.KeyEnd += delta
+		if n.keyEnd > 0 {
+			c.keyStart += int32(delta)
+			c.keyEnd += int32(delta)
 		}
-		if n.Members != nil {
-			c.Members = make([]*Node, len(n.Members))
-			for i, m := range n.Members {
-				c.Members[i] = clone(m, c)
+		if kids := n.children(); kids != nil {
+			at := len(ptrs)
+			ptrs = ptrs[:at+len(kids)]
+			own := ptrs[at : at+len(kids) : at+len(kids)]
+			for i, k := range kids {
+				own[i] = clone(k, c)
 			}
-		}
-		if n.Elems != nil {
-			c.Elems = make([]*Node, len(n.Elems))
-			for i, e := range n.Elems {
-				c.Elems[i] = clone(e, c)
-			}
+			c.setChildren(own)
 		}
 		return c
 	}
@@ -129,11 +133,8 @@ func cloneShifted(n *Node, delta int) *Node {
 
 func countNodes(n *Node) int {
 	k := 1
-	for _, m := range n.Members {
-		k += countNodes(m)
-	}
-	for _, e := range n.Elems {
-		k += countNodes(e)
+	for _, c := range n.children() {
+		k += countNodes(c)
 	}
 	return k
 }

@@ -14,11 +14,12 @@ func shape(n *Node) string {
 	var b strings.Builder
 	var walk func(n *Node)
 	walk = func(n *Node) {
-		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v|", n.Kind, n.Start, n.End, n.KeyStart, n.KeyEnd, n.Name, n.Str, n.Closed)
-		for _, m := range n.Members {
+		fmt.Fprintf(&b, "%s %d-%d k%d-%d %q %q %v i%d %v%v%v%v%v|", n.Kind, n.Start, n.End, n.KeyStart(), n.KeyEnd(), n.Name, n.Str, n.Closed,
+			n.Index, n.Bool, n.Escape, n.keyEscape, n.lineFeed, n.onlyStrings)
+		for _, m := range n.Members() {
 			walk(m)
 		}
-		for _, e := range n.Elems {
+		for _, e := range n.Elems() {
 			walk(e)
 		}
 	}
@@ -30,7 +31,7 @@ func patchShape(p Patch) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %v|", p.Form, p.TrailingEmpty != nil)
 	for _, l := range p.Lines {
-		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem, l.Start, l.End, l.Shared)
+		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem(), l.Start, l.End, l.Shared())
 	}
 	return b.String()
 }
@@ -111,10 +112,24 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 		{`"body": "\u0026 so"`, `"body": "\u0026 so \u003e"`},      // after it
 		{`-if a`, `-if b`}, // inside it: no reuse
 	}
-	for _, e := range edits {
-		prevDoc := Parse([]byte(base))
+	// The spelling of the patch's array form (multi-line elements, a
+	// trailing empty one), laid out one element per line.
+	multi := "{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n    \"diff --git a/x b/x\\n--- a/x\",\n    \"+++ b/x\\n\",\n" +
+		"    \"@@ -1 +1 @@\",\n    \"-a\",\n    \"+b\",\n    \"\"\n  ],\n  \"comments\": [{\"id\": \"c1\", \"body\": \"so\"}]\n}\n"
+	for _, e := range []struct{ from, to string }{{`"title": "t"`, `"title": "tt"`}, {`"body": "so"`, `"body": "so!"`}} {
+		edits = append(edits, struct{ from, to string }{e.from, e.to})
+	}
+	for i, e := range edits {
+		src := base
+		if i >= 3 {
+			src = multi
+		}
+		prevDoc := Parse([]byte(src))
 		prevRes := Check(prevDoc)
-		next := []byte(strings.Replace(base, e.from, e.to, 1))
+		next := []byte(strings.Replace(src, e.from, e.to, 1))
+		if string(next) == src {
+			t.Fatalf("edit %q does not apply", e.to)
+		}
 		doc := ParseIncremental(next, prevDoc)
 		got := CheckIncremental(doc, &prevRes)
 		want := Check(Parse(next))

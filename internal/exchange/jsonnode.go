@@ -5,6 +5,7 @@ package exchange
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Node.
@@ -43,29 +44,91 @@ func (k Kind) String() string {
 // Node is one JSON value with its byte range in the source. The reader keeps
 // ranges rather than decoded values alone because every diagnostic, hover and
 // edit the project makes is addressed by source position.
+//
+// A large review holds over 100,000 nodes, so the struct is kept small (88
+// bytes): the children are one exactly sized array reached through
+// Members or Elems, and the small fields share a word.
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
-	Parent     *Node
-	// Name is the member name when the parent is an object; Index is the
-	// element index when the parent is an array, -1 otherwise.
-	Name  string
-	Index int
-	// KeyStart and KeyEnd delimit the member's key, quotes included.
-	KeyStart, KeyEnd int
-
-	Members []*Node // object members in source order
-	Elems   []*Node // array elements
-
-	Str    string // decoded string value (KindString)
-	Bool   bool   // KindBool
-	Escape bool   // a string value that contains at least one escape
+	// Parent is the containing object or array; nil for the root. The
+	// root's patch member is the exception: its Parent is a childless
+	// stand-in for the root object (same Kind and range, no Parent),
+	// because later versions of the document share the patch's nodes
+	// (ParseIncremental) and must not keep this version's tree alive.
+	Parent *Node
+	// Name is the member name when the parent is an object.
+	Name string
+	Str  string // decoded string value (KindString)
+	// kids are the object's members or the array's elements, nkids of
+	// them (see Members and Elems).
+	kids **Node
+	// keyStart and keyEnd delimit the member's key, quotes included (see
+	// KeyStart). 32 bits, like Index: Parse takes no source of 2 GiB.
+	keyStart, keyEnd int32
+	// Index is the element index when the parent is an array, -1
+	// otherwise.
+	Index int32
+	nkids int32
+	Bool  bool // KindBool
+	// Escape reports a string value that contains at least one escape.
+	Escape bool
 	// Closed reports whether a string, object or array has its closing
 	// delimiter; half-typed documents leave it false.
 	Closed bool
-	// Kind sits beside the flags so that the struct has no padding: a
-	// large review holds over 100,000 nodes.
-	Kind Kind
+	Kind   Kind
+	// lineFeed reports a string value holding a line feed (which only an
+	// escape can spell), so that PatchLine.Shared need not look.
+	lineFeed bool
+	// keyEscape reports a member key spelt with an escape, so that the
+	// check for HTML-style escapes need not read every key.
+	keyEscape bool
+	// onlyStrings reports an array whose elements are all strings, so
+	// that schema validation need not look at the patch's 100,000.
+	onlyStrings bool
+}
+
+// KeyStart returns where the member's key starts (its opening quote);
+// KeyEnd where it ends, after its closing quote. Both are 0 for a node
+// that is not a member.
+func (n *Node) KeyStart() int { return int(n.keyStart) }
+
+// KeyEnd returns the end of the member's key: see KeyStart.
+func (n *Node) KeyEnd() int { return int(n.keyEnd) }
+
+// Members returns an object's members in source order (nil for any other
+// kind). The slice is the node's own: callers must not modify it.
+func (n *Node) Members() []*Node {
+	if n.Kind != KindObject {
+		return nil
+	}
+	return n.children()
+}
+
+// Elems returns an array's elements (nil for any other kind). The slice
+// is the node's own: callers must not modify it.
+func (n *Node) Elems() []*Node {
+	if n.Kind != KindArray {
+		return nil
+	}
+	return n.children()
+}
+
+func (n *Node) children() []*Node {
+	if n.nkids == 0 {
+		return nil
+	}
+	return unsafe.Slice(n.kids, n.nkids)
+}
+
+// setChildren makes kids, which the node then owns, its members or
+// elements.
+func (n *Node) setChildren(kids []*Node) {
+	if len(kids) == 0 {
+		n.kids, n.nkids = nil, 0
+		return
+	}
+	n.kids, n.nkids = &kids[0], int32(len(kids))
 }
 
 // IsMember reports whether n is the value of an object member.
@@ -77,9 +140,9 @@ func (n *Node) Member(name string) *Node {
 	if n == nil || n.Kind != KindObject {
 		return nil
 	}
-	for i := len(n.Members) - 1; i >= 0; i-- {
-		if n.Members[i].Name == name {
-			return n.Members[i]
+	for i := len(n.Members()) - 1; i >= 0; i-- {
+		if n.Members()[i].Name == name {
+			return n.Members()[i]
 		}
 	}
 	return nil
@@ -95,7 +158,7 @@ func (n *Node) Pointer() string {
 		if c.Parent.Kind == KindObject {
 			parts = append(parts, pointerEscaper.Replace(c.Name))
 		} else {
-			parts = append(parts, strconv.Itoa(c.Index))
+			parts = append(parts, strconv.Itoa(int(c.Index)))
 		}
 	}
 	var b strings.Builder
@@ -129,14 +192,14 @@ func (n *Node) Int(src []byte) (int, bool) {
 func (n *Node) Value(src []byte) any {
 	switch n.Kind {
 	case KindObject:
-		m := make(map[string]any, len(n.Members))
-		for _, mem := range n.Members {
+		m := make(map[string]any, len(n.Members()))
+		for _, mem := range n.Members() {
 			m[mem.Name] = mem.Value(src)
 		}
 		return m
 	case KindArray:
-		a := make([]any, len(n.Elems))
-		for i, e := range n.Elems {
+		a := make([]any, len(n.Elems()))
+		for i, e := range n.Elems() {
 			a[i] = e.Value(src)
 		}
 		return a

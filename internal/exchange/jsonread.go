@@ -28,6 +28,23 @@ type reader struct {
 	// one allocation each would dominate reading.
 	slab []Node
 	key  Node // scratch node for decoding member names
+	// scratch holds an escaped string while it is decoded; strs is the
+	// block that decoded strings are then copied into (see keep).
+	scratch, strs []byte
+	// copy is set while reading the root's patch member: its strings are
+	// copied rather than views of src, since ParseIncremental carries
+	// the patch's nodes over to later versions, and views would keep
+	// each earlier version's whole text alive with them.
+	copy bool
+	// standIn is the patch node's Parent: a childless copy of the root
+	// object, so that a later version sharing the patch's nodes does not
+	// keep this version's tree, and through its strings its source,
+	// alive (see Node.Parent).
+	standIn *Node
+	// kids holds the children of the containers being read, innermost
+	// last; each container's are then copied, exactly sized, into a block
+	// of ptrs (see children).
+	kids, ptrs []*Node
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
@@ -49,6 +66,41 @@ type reader struct {
 // would leave part of its last page unused.
 const slabNodes = 9 * 8192 / int(unsafe.Sizeof(Node{}))
 
+// ptrBlock is the number of child pointers per block of r.ptrs.
+const ptrBlock = 4096
+
+// children moves the children read since r.kids had length base into
+// memory of their own and gives them to n.
+func (r *reader) children(n *Node, base int) {
+	k := r.kids[base:]
+	var own []*Node
+	switch {
+	case len(k) == 0:
+	case len(k) > ptrBlock/8:
+		own = make([]*Node, len(k)) // a large one would waste the rest of a block
+	default:
+		if cap(r.ptrs)-len(r.ptrs) < len(k) {
+			r.ptrs = make([]*Node, 0, ptrBlock)
+		}
+		at := len(r.ptrs)
+		r.ptrs = r.ptrs[:at+len(k)]
+		own = r.ptrs[at : at+len(k) : at+len(k)]
+	}
+	copy(own, k)
+	n.setChildren(own)
+	if n.Kind == KindArray {
+		n.onlyStrings = true
+		for _, c := range k {
+			if c.Kind != KindString {
+				n.onlyStrings = false
+				break
+			}
+		}
+	}
+	clear(k)
+	r.kids = r.kids[:base]
+}
+
 func (r *reader) newNode() *Node {
 	if len(r.slab) == 0 {
 		r.slab = make([]Node, slabNodes)
@@ -59,13 +111,25 @@ func (r *reader) newNode() *Node {
 }
 
 // ParseJSON reads src tolerantly: it always returns a root node (possibly
-// KindInvalid) and lists every syntax error it had to recover from.
+// KindInvalid) and lists every syntax error it had to recover from. The
+// tree's strings share src's memory: src must not be modified afterwards
+// (see Parse).
 func ParseJSON(src []byte) (*Node, []SyntaxError) {
 	return parseJSON(&reader{src: src})
 }
 
+// MaxSource is the largest source the reader takes: element indexes, child
+// counts and key offsets are 32 bits (Node). The server refuses far
+// smaller messages; the command line refuses a larger file before reading
+// it, and Parse reports one as a syntax error.
+const MaxSource = 1<<31 - 1
+
 func parseJSON(r *reader) (*Node, []SyntaxError) {
 	src := r.src
+	if len(src) > MaxSource {
+		r.fail(0, 0, fmt.Sprintf("document of %d bytes: this tool reads at most %d", len(src), MaxSource))
+		return &Node{Kind: KindInvalid, Index: -1}, r.errs
+	}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		r.pos = 3 // tolerate a byte-order mark
 	}
@@ -75,6 +139,9 @@ func parseJSON(r *reader) (*Node, []SyntaxError) {
 		return &Node{Kind: KindInvalid, Start: r.pos, End: r.pos, Index: -1}, r.errs
 	}
 	root := r.value(nil, 0)
+	if r.standIn != nil {
+		r.standIn.End, r.standIn.Closed = root.End, root.Closed
+	}
 	for {
 		r.skipSpace()
 		if r.pos >= len(src) {
@@ -279,7 +346,11 @@ func (r *reader) object(n *Node, depth int) {
 	n.Kind = KindObject
 	r.pos++ // {
 	r.open = append(r.open, '}')
-	defer func() { r.open = r.open[:len(r.open)-1] }()
+	base := len(r.kids)
+	defer func() {
+		r.open = r.open[:len(r.open)-1]
+		r.children(n, base)
+	}()
 	afterComma := -1
 	for {
 		r.skipSpace()
@@ -313,7 +384,7 @@ func (r *reader) object(n *Node, depth int) {
 		}
 		afterComma = -1
 		mem := r.member(n, depth)
-		n.Members = append(n.Members, mem)
+		r.kids = append(r.kids, mem)
 		r.skipSpace()
 		if r.pos >= len(r.src) {
 			continue // reported at the top of the loop
@@ -340,11 +411,12 @@ func (r *reader) object(n *Node, depth int) {
 func (r *reader) member(obj *Node, depth int) *Node {
 	keyStart := r.pos
 	var name string
+	keyEscape := false
 	if r.src[r.pos] == '"' {
 		k := &r.key
 		*k = Node{}
 		r.stringValue(k)
-		name = k.Str
+		name, keyEscape = k.Str, k.Escape
 	} else {
 		r.skipToken()
 		name = string(r.src[keyStart:r.pos])
@@ -360,7 +432,11 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			r.fail(keyStart, keyEnd, fmt.Sprintf("member %q has no value", name))
 			v = &Node{Start: r.pos, End: r.pos}
 		} else {
-			v = r.value(obj, depth+1)
+			if depth == 0 && name == "patch" {
+				v = r.patch(obj, depth)
+			} else {
+				v = r.value(obj, depth+1)
+			}
 		}
 	} else {
 		r.fail(keyStart, keyEnd, fmt.Sprintf("missing ':' after member name %q", name))
@@ -370,15 +446,37 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			v = &Node{Start: keyEnd, End: keyEnd}
 		}
 	}
-	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart == keyStart && v.KeyEnd == keyEnd {
+	if depth == 0 && name == "patch" {
+		name = "patch" // the constant, not a view of src
+	}
+	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart() == keyStart && v.KeyEnd() == keyEnd {
 		return v // the same member at the same place: nothing to write
 	}
 	if v == r.shared {
 		v = cloneShifted(v, 0)
 		r.shared = nil
 	}
-	v.Parent, v.Name, v.Index = obj, name, -1
-	v.KeyStart, v.KeyEnd = keyStart, keyEnd
+	parent := obj
+	if depth == 0 && name == "patch" {
+		if r.standIn == nil {
+			r.standIn = &Node{Kind: KindObject, Start: obj.Start, End: obj.End, Index: -1}
+		}
+		parent = r.standIn
+	}
+	v.Parent, v.Name, v.Index = parent, name, -1
+	v.keyStart, v.keyEnd, v.keyEscape = int32(keyStart), int32(keyEnd), keyEscape
+	return v
+}
+
+// patch reads the value of the root's patch member. Later versions may
+// share its nodes (ParseIncremental), so nothing of them may keep this
+// version's tree or source alive: its strings are copies (see plain), and
+// its nodes and strings get blocks of their own, since one node or string
+// in a block keeps the whole block, and whatever the rest of it points to.
+func (r *reader) patch(obj *Node, depth int) *Node {
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
+	v := r.value(obj, depth+1)
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
 	return v
 }
 
@@ -390,7 +488,11 @@ func (r *reader) array(n *Node, depth int) {
 	n.Kind = KindArray
 	r.pos++ // [
 	r.open = append(r.open, ']')
-	defer func() { r.open = r.open[:len(r.open)-1] }()
+	base := len(r.kids)
+	defer func() {
+		r.open = r.open[:len(r.open)-1]
+		r.children(n, base)
+	}()
 	afterComma := -1
 	for {
 		r.skipSpace()
@@ -427,8 +529,8 @@ func (r *reader) array(n *Node, depth int) {
 		if e.End == e.Start && e.Kind == KindInvalid && r.pos < len(r.src) && r.src[r.pos] == ':' {
 			r.pos++ // a stray ':' would otherwise loop forever
 		}
-		e.Index = len(n.Elems)
-		n.Elems = append(n.Elems, e)
+		e.Index = int32(len(r.kids) - base)
+		r.kids = append(r.kids, e)
 		r.skipSpace()
 		if r.pos >= len(r.src) {
 			continue

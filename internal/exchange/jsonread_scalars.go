@@ -3,10 +3,13 @@ package exchange
 // The reader's scalars: numbers, strings and their escapes.
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // where formats an offset as "line N" for messages about distant openers.
@@ -71,112 +74,188 @@ func (r *reader) number(n *Node) {
 // stringValue reads a string starting at the opening quote. An unterminated
 // string ends at the end of its line: JSON strings cannot hold raw line
 // breaks, so this is where the writer most likely forgot the quote.
+//
+// A string without a backslash decodes to its source bytes exactly (raw
+// control characters and invalid UTF-8 are kept as they are, and
+// reported), so its Str is a view of the source rather than a copy: see
+// Parse on why the source must not change afterwards. Escaped strings,
+// and every string of the patch (see reader.copy), are copied into the
+// reader's string blocks instead.
 func (r *reader) stringValue(n *Node) {
 	s := r.src
 	start := r.pos
 	i := start + 1
-	// Fast path: plain ASCII without escapes.
-	for i < len(s) {
-		c := s[i]
-		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
-		i++
-	}
+	i = plainASCII(s, i) // fast path: plain ASCII without escapes
 	if i < len(s) && s[i] == '"' {
-		n.Str = string(s[start+1 : i])
+		n.Str = r.plain(start+1, i)
 		r.pos = i + 1
 		n.Start, n.End, n.Closed = start, r.pos, true
 		return
 	}
-	var b []byte
-	b = append(b, s[start+1:i]...)
-	for {
+	// Once an escape has been met, the value is decoded into r.scratch;
+	// run is where the source bytes not yet copied there begin, so that
+	// the text between escapes is copied in one piece.
+	run := start + 1
+	end := -1 // where the content ends, before the closing quote if any
+	for end < 0 {
 		if i >= len(s) {
 			r.fail(start, i, "unterminated string")
+			end = i
 			break
 		}
 		c := s[i]
-		if c == '"' {
+		switch {
+		case c == '"':
+			end = i
 			i++
 			n.Closed = true
-			break
-		}
-		if c == '\n' || c == '\r' {
-			r.fail(start, i, "unterminated string (a raw line break cannot appear inside a JSON string; write \\n)")
-			break
-		}
-		if c < 0x20 {
-			r.fail(i, i+1, fmt.Sprintf("raw control character U+%04X inside a string; write it as an escape", c))
-			b = append(b, c)
-			i++
 			continue
-		}
-		if c >= 0x80 {
+		case c == '\n' || c == '\r':
+			r.fail(start, i, "unterminated string (a raw line break cannot appear inside a JSON string; write \\n)")
+			end = i
+			continue
+		case c < 0x20:
+			r.fail(i, i+1, fmt.Sprintf("raw control character U+%04X inside a string; write it as an escape", c))
+			i++ // kept as it is
+			continue
+		case c >= 0x80:
 			ru, size := utf8.DecodeRune(s[i:])
 			if ru == utf8.RuneError && size == 1 {
 				r.fail(i, i+1, fmt.Sprintf("invalid UTF-8 byte 0x%02x inside a string", c))
 			}
-			b = append(b, s[i:i+size]...)
-			i += size
+			i += size // kept as it is
+			continue
+		case c != '\\':
+			i = plainASCII(s, i+1)
 			continue
 		}
-		if c != '\\' {
-			b = append(b, c)
-			i++
-			continue
+		if !n.Escape {
+			n.Escape = true
+			r.scratch = r.scratch[:0]
 		}
-		n.Escape = true
-		if i+1 >= len(s) || s[i+1] == '\n' || s[i+1] == '\r' {
-			// A backslash cannot escape the end of the input or of the
-			// line: drop it and let the next round report the string as
-			// unterminated there.
-			i++
-			continue
-		}
-		switch e := s[i+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-			i += 2
-		case 'b':
-			b = append(b, '\b')
-			i += 2
-		case 'f':
-			b = append(b, '\f')
-			i += 2
-		case 'n':
-			b = append(b, '\n')
-			i += 2
-		case 'r':
-			b = append(b, '\r')
-			i += 2
-		case 't':
-			b = append(b, '\t')
-			i += 2
-		case 'u':
-			ru, size := decodeUnicodeEscape(s[i:])
-			if size == 0 {
-				end := i + 2
-				for end < len(s) && end < i+6 && isHex(s[end]) {
-					end++
-				}
-				r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
-				b = append(b, s[i:end]...)
-				i = end
-				continue
-			}
-			b = utf8.AppendRune(b, ru)
-			i += size
-		default:
-			_, size := utf8.DecodeRune(s[i+1:])
-			r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
-			b = append(b, s[i+1:i+1+size]...)
-			i += 1 + size
-		}
+		r.scratch = append(r.scratch, s[run:i]...)
+		i, run = r.escape(i)
 	}
 	r.pos = i
 	n.Start, n.End = start, i
-	n.Str = string(b)
+	if !n.Escape {
+		n.Str = r.plain(start+1, end)
+		return
+	}
+	r.scratch = append(r.scratch, s[run:end]...)
+	n.Str = r.keep(r.scratch)
+	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
+}
+
+// Eight bytes at a time: every byte 0x01 and every byte 0x80.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainASCII returns the offset of the first byte from i on that a string
+// reader must look at: a quote, a backslash, a control character or a
+// byte of a multi-byte character. Most of a review's text is plain ASCII,
+// so it is skipped eight bytes at a time.
+func plainASCII(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		// A byte below n sets its high bit in (x - n*ones) &^ x, and
+		// a zero byte of x^(c*ones) is a byte equal to c. Borrows can
+		// only flag bytes after a real match, which the byte loop below
+		// then finds first.
+		special := x | (x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))
+		if special&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+func hasZero(x uint64) uint64 { return (x - ones) &^ x }
+
+// plain returns the unescaped string content src[start:end]: a view of the
+// source, or a copy inside the patch.
+func (r *reader) plain(start, end int) string {
+	if end <= start {
+		return ""
+	}
+	if r.copy {
+		return r.keep(r.src[start:end])
+	}
+	return unsafe.String(&r.src[start], end-start)
+}
+
+// strBlock is the size of the blocks strings are copied into: one
+// allocation per block instead of one per string, and none of the size
+// class rounding of small allocations.
+const strBlock = 64 << 10
+
+// keep copies b into the reader's string blocks and returns the copy.
+func (r *reader) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > strBlock/8 {
+		return string(b) // a large one would waste the rest of a block
+	}
+	if cap(r.strs)-len(r.strs) < len(b) {
+		r.strs = make([]byte, 0, strBlock)
+	}
+	at := len(r.strs)
+	r.strs = append(r.strs, b...)
+	// The block's bytes up to len(r.strs) are never written again.
+	return unsafe.String(&r.strs[at], len(b))
+}
+
+// escape decodes the escape at s[i] (a backslash) into r.scratch and
+// returns the offset after it and where the next run of source bytes to
+// copy begins.
+func (r *reader) escape(i int) (next, run int) {
+	s := r.src
+	if i+1 >= len(s) || s[i+1] == '\n' || s[i+1] == '\r' {
+		// A backslash cannot escape the end of the input or of the line:
+		// drop it and let the next round report the string as
+		// unterminated there.
+		return i + 1, i + 1
+	}
+	switch e := s[i+1]; e {
+	case '"', '\\', '/':
+		r.scratch = append(r.scratch, e)
+	case 'b':
+		r.scratch = append(r.scratch, '\b')
+	case 'f':
+		r.scratch = append(r.scratch, '\f')
+	case 'n':
+		r.scratch = append(r.scratch, '\n')
+	case 'r':
+		r.scratch = append(r.scratch, '\r')
+	case 't':
+		r.scratch = append(r.scratch, '\t')
+	case 'u':
+		ru, size := decodeUnicodeEscape(s[i:])
+		if size == 0 {
+			end := i + 2
+			for end < len(s) && end < i+6 && isHex(s[end]) {
+				end++
+			}
+			r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
+			return end, i // kept as written
+		}
+		r.scratch = utf8.AppendRune(r.scratch, ru)
+		return i + size, i + size
+	default:
+		_, size := utf8.DecodeRune(s[i+1:])
+		r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
+		return i + 1 + size, i + 1 // the character, without its backslash
+	}
+	return i + 2, i + 2
 }
 
 // decodeUnicodeEscape decodes \uXXXX at the start of s, joining a surrogate

@@ -21,10 +21,10 @@ func errStrings(errs []SyntaxError) []string {
 // walk visits n and its descendants in source order.
 func walk(n *Node, f func(*Node)) {
 	f(n)
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		walk(m, f)
 	}
-	for _, e := range n.Elems {
+	for _, e := range n.Elems() {
 		walk(e, f)
 	}
 }
@@ -37,7 +37,7 @@ func treeStrings(root *Node) []string {
 	walk(root, func(n *Node) {
 		s := fmt.Sprintf("%q %v %d-%d", n.Pointer(), n.Kind, n.Start, n.End)
 		if n.IsMember() {
-			s += fmt.Sprintf(" key %d-%d", n.KeyStart, n.KeyEnd)
+			s += fmt.Sprintf(" key %d-%d", n.KeyStart(), n.KeyEnd())
 		}
 		if n.Kind == KindString {
 			s += fmt.Sprintf(" %q", n.Str)
@@ -580,7 +580,7 @@ func TestParseJSONNumbers(t *testing.T) {
 func TestNodeIntOfNonNumbers(t *testing.T) {
 	src := []byte(`["72", true, null]`)
 	root, _ := ParseJSON(src)
-	for _, n := range append(root.Elems, root, nil) {
+	for _, n := range append(root.Elems(), root, nil) {
 		if v, ok := n.Int(src); v != 0 || ok {
 			t.Errorf("Int(%v) = %d, %v, want 0, false", n, v, ok)
 		}
@@ -619,9 +619,9 @@ func TestNodeMember(t *testing.T) {
 			}
 		})
 	}
-	if !root.Member("a").IsMember() || root.IsMember() || root.Member("d").Elems[0].IsMember() {
+	if !root.Member("a").IsMember() || root.IsMember() || root.Member("d").Elems()[0].IsMember() {
 		t.Errorf("IsMember: got member=%v root=%v element=%v, want true false false",
-			root.Member("a").IsMember(), root.IsMember(), root.Member("d").Elems[0].IsMember())
+			root.Member("a").IsMember(), root.IsMember(), root.Member("d").Elems()[0].IsMember())
 	}
 }
 
@@ -676,8 +676,8 @@ func TestParseJSONDepth(t *testing.T) {
 		fmt.Sprintf("%d-%d nesting deeper than %d levels", maxDepth, maxDepth+1, maxDepth),
 	})
 	n := root
-	for len(n.Elems) > 0 {
-		n = n.Elems[0]
+	for len(n.Elems()) > 0 {
+		n = n.Elems()[0]
 	}
 	if n.Kind != KindInvalid || n.Start != maxDepth || n.End != maxDepth+2 {
 		t.Errorf("too deep node = %v %d-%d, want invalid value %d-%d", n.Kind, n.Start, n.End, maxDepth, maxDepth+2)

@@ -1,6 +1,9 @@
 package exchange
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Member names in the spec's order. The canonical writer emits them in this
 // order; anything else is an unknown member.
@@ -20,6 +23,10 @@ const (
 
 // Document is a parsed review exchange file: the JSON tree with positions
 // and the review model decoded from it with the spec's tolerance rules.
+//
+// Src must never be modified: the strings of the tree and the model that
+// have no escapes (Node.Name, Node.Str, Comment.Body...) are views of its
+// bytes, not copies (see Parse).
 type Document struct {
 	Src    []byte
 	Root   *Node
@@ -75,7 +82,8 @@ type Patch struct {
 	TrailingEmpty *Node
 }
 
-// PatchLine is one diff line of the patch.
+// PatchLine is one diff line of the patch. A large review has 100,000 of
+// them: what the node tells (Elem, Shared) is not stored again.
 type PatchLine struct {
 	Text string // decoded, without its line terminator
 	// Node is the array element the line comes from (or the patch string).
@@ -83,12 +91,21 @@ type PatchLine struct {
 	// Start and End delimit the line's escaped text in the source, inside
 	// the quotes.
 	Start, End int
-	// Elem is the array element the line comes from (0 for the string
-	// form). 32 bits, beside Shared: a large review has 100,000 lines.
-	Elem int32
-	// Shared reports that the element holds other lines too
-	// (patch-multiline-element) or, in the string form, always.
-	Shared bool
+}
+
+// Elem returns the index of the array element the line comes from (0 for
+// the string form).
+func (l *PatchLine) Elem() int { return max(0, int(l.Node.Index)) }
+
+// Shared reports that the line's element holds other lines too, or a line
+// feed after its only one (patch-multiline-element), or, in the string
+// form, always.
+func (l *PatchLine) Shared() bool {
+	n := l.Node
+	if n.Parent == nil || n.Parent.Kind != KindArray {
+		return true // the patch string
+	}
+	return n.lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -123,6 +140,13 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 
 // Parse reads a review exchange document. It never fails: syntax errors are
 // listed in Syntax and the model holds whatever could be decoded.
+//
+// The document keeps src, and its strings without escapes share src's
+// memory instead of copying it (but for the patch's: see ParseIncremental
+// and reader.patch). The caller must therefore never modify src's bytes
+// once it is parsed (appending past its length is harmless); give Parse a
+// copy of a buffer that will be reused. A source of 2 GiB or more is not
+// read: it gets one syntax error.
 func Parse(src []byte) *Document {
 	root, errs := ParseJSON(src)
 	d := &Document{Src: src, Root: root, Syntax: errs}
@@ -150,7 +174,7 @@ func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
 	r.Title = str(root.Member("title"))
 	r.Summary = str(root.Member("summary"))
 	if cs := root.Member("comments"); cs != nil && cs.Kind == KindArray {
-		for i, e := range cs.Elems {
+		for i, e := range cs.Elems() {
 			if e.Kind == KindObject {
 				r.Comments = append(r.Comments, decodeComment(src, e, i))
 			}
@@ -170,29 +194,32 @@ func decodePatch(src []byte, n *Node) Patch {
 		// ("a\nb\n" is two lines); an empty string holds no line at all.
 		if n.Str != "" {
 			for _, seg := range SplitLines(src, n) {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End, Shared: true})
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End})
 			}
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
-		p.Lines = make([]PatchLine, 0, len(n.Elems))
-		elems := n.Elems
+		p.Lines = make([]PatchLine, 0, len(n.Elems()))
+		elems := n.Elems()
 		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
 			p.TrailingEmpty = elems[k-1]
 			elems = elems[:k-1]
 		}
-		for i, e := range elems {
+		for _, e := range elems {
 			if e.Kind != KindString {
 				continue // a schema error; not a diff line
 			}
-			if !strings.ContainsAny(e.Str, "\n\r") {
+			// Without an escape the value cannot hold a line break (a raw
+			// one ends the string); most lines have none, so this skips
+			// the scan.
+			if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
 				start, end := contentRange(e)
-				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Elem: int32(i), Node: e, Start: start, End: end})
+				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Node: e, Start: start, End: end})
 				continue
 			}
 			segs := SplitLines(src, e) // "line\n" is one line: SplitLines drops the empty rest
 			for _, seg := range segs {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Elem: int32(i), Node: e, Start: seg.Start, End: seg.End, Shared: len(segs) > 1 || strings.ContainsRune(e.Str, '\n')})
+				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: e, Start: seg.Start, End: seg.End})
 			}
 		}
 	default:
@@ -202,31 +229,71 @@ func decodePatch(src []byte, n *Node) Patch {
 }
 
 func decodeComment(src []byte, n *Node, index int) *Comment {
-	c := &Comment{
-		Node:    n,
-		Index:   index,
-		ID:      str(n.Member("id")),
-		Author:  str(n.Member("author")),
-		Path:    str(n.Member("path")),
-		Side:    str(n.Member("side")),
-		Body:    str(n.Member("body")),
-		State:   str(n.Member("state")),
-		Snippet: str(n.Member("snippet")),
-		At:      str(n.Member("at")),
+	c := &Comment{Node: n, Index: index}
+	// One pass over the members rather than a Member lookup per field: a
+	// keystroke decodes every comment again. A later duplicate overwrites
+	// an earlier one, so the last wins, as with Member.
+	var start, end, replies *Node
+	for _, m := range n.Members() {
+		switch m.Name {
+		case "id":
+			c.ID = str(m)
+		case "author":
+			c.Author = str(m)
+		case "path":
+			c.Path = str(m)
+		case "side":
+			c.Side = str(m)
+		case "body":
+			c.Body = str(m)
+		case "state":
+			c.State = str(m)
+		case "snippet":
+			c.Snippet = str(m)
+		case "at":
+			c.At = str(m)
+		case "start_line":
+			start = m
+		case "end_line":
+			end = m
+		case "replies":
+			replies = m
+		}
 	}
-	c.StartLine, _ = n.Member("start_line").Int(src)
+	// The short members are copies rather than views of src (see Parse):
+	// they are what other packages keep in results carried over to later
+	// versions of the document (the anchor package's drift candidates
+	// hold the path), and a view would keep this version's text alive.
+	own(&c.ID, &c.Author, &c.Path, &c.Side, &c.State, &c.At)
+	c.StartLine, _ = start.Int(src)
 	c.EndLine = c.StartLine
-	if e, ok := n.Member("end_line").Int(src); ok {
+	if e, ok := end.Int(src); ok {
 		c.EndLine = e
 	}
-	if rs := n.Member("replies"); rs != nil && rs.Kind == KindArray {
-		for _, e := range rs.Elems {
+	if replies != nil && replies.Kind == KindArray {
+		for _, e := range replies.Elems() {
 			if e.Kind == KindObject {
 				c.Replies = append(c.Replies, &Reply{Node: e, Author: str(e.Member("author")), Body: str(e.Member("body")), At: str(e.Member("at"))})
 			}
 		}
 	}
 	return c
+}
+
+// own replaces the strings with copies, all in one allocation.
+func own(ss ...*string) {
+	size := 0
+	for _, s := range ss {
+		size += len(*s)
+	}
+	buf := make([]byte, 0, size)
+	for _, s := range ss {
+		at := len(buf)
+		buf = append(buf, *s...)
+		if len(*s) > 0 {
+			*s = unsafe.String(&buf[at], len(*s)) // buf is not written again
+		}
+	}
 }
 
 // PatchSource returns the patch node of the earlier version whose subtree

@@ -22,8 +22,8 @@ func lineStrings(t *testing.T, d *Document) []string {
 			t.Errorf("line %d range %d-%d, want inside its node's content %d-%d", i, l.Start, l.End, cs, ce)
 			continue
 		}
-		s := fmt.Sprintf("%d %q %s", l.Elem, l.Text, d.Src[l.Start:l.End])
-		if l.Shared {
+		s := fmt.Sprintf("%d %q %s", l.Elem(), l.Text, d.Src[l.Start:l.End])
+		if l.Shared() {
 			s += " shared"
 		}
 		out = append(out, s)
@@ -67,8 +67,8 @@ func TestParseExample(t *testing.T) {
 		t.Fatalf("got %d patch lines, want %d", len(p.Lines), len(wantLines))
 	}
 	for i, l := range p.Lines {
-		if l.Text != wantLines[i] || int(l.Elem) != i || l.Shared || l.Node != p.Node.Elems[i] {
-			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, l.Text, l.Elem, l.Shared, wantLines[i], i)
+		if l.Text != wantLines[i] || int(l.Elem()) != i || l.Shared() || l.Node != p.Node.Elems()[i] {
+			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, l.Text, l.Elem(), l.Shared(), wantLines[i], i)
 		}
 		if got := string(src[l.Start:l.End]); got != wantLines[i] || l.Start != l.Node.Start+1 || l.End != l.Node.End-1 {
 			t.Errorf("line %d source = %q at %d-%d, want %q inside the quotes", i, got, l.Start, l.End, wantLines[i])
@@ -84,7 +84,7 @@ func TestParseExample(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("comment = %#v, want %#v", got, want)
 	}
-	if c.Node != d.Root.Member("comments").Elems[0] || c.Member("start_line") == nil || c.Member("end_line") != nil {
+	if c.Node != d.Root.Member("comments").Elems()[0] || c.Member("start_line") == nil || c.Member("end_line") != nil {
 		t.Errorf("comment node and members do not match the tree")
 	}
 	if len(c.Replies) != 1 {
@@ -158,7 +158,7 @@ func TestParsePatch(t *testing.T) {
 			trailing := ""
 			if p.TrailingEmpty != nil {
 				trailing = src[p.TrailingEmpty.Start:p.TrailingEmpty.End]
-				if p.TrailingEmpty != p.Node.Elems[len(p.Node.Elems)-1] {
+				if p.TrailingEmpty != p.Node.Elems()[len(p.Node.Elems())-1] {
 					t.Errorf("trailing empty element is not the last element")
 				}
 			}
@@ -264,7 +264,7 @@ func TestParseComments(t *testing.T) {
 					w.replies = append(w.replies, r.Author+"|"+r.Body+"|"+r.At)
 				}
 				got = append(got, w)
-				if c.Node != d.Root.Member("comments").Elems[c.Index] {
+				if c.Node != d.Root.Member("comments").Elems()[c.Index] {
 					t.Errorf("comment %d node is not comments[%d]", c.Index, c.Index)
 				}
 			}

@@ -159,8 +159,8 @@ func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
 	if !shortcut || root.Kind != KindObject {
 		return instance(root, doc.Src), nil
 	}
-	obj := make(map[string]any, len(root.Members))
-	for _, mem := range root.Members {
+	obj := make(map[string]any, len(root.Members()))
+	for _, mem := range root.Members() {
 		if mem.Name != "patch" && mem.Name != "comments" {
 			obj[mem.Name] = instance(mem, doc.Src) // the last duplicate wins, as in Value
 		}
@@ -168,18 +168,20 @@ func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
 	var faults []*Node
 	if patch := root.Member("patch"); patch != nil && patch.Kind == KindArray {
 		obj["patch"] = []any{}
-		for _, e := range patch.Elems {
-			if e.Kind != KindString {
-				faults = append(faults, e)
+		if !patch.onlyStrings { // else the reader saw that none is a fault
+			for _, e := range patch.Elems() {
+				if e.Kind != KindString {
+					faults = append(faults, e)
+				}
 			}
 		}
 	} else if patch != nil {
 		obj["patch"] = instance(patch, doc.Src)
 	}
 	if comments := root.Member("comments"); comments != nil && comments.Kind == KindArray {
-		elems := make([]any, len(comments.Elems))
+		elems := make([]any, len(comments.Elems()))
 		certain := true
-		for i, c := range comments.Elems {
+		for i, c := range comments.Elems() {
 			if certainlyValidComment(c, doc.Src) {
 				elems[i] = stubComment
 			} else {
@@ -211,7 +213,7 @@ func certainlyValidComment(c *Node, src []byte) bool {
 		return false
 	}
 	var path, side, start, body bool
-	for _, m := range c.Members { // duplicates: every one must pass, stricter than last-wins
+	for _, m := range c.Members() { // duplicates: every one must pass, stricter than last-wins
 		ok := true
 		switch m.Name {
 		case "id", "author", "snippet":
@@ -232,7 +234,7 @@ func certainlyValidComment(c *Node, src []byte) bool {
 			ok = isDateTime(m)
 		case "replies":
 			ok = m.Kind == KindArray
-			for _, r := range m.Elems {
+			for _, r := range m.Elems() {
 				ok = ok && certainlyValidReply(r)
 			}
 		}
@@ -248,7 +250,7 @@ func certainlyValidReply(r *Node) bool {
 		return false
 	}
 	var author, body bool
-	for _, m := range r.Members {
+	for _, m := range r.Members() {
 		ok := true
 		switch m.Name {
 		case "author":
@@ -305,14 +307,14 @@ func isDateTime(n *Node) bool {
 func instance(n *Node, src []byte) any {
 	switch n.Kind {
 	case KindObject:
-		m := make(map[string]any, len(n.Members))
-		for _, mem := range n.Members {
+		m := make(map[string]any, len(n.Members()))
+		for _, mem := range n.Members() {
 			m[mem.Name] = instance(mem, src)
 		}
 		return m
 	case KindArray:
-		a := make([]any, len(n.Elems))
-		for i, e := range n.Elems {
+		a := make([]any, len(n.Elems()))
+		for i, e := range n.Elems() {
 			a[i] = instance(e, src)
 		}
 		return a

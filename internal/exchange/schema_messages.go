@@ -300,7 +300,7 @@ func subject(n *Node) string {
 	case n.Parent.Kind == KindObject:
 		return "`" + n.Name + "`"
 	}
-	return "element " + strconv.Itoa(n.Index) + " of " + subject(n.Parent)
+	return "element " + strconv.Itoa(int(n.Index)) + " of " + subject(n.Parent)
 }
 
 // kindPhrase names a value's type for a "got …" clause.
@@ -363,10 +363,10 @@ func (m *violationCollector) node(ptr string) *Node {
 			n = n.Member(tok)
 		case KindArray:
 			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Elems) {
+			if err != nil || i < 0 || i >= len(n.Elems()) {
 				return nil
 			}
-			n = n.Elems[i]
+			n = n.Elems()[i]
 		default:
 			return nil
 		}

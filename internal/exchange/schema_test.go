@@ -46,10 +46,10 @@ func nodeAt(t *testing.T, root *Node, ptr string) *Node {
 			n = n.Member(tok)
 		case KindArray:
 			i, err := strconv.Atoi(tok)
-			if err != nil || i >= len(n.Elems) {
+			if err != nil || i >= len(n.Elems()) {
 				t.Fatalf("no element %q under %q", tok, ptr)
 			}
-			n = n.Elems[i]
+			n = n.Elems()[i]
 		default:
 			n = nil
 		}
@@ -776,7 +776,7 @@ func TestCommentShortcut(t *testing.T) {
 		if len(doc.Syntax) > 0 {
 			t.Fatalf("%s: test source has syntax errors: %v", tt.comment, doc.Syntax)
 		}
-		c := doc.Root.Member("comments").Elems[0]
+		c := doc.Root.Member("comments").Elems()[0]
 		vouch := certainlyValidComment(c, doc.Src)
 		slow := plain.Validate(doc)
 		if vouch && len(slow) > 0 {
@@ -790,7 +790,7 @@ func TestCommentShortcut(t *testing.T) {
 		}
 	}
 	big := Parse(bigReview(10, 50))
-	for i, c := range big.Root.Member("comments").Elems {
+	for i, c := range big.Root.Member("comments").Elems() {
 		if !certainlyValidComment(c, big.Src) {
 			t.Errorf("generated comment %d: got no vouch, want one (the shortcut would not apply)", i)
 		}

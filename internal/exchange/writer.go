@@ -131,7 +131,7 @@ func (w *canonWriter) value(n *Node, depth int) {
 func (w *canonWriter) ordered(obj *Node, role objRole) []*Node {
 	keys := role.keys()
 	if keys == nil {
-		return obj.Members
+		return obj.Members()
 	}
 	// The list lives on a stack shared by the objects being written, so
 	// that a thousand comments do not cost a thousand allocations. A nested
@@ -139,13 +139,13 @@ func (w *canonWriter) ordered(obj *Node, role objRole) []*Node {
 	// pointing at the old array, which nothing writes to any more.
 	base := len(w.stack)
 	for _, k := range keys {
-		for _, m := range obj.Members {
+		for _, m := range obj.Members() {
 			if m.Name == k {
 				w.stack = append(w.stack, m)
 			}
 		}
 	}
-	for _, m := range obj.Members {
+	for _, m := range obj.Members() {
 		if !isKnownKey(keys, m.Name) {
 			w.stack = append(w.stack, m)
 		}
@@ -163,7 +163,7 @@ func isKnownKey(keys []string, name string) bool {
 }
 
 func (w *canonWriter) object(obj *Node, depth int, role objRole) {
-	if len(obj.Members) == 0 {
+	if len(obj.Members()) == 0 {
 		w.buf.WriteString("{}")
 		return
 	}
@@ -194,12 +194,12 @@ func (w *canonWriter) object(obj *Node, depth int, role objRole) {
 
 // array writes arr; its object elements take the role elem.
 func (w *canonWriter) array(arr *Node, depth int, elem objRole) {
-	if len(arr.Elems) == 0 {
+	if len(arr.Elems()) == 0 {
 		w.buf.WriteString("[]")
 		return
 	}
 	w.buf.WriteByte('[')
-	for i, e := range arr.Elems {
+	for i, e := range arr.Elems() {
 		if i > 0 {
 			w.buf.WriteByte(',')
 		}
@@ -323,7 +323,7 @@ func (w *canonWriter) patch(n *Node, depth int) {
 	if n.Kind == KindString {
 		p.textNode(n)
 	} else {
-		for _, e := range n.Elems {
+		for _, e := range n.Elems() {
 			if e.Kind == KindString {
 				p.textNode(e)
 			} else {
@@ -366,7 +366,7 @@ func (w *canonWriter) strNode(n *Node) {
 // key writes member m's name, keeping a lone surrogate escape as strNode
 // does. The key's source is quoted: its content is inside the quotes.
 func (w *canonWriter) key(m *Node) {
-	if start, end := m.KeyStart+1, m.KeyEnd-1; start < end && hasLoneSurrogate(w.src, start, end) {
+	if start, end := m.KeyStart()+1, m.KeyEnd()-1; start < end && hasLoneSurrogate(w.src, start, end) {
 		w.buf.WriteByte('"')
 		writeContentKeeping(&w.buf, w.src, start, end, nil)
 		w.buf.WriteByte('"')

@@ -279,13 +279,13 @@ func oracleValue(n *Node, src []byte) any {
 	switch n.Kind {
 	case KindObject:
 		o := oracleObject{}
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			o = append(o, oracleMember{m.Name, oracleValue(m, src)})
 		}
 		return o
 	case KindArray:
-		a := make([]any, 0, len(n.Elems))
-		for _, e := range n.Elems {
+		a := make([]any, 0, len(n.Elems()))
+		for _, e := range n.Elems() {
 			a = append(a, oracleValue(e, src))
 		}
 		return a
@@ -306,7 +306,7 @@ func normValue(n *Node, src []byte, top bool) any {
 	switch n.Kind {
 	case KindObject:
 		var ms []string
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			var v any
 			if top && m.Name == "patch" && (m.Kind == KindString || m.Kind == KindArray) {
 				v = normPatch(m, src)
@@ -322,7 +322,7 @@ func normValue(n *Node, src []byte, top bool) any {
 		return "{" + strings.Join(ms, ",") + "}"
 	case KindArray:
 		var es []string
-		for _, e := range n.Elems {
+		for _, e := range n.Elems() {
 			es = append(es, fmt.Sprintf("%#v", normValue(e, src, false)))
 		}
 		return "[" + strings.Join(es, ",") + "]"
@@ -354,7 +354,7 @@ func normPatch(n *Node, src []byte) []string {
 	if n.Kind == KindString {
 		add(n.Str)
 	} else {
-		for _, e := range n.Elems {
+		for _, e := range n.Elems() {
 			if e.Kind == KindString {
 				add(e.Str)
 			} else {

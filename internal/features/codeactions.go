@@ -185,13 +185,13 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), anchor.KeyAfter(obj, exchange.CommentKeys, "replies")), true
 	case rs.Kind != exchange.KindArray || !rs.Closed:
 		return exchange.Edit{}, false
-	case len(rs.Elems) == 0:
+	case len(rs.Elems()) == 0:
 		return exchange.ReplaceValue(rs, outer.array(inner.render(members))), true
 	}
-	last := rs.Elems[len(rs.Elems)-1]
-	if last.Kind == exchange.KindObject && len(last.Members) > 0 {
+	last := rs.Elems()[len(rs.Elems())-1]
+	if last.Kind == exchange.KindObject && len(last.Members()) > 0 {
 		inner = actStyleOf(src, last)
-	} else if e := rs.Elems[0]; e.Kind == exchange.KindObject && len(e.Members) > 0 {
+	} else if e := rs.Elems()[0]; e.Kind == exchange.KindObject && len(e.Members()) > 0 {
 		inner = actStyleOf(src, e)
 	}
 	return actAppend(src, rs, inner.render(members)), true
@@ -244,10 +244,10 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), anchor.KeyAfter(root, exchange.ReviewKeys, "comments")), true
 	case cs.Kind != exchange.KindArray || !cs.Closed:
 		return exchange.Edit{}, false
-	case len(cs.Elems) == 0:
+	case len(cs.Elems()) == 0:
 		return exchange.ReplaceValue(cs, outer.array(inner.render(members))), true
 	}
-	if first := cs.Elems[0]; first.Kind == exchange.KindObject && len(first.Members) > 0 {
+	if first := cs.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
 		inner = actStyleOf(src, first)
 	}
 	return actAppend(src, cs, inner.render(members)), true
@@ -358,20 +358,20 @@ type actStyle struct {
 func actStyleOf(src []byte, obj *exchange.Node) actStyle {
 	st := actStyle{nl: exchange.Newline(src)}
 	open := exchange.LineIndent(src, obj.Start)
-	if len(obj.Members) == 0 {
+	if len(obj.Members()) == 0 {
 		return st
 	}
-	first := obj.Members[0]
-	if !actHasNewline(src[obj.Start+1 : first.KeyStart]) {
-		if first.KeyStart > obj.Start+1 && src[obj.Start+1] == ' ' {
+	first := obj.Members()[0]
+	if !actHasNewline(src[obj.Start+1 : first.KeyStart()]) {
+		if first.KeyStart() > obj.Start+1 && src[obj.Start+1] == ' ' {
 			st.pad = " "
 		}
 		return st
 	}
 	st.multiline = true
-	st.indent = exchange.LineIndent(src, first.KeyStart)
+	st.indent = exchange.LineIndent(src, first.KeyStart())
 	st.close = open
-	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members[len(obj.Members)-1].End:end]) {
+	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members()[len(obj.Members())-1].End:end]) {
 		st.close = exchange.LineIndent(src, end)
 	}
 	return st
@@ -439,7 +439,7 @@ func (st actStyle) render(ms []actMember) string {
 // on a line of its own indented like the first element when the array is
 // laid out one element per line.
 func actAppend(src []byte, arr *exchange.Node, text string) exchange.Edit {
-	first, last := arr.Elems[0], arr.Elems[len(arr.Elems)-1]
+	first, last := arr.Elems()[0], arr.Elems()[len(arr.Elems())-1]
 	sep := ", "
 	if actHasNewline(src[arr.Start+1 : first.Start]) {
 		sep = "," + exchange.Newline(src) + exchange.LineIndent(src, first.Start)

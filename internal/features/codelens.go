@@ -107,7 +107,7 @@ func (r Analysed) lensTarget(idx []int, attention map[int]int) exchange.Range {
 	default:
 		at = r.Doc.Root.Start
 		if m := r.Doc.Root.Member("comments"); m != nil {
-			at = m.KeyStart
+			at = m.KeyStart()
 		}
 	}
 	return exchange.Range{Start: at, End: at}

@@ -133,13 +133,13 @@ func completionAt(doc *exchange.Document, offset int) cx {
 	for {
 		var next *exchange.Node
 		if n.Kind == exchange.KindObject {
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				if keyHoldsCursor(src, m, offset) {
 					c := none
 					c.kind, c.obj, c.owner, c.member = cxKey, n, ownerOf(doc, n), m
-					c.rng = tokenRange(src, m.KeyStart, m.KeyEnd, closedString(src, m.KeyStart, m.KeyEnd), offset)
-					c.colon = colonAfter(src, m.KeyEnd)
-					c.comma = missingComma(src, n, m.KeyStart, m)
+					c.rng = tokenRange(src, m.KeyStart(), m.KeyEnd(), closedString(src, m.KeyStart(), m.KeyEnd()), offset)
+					c.colon = colonAfter(src, m.KeyEnd())
+					c.comma = missingComma(src, n, m.KeyStart(), m)
 					return c
 				}
 				if holdsCursor(src, m, offset) {
@@ -148,7 +148,7 @@ func completionAt(doc *exchange.Document, offset int) cx {
 				}
 			}
 		} else {
-			for _, e := range n.Elems {
+			for _, e := range n.Elems() {
 				if holdsCursor(src, e, offset) {
 					next = e
 					break
@@ -194,8 +194,8 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 	c.obj, c.owner = n, ownerOf(doc, n)
 	switch src[prev] {
 	case ':':
-		for _, m := range n.Members {
-			if m.KeyEnd <= prev && onlyBlanks(src[m.KeyEnd:prev]) {
+		for _, m := range n.Members() {
+			if m.KeyEnd() <= prev && onlyBlanks(src[m.KeyEnd():prev]) {
 				c.kind, c.member, c.name = cxValue, m, m.Name
 				c.space = prev == offset-1
 				return c
@@ -209,8 +209,8 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 	}
 	// After a complete member without its comma: a name may follow, with
 	// the comma. After a bare key (no colon yet), nothing may.
-	for _, m := range n.Members {
-		if m.KeyEnd == prev+1 {
+	for _, m := range n.Members() {
+		if m.KeyEnd() == prev+1 {
 			return none
 		}
 	}
@@ -249,10 +249,10 @@ func holdsCursor(src []byte, n *exchange.Node, offset int) bool {
 }
 
 func keyHoldsCursor(src []byte, m *exchange.Node, offset int) bool {
-	if offset <= m.KeyStart || offset > m.KeyEnd {
+	if offset <= m.KeyStart() || offset > m.KeyEnd() {
 		return false
 	}
-	return offset < m.KeyEnd || !closedString(src, m.KeyStart, m.KeyEnd)
+	return offset < m.KeyEnd() || !closedString(src, m.KeyStart(), m.KeyEnd())
 }
 
 // closedString reports whether the token [start, end) is a string with
@@ -295,15 +295,15 @@ func colonAfter(src []byte, i int) bool {
 // the two; -1 when none is needed. skip is the member being typed.
 func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) int {
 	var before *exchange.Node
-	for _, m := range obj.Members {
-		if m != skip && max(m.End, m.KeyEnd) <= pos {
+	for _, m := range obj.Members() {
+		if m != skip && max(m.End, m.KeyEnd()) <= pos {
 			before = m
 		}
 	}
 	if before == nil {
 		return -1
 	}
-	end := max(before.End, before.KeyEnd)
+	end := max(before.End, before.KeyEnd())
 	if before.End == before.Start && before.Kind == exchange.KindInvalid {
 		return -1 // a member without a value: the comma is not what it lacks
 	}
@@ -323,7 +323,7 @@ func memberItems(doc *exchange.Document, c cx) []Item {
 		return nil
 	}
 	present := map[string]bool{}
-	for _, m := range c.obj.Members {
+	for _, m := range c.obj.Members() {
 		if m != c.member {
 			present[m.Name] = true
 		}

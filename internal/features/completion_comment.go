@@ -20,7 +20,7 @@ const ItemComment ItemKind = ItemValue + 1
 func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) cx {
 	c := cx{kind: cxComment, obj: arr, rng: exchange.Range{Start: offset, End: offset}, comma: -1}
 	src := doc.Src
-	for _, e := range arr.Elems {
+	for _, e := range arr.Elems() {
 		switch {
 		case e.End <= offset:
 			c.comma = -1
@@ -53,8 +53,8 @@ func (r Analysed) newCommentItem(c cx) Item {
 	id := FreshID(doc)
 	path, side, line := r.firstPlace()
 	st := actStyleOf(doc.Src, doc.Root).nested()
-	if len(c.obj.Elems) > 0 {
-		if first := c.obj.Elems[0]; first.Kind == exchange.KindObject && len(first.Members) > 0 {
+	if len(c.obj.Elems()) > 0 {
+		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
 			st = actStyleOf(doc.Src, first)
 		}
 	}

@@ -66,7 +66,7 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 			if m == nil {
 				break
 			}
-			if offset >= m.KeyStart && offset < m.KeyEnd {
+			if offset >= m.KeyStart() && offset < m.KeyEnd() {
 				p.Kind, p.Range, p.Node, p.Owner = PlaceKey, exchange.KeyRange(m), m, ownerOf(doc, n)
 				return p
 			}
@@ -110,9 +110,9 @@ func within(n *exchange.Node, offset int) bool { return n.Start <= offset && off
 // memberAt returns the member of obj whose key or value may hold offset:
 // the last one starting at or before it. Members are in source order.
 func memberAt(obj *exchange.Node, offset int) *exchange.Node {
-	ms := obj.Members
-	i := sort.Search(len(ms), func(i int) bool { return ms[i].KeyStart > offset }) - 1
-	if i < 0 || offset >= max(ms[i].KeyEnd, ms[i].End) {
+	ms := obj.Members()
+	i := sort.Search(len(ms), func(i int) bool { return ms[i].KeyStart() > offset }) - 1
+	if i < 0 || offset >= max(ms[i].KeyEnd(), ms[i].End) {
 		return nil
 	}
 	return ms[i]
@@ -121,7 +121,7 @@ func memberAt(obj *exchange.Node, offset int) *exchange.Node {
 // elemAt returns the element of arr holding offset, searching by halves:
 // a patch array has one element per diff line.
 func elemAt(arr *exchange.Node, offset int) *exchange.Node {
-	es := arr.Elems
+	es := arr.Elems()
 	i := sort.Search(len(es), func(i int) bool { return es[i].Start > offset }) - 1
 	if i < 0 || !within(es[i], offset) {
 		return nil
@@ -155,7 +155,7 @@ func ownerOf(doc *exchange.Document, obj *exchange.Node) string {
 
 func commentIndex(doc *exchange.Document, obj *exchange.Node) int {
 	cs := doc.Review.Comments
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].Index >= obj.Index })
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].Index >= int(obj.Index) })
 	if i < len(cs) && cs[i].Node == obj {
 		return i
 	}
@@ -192,7 +192,7 @@ func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
 // other lines (the single-string form, a multi-line element).
 func LineRange(p *exchange.Patch, i int) exchange.Range {
 	l := p.Lines[i]
-	if l.Shared {
+	if l.Shared() {
 		return exchange.Range{Start: l.Start, End: l.End}
 	}
 	return exchange.NodeRange(l.Node)

@@ -183,7 +183,7 @@ func (r Analysed) commentSymbols() (Symbol, bool) {
 		return Symbol{}, false
 	}
 	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(r.Doc)),
-		Range: exchange.Range{Start: cs.KeyStart, End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart, End: cs.KeyEnd}}
+		Range: exchange.Range{Start: cs.KeyStart(), End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart(), End: cs.KeyEnd()}}
 	for i, c := range r.Doc.Review.Comments {
 		sel := exchange.NodeRange(c.Node)
 		if id := c.Member("id"); id != nil {
