@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -254,6 +255,50 @@ func TestLineKeyAgreesWithNormLine(t *testing.T) {
 		got, blank := lineKey(si.seed, s)
 		if got != want || blank != (normLine(s) == "") {
 			t.Errorf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
+		}
+	}
+	// Random lines over the bytes that matter: every ASCII white space,
+	// control bytes, non-ASCII spaces and letters, invalid UTF-8, at
+	// every offset of the eight-byte words lineKey reads.
+	parts := []string{" ", "\t", "\n", "\v", "\f", "\r", "\x00", "\x1f", "\x08", "\x0e", "!", "~", "\x7f", "a", "Z", "0",
+		"\u00a0", "\u0085", "\u2028", "\u3000", "é", "日", "\xff", "\xc2", "\xe2\x80", "foo", "  ", "\t\t"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20_000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		want := looseKey(si.seed, normLine(s))
+		got, blank := lineKey(si.seed, s)
+		if got != want || blank != (normLine(s) == "") {
+			t.Fatalf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
+		}
+	}
+	// Keys tell lines apart: no two of these distinct texts collide.
+	seen := map[uint64]string{}
+	for i := range 50_000 {
+		s := strconv.Itoa(i*7919) + "x"[:i%2] + strings.Repeat("\x00", i%9)
+		k, _ := lineKey(si.seed, s)
+		if prev, dup := seen[k]; dup {
+			t.Fatalf("lineKey(%q) = lineKey(%q)", s, prev)
+		}
+		seen[k] = s
+	}
+}
+
+func BenchmarkLineKey(b *testing.B) {
+	doc := exchange.Parse(benchDocument())
+	lines := doc.Review.Patch.Lines
+	size := 0
+	for _, l := range lines {
+		size += len(l.Text)
+	}
+	seed := newSearchIndex().seed
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, l := range lines {
+			lineKey(seed, l.Text)
 		}
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 )
 
 // The content index the candidate search (search.go) runs on. One side
@@ -52,44 +50,6 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	si.texts[f] = ft
 	return ft
 }
-
-// lineKey is looseKey(normLine(s)) without normalising s: a hash of s
-// without its white space, and whether s is blank. Runes are decoded only
-// outside ASCII; a line with invalid UTF-8 takes the long way, so that the
-// keys agree with normLine to the byte. The hash is FNV-1a salted by seed,
-// byte by byte with no copy: keys only narrow the lines a search compares,
-// so a collision costs a comparison, never a wrong match.
-func lineKey(seed uint64, s string) (uint64, bool) {
-	h, blank := seed^fnvOffset, true
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if byteClass[c] != classSpace && byteClass[c] != classOtherSpace {
-				h, blank = (h^uint64(c))*fnvPrime, false
-			}
-			i++
-			continue
-		}
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 {
-			n := normLine(s)
-			return looseKey(seed, n), n == ""
-		}
-		if !unicode.IsSpace(r) {
-			for j := i; j < i+w; j++ {
-				h = (h ^ uint64(s[j])) * fnvPrime
-			}
-			blank = false
-		}
-		i += w
-	}
-	return h, blank
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
 
 // side returns the index of side s of f, building it on first use.
 func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
@@ -317,18 +277,6 @@ func (ps *postings) of(k uint64) []int32 {
 func (si *sideIndex) equalAt(s string) []int32 {
 	k := looseKey(si.seed, s)
 	return si.equal.of(k)
-}
-
-// looseKey is the key of normalised line s without its white space:
-// normLine leaves single ASCII spaces only.
-func looseKey(seed uint64, s string) uint64 {
-	h := seed ^ fnvOffset
-	for i := 0; i < len(s); i++ {
-		if s[i] != ' ' {
-			h = (h ^ uint64(s[i])) * fnvPrime
-		}
-	}
-	return h
 }
 
 // normAt is the normalised text of position p of image img.
