@@ -124,7 +124,7 @@ func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		for _, n := range []int{c.StartLine, c.EndLine} {
 			if h, i, ok := r.File.Find(r.Side, n); ok {
 				l := r.File.Hunks[h].Lines[i]
-				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
+				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
 			}
 		}
 	}
@@ -277,7 +277,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		if i == maxRelatedLines {
 			break
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(l.Content)))})
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
@@ -389,7 +389,7 @@ func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(l.Content)))})
+		out = append(out, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(l.Content)))})
 	}
 	return out
 }

@@ -208,7 +208,7 @@ func exhaustive(r *Resolution) []place {
 			nd := &needle{lines: v, rangeW: max(1, c.EndLine-c.StartLine+1)}
 			var found []place
 			for img := range sq.si.imgs {
-				for p := range sq.si.imgs[img].lines {
+				for p := range sq.si.size(img) {
 					for _, q := range []quality{qualityExact, qualityLoose, qualityPartial} {
 						if q == qualityPartial && !partialStart(sq.si.normAt(img, p), nd) {
 							continue
@@ -308,15 +308,17 @@ func BenchmarkLineKey(b *testing.B) {
 func TestPostings(t *testing.T) {
 	for _, n := range []int{0, 1, 100, 40_000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
-		keys := make([]uint64, n)
-		want := map[uint64][]int32{}
+		keys := make([]uint32, n)
+		want := map[uint32][]int32{}
 		for i := range keys {
-			keys[i] = rng.Uint64() % uint64(n/3+1) * 0x9E3779B97F4A7C15 // repeats, spread over every digit
-			if i%5 != 0 {
+			keys[i] = uint32(rng.Uint64()%uint64(n/3+1)) * 0x9E3779B1 // repeats, spread over every digit
+			if i%5 == 0 {
+				keys[i] = 0 // blank: not listed
+			} else if keys[i] != 0 {
 				want[keys[i]] = append(want[keys[i]], int32(i))
 			}
 		}
-		ps := newPostings(n, func(i int) (uint64, bool) { return keys[i], i%5 != 0 })
+		ps := newPostings(n, func(i int) uint32 { return keys[i] })
 		for k, w := range want {
 			if got := ps.of(k); !slices.Equal(got, w) {
 				t.Fatalf("n=%d: of(%x) = %v, want %v", n, k, got, w)

@@ -134,7 +134,7 @@ func (a *Anchoring) CommentsOn(patchLine int) []int {
 		a.on = map[int][]int{}
 		for i, r := range a.Resolutions {
 			for _, l := range r.Lines() {
-				a.on[l.Patch] = append(a.on[l.Patch], i)
+				a.on[int(l.Patch)] = append(a.on[int(l.Patch)], i)
 			}
 		}
 	})

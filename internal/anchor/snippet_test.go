@@ -63,7 +63,7 @@ func TestSnippetMatches(t *testing.T) {
 	lines := func(contents ...string) []DiffLine {
 		var out []DiffLine
 		for i, c := range contents {
-			out = append(out, DiffLine{Kind: Added, New: i + 1, Content: c})
+			out = append(out, DiffLine{Kind: Added, New: int32(i + 1), Content: c})
 		}
 		return out
 	}
