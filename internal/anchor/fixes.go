@@ -221,8 +221,17 @@ func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	return append([]exchange.Fix{swap}, fixes...)
 }
 
-// imageLines keeps the lines of ls that belong to side s.
+// imageLines keeps the lines of ls that belong to side s. When they all
+// do (most ranges), it returns ls itself, capped so that an append copies:
+// the result is read only.
 func imageLines(ls []DiffLine, s Side) []DiffLine {
+	all := true
+	for i := range ls {
+		all = all && ls[i].In(s)
+	}
+	if all {
+		return ls[:len(ls):len(ls)]
+	}
 	var out []DiffLine
 	for _, l := range ls {
 		if l.In(s) {

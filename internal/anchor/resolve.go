@@ -159,14 +159,15 @@ func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	prev := reusable(opts.Prev, doc, ix)
+	rs := make([]Resolution, len(comments)) // one allocation, not one per comment
 	for i, c := range comments {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if prev != nil && i < len(prev.Resolutions) && prev.sameComment(i, doc, c) {
-			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c)
+			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c, &rs[i])
 		} else {
-			r := an.resolve(c)
+			r := an.resolveIn(&rs[i], c)
 			a.Resolutions[i] = r
 			a.byComment[i] = an.diagnose(r)
 		}
@@ -198,12 +199,12 @@ func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comme
 	return bytes.Equal(a.doc.Src[old.Start:old.End], doc.Src[c.Node.Start:c.Node.End])
 }
 
-// moveComment returns comment i's resolution and diagnostics for the same
-// text at c's place: ranges inside the comment move with it; ranges in
-// the patch stay.
-func (a *Anchoring) moveComment(i int, c *exchange.Comment) (*Resolution, []exchange.Diagnostic) {
+// moveComment returns comment i's resolution, copied into r, and
+// diagnostics for the same text at c's place: ranges inside the comment
+// move with it; ranges in the patch stay.
+func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Resolution, []exchange.Diagnostic) {
 	from := a.Resolutions[i].Comment.Node
-	r := *a.Resolutions[i]
+	*r = *a.Resolutions[i]
 	r.Comment = c
 	delta := c.Node.Start - from.Start
 	move := func(rg exchange.Range) exchange.Range {
@@ -232,7 +233,7 @@ func (a *Anchoring) moveComment(i int, c *exchange.Comment) (*Resolution, []exch
 		}
 		ds[k] = d
 	}
-	return &r, ds
+	return r, ds
 }
 
 // analyzer holds what one Analyze call builds lazily and shares between
@@ -293,7 +294,12 @@ func HasImage(f *FileDiff, s Side) bool {
 func (s Side) other() Side { return 1 - s }
 
 func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
-	r := &Resolution{Comment: c}
+	return an.resolveIn(new(Resolution), c)
+}
+
+// resolveIn resolves c into r, which it returns.
+func (an *analyzer) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
+	*r = Resolution{Comment: c}
 	if an.opts.SkipAnchor[c] || !anchorReadable(an.src, c) {
 		r.Skipped = true
 		return r
