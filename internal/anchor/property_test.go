@@ -287,6 +287,33 @@ func TestLineKeyAgreesWithNormLine(t *testing.T) {
 	}
 }
 
+// compactWord must keep the bytes that are not white space, in order, for
+// every placement of white space in a word.
+func TestCompactWord(t *testing.T) {
+	spaces := []byte(" \t\n\v\f\r")
+	for mask := range 256 {
+		var w uint64
+		var want []byte
+		for lane := range 8 {
+			c := byte('a' + lane)
+			if mask>>lane&1 == 1 {
+				c = spaces[(mask+lane)%len(spaces)]
+			} else {
+				want = append(want, c)
+			}
+			w |= uint64(c) << (8 * lane)
+		}
+		x, k := compactWord(w)
+		var got []byte
+		for lane := range k {
+			got = append(got, byte(x>>(8*lane)))
+		}
+		if string(got) != string(want) || k < 8 && x>>(8*k) != 0 { // the bytes above k must be 0
+			t.Fatalf("mask %08b: got %q (%x, %d), want %q", mask, got, x, k, want)
+		}
+	}
+}
+
 func BenchmarkLineKey(b *testing.B) {
 	doc := exchange.Parse(benchDocument())
 	lines := doc.Review.Patch.Lines

@@ -242,7 +242,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 }
 
 // postings lists, for each key, the positions of the lines with that
-// key, in image order: the keys sorted (a stable radix sort, two passes
+// key, in image order: the keys sorted (a stable radix sort, a few passes
 // over the array: no map, no allocation per line), each key's lines a run
 // of at.
 type postings struct {

@@ -16,8 +16,9 @@ import (
 
 // keyHash hashes a stream of bytes fed in runs: full eight-byte blocks of
 // the stream are mixed in as they fill, so that the key depends on the
-// bytes alone, not on how they were cut into runs. Its methods are small
-// enough to inline, so that lineKey keeps the state in registers.
+// bytes alone, not on how they were cut into runs. looseKey feeds it byte
+// by byte; lineKey does what run does by hand, to keep the state in
+// registers.
 type keyHash struct {
 	h, acc uint64
 	fill   uint // bytes in acc, 0 to 7
@@ -36,14 +37,14 @@ func mum(a, b uint64) uint64 {
 }
 
 // run feeds the k low bytes of w (0 ≤ k ≤ 8; the bytes above them zero).
-// It does not branch on where the blocks fall: that is data, which a
-// branch would mispredict.
+// The mix is computed whether or not a block fills, so that the choice is
+// a select rather than a branch on the data.
 func (kh keyHash) run(w uint64, k uint) keyHash {
-	acc := kh.acc | w<<(8*kh.fill) // a shift of 64 gives 0
+	acc := kh.acc | w<<(8*kh.fill)
 	h := mum(kh.h^acc^keyMul2, keyMul1)
 	fill := kh.fill + k
 	if fill >= 8 {
-		kh.h, acc, fill = h, w>>(8*(8-kh.fill)), fill-8
+		kh.h, acc, fill = h, w>>(8*(8-kh.fill)), fill-8 // a shift of 64 gives 0
 	}
 	return keyHash{h: kh.h, acc: acc, fill: fill, n: kh.n + k}
 }
@@ -117,8 +118,8 @@ func lineKey(seed uint64, s string) (uint64, bool) {
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				n := normLine(s)
-				return looseKey(seed, n), n == ""
+				norm := normLine(s)
+				return looseKey(seed, norm), norm == ""
 			}
 			if !unicode.IsSpace(r) {
 				x, k = w&(^uint64(0)>>(64-8*size)), uint(size)
