@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,7 +152,7 @@ func search(sides []sideQuery, b *budget) searchResult {
 	defer func() { b.spend(allowed - work) }()
 	var res searchResult
 	for _, q := range []quality{qualityExact, qualityPartial} {
-		var seen map[[2]int]bool
+		var seen [][2]int // the own side's places: a few, a list is enough
 		for i, sq := range sides {
 			if sq.si == nil {
 				continue
@@ -172,11 +174,8 @@ func search(sides []sideQuery, b *budget) searchResult {
 				for _, p := range ps {
 					k := [2]int{p.hunk, p.line}
 					if i == 0 {
-						if seen == nil {
-							seen = map[[2]int]bool{}
-						}
-						seen[k] = true
-					} else if seen[k] {
+						seen = append(seen, k)
+					} else if slices.Contains(seen, k) {
 						continue
 					}
 					res.places = append(res.places, p)
@@ -305,11 +304,8 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 }
 
 func sortNearest(ps []place) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		if ps[i].dist != ps[j].dist {
-			return ps[i].dist < ps[j].dist
-		}
-		return ps[i].start < ps[j].start
+	slices.SortStableFunc(ps, func(a, b place) int {
+		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(a.start, b.start))
 	})
 }
 
