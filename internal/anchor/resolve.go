@@ -207,6 +207,9 @@ func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Res
 	*r = *a.Resolutions[i]
 	r.Comment = c
 	delta := c.Node.Start - from.Start
+	if delta == 0 {
+		return r, a.byComment[i] // nothing moves: share them (never written after analysis)
+	}
 	move := func(rg exchange.Range) exchange.Range {
 		if rg.Start >= from.Start && rg.End <= from.End {
 			return exchange.Range{Start: rg.Start + delta, End: rg.End + delta}
@@ -216,20 +219,18 @@ func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Res
 	ds := make([]exchange.Diagnostic, len(a.byComment[i]))
 	for k, d := range a.byComment[i] {
 		d.Range = move(d.Range)
-		if delta != 0 {
-			d.Related = append([]exchange.Related(nil), d.Related...)
-			for j := range d.Related {
-				d.Related[j].Range = move(d.Related[j].Range)
+		d.Related = append([]exchange.Related(nil), d.Related...)
+		for j := range d.Related {
+			d.Related[j].Range = move(d.Related[j].Range)
+		}
+		d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
+		for j := range d.Fixes {
+			edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
+			for e, ed := range d.Fixes[j].Edits {
+				mr := move(exchange.Range{Start: ed.Start, End: ed.End})
+				edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
 			}
-			d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
-			for j := range d.Fixes {
-				edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
-				for e, ed := range d.Fixes[j].Edits {
-					mr := move(exchange.Range{Start: ed.Start, End: ed.End})
-					edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
-				}
-				d.Fixes[j].Edits = edits
-			}
+			d.Fixes[j].Edits = edits
 		}
 		ds[k] = d
 	}
