@@ -103,6 +103,14 @@ func lineKey(seed uint64, s string) (uint64, bool) {
 			b := s[i : i+8]
 			w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		} else if len(s) >= 8 {
+			// The last word of the line, read as the eight bytes that end it,
+			// shifted down past those already read.
+			b := s[len(s)-8:]
+			w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			left := uint(len(s) - i) // 1 to 7
+			w = w>>(64-8*left) | 0x2020202020202020<<(8*left)
 		} else {
 			w = tailWord(s[i:])
 		}
