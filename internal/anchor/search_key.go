@@ -74,21 +74,51 @@ func asciiSpace(w uint64) uint64 {
 
 // compactWord returns the bytes of ASCII word w that are not white space
 // and their count, without a branch: each kept byte moves down by the
-// number of white space bytes below it (z), in steps of 1, 2 and 4 bytes,
-// the way Hacker's Delight compresses bits; no lane lands on a kept one.
+// number of white space bytes below it, in steps of 1, 2 and 4 bytes, the
+// way Hacker's Delight compresses bits (no lane lands on a kept one). The
+// steps' masks depend on where the white space is alone, so they come
+// from a table indexed by it.
 func compactWord(w uint64) (uint64, uint) {
 	space := asciiSpace(w)
-	keep := (^space & lanes80 >> 7) * 0xff
-	x := w & keep
-	z := (space >> 7) * lanes01 & keep // white space bytes at or below each lane
-	m := (z & lanes01) * 0xff
-	x, z = x&^m|(x&m)>>8, z&^m|(z&m)>>8
-	m = (z >> 1 & lanes01) * 0xff
-	x, z = x&^m|(x&m)>>16, z&^m|(z&m)>>16
-	m = (z >> 2 & lanes01) * 0xff
-	x = x&^m | (x&m)>>32
-	return x, 8 - uint(bits.OnesCount64(space))
+	t := &compactSteps[(space>>7)*0x0102040810204080>>56] // one bit a lane
+	x := w & t.keep
+	x = x&^t.m1 | (x&t.m1)>>8
+	x = x&^t.m2 | (x&t.m2)>>16
+	x = x&^t.m4 | (x&t.m4)>>32
+	return x, uint(t.n)
 }
+
+// compactStep is what compactWord does for one placement of white space in
+// a word: the lanes kept, the lanes moved by each step, and the count kept.
+type compactStep struct {
+	keep, m1, m2, m4 uint64
+	n                uint8
+}
+
+// compactSteps holds the steps for each placement (bit i: lane i is white
+// space). A lane's distance z (white space lanes below it) rides along in
+// a second word, moved by the same steps, so that each step knows which
+// lanes still have its bit of z to travel.
+var compactSteps = func() (t [256]compactStep) {
+	for mask := range t {
+		var space uint64
+		for lane := range 8 {
+			if mask>>lane&1 == 1 {
+				space |= 0x80 << (8 * lane)
+			}
+		}
+		st := &t[mask]
+		st.keep = (^space & lanes80 >> 7) * 0xff
+		st.n = uint8(8 - bits.OnesCount64(space))
+		z := (space >> 7) * lanes01 & st.keep
+		st.m1 = (z & lanes01) * 0xff
+		z = z&^st.m1 | (z&st.m1)>>8
+		st.m2 = (z >> 1 & lanes01) * 0xff
+		z = z&^st.m2 | (z&st.m2)>>16
+		st.m4 = (z >> 2 & lanes01) * 0xff
+	}
+	return t
+}()
 
 // lineKey is looseKey(normLine(s)) without normalising s: the key of s
 // without its white space, and whether s is blank. It reads s a word at a
@@ -117,7 +147,12 @@ func lineKey(seed uint64, s string) (uint64, bool) {
 		var x uint64
 		var k uint
 		if high := w & lanes80; high == 0 {
-			x, k = compactWord(w)
+			// compactWord, by hand: most words take this way.
+			t := &compactSteps[(asciiSpace(w)>>7)*0x0102040810204080>>56]
+			x = w & t.keep
+			x = x&^t.m1 | (x&t.m1)>>8
+			x = x&^t.m2 | (x&t.m2)>>16
+			x, k = x&^t.m4|(x&t.m4)>>32, uint(t.n)
 			i += 8
 		} else if ascii := uint(bits.TrailingZeros64(high)) >> 3; ascii > 0 {
 			// The ASCII bytes before the first non-ASCII one.
