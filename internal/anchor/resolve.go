@@ -387,8 +387,10 @@ func CommentName(c *exchange.Comment) string {
 
 // LineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
 func LineSpan(s Side, start, end int) string {
-	if end == start {
-		return s.String() + " " + strconv.Itoa(start)
+	var buf [40]byte // one allocation: the string
+	b := strconv.AppendInt(append(append(buf[:0], s.String()...), ' '), int64(start), 10)
+	if end != start {
+		b = strconv.AppendInt(append(b, "–"...), int64(end), 10)
 	}
-	return s.String() + " " + strconv.Itoa(start) + "–" + strconv.Itoa(end)
+	return string(b)
 }
