@@ -35,14 +35,19 @@ func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 	rangeW := max(1, c.EndLine-c.StartLine+1)
 	off := min(leadingBlankLines(c.Snippet), rangeW-1)
 	sides := make([]sideQuery, 2)
+	var readings [2][][]string
+	n := 0
 	for i, s := range [2]Side{r.Side, r.Side.other()} {
-		if !HasImage(f, s) {
-			continue
+		if HasImage(f, s) {
+			readings[i] = slices.DeleteFunc(snippetVariants(c.Snippet, s), weakSnippet)
+			n += len(readings[i])
 		}
-		for _, v := range snippetVariants(c.Snippet, s) {
-			if !weakSnippet(v) {
-				sides[i].needles = append(sides[i].needles, &needle{lines: v, rangeW: rangeW, off: off})
-			}
+	}
+	nds := make([]needle, 0, n) // one allocation; never outgrown, so the pointers hold
+	for i, s := range [2]Side{r.Side, r.Side.other()} {
+		for _, v := range readings[i] {
+			nds = append(nds, needle{lines: v, rangeW: rangeW, off: off})
+			sides[i].needles = append(sides[i].needles, &nds[len(nds)-1])
 		}
 		if len(sides[i].needles) > 0 {
 			sides[i].si, sides[i].expect = an.sideIndex(f, s), c.StartLine

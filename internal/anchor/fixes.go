@@ -124,7 +124,7 @@ func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		for _, n := range []int{c.StartLine, c.EndLine} {
 			if h, i, ok := r.File.Find(r.Side, n); ok {
 				l := r.File.Hunks[h].Lines[i]
-				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
+				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
 			}
 		}
 	}
@@ -221,8 +221,17 @@ func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	return append([]exchange.Fix{swap}, fixes...)
 }
 
-// imageLines keeps the lines of ls that belong to side s.
+// imageLines keeps the lines of ls that belong to side s. When they all
+// do (most ranges), it returns ls itself, capped so that an append copies:
+// the result is read only.
 func imageLines(ls []DiffLine, s Side) []DiffLine {
+	all := true
+	for i := range ls {
+		all = all && ls[i].In(s)
+	}
+	if all {
+		return ls[:len(ls):len(ls)]
+	}
 	var out []DiffLine
 	for _, l := range ls {
 		if l.In(s) {
@@ -277,7 +286,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		if i == maxRelatedLines {
 			break
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(l.Content)))})
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(l.Content)))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
@@ -389,7 +398,7 @@ func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: an.patchRange(l.Patch, l.Patch), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(l.Content)))})
+		out = append(out, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(l.Content)))})
 	}
 	return out
 }

@@ -171,7 +171,7 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 		if k.Path != r.Comment.Path {
 			msg = "snippet found in " + k.Path + " at " + LineSpan(k.Side, k.Start, k.End)
 		}
-		out = append(out, exchange.Related{Range: an.patchRange(lines[i].Patch, lines[j].Patch), Message: msg})
+		out = append(out, exchange.Related{Range: an.patchRange(int(lines[i].Patch), int(lines[j].Patch)), Message: msg})
 	}
 	return out
 }

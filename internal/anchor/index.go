@@ -41,17 +41,20 @@ const (
 	NoNewline                 // "\ No newline at end of file": in neither image
 )
 
-// DiffLine is one body line of a hunk.
+// DiffLine is one body line of a hunk. A large review holds one per patch
+// line for as long as it is open, so its fields are packed into 32 bytes:
+// numbers are 32 bits (the header parser refuses larger ones), and
+// Content is the patch line's own text, not a copy.
 type DiffLine struct {
-	Kind LineKind
-	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
-	// when the line is not part of that image.
-	Old, New int
 	// Content is the line without its diff marker.
 	Content string
+	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
+	// when the line is not part of that image.
+	Old, New int32
 	// Patch is the line's index in exchange.Patch.Lines, which holds its
 	// array element and source range.
-	Patch int
+	Patch int32
+	Kind  LineKind
 }
 
 // In reports whether the line belongs to the image of side.
@@ -65,9 +68,9 @@ func (l DiffLine) In(s Side) bool {
 // Number returns the line's number in the image of side (0 if absent).
 func (l DiffLine) Number(s Side) int {
 	if s == Left {
-		return l.Old
+		return int(l.Old)
 	}
-	return l.New
+	return int(l.New)
 }
 
 // Hunk is one @@ section of a file diff.
@@ -109,6 +112,9 @@ type FileDiff struct {
 	// binary-search them); both are set by BuildIndex.
 	spans   [2][]imageSpan
 	ordered [2]bool
+	// lines is the body lines of every hunk, hunk after hunk: the one
+	// array the hunks' Lines are slices of (set by BuildIndex).
+	lines []DiffLine
 }
 
 // Index is the patch of one document, parsed into files, hunks and

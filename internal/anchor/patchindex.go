@@ -54,6 +54,7 @@ type builder struct {
 // fileBuild is the state of the file diff being read.
 type fileBuild struct {
 	fd       *FileDiff
+	body     int  // index in builder.all of the file's first body line
 	git      int  // index of the "diff --git" line, -1 for a plain unified diff
 	minus    int  // index of the "--- " line (the "+++ " line follows), -1 if none
 	binLine  int  // index of a stand-alone "Binary files ... differ" line, -1 if none
@@ -204,7 +205,7 @@ func (b *builder) step(i int) int {
 
 func (b *builder) startFile(i int, git bool) {
 	b.finish()
-	f := &fileBuild{fd: &FileDiff{First: i, Last: i}, git: -1, minus: -1, binLine: -1}
+	f := &fileBuild{fd: &FileDiff{First: i, Last: i}, body: len(b.all), git: -1, minus: -1, binLine: -1}
 	if git {
 		f.git, f.hdrOpen = i, true
 		b.hdrs = append(b.hdrs[:0], i)
@@ -227,6 +228,9 @@ func (b *builder) finish() {
 		b.ownHeaders(f)
 	}
 	fd := f.fd
+	if len(b.all) > f.body {
+		fd.lines = b.all[f.body:len(b.all):len(b.all)]
+	}
 	if fd.OldName == "" && fd.NewName == "" {
 		b.problem(fd.First, exchange.SeverityError, exchange.CodePatchParse, "malformed file header: cannot read the file name", nil)
 	} else if f.git >= 0 {
@@ -353,9 +357,11 @@ type hunkCounter struct {
 	bodyOld, bodyNew int
 }
 
-// push appends line j (text t) to the current hunk's body.
-func (b *builder) push(c *hunkCounter, j int, t string) {
-	l := DiffLine{Kind: Context, Patch: j}
+// push appends line j (text t) to the current hunk's body. It refuses
+// (false) a line whose number would not fit DiffLine's 32 bits, which only
+// a header starting near 2^31 can ask for: the hunk ends before it.
+func (b *builder) push(c *hunkCounter, j int, t string) bool {
+	l := DiffLine{Kind: Context, Patch: int32(j)}
 	if t != "" {
 		l.Content = t[1:]
 		switch t[0] {
@@ -367,23 +373,27 @@ func (b *builder) push(c *hunkCounter, j int, t string) {
 			l.Kind = NoNewline
 		}
 	}
+	if l.Kind != NoNewline && max(c.oldNo, c.newNo) > math.MaxInt32 {
+		return false
+	}
 	switch l.Kind {
 	case Context:
-		l.Old, l.New = c.oldNo, c.newNo
+		l.Old, l.New = int32(c.oldNo), int32(c.newNo)
 		c.oldNo++
 		c.newNo++
 		c.bodyOld++
 		c.bodyNew++
 	case Added:
-		l.New = c.newNo
+		l.New = int32(c.newNo)
 		c.newNo++
 		c.bodyNew++
 	case Removed:
-		l.Old = c.oldNo
+		l.Old = int32(c.oldNo)
 		c.oldNo++
 		c.bodyOld++
 	}
 	b.all = append(b.all, l)
+	return true
 }
 
 // hunk reads the hunk whose header is line i and returns the index of the
@@ -425,7 +435,10 @@ body:
 			}
 		}
 		// An empty line is a context line whose leading space was lost.
-		b.push(&c, j, t)
+		if !b.push(&c, j, t) {
+			truncated = true
+			break body
+		}
 		j++
 	}
 	if !truncated {
@@ -436,6 +449,7 @@ body:
 			b.push(&c, j, b.text(j))
 			j++
 		}
+	extra:
 		for k := j; k < b.n; k++ {
 			t := b.text(k)
 			if t == "" {
@@ -445,7 +459,9 @@ body:
 				break
 			}
 			for ; j <= k; j++ {
-				b.push(&c, j, b.text(j))
+				if !b.push(&c, j, b.text(j)) {
+					break extra
+				}
 			}
 		}
 	}

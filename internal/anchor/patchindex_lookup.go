@@ -225,9 +225,9 @@ func (ix *Index) LineAt(patchLine int) (file, hunk, line int, ok bool) {
 		return fi, hi, -1, false
 	}
 	li := patchLine - hs[hi].Header - 1
-	if hs[hi].Lines[li].Patch != patchLine { // not built by BuildIndex
+	if int(hs[hi].Lines[li].Patch) != patchLine { // not built by BuildIndex
 		for j := range hs[hi].Lines {
-			if hs[hi].Lines[j].Patch == patchLine {
+			if int(hs[hi].Lines[j].Patch) == patchLine {
 				return fi, hi, j, true
 			}
 		}

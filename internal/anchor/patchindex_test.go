@@ -173,9 +173,9 @@ func ixCheck(t testing.TB, ix *Index) {
 				t.Fatalf("file %d hunk %d: header %d, %d lines, outside %d-%d or before %d", fi, hi, h.Header, len(h.Lines), f.First, f.Last, prevEnd)
 			}
 			prevEnd = h.Header + len(h.Lines)
-			nextOld, nextNew := 0, 0
+			nextOld, nextNew := int32(0), int32(0)
 			for li, l := range h.Lines {
-				if l.Patch != h.Header+1+li {
+				if int(l.Patch) != h.Header+1+li {
 					t.Fatalf("file %d hunk %d line %d: Patch %d, want %d", fi, hi, li, l.Patch, h.Header+1+li)
 				}
 				wantOld, wantNew := l.Kind == Context || l.Kind == Removed, l.Kind == Context || l.Kind == Added
@@ -194,7 +194,7 @@ func ixCheck(t testing.TB, ix *Index) {
 					}
 					nextNew = l.New + 1
 				}
-				if gf, gh, gl, ok := ix.LineAt(l.Patch); !ok || gf != fi || gh != hi || gl != li {
+				if gf, gh, gl, ok := ix.LineAt(int(l.Patch)); !ok || gf != fi || gh != hi || gl != li {
 					t.Fatalf("LineAt(%d) = %d,%d,%d,%v, want %d,%d,%d,true", l.Patch, gf, gh, gl, ok, fi, hi, li)
 				}
 				for s := Left; s <= Right; s++ {
@@ -213,7 +213,7 @@ func ixCheck(t testing.TB, ix *Index) {
 	}
 	for i := 0; i < n; i++ {
 		fi, hi, li, ok := ix.LineAt(i)
-		if ok && ix.Files[fi].Hunks[hi].Lines[li].Patch != i {
+		if ok && ix.Files[fi].Hunks[hi].Lines[li].Patch != int32(i) {
 			t.Fatalf("LineAt(%d) points at line with Patch %d", i, ix.Files[fi].Hunks[hi].Lines[li].Patch)
 		}
 		if fi >= 0 && (i < ix.Files[fi].First || i > ix.Files[fi].Last) {
@@ -1048,6 +1048,19 @@ func TestIndexAdversarialCountsDoNotAllocate(t *testing.T) {
 		"0@3 -1,2147483647 +1,2147483647: C1/1 R2 A2",
 		"0@7 -999999999,999999999 +999999999,999999999: C999999999/999999999",
 	})
+}
+
+// TestIndexNumbersPast32Bits: a hunk whose lines would be numbered past
+// 2^31-1 (DiffLine's 32 bits) ends before the first such line, reported as
+// a count mismatch, instead of wrapping around.
+func TestIndexNumbersPast32Bits(t *testing.T) {
+	doc := ixArrayDoc(t, []string{"--- a/x", "+++ b/x", "@@ -2147483646,4 +1,4 @@", " a", " b", " c", " d"})
+	ix := BuildIndex(&doc.Review.Patch)
+	ixCheck(t, ix)
+	ixCompare(t, "hunks", ixSignatures(ix).hunks, []string{"0@2 -2147483646,4 +1,4: C2147483646/1 C2147483647/2"})
+	if len(ix.Problems) != 1 || ix.Problems[0].Code != exchange.CodeHunkCountMismatch {
+		t.Errorf("problems: got %v, want one hunk-count-mismatch", ixSignatures(ix).problems)
+	}
 }
 
 // ixBigPatch generates a patch of files files, each with hunks hunks of

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -207,7 +208,7 @@ func exhaustive(r *Resolution) []place {
 			nd := &needle{lines: v, rangeW: max(1, c.EndLine-c.StartLine+1)}
 			var found []place
 			for img := range sq.si.imgs {
-				for p := range sq.si.imgs[img].lines {
+				for p := range sq.si.size(img) {
 					for _, q := range []quality{qualityExact, qualityLoose, qualityPartial} {
 						if q == qualityPartial && !partialStart(sq.si.normAt(img, p), nd) {
 							continue
@@ -256,6 +257,77 @@ func TestLineKeyAgreesWithNormLine(t *testing.T) {
 			t.Errorf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
 		}
 	}
+	// Random lines over the bytes that matter: every ASCII white space,
+	// control bytes, non-ASCII spaces and letters, invalid UTF-8, at
+	// every offset of the eight-byte words lineKey reads.
+	parts := []string{" ", "\t", "\n", "\v", "\f", "\r", "\x00", "\x1f", "\x08", "\x0e", "!", "~", "\x7f", "a", "Z", "0",
+		"\u00a0", "\u0085", "\u2028", "\u3000", "é", "日", "\xff", "\xc2", "\xe2\x80", "foo", "  ", "\t\t"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20_000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		want := looseKey(si.seed, normLine(s))
+		got, blank := lineKey(si.seed, s)
+		if got != want || blank != (normLine(s) == "") {
+			t.Fatalf("lineKey(%q): got %x blank=%v, want %x blank=%v", s, got, blank, want, normLine(s) == "")
+		}
+	}
+	// Keys tell lines apart: no two of these distinct texts collide.
+	seen := map[uint64]string{}
+	for i := range 50_000 {
+		s := strconv.Itoa(i*7919) + "x"[:i%2] + strings.Repeat("\x00", i%9)
+		k, _ := lineKey(si.seed, s)
+		if prev, dup := seen[k]; dup {
+			t.Fatalf("lineKey(%q) = lineKey(%q)", s, prev)
+		}
+		seen[k] = s
+	}
+}
+
+// compactWord must keep the bytes that are not white space, in order, for
+// every placement of white space in a word.
+func TestCompactWord(t *testing.T) {
+	spaces := []byte(" \t\n\v\f\r")
+	for mask := range 256 {
+		var w uint64
+		var want []byte
+		for lane := range 8 {
+			c := byte('a' + lane)
+			if mask>>lane&1 == 1 {
+				c = spaces[(mask+lane)%len(spaces)]
+			} else {
+				want = append(want, c)
+			}
+			w |= uint64(c) << (8 * lane)
+		}
+		x, k := compactWord(w)
+		var got []byte
+		for lane := range k {
+			got = append(got, byte(x>>(8*lane)))
+		}
+		if string(got) != string(want) || k < 8 && x>>(8*k) != 0 { // the bytes above k must be 0
+			t.Fatalf("mask %08b: got %q (%x, %d), want %q", mask, got, x, k, want)
+		}
+	}
+}
+
+func BenchmarkLineKey(b *testing.B) {
+	doc := exchange.Parse(benchDocument())
+	lines := doc.Review.Patch.Lines
+	size := 0
+	for _, l := range lines {
+		size += len(l.Text)
+	}
+	seed := newSearchIndex().seed
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, l := range lines {
+			lineKey(seed, l.Text)
+		}
+	}
 }
 
 // postings must list, for each key, exactly the lines with that key, in
@@ -263,15 +335,17 @@ func TestLineKeyAgreesWithNormLine(t *testing.T) {
 func TestPostings(t *testing.T) {
 	for _, n := range []int{0, 1, 100, 40_000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
-		keys := make([]uint64, n)
-		want := map[uint64][]int32{}
+		keys := make([]uint32, n)
+		want := map[uint32][]int32{}
 		for i := range keys {
-			keys[i] = rng.Uint64() % uint64(n/3+1) * 0x9E3779B97F4A7C15 // repeats, spread over every digit
-			if i%5 != 0 {
+			keys[i] = uint32(rng.Uint64()%uint64(n/3+1)) * 0x9E3779B1 // repeats, spread over every digit
+			if i%5 == 0 {
+				keys[i] = 0 // blank: not listed
+			} else if keys[i] != 0 {
 				want[keys[i]] = append(want[keys[i]], int32(i))
 			}
 		}
-		ps := newPostings(n, func(i int) (uint64, bool) { return keys[i], i%5 != 0 })
+		ps := newPostings(n, func(i int) uint32 { return keys[i] })
 		for k, w := range want {
 			if got := ps.of(k); !slices.Equal(got, w) {
 				t.Fatalf("n=%d: of(%x) = %v, want %v", n, k, got, w)

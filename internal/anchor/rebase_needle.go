@@ -3,7 +3,6 @@ package anchor
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,8 +36,7 @@ func (rb *rebaser) oldPlace(c *exchange.Comment, side Side, sideOK bool) oldPlac
 		return op
 	}
 	si := rb.oldS.side(op.f, side)
-	lines := si.imgs[h].lines
-	p, p2 := slices.Index(lines, int32(i)), slices.Index(lines, int32(i2))
+	p, p2 := si.posOfLine(h, i), si.posOfLine(h, i2)
 	if p >= 0 && p2 >= p {
 		op.si, op.img, op.p, op.rangeW = si, h, p, p2-p+1
 	}
@@ -86,7 +84,7 @@ func (rb *rebaser) lookFor(c *exchange.Comment, side Side, old oldPlace) (lookFo
 // trust looks for a reading of the snippet at the old place: found, the
 // old place is trusted and its context taken.
 func (rb *rebaser) trust(lf *lookFor, variants [][]string, old oldPlace) {
-	size := len(old.si.imgs[old.img].lines)
+	size := old.si.size(old.img)
 	for _, v := range variants {
 		w := max(old.rangeW, len(v))
 		if old.p+w > size {
@@ -239,11 +237,11 @@ func similarPlaces(sq *sideQuery, nd *needle) []place {
 	marks := map[pos]int{}
 	for _, l := range nd.before {
 		for _, i := range si.equalAt(l) {
-			q := si.flat[i]
+			q := si.pos(i)
 			if si.norm(q) != l {
 				continue
 			}
-			n := len(si.imgs[q.img].lines)
+			n := si.size(int(q.img))
 			for p := int(q.p) + 1; p <= int(q.p)+contextLines && p+w <= n; p++ {
 				marks[pos{q.img, int32(p)}]++
 			}
@@ -251,7 +249,7 @@ func similarPlaces(sq *sideQuery, nd *needle) []place {
 	}
 	for _, l := range nd.after {
 		for _, i := range si.equalAt(l) {
-			q := si.flat[i]
+			q := si.pos(i)
 			if si.norm(q) != l {
 				continue
 			}

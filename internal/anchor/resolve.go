@@ -134,7 +134,7 @@ func (a *Anchoring) CommentsOn(patchLine int) []int {
 		a.on = map[int][]int{}
 		for i, r := range a.Resolutions {
 			for _, l := range r.Lines() {
-				a.on[l.Patch] = append(a.on[l.Patch], i)
+				a.on[int(l.Patch)] = append(a.on[int(l.Patch)], i)
 			}
 		}
 	})
@@ -159,14 +159,15 @@ func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	prev := reusable(opts.Prev, doc, ix)
+	rs := make([]Resolution, len(comments)) // one allocation, not one per comment
 	for i, c := range comments {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if prev != nil && i < len(prev.Resolutions) && prev.sameComment(i, doc, c) {
-			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c)
+			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c, &rs[i])
 		} else {
-			r := an.resolve(c)
+			r := an.resolveIn(&rs[i], c)
 			a.Resolutions[i] = r
 			a.byComment[i] = an.diagnose(r)
 		}
@@ -198,14 +199,17 @@ func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comme
 	return bytes.Equal(a.doc.Src[old.Start:old.End], doc.Src[c.Node.Start:c.Node.End])
 }
 
-// moveComment returns comment i's resolution and diagnostics for the same
-// text at c's place: ranges inside the comment move with it; ranges in
-// the patch stay.
-func (a *Anchoring) moveComment(i int, c *exchange.Comment) (*Resolution, []exchange.Diagnostic) {
+// moveComment returns comment i's resolution, copied into r, and
+// diagnostics for the same text at c's place: ranges inside the comment
+// move with it; ranges in the patch stay.
+func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Resolution, []exchange.Diagnostic) {
 	from := a.Resolutions[i].Comment.Node
-	r := *a.Resolutions[i]
+	*r = *a.Resolutions[i]
 	r.Comment = c
 	delta := c.Node.Start - from.Start
+	if delta == 0 {
+		return r, a.byComment[i] // nothing moves: share them (never written after analysis)
+	}
 	move := func(rg exchange.Range) exchange.Range {
 		if rg.Start >= from.Start && rg.End <= from.End {
 			return exchange.Range{Start: rg.Start + delta, End: rg.End + delta}
@@ -215,24 +219,22 @@ func (a *Anchoring) moveComment(i int, c *exchange.Comment) (*Resolution, []exch
 	ds := make([]exchange.Diagnostic, len(a.byComment[i]))
 	for k, d := range a.byComment[i] {
 		d.Range = move(d.Range)
-		if delta != 0 {
-			d.Related = append([]exchange.Related(nil), d.Related...)
-			for j := range d.Related {
-				d.Related[j].Range = move(d.Related[j].Range)
+		d.Related = append([]exchange.Related(nil), d.Related...)
+		for j := range d.Related {
+			d.Related[j].Range = move(d.Related[j].Range)
+		}
+		d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
+		for j := range d.Fixes {
+			edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
+			for e, ed := range d.Fixes[j].Edits {
+				mr := move(exchange.Range{Start: ed.Start, End: ed.End})
+				edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
 			}
-			d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
-			for j := range d.Fixes {
-				edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
-				for e, ed := range d.Fixes[j].Edits {
-					mr := move(exchange.Range{Start: ed.Start, End: ed.End})
-					edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
-				}
-				d.Fixes[j].Edits = edits
-			}
+			d.Fixes[j].Edits = edits
 		}
 		ds[k] = d
 	}
-	return &r, ds
+	return r, ds
 }
 
 // analyzer holds what one Analyze call builds lazily and shares between
@@ -293,7 +295,12 @@ func HasImage(f *FileDiff, s Side) bool {
 func (s Side) other() Side { return 1 - s }
 
 func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
-	r := &Resolution{Comment: c}
+	return an.resolveIn(new(Resolution), c)
+}
+
+// resolveIn resolves c into r, which it returns.
+func (an *analyzer) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
+	*r = Resolution{Comment: c}
 	if an.opts.SkipAnchor[c] || !anchorReadable(an.src, c) {
 		r.Skipped = true
 		return r
@@ -380,8 +387,10 @@ func CommentName(c *exchange.Comment) string {
 
 // LineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
 func LineSpan(s Side, start, end int) string {
-	if end == start {
-		return s.String() + " " + strconv.Itoa(start)
+	var buf [40]byte // one allocation: the string
+	b := strconv.AppendInt(append(append(buf[:0], s.String()...), ' '), int64(start), 10)
+	if end != start {
+		b = strconv.AppendInt(append(b, "–"...), int64(end), 10)
 	}
-	return s.String() + " " + strconv.Itoa(start) + "–" + strconv.Itoa(end)
+	return string(b)
 }

@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,7 +152,7 @@ func search(sides []sideQuery, b *budget) searchResult {
 	defer func() { b.spend(allowed - work) }()
 	var res searchResult
 	for _, q := range []quality{qualityExact, qualityPartial} {
-		var seen map[[2]int]bool
+		var seen [][2]int // the own side's places: a few, a list is enough
 		for i, sq := range sides {
 			if sq.si == nil {
 				continue
@@ -172,11 +174,8 @@ func search(sides []sideQuery, b *budget) searchResult {
 				for _, p := range ps {
 					k := [2]int{p.hunk, p.line}
 					if i == 0 {
-						if seen == nil {
-							seen = map[[2]int]bool{}
-						}
-						seen[k] = true
-					} else if seen[k] {
+						seen = append(seen, k)
+					} else if slices.Contains(seen, k) {
 						continue
 					}
 					res.places = append(res.places, p)
@@ -221,7 +220,7 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 		return nil, false
 	}
 	// Visit the positions nearest the expected line first.
-	hi := sort.Search(len(at), func(i int) bool { return si.nums[at[i]] >= sq.expect })
+	hi := sort.Search(len(at), func(i int) bool { return si.num(int(at[i])) >= sq.expect })
 	lo := hi - 1
 	// Loose matches do not stop the walk: an exact one farther away
 	// outranks them all.
@@ -229,18 +228,18 @@ func (sq *sideQuery) find(nd *needle, q quality, work *int) ([]place, bool) {
 	exact := 0
 	for (lo >= 0 || hi < len(at)) && exact < wantPlaces {
 		var i int32
-		if hi >= len(at) || lo >= 0 && sq.expect-si.nums[at[lo]] <= si.nums[at[hi]]-sq.expect {
+		if hi >= len(at) || lo >= 0 && sq.expect-si.num(int(at[lo])) <= si.num(int(at[hi]))-sq.expect {
 			i, lo = at[lo], lo-1
 		} else {
 			i, hi = at[hi], hi+1
 		}
-		a := si.flat[i]
-		if cost := lineWork(si.raw(a)); cost <= *work {
+		if cost := lineWork(si.raw(int(i))); cost <= *work {
 			*work -= cost
 		} else {
 			sortNearest(out)
 			return out, len(out) == 0
 		}
+		a := si.pos(i)
 		if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityExact); ok {
 			out = append(out, sq.place(nd, int(a.img), int(a.p), last, qualityExact))
 			exact++
@@ -269,19 +268,18 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 	settled, extra := -1, listWork
 	for lo >= 0 || hi < n {
 		var i int
-		if hi >= n || lo >= 0 && sq.expect-si.nums[lo] <= si.nums[hi]-sq.expect {
+		if hi >= n || lo >= 0 && sq.expect-si.num(lo) <= si.num(hi)-sq.expect {
 			i, lo = lo, lo-1
 		} else {
 			i, hi = hi, hi+1
 		}
-		d := abs(si.nums[i] - sq.expect)
+		d := abs(si.num(i) - sq.expect)
 		if settled >= 0 && d > settled {
 			if extra--; extra < 0 || len(out) >= wantPlaces {
 				break
 			}
 		}
-		a := si.flat[i]
-		if cost := lineWork(si.raw(a)); cost <= *work {
+		if cost := lineWork(si.raw(i)); cost <= *work {
 			*work -= cost
 		} else {
 			if len(out) == 0 && !si.mayHold(nd.probe()) {
@@ -290,9 +288,10 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 			sortNearest(out)
 			return out, settled < 0 || d <= settled
 		}
-		if !strings.Contains(si.raw(a), nd.probe()) || !partialStart(si.norm(a), nd) {
+		if !strings.Contains(si.raw(i), nd.probe()) || !partialStart(normLine(si.raw(i)), nd) {
 			continue
 		}
+		a := si.pos(int32(i))
 		if last, ok := matchAt(si, int(a.img), int(a.p), nd, qualityPartial); ok {
 			out = append(out, sq.place(nd, int(a.img), int(a.p), last, qualityPartial))
 			if settled < 0 {
@@ -305,11 +304,8 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 }
 
 func sortNearest(ps []place) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		if ps[i].dist != ps[j].dist {
-			return ps[i].dist < ps[j].dist
-		}
-		return ps[i].start < ps[j].start
+	slices.SortStableFunc(ps, func(a, b place) int {
+		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(a.start, b.start))
 	})
 }
 
@@ -346,7 +342,6 @@ func partialStart(line string, nd *needle) bool {
 // to last: the comment's range is kept when the hunk has room for it.
 func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 	si := sq.si
-	im := &si.imgs[img]
 	p := first - nd.off
 	if p < 0 {
 		p = first
@@ -355,11 +350,11 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 	if end < last {
 		end = last
 	}
-	if end >= len(im.lines) {
+	if end >= si.size(img) {
 		end = last
 	}
 	pl := place{side: si.side, start: si.number(img, p), end: si.number(img, end), q: q,
-		hunk: im.hunk, line: int(im.lines[first]), lastLine: int(im.lines[last])}
+		hunk: img, line: si.hunkLine(img, first), lastLine: si.hunkLine(img, last)}
 	pl.dist = abs(pl.start - sq.expect)
 	pl.exactMap = sq.exactMap && pl.dist == 0
 	if len(nd.before)+len(nd.after) > 0 {
@@ -376,7 +371,7 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 // prefix of the last, a single line anywhere inside). Runs of blank lines
 // count as one blank line, as in the snippet.
 func matchAt(si *sideIndex, img, i int, nd *needle, q quality) (last int, ok bool) {
-	size := len(si.imgs[img].lines)
+	size := si.size(img)
 	snip := nd.lines
 	prevBlank := false
 	k := 0

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 )
 
 // The content index the candidate search (search.go) runs on. One side
@@ -28,68 +26,37 @@ func newSearchIndex() *searchIndex {
 	return &searchIndex{seed: maphash.String(maphash.MakeSeed(), "lreview"), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
 }
 
-// fileText is the key (lineKey) of every line of a file diff, hunk by
-// hunk, and whether it is blank: computed once for both sides, since
-// context lines are in both.
+// fileText is the key (lineKey) of every body line of a file diff, in
+// FileDiff.body order, 0 for a blank line: computed once for both sides,
+// since context lines are in both.
 type fileText struct {
-	key   [][]uint64
-	blank [][]bool
+	key []uint32
 }
 
 func (si *searchIndex) text(f *FileDiff) *fileText {
 	if ft := si.texts[f]; ft != nil {
 		return ft
 	}
-	ft := &fileText{key: make([][]uint64, len(f.Hunks)), blank: make([][]bool, len(f.Hunks))}
-	for h := range f.Hunks {
-		ls := f.Hunks[h].Lines
-		key, blank := make([]uint64, len(ls)), make([]bool, len(ls))
-		for i := range ls {
-			key[i], blank[i] = lineKey(si.seed, ls[i].Content)
+	ls := f.body()
+	ft := &fileText{key: make([]uint32, len(ls))}
+	for i := range ls {
+		if k, blank := lineKey(si.seed, ls[i].Content); !blank {
+			ft.key[i] = key32(k)
 		}
-		ft.key[h], ft.blank[h] = key, blank
 	}
 	si.texts[f] = ft
 	return ft
 }
 
-// lineKey is looseKey(normLine(s)) without normalising s: a hash of s
-// without its white space, and whether s is blank. Runes are decoded only
-// outside ASCII; a line with invalid UTF-8 takes the long way, so that the
-// keys agree with normLine to the byte. The hash is FNV-1a salted by seed,
-// byte by byte with no copy: keys only narrow the lines a search compares,
-// so a collision costs a comparison, never a wrong match.
-func lineKey(seed uint64, s string) (uint64, bool) {
-	h, blank := seed^fnvOffset, true
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if byteClass[c] != classSpace && byteClass[c] != classOtherSpace {
-				h, blank = (h^uint64(c))*fnvPrime, false
-			}
-			i++
-			continue
-		}
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 {
-			n := normLine(s)
-			return looseKey(seed, n), n == ""
-		}
-		if !unicode.IsSpace(r) {
-			for j := i; j < i+w; j++ {
-				h = (h ^ uint64(s[j])) * fnvPrime
-			}
-			blank = false
-		}
-		i += w
+// key32 folds a line key to the 32 bits the index keeps (half the memory
+// of 64, and a random collision in a side of 100,000 lines still rare):
+// never 0, which marks a blank line.
+func key32(k uint64) uint32 {
+	if x := uint32(k ^ k>>32); x != 0 {
+		return x
 	}
-	return h, blank
+	return 1
 }
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
 
 // side returns the index of side s of f, building it on first use.
 func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
@@ -110,21 +77,22 @@ func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
 }
 
 // sideIndex is one side of one file diff: its lines in image order (hunk
-// by hunk), their normalised text, and where each line occurs, white
-// space aside.
+// by hunk), and where each line occurs, white space aside. A position is
+// an index in flat; its image and place in it are found from imgs.
 type sideIndex struct {
 	f    *FileDiff
 	side Side
 	seed uint64
+	// body is the file diff's body lines, hunk after hunk (FileDiff.body).
+	body []DiffLine
 	imgs []image
-	// flat lists every position in image order, with its line number in
-	// nums, for the outward scan of a partial search.
-	flat []pos
-	nums []int
-	// equal lists the positions of each non-blank line by the hash of its
-	// normalised text without white space: the lines equal to a needle
-	// line, and those equal once white space is removed, in one lookup
-	// (callers compare the text).
+	// flat lists every position in image order as the index in body of
+	// its line, 32 bits: 4 bytes a line of a large review.
+	flat []int32
+	// equal lists the positions of each non-blank line by the key of its
+	// text without white space: the lines equal to a needle line, and
+	// those equal once white space is removed, in one lookup (callers
+	// compare the text).
 	equal postings
 	// grams is a bitset of the hashed trigrams of the side's raw lines:
 	// a needle holding a trigram that is not in it is nowhere, and a
@@ -167,8 +135,8 @@ func (si *sideIndex) mayHold(s string) bool {
 	}
 	si.gramsOnce.Do(func() {
 		size := 0
-		for _, at := range si.flat {
-			size += len(si.raw(at))
+		for i := range si.flat {
+			size += len(si.raw(i))
 		}
 		bits := minGramBits
 		for bits < 2*size && bits < maxGramBits {
@@ -176,8 +144,8 @@ func (si *sideIndex) mayHold(s string) bool {
 		}
 		si.grams = make([]uint64, bits/64)
 		mask := uint32(bits - 1)
-		for _, at := range si.flat {
-			l := si.raw(at)
+		for i := range si.flat {
+			l := si.raw(i)
 			for i := 0; i+3 <= len(l); i++ {
 				h := gramHash(l[i], l[i+1], l[i+2]) >> 9 & mask
 				si.grams[h/64] |= 1 << (h % 64)
@@ -197,15 +165,15 @@ func (si *sideIndex) mayHold(s string) bool {
 // pos is position p of image img (an index in sideIndex.imgs).
 type pos struct{ img, p int32 }
 
-// image is the image of one side in one hunk: the hunk's lines that belong
-// to it, in order. Their normalised text is computed when a search looks
-// at them (sideIndex.normAt): building the index must not normalise
-// 200,000 lines that no search visits.
+// image is the image of one side in one hunk (imgs[h] is hunk h's): the
+// hunk's lines that belong to it, in order, positions first to first+n-1.
+// Their normalised text is computed when a search looks at them
+// (sideIndex.normAt): building the index must not normalise 200,000 lines
+// that no search visits.
 type image struct {
-	hunk int
-	// lines are indexes in Hunk.Lines, 32 bits: bounded by the patch's
-	// length, and half the memory for the 200,000 lines of a large review.
-	lines []int32
+	first, n int32
+	// base is the index in sideIndex.body of the hunk's first line.
+	base int32
 }
 
 // hunkSum is one hunk seen from one side (from) towards the other (to).
@@ -215,23 +183,45 @@ type hunkSum struct {
 	fromFirst, fromLast int // the hunk's span in the from image
 }
 
-func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
+// body returns f's body lines, hunk after hunk: the builder's slice, or,
+// for a FileDiff built by hand, a copy.
+func (f *FileDiff) body() []DiffLine {
 	n := 0
 	for h := range f.Hunks {
 		n += len(f.Hunks[h].Lines)
 	}
-	si := &sideIndex{f: f, side: s, seed: seed, imgs: make([]image, len(f.Hunks)), hunks: make([]hunkSum, len(f.Hunks)),
-		flat: make([]pos, 0, n), nums: make([]int, 0, n)}
+	if len(f.lines) == n {
+		return f.lines
+	}
+	out := make([]DiffLine, 0, n)
+	for h := range f.Hunks {
+		out = append(out, f.Hunks[h].Lines...)
+	}
+	return out
+}
+
+func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
+	body := f.body()
+	n := 0
+	for i := range body {
+		if body[i].Kind != NoNewline && body[i].In(s) {
+			n++
+		}
+	}
+	si := &sideIndex{f: f, side: s, seed: seed, body: body, imgs: make([]image, len(f.Hunks)),
+		hunks: make([]hunkSum, len(f.Hunks)), flat: make([]int32, 0, n)}
 	to := s.other()
+	base := 0
 	for h := range f.Hunks {
 		hk := &f.Hunks[h]
-		img := image{hunk: h}
+		img := image{first: int32(len(si.flat)), base: int32(base)}
 		sum := hunkSum{fromStart: hk.OldStart, toStart: hk.NewStart}
 		if s == Right {
 			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
 		}
 		sum.fromFirst, sum.fromLast = hk.Span(s)
-		for i, l := range hk.Lines {
+		for i := range hk.Lines {
+			l := &hk.Lines[i]
 			if l.In(s) {
 				sum.fromCount++
 			}
@@ -241,36 +231,37 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 			if l.Kind == NoNewline || !l.In(s) {
 				continue
 			}
-			si.flat = append(si.flat, pos{int32(h), int32(len(img.lines))})
-			si.nums = append(si.nums, l.Number(s))
-			img.lines = append(img.lines, int32(i))
+			si.flat = append(si.flat, int32(base+i))
 		}
-		si.imgs[h] = img
-		si.hunks[h] = sum
+		img.n = int32(len(si.flat)) - img.first
+		si.imgs[h], si.hunks[h] = img, sum
+		base += len(hk.Lines)
 	}
-	si.equal = newPostings(len(si.flat), func(i int) (uint64, bool) {
-		at := si.flat[i]
-		im := &si.imgs[at.img]
-		return ft.key[im.hunk][im.lines[at.p]], !ft.blank[im.hunk][im.lines[at.p]]
-	})
+	si.equal = newPostings(len(si.flat), func(i int) uint32 { return ft.key[si.flat[i]] })
 	return si
 }
 
-// postings lists, for each key, the indexes in sideIndex.flat of the lines
-// with that key, in image order: the keys sorted (a stable radix sort, a
-// few passes over the array: no map, no allocation per line), each key's
-// lines a run of at.
+// postings lists, for each key, the positions of the lines with that
+// key, in image order: the keys sorted (a stable radix sort, a few passes
+// over the array: no map, no allocation per line), each key's lines a run
+// of at.
 type postings struct {
-	keys []uint64
+	keys []uint32
 	at   []int32
 }
 
-// newPostings indexes the n lines by key(i); lines without a key (ok false)
+// newPostings indexes the n lines by key(i); lines whose key is 0 (blank)
 // are left out.
-func newPostings(n int, key func(i int) (uint64, bool)) postings {
-	keys, at := make([]uint64, 0, n), make([]int32, 0, n)
+func newPostings(n int, key func(i int) uint32) postings {
+	m := 0
 	for i := range n {
-		if k, ok := key(i); ok {
+		if key(i) != 0 {
+			m++
+		}
+	}
+	keys, at := make([]uint32, 0, m), make([]int32, 0, m)
+	for i := range n {
+		if k := key(i); k != 0 {
 			keys, at = append(keys, k), append(at, int32(i))
 		}
 	}
@@ -280,10 +271,10 @@ func newPostings(n int, key func(i int) (uint64, bool)) postings {
 	if len(keys) > 1<<14 {
 		bits = 16
 	}
-	mask := uint64(1)<<bits - 1
+	mask := uint32(1)<<bits - 1
 	count := make([]int32, 1<<bits)
-	tk, ta := make([]uint64, len(keys)), make([]int32, len(at))
-	for shift := 0; shift < 64; shift += bits {
+	tk, ta := make([]uint32, len(keys)), make([]int32, len(at))
+	for shift := 0; shift < 32; shift += bits {
 		clear(count)
 		for _, k := range keys {
 			count[k>>shift&mask]++
@@ -303,7 +294,7 @@ func newPostings(n int, key func(i int) (uint64, bool)) postings {
 }
 
 // of returns the list of key k.
-func (ps *postings) of(k uint64) []int32 {
+func (ps *postings) of(k uint32) []int32 {
 	lo := sort.Search(len(ps.keys), func(i int) bool { return ps.keys[i] >= k })
 	hi := lo
 	for hi < len(ps.keys) && ps.keys[hi] == k {
@@ -312,43 +303,62 @@ func (ps *postings) of(k uint64) []int32 {
 	return ps.at[lo:hi]
 }
 
-// equalAt returns the flat indexes of the lines that may equal normalised
+// equalAt returns the positions of the lines that may equal normalised
 // line s, white space aside: a superset (a hash), in image order.
 func (si *sideIndex) equalAt(s string) []int32 {
-	k := looseKey(si.seed, s)
-	return si.equal.of(k)
+	return si.equal.of(key32(looseKey(si.seed, s)))
 }
 
-// looseKey is the key of normalised line s without its white space:
-// normLine leaves single ASCII spaces only.
-func looseKey(seed uint64, s string) uint64 {
-	h := seed ^ fnvOffset
-	for i := 0; i < len(s); i++ {
-		if s[i] != ' ' {
-			h = (h ^ uint64(s[i])) * fnvPrime
-		}
+// pos returns the image of position i and its place in it.
+func (si *sideIndex) pos(i int32) pos {
+	img := sort.Search(len(si.imgs), func(h int) bool { return si.imgs[h].first+si.imgs[h].n > i })
+	return pos{int32(img), i - si.imgs[img].first}
+}
+
+// line is the diff line at position i.
+func (si *sideIndex) line(i int32) *DiffLine { return &si.body[si.flat[i]] }
+
+// num is the line number, in the index's side, at position i.
+func (si *sideIndex) num(i int) int { return si.line(int32(i)).Number(si.side) }
+
+// at is the position of place p of image img.
+func (si *sideIndex) at(img, p int) int32 { return si.imgs[img].first + int32(p) }
+
+// size is the number of positions of image img.
+func (si *sideIndex) size(img int) int { return int(si.imgs[img].n) }
+
+// hunkLine is the index in Hunk.Lines of place p of image img.
+func (si *sideIndex) hunkLine(img, p int) int {
+	return int(si.flat[si.at(img, p)] - si.imgs[img].base)
+}
+
+// posOfLine returns the place in image img of line i of its hunk (an index
+// in Hunk.Lines), or -1 when the line is not in the image.
+func (si *sideIndex) posOfLine(img, i int) int {
+	im := si.imgs[img]
+	want := im.base + int32(i)
+	ps := si.flat[im.first : im.first+im.n]
+	p := sort.Search(len(ps), func(k int) bool { return ps[k] >= want })
+	if p < len(ps) && ps[p] == want {
+		return p
 	}
-	return h
+	return -1
 }
 
 // normAt is the normalised text of position p of image img.
 func (si *sideIndex) normAt(img, p int) string {
-	im := &si.imgs[img]
-	return normLine(si.f.Hunks[im.hunk].Lines[im.lines[p]].Content)
+	return normLine(si.line(si.at(img, p)).Content)
 }
 
-// raw is the text of the line at at, as the patch has it.
-func (si *sideIndex) raw(at pos) string {
-	im := &si.imgs[at.img]
-	return si.f.Hunks[im.hunk].Lines[im.lines[at.p]].Content
-}
+// raw is the text of the line at position i, as the patch has it.
+func (si *sideIndex) raw(i int) string { return si.line(int32(i)).Content }
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
 
 // normRange is the normalised text of positions from to to (exclusive) of
 // image img, clamped to the image.
 func (si *sideIndex) normRange(img, from, to int) []string {
-	from, to = max(0, from), min(len(si.imgs[img].lines), to)
+	from, to = max(0, from), min(si.size(img), to)
 	out := make([]string, 0, max(0, to-from))
 	for p := from; p < to; p++ {
 		out = append(out, si.normAt(img, p))
@@ -359,14 +369,12 @@ func (si *sideIndex) normRange(img, from, to int) []string {
 // number is the line number, in the index's side, of position p of image
 // img.
 func (si *sideIndex) number(img, p int) int {
-	im := &si.imgs[img]
-	return si.f.Hunks[im.hunk].Lines[im.lines[p]].Number(si.side)
+	return si.line(si.at(img, p)).Number(si.side)
 }
 
-// nearest returns the index in flat of the first position whose line
-// number is at least n.
+// nearest returns the first position whose line number is at least n.
 func (si *sideIndex) nearest(n int) int {
-	return sort.SearchInts(si.nums, n)
+	return sort.Search(len(si.flat), func(i int) bool { return si.num(i) >= n })
 }
 
 // mapLine carries line n of side from of f to the other side: lines
@@ -376,15 +384,16 @@ func (si *sideIndex) mapLine(n int) (int, bool) {
 	f, from := si.f, si.side
 	offset := 0
 	for i, h := range si.hunks {
-		if n < h.fromStart {
-			return n + h.toStart - h.fromStart, true
+		fromStart, toStart := h.fromStart, h.toStart
+		if n < fromStart {
+			return n + toStart - fromStart, true
 		}
 		hk := &f.Hunks[i]
 		if j, ok := hk.find(from, n, h.fromFirst, h.fromLast); ok {
 			if l := hk.Lines[j]; l.In(from.other()) {
 				return l.Number(from.other()), true
 			}
-			prevTo := h.toStart - 1
+			prevTo := toStart - 1
 			for j--; j >= 0; j-- {
 				if m := hk.Lines[j].Number(from.other()); m > 0 {
 					prevTo = m
@@ -393,10 +402,10 @@ func (si *sideIndex) mapLine(n int) (int, bool) {
 			}
 			return prevTo + 1, false
 		}
-		if n < h.fromStart+h.fromCount {
-			return n + h.toStart - h.fromStart, false // a truncated hunk
+		if n < fromStart+h.fromCount {
+			return n + toStart - fromStart, false // a truncated hunk
 		}
-		offset = (h.toStart + h.toCount) - (h.fromStart + h.fromCount)
+		offset = (toStart + h.toCount) - (fromStart + h.fromCount)
 	}
 	return n + offset, true
 }

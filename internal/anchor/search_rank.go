@@ -3,7 +3,7 @@ package anchor
 import (
 	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -31,7 +31,7 @@ import (
 
 // rankPlaces sorts ps best first for a comment on side own.
 func rankPlaces(ps []place, own Side) {
-	sort.SliceStable(ps, func(i, j int) bool { return compareRank(&ps[i], &ps[j], own) < 0 })
+	slices.SortStableFunc(ps, func(a, b place) int { return compareRank(&a, &b, own) })
 }
 
 // compareRank orders a before b (-1), after b (1), or as a tie (0).
@@ -64,7 +64,7 @@ func tied(ps []place, own Side) int {
 // places: RIGHT 21, RIGHT 24".
 func tieMessage(ps []place, n int) string {
 	top := append([]place(nil), ps[:n]...)
-	sort.SliceStable(top, func(i, j int) bool { return top[i].start < top[j].start })
+	slices.SortStableFunc(top, func(a, b place) int { return cmp.Compare(a.start, b.start) })
 	files := false // places in several files (an unknown path's guesses) name theirs
 	for _, p := range top {
 		files = files || p.path != top[0].path

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -189,41 +190,70 @@ func weakSnippet(lines []string) bool {
 	return true
 }
 
-// normalisedImage returns the normalised text lines of the anchored diff
-// lines, blank runs collapsed.
-func normalisedImage(lines []DiffLine) []string {
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		out = append(out, normLine(l.Content))
-	}
-	return collapseBlankLines(out)
-}
-
-// textMatches applies the spec's rule to normalised lines: the snippet
-// equals the anchored text or is a non-empty part of it.
-func textMatches(snip, anchored []string) bool {
-	if len(snip) == 0 {
-		return true
-	}
-	s, a := strings.Join(snip, "\n"), strings.Join(anchored, "\n")
-	return s == a || strings.Contains(a, s)
-}
-
 // SnippetMatches reports whether snippet matches the diff lines a comment
 // on side is anchored to, with the spec's normalisation. An empty or blank
 // snippet always matches.
+//
+// It runs for every comment of every version, so it compares the readings
+// of snippetVariants, each joined with "\n", with the anchored lines
+// normalised and joined, blank runs collapsed, without building their
+// slices: the joined texts are built in buffers on the stack.
 func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
-	vs := snippetVariants(snippet, side)
-	if len(vs) == 0 {
+	var sbuf [512]byte
+	stripped := joinSnippet(sbuf[:0], snippet, side, true)
+	if len(stripped) == 0 {
 		return true
 	}
-	anchored := normalisedImage(lines)
-	for _, v := range vs {
-		if textMatches(v, anchored) {
-			return true
+	var abuf [1024]byte
+	anchored := abuf[:0]
+	prevBlank := false
+	for i := range lines {
+		n := normLine(lines[i].Content)
+		if n == "" && prevBlank {
+			continue // collapseBlankLines
+		}
+		prevBlank = n == ""
+		if i > 0 {
+			anchored = append(anchored, '\n')
+		}
+		anchored = append(anchored, n...)
+	}
+	if bytes.Contains(anchored, stripped) {
+		return true
+	}
+	var qbuf [512]byte
+	asIs := joinSnippet(qbuf[:0], snippet, side, false)
+	return len(asIs) > 0 && !bytes.Equal(asIs, stripped) && bytes.Contains(anchored, asIs)
+}
+
+// joinSnippet appends to b snippetLines(snippet, side, strip) joined with
+// "\n", without the slices.
+func joinSnippet(b []byte, snippet string, side Side, strip bool) []byte {
+	blank := false // a blank line is pending between non-blank ones
+	for rest, more := snippet, true; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if more && strings.HasSuffix(l, "\r") {
+			l = l[:len(l)-1] // "\r\n" is "\n"
+		}
+		if strip && l != "" && markerFits(l[0], side) {
+			l = l[1:]
+		}
+		n := normLine(l)
+		switch {
+		case n == "":
+			blank = len(b) > 0 // leading blank lines are dropped, runs collapsed
+		case len(b) == 0:
+			b = append(b, n...)
+		default:
+			if blank {
+				b = append(b, '\n')
+			}
+			b = append(append(b, '\n'), n...)
+			blank = false
 		}
 	}
-	return false
+	return b
 }
 
 // SnippetOf is the snippet the spec asks writers to store for lines: each

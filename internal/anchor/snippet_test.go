@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestSnippetMatches(t *testing.T) {
 	lines := func(contents ...string) []DiffLine {
 		var out []DiffLine
 		for i, c := range contents {
-			out = append(out, DiffLine{Kind: Added, New: i + 1, Content: c})
+			out = append(out, DiffLine{Kind: Added, New: int32(i + 1), Content: c})
 		}
 		return out
 	}
@@ -133,5 +134,63 @@ func BenchmarkNormLine(b *testing.B) {
 		for _, l := range lines {
 			_ = normLine(l)
 		}
+	}
+}
+
+// snippetMatchesRef is SnippetMatches spelt with the slices, as the spec
+// reads: the snippet's readings, each equal to or a part of the anchored
+// lines normalised (blank runs collapsed), all joined with "\n".
+func snippetMatchesRef(snippet string, side Side, lines []DiffLine) bool {
+	vs := snippetVariants(snippet, side)
+	if len(vs) == 0 {
+		return true
+	}
+	anchored := make([]string, 0, len(lines))
+	for _, l := range lines {
+		anchored = append(anchored, normLine(l.Content))
+	}
+	a := strings.Join(collapseBlankLines(anchored), "\n")
+	for _, v := range vs {
+		if s := strings.Join(v, "\n"); s == a || strings.Contains(a, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// SnippetMatches must agree with the reference on random snippets and
+// lines: markers, CRLF, blank runs, white space, parts of lines.
+func TestSnippetMatchesAgreesWithReference(t *testing.T) {
+	parts := []string{"a", "b", "ab", " ", "\t", "\n", "\r\n", "\r", "\n\n", "+", "-", " +", "x y", "\u00a0", "é"}
+	rng := rand.New(rand.NewPCG(8, 9))
+	gen := func(n int) string {
+		var b strings.Builder
+		for range rng.IntN(n) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		return b.String()
+	}
+	for range 30_000 {
+		var lines []DiffLine
+		for range rng.IntN(5) {
+			lines = append(lines, DiffLine{Kind: Context, Old: 1, New: 1, Content: strings.ReplaceAll(gen(6), "\n", "")})
+		}
+		snippet := gen(8)
+		if rng.IntN(3) == 0 && len(lines) > 0 { // a snippet drawn from the lines
+			snippet = lines[rng.IntN(len(lines))].Content
+		}
+		for _, side := range []Side{Left, Right} {
+			if got, want := SnippetMatches(snippet, side, lines), snippetMatchesRef(snippet, side, lines); got != want {
+				t.Fatalf("SnippetMatches(%q, %v, %q) = %v, want %v", snippet, side, lines, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkSnippetMatches(b *testing.B) {
+	lines := []DiffLine{{Kind: Context, Old: 1, New: 1, Content: "\tif err := load(ctx, cfg); err != nil {"}, {Kind: Added, New: 2, Content: "\t\treturn fmt.Errorf(\"load: %w\", err)"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		SnippetMatches("if err := load(ctx, cfg); err != nil {\n  return fmt.Errorf(\"load: %w\", err)", Right, lines)
 	}
 }

@@ -31,7 +31,7 @@ func (r Analysed) Definition(offset int) []exchange.Range {
 	var out []exchange.Range
 	for _, k := range res.Candidates {
 		if _, h, first, last, ok := r.candidateLines(k); ok {
-			a, z := LineRange(&r.Doc.Review.Patch, h.Lines[first].Patch), LineRange(&r.Doc.Review.Patch, h.Lines[last].Patch)
+			a, z := LineRange(&r.Doc.Review.Patch, int(h.Lines[first].Patch)), LineRange(&r.Doc.Review.Patch, int(h.Lines[last].Patch))
 			out = append(out, exchange.Range{Start: a.Start, End: z.End})
 		}
 	}
@@ -49,7 +49,7 @@ func (r Analysed) anchorSpan(res *anchor.Resolution) (exchange.Range, bool) {
 		return exchange.Range{}, false
 	}
 	patch := &r.Doc.Review.Patch
-	a, z := LineRange(patch, ls[0].Patch), LineRange(patch, ls[len(ls)-1].Patch)
+	a, z := LineRange(patch, int(ls[0].Patch)), LineRange(patch, int(ls[len(ls)-1].Patch))
 	return exchange.Range{Start: a.Start, End: z.End}, true
 }
 

@@ -12,7 +12,7 @@ func (r Analysed) Folds() []exchange.Range {
 		for _, h := range f.Hunks {
 			last := h.Header
 			if k := len(h.Lines); k > 0 {
-				last = h.Lines[k-1].Patch
+				last = int(h.Lines[k-1].Patch)
 			}
 			out = append(out, exchange.Range{Start: lines[h.Header].Start, End: lines[last].End})
 		}

@@ -20,7 +20,7 @@ func GutterLabel(f *anchor.FileDiff, l anchor.DiffLine) string {
 		s := strconv.Itoa(n)
 		return strings.Repeat(" ", max(0, w-len(s))) + s
 	}
-	return num(l.Old) + " " + num(l.New)
+	return num(int(l.Old)) + " " + num(int(l.New))
 }
 
 func numberWidth(f *anchor.FileDiff) int {
@@ -28,7 +28,7 @@ func numberWidth(f *anchor.FileDiff) int {
 	for _, h := range f.Hunks {
 		if k := len(h.Lines); k > 0 {
 			last := h.Lines[k-1]
-			widest = max(widest, h.OldStart+h.OldCount, h.NewStart+h.NewCount, last.Old, last.New)
+			widest = max(widest, h.OldStart+h.OldCount, h.NewStart+h.NewCount, int(last.Old), int(last.New))
 		}
 	}
 	return len(strconv.Itoa(widest))
@@ -48,7 +48,7 @@ func (r Analysed) Gutter(span exchange.Range) []GutterHint {
 	for _, f := range r.Index.Files {
 		for _, h := range f.Hunks {
 			for _, dl := range h.Lines {
-				at := LineRange(r.Index.Patch, dl.Patch).Start
+				at := LineRange(r.Index.Patch, int(dl.Patch)).Start
 				if at < span.Start || at > span.End {
 					continue
 				}

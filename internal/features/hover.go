@@ -295,11 +295,11 @@ var kindWords = [...]string{anchor.Context: "context line", anchor.Added: "added
 func numbersWords(l anchor.DiffLine) string {
 	switch {
 	case l.Old > 0 && l.New > 0:
-		return "LEFT " + strconv.Itoa(l.Old) + " · RIGHT " + strconv.Itoa(l.New)
+		return "LEFT " + strconv.Itoa(int(l.Old)) + " · RIGHT " + strconv.Itoa(int(l.New))
 	case l.Old > 0:
-		return "LEFT " + strconv.Itoa(l.Old)
+		return "LEFT " + strconv.Itoa(int(l.Old))
 	case l.New > 0:
-		return "RIGHT " + strconv.Itoa(l.New)
+		return "RIGHT " + strconv.Itoa(int(l.New))
 	}
 	return "in neither image"
 }

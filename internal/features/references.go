@@ -62,7 +62,7 @@ func (r Analysed) commentReferences(ci int, includeDecl bool) []exchange.Range {
 	out = append(out, span)
 	var others []int
 	for _, l := range res.Lines() {
-		for _, i := range r.Anchors.CommentsOn(l.Patch) {
+		for _, i := range r.Anchors.CommentsOn(int(l.Patch)) {
 			if i != ci && !slices.Contains(others, i) {
 				others = append(others, i)
 			}

@@ -52,11 +52,11 @@ func Tokens(ix *anchor.Index, src []byte) []Token {
 			next = h.Header + 1
 			for _, dl := range h.Lines {
 				l := p.Lines[dl.Patch]
-				next = dl.Patch + 1
+				next = int(dl.Patch) + 1
 				if l.End == l.Start {
 					continue // an empty context line has no text to colour
 				}
-				out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: dl.Patch})
+				out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
 			}
 		}
 		emitHeaders(f.Last + 1)
