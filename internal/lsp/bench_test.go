@@ -65,11 +65,17 @@ func BenchmarkCheckBaseline(b *testing.B) {
 	src := generatedReview()
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		doc := exchange.Parse(src)
-		rep := anchor.CheckDocument(doc, nil)
-		conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
-		_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
+		checkOnce(src)
 	}
+}
+
+// checkOnce is what `lreview-lsp check` does with one file in process:
+// parse, check, convert the diagnostics to positions.
+func checkOnce(src []byte) {
+	doc := exchange.Parse(src)
+	rep := anchor.CheckDocument(doc, nil)
+	conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
+	_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
 }
 
 // BenchmarkJSONFloor is json.Valid then encoding/json Unmarshal into
