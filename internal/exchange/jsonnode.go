@@ -140,9 +140,10 @@ func (n *Node) Member(name string) *Node {
 	if n == nil || n.Kind != KindObject {
 		return nil
 	}
-	for i := len(n.Members()) - 1; i >= 0; i-- {
-		if n.Members()[i].Name == name {
-			return n.Members()[i]
+	ms := n.Members()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Name == name {
+			return ms[i]
 		}
 	}
 	return nil

@@ -423,6 +423,10 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		r.fail(keyStart, r.pos, "member names need double quotes")
 	}
 	keyEnd := r.pos
+	isPatch := depth == 0 && name == "patch"
+	if isPatch {
+		name = "patch" // the constant, not a view of src
+	}
 	r.skipSpace()
 	var v *Node
 	if r.pos < len(r.src) && r.src[r.pos] == ':' {
@@ -432,7 +436,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			r.fail(keyStart, keyEnd, fmt.Sprintf("member %q has no value", name))
 			v = &Node{Start: r.pos, End: r.pos}
 		} else {
-			if depth == 0 && name == "patch" {
+			if isPatch {
 				v = r.patch(obj, depth)
 			} else {
 				v = r.value(obj, depth+1)
@@ -446,9 +450,6 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			v = &Node{Start: keyEnd, End: keyEnd}
 		}
 	}
-	if depth == 0 && name == "patch" {
-		name = "patch" // the constant, not a view of src
-	}
 	if v == r.shared && v.Name == name && v.Index == -1 && v.KeyStart() == keyStart && v.KeyEnd() == keyEnd {
 		return v // the same member at the same place: nothing to write
 	}
@@ -457,7 +458,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		r.shared = nil
 	}
 	parent := obj
-	if depth == 0 && name == "patch" {
+	if isPatch {
 		if r.standIn == nil {
 			r.standIn = &Node{Kind: KindObject, Start: obj.Start, End: obj.End, Index: -1}
 		}

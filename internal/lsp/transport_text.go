@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"slices"
 )
 
 // The notifications that carry documents skip jsonrpc2. Its decoder would
@@ -41,12 +43,7 @@ func bareParams(body []byte, sc *envelopeScanner) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	// Three members: sort by position.
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && sc.members[order[j]].start < sc.members[order[j-1]].start; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
+	slices.SortFunc(order[:], func(a, b int) int { return cmp.Compare(sc.members[a].start, sc.members[b].start) })
 	at := 0
 	for k, m := range order {
 		sep := byte(',')
