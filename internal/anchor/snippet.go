@@ -109,71 +109,23 @@ func markerFits(c byte, side Side) bool {
 	return false
 }
 
-// snippetLines normalises a snippet read against side. strip says whether
-// fitting diff markers are removed; the caller tries both readings because
-// a line whose own text starts with "-" or "+" ("--flag", "++i") is
-// indistinguishable from a marked one.
-func snippetLines(snippet string, side Side, strip bool) []string {
-	snippet = strings.ReplaceAll(snippet, "\r\n", "\n")
-	raw := strings.Split(snippet, "\n")
-	out := make([]string, 0, len(raw))
-	for _, l := range raw {
-		if strip && l != "" && markerFits(l[0], side) {
-			l = l[1:]
-		}
-		out = append(out, normLine(l))
-	}
-	return trimBlankLines(collapseBlankLines(out))
-}
-
 // snippetVariants returns the readings of snippet against side to try, in
-// order: markers stripped, then (when it differs) the text as written. It
-// returns nothing for an empty or blank snippet, which the spec says is
-// never a mismatch.
+// order: diff markers that fit side stripped, then (when it differs) the
+// text as written — a line whose own text starts with "-" or "+"
+// ("--flag", "++i") is indistinguishable from a marked one. Each reading
+// is the snippet's lines normalised, blank runs collapsed, leading and
+// trailing blank lines dropped (joinSnippet). It returns nothing for an
+// empty or blank snippet, which the spec says is never a mismatch.
 func snippetVariants(snippet string, side Side) [][]string {
-	stripped := snippetLines(snippet, side, true)
+	stripped := joinSnippet(nil, snippet, side, true)
 	if len(stripped) == 0 {
 		return nil
 	}
-	vs := [][]string{stripped}
-	if asIs := snippetLines(snippet, side, false); len(asIs) > 0 && !equalLines(asIs, stripped) {
-		vs = append(vs, asIs)
+	vs := [][]string{strings.Split(string(stripped), "\n")}
+	if asIs := joinSnippet(nil, snippet, side, false); len(asIs) > 0 && !bytes.Equal(asIs, stripped) {
+		vs = append(vs, strings.Split(string(asIs), "\n"))
 	}
 	return vs
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// collapseBlankLines replaces each run of empty lines by one, in place.
-func collapseBlankLines(ls []string) []string {
-	out := ls[:0]
-	for i, l := range ls {
-		if l == "" && i > 0 && ls[i-1] == "" {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-func trimBlankLines(ls []string) []string {
-	for len(ls) > 0 && ls[0] == "" {
-		ls = ls[1:]
-	}
-	for len(ls) > 0 && ls[len(ls)-1] == "" {
-		ls = ls[:len(ls)-1]
-	}
-	return ls
 }
 
 // weakSnippet reports whether normalised snippet lines hold no letter or
@@ -210,7 +162,7 @@ func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
 	for i := range lines {
 		n := normLine(lines[i].Content)
 		if n == "" && prevBlank {
-			continue // collapseBlankLines
+			continue // a blank run counts as one blank line
 		}
 		prevBlank = n == ""
 		if i > 0 {
@@ -226,8 +178,10 @@ func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
 	return len(asIs) > 0 && !bytes.Equal(asIs, stripped) && bytes.Contains(anchored, asIs)
 }
 
-// joinSnippet appends to b snippetLines(snippet, side, strip) joined with
-// "\n", without the slices.
+// joinSnippet appends to b the snippet's lines read against side (strip:
+// with fitting diff markers removed), normalised, blank runs collapsed,
+// leading and trailing blank lines dropped, joined with "\n": the one
+// spelling of a snippet's reading, built without slices.
 func joinSnippet(b []byte, snippet string, side Side, strip bool) []byte {
 	blank := false // a blank line is pending between non-blank ones
 	for rest, more := snippet, true; more; {

@@ -139,9 +139,16 @@ func BenchmarkNormLine(b *testing.B) {
 
 // snippetMatchesRef is SnippetMatches spelt with the slices, as the spec
 // reads: the snippet's readings, each equal to or a part of the anchored
-// lines normalised (blank runs collapsed), all joined with "\n".
+// lines normalised (blank runs collapsed), all joined with "\n". It is
+// independent of joinSnippet, which production code uses for both.
 func snippetMatchesRef(snippet string, side Side, lines []DiffLine) bool {
-	vs := snippetVariants(snippet, side)
+	var vs [][]string
+	if stripped := snippetLinesRef(snippet, side, true); len(stripped) > 0 {
+		vs = append(vs, stripped)
+		if asIs := snippetLinesRef(snippet, side, false); len(asIs) > 0 && !slices.Equal(asIs, stripped) {
+			vs = append(vs, asIs)
+		}
+	}
 	if len(vs) == 0 {
 		return true
 	}
@@ -156,6 +163,58 @@ func snippetMatchesRef(snippet string, side Side, lines []DiffLine) bool {
 		}
 	}
 	return false
+}
+
+// snippetLinesRef is a snippet's reading against side spelt with slices:
+// its lines, fitting markers stripped when strip is set, normalised, blank
+// runs collapsed, leading and trailing blank lines dropped.
+func snippetLinesRef(snippet string, side Side, strip bool) []string {
+	snippet = strings.ReplaceAll(snippet, "\r\n", "\n")
+	var out []string
+	for _, l := range strings.Split(snippet, "\n") {
+		if strip && l != "" && markerFits(l[0], side) {
+			l = l[1:]
+		}
+		out = append(out, normLine(l))
+	}
+	out = collapseBlankLines(out)
+	for len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// collapseBlankLines replaces each run of empty lines by one, in place.
+func collapseBlankLines(ls []string) []string {
+	out := ls[:0]
+	for i, l := range ls {
+		if l == "" && i > 0 && ls[i-1] == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// snippetVariants must give snippetLinesRef's readings.
+func TestSnippetVariantsAgreeWithReference(t *testing.T) {
+	for _, snip := range []string{"", " \n\t", "+a\n\n\n-b\r\n c", "--flag\n++i", "\n\nx\n\n", "a\r\nb\r", "+x"} {
+		for _, side := range []Side{Left, Right} {
+			var want [][]string
+			if s := snippetLinesRef(snip, side, true); len(s) > 0 {
+				want = append(want, s)
+				if a := snippetLinesRef(snip, side, false); len(a) > 0 && !slices.Equal(a, s) {
+					want = append(want, a)
+				}
+			}
+			if got := snippetVariants(snip, side); !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+				t.Errorf("snippetVariants(%q, %v) = %q, want %q", snip, side, got, want)
+			}
+		}
+	}
 }
 
 // SnippetMatches must agree with the reference on random snippets and
