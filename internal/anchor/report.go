@@ -70,8 +70,12 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 		return nil
 	}
 	old, cur := prev.Doc.Review.Patch.Node, doc.Review.Patch.Node
-	if old == nil || cur == nil || prev.Doc.Review.Patch.Form != doc.Review.Patch.Form ||
-		!bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
+	if old == nil || cur == nil || prev.Doc.Review.Patch.Form != doc.Review.Patch.Form {
+		return nil
+	}
+	// A patch the parse carried over is spelt as it was, which saves
+	// comparing megabytes; one read again may still be.
+	if !doc.SharesPatch(prev.Doc) && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
 		return nil
 	}
 	return prev.Index.moved(&doc.Review.Patch, cur.Start-old.Start)

@@ -97,6 +97,72 @@ func TestParseIncrementalRandomEdits(t *testing.T) {
 	}
 }
 
+// TestParseEditedWithTheEditorsChange parses as the language server
+// does: told where each edit was, not comparing the texts, and across
+// one to three edits at a time (versions a debounce skipped), so that
+// the change it gets says less than a comparison would.
+func TestParseEditedWithTheEditorsChange(t *testing.T) {
+	base, _ := os.ReadFile("../../examples/auth.review.json")
+	r := rand.New(rand.NewPCG(3, 4))
+	text := string(base)
+	prev := Parse([]byte(text))
+	shared := 0
+	for i := 0; i < 1500; i++ {
+		next, ch := text, Change{Prefix: len(text), Suffix: len(text)}
+		for range 1 + r.IntN(3) {
+			at := r.IntN(len(next) + 1)
+			end := min(len(next), at+r.IntN(4))
+			ins := []string{"", "x", `"`, ",", "]", "😀", "\n", `\u00e9`}[r.IntN(8)]
+			ch = ch.Then(Change{Prefix: at, Suffix: len(next) - end})
+			next = next[:at] + ins + next[end:]
+		}
+		src := []byte(next)
+		got := ParseEdited(src, prev, ch)
+		want := Parse(src)
+		checkTree(t, src, got.Root, got.Syntax)
+		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
+			t.Fatalf("edit %d (change %+v): parse differs from a full parse of\n%s", i, ch, next)
+		}
+		if got.SharesPatch(prev) {
+			old, cur := prev.Review.Patch.Node, got.Review.Patch.Node
+			if string(prev.Src[old.Start:old.End]) != string(src[cur.Start:cur.End]) {
+				t.Fatalf("edit %d: SharesPatch, but the patch is spelt differently", i)
+			}
+			shared++
+		}
+		if c, ok := got.ChangeFrom(prev.Src); !ok || c != ch.fit(len(prev.Src), len(src)) {
+			t.Fatalf("edit %d: ChangeFrom(prev's text) = %+v, %v; want %+v, true", i, c, ok, ch)
+		}
+		if _, ok := got.ChangeFrom([]byte(text)); ok && len(text) > 0 {
+			t.Fatalf("edit %d: ChangeFrom a copy of prev's text answered; want only the very slice", i)
+		}
+		text, prev = next, got
+		if i%50 == 0 {
+			text, prev = string(base), Parse(base)
+		}
+	}
+	if shared < 10 {
+		t.Errorf("the patch was carried over %d times in 1500 edits; want the property exercised", shared)
+	}
+}
+
+func TestChangeFitsBothTexts(t *testing.T) {
+	for _, tc := range []struct {
+		ch   Change
+		a, b int
+		want Change
+	}{
+		{Change{5, 5}, 6, 8, Change{5, 1}},
+		{Change{10, 0}, 4, 9, Change{4, 0}},
+		{Change{-1, 3}, 4, 4, Change{0, 3}},
+		{Change{2, 2}, 10, 10, Change{2, 2}},
+	} {
+		if got := tc.ch.fit(tc.a, tc.b); got != tc.want {
+			t.Errorf("%+v.fit(%d, %d) = %+v, want %+v", tc.ch, tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 func diagShape(ds []Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {

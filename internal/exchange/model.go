@@ -3,6 +3,7 @@ package exchange
 import (
 	"strings"
 	"unsafe"
+	"weak"
 )
 
 // Member names in the spec's order. The canonical writer emits them in this
@@ -39,6 +40,17 @@ type Document struct {
 	// before it, and its text, alive.
 	patchFrom  *Node
 	patchDelta int
+	// base identifies the text this document was parsed as an edit of
+	// (ParseEdited), and change is how its own text differs from it.
+	base    weak.Pointer[byte]
+	baseLen int
+	change  Change
+}
+
+// SharesPatch reports whether d's patch is prev's, carried over unread by
+// ParseIncremental (possibly moved): it is then spelt exactly as in prev.
+func (d *Document) SharesPatch(prev *Document) bool {
+	return d.patchFrom != nil && d.patchFrom == prev.Review.Patch.Node
 }
 
 // Mapper returns the document's position mapper, built on first use.

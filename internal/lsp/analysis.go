@@ -32,13 +32,24 @@ func (a *Analysis) Tokens() []features.Token {
 // checks, after the index, between batches of comments) once ctx is done:
 // the server cancels the analysis of a version the user has edited since.
 func Analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error) {
+	return analyzeEdit(ctx, text, prev, nil)
+}
+
+// analyzeEdit is Analyze told how text differs from prev's, as the
+// editor's changes say; nil when that is not known: the texts are then
+// compared.
+func analyzeEdit(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var doc *exchange.Document
 	var prevReport *anchor.Report
 	if prev != nil {
-		doc = exchange.ParseIncremental(text, prev.Doc)
+		if ch != nil {
+			doc = exchange.ParseEdited(text, prev.Doc, *ch)
+		} else {
+			doc = exchange.ParseIncremental(text, prev.Doc)
+		}
 		prevReport = prev.Report
 	} else {
 		doc = exchange.Parse(text)

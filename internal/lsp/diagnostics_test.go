@@ -165,12 +165,20 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 	for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
 		var cache diagCache
 		text := randText(200)
+		doc := exchange.Parse(text)
 		ds := randDiags(len(text))
 		for round := range 200 {
 			if round > 0 {
 				at := r.IntN(len(text) + 1)
 				del := min(r.IntN(4), len(text)-at)
-				text = bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
+				next := bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
+				// Told where the edit was half the time, as the server is.
+				if round%2 == 0 {
+					doc = exchange.ParseEdited(next, doc, exchange.Change{Prefix: at, Suffix: len(text) - at - del})
+				} else {
+					doc = exchange.Parse(next)
+				}
+				text = next
 				// The same findings at the same offsets, whose positions
 				// the edit may have moved; now and then new ones.
 				for i := range ds {
@@ -182,12 +190,12 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				}
 			}
 			conv := Converter{M: exchange.NewMapper(text), Enc: enc}
-			parts, err := cache.encode("file:///r", int32(round+1), text, conv, ds)
+			parts, err := cache.encode("file:///r", int32(round+1), doc, conv, ds)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var fresh diagCache
-			freshParts, _ := fresh.encode("file:///r", int32(round+1), text, conv, ds)
+			freshParts, _ := fresh.encode("file:///r", int32(round+1), doc, conv, ds)
 			got, want := bytes.Join(parts, nil), bytes.Join(freshParts, nil)
 			if !bytes.Equal(got, want) || !json.Valid(got) {
 				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)

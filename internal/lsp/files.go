@@ -129,7 +129,7 @@ func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, nil)
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, nil, exchange.Change{})
 	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
@@ -146,13 +146,16 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
 	text := f.latest.text
+	// What the changes leave alone, told to the analysis so that it need
+	// not compare the texts: at first, everything.
+	change := exchange.Change{Prefix: len(text), Suffix: len(text)}
 	var m *exchange.Mapper
 	if an := f.latest.analyzed(); an != nil {
 		m = an.Mapper // analysed already: its mapper fits the text
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text = ch.Text
+			text, change = ch.Text, exchange.Change{}
 			continue
 		}
 		if m == nil || i > 0 {
@@ -166,10 +169,11 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 		}
 		// One allocation, which Join does not clear first: the text is
 		// megabytes, copied once per keystroke.
+		change = change.Then(exchange.Change{Prefix: start, Suffix: len(text) - end})
 		text = bytes.Join([][]byte{text[:start], ch.Text, text[end:]}, nil)
 	}
 	old := f.latest
-	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old)
+	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old, change)
 	old.cancel(errSuperseded)
 	delay := f.debounce(s.opts.Debounce, old)
 	s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // gatedAnalysis is an analysis that starts, says so, and waits for the
@@ -28,10 +31,21 @@ type gatedAnalysis struct {
 	// started from (0: none).
 	prevOf  map[int]int
 	running atomic.Int32
+	// wrongChanges are changes the history told an analysis that said
+	// more than the texts allow.
+	wrongChanges []string
 }
 
-func newGatedAnalysis() *gatedAnalysis {
-	return &gatedAnalysis{started: make(chan int, 100), release: make(chan struct{}), prevOf: map[int]int{}}
+func newGatedAnalysis(t *testing.T) *gatedAnalysis {
+	g := &gatedAnalysis{started: make(chan int, 100), release: make(chan struct{}), prevOf: map[int]int{}}
+	t.Cleanup(func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		for _, w := range g.wrongChanges {
+			t.Errorf("an analysis was %s", w)
+		}
+	})
+	return g
 }
 
 // versioned is exampleReview with its version written in a comment body,
@@ -50,7 +64,16 @@ func versionIn(text []byte) int {
 	return n
 }
 
-func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error) {
+func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
+	if prev != nil && ch != nil {
+		// The change the history composed over the skipped versions may
+		// say less than comparing the texts, never more.
+		if real := exchange.ChangeBetween(prev.Doc.Src, text); ch.Prefix > real.Prefix || ch.Suffix > real.Suffix {
+			g.mu.Lock()
+			g.wrongChanges = append(g.wrongChanges, fmt.Sprintf("told %+v, texts differ by %+v", *ch, real))
+			g.mu.Unlock()
+		}
+	}
 	g.running.Add(1)
 	defer g.running.Add(-1)
 	v := versionIn(text)
@@ -60,7 +83,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis
 		return nil, ctx.Err()
 	case <-g.release:
 	}
-	an, err := Analyze(ctx, text, prev)
+	an, err := analyzeEdit(ctx, text, prev, ch)
 	if err == nil {
 		g.mu.Lock()
 		g.completed = append(g.completed, v)
@@ -89,7 +112,7 @@ func (g *gatedAnalysis) waitStart(t *testing.T, want int) {
 // before it, so that only the last one completes and its diagnostics are
 // published.
 func TestPileUpOnlyTheLatestCompletes(t *testing.T) {
-	g := newGatedAnalysis()
+	g := newGatedAnalysis(t)
 	c := newTestClient(t, Options{analyze: g.analyze})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/pileup.review.json")
@@ -113,7 +136,7 @@ func TestPileUpOnlyTheLatestCompletes(t *testing.T) {
 // version 1's, the last one analysed, not from nothing because version 2,
 // the one it was edited from, never was.
 func TestIncrementalThroughTheDebounce(t *testing.T) {
-	g := newGatedAnalysis()
+	g := newGatedAnalysis(t)
 	close(g.release)
 	c := newTestClient(t, Options{analyze: g.analyze, Debounce: time.Hour})
 	c.initialize()
@@ -138,7 +161,7 @@ func TestIncrementalThroughTheDebounce(t *testing.T) {
 // analysis is running when a newer version arrives: the answer is
 // ContentModified, which tells the editor to ask again.
 func TestSupersededRequestIsContentModified(t *testing.T) {
-	g := newGatedAnalysis()
+	g := newGatedAnalysis(t)
 	c := newTestClient(t, Options{analyze: g.analyze})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/modified.review.json")
@@ -168,7 +191,7 @@ func TestSupersededRequestIsContentModified(t *testing.T) {
 // TestServeWaitsForAnalyses exits while an analysis runs: Serve returns
 // only once the analysis has stopped.
 func TestServeWaitsForAnalyses(t *testing.T) {
-	g := newGatedAnalysis()
+	g := newGatedAnalysis(t)
 	c := newTestClient(t, Options{analyze: g.analyze})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/outlive.review.json")
@@ -256,5 +279,44 @@ func TestPublishesKeepTheirOrder(t *testing.T) {
 	c.mu.Unlock()
 	if got != 1 {
 		t.Errorf("got %d publishes, want 1: the earlier-decided one must be dropped", got)
+	}
+}
+
+// TestHistoryComposesTheSkippedChanges: an analysis is told the change
+// from the newest completed analysis to its version, over every version
+// in between, and nothing once a change is missing.
+func TestHistoryComposesTheSkippedChanges(t *testing.T) {
+	h := &history{}
+	an1, an3 := &Analysis{}, &Analysis{}
+	h.record(1, an1)
+	h.add(2, exchange.Change{Prefix: 50, Suffix: 40})
+	h.add(3, exchange.Change{Prefix: 30, Suffix: 60})
+	h.add(4, exchange.Change{Prefix: 70, Suffix: 10})
+	for _, tc := range []struct {
+		seq      uint64
+		want     *exchange.Change
+		wantPrev *Analysis
+	}{
+		{2, &exchange.Change{Prefix: 50, Suffix: 40}, an1},
+		{3, &exchange.Change{Prefix: 30, Suffix: 40}, an1},
+		{4, &exchange.Change{Prefix: 30, Suffix: 10}, an1},
+		{5, nil, an1}, // not added yet
+		{1, nil, an1}, // the analysis's own version
+	} {
+		prev, ch := h.since(tc.seq)
+		if prev != tc.wantPrev || (ch == nil) != (tc.want == nil) || ch != nil && *ch != *tc.want {
+			t.Errorf("since(%d) = %p, %+v; want %p, %+v", tc.seq, prev, ch, tc.wantPrev, tc.want)
+		}
+	}
+	h.record(3, an3)
+	if prev, ch := h.since(4); prev != an3 || ch == nil || *ch != (exchange.Change{Prefix: 70, Suffix: 10}) {
+		t.Errorf("after recording 3, since(4) = %p, %+v; want an3 and version 4's own change", prev, ch)
+	}
+	h.record(2, &Analysis{}) // older than what is kept: ignored
+	if prev, _ := h.since(4); prev != an3 {
+		t.Errorf("an older analysis replaced a newer one")
+	}
+	if len(h.changes) != 1 || h.first != 4 {
+		t.Errorf("kept changes from %d, %d of them; want only version 4's", h.first, len(h.changes))
 	}
 }

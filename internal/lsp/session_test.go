@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // slowReview is a review on one long line with a diagnostic per comment:
@@ -203,7 +205,7 @@ func TestExitEndsRequestsInFlight(t *testing.T) {
 // waiting forever for an analysis that will never come.
 func TestAnalysisPanicIsAnError(t *testing.T) {
 	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, []byte(exampleReview), 0, nil)
-	sn.analyze = func(context.Context, []byte, *Analysis) (*Analysis, error) { panic("analysis bug") }
+	sn.analyze = func(context.Context, []byte, *Analysis, *exchange.Change) (*Analysis, error) { panic("analysis bug") }
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	an, err := sn.analysis(ctx)

@@ -45,22 +45,49 @@ type snapshot struct {
 	stack []byte
 }
 
-type analyzeFunc func(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error)
+type analyzeFunc func(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error)
 
 // history is what the snapshots of one open document share: the newest
 // analysis that completed. The next analysis starts from it, whatever
 // versions between the two the debounce skipped or a newer edit
 // cancelled, so that an edit in a comment never re-indexes the patch.
+//
+// It also keeps how each later version's text differs from the one before
+// (the editor's own ranges), so that the analysis is told where the text
+// changed since its starting point instead of comparing megabytes.
 type history struct {
 	mu  sync.Mutex
 	seq uint64
 	an  *Analysis
+	// changes[i] is version first+i's change from the version before it.
+	first   uint64
+	changes []exchange.Change
 }
 
-func (h *history) last() *Analysis {
+// add records version seq's change from version seq-1; versions come in
+// order, each once.
+func (h *history) add(seq uint64, ch exchange.Change) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.an
+	if len(h.changes) == 0 {
+		h.first = seq
+	}
+	h.changes = append(h.changes, ch)
+}
+
+// since returns the newest analysis completed before version seq's, and,
+// when it has them all, how seq's text differs from that analysis's.
+func (h *history) since(seq uint64) (*Analysis, *exchange.Change) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.an == nil || h.seq >= seq || h.seq+1 < h.first || seq >= h.first+uint64(len(h.changes)) {
+		return h.an, nil
+	}
+	ch := h.changes[h.seq+1-h.first]
+	for _, next := range h.changes[h.seq+2-h.first : seq+1-h.first] {
+		ch = ch.Then(next)
+	}
+	return h.an, &ch
 }
 
 func (h *history) record(seq uint64, an *Analysis) {
@@ -68,6 +95,11 @@ func (h *history) record(seq uint64, an *Analysis) {
 	defer h.mu.Unlock()
 	if seq > h.seq {
 		h.seq, h.an = seq, an
+		// Later analyses start from seq: older changes are done with.
+		if seq >= h.first {
+			drop := min(seq+1-h.first, uint64(len(h.changes)))
+			h.changes, h.first = h.changes[drop:], h.first+drop
+		}
 	}
 }
 
@@ -80,9 +112,13 @@ var (
 )
 
 // newSnapshot makes the next version of a document after prev (nil for
-// a document just opened); s.mu must be held.
-func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byte, prev *snapshot) *snapshot {
+// a document just opened), whose text differs from prev's as ch says;
+// s.mu must be held.
+func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byte, prev *snapshot, ch exchange.Change) *snapshot {
 	sn := newSnapshot(s.bg, uri, version, text, s.enc, prev)
+	if prev != nil {
+		sn.hist.add(sn.seq, ch)
+	}
 	sn.spawn = s.spawn
 	if s.opts.analyze != nil {
 		sn.analyze = s.opts.analyze
@@ -91,7 +127,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byt
 }
 
 func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
-	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}),
+	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: analyzeEdit, done: make(chan struct{}),
 		spawn: func(fn func()) bool { go fn(); return true }}
 	sn.ctx, sn.cancel = context.WithCancelCause(parent)
 	if prev != nil {
@@ -173,7 +209,8 @@ func (sn *snapshot) run() {
 			sn.an, sn.err, sn.stack = nil, fmt.Errorf("panic in the analysis of %s version %d: %v", sn.uri, sn.version, r), debug.Stack()
 		}
 	}()
-	an, err := sn.analyze(sn.ctx, sn.text, sn.hist.last())
+	prev, ch := sn.hist.since(sn.seq)
+	an, err := sn.analyze(sn.ctx, sn.text, prev, ch)
 	switch {
 	case err == nil:
 		sn.an = an
