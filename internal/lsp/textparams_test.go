@@ -166,3 +166,33 @@ func exactKeys(params []byte) bool {
 	return bytes.Count(lower, []byte("text")) == bytes.Count(params, []byte("text")) &&
 		bytes.Count(lower, []byte("textdocument")) == bytes.Count(params, []byte("textDocument"))
 }
+
+// TestPlainRunAgreesWithTheTable: the eight-bytes-at-a-time skip stops
+// where a byte loop over the table would, for every special byte at every
+// place in a block and after every kind of plain byte (borrows included).
+func TestPlainRunAgreesWithTheTable(t *testing.T) {
+	byTable := func(b []byte, i int) int {
+		for i < len(b) && plain[b[i]] {
+			i++
+		}
+		return i
+	}
+	fills := []byte{'a', 0x20, 0x7f, 0x80, 0xff, 0x21, 0x5b, 0x5d}
+	for c := range 256 {
+		for _, fill := range fills {
+			for at := range 20 {
+				for n := at; n <= 20; n++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					if at < n {
+						b[at] = byte(c)
+					}
+					for from := 0; from <= min(3, n); from++ {
+						if got, want := plainRun(b, from), byTable(b, from); got != want {
+							t.Fatalf("plainRun(%q, %d) = %d, want %d", b, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
