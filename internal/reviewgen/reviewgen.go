@@ -249,49 +249,7 @@ func (g *gen) writeComments(b *strings.Builder, files []*file) {
 	}
 	drifted := int(float64(g.cfg.Comments) * g.cfg.DriftedFraction)
 	for n := 0; n < g.cfg.Comments; n++ {
-		f := candidates[g.r.IntN(len(candidates))]
-		hi := g.r.IntN(len(f.hunks))
-		h := f.hunks[hi]
-		li := g.r.IntN(len(h.lines))
-		l := h.lines[li]
-		side := "RIGHT"
-		switch {
-		case l.kind == '-':
-			side = "LEFT"
-		case l.kind == ' ' && g.r.IntN(5) == 0:
-			side = "LEFT"
-		}
-		num := func(l line) int {
-			if side == "LEFT" {
-				return l.old
-			}
-			return l.new
-		}
-		start := num(l)
-		anchored := []string{strings.TrimSpace(l.text)}
-		end := start
-		if g.r.IntN(5) == 0 { // a multi-line range, within the hunk
-			want := 1 + g.r.IntN(3)
-			for j := li + 1; j < len(h.lines) && want > 0; j++ {
-				if num(h.lines[j]) > 0 {
-					end = num(h.lines[j])
-					anchored = append(anchored, strings.TrimSpace(h.lines[j].text))
-					want--
-				}
-			}
-		}
-		if n < drifted {
-			d := 1 + g.r.IntN(5)
-			if g.r.IntN(2) == 0 && start > d {
-				d = -d
-			}
-			start += d
-			end += d
-		}
-		path := f.newPath
-		if side == "LEFT" {
-			path = f.oldPath
-		}
+		a := g.place(candidates, n < drifted)
 		state := "active"
 		switch k := g.r.IntN(20); {
 		case k == 0:
@@ -302,33 +260,91 @@ func (g *gen) writeComments(b *strings.Builder, files []*file) {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("\n    {\n")
-		field := func(k, v string, last bool) {
-			b.WriteString("      " + quote(k) + ": " + v)
-			if !last {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		field("id", quote("c"+strconv.Itoa(n+1)), false)
-		field("author", quote(g.pick(authors)), false)
-		field("path", quote(path), false)
-		field("side", quote(side), false)
-		field("start_line", strconv.Itoa(start), false)
-		if end != start {
-			field("end_line", strconv.Itoa(end), false)
-		}
-		field("body", quote(g.body()), false)
-		field("state", quote(state), false)
-		field("snippet", quote(strings.Join(anchored, "\n")), false)
-		hasReplies := g.r.IntN(5) == 0
-		field("at", quote("2025-0"+strconv.Itoa(1+g.r.IntN(9))+"-1"+strconv.Itoa(g.r.IntN(10))+"T1"+strconv.Itoa(g.r.IntN(10))+":0"+strconv.Itoa(g.r.IntN(10))+":00Z"), !hasReplies)
-		if hasReplies {
-			b.WriteString("      \"replies\": [\n        { \"author\": " + quote(g.pick(people)) + ", \"body\": " + quote(g.pick(replies)) + " }\n      ]\n")
-		}
-		b.WriteString("    }")
+		g.writeComment(b, n, a, state)
 	}
 	b.WriteString("\n  ]")
+}
+
+// placed is where a generated comment is anchored.
+type placed struct {
+	path, side string
+	start, end int
+	anchored   []string // the lines it covers, trimmed: its snippet
+}
+
+// place picks a line (or a few) of a random hunk for a comment, moved by
+// a few lines when the comment is to be drifted.
+func (g *gen) place(candidates []*file, drift bool) placed {
+	f := candidates[g.r.IntN(len(candidates))]
+	h := f.hunks[g.r.IntN(len(f.hunks))]
+	li := g.r.IntN(len(h.lines))
+	l := h.lines[li]
+	a := placed{side: "RIGHT", path: f.newPath}
+	switch {
+	case l.kind == '-':
+		a.side = "LEFT"
+	case l.kind == ' ' && g.r.IntN(5) == 0:
+		a.side = "LEFT"
+	}
+	num := func(l line) int {
+		if a.side == "LEFT" {
+			return l.old
+		}
+		return l.new
+	}
+	a.start, a.end = num(l), num(l)
+	a.anchored = []string{strings.TrimSpace(l.text)}
+	if g.r.IntN(5) == 0 { // a multi-line range, within the hunk
+		want := 1 + g.r.IntN(3)
+		for j := li + 1; j < len(h.lines) && want > 0; j++ {
+			if num(h.lines[j]) > 0 {
+				a.end = num(h.lines[j])
+				a.anchored = append(a.anchored, strings.TrimSpace(h.lines[j].text))
+				want--
+			}
+		}
+	}
+	if drift {
+		d := 1 + g.r.IntN(5)
+		if g.r.IntN(2) == 0 && a.start > d {
+			d = -d
+		}
+		a.start += d
+		a.end += d
+	}
+	if a.side == "LEFT" {
+		a.path = f.oldPath
+	}
+	return a
+}
+
+// writeComment writes comment n, one member a line.
+func (g *gen) writeComment(b *strings.Builder, n int, a placed, state string) {
+	b.WriteString("\n    {\n")
+	field := func(k, v string, last bool) {
+		b.WriteString("      " + quote(k) + ": " + v)
+		if !last {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	field("id", quote("c"+strconv.Itoa(n+1)), false)
+	field("author", quote(g.pick(authors)), false)
+	field("path", quote(a.path), false)
+	field("side", quote(a.side), false)
+	field("start_line", strconv.Itoa(a.start), false)
+	if a.end != a.start {
+		field("end_line", strconv.Itoa(a.end), false)
+	}
+	field("body", quote(g.body()), false)
+	field("state", quote(state), false)
+	field("snippet", quote(strings.Join(a.anchored, "\n")), false)
+	hasReplies := g.r.IntN(5) == 0
+	field("at", quote("2025-0"+strconv.Itoa(1+g.r.IntN(9))+"-1"+strconv.Itoa(g.r.IntN(10))+"T1"+strconv.Itoa(g.r.IntN(10))+":0"+strconv.Itoa(g.r.IntN(10))+":00Z"), !hasReplies)
+	if hasReplies {
+		b.WriteString("      \"replies\": [\n        { \"author\": " + quote(g.pick(people)) + ", \"body\": " + quote(g.pick(replies)) + " }\n      ]\n")
+	}
+	b.WriteString("    }")
 }
 
 var (
