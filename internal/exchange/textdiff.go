@@ -252,86 +252,118 @@ func (d *lineDiff) single(a0, a1, b0, b1 int) {
 // are dropped from the searches, as in diff-match-patch's bisection. ok is
 // false when the search runs out of budget.
 func (d *lineDiff) split(a0, a1, b0, b1 int) (x, y int, ok bool) {
-	n, m := a1-a0, b1-b0
-	delta := n - m
-	odd := delta&1 != 0
-	maxD := (n + m + 1) / 2
-	off := maxD + 1 // index of diagonal 0
-	size := 2*maxD + 3
-	if len(d.vf) < size {
-		// The first box is the largest: this allocates once.
-		d.vf, d.vb = make([]int, size), make([]int, size)
-	}
-	vf, vb := d.vf[:size], d.vb[:size]
-	for i := range vf {
-		vf[i], vb[i] = -1, -1
-	}
-	vf[off+1], vb[off+1] = 0, 0
-	// Diagonals dropped at the low and high ends of each search.
-	var fLo, fHi, bLo, bHi int
-	for step := 0; step <= maxD; step++ {
+	s := d.newBisection(a0, a1, b0, b1)
+	for step := 0; step <= s.maxD; step++ {
 		d.budget -= 2*step + 2
 		if d.budget < 0 {
 			return 0, 0, false
 		}
-		// Forward: vf[off+k] is the furthest x (from a0) on diagonal
-		// k = x - y reachable with step edits.
-		for k := -step + fLo; k <= step-fHi; k += 2 {
-			i := off + k
-			var x int
-			if k == -step || (k != step && vf[i-1] < vf[i+1]) {
-				x = vf[i+1] // down: insert b's line
-			} else {
-				x = vf[i-1] + 1 // right: delete a's line
-			}
-			y := x - k
-			start := x
-			for x < n && y < m && d.a[a0+x] == d.b[b0+y] {
-				x, y = x+1, y+1
-			}
-			d.budget -= x - start
-			vf[i] = x
-			switch {
-			case x > n:
-				fHi += 2
-			case y > m:
-				fLo += 2
-			case odd:
-				// The backward search's diagonal kb = delta - k is this
-				// one; it reached x = n - vb[off+kb].
-				if j := off + delta - k; j >= 0 && j < size && vb[j] >= 0 && x+vb[j] >= n {
-					return a0 + x, b0 + y, true
-				}
+		if x, y, ok := s.forward(step); ok {
+			return x, y, true
+		}
+		if x, y, ok := s.backward(step); ok {
+			return x, y, true
+		}
+	}
+	return 0, 0, false
+}
+
+// bisection is split's state: the box, and for each diagonal how far
+// each search has reached.
+type bisection struct {
+	d                      *lineDiff
+	a0, a1, b0, b1         int
+	n, m, delta, maxD, off int
+	odd                    bool
+	vf, vb                 []int
+	// Diagonals dropped at the low and high ends of each search.
+	fLo, fHi, bLo, bHi int
+}
+
+func (d *lineDiff) newBisection(a0, a1, b0, b1 int) *bisection {
+	s := &bisection{d: d, a0: a0, a1: a1, b0: b0, b1: b1, n: a1 - a0, m: b1 - b0}
+	s.delta = s.n - s.m
+	s.odd = s.delta&1 != 0
+	s.maxD = (s.n + s.m + 1) / 2
+	s.off = s.maxD + 1 // index of diagonal 0
+	size := 2*s.maxD + 3
+	if len(d.vf) < size {
+		// The first box is the largest: this allocates once.
+		d.vf, d.vb = make([]int, size), make([]int, size)
+	}
+	s.vf, s.vb = d.vf[:size], d.vb[:size]
+	for i := range s.vf {
+		s.vf[i], s.vb[i] = -1, -1
+	}
+	s.vf[s.off+1], s.vb[s.off+1] = 0, 0
+	return s
+}
+
+// forward extends the forward search by one edit: vf[off+k] is the
+// furthest x (from a0) on diagonal k = x - y reachable with step edits.
+// It reports the point where it meets the backward search, if it does.
+func (s *bisection) forward(step int) (x, y int, met bool) {
+	d, vf, vb, off := s.d, s.vf, s.vb, s.off
+	for k := -step + s.fLo; k <= step-s.fHi; k += 2 {
+		i := off + k
+		var x int
+		if k == -step || (k != step && vf[i-1] < vf[i+1]) {
+			x = vf[i+1] // down: insert b's line
+		} else {
+			x = vf[i-1] + 1 // right: delete a's line
+		}
+		y := x - k
+		start := x
+		for x < s.n && y < s.m && d.a[s.a0+x] == d.b[s.b0+y] {
+			x, y = x+1, y+1
+		}
+		d.budget -= x - start
+		vf[i] = x
+		switch {
+		case x > s.n:
+			s.fHi += 2
+		case y > s.m:
+			s.fLo += 2
+		case s.odd:
+			// The backward search's diagonal kb = delta - k is this
+			// one; it reached x = n - vb[off+kb].
+			if j := off + s.delta - k; j >= 0 && j < len(vb) && vb[j] >= 0 && x+vb[j] >= s.n {
+				return s.a0 + x, s.b0 + y, true
 			}
 		}
-		// Backward, on the reversed sequences: vb[off+kb] is the furthest
-		// xr = n - x on diagonal kb = xr - yr.
-		for kb := -step + bLo; kb <= step-bHi; kb += 2 {
-			j := off + kb
-			var xr int
-			if kb == -step || (kb != step && vb[j-1] < vb[j+1]) {
-				xr = vb[j+1]
-			} else {
-				xr = vb[j-1] + 1
-			}
-			yr := xr - kb
-			start := xr
-			for xr < n && yr < m && d.a[a1-1-xr] == d.b[b1-1-yr] {
-				xr, yr = xr+1, yr+1
-			}
-			d.budget -= xr - start
-			vb[j] = xr
-			switch {
-			case xr > n:
-				bHi += 2
-			case yr > m:
-				bLo += 2
-			case !odd:
-				k := delta - kb
-				if i := off + k; i >= 0 && i < size && vf[i] >= 0 && vf[i]+xr >= n {
-					x := vf[i]
-					return a0 + x, b0 + x - k, true
-				}
+	}
+	return 0, 0, false
+}
+
+// backward extends the backward search, on the reversed sequences, by
+// one edit: vb[off+kb] is the furthest xr = n - x on diagonal kb = xr - yr.
+func (s *bisection) backward(step int) (x, y int, met bool) {
+	d, vf, vb, off := s.d, s.vf, s.vb, s.off
+	for kb := -step + s.bLo; kb <= step-s.bHi; kb += 2 {
+		j := off + kb
+		var xr int
+		if kb == -step || (kb != step && vb[j-1] < vb[j+1]) {
+			xr = vb[j+1]
+		} else {
+			xr = vb[j-1] + 1
+		}
+		yr := xr - kb
+		start := xr
+		for xr < s.n && yr < s.m && d.a[s.a1-1-xr] == d.b[s.b1-1-yr] {
+			xr, yr = xr+1, yr+1
+		}
+		d.budget -= xr - start
+		vb[j] = xr
+		switch {
+		case xr > s.n:
+			s.bHi += 2
+		case yr > s.m:
+			s.bLo += 2
+		case !s.odd:
+			k := s.delta - kb
+			if i := off + k; i >= 0 && i < len(vf) && vf[i] >= 0 && vf[i]+xr >= s.n {
+				x := vf[i]
+				return s.a0 + x, s.b0 + x - k, true
 			}
 		}
 	}
