@@ -1,6 +1,7 @@
 package features
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,10 @@ import (
 // its old and new numbers, blank on the side it is not part of, padded to
 // the widest number of its file so that the column lines up.
 func GutterLabel(f *anchor.FileDiff, l anchor.DiffLine) string {
-	w := numberWidth(f)
+	return gutterLabel(numberWidth(f), l)
+}
+
+func gutterLabel(w int, l anchor.DiffLine) string {
 	num := func(n int) string {
 		if n == 0 {
 			return strings.Repeat(" ", w)
@@ -42,17 +46,28 @@ type GutterHint struct {
 
 // Gutter puts a diff gutter before every body line of the patch whose
 // hint stands in span: the old and new line numbers, the numbers one
-// writes in start_line.
+// writes in start_line. The lines are in the patch's order, so the span's
+// are found by a binary search in each hunk it reaches: an editor asks
+// for the visible lines at every scroll, of a patch of 100,000.
 func (r Analysed) Gutter(span exchange.Range) []GutterHint {
 	var out []GutterHint
+	at := func(dl anchor.DiffLine) int { return LineRange(r.Index.Patch, int(dl.Patch)).Start }
 	for _, f := range r.Index.Files {
+		w := -1 // the file's number width, once it has a line in span
 		for _, h := range f.Hunks {
-			for _, dl := range h.Lines {
-				at := LineRange(r.Index.Patch, int(dl.Patch)).Start
-				if at < span.Start || at > span.End {
-					continue
+			lines := h.Lines
+			if len(lines) == 0 || at(lines[len(lines)-1]) < span.Start {
+				continue
+			}
+			for i := sort.Search(len(lines), func(i int) bool { return at(lines[i]) >= span.Start }); i < len(lines); i++ {
+				a := at(lines[i])
+				if a > span.End {
+					return out
 				}
-				out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: numbersWords(dl)})
+				if w < 0 {
+					w = numberWidth(f)
+				}
+				out = append(out, GutterHint{At: a, Label: gutterLabel(w, lines[i]), Tooltip: numbersWords(lines[i])})
 			}
 		}
 	}
