@@ -319,4 +319,10 @@ func TestHistoryComposesTheSkippedChanges(t *testing.T) {
 	if len(h.changes) != 1 || h.first != 4 {
 		t.Errorf("kept changes from %d, %d of them; want only version 4's", h.first, len(h.changes))
 	}
+	for seq := uint64(5); seq < 5+maxChanges; seq++ {
+		h.add(seq, exchange.Change{Prefix: 1, Suffix: 1})
+	}
+	if _, ch := h.since(4 + maxChanges); ch != nil || len(h.changes) != maxChanges {
+		t.Errorf("with %d changes kept and the first needed gone, since told %+v; want nothing (compare the texts)", len(h.changes), ch)
+	}
 }

@@ -64,6 +64,11 @@ type history struct {
 	changes []exchange.Change
 }
 
+// maxChanges bounds the changes kept while no analysis completes (each
+// fails, say): past it the oldest go, and an analysis that would need
+// them compares the texts instead.
+const maxChanges = 4096
+
 // add records version seq's change from version seq-1; versions come in
 // order, each once.
 func (h *history) add(seq uint64, ch exchange.Change) {
@@ -71,6 +76,9 @@ func (h *history) add(seq uint64, ch exchange.Change) {
 	defer h.mu.Unlock()
 	if len(h.changes) == 0 {
 		h.first = seq
+	}
+	if len(h.changes) == maxChanges {
+		h.changes, h.first = h.changes[1:], h.first+1
 	}
 	h.changes = append(h.changes, ch)
 }
