@@ -75,8 +75,10 @@ type tokenResult struct {
 	id    string
 	data  []uint32
 	reply json.RawMessage // {"resultId": id, "data": data}
-	// patch is the patch node data was computed from, enc the encoding.
+	// patch is the patch node data was computed from, at is where it
+	// began, enc the encoding.
 	patch *exchange.Node
+	at    protocol.Position
 	enc   exchange.Encoding
 }
 
@@ -108,7 +110,13 @@ func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResul
 	defer c.mu.Unlock()
 	prev = c.last
 	node := an.Doc.Review.Patch.Node
-	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch) {
+	var at protocol.Position
+	if node != nil {
+		at = conv.Position(node.Start)
+	}
+	// The same bytes from the same place: an edit before the patch that
+	// keeps its length can still add a line above it.
+	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch) && prev.at == at {
 		if prev.patch != node {
 			moved := *prev
 			moved.patch = node
@@ -117,14 +125,15 @@ func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResul
 		return c.last, prev, nil
 	}
 	c.seq++
-	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: node, enc: conv.Enc}
+	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: node, at: at, enc: conv.Enc}
 	cur.reply = encodeTokenReply(cur.id, cur.data)
 	c.last = cur
 	return cur, prev, nil
 }
 
 // samePatch reports whether doc's patch is node, or was taken unmoved
-// from it: everything up to its end is then the text node was read from.
+// from it: its bytes are then at the same offsets (though an edit before
+// it may have changed its lines: see update).
 func samePatch(doc *exchange.Document, node *exchange.Node) bool {
 	if node == nil {
 		return false

@@ -30,7 +30,8 @@ func applyTokenEdits(data []uint32, edits []protocol.SemanticTokensEdit) []uint3
 }
 
 // TestSemanticTokensDelta keeps a client's tokens up to date through
-// delta requests across edits in a comment, in the patch and before it,
+// delta requests across edits in a comment, in the patch and before it
+// (one of the same length that moves the patch down a line),
 // and checks each time that they equal a fresh server's full tokens of the
 // same text; an edit that leaves the patch alone keeps the result id.
 func TestSemanticTokensDelta(t *testing.T) {
@@ -44,6 +45,9 @@ func TestSemanticTokensDelta(t *testing.T) {
 		sameData bool
 	}{
 		{"comment body", strings.LastIndex(src, `"body": "`) + len(`"body": "`), 0, "x", true},
+		// The same length, one line more: the patch's bytes are where they
+		// were, its lines are not.
+		{"a line break for a space before the patch", strings.Index(src, `"title": `) + len(`"title":`), 1, "\n", false},
 		{"added line", added, 0, "y", false},
 		{"added line back", added, 1, "", false},
 		{"title", strings.Index(src, `"title": "`) + len(`"title": "`), 0, "Title é\\n", false},
