@@ -75,7 +75,7 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 	}
 	// A patch the parse carried over is spelt as it was, which saves
 	// comparing megabytes; one read again may still be.
-	if !doc.SharesPatch(prev.Doc) && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
+	if from, _ := doc.PatchSource(); from != old && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
 		return nil
 	}
 	return prev.Index.moved(&doc.Review.Patch, cur.Start-old.Start)

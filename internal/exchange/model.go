@@ -47,11 +47,6 @@ type Document struct {
 	change  Change
 }
 
-// SharesPatch reports whether d's patch is prev's, carried over unread by
-// ParseIncremental (possibly moved): it is then spelt exactly as in prev.
-func (d *Document) SharesPatch(prev *Document) bool {
-	return d.patchFrom != nil && d.patchFrom == prev.Review.Patch.Node
-}
 
 // Mapper returns the document's position mapper, built on first use.
 func (d *Document) Mapper() *Mapper {
@@ -311,5 +306,6 @@ func own(ss ...*string) {
 // PatchSource returns the patch node of the earlier version whose subtree
 // this document's patch was taken from, and how many bytes it moved, or
 // nil when the patch was read afresh. Callers that derived something from
-// that earlier patch (semantic tokens) reuse it when the delta is zero.
+// that earlier patch reuse it when the delta is zero: its bytes are at
+// the same offsets (semantic tokens also check that its lines are).
 func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }
