@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -90,10 +92,12 @@ func StateCounts(doc *exchange.Document) map[string]int {
 // FirstLine returns the first non-blank line of a comment body, cut to a
 // length that fits an outline or a hover.
 func FirstLine(body string) string {
-	for _, l := range strings.Split(body, "\n") {
+	for rest := body; rest != ""; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
 		if l = strings.TrimSpace(l); l != "" {
-			if r := []rune(l); len(r) > 80 {
-				return string(r[:79]) + "…"
+			if utf8.RuneCountInString(l) > 80 {
+				return string([]rune(l)[:79]) + "…"
 			}
 			return l
 		}
@@ -125,11 +129,23 @@ type Symbol struct {
 }
 
 // Symbols outlines the review: the patch's files grouped by directory,
-// busiest first, each with its hunks; then the comments.
+// busiest first, each with its hunks (PatchSymbols); then the comments
+// (CommentSymbols).
 func (r Analysed) Symbols() []Symbol {
+	out := r.PatchSymbols(Outline(r.Anchors, r.Doc))
+	if g, ok := r.CommentSymbols(); ok {
+		out = append(out, g)
+	}
+	return out
+}
+
+// PatchSymbols is the outline of the patch, dirs being its Outline: on a
+// large review, thousands of files and hunks that an edit in a comment
+// leaves as they were, but for the counts of active comments.
+func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
 	lines := r.Index.Patch.Lines
 	var out []Symbol
-	for _, d := range Outline(r.Anchors, r.Doc) {
+	for _, d := range dirs {
 		dir := Symbol{Name: d.Dir + "/", Kind: SymbolDir, Detail: changedActive(d.Changed, d.Active)}
 		lo, hi := -1, -1
 		for _, fs := range d.Files {
@@ -155,9 +171,6 @@ func (r Analysed) Symbols() []Symbol {
 		dir.Selection = dir.Children[0].Selection
 		out = append(out, dir)
 	}
-	if g, ok := r.commentSymbols(); ok {
-		out = append(out, g)
-	}
 	return out
 }
 
@@ -176,14 +189,15 @@ func hunkSymbol(lines []exchange.PatchLine, h *anchor.Hunk) Symbol {
 	}
 }
 
-// commentSymbols is the comments array with an entry per comment.
-func (r Analysed) commentSymbols() (Symbol, bool) {
+// CommentSymbols is the comments array with an entry per comment.
+func (r Analysed) CommentSymbols() (Symbol, bool) {
 	cs := r.Doc.Root.Member("comments")
 	if cs == nil || len(r.Doc.Review.Comments) == 0 {
 		return Symbol{}, false
 	}
 	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(r.Doc)),
-		Range: exchange.Range{Start: cs.KeyStart(), End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart(), End: cs.KeyEnd()}}
+		Range: exchange.Range{Start: cs.KeyStart(), End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart(), End: cs.KeyEnd()},
+		Children: make([]Symbol, 0, len(r.Doc.Review.Comments))}
 	for i, c := range r.Doc.Review.Comments {
 		sel := exchange.NodeRange(c.Node)
 		if id := c.Member("id"); id != nil {
@@ -223,9 +237,9 @@ func changedActive(changed, active int) string {
 
 // commentTitle names a comment in the outline: its id and its anchor.
 func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
-	where := fmt.Sprintf("%s %s %d", c.Path, c.SideNorm(), c.StartLine)
+	where := c.Path + " " + c.SideNorm() + " " + strconv.Itoa(c.StartLine)
 	if c.EndLine > c.StartLine {
-		where += fmt.Sprintf("-%d", c.EndLine)
+		where += "-" + strconv.Itoa(c.EndLine)
 	}
 	if r != nil && !r.Resolved && !r.Skipped && c.StateNorm() != exchange.StateDismissed {
 		where += " (does not resolve)"

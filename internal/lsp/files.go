@@ -32,6 +32,8 @@ type file struct {
 	diags diagCache
 	// tokens is the last semantic tokens result sent (semantictokens.go).
 	tokens tokenCache
+	// symbols is the patch's part of the last outline sent (symbols.go).
+	symbols symbolCache
 }
 
 // view is the set of documents as they were when a request arrived, and

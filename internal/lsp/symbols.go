@@ -2,9 +2,14 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
+	"sync"
 
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
@@ -21,13 +26,90 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 	return protocol.SymbolKindNamespace // directories and hunks
 }
 
-// documentSymbols converts features.Analysed.Symbols.
-func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
+// documentSymbols answers with the outline, already in JSON. Its part for
+// the patch, thousands of files and hunks on a large review, is the last
+// answer's while the patch, the position it begins at and the outline's
+// counts are the same: an editor asks again after every keystroke, which
+// on a large review is in a comment.
+func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
 	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	return convertSymbols(conv, an.Symbols()), nil
+	s.mu.Lock()
+	f := s.files[p.TextDocument.URI]
+	s.mu.Unlock()
+	c := &symbolCache{} // the file closed meanwhile: nothing to reuse
+	if f != nil {
+		c = &f.symbols
+	}
+	patch, err := c.patchPart(conv, an)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte{'['}, patch...)
+	if g, ok := an.CommentSymbols(); ok {
+		comments, err := fastjson.Marshal(convertSymbols(conv, []features.Symbol{g}))
+		if err != nil {
+			return nil, err
+		}
+		if len(patch) > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, comments[1:len(comments)-1]...)
+	}
+	return append(out, ']'), nil
+}
+
+// symbolCache is the patch's part of a document's last outline.
+type symbolCache struct {
+	mu    sync.Mutex
+	patch *exchange.Node
+	at    protocol.Position
+	enc   exchange.Encoding
+	dirs  []features.DirSummary
+	// json is the part's symbols encoded, without the brackets of the
+	// array they are elements of.
+	json []byte
+}
+
+// patchPart returns the encoded outline of an's patch, from the cache
+// when it holds that of the same patch at the same place with the same
+// counts, and makes it the cached one.
+func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
+	dirs := features.Outline(an.Anchors, an.Doc)
+	node := an.Doc.Review.Patch.Node
+	var at protocol.Position
+	if node != nil {
+		at = conv.Position(node.Start)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.json != nil && c.enc == conv.Enc && node != nil && samePatch(an.Doc, c.patch) && c.at == at && sameOutline(c.dirs, dirs) {
+		c.patch = node
+		return c.json, nil
+	}
+	part := []byte{} // not nil: the cache holds it
+	if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
+		enc, err := fastjson.Marshal(syms)
+		if err != nil {
+			return nil, err
+		}
+		part = enc[1 : len(enc)-1]
+	}
+	c.patch, c.at, c.enc, c.dirs, c.json = node, at, conv.Enc, dirs, part
+	return c.json, nil
+}
+
+// sameOutline reports whether two outlines of the same patch name the
+// same directories and files, in the same order, with the same counts.
+func sameOutline(a, b []features.DirSummary) bool {
+	return slices.EqualFunc(a, b, func(x, y features.DirSummary) bool {
+		return x.Dir == y.Dir && x.Changed == y.Changed && x.Active == y.Active &&
+			slices.EqualFunc(x.Files, y.Files, func(f, g features.FileSummary) bool {
+				return f.Name == g.Name && f.Changed == g.Changed && f.Active == g.Active
+			})
+	})
 }
 
 func convertSymbols(conv Converter, syms []features.Symbol) []protocol.DocumentSymbol {
