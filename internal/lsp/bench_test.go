@@ -211,6 +211,23 @@ func BenchmarkSemanticTokensFull(b *testing.B) {
 	reportPeakRSS(b)
 }
 
+// BenchmarkDocumentSymbolAfterEdit asks for the outline after each
+// keystroke in a comment, as an editor's outline view does (the edit is
+// not timed).
+func BenchmarkDocumentSymbolAfterEdit(b *testing.B) {
+	c, edit := rawOpen(b, "outline")
+	id := 1
+	for b.Loop() {
+		b.StopTimer()
+		edit()
+		b.StartTimer()
+		id++
+		if reply := tokensRequest(c, id, "textDocument/documentSymbol", "outline", ""); !bytes.Contains(reply, []byte(`"name":"comments"`)) {
+			b.Fatalf("no outline in %.200s", reply)
+		}
+	}
+}
+
 // BenchmarkSemanticTokensDelta is BenchmarkSemanticTokensFull with the
 // delta request an editor sends once it holds a result.
 func BenchmarkSemanticTokensDelta(b *testing.B) {

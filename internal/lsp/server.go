@@ -297,6 +297,12 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 		} else if modified := v.superseded(); modified != nil {
 			result, err = nil, modified
 		}
+		if raw, ok := result.(json.RawMessage); ok && err == nil && len(raw) > 0 && s.tr != nil {
+			if werr := s.tr.writeResult(id, raw); werr != nil {
+				s.logf(protocol.MessageTypeError, "answering %s: %v", call.Method(), werr)
+			}
+			return
+		}
 		_ = reply(ctx, result, err)
 	}()
 }

@@ -410,6 +410,29 @@ func TestStandInIDOnSuccess(t *testing.T) {
 	}
 }
 
+// TestRawResultsCarryTheIDAsSent: the outline and the semantic tokens of
+// an open review, answered past jsonrpc2 as JSON already encoded, carry
+// the request's id byte for byte too, stand-in or not.
+func TestRawResultsCarryTheIDAsSent(t *testing.T) {
+	c := newWireClient(t)
+	c.initialize()
+	uri := "file:///w/raw.review.json"
+	text, _ := json.Marshal(exampleReview)
+	c.write([]byte(frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"` + uri + `","languageId":"lreview","version":1,"text":` + string(text) + `}}}`)))
+	c.notification("textDocument/publishDiagnostics")
+	for _, id := range []string{`"a<b&c>"`, `""`, `9007199254740993`, `7`, `"plain"`} {
+		for _, method := range []string{"textDocument/documentSymbol", "textDocument/semanticTokens/full"} {
+			c.write([]byte(frame(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{"textDocument":{"uri":"` + uri + `"}}}`)))
+			m, ok := c.response()
+			var result any
+			if !ok || string(m["id"]) != id || m["error"] != nil || json.Unmarshal(m["result"], &result) != nil || result == nil {
+				t.Fatalf("%s with id %s: got %s, want that id and a result", method, id, marshal(m))
+			}
+		}
+	}
+	c.probed()
+}
+
 // TestCancelIDsThatNeedStandIns cancels requests whose ids jsonrpc2
 // cannot hold as sent: the cancellation reaches them, and the reply
 // carries the id exactly.
