@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"bytes"
-	"slices"
 	"sort"
 )
 
@@ -164,7 +163,11 @@ func (cs *commentSet) idsUnchanged(prev *Result) bool {
 	if prev == nil || len(prev.comments) != len(cs.recs) {
 		return false
 	}
-	return slices.EqualFunc(cs.recs, prev.comments, func(a, b commentCheck) bool {
-		return a.hasID == b.hasID && a.stringID == b.stringID && a.id == b.id
-	})
+	for k := range cs.recs {
+		a, b := &cs.recs[k], &prev.comments[k]
+		if a.hasID != b.hasID || a.stringID != b.stringID || a.id != b.id {
+			return false
+		}
+	}
+	return true
 }
