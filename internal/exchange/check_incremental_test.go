@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"golang.org/x/tools/txtar"
 
@@ -146,9 +148,9 @@ func randomCommentEdit(r *rand.Rand, src []byte) ([]byte, string) {
 // version's result, to give exactly what Check gives.
 func TestCheckIncrementalCommentsMatchCheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 4))
-	rounds := 10
+	rounds := 3
 	if testing.Short() {
-		rounds = 3
+		rounds = 1
 	}
 	reused := 0
 	for name, src := range goldenReviews(t) {
@@ -247,4 +249,36 @@ func TestCheckIncrementalIndexMatters(t *testing.T) {
 	if want := Check(doc); !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
 		t.Fatalf("got %s\nwant %s", dump(got), dump(want))
 	}
+}
+
+// TestCheckIncrementalKeepsNoEarlierVersion: the findings carried over
+// keep nothing of the earlier version's text alive.
+func TestCheckIncrementalKeepsNoEarlierVersion(t *testing.T) {
+	base := []byte(`{"leanreview_review": 1, "patch": [], "comments": [
+  {"id": "c1", "path": "a", "side": "MIDDLE", "start_line": 1e400, "body": "one \u003c", "x": 1},
+  {"path": "a", "side": "RIGHT", "start_line": 1, "body": "two", "at": "yesterday", "y": 2}
+]}`)
+	v1 := append([]byte(nil), base...)
+	prevDoc := Parse(v1)
+	prev := Check(prevDoc)
+	at := bytes.Index(base, []byte(`"one`)) + 1 // the second comment moves
+	v2 := append(append(append([]byte(nil), base[:at]...), 'x'), base[at:]...)
+	next := CheckIncremental(Parse(v2), &prev)
+	moved := 0
+	for _, rec := range next.comments {
+		if rec.reused {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("nothing carried over: nothing to check")
+	}
+	wsrc := weak.Make(&v1[0])
+	prevDoc, prev, v1 = nil, Result{}, nil
+	runtime.GC()
+	runtime.GC()
+	if wsrc.Value() != nil {
+		t.Error("the earlier version's text is still alive")
+	}
+	runtime.KeepAlive(next)
 }
