@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"weak"
@@ -18,13 +20,14 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
-// goldenReviews returns the reviews of the repository's examples and
-// testdata, by name, and a few generated ones.
+// goldenReviews returns the reviews of the repository's examples, editor
+// fixtures and testdata, by name, and a few generated ones.
 func goldenReviews(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	files, _ := filepath.Glob("../../examples/*.review.json")
-	for _, f := range files {
+	fixtures, _ := filepath.Glob("../../editors/*/test/*fixtures/*.review.json")
+	for _, f := range append(files, fixtures...) {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +156,9 @@ func TestCheckIncrementalCommentsMatchCheck(t *testing.T) {
 		rounds = 1
 	}
 	reused := 0
-	for name, src := range goldenReviews(t) {
+	golden := goldenReviews(t)
+	for _, name := range slices.Sorted(maps.Keys(golden)) { // the same edits every run
+		src := golden[name]
 		for range rounds {
 			prevDoc := Parse(src)
 			prev := Check(prevDoc)
