@@ -19,6 +19,13 @@ type Result struct {
 	AnchorInvalid map[*Comment]bool
 	// patch is the patch node that was checked, for CheckIncremental.
 	patch *Node
+	// src and comments are the checked text and what was found in each
+	// comment, for CheckIncremental; src is the document's own, which
+	// the comments in AnchorInvalid keep alive anyway.
+	src      []byte
+	comments []commentCheck
+	// idsClean: checkIDs found nothing.
+	idsClean bool
 }
 
 var anchorMembers = []string{"path", "side", "start_line", "end_line"}
@@ -30,12 +37,17 @@ func Check(doc *Document) Result {
 	return CheckIncremental(doc, nil)
 }
 
-// CheckIncremental is Check for a document that ParseIncremental read from
-// the document prev checked: when the patch was carried over, so are its
-// html-escape findings, which would otherwise mean scanning every escaped
-// diff line again.
+// CheckIncremental is Check for a document read from the one prev
+// checked (by ParseIncremental or not). What a check finds inside one
+// comment depends on nothing but that comment's bytes and index, so a
+// comment spelt as in prev at the same index gets prev's findings, moved:
+// a keystroke checks the comment it changed, not the 2,000 others. What
+// spans comments (ids) is checked again unless the ids are unchanged.
+// When the patch was carried over, so are its html-escape findings, which
+// would otherwise mean scanning every escaped diff line again. The result
+// is Check's, in the same order.
 func CheckIncremental(doc *Document, prev *Result) Result {
-	res := Result{AnchorInvalid: map[*Comment]bool{}}
+	res := Result{AnchorInvalid: map[*Comment]bool{}, src: doc.Src}
 	add := func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }
 	for _, e := range doc.Syntax {
 		add(Diagnostic{Range: Range{e.Start, e.End}, Severity: SeverityError, Code: CodeSyntax, Message: e.Msg})
@@ -48,10 +60,15 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		}
 		return res
 	}
+	cs := newCommentSet(doc, prev)
 	checkVersion(doc, add)
-	checkSchema(doc, &res)
-	checkLineNumbers(doc, &res)
-	checkUnknown(doc, add)
+	checkSchema(doc, &res, cs)
+	for k, c := range doc.Review.Comments {
+		if rec := &cs.recs[k]; !rec.reused {
+			checkComment(doc, c, rec)
+		}
+	}
+	unknownMembers(doc, root, ReviewKeys, "the review", add)
 	// With the patch carried over unmoved (an edit after it), so is the
 	// spelling check of its array form: it reads nothing but the patch
 	// and, only when the patch holds line breaks, the document's newline,
@@ -59,6 +76,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	// checked again: the newline may have changed.
 	carried := doc.patchFrom != nil && prev != nil && prev.patch == doc.patchFrom
 	keepForm := carried && doc.patchDelta == 0 && doc.Review.Patch.Form == PatchArray
+	skip := cs.inComment
 	if old := doc.patchFrom; carried {
 		for _, d := range prev.Diagnostics {
 			if keepForm && (d.Code == CodePatchMultilineElement || d.Code == CodePatchTrailingEmpty) && d.Range.Start >= old.Start && d.Range.End <= old.End {
@@ -75,15 +93,27 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 				add(d)
 			}
 		}
-		checkEscapes(doc, root, add, doc.Review.Patch.Node)
-	} else {
-		checkEscapes(doc, root, add, nil)
+		patch := doc.Review.Patch.Node
+		skip = func(n *Node) bool { return n == patch || cs.inComment(n) }
 	}
+	checkEscapes(doc, root, add, skip)
 	res.patch = doc.Review.Patch.Node
 	if !keepForm {
 		checkPatchForm(doc, add)
 	}
-	checkIDs(doc, add)
+	if prev != nil && prev.idsClean && cs.idsUnchanged(prev) {
+		res.idsClean = true
+	} else {
+		res.idsClean = checkIDs(doc, add)
+	}
+	for k, c := range doc.Review.Comments {
+		rec := &cs.recs[k]
+		res.Diagnostics = append(res.Diagnostics, rec.diags...)
+		if rec.anchorInvalid {
+			res.AnchorInvalid[c] = true
+		}
+	}
+	res.comments = cs.recs
 	SortDiagnostics(res.Diagnostics)
 	return res
 }
@@ -145,12 +175,11 @@ func nonEmpty(doc *Document, r Range) Range {
 	return Range{r.Start, r.Start + size}
 }
 
-func checkSchema(doc *Document, res *Result) {
-	comments := map[*Node]*Comment{}
-	for _, c := range doc.Review.Comments {
-		comments[c.Node] = c
-	}
-	for _, v := range ValidateSchema(doc) {
+// checkSchema files the schema's findings in a comment under its record,
+// and the others in res. The comments carried over are not validated
+// again: their findings came with them.
+func checkSchema(doc *Document, res *Result, cs *commentSet) {
+	for _, v := range DefaultSchema().validate(doc, cs.stub) {
 		n := v.Node
 		if v.Missing == "leanreview_review" || n.Pointer() == "/leanreview_review" {
 			continue // the version codes say it better
@@ -159,34 +188,32 @@ func checkSchema(doc *Document, res *Result) {
 		if v.Missing != "" {
 			r = Range{n.Start, n.Start + 1}
 		}
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: nonEmpty(doc, r), Severity: SeverityError, Code: CodeSchema, Message: v.Message})
+		d := Diagnostic{Range: nonEmpty(doc, r), Severity: SeverityError, Code: CodeSchema, Message: v.Message}
+		rec := cs.owner(n)
+		if rec == nil {
+			res.Diagnostics = append(res.Diagnostics, d)
+			continue
+		}
+		rec.diags = append(rec.diags, d)
 		owner, member := n, v.Missing
 		if member == "" && n.IsMember() {
 			owner, member = n.Parent, n.Name
 		}
-		if c := comments[owner]; c != nil && slices.Contains(anchorMembers, member) {
-			res.AnchorInvalid[c] = true
+		if owner.Parent == cs.arr && slices.Contains(anchorMembers, member) {
+			rec.anchorInvalid = true
 		}
 	}
 }
 
-func checkUnknown(doc *Document, add func(Diagnostic)) {
-	unknown := func(obj *Node, known []string, where string) {
-		for _, m := range obj.Members() {
-			if slices.Contains(known, m.Name) {
-				continue
-			}
-			add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
-				Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
-				Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Src, m)}}}})
+// unknownMembers reports the members of obj that are not among known.
+func unknownMembers(doc *Document, obj *Node, known []string, where string, add func(Diagnostic)) {
+	for _, m := range obj.Members() {
+		if slices.Contains(known, m.Name) {
+			continue
 		}
-	}
-	unknown(doc.Root, ReviewKeys, "the review")
-	for _, c := range doc.Review.Comments {
-		unknown(c.Node, CommentKeys, "comment "+commentName(c))
-		for _, r := range c.Replies {
-			unknown(r.Node, ReplyKeys, "a reply of comment "+commentName(c))
-		}
+		add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
+			Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
+			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Src, m)}}}})
 	}
 }
 
@@ -199,8 +226,9 @@ func commentName(c *Comment) string {
 }
 
 // checkEscapes finds \u003c, \u003e and \u0026, and lone surrogate
-// escapes, in every string and key of n but those of skip.
-func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
+// escapes, in every string and key of n but those of the subtrees skip
+// (nil: none) picks.
+func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node) bool) {
 	scan := func(start, end int) {
 		src := doc.Src
 		for i := start; i+6 <= end; i++ {
@@ -237,7 +265,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip *Node) {
 	}
 	var walk func(n *Node)
 	walk = func(n *Node) {
-		if n == skip {
+		if skip != nil && skip(n) {
 			return
 		}
 		switch n.Kind {
@@ -338,42 +366,44 @@ func patchArrayText(doc *Document, p *Patch) string {
 	return b.String()
 }
 
-func checkIDs(doc *Document, add func(Diagnostic)) {
-	used := make(map[string]bool, len(doc.Review.Comments))
+// checkIDs reports duplicate and missing comment ids, and whether it
+// found none.
+func checkIDs(doc *Document, add func(Diagnostic)) bool {
+	// first holds every id in use (a comment's, or a fix's fresh one).
+	first := make(map[string]*Comment, len(doc.Review.Comments))
+	var dups, missing []*Comment
 	for _, c := range doc.Review.Comments {
-		used[c.ID] = true
+		idNode := c.Member("id")
+		switch {
+		case idNode == nil:
+			missing = append(missing, c)
+		case idNode.Kind != KindString || c.ID == "":
+		case first[c.ID] != nil:
+			dups = append(dups, c)
+		default:
+			first[c.ID] = c
+		}
+	}
+	if len(dups) == 0 && len(missing) == 0 {
+		return true
 	}
 	next := 1
 	fresh := func() string {
-		for used["c"+strconv.Itoa(next)] {
+		for {
+			id := "c" + strconv.Itoa(next)
+			if _, used := first[id]; !used {
+				first[id] = nil
+				return id
+			}
 			next++
 		}
-		id := "c" + strconv.Itoa(next)
-		used[id] = true
-		return id
 	}
-	var missing []*Comment
-	first := make(map[string]*Comment, len(doc.Review.Comments))
-	for _, c := range doc.Review.Comments {
-		idNode := c.Member("id")
-		if idNode == nil {
-			missing = append(missing, c)
-			continue
-		}
-		if idNode.Kind != KindString || c.ID == "" {
-			continue
-		}
-		if f := first[c.ID]; f != nil {
-			add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: CodeIDDuplicate,
-				Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
-				Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
-				Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
-			continue
-		}
-		first[c.ID] = c
-	}
-	if len(missing) == 0 {
-		return
+	for _, c := range dups {
+		idNode, f := c.Member("id"), first[c.ID]
+		add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: CodeIDDuplicate,
+			Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
+			Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
+			Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
 	}
 	var all []Edit
 	for _, c := range missing {
@@ -384,4 +414,5 @@ func checkIDs(doc *Document, add func(Diagnostic)) {
 			Message: fmt.Sprintf("comment #%d has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Index+1),
 			Fixes:   []Fix{{Title: "Assign ids to all comments", Edits: all}}})
 	}
+	return false
 }

@@ -17,31 +17,30 @@ const maxLine = 1<<53 - 1
 // as 0 and the anchor would go unchecked; instead the value gets an error,
 // under the schema code since it is a value the format cannot take, and
 // the anchor is skipped like any other invalid one.
-func checkLineNumbers(doc *Document, res *Result) {
-	for _, c := range doc.Review.Comments {
-		for _, name := range []string{"start_line", "end_line"} {
-			n := c.Node.Member(name)
-			if n == nil || n.Kind != KindNumber || res.AnchorInvalid[c] && schemaErrorOn(res, n) {
-				continue
-			}
-			if _, ok := n.Int(doc.Src); ok {
-				continue
-			}
-			text := string(doc.Src[n.Start:n.End])
-			f, err := strconv.ParseFloat(text, 64)
-			if strings.HasPrefix(text, "-") || err == nil && (f != math.Trunc(f) || f <= maxLine) {
-				continue // negative, fractional or small: the schema's own words cover it
-			}
-			res.Diagnostics = append(res.Diagnostics, Diagnostic{Range: NodeRange(n), Severity: SeverityError, Code: CodeSchema,
-				Message: "`" + name + "` must be a line number of at most " + strconv.Itoa(maxLine) + ", got " + clipNumber(text)})
-			res.AnchorInvalid[c] = true
+func checkLineNumbers(doc *Document, c *Comment, rec *commentCheck) {
+	for _, name := range []string{"start_line", "end_line"} {
+		n := c.Node.Member(name)
+		if n == nil || n.Kind != KindNumber || rec.anchorInvalid && schemaErrorOn(rec.diags, n) {
+			continue
 		}
+		if _, ok := n.Int(doc.Src); ok {
+			continue
+		}
+		text := string(doc.Src[n.Start:n.End])
+		f, err := strconv.ParseFloat(text, 64)
+		if strings.HasPrefix(text, "-") || err == nil && (f != math.Trunc(f) || f <= maxLine) {
+			continue // negative, fractional or small: the schema's own words cover it
+		}
+		rec.diags = append(rec.diags, Diagnostic{Range: NodeRange(n), Severity: SeverityError, Code: CodeSchema,
+			Message: "`" + name + "` must be a line number of at most " + strconv.Itoa(maxLine) + ", got " + clipNumber(text)})
+		rec.anchorInvalid = true
 	}
 }
 
-// schemaErrorOn reports whether a schema diagnostic already sits on n.
-func schemaErrorOn(res *Result, n *Node) bool {
-	for _, d := range res.Diagnostics {
+// schemaErrorOn reports whether a schema diagnostic among the comment's
+// already sits on n.
+func schemaErrorOn(ds []Diagnostic, n *Node) bool {
+	for _, d := range ds {
 		if d.Code == CodeSchema && d.Range == NodeRange(n) {
 			return true
 		}

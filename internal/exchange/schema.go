@@ -103,10 +103,18 @@ func ValidateSchema(doc *Document) []SchemaViolation {
 // say "the person is still typing" are left out: invalid values, cut-off
 // strings and members missing from objects that are not closed yet.
 func (v *SchemaValidator) Validate(doc *Document) []SchemaViolation {
+	return v.validate(doc, nil)
+}
+
+// validate is Validate but for the comments whose element index is true
+// in stub: their violations, if any, are known already (CheckIncremental),
+// so the validator gets a stand-in that it accepts. DefaultSchema's
+// validator takes stub into account; one without the shortcuts ignores it.
+func (v *SchemaValidator) validate(doc *Document, stub []bool) []SchemaViolation {
 	if doc == nil || doc.Root == nil {
 		return nil
 	}
-	inst, patchFaults := instanceOf(doc, v.shortcut)
+	inst, patchFaults := instanceOf(doc, v.shortcut, stub)
 	m := &violationCollector{v: v, doc: doc}
 	for _, e := range patchFaults {
 		m.addElementType(e)
@@ -150,11 +158,11 @@ func (v *SchemaValidator) run(inst any) (err error) {
 //   - A comment that certainlyValidComment vouches for is handed over as
 //     stubComment (or, when all are, the comments array as an empty one):
 //     the schema would accept it, and the stub keeps the other elements'
-//     indices.
+//     indices. So is a comment stub marks: its findings are carried over.
 //
 // TestPatchShortcut and TestCommentShortcut pin the schema to what the
 // shortcuts assume and check that both paths report the same violations.
-func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
+func instanceOf(doc *Document, shortcut bool, stub []bool) (any, []*Node) {
 	root := doc.Root
 	if !shortcut || root.Kind != KindObject {
 		return instance(root, doc.Src), nil
@@ -182,7 +190,7 @@ func instanceOf(doc *Document, shortcut bool) (any, []*Node) {
 		elems := make([]any, len(comments.Elems()))
 		certain := true
 		for i, c := range comments.Elems() {
-			if certainlyValidComment(c, doc.Src) {
+			if i < len(stub) && stub[i] || certainlyValidComment(c, doc.Src) {
 				elems[i] = stubComment
 			} else {
 				elems[i] = instance(c, doc.Src)
