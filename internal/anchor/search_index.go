@@ -40,7 +40,7 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	ls := f.body()
 	ft := &fileText{key: make([]uint32, len(ls))}
 	for i := range ls {
-		if k, blank := lineKey(si.seed, ls[i].Content); !blank {
+		if k, blank := lineKey(si.seed, f.Content(ls[i])); !blank {
 			ft.key[i] = key32(k)
 		}
 	}
@@ -347,11 +347,11 @@ func (si *sideIndex) posOfLine(img, i int) int {
 
 // normAt is the normalised text of position p of image img.
 func (si *sideIndex) normAt(img, p int) string {
-	return normLine(si.line(si.at(img, p)).Content)
+	return normLine(si.f.Content(*si.line(si.at(img, p))))
 }
 
 // raw is the text of the line at position i, as the patch has it.
-func (si *sideIndex) raw(i int) string { return si.line(int32(i)).Content }
+func (si *sideIndex) raw(i int) string { return si.f.Content(*si.line(int32(i))) }
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
 
