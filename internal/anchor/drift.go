@@ -129,7 +129,7 @@ func (an *analyzer) quoted(p place) string {
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}
-	return SnippetOf(imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
+	return SnippetOf(f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without

@@ -121,7 +121,7 @@ func declined(r *Report) []Applied {
 			// Said once per comment: a drifted stale comment is told
 			// about on its anchoring diagnostic.
 			why = ""
-			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.Lines()) {
+			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.File, res.Lines()) {
 				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", CommentName(c), LineSpan(res.Side, c.StartLine, c.EndLine))
 			}
 		}

@@ -145,8 +145,8 @@ func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
 	if k.Path != c.Path {
 		s = k.Path + " " + s
 	}
-	if l, ok := an.lineOf(k.Path, k.Side, k.Start); ok {
-		s += ": " + Clip(strings.TrimSpace(l.Content))
+	if t, ok := an.contentOf(k.Path, k.Side, k.Start); ok {
+		s += ": " + Clip(strings.TrimSpace(t))
 	}
 	return s
 }

@@ -3,7 +3,11 @@
 // (path, side, start_line, end_line), detects drift, and builds the fixes.
 package anchor
 
-import "github.com/leanreview/lreview-lsp/internal/exchange"
+import (
+	"sync/atomic"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
 
 // Side is a patch image: LEFT is the old file, RIGHT the new one.
 type Side uint8
@@ -42,12 +46,10 @@ const (
 )
 
 // DiffLine is one body line of a hunk. A large review holds one per patch
-// line for as long as it is open, so its fields are packed into 32 bytes:
-// numbers are 32 bits (the header parser refuses larger ones), and
-// Content is the patch line's own text, not a copy.
+// line for as long as it is open, so its fields are packed into 16 bytes:
+// numbers are 32 bits (the header parser refuses larger ones), and its
+// text is not stored but read from the patch line (FileDiff.Content).
 type DiffLine struct {
-	// Content is the line without its diff marker.
-	Content string
 	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
 	// when the line is not part of that image.
 	Old, New int32
@@ -115,11 +117,43 @@ type FileDiff struct {
 	// lines is the body lines of every hunk, hunk after hunk: the one
 	// array the hunks' Lines are slices of (set by BuildIndex).
 	lines []DiffLine
+	// texts holds the lines' texts (Content).
+	texts *patchTexts
+}
+
+// patchTexts is where the file diffs of an index read their lines' texts:
+// the patch of the latest version it serves. The versions an index is
+// moved to (reuseIndex) spell the patch alike, so any of them has the
+// same texts; holding the latest lets the earlier documents be collected,
+// which a pointer fixed at BuildIndex would keep alive (their node trees
+// are megabytes).
+type patchTexts struct {
+	p atomic.Pointer[exchange.Patch]
+}
+
+func newPatchTexts(p *exchange.Patch) *patchTexts {
+	t := &patchTexts{}
+	t.p.Store(p)
+	return t
+}
+
+// Content returns the text of f's body line l without its diff marker
+// (nor the "\r" the index drops from a CRLF line).
+func (f *FileDiff) Content(l DiffLine) string {
+	t := f.texts.p.Load().Lines[l.Patch].Text
+	if n := len(t); n > 0 && t[n-1] == '\r' {
+		t = t[:n-1]
+	}
+	if t == "" {
+		return ""
+	}
+	return t[1:]
 }
 
 // Index is the patch of one document, parsed into files, hunks and
 // numbered lines. It is built once per patch text and read by every
-// feature; it never changes after BuildIndex returns.
+// feature; it never changes after BuildIndex returns, but for which
+// version's patch, alike in text, its lines are read from (patchTexts).
 type Index struct {
 	Patch *exchange.Patch
 	Files []*FileDiff
@@ -132,4 +166,7 @@ type Index struct {
 	// search indexes line texts for the candidate search, built lazily
 	// and shared by every analysis of this patch (search_index.go).
 	search *searchIndex
+	// texts is the one its file diffs share (nil in an Index built by
+	// hand).
+	texts *patchTexts
 }

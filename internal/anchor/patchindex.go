@@ -71,6 +71,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 		return ix
 	}
 	b.p, b.ix, b.n = p, ix, len(p.Lines)
+	ix.texts = newPatchTexts(p)
 	// Body lines can never outnumber patch lines, so appends to all never
 	// move it and every hunk can keep a slice of it.
 	b.all = make([]DiffLine, 0, b.n)
@@ -205,7 +206,7 @@ func (b *builder) step(i int) int {
 
 func (b *builder) startFile(i int, git bool) {
 	b.finish()
-	f := &fileBuild{fd: &FileDiff{First: i, Last: i}, body: len(b.all), git: -1, minus: -1, binLine: -1}
+	f := &fileBuild{fd: &FileDiff{First: i, Last: i, texts: b.ix.texts}, body: len(b.all), git: -1, minus: -1, binLine: -1}
 	if git {
 		f.git, f.hdrOpen = i, true
 		b.hdrs = append(b.hdrs[:0], i)
@@ -363,7 +364,6 @@ type hunkCounter struct {
 func (b *builder) push(c *hunkCounter, j int, t string) bool {
 	l := DiffLine{Kind: Context, Patch: int32(j)}
 	if t != "" {
-		l.Content = t[1:]
 		switch t[0] {
 		case '+':
 			l.Kind = Added

@@ -124,6 +124,15 @@ func (h *Hunk) Span(s Side) (first, last int) {
 // last < first when the hunk shows no line of it.
 type imageSpan struct{ first, last int }
 
+// span returns hunk i's first and last line numbers in image s (Span),
+// as BuildIndex stored them.
+func (f *FileDiff) span(s Side, i int) (first, last int) {
+	if spans := f.spans[s]; len(spans) == len(f.Hunks) {
+		return spans[i].first, spans[i].last
+	}
+	return f.Hunks[i].Span(s) // not built by BuildIndex
+}
+
 // Find returns the hunk index and line index of image line n on side s,
 // or ok=false. It binary-searches the hunks' image spans (they ascend in
 // any patch git writes; overlapping hunks are searched in order), then

@@ -136,7 +136,7 @@ func lineCounts(f *FileDiff) map[string]int {
 	n := map[string]int{}
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
-			n[normLine(l.Content)]++
+			n[normLine(f.Content(l))]++
 		}
 	}
 	return n

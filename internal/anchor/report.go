@@ -87,6 +87,9 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 func (ix *Index) moved(p *exchange.Patch, delta int) *Index {
 	c := *ix
 	c.Patch = p
+	if c.texts != nil {
+		c.texts.p.Store(p)
+	}
 	if delta == 0 {
 		return &c
 	}

@@ -54,3 +54,29 @@ func TestCheckDocumentReusesOnlyWhatHolds(t *testing.T) {
 		src, prev = next, got
 	}
 }
+
+// TestReusedIndexReadsTheLatestPatch checks that an index moved to a new
+// version reads its lines' texts from that version's patch, not from the
+// one it was built for: that would keep the old document's nodes alive.
+func TestReusedIndexReadsTheLatestPatch(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 50, Comments: 4, Seed: 3}))
+	prev := CheckDocument(exchange.Parse([]byte(src)), nil)
+	next := "  " + src // the patch moves by two bytes, spelt alike
+	doc := exchange.ParseIncremental([]byte(next), prev.Doc)
+	got := CheckDocument(doc, prev)
+	if got.Index.Files[0] != prev.Index.Files[0] {
+		t.Fatal("the index was not reused")
+	}
+	for _, f := range got.Index.Files {
+		if p := f.texts.p.Load(); p != &doc.Review.Patch {
+			t.Fatalf("%s reads the texts of %p, want the latest patch %p", f.NewName, p, &doc.Review.Patch)
+		}
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if want := strings.TrimSuffix(doc.Review.Patch.Lines[l.Patch].Text, "\r"); f.Content(l) != want[min(1, len(want)):] {
+					t.Fatalf("line %d: content %q, want %q", l.Patch, f.Content(l), want)
+				}
+			}
+		}
+	}
+}

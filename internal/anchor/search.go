@@ -279,7 +279,8 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 				break
 			}
 		}
-		if cost := lineWork(si.raw(i)); cost <= *work {
+		raw := si.raw(i)
+		if cost := lineWork(raw); cost <= *work {
 			*work -= cost
 		} else {
 			if len(out) == 0 && !si.mayHold(nd.probe()) {
@@ -288,7 +289,7 @@ func (sq *sideQuery) scan(nd *needle, work *int) ([]place, bool) {
 			sortNearest(out)
 			return out, settled < 0 || d <= settled
 		}
-		if !strings.Contains(si.raw(i), nd.probe()) || !partialStart(normLine(si.raw(i)), nd) {
+		if !strings.Contains(raw, nd.probe()) || !partialStart(normLine(raw), nd) {
 			continue
 		}
 		a := si.pos(int32(i))

@@ -40,7 +40,7 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	ls := f.body()
 	ft := &fileText{key: make([]uint32, len(ls))}
 	for i := range ls {
-		if k, blank := lineKey(si.seed, ls[i].Content); !blank {
+		if k, blank := lineKey(si.seed, f.Content(ls[i])); !blank {
 			ft.key[i] = key32(k)
 		}
 	}
@@ -104,9 +104,6 @@ type sideIndex struct {
 	gramsOnce  sync.Once
 	grams      []uint64
 	gramsReady atomic.Bool
-	// hunks are the hunk sums mapLine needs to carry a line of this side
-	// to the other one.
-	hunks []hunkSum
 }
 
 // The trigram bitset has about two bits per byte of the side's text (a
@@ -174,13 +171,9 @@ type image struct {
 	first, n int32
 	// base is the index in sideIndex.body of the hunk's first line.
 	base int32
-}
-
-// hunkSum is one hunk seen from one side (from) towards the other (to).
-type hunkSum struct {
-	fromStart, toStart  int // header starts
-	fromCount, toCount  int // body lines of each image
-	fromFirst, fromLast int // the hunk's span in the from image
+	// other is the number of the hunk's lines in the other side's image,
+	// which mapLine needs to carry a line across.
+	other int32
 }
 
 // body returns f's body lines, hunk after hunk: the builder's slice, or,
@@ -208,33 +201,26 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 			n++
 		}
 	}
-	si := &sideIndex{f: f, side: s, seed: seed, body: body, imgs: make([]image, len(f.Hunks)),
-		hunks: make([]hunkSum, len(f.Hunks)), flat: make([]int32, 0, n)}
+	si := &sideIndex{f: f, side: s, seed: seed, body: body, imgs: make([]image, len(f.Hunks)), flat: make([]int32, 0, n)}
 	to := s.other()
 	base := 0
 	for h := range f.Hunks {
 		hk := &f.Hunks[h]
 		img := image{first: int32(len(si.flat)), base: int32(base)}
-		sum := hunkSum{fromStart: hk.OldStart, toStart: hk.NewStart}
-		if s == Right {
-			sum.fromStart, sum.toStart = hk.NewStart, hk.OldStart
-		}
-		sum.fromFirst, sum.fromLast = hk.Span(s)
 		for i := range hk.Lines {
 			l := &hk.Lines[i]
-			if l.In(s) {
-				sum.fromCount++
-			}
 			if l.In(to) {
-				sum.toCount++
+				img.other++
 			}
 			if l.Kind == NoNewline || !l.In(s) {
 				continue
 			}
 			si.flat = append(si.flat, int32(base+i))
 		}
+		// A NoNewline line is in no image, so n counts the hunk's lines
+		// of this side's image.
 		img.n = int32(len(si.flat)) - img.first
-		si.imgs[h], si.hunks[h] = img, sum
+		si.imgs[h] = img
 		base += len(hk.Lines)
 	}
 	si.equal = newPostings(len(si.flat), func(i int) uint32 { return ft.key[si.flat[i]] })
@@ -347,11 +333,11 @@ func (si *sideIndex) posOfLine(img, i int) int {
 
 // normAt is the normalised text of position p of image img.
 func (si *sideIndex) normAt(img, p int) string {
-	return normLine(si.line(si.at(img, p)).Content)
+	return normLine(si.f.Content(*si.line(si.at(img, p))))
 }
 
 // raw is the text of the line at position i, as the patch has it.
-func (si *sideIndex) raw(i int) string { return si.line(int32(i)).Content }
+func (si *sideIndex) raw(i int) string { return si.f.Content(*si.line(int32(i))) }
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
 
@@ -383,13 +369,17 @@ func (si *sideIndex) nearest(n int) int {
 func (si *sideIndex) mapLine(n int) (int, bool) {
 	f, from := si.f, si.side
 	offset := 0
-	for i, h := range si.hunks {
-		fromStart, toStart := h.fromStart, h.toStart
+	for i := range f.Hunks {
+		hk := &f.Hunks[i]
+		fromStart, toStart := hk.OldStart, hk.NewStart
+		if from == Right {
+			fromStart, toStart = toStart, fromStart
+		}
 		if n < fromStart {
 			return n + toStart - fromStart, true
 		}
-		hk := &f.Hunks[i]
-		if j, ok := hk.find(from, n, h.fromFirst, h.fromLast); ok {
+		first, last := f.span(from, i)
+		if j, ok := hk.find(from, n, first, last); ok {
 			if l := hk.Lines[j]; l.In(from.other()) {
 				return l.Number(from.other()), true
 			}
@@ -402,10 +392,11 @@ func (si *sideIndex) mapLine(n int) (int, bool) {
 			}
 			return prevTo + 1, false
 		}
-		if n < fromStart+h.fromCount {
+		fromCount, toCount := int(si.imgs[i].n), int(si.imgs[i].other)
+		if n < fromStart+fromCount {
 			return n + toStart - fromStart, false // a truncated hunk
 		}
-		offset = (toStart + h.toCount) - (fromStart + h.fromCount)
+		offset = (toStart + toCount) - (fromStart + fromCount)
 	}
 	return n + offset, true
 }

@@ -142,15 +142,15 @@ func weakSnippet(lines []string) bool {
 	return true
 }
 
-// SnippetMatches reports whether snippet matches the diff lines a comment
-// on side is anchored to, with the spec's normalisation. An empty or blank
-// snippet always matches.
+// SnippetMatches reports whether snippet matches lines, the diff lines of
+// f a comment on side is anchored to, with the spec's normalisation. An
+// empty or blank snippet always matches.
 //
 // It runs for every comment of every version, so it compares the readings
 // of snippetVariants, each joined with "\n", with the anchored lines
 // normalised and joined, blank runs collapsed, without building their
 // slices: the joined texts are built in buffers on the stack.
-func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
+func SnippetMatches(snippet string, side Side, f *FileDiff, lines []DiffLine) bool {
 	var sbuf [512]byte
 	stripped := joinSnippet(sbuf[:0], snippet, side, true)
 	if len(stripped) == 0 {
@@ -160,7 +160,7 @@ func SnippetMatches(snippet string, side Side, lines []DiffLine) bool {
 	anchored := abuf[:0]
 	prevBlank := false
 	for i := range lines {
-		n := normLine(lines[i].Content)
+		n := normLine(f.Content(lines[i]))
 		if n == "" && prevBlank {
 			continue // a blank run counts as one blank line
 		}
@@ -210,13 +210,13 @@ func joinSnippet(b []byte, snippet string, side Side, strip bool) []byte {
 	return b
 }
 
-// SnippetOf is the snippet the spec asks writers to store for lines: each
-// line's text without its marker, trimmed, joined with "\n". It is what the
-// "update snippet from the patch" fix writes.
-func SnippetOf(lines []DiffLine) string {
+// SnippetOf is the snippet the spec asks writers to store for lines of f:
+// each line's text without its marker, trimmed, joined with "\n". It is
+// what the "update snippet from the patch" fix writes.
+func SnippetOf(f *FileDiff, lines []DiffLine) string {
 	parts := make([]string, len(lines))
 	for i, l := range lines {
-		parts[i] = strings.TrimSpace(l.Content)
+		parts[i] = strings.TrimSpace(f.Content(l))
 	}
 	return strings.Join(parts, "\n")
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 func TestNormLine(t *testing.T) {
@@ -60,19 +62,36 @@ func TestSnippetVariants(t *testing.T) {
 	}
 }
 
-func TestSnippetMatches(t *testing.T) {
-	lines := func(contents ...string) []DiffLine {
-		var out []DiffLine
-		for i, c := range contents {
-			out = append(out, DiffLine{Kind: Added, New: int32(i + 1), Content: c})
+// handLines returns a file diff whose patch holds a line of kind k per
+// content, and its body lines, numbered from 1. A content ending in "\r"
+// gets a second one, which the index drops as a CRLF line's.
+func handLines(k LineKind, contents ...string) (*FileDiff, []DiffLine) {
+	p := &exchange.Patch{}
+	var out []DiffLine
+	for i, c := range contents {
+		if strings.HasSuffix(c, "\r") {
+			c += "\r"
 		}
-		return out
+		p.Lines = append(p.Lines, exchange.PatchLine{Text: string(" +-\\"[k]) + c})
+		l := DiffLine{Kind: k, Patch: int32(i)}
+		if k == Context || k == Removed {
+			l.Old = int32(i + 1)
+		}
+		if k == Context || k == Added {
+			l.New = int32(i + 1)
+		}
+		out = append(out, l)
 	}
+	return &FileDiff{texts: newPatchTexts(p), lines: out}, out
+}
+
+func TestSnippetMatches(t *testing.T) {
+	lines := func(contents ...string) []string { return contents }
 	for _, tc := range []struct {
 		name    string
 		snippet string
 		side    Side
-		lines   []DiffLine
+		lines   []string
 		want    bool
 	}{
 		{"empty", "", Right, lines("anything"), true},
@@ -89,7 +108,8 @@ func TestSnippetMatches(t *testing.T) {
 		{"weak but wrong", "}", Right, lines("x"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := SnippetMatches(tc.snippet, tc.side, tc.lines); got != tc.want {
+			f, ls := handLines(Added, tc.lines...)
+			if got := SnippetMatches(tc.snippet, tc.side, f, ls); got != tc.want {
 				t.Errorf("%s: SnippetMatches(%q): got %v, want %v", tc.name, tc.snippet, got, tc.want)
 			}
 		})
@@ -116,7 +136,7 @@ func TestWeakSnippet(t *testing.T) {
 }
 
 func TestSnippetOf(t *testing.T) {
-	got := SnippetOf([]DiffLine{{Content: "    a := 1\r"}, {Content: "\tb"}})
+	got := SnippetOf(handLines(Context, "    a := 1\r", "\tb"))
 	if want := "a := 1\nb"; got != want {
 		t.Errorf("SnippetOf: got %q, want %q", got, want)
 	}
@@ -141,7 +161,7 @@ func BenchmarkNormLine(b *testing.B) {
 // reads: the snippet's readings, each equal to or a part of the anchored
 // lines normalised (blank runs collapsed), all joined with "\n". It is
 // independent of joinSnippet, which production code uses for both.
-func snippetMatchesRef(snippet string, side Side, lines []DiffLine) bool {
+func snippetMatchesRef(snippet string, side Side, f *FileDiff, lines []DiffLine) bool {
 	var vs [][]string
 	if stripped := snippetLinesRef(snippet, side, true); len(stripped) > 0 {
 		vs = append(vs, stripped)
@@ -154,7 +174,7 @@ func snippetMatchesRef(snippet string, side Side, lines []DiffLine) bool {
 	}
 	anchored := make([]string, 0, len(lines))
 	for _, l := range lines {
-		anchored = append(anchored, normLine(l.Content))
+		anchored = append(anchored, normLine(f.Content(l)))
 	}
 	a := strings.Join(collapseBlankLines(anchored), "\n")
 	for _, v := range vs {
@@ -230,26 +250,27 @@ func TestSnippetMatchesAgreesWithReference(t *testing.T) {
 		return b.String()
 	}
 	for range 30_000 {
-		var lines []DiffLine
+		var contents []string
 		for range rng.IntN(5) {
-			lines = append(lines, DiffLine{Kind: Context, Old: 1, New: 1, Content: strings.ReplaceAll(gen(6), "\n", "")})
+			contents = append(contents, strings.ReplaceAll(gen(6), "\n", ""))
 		}
 		snippet := gen(8)
-		if rng.IntN(3) == 0 && len(lines) > 0 { // a snippet drawn from the lines
-			snippet = lines[rng.IntN(len(lines))].Content
+		if rng.IntN(3) == 0 && len(contents) > 0 { // a snippet drawn from the lines
+			snippet = contents[rng.IntN(len(contents))]
 		}
+		f, lines := handLines(Context, contents...)
 		for _, side := range []Side{Left, Right} {
-			if got, want := SnippetMatches(snippet, side, lines), snippetMatchesRef(snippet, side, lines); got != want {
-				t.Fatalf("SnippetMatches(%q, %v, %q) = %v, want %v", snippet, side, lines, got, want)
+			if got, want := SnippetMatches(snippet, side, f, lines), snippetMatchesRef(snippet, side, f, lines); got != want {
+				t.Fatalf("SnippetMatches(%q, %v, %q) = %v, want %v", snippet, side, contents, got, want)
 			}
 		}
 	}
 }
 
 func BenchmarkSnippetMatches(b *testing.B) {
-	lines := []DiffLine{{Kind: Context, Old: 1, New: 1, Content: "\tif err := load(ctx, cfg); err != nil {"}, {Kind: Added, New: 2, Content: "\t\treturn fmt.Errorf(\"load: %w\", err)"}}
+	f, lines := handLines(Context, "\tif err := load(ctx, cfg); err != nil {", "\t\treturn fmt.Errorf(\"load: %w\", err)")
 	b.ReportAllocs()
 	for b.Loop() {
-		SnippetMatches("if err := load(ctx, cfg); err != nil {\n  return fmt.Errorf(\"load: %w\", err)", Right, lines)
+		SnippetMatches("if err := load(ctx, cfg); err != nil {\n  return fmt.Errorf(\"load: %w\", err)", Right, f, lines)
 	}
 }

@@ -42,7 +42,9 @@ type Mapper struct {
 	// The starts of the lines, in order, are those of shared then those
 	// of lines. shared is a prefix of an earlier version's, held in
 	// common (see edited): a mapper never changes its arrays once made.
-	shared, lines []int
+	// They are 32 bits (content is at most MaxSource bytes): a large
+	// review keeps one per line for as long as it is open.
+	shared, lines []int32
 	// marks, sorted by offset, are character boundaries every markStep
 	// bytes or so inside long lines, with the columns before them: a
 	// document written on one line (a minified review is 8 MB on one
@@ -53,16 +55,18 @@ type Mapper struct {
 // mark is a character boundary inside a long line and the number of
 // UTF-16 and UTF-32 units from the line's start to it.
 type mark struct {
-	off, u16, u32 int
+	off, u16, u32 int32
 }
 
 // markStep is the distance between marks, and so the most a position
 // conversion scans.
 const markStep = 512
 
-// NewMapper indexes the line starts of content.
+// NewMapper indexes the line starts of content. Only its first MaxSource
+// bytes are mapped, as the reader reads no more: past them, offsets clamp
+// and lines are past the end.
 func NewMapper(content []byte) *Mapper {
-	m := &Mapper{content: content, lines: make([]int, 0, 1+len(content)/40)}
+	m := &Mapper{content: content[:min(len(content), MaxSource)]}
 	m.index(0)
 	return m
 }
@@ -83,7 +87,7 @@ func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 	k = max(k, 1)
 	from := m.start(k - 1)
 	keep := k - 1
-	n := &Mapper{content: content}
+	n := &Mapper{content: content[:min(len(content), MaxSource)]}
 	switch {
 	case keep <= len(m.shared):
 		n.shared = m.shared[:keep:keep]
@@ -93,8 +97,7 @@ func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 		// Two arrays at most: the kept lines become one.
 		n.shared = slices.Concat(m.shared, m.lines[:keep-len(m.shared)])
 	}
-	n.lines = make([]int, 0, (len(content)-from)/40+1)
-	j := sort.Search(len(m.marks), func(i int) bool { return m.marks[i].off >= from })
+	j := sort.Search(len(m.marks), func(i int) bool { return int(m.marks[i].off) >= from })
 	n.marks = m.marks[:j:j] // an append copies
 	n.index(from)
 	return n
@@ -104,9 +107,17 @@ func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 // line, to the end of the content, and the marks of the long ones.
 func (m *Mapper) index(from int) {
 	content := m.content
-	starts := append(m.lines, from)
-	first := len(starts) - 1
-	if bytes.IndexByte(content[from:], '\r') < 0 {
+	// Counted first (Count is vectorised) so that the array is allocated
+	// once at its size: it lives as long as the document.
+	rest := content[from:]
+	n := bytes.Count(rest, []byte{'\n'})
+	cr := bytes.IndexByte(rest, '\r') >= 0
+	if cr {
+		n += bytes.Count(rest, []byte{'\r'}) - bytes.Count(rest, []byte("\r\n"))
+	}
+	starts := make([]int32, 1, 1+n)
+	starts[0] = int32(from)
+	if !cr {
 		// The common case: IndexByte is vectorised, far faster than a
 		// byte loop on a multi-megabyte review.
 		for i := from; ; {
@@ -115,24 +126,24 @@ func (m *Mapper) index(from int) {
 				break
 			}
 			i += j + 1
-			starts = append(starts, i)
+			starts = append(starts, int32(i))
 		}
 	} else {
 		for i := from; i < len(content); i++ {
 			switch content[i] {
 			case '\n':
-				starts = append(starts, i+1)
+				starts = append(starts, int32(i+1))
 			case '\r':
 				if i+1 < len(content) && content[i+1] == '\n' {
 					i++
 				}
-				starts = append(starts, i+1)
+				starts = append(starts, int32(i+1))
 			}
 		}
 	}
 	m.lines = starts
-	for i := first; i < len(starts); i++ {
-		if start, end := starts[i], m.lineEnd(len(m.shared)+i); end-start > markStep {
+	for i := range starts {
+		if start, end := int(starts[i]), m.lineEnd(len(m.shared)+i); end-start > markStep {
 			m.markLine(start, end)
 		}
 	}
@@ -156,7 +167,7 @@ func (m *Mapper) markLine(start, end int) {
 		}
 		u32++
 		if i-last >= markStep && i < end {
-			m.marks = append(m.marks, mark{off: i, u16: u16, u32: u32})
+			m.marks = append(m.marks, mark{off: int32(i), u16: int32(u16), u32: int32(u32)})
 			last = i
 		}
 	}
@@ -165,9 +176,9 @@ func (m *Mapper) markLine(start, end int) {
 // markBefore returns the last mark in [start, offset], or a mark at
 // start with no columns when there is none.
 func (m *Mapper) markBefore(start, offset int) mark {
-	j := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off > offset }) - 1
-	if j < 0 || m.marks[j].off < start {
-		return mark{off: start}
+	j := sort.Search(len(m.marks), func(j int) bool { return int(m.marks[j].off) > offset }) - 1
+	if j < 0 || int(m.marks[j].off) < start {
+		return mark{off: int32(start)}
 	}
 	return m.marks[j]
 }
@@ -175,9 +186,9 @@ func (m *Mapper) markBefore(start, offset int) mark {
 // units returns mk's column count in enc (UTF-16 or UTF-32).
 func (mk mark) units(enc Encoding) int {
 	if enc == UTF16 {
-		return mk.u16
+		return int(mk.u16)
 	}
-	return mk.u32
+	return int(mk.u32)
 }
 
 // Lines returns the number of lines (a final line break opens an empty last line).
@@ -186,9 +197,9 @@ func (m *Mapper) Lines() int { return len(m.shared) + len(m.lines) }
 // start returns the offset of line i's first byte.
 func (m *Mapper) start(i int) int {
 	if i < len(m.shared) {
-		return m.shared[i]
+		return int(m.shared[i])
 	}
-	return m.lines[i-len(m.shared)]
+	return int(m.lines[i-len(m.shared)])
 }
 
 // lineEnd returns the offset of line i's terminator (or of the end of input).
@@ -205,10 +216,10 @@ func (m *Mapper) lineEnd(i int) int {
 
 // Line returns the 0-based line holding offset.
 func (m *Mapper) Line(offset int) int {
-	if len(m.lines) == 0 || offset < m.lines[0] {
-		return sort.Search(len(m.shared), func(i int) bool { return m.shared[i] > offset }) - 1
+	if len(m.lines) == 0 || offset < int(m.lines[0]) {
+		return sort.Search(len(m.shared), func(i int) bool { return int(m.shared[i]) > offset }) - 1
 	}
-	return len(m.shared) + sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > offset }) - 1
+	return len(m.shared) + sort.Search(len(m.lines), func(i int) bool { return int(m.lines[i]) > offset }) - 1
 }
 
 // Position converts a byte offset, clamped to the content, to a position.
@@ -223,7 +234,7 @@ func (m *Mapper) Position(offset int, enc Encoding) Position {
 		return Position{Line: line, Character: columns(m.content[start:end], offset-start, enc)}
 	}
 	mk := m.markBefore(start, offset)
-	return Position{Line: line, Character: mk.units(enc) + columns(m.content[mk.off:end], offset-mk.off, enc)}
+	return Position{Line: line, Character: mk.units(enc) + columns(m.content[mk.off:end], offset-int(mk.off), enc)}
 }
 
 // columns counts the units, in enc, of the characters of line that end at
@@ -268,15 +279,15 @@ func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
 	}
 	// Start from the last mark of the line at or before the character:
 	// no earlier boundary can be the answer.
-	lo := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off >= start })
-	hi := sort.Search(len(m.marks), func(j int) bool { return m.marks[j].off >= end })
+	lo := sort.Search(len(m.marks), func(j int) bool { return int(m.marks[j].off) >= start })
+	hi := sort.Search(len(m.marks), func(j int) bool { return int(m.marks[j].off) >= end })
 	k := lo + sort.Search(hi-lo, func(j int) bool { return m.marks[lo+j].units(enc) > p.Character }) - 1
-	mk := mark{off: start}
+	mk := mark{off: int32(start)}
 	if k >= lo {
 		mk = m.marks[k]
 	}
 	units := mk.units(enc)
-	for i := mk.off; i < end; {
+	for i := int(mk.off); i < end; {
 		if units >= p.Character {
 			return i, nil
 		}

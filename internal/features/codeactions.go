@@ -333,7 +333,7 @@ func actNewCommentActions(r Analysed, start, end int, opts ActionOptions) []Acti
 		}
 		nc := NewComment{
 			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s,
-			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(anchored), At: at,
+			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(f, anchored), At: at,
 		}
 		if e, ok := NewCommentEdit(doc, nc); ok {
 			out = append(out, Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})

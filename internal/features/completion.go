@@ -514,7 +514,7 @@ func (r Analysed) lineItems(c cx) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(l.Content)),
+				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(l))),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}
@@ -523,7 +523,7 @@ func (r Analysed) lineItems(c cx) []Item {
 				diffBlock(&b, f, h, i, i, side)
 				it.Doc = b.String()
 			}
-			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, []anchor.DiffLine{l}) {
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, f, []anchor.DiffLine{l}) {
 				it.Preselect, preselected = true, true
 			}
 			items = append(items, it)

@@ -117,7 +117,7 @@ func (r Analysed) commentHover(ci int) string {
 		}
 		h := &res.File.Hunks[res.Hunk]
 		diffBlock(&b, res.File, h, res.First, res.Last, res.Side)
-		if !anchor.SnippetMatches(c.Snippet, res.Side, res.Lines()) {
+		if !anchor.SnippetMatches(c.Snippet, res.Side, res.File, res.Lines()) {
 			b.WriteString("\n**The snippet does not match these lines.**")
 			r.candidateList(&b, c, res.Candidates)
 		}
@@ -195,8 +195,8 @@ func (r Analysed) candidateList(b *strings.Builder, c *exchange.Comment, ks []an
 		if k.Preferred {
 			b.WriteString(" (nearest)")
 		}
-		if _, h, first, _, ok := r.candidateLines(k); ok {
-			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(h.Lines[first].Content))))
+		if f, h, first, _, ok := r.candidateLines(k); ok {
+			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(h.Lines[first])))))
 		}
 	}
 }
@@ -271,7 +271,7 @@ func diffBlock(b *strings.Builder, f *anchor.FileDiff, h *anchor.Hunk, first, la
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(l.Content, "\r")))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(l), "\r")))
 	}
 	b.WriteString("```\n")
 }
