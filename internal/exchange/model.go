@@ -47,7 +47,6 @@ type Document struct {
 	change  Change
 }
 
-
 // Mapper returns the document's position mapper, built on first use.
 func (d *Document) Mapper() *Mapper {
 	if d.mapper == nil {

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -78,22 +76,6 @@ func checkOnce(src []byte) {
 	rep := anchor.CheckDocument(doc, nil)
 	conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
 	_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
-}
-
-// timeCheckApart times checkOnce as if it ran in a process of its own, as
-// `lreview-lsp check` does: the garbage of what ran before is collected
-// before the clock starts, and the check's own (≈ 100 MB for the 8 MB
-// review, 13× a keystroke's) after it stops, so that neither side of a
-// ratio pays for the other's collection. Interleaved without this, a
-// keystroke after a check took 17.5 ms and the others 13.1 ms, against
-// 6.7 and 8.0 ms with it: the server was billed for the check's heap.
-func timeCheckApart(src []byte) time.Duration {
-	runtime.GC()
-	start := time.Now()
-	checkOnce(src)
-	took := time.Since(start)
-	runtime.GC()
-	return took
 }
 
 // BenchmarkJSONFloor is json.Valid then encoding/json Unmarshal into

@@ -4,47 +4,89 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
 // BenchmarkEditVsCheck types one character in a comment body and waits
 // for the diagnostics (BenchmarkEditCommentToDiagnostics's body), and
-// every tenth iteration also times what `check` does with the file
-// (BenchmarkCheckBaseline's body), so that both are measured under the
-// same load: the issue's target is edit ≤ 0.15× check. The check is timed
-// apart from the edits' garbage and its own (timeCheckApart); the
-// collections that takes also take some of the edits' garbage off their
-// clock, which is why the checks are rare (a keystroke's ≈ 12 MB make the
-// server collect every three or four keystrokes on its own).
+// times what `check` does with the file in a process of its own before
+// and after the keystrokes (checkInChild), so that both are measured in
+// the same run: the issue's target is edit ≤ 0.15× check.
 func BenchmarkEditVsCheck(b *testing.B) {
-	src := generatedReview()
 	_, edit := rawOpen(b, "ratio")
-	var edits, checks time.Duration
-	nChecks := 0
-	for i := 0; b.Loop(); i++ {
+	before := checkInChild(b, 5)
+	var edits time.Duration
+	for b.Loop() {
 		start := time.Now()
 		edit()
 		edits += time.Since(start)
-		if i%10 == 0 {
-			checks += timeCheckApart(src)
-			nChecks++
-		}
 	}
+	b.StopTimer()
+	check := float64(before+checkInChild(b, 5)) / 2
 	perEdit := float64(edits) / float64(b.N)
-	check := float64(checks) / float64(nChecks)
 	b.ReportMetric(perEdit/1e6, "edit-ms")
 	b.ReportMetric(check/1e6, "check-ms")
 	b.ReportMetric(perEdit/check, "edit/check")
 }
 
+// checkChildEnv makes TestCheckChild time that many checks of the
+// generated review and print their mean.
+const checkChildEnv = "LREVIEW_CHECK_CHILD"
+
+// TestCheckChild is the `check` baseline of the ratio benchmarks, run in
+// a process of its own as the command is: in the benchmark's process its
+// ≈ 100 MB of garbage would be collected on the server's clock, or,
+// collected beforehand, leave the server fresh pages to fault in.
+func TestCheckChild(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv(checkChildEnv))
+	if err != nil {
+		t.Skip("run by the ratio benchmarks")
+	}
+	src := generatedReview()
+	checkOnce(src) // the first one grows the heap
+	var total time.Duration
+	for range n {
+		runtime.GC()
+		start := time.Now()
+		checkOnce(src)
+		total += time.Since(start)
+	}
+	fmt.Printf("check-ns %d\n", total.Nanoseconds()/int64(n))
+}
+
+// checkInChild returns the mean time of n checks of the generated review
+// in a child process (TestCheckChild).
+func checkInChild(b *testing.B, n int) time.Duration {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckChild$")
+	cmd.Env = append(os.Environ(), checkChildEnv+"="+strconv.Itoa(n))
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("check child: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if ns, ok := strings.CutPrefix(line, "check-ns "); ok {
+			if v, err := strconv.ParseInt(ns, 10, 64); err == nil {
+				return time.Duration(v)
+			}
+		}
+	}
+	b.Fatalf("check child printed no time:\n%s", out)
+	return 0
+}
+
 // BenchmarkOpenVsCheck opens the 8 MB review under a new name in a server
-// spoken to as bytes and waits for its diagnostics, then times what
-// `check` does with the file, in each iteration: the issue's target is
-// open ≤ 1.5× check. Only the server's side is timed: the message is
-// encoded before the clock starts, and the publish is skimmed, not
-// decoded; the check is timed apart (timeCheckApart).
+// spoken to as bytes and waits for its diagnostics, each iteration, and
+// times what `check` does with the file in a process of its own before
+// and after (checkInChild): the issue's target is open ≤ 1.5× check. Only
+// the server's side is timed: the message is encoded before the clock
+// starts, and the publish is skimmed, not decoded.
 func BenchmarkOpenVsCheck(b *testing.B) {
 	src := generatedReview()
 	c := newRawServer(b)
@@ -53,7 +95,8 @@ func BenchmarkOpenVsCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var opens, checks time.Duration
+	before := checkInChild(b, 5)
+	var opens time.Duration
 	for i := 0; b.Loop(); i++ {
 		name := "open" + strconv.Itoa(1000000 + i)[1:]
 		msg := bytes.Replace(body, []byte("open000000"), []byte(name), 1)
@@ -70,9 +113,11 @@ func BenchmarkOpenVsCheck(b *testing.B) {
 		// anything else is written, since the pipe holds no bytes.
 		c.send(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///bench/` + name + `.review.json"}}}`)
 		c.waitFor(`"diagnostics":[]`)
-		checks += timeCheckApart(src)
 	}
-	b.ReportMetric(float64(opens)/float64(b.N)/1e6, "open-ms")
-	b.ReportMetric(float64(checks)/float64(b.N)/1e6, "check-ms")
-	b.ReportMetric(float64(opens)/float64(checks), "open/check")
+	b.StopTimer()
+	check := float64(before+checkInChild(b, 5)) / 2
+	open := float64(opens) / float64(b.N)
+	b.ReportMetric(open/1e6, "open-ms")
+	b.ReportMetric(check/1e6, "check-ms")
+	b.ReportMetric(open/check, "open/check")
 }

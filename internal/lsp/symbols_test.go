@@ -25,10 +25,10 @@ func TestOutlineAcrossEdits(t *testing.T) {
 	nextActive := firstActive + strings.Index(src[firstActive:], `"state": "active"`)
 	path := strings.LastIndex(src[:nextActive], `"path": "`) + len(`"path": "`)
 	edits := []struct {
-		name       string
-		at, del    int
-		text       string
-		reuse      bool
+		name    string
+		at, del int
+		text    string
+		reuse   bool
 	}{
 		{name: "comment body", at: strings.LastIndex(src, `"body": "`) + len(`"body": "`), text: "x", reuse: true},
 		{name: "a comment dismissed", at: firstActive, del: len("active"), text: "dismissed"},
