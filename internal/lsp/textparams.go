@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -313,17 +314,17 @@ var plain = func() (t [256]bool) {
 // plainRun returns the offset of the first byte of b from i on that a
 // string must not hold as it is: a quote, a backslash or a control
 // character. An 8 MB document's text is one string of the didOpen
-// message, so it is skipped eight bytes at a time: a byte below 0x20
+// message, so it is scanned eight bytes at a time: a byte below 0x20
 // sets its high bit in (x - 0x20·ones) &^ x, and a zero byte of x^(c·ones)
-// is a byte equal to c; borrows flag bytes only after a real match, which
-// the byte loop then finds first.
+// is a byte equal to c. Borrows flag bytes only above a real match, so
+// the lowest flag is the first special byte.
 func plainRun(b []byte, i int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	hasZero := func(x uint64) uint64 { return (x - ones) &^ x }
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if ((x-0x20*ones)&^x|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)))&highs != 0 {
-			break
+		if m := ((x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for i < len(b) && plain[b[i]] {
@@ -343,14 +344,13 @@ func (d *paramsReader) text() ([]byte, error) {
 	b := d.b
 	d.i++
 	start := d.i
-	out := b[start:start] // appends write into b itself
+	w := start // where the next unescaped byte goes
 	for {
 		j := plainRun(b, d.i)
-		if start+len(out) == d.i {
-			out = out[:len(out)+j-d.i] // nothing unescaped yet: in place already
-		} else {
-			out = append(out, b[d.i:j]...)
+		if w != d.i {
+			copy(b[w:], b[d.i:j])
 		}
+		w += j - d.i
 		d.i = j
 		var err error
 		switch {
@@ -359,7 +359,7 @@ func (d *paramsReader) text() ([]byte, error) {
 		case b[j] == '"':
 			d.i++
 			d.decoded = append(d.decoded, [2]int{start, j})
-			return out[:len(out):len(out)], nil
+			return b[start:w:w], nil
 		case b[j] < 0x20:
 			err = d.errorf("control character %#x in a string", b[j])
 		case j+1 < len(b) && (b[j+1] == 'n' || b[j+1] == '"' || b[j+1] == '\\'):
@@ -369,10 +369,13 @@ func (d *paramsReader) text() ([]byte, error) {
 			if c == 'n' {
 				c = '\n'
 			}
-			out = append(out, c)
+			b[w] = c
+			w++
 			d.i += 2
 		default:
-			out, err = d.escape(out)
+			var out []byte
+			out, err = d.escape(b[start:w]) // its appends write into b
+			w = start + len(out)
 		}
 		if err != nil {
 			// b[start:j] was read as valid string bytes; nothing from j

@@ -177,6 +177,21 @@ func TestPlainRunAgreesWithTheTable(t *testing.T) {
 		}
 		return i
 	}
+	// Random bytes, special ones and their neighbours often, many specials
+	// to a block: the first must be found whatever follows it.
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := []byte{0, 0x1f, 0x20, 0x21, '"', '\\', 0x5b, 0x5d, 0x7f, 0x80, 0xff, 'a', 0x01, 0x02}
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for k := range b {
+			b[k] = alphabet[r.IntN(len(alphabet))]
+		}
+		for from := 0; from <= len(b); from++ {
+			if got, want := plainRun(b, from), byTable(b, from); got != want {
+				t.Fatalf("plainRun(%q, %d) = %d, want %d", b, from, got, want)
+			}
+		}
+	}
 	fills := []byte{'a', 0x20, 0x7f, 0x80, 0xff, 0x21, 0x5b, 0x5d}
 	for c := range 256 {
 		for _, fill := range fills {
