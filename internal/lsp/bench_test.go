@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -191,6 +193,29 @@ func BenchmarkSemanticTokensFull(b *testing.B) {
 		tokensRequest(c, id, "textDocument/semanticTokens/full", "tokens", "")
 	}
 	reportPeakRSS(b)
+}
+
+// BenchmarkTypingLatency types in a comment as a person does, a
+// keystroke every 80 ms, and reports how long each waited for its
+// diagnostics: the median, the 90th percentile and the slowest, which
+// BenchmarkEditCommentToDiagnostics's back-to-back keystrokes, with no
+// pause to collect garbage in, do not show.
+func BenchmarkTypingLatency(b *testing.B) {
+	_, edit := rawOpen(b, "typing")
+	var took []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		time.Sleep(80 * time.Millisecond)
+		b.StartTimer()
+		start := time.Now()
+		edit()
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+	b.ReportMetric(ms(took[len(took)*9/10]), "p90-ms")
+	b.ReportMetric(ms(took[len(took)-1]), "max-ms")
 }
 
 // BenchmarkDocumentSymbolAfterEdit asks for the outline after each

@@ -40,6 +40,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	// Sent as encoded: jsonrpc2 would encode the params again, with HTML
 	// escaping, which on a large review costs more than building them.
 	_ = s.tr.writeParts(parts...)
+	s.armIdleCollect()
 }
 
 const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`

@@ -212,6 +212,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.mu.Lock()
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
+	s.activity++
 	s.mu.Unlock()
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
@@ -222,6 +223,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 func (s *Server) schedule(f *file, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.activity++
 	if f.timer != nil {
 		f.timer.Stop()
 	}

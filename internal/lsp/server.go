@@ -48,6 +48,10 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
+	// idleWorth replaces worthCollecting, and collected is called after
+	// each collection in a pause (tests: idle.go on a small review).
+	idleWorth func(heapSizes) bool
+	collected func()
 }
 
 type lifecycle uint8
@@ -81,6 +85,10 @@ type Server struct {
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
+	// activity counts the edits, opens and closes, under mu; idle is the
+	// collection armed for a pause after a publish (idle.go).
+	activity uint64
+	idle     *time.Timer
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
 	stopBG context.CancelFunc
@@ -158,6 +166,9 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 func (s *Server) close() {
 	s.mu.Lock()
 	s.closed = true
+	if s.idle != nil {
+		s.idle.Stop()
+	}
 	for _, f := range s.files {
 		if f.timer != nil {
 			f.timer.Stop()
