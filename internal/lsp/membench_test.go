@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -41,7 +42,13 @@ func (stdio) Close() error                { return nil }
 // diagnostics of each, and reports the server's peak resident memory
 // (VmHWM) after the open and after the edits, in MB and as a multiple of
 // the file's size.
-func BenchmarkMemoryOpenAndEdits(b *testing.B) {
+func BenchmarkMemoryOpenAndEdits(b *testing.B) { memoryOpenAndEdits(b, 0) }
+
+// BenchmarkMemoryTyping is BenchmarkMemoryOpenAndEdits with the edits 80
+// ms apart, as a person types: the server collects garbage in the pauses.
+func BenchmarkMemoryTyping(b *testing.B) { memoryOpenAndEdits(b, 80*time.Millisecond) }
+
+func memoryOpenAndEdits(b *testing.B, pause time.Duration) {
 	src := generatedReview()
 	open, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
 		"textDocument": map[string]any{"uri": "file:///bench/mem.review.json", "languageId": "lreview", "version": 1, "text": string(src)}}})
@@ -60,6 +67,7 @@ func BenchmarkMemoryOpenAndEdits(b *testing.B) {
 		child.waitFor(`"version":1,`)
 		openMB = child.peakMB()
 		for v := 2; v <= 41; v++ {
+			time.Sleep(pause)
 			child.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///bench/mem.review.json","version":%d},`+
 				`"contentChanges":[{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"text":"x"}]}}`,
 				v, pos.Line, pos.Character, pos.Line, pos.Character))
