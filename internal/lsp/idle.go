@@ -18,7 +18,7 @@ const (
 	idleCollect = 20 * time.Millisecond
 	// minIdleGarbage is the garbage worth it: with less, the next
 	// collection is far off, and cheap.
-	minIdleGarbage = 16 << 20
+	minIdleGarbage = 8 << 20
 )
 
 // armIdleCollect schedules a collection for when no edit follows the

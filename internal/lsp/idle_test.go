@@ -14,7 +14,7 @@ func TestWorthCollecting(t *testing.T) {
 		want          bool
 	}{
 		{live: 40 * mb, objects: 64 * mb, want: true},    // 24 MB of garbage, over a quarter
-		{live: 40 * mb, objects: 50 * mb, want: false},   // 10 MB: under the minimum
+		{live: 20 * mb, objects: 27 * mb, want: false},   // 7 MB: under the minimum
 		{live: 200 * mb, objects: 230 * mb, want: false}, // 30 MB, but under a quarter
 		{live: 2 * mb, objects: 3 * mb, want: false},     // a small review
 		{live: 10 * mb, objects: 9 * mb, want: false},    // objects read after a collection
