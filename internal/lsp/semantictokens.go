@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"weak"
 
 	"go.lsp.dev/protocol"
 
@@ -75,9 +76,10 @@ type tokenResult struct {
 	id    string
 	data  []uint32
 	reply json.RawMessage // {"resultId": id, "data": data}
-	// patch is the patch node data was computed from, at is where it
-	// began, enc the encoding.
-	patch *exchange.Node
+	// patch is the patch node data was computed from, held weakly so that
+	// a result kept for delta requests keeps no earlier version alive; at
+	// is where it began, enc the encoding.
+	patch weak.Pointer[exchange.Node]
 	at    protocol.Position
 	enc   exchange.Encoding
 }
@@ -116,16 +118,16 @@ func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResul
 	}
 	// The same bytes from the same place: an edit before the patch that
 	// keeps its length can still add a line above it.
-	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch) && prev.at == at {
-		if prev.patch != node {
+	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch.Value()) && prev.at == at {
+		if prev.patch.Value() != node {
 			moved := *prev
-			moved.patch = node
+			moved.patch = weak.Make(node)
 			c.last = &moved
 		}
 		return c.last, prev, nil
 	}
 	c.seq++
-	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: node, at: at, enc: conv.Enc}
+	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: weak.Make(node), at: at, enc: conv.Enc}
 	cur.reply = encodeTokenReply(cur.id, cur.data)
 	c.last = cur
 	return cur, prev, nil

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
+	"weak"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
@@ -61,10 +63,13 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	return append(out, ']'), nil
 }
 
-// symbolCache is the patch's part of a document's last outline.
+// symbolCache is the patch's part of a document's last outline. It
+// holds nothing of the version it came from alive (a weak pointer to its
+// patch, the outline's names and counts): after an edit in the patch,
+// that version's text and tree go with it.
 type symbolCache struct {
 	mu    sync.Mutex
-	patch *exchange.Node
+	patch weak.Pointer[exchange.Node]
 	at    protocol.Position
 	enc   exchange.Encoding
 	dirs  []features.DirSummary
@@ -85,8 +90,8 @@ func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.json != nil && c.enc == conv.Enc && node != nil && samePatch(an.Doc, c.patch) && c.at == at && sameOutline(c.dirs, dirs) {
-		c.patch = node
+	if c.json != nil && c.enc == conv.Enc && node != nil && samePatch(an.Doc, c.patch.Value()) && c.at == at && sameOutline(c.dirs, dirs) {
+		c.patch = weak.Make(node)
 		return c.json, nil
 	}
 	part := []byte{} // not nil: the cache holds it
@@ -97,8 +102,21 @@ func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
 		}
 		part = enc[1 : len(enc)-1]
 	}
-	c.patch, c.at, c.enc, c.dirs, c.json = node, at, conv.Enc, dirs, part
+	c.patch, c.at, c.enc, c.dirs, c.json = weak.Make(node), at, conv.Enc, detached(dirs), part
 	return c.json, nil
+}
+
+// detached returns the names and counts of an outline, without its file
+// diffs and with names of their own.
+func detached(dirs []features.DirSummary) []features.DirSummary {
+	out := make([]features.DirSummary, len(dirs))
+	for i, d := range dirs {
+		out[i] = features.DirSummary{Dir: strings.Clone(d.Dir), Changed: d.Changed, Active: d.Active, Files: make([]features.FileSummary, len(d.Files))}
+		for j, f := range d.Files {
+			out[i].Files[j] = features.FileSummary{Name: strings.Clone(f.Name), Changed: f.Changed, Active: f.Active}
+		}
+	}
+	return out
 }
 
 // sameOutline reports whether two outlines of the same patch name the

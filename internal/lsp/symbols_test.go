@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
+	"weak"
 
 	"go.lsp.dev/protocol"
 
@@ -84,4 +86,34 @@ func cachedPart(c *testClient, uri protocol.DocumentURI) *byte {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	return unsafe.SliceData(sc.json)
+}
+
+// TestOutlineCacheKeepsNoEarlierVersion: once the patch is edited, the
+// version the cached outline and semantic tokens came from can be
+// collected, although neither was asked for since.
+func TestOutlineCacheKeepsNoEarlierVersion(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 200, Comments: 5, Seed: 7}))
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///w/kept.review.json")
+	c.open(uri, src)
+	c.waitDiagnostics(uri, 1)
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+	c.srv.mu.Lock()
+	doc := c.srv.files[uri].latest.analyzed().Doc
+	first, firstPatch := weak.Make(doc), weak.Make(doc.Review.Patch.Node)
+	doc = nil
+	c.srv.mu.Unlock()
+	at := strings.Index(src, `"+`) + 2
+	conv := Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}
+	rng := protocol.Range{Start: conv.Position(at), End: conv.Position(at)}
+	c.change(uri, 2, &rng, "y")
+	c.waitDiagnostics(uri, 2)
+	for range 3 {
+		runtime.GC()
+	}
+	if first.Value() != nil || firstPatch.Value() != nil {
+		t.Errorf("after an edit in the patch, the first version's document is alive: %v, its patch's nodes: %v", first.Value() != nil, firstPatch.Value() != nil)
+	}
 }
