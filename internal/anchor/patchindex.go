@@ -412,58 +412,9 @@ func (b *builder) hunk(i int) int {
 	}
 	c := hunkCounter{oldNo: firstNumber(hh.oldStart, hh.oldCount), newNo: firstNumber(hh.newStart, hh.newCount)}
 	first := len(b.all)
-	j := i + 1
-	truncated := false
-body:
-	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
-		t := b.text(j)
-		if t != "" {
-			switch t[0] {
-			case ' ', '+', '\\':
-			case '-':
-				// In a plain diff with a truncated hunk, the next file's
-				// "---"/"+++"/"@@" would otherwise read as body lines.
-				// They are body lines only when they complete the hunk.
-				if f.git < 0 && b.isFilePair(j) && j+2 < b.n && strings.HasPrefix(b.text(j+2), "@@") &&
-					!(hh.oldCount-c.bodyOld == 1 && hh.newCount-c.bodyNew == 1) {
-					truncated = true
-					break body
-				}
-			default:
-				truncated = true // a header, a new file or text
-				break body
-			}
-		}
-		// An empty line is a context line whose leading space was lost.
-		if !b.push(&c, j, t) {
-			truncated = true
-			break body
-		}
-		j++
-	}
+	j, truncated := b.hunkBody(hh, &c, i+1)
 	if !truncated {
-		// Counts are met. "\ No newline at end of file" may still follow
-		// the last line; body lines after it (before any header) mean the
-		// header undercounts, which generated patches often do: keep them.
-		for j < b.n && strings.HasPrefix(b.text(j), "\\") {
-			b.push(&c, j, b.text(j))
-			j++
-		}
-	extra:
-		for k := j; k < b.n; k++ {
-			t := b.text(k)
-			if t == "" {
-				continue // kept only if a body line follows
-			}
-			if !bodyLike(t) || t[0] == '-' && (b.isFilePair(k) || b.isSignature(k)) {
-				break
-			}
-			for ; j <= k; j++ {
-				if !b.push(&c, j, b.text(j)) {
-					break extra
-				}
-			}
-		}
+		j = b.hunkOverrun(&c, j)
 	}
 	h := Hunk{
 		Header:   i,
@@ -483,6 +434,62 @@ body:
 		b.problem(i, exchange.SeverityWarning, exchange.CodeHunkCountMismatch,
 			fmt.Sprintf("hunk header promises %d old and %s, but its body holds %d and %d", hh.oldCount, Plural(hh.newCount, "new line", "new lines"), c.bodyOld, c.bodyNew),
 			b.countFix(i, hh, c.bodyOld, c.bodyNew))
+	}
+	return j
+}
+
+// hunkBody reads body lines from line j until the header's counts are
+// met, and returns the line after them; truncated reports a body that
+// stopped first, at a line that cannot be one of its own.
+func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
+	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
+		t := b.text(j)
+		if t != "" {
+			switch t[0] {
+			case ' ', '+', '\\':
+			case '-':
+				// In a plain diff with a truncated hunk, the next file's
+				// "---"/"+++"/"@@" would otherwise read as body lines.
+				// They are body lines only when they complete the hunk.
+				if b.f.git < 0 && b.isFilePair(j) && j+2 < b.n && strings.HasPrefix(b.text(j+2), "@@") &&
+					!(hh.oldCount-c.bodyOld == 1 && hh.newCount-c.bodyNew == 1) {
+					return j, true
+				}
+			default:
+				return j, true // a header, a new file or text
+			}
+		}
+		// An empty line is a context line whose leading space was lost.
+		if !b.push(c, j, t) {
+			return j, true
+		}
+		j++
+	}
+	return j, false
+}
+
+// hunkOverrun reads what may follow a body whose counts are met, from
+// line j, and returns the line after it: "\\ No newline at end of file",
+// and body lines before any header, which mean the header undercounts,
+// as generated patches often do: they are kept.
+func (b *builder) hunkOverrun(c *hunkCounter, j int) int {
+	for j < b.n && strings.HasPrefix(b.text(j), "\\") {
+		b.push(c, j, b.text(j))
+		j++
+	}
+	for k := j; k < b.n; k++ {
+		t := b.text(k)
+		if t == "" {
+			continue // kept only if a body line follows
+		}
+		if !bodyLike(t) || t[0] == '-' && (b.isFilePair(k) || b.isSignature(k)) {
+			break
+		}
+		for ; j <= k; j++ {
+			if !b.push(c, j, b.text(j)) {
+				return j
+			}
+		}
 	}
 	return j
 }
