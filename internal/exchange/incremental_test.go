@@ -146,6 +146,31 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 	}
 }
 
+// TestParseEditedAtThePatchsEdges edits every byte about the patch's
+// start and end, where the change decides whether the patch is reused or
+// moved, and requires a full parse's tree.
+func TestParseEditedAtThePatchsEdges(t *testing.T) {
+	base, _ := os.ReadFile("../../examples/auth.review.json")
+	prev := Parse(base)
+	p := prev.Review.Patch.Node
+	for _, edge := range []int{p.Start, p.End} {
+		for at := max(0, edge-6); at <= min(len(base), edge+6); at++ {
+			for _, e := range []struct {
+				del int
+				ins string
+			}{{0, "x"}, {1, ""}, {1, "y"}, {0, " "}, {2, ""}} {
+				end := min(len(base), at+e.del)
+				src := append(append(append([]byte{}, base[:at]...), e.ins...), base[end:]...)
+				got := ParseEdited(src, prev, Change{Prefix: at, Suffix: len(base) - end})
+				want := Parse(src)
+				if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
+					t.Fatalf("edit at %d (patch %d-%d), %d deleted, %q inserted: parse differs from a full parse", at, p.Start, p.End, e.del, e.ins)
+				}
+			}
+		}
+	}
+}
+
 func TestChangeFitsBothTexts(t *testing.T) {
 	for _, tc := range []struct {
 		ch   Change
