@@ -90,29 +90,6 @@ func (ix *Index) moved(p *exchange.Patch, delta int) *Index {
 	if c.texts != nil {
 		c.texts.p.Store(p)
 	}
-	if delta == 0 {
-		return &c
-	}
-	c.Problems = make([]exchange.Diagnostic, len(ix.Problems))
-	for i, d := range ix.Problems {
-		d.Range = shift(d.Range, delta)
-		d.Related = append([]exchange.Related(nil), d.Related...)
-		for j := range d.Related {
-			d.Related[j].Range = shift(d.Related[j].Range, delta)
-		}
-		d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
-		for j := range d.Fixes {
-			edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
-			for k, e := range d.Fixes[j].Edits {
-				edits[k] = exchange.Edit{Start: e.Start + delta, End: e.End + delta, NewText: e.NewText}
-			}
-			d.Fixes[j].Edits = edits
-		}
-		c.Problems[i] = d
-	}
+	c.Problems = exchange.MovedBy(ix.Problems, delta)
 	return &c
-}
-
-func shift(r exchange.Range, delta int) exchange.Range {
-	return exchange.Range{Start: r.Start + delta, End: r.End + delta}
 }

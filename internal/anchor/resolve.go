@@ -218,21 +218,7 @@ func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Res
 	}
 	ds := make([]exchange.Diagnostic, len(a.byComment[i]))
 	for k, d := range a.byComment[i] {
-		d.Range = move(d.Range)
-		d.Related = append([]exchange.Related(nil), d.Related...)
-		for j := range d.Related {
-			d.Related[j].Range = move(d.Related[j].Range)
-		}
-		d.Fixes = append([]exchange.Fix(nil), d.Fixes...)
-		for j := range d.Fixes {
-			edits := make([]exchange.Edit, len(d.Fixes[j].Edits))
-			for e, ed := range d.Fixes[j].Edits {
-				mr := move(exchange.Range{Start: ed.Start, End: ed.End})
-				edits[e] = exchange.Edit{Start: mr.Start, End: mr.End, NewText: ed.NewText}
-			}
-			d.Fixes[j].Edits = edits
-		}
-		ds[k] = d
+		ds[k] = d.Moved(move)
 	}
 	return r, ds
 }

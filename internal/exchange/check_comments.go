@@ -71,7 +71,7 @@ func newCommentSet(doc *Document, prev *Result) *commentSet {
 		}
 		rec.reused, rec.anchorInvalid = true, o.anchorInvalid
 		rec.hasID, rec.stringID, rec.id = o.hasID, o.stringID, o.id
-		rec.diags = movedDiagnostics(o.diags, n.Start-o.start)
+		rec.diags = MovedBy(o.diags, n.Start-o.start)
 		if cs.stub == nil {
 			cs.stub = make([]bool, len(cs.arr.Elems()))
 		}
@@ -84,39 +84,6 @@ func newCommentSet(doc *Document, prev *Result) *commentSet {
 		}
 	}
 	return cs
-}
-
-// movedDiagnostics returns ds with every offset moved by delta, sharing
-// nothing that changes with ds.
-func movedDiagnostics(ds []Diagnostic, delta int) []Diagnostic {
-	if delta == 0 || len(ds) == 0 {
-		return ds[:len(ds):len(ds)] // shared: an append copies
-	}
-	out := make([]Diagnostic, len(ds))
-	for i, d := range ds {
-		d.Range = Range{d.Range.Start + delta, d.Range.End + delta}
-		if d.Related != nil {
-			rel := make([]Related, len(d.Related))
-			for r, x := range d.Related {
-				rel[r] = Related{Range: Range{x.Range.Start + delta, x.Range.End + delta}, Message: x.Message}
-			}
-			d.Related = rel
-		}
-		if d.Fixes != nil {
-			fixes := make([]Fix, len(d.Fixes))
-			for f, x := range d.Fixes {
-				edits := make([]Edit, len(x.Edits))
-				for e, ed := range x.Edits {
-					edits[e] = Edit{Start: ed.Start + delta, End: ed.End + delta, NewText: ed.NewText}
-				}
-				x.Edits = edits
-				fixes[f] = x
-			}
-			d.Fixes = fixes
-		}
-		out[i] = d
-	}
-	return out
 }
 
 // owner returns the record of the comment n lies in (n itself included),

@@ -287,3 +287,24 @@ func TestCheckIncrementalKeepsNoEarlierVersion(t *testing.T) {
 	}
 	runtime.KeepAlive(next)
 }
+
+// TestDiagnosticMovedCopiesWhatItMoves: every range moves, the original
+// is untouched (versions share it), and nil stays nil.
+func TestDiagnosticMovedCopiesWhatItMoves(t *testing.T) {
+	d := Diagnostic{Range: Range{10, 12}, Code: "c",
+		Related: []Related{{Range: Range{20, 21}, Message: "r"}},
+		Fixes:   []Fix{{Title: "f", Edits: []Edit{{Start: 30, End: 31, NewText: "x"}}}}}
+	got := MovedBy([]Diagnostic{d}, 5)[0]
+	want := Diagnostic{Range: Range{15, 17}, Code: "c",
+		Related: []Related{{Range: Range{25, 26}, Message: "r"}},
+		Fixes:   []Fix{{Title: "f", Edits: []Edit{{Start: 35, End: 36, NewText: "x"}}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("moved by 5: got %+v, want %+v", got, want)
+	}
+	if d.Related[0].Range != (Range{20, 21}) || d.Fixes[0].Edits[0].Start != 30 {
+		t.Errorf("the original changed: %+v", d)
+	}
+	if bare := (Diagnostic{Range: Range{1, 2}}).Moved(func(r Range) Range { return r }); bare.Related != nil || bare.Fixes != nil {
+		t.Errorf("nil slices came back as %#v and %#v", bare.Related, bare.Fixes)
+	}
+}

@@ -81,6 +81,49 @@ type Diagnostic struct {
 	Fixes  []Fix
 }
 
+// Moved returns d with each range it holds (its own, its related
+// informations', its fixes' edits') passed through move. What it changes
+// is copied, so that d, shared with an earlier version, stays as it is;
+// nil slices stay nil.
+func (d Diagnostic) Moved(move func(Range) Range) Diagnostic {
+	d.Range = move(d.Range)
+	if d.Related != nil {
+		rel := make([]Related, len(d.Related))
+		for i, r := range d.Related {
+			rel[i] = Related{Range: move(r.Range), Message: r.Message}
+		}
+		d.Related = rel
+	}
+	if d.Fixes != nil {
+		fixes := make([]Fix, len(d.Fixes))
+		for i, f := range d.Fixes {
+			edits := make([]Edit, len(f.Edits))
+			for j, e := range f.Edits {
+				r := move(Range{e.Start, e.End})
+				edits[j] = Edit{Start: r.Start, End: r.End, NewText: e.NewText}
+			}
+			f.Edits = edits
+			fixes[i] = f
+		}
+		d.Fixes = fixes
+	}
+	return d
+}
+
+// MovedBy returns ds with every range moved by delta bytes (Moved); ds
+// itself, capped so that an append copies, when delta is 0.
+func MovedBy(ds []Diagnostic, delta int) []Diagnostic {
+	if delta == 0 || len(ds) == 0 {
+		return ds[:len(ds):len(ds)]
+	}
+	move := func(r Range) Range { return Range{r.Start + delta, r.End + delta} }
+	out := make([]Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = d.Moved(move)
+	}
+	return out
+}
+
 // SortDiagnostics orders diagnostics by position, then code, so that
 // output is stable.
 func SortDiagnostics(ds []Diagnostic) {
