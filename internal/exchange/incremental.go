@@ -31,7 +31,7 @@ type Change struct {
 // that is still two passes over megabytes, which a caller that knows
 // where the edit was (an editor says so) saves with ParseEdited.
 func ChangeBetween(old, src []byte) Change {
-	prefix := commonPrefix(old, src)
+	prefix := CommonPrefix(old, src)
 	return Change{Prefix: prefix, Suffix: commonSuffix(old[prefix:], src[prefix:])}
 }
 
@@ -197,9 +197,9 @@ func countNodes(n *Node) int {
 	return k
 }
 
-// commonPrefix returns the length of the longest common prefix of a and b,
+// CommonPrefix returns the length of the longest common prefix of a and b,
 // comparing in blocks so that bytes.Equal's vectorised loop does the work.
-func commonPrefix(a, b []byte) int {
+func CommonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	i := 0
 	for block := 4096; i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]); i += block {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -168,21 +167,7 @@ func unchangedPrefix(doc *exchange.Document, old []byte) int {
 	if ch, ok := doc.ChangeFrom(old); ok {
 		return ch.Prefix
 	}
-	return commonPrefix(old, doc.Src)
-}
-
-// commonPrefix returns how many bytes a and b start with alike.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	const chunk = 4096 // compared at memory speed
-	for i+chunk <= n && bytes.Equal(a[i:i+chunk], b[i:i+chunk]) {
-		i += chunk
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
+	return exchange.CommonPrefix(old, doc.Src)
 }
 
 // lastOffset returns the largest offset d's protocol form depends on.
