@@ -76,12 +76,8 @@ type tokenResult struct {
 	id    string
 	data  []uint32
 	reply json.RawMessage // {"resultId": id, "data": data}
-	// patch is the patch node data was computed from, held weakly so that
-	// a result kept for delta requests keeps no earlier version alive; at
-	// is where it began, enc the encoding.
-	patch weak.Pointer[exchange.Node]
-	at    protocol.Position
-	enc   exchange.Encoding
+	// place is the patch data was computed from.
+	place patchPlace
 }
 
 // tokensOf returns the tokens of the request's version of uri, and the
@@ -111,33 +107,47 @@ func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResul
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	prev = c.last
-	node := an.Doc.Review.Patch.Node
-	var at protocol.Position
-	if node != nil {
-		at = conv.Position(node.Start)
-	}
-	// The same bytes from the same place: an edit before the patch that
-	// keeps its length can still add a line above it.
-	if prev != nil && prev.enc == conv.Enc && node != nil && samePatch(an.Doc, prev.patch.Value()) && prev.at == at {
-		if prev.patch.Value() != node {
+	place := placeOf(conv, an.Doc)
+	if prev != nil && prev.place.serves(an.Doc, place) {
+		if prev.place != place {
 			moved := *prev
-			moved.patch = weak.Make(node)
+			moved.place = place
 			c.last = &moved
 		}
 		return c.last, prev, nil
 	}
 	c.seq++
-	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), patch: weak.Make(node), at: at, enc: conv.Enc}
+	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeTokens(conv, an.Tokens()), place: place}
 	cur.reply = encodeTokenReply(cur.id, cur.data)
 	c.last = cur
 	return cur, prev, nil
 }
 
-// samePatch reports whether doc's patch is node, or was taken unmoved
-// from it: its bytes are then at the same offsets (though an edit before
-// it may have changed its lines: see update).
-func samePatch(doc *exchange.Document, node *exchange.Node) bool {
-	if node == nil {
+// patchPlace says which patch, where, a result that depends on the patch
+// alone (tokens, the outline's files and hunks) was computed for. The
+// patch node is held weakly, so that a result kept for later keeps no
+// earlier version alive.
+type patchPlace struct {
+	patch weak.Pointer[exchange.Node]
+	at    protocol.Position // where the patch began
+	enc   exchange.Encoding
+}
+
+func placeOf(conv Converter, doc *exchange.Document) patchPlace {
+	p := patchPlace{enc: conv.Enc}
+	if node := doc.Review.Patch.Node; node != nil {
+		p.patch, p.at = weak.Make(node), conv.Position(node.Start)
+	}
+	return p
+}
+
+// serves reports whether a result computed at p holds for doc, whose
+// place is cur: doc's patch is p's, or was taken unmoved from it, so
+// its bytes are at the same offsets, and it begins at the same position
+// (an edit before it that keeps its length can still add a line above).
+func (p patchPlace) serves(doc *exchange.Document, cur patchPlace) bool {
+	node := p.patch.Value()
+	if node == nil || p.enc != cur.enc || p.at != cur.at {
 		return false
 	}
 	if doc.Review.Patch.Node == node {

@@ -6,12 +6,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"weak"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
@@ -69,9 +67,7 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 // that version's text and tree go with it.
 type symbolCache struct {
 	mu    sync.Mutex
-	patch weak.Pointer[exchange.Node]
-	at    protocol.Position
-	enc   exchange.Encoding
+	place patchPlace
 	dirs  []features.DirSummary
 	// json is the part's symbols encoded, without the brackets of the
 	// array they are elements of.
@@ -83,15 +79,11 @@ type symbolCache struct {
 // counts, and makes it the cached one.
 func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
 	dirs := features.Outline(an.Anchors, an.Doc)
-	node := an.Doc.Review.Patch.Node
-	var at protocol.Position
-	if node != nil {
-		at = conv.Position(node.Start)
-	}
+	place := placeOf(conv, an.Doc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.json != nil && c.enc == conv.Enc && node != nil && samePatch(an.Doc, c.patch.Value()) && c.at == at && sameOutline(c.dirs, dirs) {
-		c.patch = weak.Make(node)
+	if c.json != nil && c.place.serves(an.Doc, place) && sameOutline(c.dirs, dirs) {
+		c.place = place
 		return c.json, nil
 	}
 	part := []byte{} // not nil: the cache holds it
@@ -102,7 +94,7 @@ func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
 		}
 		part = enc[1 : len(enc)-1]
 	}
-	c.patch, c.at, c.enc, c.dirs, c.json = weak.Make(node), at, conv.Enc, detached(dirs), part
+	c.place, c.dirs, c.json = place, detached(dirs), part
 	return c.json, nil
 }
 
