@@ -306,5 +306,6 @@ func own(ss ...*string) {
 // this document's patch was taken from, and how many bytes it moved, or
 // nil when the patch was read afresh. Callers that derived something from
 // that earlier patch reuse it when the delta is zero: its bytes are at
-// the same offsets (semantic tokens also check that its lines are).
+// the same offsets (whatever converts them to positions must also check
+// that it begins on the same line and column).
 func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }

@@ -27,18 +27,13 @@ func (a *Analysis) Tokens() []features.Token {
 }
 
 // Analyze checks text; prev, the analysis of an earlier version of the
-// same document, lets an unchanged patch skip re-indexing. It stops with
-// ctx's error at its checkpoints (after the parse, after the document
-// checks, after the index, between batches of comments) once ctx is done:
-// the server cancels the analysis of a version the user has edited since.
-func Analyze(ctx context.Context, text []byte, prev *Analysis) (*Analysis, error) {
-	return analyzeEdit(ctx, text, prev, nil)
-}
-
-// analyzeEdit is Analyze told how text differs from prev's, as the
-// editor's changes say; nil when that is not known: the texts are then
-// compared.
-func analyzeEdit(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
+// same document, lets an unchanged patch skip re-indexing, and ch says
+// how text differs from prev's, as the editor's changes do (nil when that
+// is not known: the texts are then compared). It stops with ctx's error
+// at its checkpoints (after the parse, after the document checks, after
+// the index, between batches of comments) once ctx is done: the server
+// cancels the analysis of a version the user has edited since.
+func Analyze(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

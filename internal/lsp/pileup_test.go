@@ -83,7 +83,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis
 		return nil, ctx.Err()
 	case <-g.release:
 	}
-	an, err := analyzeEdit(ctx, text, prev, ch)
+	an, err := Analyze(ctx, text, prev, ch)
 	if err == nil {
 		g.mu.Lock()
 		g.completed = append(g.completed, v)

@@ -135,7 +135,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byt
 }
 
 func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
-	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: analyzeEdit, done: make(chan struct{}),
+	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}),
 		spawn: func(fn func()) bool { go fn(); return true }}
 	sn.ctx, sn.cancel = context.WithCancelCause(parent)
 	if prev != nil {
