@@ -305,7 +305,7 @@ func own(ss ...*string) {
 // PatchSource returns the patch node of the earlier version whose subtree
 // this document's patch was taken from, and how many bytes it moved, or
 // nil when the patch was read afresh. Callers that derived something from
-// that earlier patch reuse it when the delta is zero: its bytes are at
-// the same offsets (whatever converts them to positions must also check
-// that it begins on the same line and column).
+// that earlier patch may reuse it: the bytes are the same, at offsets
+// moved by the delta (and a result in positions holds when the patch
+// begins on the same line and column).
 func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }

@@ -146,6 +146,13 @@ func BenchmarkEditCommentToDiagnostics(b *testing.B) {
 // the last comment's body as the next version and waits for its
 // diagnostics.
 func rawOpen(b *testing.B, name string) (*rawConn, func()) {
+	return rawOpenAt(b, name, func(src []byte) int {
+		return bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	})
+}
+
+// rawOpenAt is rawOpen typing at the offset at returns for the review.
+func rawOpenAt(b *testing.B, name string, at func(src []byte) int) (*rawConn, func()) {
 	src := generatedReview()
 	c := newRawServer(b)
 	uri := "file:///bench/" + name + ".review.json"
@@ -156,8 +163,7 @@ func rawOpen(b *testing.B, name string) (*rawConn, func()) {
 	}
 	c.send(string(open))
 	c.waitFor(`"version":1,`)
-	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
-	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
+	p := exchange.NewMapper(src).Position(at(src), exchange.UTF16)
 	version := 1
 	return c, func() {
 		version++

@@ -20,6 +20,19 @@ import (
 // the same run: the issue's target is edit ≤ 0.15× check.
 func BenchmarkEditVsCheck(b *testing.B) {
 	_, edit := rawOpen(b, "ratio")
+	editVsCheck(b, edit)
+}
+
+// BenchmarkEditSummaryVsCheck is BenchmarkEditVsCheck typing in the
+// summary instead, before the patch: every later offset moves.
+func BenchmarkEditSummaryVsCheck(b *testing.B) {
+	_, edit := rawOpenAt(b, "summary", func(src []byte) int {
+		return bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
+	})
+	editVsCheck(b, edit)
+}
+
+func editVsCheck(b *testing.B, edit func()) {
 	before := checkInChild(b, 5)
 	var edits time.Duration
 	for b.Loop() {

@@ -102,7 +102,8 @@ func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, p
 }
 
 // update returns the tokens of an, reusing the last result when an's
-// patch is that result's, unmoved, and makes them the last result.
+// patch is that result's, at the same position, and makes them the last
+// result.
 func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResult, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -142,9 +143,12 @@ func placeOf(conv Converter, doc *exchange.Document) patchPlace {
 }
 
 // serves reports whether a result computed at p holds for doc, whose
-// place is cur: doc's patch is p's, or was taken unmoved from it, so
-// its bytes are at the same offsets, and it begins at the same position
-// (an edit before it that keeps its length can still add a line above).
+// place is cur: doc's patch is p's, or was taken from it, so it is spelt
+// the same, and it begins at the same position. A result in positions
+// then holds whatever the patch's offset: every position in it follows
+// from where it begins and its own bytes. An edit before the patch on a
+// line of its own (the summary, say) moves it in bytes, not in lines;
+// one that keeps its length can still move it down a line.
 func (p patchPlace) serves(doc *exchange.Document, cur patchPlace) bool {
 	node := p.patch.Value()
 	if node == nil || p.enc != cur.enc || p.at != cur.at {
@@ -153,8 +157,8 @@ func (p patchPlace) serves(doc *exchange.Document, cur patchPlace) bool {
 	if doc.Review.Patch.Node == node {
 		return true
 	}
-	from, delta := doc.PatchSource()
-	return from == node && delta == 0
+	from, _ := doc.PatchSource()
+	return from == node
 }
 
 func encodeTokenReply(id string, data []uint32) json.RawMessage {

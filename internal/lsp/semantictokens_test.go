@@ -33,7 +33,8 @@ func applyTokenEdits(data []uint32, edits []protocol.SemanticTokensEdit) []uint3
 // delta requests across edits in a comment, in the patch and before it
 // (one of the same length that moves the patch down a line),
 // and checks each time that they equal a fresh server's full tokens of the
-// same text; an edit that leaves the patch alone keeps the result id.
+// same text; an edit that leaves the patch alone, and where it begins,
+// keeps the result id.
 func TestSemanticTokensDelta(t *testing.T) {
 	src := string(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 3}))
 	added := strings.Index(src, `"+`) + 2
@@ -50,7 +51,9 @@ func TestSemanticTokensDelta(t *testing.T) {
 		{"a line break for a space before the patch", strings.Index(src, `"title": `) + len(`"title":`), 1, "\n", false},
 		{"added line", added, 0, "y", false},
 		{"added line back", added, 1, "", false},
-		{"title", strings.Index(src, `"title": "`) + len(`"title": "`), 0, "Title é\\n", false},
+		// Bytes before the patch but no line: the patch moves in bytes
+		// only, and its tokens are the same.
+		{"title", strings.Index(src, `"title": "`) + len(`"title": "`), 0, "Title é\\n", true},
 	}
 	c := newTestClient(t, Options{})
 	res := c.initialize()

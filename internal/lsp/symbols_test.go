@@ -37,6 +37,9 @@ func TestOutlineAcrossEdits(t *testing.T) {
 		{name: "a comment moved to another file", at: path, text: "other/"},
 		{name: "a line break for a space before the patch", at: strings.Index(src, `"title": `) + len(`"title":`), del: 1, text: "\n"},
 		{name: "an added line", at: strings.Index(src, `"+`) + 2, text: "y"},
+		// Before the patch, on a line of its own: the patch moves in bytes,
+		// not in lines.
+		{name: "the summary", at: strings.Index(src, `"summary": "`) + len(`"summary": "`), text: "é", reuse: true},
 	}
 	c := newTestClient(t, Options{})
 	c.initialize()
