@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // TokenKind indexes the semantic-token legend of diagnostics.md.
@@ -33,36 +34,81 @@ type Token struct {
 // ranges cover the line's escaped text inside the JSON string, so an
 // escape inside a line shifts nothing.
 func Tokens(ix *anchor.Index, src []byte) []Token {
-	p := ix.Patch
-	out := make([]Token, 0, len(p.Lines))
+	out := make([]Token, 0, len(ix.Patch.Lines))
 	for _, f := range ix.Files {
-		next := f.First
-		emitHeaders := func(upto int) {
-			for ; next < upto && next <= f.Last; next++ {
-				l := p.Lines[next]
-				if l.End > l.Start {
-					out = append(out, Token{Start: l.Start, End: l.End, Kind: TokenHeader, Line: next})
-				}
-			}
-		}
-		for _, h := range f.Hunks {
-			emitHeaders(h.Header)
-			hl := p.Lines[h.Header]
-			out = append(out, Token{Start: hl.Start, End: hunkHeaderEnd(src, hl.Start, hl.End), Kind: TokenHunk, Line: h.Header})
-			next = h.Header + 1
-			for _, dl := range h.Lines {
-				l := p.Lines[dl.Patch]
-				next = int(dl.Patch) + 1
-				if l.End == l.Start {
-					continue // an empty context line has no text to colour
-				}
-				out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
-			}
-		}
-		emitHeaders(f.Last + 1)
+		out = fileTokens(out, ix.Patch, f, src, 0, len(ix.Patch.Lines))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// TokensIn returns the tokens of Tokens that overlap span, classifying
+// only the hunks around it: a range request asks for the lines an editor
+// shows, out of a patch of 100,000.
+func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
+	lines := ix.Patch.Lines
+	lo := sort.Search(len(lines), func(i int) bool { return lines[i].End >= span.Start })
+	hi := sort.Search(len(lines), func(i int) bool { return lines[i].Start > span.End })
+	var out []Token
+	first := sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Last >= lo })
+	for _, f := range ix.Files[first:] {
+		if f.First >= hi {
+			break
+		}
+		out = fileTokens(out, ix.Patch, f, src, lo, hi)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	from := sort.Search(len(out), func(i int) bool { return out[i].End > span.Start })
+	to := sort.Search(len(out), func(i int) bool { return out[i].Start >= span.End })
+	return out[from:max(from, to)]
+}
+
+// fileTokens appends the tokens of f's lines, from the hunk whose lines
+// reach patch line lo to the one that begins at or after hi (all of them
+// for 0 and len(p.Lines)): a file's hunks are in patch order.
+func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, lo, hi int) []Token {
+	hunks := f.Hunks
+	k := sort.Search(len(hunks), func(i int) bool { return lastLine(&hunks[i]) >= lo })
+	next := f.First
+	if k > 0 {
+		next = lastLine(&hunks[k-1]) + 1
+	}
+	emitHeaders := func(upto int) {
+		for ; next < upto && next <= f.Last; next++ {
+			l := p.Lines[next]
+			if l.End > l.Start {
+				out = append(out, Token{Start: l.Start, End: l.End, Kind: TokenHeader, Line: next})
+			}
+		}
+	}
+	for _, h := range hunks[k:] {
+		emitHeaders(h.Header)
+		if h.Header >= hi {
+			return out
+		}
+		hl := p.Lines[h.Header]
+		out = append(out, Token{Start: hl.Start, End: hunkHeaderEnd(src, hl.Start, hl.End), Kind: TokenHunk, Line: h.Header})
+		next = h.Header + 1
+		for _, dl := range h.Lines {
+			l := p.Lines[dl.Patch]
+			next = int(dl.Patch) + 1
+			if l.End == l.Start {
+				continue // an empty context line has no text to colour
+			}
+			out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
+		}
+	}
+	emitHeaders(min(f.Last+1, max(next, hi)))
+	return out
+}
+
+// lastLine returns the patch line that ends h: its last body line, or
+// its header when it has none.
+func lastLine(h *anchor.Hunk) int {
+	if len(h.Lines) == 0 {
+		return h.Header
+	}
+	return int(h.Lines[len(h.Lines)-1].Patch)
 }
 
 func lineToken(k anchor.LineKind) TokenKind {

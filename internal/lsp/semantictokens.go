@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"weak"
@@ -180,15 +179,7 @@ func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTok
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.SemanticTokens{Data: encodeTokens(conv, tokensIn(an.Tokens(), span))}, nil
-}
-
-// tokensIn returns the tokens that overlap span; tokens are sorted and
-// disjoint, so two binary searches find them.
-func tokensIn(toks []features.Token, span exchange.Range) []features.Token {
-	lo := sort.Search(len(toks), func(i int) bool { return toks[i].End > span.Start })
-	hi := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= span.End })
-	return toks[lo:max(lo, hi)]
+	return &protocol.SemanticTokens{Data: encodeTokens(conv, features.TokensIn(an.Index, an.Doc.Src, span))}, nil
 }
 
 // encodeTokens writes tokens in the protocol's relative form. A token
