@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/tools/txtar"
 
@@ -355,5 +356,49 @@ func TestFirstLineEndingIsNotReused(t *testing.T) {
 	}
 	if err := sameReports(got, want); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRangeElsewhereIsResolvedAgain gives a comment of the previous
+// analysis a diagnostic pointing neither into it nor into the patch
+// (none does today): where an edit before the patch moved that place is
+// not known, so the comment is resolved again rather than reused.
+func TestRangeElsewhereIsResolvedAgain(t *testing.T) {
+	src := anchorReview(ixTestdata(t)["plain-multi.diff"])
+	prev := CheckDocument(exchange.Parse(src), nil)
+	i := slices.IndexFunc(prev.Anchors.byComment, func(ds []exchange.Diagnostic) bool { return len(ds) > 0 })
+	if i < 0 {
+		t.Fatal("no comment has a diagnostic")
+	}
+	prev.Anchors.byComment[i] = append(slices.Clip(prev.Anchors.byComment[i]), exchange.Diagnostic{Range: exchange.Range{Start: 0, End: 1}, Code: "elsewhere"})
+	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
+	next := slices.Concat(src[:at], []byte("typed"), src[at:])
+	got := CheckDocument(exchange.ParseIncremental(next, prev.Doc), prev)
+	if err := sameReports(got, CheckDocument(exchange.Parse(next), nil)); err != nil {
+		t.Fatalf("comment %d: %v", i, err)
+	}
+}
+
+// TestPatchWithoutFilesIsReused types before a patch that holds no file
+// diff: its index, moved, shares its texts (it has no file diff to
+// share), and the comments are reused: their messages are the very
+// strings of the previous analysis, not spelt again.
+func TestPatchWithoutFilesIsReused(t *testing.T) {
+	src := reviewJSON([]string{"not a diff"}, cm(`"path": "a.go", "side": "RIGHT", "start_line": 1`), cm(`"path": "b.go", "side": "LEFT", "start_line": 2`))
+	src = bytes.Replace(src, []byte(`"leanreview_review": 1,`), []byte(`"leanreview_review": 1, "summary": "s",`), 1)
+	prev := CheckDocument(exchange.Parse(src), nil)
+	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
+	next := slices.Concat(src[:at], []byte("typed"), src[at:])
+	got := CheckDocument(exchange.ParseIncremental(next, prev.Doc), prev)
+	if err := sameReports(got, CheckDocument(exchange.Parse(next), nil)); err != nil {
+		t.Fatal(err)
+	}
+	for i, ds := range prev.Anchors.byComment {
+		if len(ds) == 0 {
+			t.Fatalf("comment %d: no diagnostic", i)
+		}
+		if g := got.Anchors.byComment[i][0].Message; unsafe.StringData(g) != unsafe.StringData(ds[0].Message) {
+			t.Errorf("comment %d: resolved again, want it reused", i)
+		}
 	}
 }
