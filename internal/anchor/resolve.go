@@ -27,9 +27,10 @@ type Options struct {
 	SkipAnchor map[*exchange.Comment]bool
 	// Prev is the analysis of an earlier version of the same document. A
 	// comment spelt exactly as it was there, at the same index, against
-	// the same patch at the same place, keeps its resolution and
-	// diagnostics: after a keystroke only the edited comment is anchored
-	// again.
+	// the same patch (its index shared, the patch possibly moved by an
+	// edit before it), keeps its resolution and diagnostics, moved to
+	// their new place: after a keystroke only the edited comment is
+	// anchored again.
 	Prev *Anchoring
 }
 
@@ -117,9 +118,11 @@ type Anchoring struct {
 	// are not repeated here), sorted by position.
 	Diagnostics []exchange.Diagnostic
 
-	// doc and byComment let a later Analyze reuse this one (Options.Prev).
+	// doc, byComment and newline (doc's line terminator) let a later
+	// Analyze reuse this one (Options.Prev).
 	doc       *exchange.Document
 	byComment [][]exchange.Diagnostic
+	newline   string
 
 	onceOn sync.Once
 	on     map[int][]int
@@ -158,15 +161,18 @@ func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	an := newAnalyzer(doc, ix, opts)
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
-	prev := reusable(opts.Prev, doc, ix)
+	a.newline = exchange.Newline(doc.Src)
+	u := reusable(opts.Prev, a)
 	rs := make([]Resolution, len(comments)) // one allocation, not one per comment
 	for i, c := range comments {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if prev != nil && i < len(prev.Resolutions) && prev.sameComment(i, doc, c) {
-			a.Resolutions[i], a.byComment[i] = prev.moveComment(i, c, &rs[i])
-		} else {
+		reused := false
+		if u != nil && i < len(u.prev.Resolutions) && u.prev.sameComment(i, doc, c) {
+			a.Resolutions[i], a.byComment[i], reused = u.moveComment(i, c, &rs[i])
+		}
+		if !reused {
 			r := an.resolveIn(&rs[i], c)
 			a.Resolutions[i] = r
 			a.byComment[i] = an.diagnose(r)
@@ -177,18 +183,56 @@ func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	return a, nil
 }
 
-// reusable returns prev when its resolutions still hold for doc: the same
-// patch index (shared, not rebuilt) at the same offsets.
-func reusable(prev *Anchoring, doc *exchange.Document, ix *Index) *Anchoring {
-	if prev == nil || prev.doc == nil || prev.Index == nil || len(prev.Index.Files) != len(ix.Files) ||
-		len(ix.Files) > 0 && prev.Index.Files[0] != ix.Files[0] {
+// reuse is what an earlier analysis lends a new one: its resolutions and
+// diagnostics, with where its patch was (patch) and how far the patch
+// has moved since (delta), spelt alike.
+type reuse struct {
+	prev  *Anchoring
+	patch exchange.Range
+	delta int
+}
+
+// reusable returns what prev lends a, the analysis of a later version,
+// or nil when its resolutions may not hold there.
+//
+// They hold when a's index is prev's, shared (the same file diffs, or the
+// same texts they read, which only Index.moved shares): reuseIndex shares
+// an index only with a patch spelt exactly alike in the same form, one
+// the parse carried over untouched or one compared byte for byte, and
+// every version an index is shared with is spelt as the one it was built
+// for. The same patch bytes give the same lines, files, hunks, line
+// texts and escapes; what may differ is where the patch is. Its node
+// moved by delta bytes, and so did every patch line in it (their offsets
+// are the node's plus their place in the same bytes): a range into the
+// patch moves by delta (moveComment).
+//
+// Besides its own text and the patch, a comment's diagnostics read one
+// thing of the document: the line terminator its fixes insert members
+// with (exchange.InsertMember reads the document's first line), which an
+// edit before the patch may change. Then nothing is reused.
+func reusable(prev *Anchoring, a *Anchoring) *reuse {
+	if prev == nil || prev.doc == nil || prev.Index == nil || prev.newline != a.newline || !sharesIndex(prev.Index, a.Index) {
 		return nil
 	}
-	old, cur := prev.doc.Review.Patch.Node, doc.Review.Patch.Node
-	if old == nil || cur == nil || old.Start != cur.Start || old.End != cur.End {
+	old, cur := prev.doc.Review.Patch.Node, a.doc.Review.Patch.Node
+	if old == nil || cur == nil || old.End-old.Start != cur.End-cur.Start {
 		return nil
 	}
-	return prev
+	return &reuse{prev: prev, patch: exchange.NodeRange(old), delta: cur.Start - old.Start}
+}
+
+// sharesIndex reports whether ix is old or was moved from it (or both
+// from one index): the same file diffs, or for a patch without any, the
+// same texts. An index built again never shares them, even for the same
+// patch.
+func sharesIndex(old, ix *Index) bool {
+	if len(old.Files) != len(ix.Files) {
+		return false
+	}
+	if len(ix.Files) > 0 {
+		return old.Files[0] == ix.Files[0]
+	}
+	return ix.texts != nil && old.texts == ix.texts
 }
 
 // sameComment reports whether comment i is spelt in doc exactly as it was.
@@ -200,27 +244,45 @@ func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comme
 }
 
 // moveComment returns comment i's resolution, copied into r, and
-// diagnostics for the same text at c's place: ranges inside the comment
-// move with it; ranges in the patch stay.
-func (a *Anchoring) moveComment(i int, c *exchange.Comment, r *Resolution) (*Resolution, []exchange.Diagnostic) {
-	from := a.Resolutions[i].Comment.Node
-	*r = *a.Resolutions[i]
+// diagnostics for the same text at c's place. The ranges they hold (the
+// diagnostics', their related informations', their fixes' edits, the
+// resolution's Hint; Candidates are line numbers) point into the comment
+// (its members, the members fixes insert) or into the patch (file
+// headers, hunk headers, lines): the former move with the comment, the
+// latter with the patch. ok is false, and the comment must be resolved
+// again, when one points elsewhere: it is not known where that went.
+func (u *reuse) moveComment(i int, c *exchange.Comment, r *Resolution) (_ *Resolution, _ []exchange.Diagnostic, ok bool) {
+	prev := u.prev.Resolutions[i]
+	from := prev.Comment.Node
+	*r = *prev
 	r.Comment = c
 	delta := c.Node.Start - from.Start
-	if delta == 0 {
-		return r, a.byComment[i] // nothing moves: share them (never written after analysis)
+	ds := u.prev.byComment[i]
+	if delta == 0 && u.delta == 0 || len(ds) == 0 && r.Hint == nil {
+		return r, ds, true // nothing moves: share them (never written after analysis)
 	}
+	ok = true
 	move := func(rg exchange.Range) exchange.Range {
-		if rg.Start >= from.Start && rg.End <= from.End {
+		switch {
+		case rg.Start >= from.Start && rg.End <= from.End:
 			return exchange.Range{Start: rg.Start + delta, End: rg.End + delta}
+		case rg.Start >= u.patch.Start && rg.End <= u.patch.End:
+			return exchange.Range{Start: rg.Start + u.delta, End: rg.End + u.delta}
 		}
+		ok = false
 		return rg
 	}
-	ds := make([]exchange.Diagnostic, len(a.byComment[i]))
-	for k, d := range a.byComment[i] {
-		ds[k] = d.Moved(move)
+	if r.Hint != nil {
+		r.Hint = &exchange.Related{Range: move(r.Hint.Range), Message: r.Hint.Message}
 	}
-	return r, ds
+	if len(ds) > 0 {
+		moved := make([]exchange.Diagnostic, len(ds))
+		for k, d := range ds {
+			moved[k] = d.Moved(move)
+		}
+		ds = moved
+	}
+	return r, ds, ok
 }
 
 // analyzer holds what one Analyze call builds lazily and shares between
