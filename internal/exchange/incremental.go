@@ -11,7 +11,8 @@ import (
 // prev instead of being read and decoded again: on a large review nearly
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
-// them, which copies the nodes with their offsets shifted.
+// them: the patch node is copied with its offsets shifted, and its
+// elements only when something asks for them (movedNode).
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
@@ -91,11 +92,12 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	// An unmoved subtree is shared with prev: nothing in it differs but
 	// the patch node's Parent, which stays the stand-in for the root of
 	// the version that read it (an object without a Parent, so Pointer
-	// and IsMember are unchanged; see Node.Parent). A moved one is copied
-	// with its offsets shifted.
+	// and IsMember are unchanged; see Node.Parent). A moved one gets a
+	// patch node of its own, whose elements are shifted copies made on
+	// demand.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
-		reuse, shared = cloneShifted(p.Node, delta), nil
+		reuse, shared = newMovedNode(p.Node, delta), nil
 	}
 	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta, shared: shared}
 	root, errs := parseJSON(r)
@@ -161,32 +163,43 @@ func syntaxErrorIn(d *Document, n *Node) bool {
 
 // cloneShifted deep-copies a subtree with every offset moved by delta.
 func cloneShifted(n *Node, delta int) *Node {
-	count := countNodes(n)
-	slab := make([]Node, 0, count)
-	ptrs := make([]*Node, 0, count-1) // every node but n is someone's child
-	var clone func(n, parent *Node) *Node
-	clone = func(n, parent *Node) *Node {
-		slab = append(slab, *n)
-		c := &slab[len(slab)-1]
-		c.Parent = parent
-		c.Start += delta
-		c.End += delta
-		if n.keyEnd > 0 {
-			c.keyStart += int32(delta)
-			c.keyEnd += int32(delta)
-		}
-		if kids := n.children(); kids != nil {
-			at := len(ptrs)
-			ptrs = ptrs[:at+len(kids)]
-			own := ptrs[at : at+len(kids) : at+len(kids)]
-			for i, k := range kids {
-				own[i] = clone(k, c)
-			}
-			c.setChildren(own)
-		}
-		return c
+	return newShiftedCopier(countNodes(n), delta).clone(n, nil)
+}
+
+// shiftedCopier copies subtrees with every offset moved by delta, into
+// one block of nodes and one of child pointers.
+type shiftedCopier struct {
+	delta int
+	slab  []Node
+	ptrs  []*Node
+}
+
+// newShiftedCopier returns a copier with room for count nodes.
+func newShiftedCopier(count, delta int) *shiftedCopier {
+	return &shiftedCopier{delta: delta, slab: make([]Node, 0, count), ptrs: make([]*Node, 0, count)}
+}
+
+// clone copies n and its descendants, with parent as the copy's Parent.
+func (s *shiftedCopier) clone(n, parent *Node) *Node {
+	s.slab = append(s.slab, *n)
+	c := &s.slab[len(s.slab)-1]
+	c.Parent, c.moved = parent, false // a movedNode's children are copied below
+	c.Start += s.delta
+	c.End += s.delta
+	if n.keyEnd > 0 {
+		c.keyStart += int32(s.delta)
+		c.keyEnd += int32(s.delta)
 	}
-	return clone(n, nil)
+	if kids := n.children(); kids != nil {
+		at := len(s.ptrs)
+		s.ptrs = s.ptrs[:at+len(kids)]
+		own := s.ptrs[at : at+len(kids) : at+len(kids)]
+		for i, k := range kids {
+			own[i] = s.clone(k, c)
+		}
+		c.setChildren(own)
+	}
+	return c
 }
 
 func countNodes(n *Node) int {

@@ -86,6 +86,9 @@ type Node struct {
 	// onlyStrings reports an array whose elements are all strings, so
 	// that schema validation need not look at the patch's 100,000.
 	onlyStrings bool
+	// moved marks the Node of a movedNode, whose children are made when
+	// first asked for.
+	moved bool
 }
 
 // KeyStart returns where the member's key starts (its opening quote);
@@ -115,6 +118,9 @@ func (n *Node) Elems() []*Node {
 }
 
 func (n *Node) children() []*Node {
+	if n.moved {
+		return (*movedNode)(unsafe.Pointer(n)).children()
+	}
 	if n.nkids == 0 {
 		return nil
 	}

@@ -1,0 +1,97 @@
+package exchange
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+// TestMovedPatchMatchesAFreshParse types before and after the patch,
+// at random, and checks each version's tree, its elements asked for
+// after the edits that moved it, against a fresh parse: offsets,
+// parents and pointers.
+func TestMovedPatchMatchesAFreshParse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, multi := range []bool{false, true} {
+		src := reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 120, Comments: 4, Seed: 2})
+		if multi { // a multi-line element and a trailing empty one
+			src = bytes.Replace(src, []byte(`",`+"\n"), []byte(`\n+x",`+"\n"), 1)
+			src = bytes.Replace(src, []byte("\"\n  ],"), []byte("\",\n    \"\"\n  ],"), 1)
+		}
+		doc := Parse(src)
+		for step := range 60 {
+			// Inside the title or the summary, before the patch; now and
+			// then in the last body, after it.
+			field := []string{`"title": "`, `"summary": "`, `"title": "`, `"body": "`}[rng.IntN(4)]
+			from := bytes.Index(src, []byte(field)) + len(field)
+			if field == `"body": "` {
+				from = bytes.LastIndex(src, []byte(field)) + len(field)
+			}
+			at := from + rng.IntN(bytes.IndexByte(src[from:], '"')+1)
+			ins := []string{"x", "é", "", "\\n", "😀"}[rng.IntN(5)]
+			del := 0
+			if ins == "" && at < len(src) && src[at] >= 'a' && src[at] <= 'z' {
+				del = 1
+			}
+			next := append(append(append([]byte{}, src[:at]...), ins...), src[at+del:]...)
+			got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at - del})
+			src, doc = next, got
+			if step%3 != 0 {
+				continue // elements asked for only now and then: chains of moves
+			}
+			want := Parse(src)
+			if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) {
+				t.Fatalf("step %d (multi %v): edit at %d: the tree differs from a fresh parse", step, multi, at)
+			}
+			gp, wp := got.Review.Patch.Node, want.Review.Patch.Node
+			if gp.Pointer() != wp.Pointer() {
+				t.Fatalf("step %d: patch pointer %q, want %q", step, gp.Pointer(), wp.Pointer())
+			}
+			for i, e := range gp.Elems() {
+				if e.Parent != gp || e.Pointer() != wp.Elems()[i].Pointer() {
+					t.Fatalf("step %d: element %d has parent %p (patch %p), pointer %q; want the patch and %q", step, i, e.Parent, gp, e.Pointer(), wp.Elems()[i].Pointer())
+				}
+			}
+		}
+	}
+}
+
+// TestMovedPatchCopiesOnce: a moved patch's elements are copied the
+// first time they are asked for, once, however many ask at the same
+// time, and a copy of the moved node (a patch respelt) is an ordinary
+// tree.
+func TestMovedPatchCopiesOnce(t *testing.T) {
+	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 2, Seed: 4})
+	doc := Parse(src)
+	moved := newMovedNode(doc.Review.Patch.Node, 4) // "new " typed before it
+	var wg sync.WaitGroup
+	firsts := make([]*Node, 8)
+	for i := range firsts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			firsts[i] = moved.Elems()[0]
+		}()
+	}
+	wg.Wait()
+	for _, f := range firsts {
+		if f != firsts[0] {
+			t.Fatalf("got elements %p and %p: copied more than once", f, firsts[0])
+		}
+	}
+	if e, w := moved.Elems()[0], doc.Review.Patch.Node.Elems()[0]; e.Start != w.Start+4 || e.Str != w.Str {
+		t.Fatalf("first element at %d %q, want %d %q", e.Start, e.Str, w.Start+4, w.Str)
+	}
+	clone := cloneShifted(moved, 0)
+	if clone.moved || shape(clone) != shape(moved) {
+		t.Fatalf("a copy of a moved node: moved %v, same shape %v; want an ordinary copy", clone.moved, shape(clone) == shape(moved))
+	}
+	again := newMovedNode(moved, -4)
+	if m := (*movedNode)(unsafe.Pointer(again)); m.from != doc.Review.Patch.Node || m.delta != 0 {
+		t.Fatalf("moved twice: from %p delta %d, want the node read (%p) and 0", m.from, m.delta, doc.Review.Patch.Node)
+	}
+}
