@@ -48,16 +48,22 @@ const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostic
 // and encoded. The protocol sends the whole list every time, but an edit
 // on a large review changes a few of its thousands of diagnostics: those
 // wholly before the first changed byte keep their positions and are taken
-// as they were, and any other whose protocol form did not change is
-// copied as encoded, so that the cost of a publish follows the change,
-// not the size of the review.
+// as they were, and so are those wholly on lines after the last changed
+// one when the edit kept the number of lines (typing in a comment moves
+// everything after it in bytes, not in positions). Any other whose
+// protocol form did not change is copied as encoded, so that the cost of
+// a publish follows the change, not the size of the review.
 type diagCache struct {
 	mu sync.Mutex
-	// text and enc are what the entries were converted for.
+	// text, lines and enc are what the entries were converted for: the
+	// text, its number of lines and the encoding.
 	text       []byte
+	lines      int
 	enc        exchange.Encoding
 	byOffset   map[offsetKey][]*diagEntry
 	byPosition map[diagKey][]*diagEntry
+	// converted counts the diagnostics the last encode converted.
+	converted int
 }
 
 type diagEntry struct {
@@ -89,24 +95,25 @@ func keyOf(pd *protocol.Diagnostic) diagKey {
 func (c *diagCache) encode(uri protocol.DocumentURI, version int32, doc *exchange.Document, conv Converter, ds []exchange.Diagnostic) ([][]byte, error) {
 	text := doc.Src
 	c.mu.Lock()
-	oldText, oldEnc, byOffset, byPosition := c.text, c.enc, c.byOffset, c.byPosition
+	oldText, oldLines, oldEnc, byOffset, byPosition := c.text, c.lines, c.enc, c.byOffset, c.byPosition
 	c.mu.Unlock()
-	// A position depends on the bytes before its offset and on the
-	// character at it, up to utf8.UTFMax bytes.
-	stable := -1
+	u := unchanged{stable: -1, after: -1}
 	if oldText != nil && oldEnc == conv.Enc {
-		stable = unchangedPrefix(doc, oldText) - utf8.UTFMax
+		u = unchangedParts(doc, conv, oldText, oldLines)
 	}
-	next := diagCache{text: text, enc: conv.Enc,
+	next := diagCache{text: text, lines: conv.M.Lines(), enc: conv.Enc,
 		byOffset: make(map[offsetKey][]*diagEntry, len(ds)), byPosition: make(map[diagKey][]*diagEntry, len(ds))}
 	// Two parts a diagnostic, for the commas.
 	parts := make([][]byte, 1, 2*len(ds)+2)
 	for i := range ds {
 		d := &ds[i]
 		ok := offsetKey{rng: d.Range, code: d.Code, message: d.Message}
-		e, err := reuse(byOffset[ok], byPosition, d, stable, uri, conv)
+		e, converted, err := reuse(byOffset, byPosition, d, u, uri, conv)
 		if err != nil {
 			return nil, err
+		}
+		if converted {
+			next.converted++
 		}
 		next.byOffset[ok] = append(next.byOffset[ok], e)
 		pk := keyOf(&e.pd)
@@ -117,7 +124,7 @@ func (c *diagCache) encode(uri protocol.DocumentURI, version int32, doc *exchang
 		parts = append(parts, e.json)
 	}
 	c.mu.Lock()
-	c.text, c.enc, c.byOffset, c.byPosition = next.text, next.enc, next.byOffset, next.byPosition
+	c.text, c.lines, c.enc, c.byOffset, c.byPosition, c.converted = next.text, next.lines, next.enc, next.byOffset, next.byPosition, next.converted
 	c.mu.Unlock()
 
 	head := append([]byte(publishPrefix), `{"uri":`...)
@@ -135,39 +142,106 @@ func (c *diagCache) encode(uri protocol.DocumentURI, version int32, doc *exchang
 
 var comma = []byte{','}
 
-// reuse returns d's entry: the last publish's when d lies before stable
-// and is among sameOffset, else d converted, with the last publish's
-// encoding when one had the same protocol form.
-func reuse(sameOffset []*diagEntry, byPosition map[diagKey][]*diagEntry, d *exchange.Diagnostic, stable int, uri protocol.DocumentURI, conv Converter) (*diagEntry, error) {
-	if lastOffset(d) < stable {
-		for _, e := range sameOffset {
-			if sameFinding(&e.d, d) {
-				return e, nil
+// unchanged says which offsets keep their position from the last
+// publish to this one: those below stable, and those at or after after
+// (-1 for none), which moved by delta bytes. A diagnostic all of whose
+// offsets do keeps its protocol form.
+type unchanged struct {
+	stable       int
+	after, delta int
+}
+
+// keeps reports whether offset o of the new text keeps its position.
+func (u unchanged) keeps(o int) bool { return o < u.stable || u.after >= 0 && o >= u.after }
+
+// earlier returns where o, which keeps its position, was in the earlier
+// text.
+func (u unchanged) earlier(o int) int {
+	if o < u.stable {
+		return o
+	}
+	return o - u.delta
+}
+
+// holds reports whether every offset d's protocol form depends on keeps
+// its position.
+func (u unchanged) holds(d *exchange.Diagnostic) bool {
+	if !u.keeps(d.Range.Start) || !u.keeps(d.Range.End) {
+		return false
+	}
+	for _, r := range d.Related {
+		if !u.keeps(r.Range.Start) || !u.keeps(r.Range.End) {
+			return false
+		}
+	}
+	for _, f := range d.Fixes {
+		for _, e := range f.Edits {
+			if !u.keeps(e.Start) || !u.keeps(e.End) {
+				return false
 			}
 		}
 	}
-	e := &diagEntry{d: *d, pd: conv.Diagnostic(uri, d)}
+	return true
+}
+
+// unchangedParts finds them for doc, an edit of old, which had oldLines
+// lines. A position depends on the bytes before its offset on its line
+// and on the character at it, up to utf8.UTFMax bytes: an offset well
+// before the first changed byte keeps its position, and so does one on a
+// line that, with the line break before it, lies after the last changed
+// byte, moved by the edit's length, as long as the edit added or removed
+// no line. The change is told by
+// the parse when doc is an edit of old, which on a large review saves
+// comparing megabytes per keystroke; otherwise only the unchanged prefix
+// is found.
+func unchangedParts(doc *exchange.Document, conv Converter, old []byte, oldLines int) unchanged {
+	ch, told := doc.ChangeFrom(old)
+	if !told {
+		return unchanged{stable: exchange.CommonPrefix(old, doc.Src) - utf8.UTFMax, after: -1}
+	}
+	u := unchanged{stable: ch.Prefix - utf8.UTFMax, after: -1, delta: len(doc.Src) - len(old)}
+	if ch.Suffix == 0 || conv.M.Lines() != oldLines {
+		return u
+	}
+	// The line after the one holding the suffix's first byte: the bytes
+	// it is made of, and the line break before it, are all unchanged, so
+	// it is a line of the earlier text too.
+	next := conv.M.Line(len(doc.Src)-ch.Suffix) + 1
+	if next < conv.M.Lines() {
+		if at, err := conv.M.Offset(exchange.Position{Line: next}, conv.Enc); err == nil {
+			u.after = at
+		}
+	}
+	return u
+}
+
+// reuse returns d's entry: the last publish's when d keeps its protocol
+// form (u) and was among its findings, else d converted (and converted
+// set), with the last publish's encoding when one had the same protocol
+// form.
+func reuse(byOffset map[offsetKey][]*diagEntry, byPosition map[diagKey][]*diagEntry, d *exchange.Diagnostic, u unchanged, uri protocol.DocumentURI, conv Converter) (e *diagEntry, converted bool, err error) {
+	if u.holds(d) {
+		key := offsetKey{rng: exchange.Range{Start: u.earlier(d.Range.Start), End: u.earlier(d.Range.End)}, code: d.Code, message: d.Message}
+		for _, old := range byOffset[key] {
+			if sameFinding(&old.d, d, u.earlier) {
+				if lastOffset(d) < u.stable {
+					return old, false, nil // nothing moved
+				}
+				return &diagEntry{d: *d, pd: old.pd, json: old.json}, false, nil
+			}
+		}
+	}
+	e = &diagEntry{d: *d, pd: conv.Diagnostic(uri, d)}
 	for _, old := range byPosition[keyOf(&e.pd)] {
 		if sameDiagnostic(&old.pd, &e.pd) {
 			e.json = old.json
-			return e, nil
+			return e, true, nil
 		}
 	}
-	var err error
 	if e.json, err = fastjson.Append(nil, &e.pd, 0); err != nil {
-		return nil, fmt.Errorf("diagnostic %q at %v: %w", e.pd.Message, e.pd.Range, err)
+		return nil, true, fmt.Errorf("diagnostic %q at %v: %w", e.pd.Message, e.pd.Range, err)
 	}
-	return e, nil
-}
-
-// unchangedPrefix returns how many bytes doc's text starts with as old
-// does: told by the parse when doc is an edit of old, which on a large
-// review saves comparing megabytes per keystroke.
-func unchangedPrefix(doc *exchange.Document, old []byte) int {
-	if ch, ok := doc.ChangeFrom(old); ok {
-		return ch.Prefix
-	}
-	return exchange.CommonPrefix(old, doc.Src)
+	return e, true, nil
 }
 
 // lastOffset returns the largest offset d's protocol form depends on.
@@ -184,13 +258,20 @@ func lastOffset(d *exchange.Diagnostic) int {
 	return last
 }
 
-// sameFinding reports whether a and b have the same protocol form when
-// their offsets have the same positions: every field Diagnostic reads.
-func sameFinding(a, b *exchange.Diagnostic) bool {
-	return a.Range == b.Range && a.Severity == b.Severity && a.Code == b.Code && a.Message == b.Message &&
-		a.Unnecessary == b.Unnecessary && a.Reason == b.Reason && slices.Equal(a.Related, b.Related) &&
+// sameFinding reports whether b is a found again in a later text, where
+// earlier maps its offsets back: every field Diagnostic reads is the
+// same, at the same offsets mapped back. Their protocol forms are then
+// the same when those offsets kept their positions.
+func sameFinding(a, b *exchange.Diagnostic, earlier func(int) int) bool {
+	same := func(x, y exchange.Range) bool { return x.Start == earlier(y.Start) && x.End == earlier(y.End) }
+	return same(a.Range, b.Range) && a.Severity == b.Severity && a.Code == b.Code && a.Message == b.Message &&
+		a.Unnecessary == b.Unnecessary && a.Reason == b.Reason &&
+		slices.EqualFunc(a.Related, b.Related, func(x, y exchange.Related) bool { return same(x.Range, y.Range) && x.Message == y.Message }) &&
 		slices.EqualFunc(a.Fixes, b.Fixes, func(x, y exchange.Fix) bool {
-			return x.Title == y.Title && x.Preferred == y.Preferred && x.Safe == y.Safe && slices.Equal(x.Edits, y.Edits)
+			return x.Title == y.Title && x.Preferred == y.Preferred && x.Safe == y.Safe &&
+				slices.EqualFunc(x.Edits, y.Edits, func(p, q exchange.Edit) bool {
+					return p.Start == earlier(q.Start) && p.End == earlier(q.End) && p.NewText == q.NewText
+				})
 		})
 }
 

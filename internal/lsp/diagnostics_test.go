@@ -172,6 +172,7 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				at := r.IntN(len(text) + 1)
 				del := min(r.IntN(4), len(text)-at)
 				next := bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
+				prevText := text
 				// Told where the edit was half the time, as the server is.
 				if round%2 == 0 {
 					doc = exchange.ParseEdited(next, doc, exchange.Change{Prefix: at, Suffix: len(text) - at - del})
@@ -180,10 +181,25 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				}
 				text = next
 				// The same findings at the same offsets, whose positions
-				// the edit may have moved; now and then new ones.
+				// the edit may have moved, or moved with the text after
+				// the edit, as an analysis moves them; now and then new
+				// ones.
+				move := func(o int) int { return min(o, len(text)) }
+				if round%3 != 0 {
+					move = func(o int) int {
+						switch {
+						case o >= at+del:
+							return o + len(text) - len(prevText)
+						case o > at:
+							return at
+						}
+						return o
+					}
+				}
 				for i := range ds {
-					d := &ds[i]
-					d.Range.Start, d.Range.End = min(d.Range.Start, len(text)), min(d.Range.End, len(text))
+					ds[i] = ds[i].Moved(func(rg exchange.Range) exchange.Range {
+						return exchange.Range{Start: move(rg.Start), End: move(rg.End)}
+					})
 				}
 				if round%5 == 0 {
 					ds = randDiags(len(text))
@@ -201,5 +217,33 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)
 			}
 		}
+	}
+}
+
+// TestPublishConvertsOnlyWhatMoved types in the first comment of a
+// review with findings on most comments: the findings after it move in
+// bytes, not in positions, and are sent as encoded before, unconverted.
+func TestPublishConvertsOnlyWhatMoved(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 4, DiffLines: 400, Comments: 80, DriftedFraction: 0.5, Seed: 7}))
+	bodyAt := strings.Index(src, `"body": "`) + len(`"body": "`)
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///w/moved.review.json")
+	c.open(uri, src)
+	all := len(c.waitDiagnostics(uri, 1))
+	m := exchange.NewMapper([]byte(src))
+	at := m.Position(bodyAt, exchange.UTF16)
+	rng := protocol.Range{Start: protocol.Position{Line: uint32(at.Line), Character: uint32(at.Character)}}
+	rng.End = rng.Start
+	c.change(uri, 2, &rng, "x")
+	c.waitDiagnostics(uri, 2)
+	c.srv.mu.Lock()
+	dc := &c.srv.files[uri].diags
+	c.srv.mu.Unlock()
+	dc.mu.Lock()
+	converted := dc.converted
+	dc.mu.Unlock()
+	if all < 20 || converted > 3 {
+		t.Fatalf("a keystroke in the first comment converted %d of %d diagnostics; want at most those on its line", converted, all)
 	}
 }
