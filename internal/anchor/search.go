@@ -95,8 +95,8 @@ type budget struct{ left int }
 func newBudget(p *exchange.Patch) *budget {
 	n := 0
 	if p != nil {
-		for _, l := range p.Lines {
-			n += lineWork(l.Text)
+		for i := range p.Lines {
+			n += lineWork(p.LineText(i))
 		}
 	}
 	return &budget{left: 1<<16 + 2*n}
