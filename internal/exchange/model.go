@@ -112,9 +112,11 @@ type PatchLine struct {
 
 // LineNode returns the string node line i comes from: its array element,
 // or the patch string itself.
-func (p *Patch) LineNode(i int) *Node {
+func (p *Patch) LineNode(i int) *Node { return p.nodeOf(&p.Lines[i]) }
+
+func (p *Patch) nodeOf(l *PatchLine) *Node {
 	if p.Form == PatchArray {
-		return p.Node.children()[p.Lines[i].elem]
+		return p.Node.children()[l.elem]
 	}
 	return p.Node
 }
@@ -122,7 +124,7 @@ func (p *Patch) LineNode(i int) *Node {
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
 	l := &p.Lines[i]
-	return p.LineNode(i).Str[l.textStart:l.textEnd]
+	return p.nodeOf(l).Str[l.textStart:l.textEnd]
 }
 
 // LineStart returns where line i's escaped text starts in the source,
