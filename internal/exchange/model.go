@@ -127,6 +127,11 @@ func (p *Patch) LineText(i int) string {
 	return p.nodeOf(l).Str[l.textStart:l.textEnd]
 }
 
+// LineLen returns the length of line i's decoded text, LineText's,
+// without reading its element: a pass over every line's length touches
+// the table alone.
+func (p *Patch) LineLen(i int) int { return int(p.Lines[i].textEnd - p.Lines[i].textStart) }
+
 // LineStart returns where line i's escaped text starts in the source,
 // inside the quotes.
 func (p *Patch) LineStart(i int) int { return p.Node.Start + int(p.Lines[i].start) }

@@ -138,6 +138,9 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 		if gp.Form == PatchArray {
 			n = own.Elems()[gp.LineElem(i)]
 		}
+		if gp.LineLen(i) != len(gp.LineText(i)) {
+			t.Fatalf("%s: line %d: LineLen %d, want the length of %q", ctx, i, gp.LineLen(i), gp.LineText(i))
+		}
 		if gp.LineNode(i) != n {
 			t.Fatalf("%s: line %d: node %p is not the document's own %s", ctx, i, gp.LineNode(i), n.Pointer())
 		}
