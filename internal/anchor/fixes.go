@@ -419,11 +419,11 @@ func (an *analyzer) contentOf(path string, s Side, n int) (string, bool) {
 
 // lineText returns patch line i's text, clipped, for messages.
 func (an *analyzer) lineText(i int) string {
-	ls := an.doc.Review.Patch.Lines
-	if i < 0 || i >= len(ls) {
+	p := &an.doc.Review.Patch
+	if i < 0 || i >= len(p.Lines) {
 		return ""
 	}
-	return Clip(ls[i].Text)
+	return Clip(p.LineText(i))
 }
 
 // NearestHunk returns the hunk of f whose span on side is nearest to line.
@@ -506,7 +506,7 @@ func lineRange(start, end int) string {
 func (an *analyzer) loneSurrogateIn(lines []DiffLine) bool {
 	src := an.doc.Src
 	for _, l := range lines {
-		if exchange.HoldsLoneSurrogate(src, an.doc.Review.Patch.Lines[l.Patch].Node) {
+		if exchange.HoldsLoneSurrogate(src, an.doc.Review.Patch.LineNode(int(l.Patch))) {
 			return true
 		}
 	}

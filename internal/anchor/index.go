@@ -140,7 +140,7 @@ func newPatchTexts(p *exchange.Patch) *patchTexts {
 // Content returns the text of f's body line l without its diff marker
 // (nor the "\r" the index drops from a CRLF line).
 func (f *FileDiff) Content(l DiffLine) string {
-	t := f.texts.p.Load().Lines[l.Patch].Text
+	t := f.texts.p.Load().LineText(int(l.Patch))
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		t = t[:n-1]
 	}

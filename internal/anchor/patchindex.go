@@ -97,7 +97,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 // it from CRLF lines of the string form, but an array element may still
 // end with "\r".
 func (b *builder) text(i int) string {
-	t := b.p.Lines[i].Text
+	t := b.p.LineText(i)
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		return t[:n-1]
 	}
@@ -495,9 +495,8 @@ func (b *builder) hunkOverrun(c *hunkCounter, j int) int {
 }
 
 func (b *builder) problem(i int, sev exchange.Severity, code, msg string, fixes []exchange.Fix) {
-	l := &b.p.Lines[i]
 	b.ix.Problems = append(b.ix.Problems, exchange.Diagnostic{
-		Range:    exchange.Range{Start: l.Start, End: l.End},
+		Range:    exchange.Range{Start: b.p.LineStart(i), End: b.p.LineEnd(i)},
 		Severity: sev,
 		Code:     code,
 		Message:  msg,
@@ -510,32 +509,32 @@ func (b *builder) problem(i int, sev exchange.Severity, code, msg string, fixes 
 // in it are left alone. A side whose count goes to or from 0 gets its
 // start moved too, so that every body line keeps its number.
 func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.Fix {
-	l := &b.p.Lines[i]
+	start, end := b.p.LineStart(i), b.p.LineEnd(i)
 	t := b.text(i)
 	span := t[hh.oldAt-1 : hh.newEnd] // "-a,b +c,d"
-	base := l.Start                   // source offset of decoded offset 0
+	base := start                     // source offset of decoded offset 0
 	if b.src != nil {
-		if l.Start < 0 || l.End > len(b.src) || l.Start > l.End {
+		if start < 0 || end > len(b.src) || start > end {
 			return nil
 		}
-		s := b.src[l.Start:l.End]
+		s := b.src[start:end]
 		if len(s) < hh.newEnd || string(s[hh.oldAt-1:hh.newEnd]) != span {
 			k := bytes.Index(s, []byte(span))
 			if k < 0 {
 				return nil // the numbers are spelt with escapes: no safe edit
 			}
-			base = l.Start + k - (hh.oldAt - 1)
+			base = start + k - (hh.oldAt - 1)
 		}
 	} else {
 		// Without the source, only a line spelt without escapes has
 		// source offsets equal to its decoded offsets (an escape always
 		// takes more bytes than what it decodes to). A final "\r" in an
 		// array element is spelt \r, after the numbers.
-		extra := 0
-		if strings.HasSuffix(l.Text, "\r") {
+		text, extra := b.p.LineText(i), 0
+		if strings.HasSuffix(text, "\r") {
 			extra = 1
 		}
-		if l.End-l.Start != len(l.Text)+extra {
+		if end-start != len(text)+extra {
 			return nil
 		}
 	}

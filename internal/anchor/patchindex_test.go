@@ -119,8 +119,8 @@ func ixHunkSig(fi int, h *Hunk) string {
 // whose exact source range the diagnostic covers, or code@patch for the
 // patch value, or code@[start,end] for anything else (a wrong range).
 func ixProblemSig(p *exchange.Patch, d exchange.Diagnostic) string {
-	for i, l := range p.Lines {
-		if d.Range == (exchange.Range{Start: l.Start, End: l.End}) {
+	for i := range p.Lines {
+		if d.Range == (exchange.Range{Start: p.LineStart(i), End: p.LineEnd(i)}) {
 			return fmt.Sprintf("%s@%d", d.Code, i)
 		}
 	}
@@ -760,7 +760,7 @@ func TestIndexSpecExampleFix(t *testing.T) {
 		t.Errorf("fix title: got %q, want %q", d.Fixes[0].Title, want)
 	}
 	fixed := ixApplyFix(t, doc, d)
-	if got, want := fixed.Review.Patch.Lines[3].Text, "@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {"; got != want {
+	if got, want := fixed.Review.Patch.LineText(3), "@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {"; got != want {
 		t.Errorf("fixed header: got %q, want %q", got, want)
 	}
 	if n := len(BuildIndex(&fixed.Review.Patch).Problems); n != 0 {
@@ -845,7 +845,7 @@ func TestIndexCountFix(t *testing.T) {
 				t.Errorf("title: got %q, want %q", d.Fixes[0].Title, want)
 			}
 			fixed := ixApplyFix(t, doc, *d)
-			if got := fixed.Review.Patch.Lines[c.line].Text; got != c.want {
+			if got := fixed.Review.Patch.LineText(c.line); got != c.want {
 				t.Errorf("fixed header: got %q, want %q", got, c.want)
 			}
 			ix2 := BuildIndexSource(&fixed.Review.Patch, fixed.Src)
@@ -1158,7 +1158,7 @@ func FuzzBuildIndex(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p2, src2 := ixPatchOf(string(fixed))
+		p2, src2 := ixPatchIn(fixed)
 		ix2 := BuildIndexSource(p2, src2)
 		for _, d := range ix2.Problems {
 			if d.Code == exchange.CodeHunkCountMismatch {
@@ -1172,16 +1172,24 @@ func FuzzBuildIndex(f *testing.F) {
 	})
 }
 
-// ixPatchOf makes a patch straight from text, one line per "\n", with
-// source ranges into text itself.
+// ixPatchOf makes a patch of text, one line per "\n" and one element
+// per line, whatever the text holds: unlike ixArrayDoc, it accepts a
+// document with syntax errors (invalid UTF-8 is kept as it is), and a
+// final null keeps an empty last line a line rather than the trailing
+// empty element.
 func ixPatchOf(text string) (*exchange.Patch, []byte) {
-	p := &exchange.Patch{Form: exchange.PatchArray}
-	off := 0
+	var b strings.Builder
+	b.WriteString(`{"leanreview_review": 1, "patch": [`)
 	for _, l := range strings.Split(text, "\n") {
-		p.Lines = append(p.Lines, exchange.PatchLine{Text: l, Start: off, End: off + len(l)})
-		off += len(l) + 1
+		b.WriteString(ixQuote(l) + ", ")
 	}
-	return p, []byte(text)
+	b.WriteString("null]}")
+	return ixPatchIn([]byte(b.String()))
+}
+
+// ixPatchIn parses the document src and returns its patch.
+func ixPatchIn(src []byte) (*exchange.Patch, []byte) {
+	return &exchange.Parse(src).Review.Patch, src
 }
 
 func ixLinesOnly(ix *Index) string {

@@ -316,16 +316,18 @@ func TestCompactWord(t *testing.T) {
 
 func BenchmarkLineKey(b *testing.B) {
 	doc := exchange.Parse(benchDocument())
-	lines := doc.Review.Patch.Lines
+	p := &doc.Review.Patch
+	lines := make([]string, len(p.Lines))
 	size := 0
-	for _, l := range lines {
-		size += len(l.Text)
+	for i := range p.Lines {
+		lines[i] = p.LineText(i)
+		size += len(lines[i])
 	}
 	seed := newSearchIndex().seed
 	b.SetBytes(int64(size))
 	for b.Loop() {
 		for _, l := range lines {
-			lineKey(seed, l.Text)
+			lineKey(seed, l)
 		}
 	}
 }

@@ -418,8 +418,8 @@ func rebaseCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []str
 			t.Errorf("got patch form %d, want the array form", after.Review.Patch.Form)
 		}
 		var got []string
-		for _, l := range after.Review.Patch.Lines {
-			got = append(got, l.Text)
+		for i := range after.Review.Patch.Lines {
+			got = append(got, after.Review.Patch.LineText(i))
 		}
 		if !reflect.DeepEqual(got, patch) {
 			t.Errorf("got patch\n%q\nwant\n%q", got, patch)
@@ -944,8 +944,8 @@ func TestMapLineAgreesWithAWalk(t *testing.T) {
 	}
 	src := exchange.Parse(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 600, Comments: 1, Seed: 4}))
 	var gen []string
-	for _, l := range src.Review.Patch.Lines {
-		gen = append(gen, l.Text)
+	for i := range src.Review.Patch.Lines {
+		gen = append(gen, src.Review.Patch.LineText(i))
 	}
 	patches = append(patches, gen)
 	for pi, lines := range patches {
@@ -972,17 +972,18 @@ func TestRebaseGeneratedRevision(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 3000, Comments: 300, DriftedFraction: 0.3, Seed: 11})
 	doc := exchange.Parse(src)
 	var revised []string
-	for _, l := range doc.Review.Patch.Lines {
-		if strings.HasPrefix(l.Text, "@@ ") {
+	for i := range doc.Review.Patch.Lines {
+		l := doc.Review.Patch.LineText(i)
+		if strings.HasPrefix(l, "@@ ") {
 			// Shift the new image by one and insert a line after the header.
-			hh, _, ok := parseHunkHeader(l.Text)
+			hh, _, ok := parseHunkHeader(l)
 			if !ok {
-				t.Fatalf("generated hunk header %q does not parse", l.Text)
+				t.Fatalf("generated hunk header %q does not parse", l)
 			}
 			revised = append(revised, fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", hh.oldStart, hh.oldCount, hh.newStart, hh.newCount+1, " "+hh.section), "+\tinserted()")
 			continue
 		}
-		revised = append(revised, l.Text)
+		revised = append(revised, l)
 	}
 	_, slowMoves, err := Rebase(doc, revised)
 	if err != nil {

@@ -414,14 +414,14 @@ func ImageWord(s Side) string {
 func (an *analyzer) patchRange(first, last int) exchange.Range {
 	// The document's patch, not ix.Patch: an index reused from an earlier
 	// version of the document has the same lines at other offsets.
-	ls := an.doc.Review.Patch.Lines
-	if first < 0 || last >= len(ls) || first > last {
-		if n := an.doc.Review.Patch.Node; n != nil {
+	p := &an.doc.Review.Patch
+	if first < 0 || last >= len(p.Lines) || first > last {
+		if n := p.Node; n != nil {
 			return exchange.NodeRange(n)
 		}
 		return exchange.Range{}
 	}
-	return exchange.Range{Start: ls[first].Start, End: ls[last].End}
+	return exchange.Range{Start: p.LineStart(first), End: p.LineEnd(last)}
 }
 
 // CommentName names a comment in messages and fix titles: by id, else by

@@ -887,8 +887,8 @@ func TestCommentsOn(t *testing.T) {
 	)
 	doc, a := analyze(t, src, Options{})
 	lineOf := func(text string) int {
-		for i, l := range doc.Review.Patch.Lines {
-			if l.Text == text {
+		for i := range doc.Review.Patch.Lines {
+			if doc.Review.Patch.LineText(i) == text {
 				return i
 			}
 		}

@@ -95,8 +95,10 @@ type budget struct{ left int }
 func newBudget(p *exchange.Patch) *budget {
 	n := 0
 	if p != nil {
-		for _, l := range p.Lines {
-			n += lineWork(l.Text)
+		// lineWork of each line's text, from its length alone: reading
+		// the texts would visit every element node of the patch.
+		for i := range p.Lines {
+			n += 1 + p.LineLen(i)/workBytes
 		}
 	}
 	return &budget{left: 1<<16 + 2*n}

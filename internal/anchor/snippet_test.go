@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 func TestNormLine(t *testing.T) {
@@ -66,13 +64,13 @@ func TestSnippetVariants(t *testing.T) {
 // content, and its body lines, numbered from 1. A content ending in "\r"
 // gets a second one, which the index drops as a CRLF line's.
 func handLines(k LineKind, contents ...string) (*FileDiff, []DiffLine) {
-	p := &exchange.Patch{}
+	var patch []string
 	var out []DiffLine
 	for i, c := range contents {
 		if strings.HasSuffix(c, "\r") {
 			c += "\r"
 		}
-		p.Lines = append(p.Lines, exchange.PatchLine{Text: string(" +-\\"[k]) + c})
+		patch = append(patch, ixQuote(string(" +-\\"[k])+c))
 		l := DiffLine{Kind: k, Patch: int32(i)}
 		if k == Context || k == Removed {
 			l.Old = int32(i + 1)
@@ -82,6 +80,7 @@ func handLines(k LineKind, contents ...string) (*FileDiff, []DiffLine) {
 		}
 		out = append(out, l)
 	}
+	p, _ := ixPatchIn([]byte(`{"patch": [` + strings.Join(patch, ", ") + `]}`))
 	return &FileDiff{texts: newPatchTexts(p), lines: out}, out
 }
 

@@ -316,30 +316,30 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 	// new elements go one per line, else on the element's line.
 	broken, scanned := false, p.Node.Start
 	for i := 0; i < len(p.Lines); {
-		l := p.Lines[i]
-		n := 1 // the element's lines are consecutive
-		for i+n < len(p.Lines) && p.Lines[i+n].Node == l.Node {
-			n++
+		first := i
+		i++ // the element's lines are consecutive
+		for i < len(p.Lines) && p.Lines[i].elem == p.Lines[first].elem {
+			i++
 		}
-		i += n
-		if !l.Shared() {
+		if !p.LineShared(first) {
 			continue
 		}
+		e := p.LineNode(first)
 		if !broken {
-			broken = bytes.IndexByte(doc.Src[scanned:l.Node.Start], '\n') >= 0
-			scanned = l.Node.Start
+			broken = bytes.IndexByte(doc.Src[scanned:e.Start], '\n') >= 0
+			scanned = e.Start
 		}
 		sep := ", "
 		if broken {
-			sep = "," + nl + LineIndent(doc.Src, l.Node.Start)
+			sep = "," + nl + LineIndent(doc.Src, e.Start)
 		}
-		parts := quotedLines(doc.Src, l.Node) // keeps lone surrogate escapes
-		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", l.Elem(), len(parts))
+		parts := quotedLines(doc.Src, e) // keeps lone surrogate escapes
+		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", p.LineElem(first), len(parts))
 		if len(parts) == 1 {
-			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", l.Elem())
+			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", p.LineElem(first))
 		}
-		add(Diagnostic{Range: NodeRange(l.Node), Severity: SeverityWarning, Code: CodePatchMultilineElement, Message: msg,
-			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(l.Node, strings.Join(parts, sep))}}}})
+		add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: CodePatchMultilineElement, Message: msg,
+			Fixes: []Fix{{Title: "Split into one element per line", Edits: []Edit{ReplaceValue(e, strings.Join(parts, sep))}}}})
 	}
 }
 

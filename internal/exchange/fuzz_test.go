@@ -232,21 +232,25 @@ func FuzzParse(f *testing.F) {
 		d := Parse(data)
 		checkTree(t, data, d.Root, d.Syntax)
 		p := d.Review.Patch
-		for i, l := range p.Lines {
-			if l.Node == nil || l.Node.Kind != KindString {
-				t.Fatalf("line %d: node %v, want a string", i, l.Node)
+		for i := range p.Lines {
+			n, text, lstart, lend := p.LineNode(i), p.LineText(i), p.LineStart(i), p.LineEnd(i)
+			if n == nil || n.Kind != KindString {
+				t.Fatalf("line %d: node %v, want a string", i, n)
 			}
-			start, end := contentRange(l.Node)
-			if l.Start < start || l.Start > l.End || l.End > end {
-				t.Errorf("line %d %q: range %d-%d, want inside %d-%d", i, l.Text, l.Start, l.End, start, end)
+			start, end := contentRange(n)
+			if lstart < start || lstart > lend || lend > end {
+				t.Errorf("line %d %q: range %d-%d, want inside %d-%d", i, text, lstart, lend, start, end)
 			}
-			if p.Form == PatchArray && p.Node.Elems()[l.Elem()] != l.Node {
-				t.Errorf("line %d: Elem %d is not its node", i, l.Elem())
+			if p.Form == PatchArray && p.Node.Elems()[p.LineElem(i)] != n {
+				t.Errorf("line %d: Elem %d is not its node", i, p.LineElem(i))
 			}
-			if strings.Contains(l.Text, "\n") {
-				t.Errorf("line %d %q holds a line feed", i, l.Text)
+			if strings.Contains(text, "\n") {
+				t.Errorf("line %d %q holds a line feed", i, text)
 			}
-			d.Mapper().Range(l.Start, l.End, UTF16)
+			if want := decodedLine(data, lstart, lend, end); text != want {
+				t.Errorf("line %d: text %q, want %q, decoded from its source %q", i, text, want, data[lstart:lend])
+			}
+			d.Mapper().Range(lstart, lend, UTF16)
 		}
 		if p.TrailingEmpty != nil && (p.TrailingEmpty.Kind != KindString || p.TrailingEmpty.Str != "") {
 			t.Errorf("trailing empty element %v is not an empty string", p.TrailingEmpty)
@@ -342,4 +346,17 @@ func FuzzMapper(f *testing.F) {
 			t.Fatalf("%q %v: Position(Offset(%v) = %d) = %v, want line %d, character <= %d", data, enc, q, o, r, line, char)
 		}
 	})
+}
+
+// decodedLine decodes the escaped text src[start:end] of a patch line
+// whose string's content ends at limit, unit by unit, as the line's text
+// was before it became a view of its element's decoded string.
+func decodedLine(src []byte, start, end, limit int) string {
+	var b []byte
+	for i := start; i < end; {
+		dec, size := escapeAt(src[:limit], i)
+		b = append(b, dec...)
+		i += size
+	}
+	return string(b)
 }

@@ -11,8 +11,9 @@ import (
 // prev instead of being read and decoded again: on a large review nearly
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
-// them: the patch node is copied with its offsets shifted, and its
-// elements only when something asks for them (movedNode).
+// them: the patch node is copied with its offsets shifted, its elements
+// only when something asks for them (movedNode), and its lines are
+// shared (see PatchLine).
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
@@ -115,7 +116,7 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 		d.Review = decodeReviewWithPatch(src, root, p)
 		return d
 	}
-	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, delta))
+	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse))
 	return d
 }
 
@@ -129,27 +130,15 @@ func reuseMapper(d, prev *Document, prefix int) *Document {
 	return d
 }
 
-// movedPatch returns p's decoded lines for clone, the copy of p.Node
-// moved by delta bytes, so that they need not be decoded again.
-func movedPatch(p Patch, clone *Node, delta int) Patch {
-	out := Patch{Node: clone, Form: p.Form}
-	if p.Lines != nil {
-		out.Lines = make([]PatchLine, len(p.Lines))
-	}
-	for i, l := range p.Lines {
-		l.Start += delta
-		l.End += delta
-		if p.Form == PatchArray {
-			l.Node = clone.Elems()[l.Elem()]
-		} else {
-			l.Node = clone
-		}
-		out.Lines[i] = l
-	}
+// movedPatch returns p for clone, the copy of p.Node moved by delta
+// bytes. The lines are shared as they are: they hold offsets relative to
+// the patch node and indexes, which the move leaves alone.
+func movedPatch(p Patch, clone *Node) Patch {
+	p.Node = clone
 	if p.TrailingEmpty != nil {
-		out.TrailingEmpty = clone.Elems()[p.TrailingEmpty.Index]
+		p.TrailingEmpty = clone.Elems()[p.TrailingEmpty.Index]
 	}
-	return out
+	return p
 }
 
 func syntaxErrorIn(d *Document, n *Node) bool {

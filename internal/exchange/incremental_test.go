@@ -30,8 +30,8 @@ func shape(n *Node) string {
 func patchShape(p Patch) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %v|", p.Form, p.TrailingEmpty != nil)
-	for _, l := range p.Lines {
-		fmt.Fprintf(&b, "%q %d %d-%d %v|", l.Text, l.Elem(), l.Start, l.End, l.Shared())
+	for i := range p.Lines {
+		fmt.Fprintf(&b, "%q %d %d-%d %v|", p.LineText(i), p.LineElem(i), p.LineStart(i), p.LineEnd(i), p.LineShared(i))
 	}
 	return b.String()
 }
@@ -254,7 +254,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 		t.Error("parsing the new version changed the earlier version's tree")
 	}
 	checkTree(t, base, prev.Root, prev.Syntax)
-	if p := got.Review.Patch.Lines[3].Node.Pointer(); p != "/patch/3" {
+	if p := got.Review.Patch.LineNode(3).Pointer(); p != "/patch/3" {
 		t.Errorf("pointer of a shared patch line: got %q, want /patch/3", p)
 	}
 

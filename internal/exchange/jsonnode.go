@@ -78,7 +78,7 @@ type Node struct {
 	Closed bool
 	Kind   Kind
 	// lineFeed reports a string value holding a line feed (which only an
-	// escape can spell), so that PatchLine.Shared need not look.
+	// escape can spell), so that Patch.LineShared need not look.
 	lineFeed bool
 	// keyEscape reports a member key spelt with an escape, so that the
 	// check for HTML-style escapes need not read every key.

@@ -80,8 +80,12 @@ const (
 // Patch is the embedded diff as a list of lines, each traced back to the
 // source text it was decoded from.
 type Patch struct {
-	Node  *Node
-	Form  PatchForm
+	Node *Node
+	Form PatchForm
+	// Lines is the line table, read through the Line methods. It holds
+	// no pointer and no absolute offset, so a version whose patch is
+	// carried over from an earlier one (ParseIncremental), moved or not,
+	// shares it as it is.
 	Lines []PatchLine
 	// TrailingEmpty is the forbidden final "" element of the array form; it
 	// is not one of Lines.
@@ -89,29 +93,65 @@ type Patch struct {
 }
 
 // PatchLine is one diff line of the patch. A large review has 100,000 of
-// them: what the node tells (Elem, Shared) is not stored again.
+// them: it holds 32-bit numbers only (Parse takes no source of 2 GiB),
+// relative to the patch node and to the line's element, so that the
+// garbage collector need not scan the table and a moved patch need not
+// copy it. Patch's Line methods read it.
 type PatchLine struct {
-	Text string // decoded, without its line terminator
-	// Node is the array element the line comes from (or the patch string).
-	Node *Node
-	// Start and End delimit the line's escaped text in the source, inside
-	// the quotes.
-	Start, End int
+	// elem is the index of the array element the line comes from (0 for
+	// the string form).
+	elem int32
+	// start and end delimit the line's escaped text in the source,
+	// inside the quotes, relative to the patch node's Start.
+	start, end int32
+	// textStart and textEnd delimit the line's decoded text, without its
+	// line terminator, in its element's Str: the element's other lines
+	// and line breaks are decoded around it.
+	textStart, textEnd int32
 }
 
-// Elem returns the index of the array element the line comes from (0 for
-// the string form).
-func (l *PatchLine) Elem() int { return max(0, int(l.Node.Index)) }
+// LineNode returns the string node line i comes from: its array element,
+// or the patch string itself.
+func (p *Patch) LineNode(i int) *Node { return p.nodeOf(&p.Lines[i]) }
 
-// Shared reports that the line's element holds other lines too, or a line
-// feed after its only one (patch-multiline-element), or, in the string
-// form, always.
-func (l *PatchLine) Shared() bool {
-	n := l.Node
-	if n.Parent == nil || n.Parent.Kind != KindArray {
+func (p *Patch) nodeOf(l *PatchLine) *Node {
+	if p.Form == PatchArray {
+		return p.Node.children()[l.elem]
+	}
+	return p.Node
+}
+
+// LineText returns line i decoded, without its line terminator.
+func (p *Patch) LineText(i int) string {
+	l := &p.Lines[i]
+	return p.nodeOf(l).Str[l.textStart:l.textEnd]
+}
+
+// LineLen returns the length of line i's decoded text, LineText's,
+// without reading its element: a pass over every line's length touches
+// the table alone.
+func (p *Patch) LineLen(i int) int { return int(p.Lines[i].textEnd - p.Lines[i].textStart) }
+
+// LineStart returns where line i's escaped text starts in the source,
+// inside the quotes.
+func (p *Patch) LineStart(i int) int { return p.Node.Start + int(p.Lines[i].start) }
+
+// LineEnd returns where line i's escaped text ends in the source: see
+// LineStart.
+func (p *Patch) LineEnd(i int) int { return p.Node.Start + int(p.Lines[i].end) }
+
+// LineElem returns the index of the array element line i comes from (0
+// for the string form).
+func (p *Patch) LineElem(i int) int { return int(p.Lines[i].elem) }
+
+// LineShared reports that line i's element holds other lines too, or a
+// line feed after its only one (patch-multiline-element), or, in the
+// string form, always.
+func (p *Patch) LineShared(i int) bool {
+	if p.Form != PatchArray {
 		return true // the patch string
 	}
-	return n.lineFeed
+	return p.LineNode(i).lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -196,22 +236,20 @@ func decodePatch(src []byte, n *Node) Patch {
 		p.Form = PatchMissing
 	case n.Kind == KindString:
 		p.Form = PatchString
-		// SplitLines already drops the empty line after a final line feed
+		// splitLines already drops the empty line after a final line feed
 		// ("a\nb\n" is two lines); an empty string holds no line at all.
 		if n.Str != "" {
-			for _, seg := range SplitLines(src, n) {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: n, Start: seg.Start, End: seg.End})
-			}
+			p.Lines = appendLines(p.Lines, src, n, 0, n.Start)
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
-		p.Lines = make([]PatchLine, 0, len(n.Elems()))
 		elems := n.Elems()
+		p.Lines = make([]PatchLine, 0, len(elems))
 		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
 			p.TrailingEmpty = elems[k-1]
 			elems = elems[:k-1]
 		}
-		for _, e := range elems {
+		for i, e := range elems {
 			if e.Kind != KindString {
 				continue // a schema error; not a diff line
 			}
@@ -220,18 +258,24 @@ func decodePatch(src []byte, n *Node) Patch {
 			// the scan.
 			if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
 				start, end := contentRange(e)
-				p.Lines = append(p.Lines, PatchLine{Text: e.Str, Node: e, Start: start, End: end})
+				p.Lines = append(p.Lines, PatchLine{elem: int32(i), start: int32(start - n.Start), end: int32(end - n.Start), textEnd: int32(len(e.Str))})
 				continue
 			}
-			segs := SplitLines(src, e) // "line\n" is one line: SplitLines drops the empty rest
-			for _, seg := range segs {
-				p.Lines = append(p.Lines, PatchLine{Text: seg.Text, Node: e, Start: seg.Start, End: seg.End})
-			}
+			p.Lines = appendLines(p.Lines, src, e, i, n.Start) // "line\n" is one line: splitLines drops the empty rest
 		}
 	default:
 		p.Form = PatchInvalid
 	}
 	return p
+}
+
+// appendLines appends to ls the lines of the string node e, element elem
+// of the patch that starts at base (or the patch string).
+func appendLines(ls []PatchLine, src []byte, e *Node, elem, base int) []PatchLine {
+	splitLines(src, e, func(s span) {
+		ls = append(ls, PatchLine{elem: int32(elem), start: int32(s.start - base), end: int32(s.end - base), textStart: int32(s.textStart), textEnd: int32(s.textEnd)})
+	})
+	return ls
 }
 
 func decodeComment(src []byte, n *Node, index int) *Comment {

@@ -13,17 +13,19 @@ import (
 func lineStrings(t *testing.T, d *Document) []string {
 	t.Helper()
 	var out []string
-	for i, l := range d.Review.Patch.Lines {
-		if l.Node == nil {
+	p := &d.Review.Patch
+	for i := range p.Lines {
+		n, start, end := p.LineNode(i), p.LineStart(i), p.LineEnd(i)
+		if n == nil {
 			t.Errorf("line %d has no node", i)
 			continue
 		}
-		if cs, ce := contentRange(l.Node); l.Start < cs || l.End > ce || l.Start > l.End {
-			t.Errorf("line %d range %d-%d, want inside its node's content %d-%d", i, l.Start, l.End, cs, ce)
+		if cs, ce := contentRange(n); start < cs || end > ce || start > end {
+			t.Errorf("line %d range %d-%d, want inside its node's content %d-%d", i, start, end, cs, ce)
 			continue
 		}
-		s := fmt.Sprintf("%d %q %s", l.Elem(), l.Text, d.Src[l.Start:l.End])
-		if l.Shared() {
+		s := fmt.Sprintf("%d %q %s", p.LineElem(i), p.LineText(i), d.Src[start:end])
+		if p.LineShared(i) {
 			s += " shared"
 		}
 		out = append(out, s)
@@ -66,12 +68,13 @@ func TestParseExample(t *testing.T) {
 	if len(p.Lines) != len(wantLines) {
 		t.Fatalf("got %d patch lines, want %d", len(p.Lines), len(wantLines))
 	}
-	for i, l := range p.Lines {
-		if l.Text != wantLines[i] || int(l.Elem()) != i || l.Shared() || l.Node != p.Node.Elems()[i] {
-			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, l.Text, l.Elem(), l.Shared(), wantLines[i], i)
+	for i := range p.Lines {
+		text, n, start, end := p.LineText(i), p.LineNode(i), p.LineStart(i), p.LineEnd(i)
+		if text != wantLines[i] || p.LineElem(i) != i || p.LineShared(i) || n != p.Node.Elems()[i] {
+			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, text, p.LineElem(i), p.LineShared(i), wantLines[i], i)
 		}
-		if got := string(src[l.Start:l.End]); got != wantLines[i] || l.Start != l.Node.Start+1 || l.End != l.Node.End-1 {
-			t.Errorf("line %d source = %q at %d-%d, want %q inside the quotes", i, got, l.Start, l.End, wantLines[i])
+		if got := string(src[start:end]); got != wantLines[i] || start != n.Start+1 || end != n.End-1 {
+			t.Errorf("line %d source = %q at %d-%d, want %q inside the quotes", i, got, start, end, wantLines[i])
 		}
 	}
 	if len(r.Comments) != 1 {

@@ -64,45 +64,63 @@ func contentRange(n *Node) (int, int) {
 // SplitLines splits a string node's decoded value at line feeds and gives
 // each line the source range of its escaped text. A trailing carriage
 // return is dropped from the line (CRLF patches), and so is the empty line
-// after a final line feed.
+// after a final line feed. Each line's Text is a substring of n.Str.
 func SplitLines(src []byte, n *Node) []Segment {
+	var out []Segment
+	splitLines(src, n, func(s span) {
+		out = append(out, Segment{Text: n.Str[s.textStart:s.textEnd], Start: s.start, End: s.end})
+	})
+	return out
+}
+
+// span is a line of a string node: the source range of its escaped text
+// and the range of its decoded text in the node's Str.
+type span struct {
+	start, end         int
+	textStart, textEnd int
+}
+
+// splitLines calls yield with each line of the string node n, as
+// SplitLines splits them. It decodes as the reader did, so it only counts
+// the decoded bytes: the text is n.Str's, never built again.
+func splitLines(src []byte, n *Node, yield func(span)) {
 	start, end := contentRange(n)
 	if !n.Escape {
-		return []Segment{{Text: n.Str, Start: start, End: end}}
+		yield(span{start, end, 0, len(n.Str)})
+		return
 	}
-	var out []Segment
-	lineStart := start
-	var text []byte
-	crAt := -1 // source offset of a pending \r escape
+	lines := 0
+	line := span{start: start}
+	d := 0     // decoded bytes so far
+	crAt := -1 // source offset of a carriage return just decoded
 	for i := start; i < end; {
 		dec, size := escapeAt(src[:end], i)
 		if len(dec) == 1 && dec[0] == '\n' {
-			segEnd := i
-			if crAt >= 0 && len(text) > 0 && text[len(text)-1] == '\r' {
-				text = text[:len(text)-1]
-				segEnd = crAt
+			line.end, line.textEnd = i, d
+			if crAt >= 0 {
+				line.end, line.textEnd = crAt, d-1
 			}
-			out = append(out, Segment{Text: string(text), Start: lineStart, End: segEnd})
-			text = text[:0]
+			yield(line)
+			lines++
 			i += size
-			lineStart = i
+			d++
+			line = span{start: i, textStart: d}
 			crAt = -1
 			continue
 		}
+		crAt = -1
 		if len(dec) == 1 && dec[0] == '\r' {
 			crAt = i
-		} else {
-			crAt = -1
 		}
-		text = append(text, dec...)
+		d += len(dec)
 		i += size
 	}
 	// Decoded text, not source, decides: the lone backslash that ends an
 	// unterminated string decodes to nothing and makes no line.
-	if len(text) > 0 || len(out) == 0 {
-		out = append(out, Segment{Text: string(text), Start: lineStart, End: end})
+	if d > line.textStart || lines == 0 {
+		line.end, line.textEnd = end, d
+		yield(line)
 	}
-	return out
 }
 
 // SourceOffset maps a byte offset in a string node's decoded value to the

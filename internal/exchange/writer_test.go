@@ -413,8 +413,8 @@ func checkNothingLost(t testing.TB, input, output []byte) {
 // only) and the empty lines at the end dropped.
 func modelLines(p Patch) []string {
 	var out []string
-	for _, l := range p.Lines {
-		out = append(out, strings.TrimRight(l.Text, "\r"))
+	for i := range p.Lines {
+		out = append(out, strings.TrimRight(p.LineText(i), "\r"))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]

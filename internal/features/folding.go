@@ -6,15 +6,15 @@ import "github.com/leanreview/lreview-lsp/internal/exchange"
 // hunk, and each comment. A region on one line is the editor's to drop.
 func (r Analysed) Folds() []exchange.Range {
 	var out []exchange.Range
-	lines := r.Index.Patch.Lines
+	p := r.Index.Patch
 	for _, f := range r.Index.Files {
-		out = append(out, exchange.Range{Start: lines[f.First].Start, End: lines[f.Last].End})
+		out = append(out, exchange.Range{Start: p.LineStart(f.First), End: p.LineEnd(f.Last)})
 		for _, h := range f.Hunks {
 			last := h.Header
 			if k := len(h.Lines); k > 0 {
 				last = int(h.Lines[k-1].Patch)
 			}
-			out = append(out, exchange.Range{Start: lines[h.Header].Start, End: lines[last].End})
+			out = append(out, exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(last)})
 		}
 	}
 	for _, c := range r.Doc.Review.Comments {

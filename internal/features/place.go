@@ -174,14 +174,13 @@ func replyIndex(c *exchange.Comment, obj *exchange.Node) int {
 // patchLineAt returns the index of the line of the patch string n (an
 // array element, or the whole string form) that offset is on, or -1.
 func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
-	ls := p.Lines
-	i := sort.Search(len(ls), func(i int) bool { return ls[i].Start > offset }) - 1
+	i := sort.Search(len(p.Lines), func(i int) bool { return p.LineStart(i) > offset }) - 1
 	// A line's text starts after its element's opening quote: the quote
 	// belongs to the element's first line.
-	if i+1 < len(ls) && ls[i+1].Node == n && (i < 0 || ls[i].Node != n) {
+	if i+1 < len(p.Lines) && p.LineNode(i+1) == n && (i < 0 || p.LineNode(i) != n) {
 		i++
 	}
-	if i < 0 || ls[i].Node != n {
+	if i < 0 || p.LineNode(i) != n {
 		return -1
 	}
 	return i
@@ -191,11 +190,10 @@ func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
 // element, quotes included, or its own text when it shares a string with
 // other lines (the single-string form, a multi-line element).
 func LineRange(p *exchange.Patch, i int) exchange.Range {
-	l := p.Lines[i]
-	if l.Shared() {
-		return exchange.Range{Start: l.Start, End: l.End}
+	if p.LineShared(i) {
+		return exchange.Range{Start: p.LineStart(i), End: p.LineEnd(i)}
 	}
-	return exchange.NodeRange(l.Node)
+	return exchange.NodeRange(p.LineNode(i))
 }
 
 // placeNear is PlaceAt, or the place just before offset when offset is

@@ -46,9 +46,9 @@ func Tokens(ix *anchor.Index, src []byte) []Token {
 // only the hunks around it: a range request asks for the lines an editor
 // shows, out of a patch of 100,000.
 func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
-	lines := ix.Patch.Lines
-	lo := sort.Search(len(lines), func(i int) bool { return lines[i].End >= span.Start })
-	hi := sort.Search(len(lines), func(i int) bool { return lines[i].Start > span.End })
+	p := ix.Patch
+	lo := sort.Search(len(p.Lines), func(i int) bool { return p.LineEnd(i) >= span.Start })
+	hi := sort.Search(len(p.Lines), func(i int) bool { return p.LineStart(i) > span.End })
 	var out []Token
 	first := sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Last >= lo })
 	for _, f := range ix.Files[first:] {
@@ -75,9 +75,8 @@ func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, 
 	}
 	emitHeaders := func(upto int) {
 		for ; next < upto && next <= f.Last; next++ {
-			l := p.Lines[next]
-			if l.End > l.Start {
-				out = append(out, Token{Start: l.Start, End: l.End, Kind: TokenHeader, Line: next})
+			if start, end := p.LineStart(next), p.LineEnd(next); end > start {
+				out = append(out, Token{Start: start, End: end, Kind: TokenHeader, Line: next})
 			}
 		}
 	}
@@ -86,16 +85,17 @@ func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, 
 		if h.Header >= hi {
 			return out
 		}
-		hl := p.Lines[h.Header]
-		out = append(out, Token{Start: hl.Start, End: hunkHeaderEnd(src, hl.Start, hl.End), Kind: TokenHunk, Line: h.Header})
+		start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
+		out = append(out, Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
 		next = h.Header + 1
 		for _, dl := range h.Lines {
-			l := p.Lines[dl.Patch]
-			next = int(dl.Patch) + 1
-			if l.End == l.Start {
+			i := int(dl.Patch)
+			next = i + 1
+			start, end := p.LineStart(i), p.LineEnd(i)
+			if end == start {
 				continue // an empty context line has no text to colour
 			}
-			out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
+			out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: i})
 		}
 	}
 	emitHeaders(min(f.Last+1, max(next, hi)))

@@ -54,20 +54,20 @@ func walkTokens(ix *anchor.Index, src []byte) []Token {
 		next := f.First
 		headers := func(upto int) {
 			for ; next < upto && next <= f.Last; next++ {
-				if l := p.Lines[next]; l.End > l.Start {
-					out = append(out, Token{Start: l.Start, End: l.End, Kind: TokenHeader, Line: next})
+				if start, end := p.LineStart(next), p.LineEnd(next); end > start {
+					out = append(out, Token{Start: start, End: end, Kind: TokenHeader, Line: next})
 				}
 			}
 		}
 		for _, h := range f.Hunks {
 			headers(h.Header)
-			hl := p.Lines[h.Header]
-			out = append(out, Token{Start: hl.Start, End: hunkHeaderEnd(src, hl.Start, hl.End), Kind: TokenHunk, Line: h.Header})
+			start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
+			out = append(out, Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
 			next = h.Header + 1
 			for _, dl := range h.Lines {
 				next = int(dl.Patch) + 1
-				if l := p.Lines[dl.Patch]; l.End > l.Start {
-					out = append(out, Token{Start: l.Start, End: l.End, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
+				if start, end := p.LineStart(int(dl.Patch)), p.LineEnd(int(dl.Patch)); end > start {
+					out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
 				}
 			}
 		}

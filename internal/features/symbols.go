@@ -143,28 +143,28 @@ func (r Analysed) Symbols() []Symbol {
 // large review, thousands of files and hunks that an edit in a comment
 // leaves as they were, but for the counts of active comments.
 func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
-	lines := r.Index.Patch.Lines
+	p := r.Index.Patch
 	var out []Symbol
 	for _, d := range dirs {
 		dir := Symbol{Name: d.Dir + "/", Kind: SymbolDir, Detail: changedActive(d.Changed, d.Active)}
 		lo, hi := -1, -1
 		for _, fs := range d.Files {
 			f := fs.File
-			first, last := lines[f.First], lines[f.Last]
+			first, last := p.LineNode(f.First), p.LineNode(f.Last)
 			fsym := Symbol{
 				Name:      fs.Name,
 				Detail:    summaryDetail(f, fs),
 				Kind:      SymbolFile,
-				Range:     exchange.Range{Start: first.Node.Start, End: last.Node.End},
-				Selection: exchange.Range{Start: first.Start, End: first.End},
+				Range:     exchange.Range{Start: first.Start, End: last.End},
+				Selection: exchange.Range{Start: p.LineStart(f.First), End: p.LineEnd(f.First)},
 			}
 			for i := range f.Hunks {
-				fsym.Children = append(fsym.Children, hunkSymbol(lines, &f.Hunks[i]))
+				fsym.Children = append(fsym.Children, hunkSymbol(p, &f.Hunks[i]))
 			}
-			if lo < 0 || first.Node.Start < lo {
-				lo = first.Node.Start
+			if lo < 0 || first.Start < lo {
+				lo = first.Start
 			}
-			hi = max(hi, last.Node.End)
+			hi = max(hi, last.End)
 			dir.Children = append(dir.Children, fsym)
 		}
 		dir.Range = exchange.Range{Start: lo, End: hi}
@@ -174,18 +174,17 @@ func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
 	return out
 }
 
-func hunkSymbol(lines []exchange.PatchLine, h *anchor.Hunk) Symbol {
-	hl := lines[h.Header]
-	end := hl.Node.End
+func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
+	end := p.LineNode(h.Header).End
 	if k := len(h.Lines); k > 0 {
-		end = lines[h.Lines[k-1].Patch].Node.End
+		end = p.LineNode(int(h.Lines[k-1].Patch)).End
 	}
 	return Symbol{
 		Name:      fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldCount, h.NewStart, h.NewCount),
 		Detail:    h.Section,
 		Kind:      SymbolHunk,
-		Range:     exchange.Range{Start: hl.Node.Start, End: end},
-		Selection: exchange.Range{Start: hl.Start, End: hl.End},
+		Range:     exchange.Range{Start: p.LineNode(h.Header).Start, End: end},
+		Selection: exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(h.Header)},
 	}
 }
 

@@ -1,0 +1,58 @@
+package exchange
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+// generatedOnce is the 8 MB review the lsp benchmarks edit.
+var generatedOnce = sync.OnceValue(func() []byte { return reviewgen.Generate(reviewgen.Default()) })
+
+// BenchmarkParseEditedSummary times a keystroke in the summary of the
+// generated review: the patch after it is carried over, moved by a byte.
+// Each version is parsed from the one before, as an editor would.
+func BenchmarkParseEditedSummary(b *testing.B) {
+	src := generatedOnce()
+	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
+	prev := Parse(src)
+	for b.Loop() {
+		b.StopTimer()
+		text := prev.Src
+		next := make([]byte, 0, len(text)+1)
+		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
+		b.StartTimer()
+		doc := ParseEdited(next, prev, Change{Prefix: at, Suffix: len(text) - at})
+		if doc.Review.Patch.Node == prev.Review.Patch.Node {
+			b.Fatal("the patch did not move")
+		}
+		prev = doc
+	}
+	b.ReportMetric(float64(len(prev.Review.Patch.Lines)), "lines")
+}
+
+// BenchmarkParsedHeap reports the live heap that a parsed generated
+// review holds, text included, and the share its patch lines take.
+func BenchmarkParsedHeap(b *testing.B) {
+	src := generatedOnce()
+	var doc *Document
+	var live uint64
+	for b.Loop() {
+		doc = nil
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		doc = Parse(append([]byte(nil), src...))
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live = after.HeapAlloc - before.HeapAlloc
+	}
+	b.ReportMetric(float64(live)/1e6, "live-MB")
+	b.ReportMetric(float64(len(doc.Review.Patch.Lines)), "lines")
+	b.ReportMetric(float64(cap(doc.Review.Patch.Lines))*float64(unsafe.Sizeof(PatchLine{}))/1e6, "lines-MB")
+	runtime.KeepAlive(doc)
+}

@@ -1,0 +1,148 @@
+package exchange
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// patchLineReviews are reviews whose patch is spelt in every way the line
+// table must follow: multi-line elements, escapes, CRLF inside elements,
+// the string form, a trailing "" element, non-string elements.
+var patchLineReviews = map[string]string{
+	"multi-line elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["diff --git a/x b/x\n--- a/x", "+++ b/x\n", "@@ -1,2 +1,2 @@\n a\n-b", "+c"], "comments": []}`,
+	"escapes": `{"leanreview_review": 1, "title": "t", "summary": "s \u00e9", "patch": ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-say \"hi\\\" \u00e9 😀 \ud83d\ude00", "+\tsay \u0022bye\u0022\\n", "+é\u00e9\nsecond 😀"], "comments": []}`,
+	"CRLF inside elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["--- a/x\r\n+++ b/x\r\n", "@@ -1 +1 @@\r", "-a\r\n+b\u000d\u000a c\r"], "comments": []}`,
+	"string form": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": "--- a/x\n+++ b/x\r\n@@ -1 +1 @@\n-\u00e9 \"q\"\n+😀\\\n", "comments": []}`,
+	"string form CRLF": "{\"leanreview_review\": 1, \"title\": \"t\",\r\n \"summary\": \"s\",\r\n \"patch\": \"--- a/x\\r\\n+++ b/x\\r\\n@@ -1 +1 @@\\r\\n-a\\r\\n+b\\r\\n\", \"comments\": []}",
+	"trailing empty element": "{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"summary\": \"s\",\n  \"patch\": [\n    \"--- a/x\",\n    \"+++ b/x\",\n    \"@@ -1 +1 @@\",\n    \"-a\",\n    \"+b\",\n    \"\"\n  ],\n  \"comments\": []\n}\n",
+	"non-string elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": [null, "--- a/x", 3, "+++ b/x", {"x": ["y"]}, "@@ -1 +1 @@", ["-a"], "-a", true, "+b\nc", ""], "comments": []}`,
+	"empty elements": `{"leanreview_review": 1, "title": "", "summary": "", "patch": ["", "\n", "\r\n", "a\n\nb", "\n\n"], "comments": []}`,
+}
+
+// TestMovedPatchSharesLines edits the reviews before their patch, at
+// random, and checks that a version whose patch was carried over shares
+// the earlier version's line table, and that its lines read exactly as a
+// fresh parse's: same ranges, texts, elements, nodes of its own tree.
+func TestMovedPatchSharesLines(t *testing.T) {
+	reviews := goldenReviews(t)
+	for name, src := range patchLineReviews {
+		reviews[name] = []byte(src)
+	}
+	r := rand.New(rand.NewPCG(5, 9))
+	names := slices.Sorted(func(yield func(string) bool) {
+		for name := range reviews {
+			if !yield(name) {
+				return
+			}
+		}
+	})
+	for _, name := range names {
+		prev := Parse(reviews[name])
+		if prev.Review.Patch.Node == nil || len(prev.Review.Patch.Lines) == 0 {
+			continue
+		}
+		shared := 0
+		for k := 0; k < 12; k++ {
+			src, ch, what := editBeforePatch(r, prev)
+			var got *Document
+			if k%2 == 0 {
+				got = ParseEdited(src, prev, ch)
+			} else {
+				got = ParseIncremental(src, prev)
+			}
+			ctx := fmt.Sprintf("%s, edit %d (%s)", name, k, what)
+			comparePatchLines(t, ctx, got, Parse(src))
+			gp, pp := &got.Review.Patch, &prev.Review.Patch
+			if from, _ := got.PatchSource(); from == pp.Node {
+				shared++
+				if len(gp.Lines) != len(pp.Lines) || &gp.Lines[0] != &pp.Lines[0] {
+					t.Fatalf("%s: the carried over patch has lines %p (%d), want the earlier version's %p (%d)", ctx, &gp.Lines[0], len(gp.Lines), &pp.Lines[0], len(pp.Lines))
+				}
+			}
+			if gp.Node != nil && len(gp.Lines) > 0 {
+				prev = got // the next edit builds on this version
+			}
+		}
+		if shared == 0 {
+			t.Errorf("%s: no edit carried the patch over: nothing checked", name)
+		}
+	}
+}
+
+// editBeforePatch returns prev's text after a random edit before its
+// patch: mostly a character typed or deleted in the title or the summary
+// (which moves the patch, or not for a replacement of the same length),
+// else any byte before the patch replaced by anything.
+func editBeforePatch(r *rand.Rand, prev *Document) ([]byte, Change, string) {
+	old := prev.Src
+	splice := func(start, end int, text string) ([]byte, Change) {
+		src := append(append(append([]byte(nil), old[:start]...), text...), old[end:]...)
+		return src, Change{Prefix: start, Suffix: len(old) - end}
+	}
+	chars := []string{"x", "é", "😀", `\"`, `\\`, `\u00e9`, `\n`, " "}
+	var strs []*Node
+	for _, name := range []string{"title", "summary"} {
+		if n := prev.Root.Member(name); n != nil && n.Kind == KindString && n.Closed && n.End <= prev.Review.Patch.Node.Start {
+			strs = append(strs, n)
+		}
+	}
+	switch k := r.IntN(6); {
+	case k < 4 && len(strs) > 0:
+		n := strs[r.IntN(len(strs))]
+		ch := chars[r.IntN(len(chars))]
+		if k == 3 && n.End-n.Start > 2 && !n.Escape {
+			at := n.Start + 1 + r.IntN(n.End-n.Start-2)
+			src, c := splice(at, at+1, "")
+			return src, c, "delete a byte of " + n.Name
+		}
+		at := n.Start + 1 // escapes make other offsets unsafe to type at
+		if !n.Escape {
+			at += r.IntN(n.End - n.Start - 1)
+		}
+		src, c := splice(at, at, ch)
+		return src, c, "insert " + ch + " in " + n.Name
+	case k == 4:
+		at := prev.Review.Patch.Node.Start
+		src, c := splice(at, at, strings.Repeat(" ", 1+r.IntN(3)))
+		return src, c, "spaces before the patch"
+	}
+	at := r.IntN(prev.Review.Patch.Node.Start)
+	ch := []string{"x", "", "\n", `"`, "{", "]", "é"}[r.IntN(7)]
+	src, c := splice(at, at+r.IntN(2), ch)
+	return src, c, fmt.Sprintf("replace at %d by %q", at, ch)
+}
+
+// comparePatchLines requires got's patch lines to read as want's, got's
+// nodes being its own tree's.
+func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
+	t.Helper()
+	gp, wp := &got.Review.Patch, &want.Review.Patch
+	if gp.Form != wp.Form || len(gp.Lines) != len(wp.Lines) {
+		t.Fatalf("%s: got form %d with %d lines, want %d with %d", ctx, gp.Form, len(gp.Lines), wp.Form, len(wp.Lines))
+	}
+	if (gp.TrailingEmpty == nil) != (wp.TrailingEmpty == nil) || gp.TrailingEmpty != nil &&
+		(NodeRange(gp.TrailingEmpty) != NodeRange(wp.TrailingEmpty) || gp.TrailingEmpty != got.Root.Member("patch").Elems()[gp.TrailingEmpty.Index]) {
+		t.Fatalf("%s: trailing empty element %v, want %v in the document's own tree", ctx, gp.TrailingEmpty, wp.TrailingEmpty)
+	}
+	own := got.Root.Member("patch")
+	for i := range gp.Lines {
+		g := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", gp.LineStart(i), gp.LineEnd(i), gp.LineText(i), gp.LineElem(i), gp.LineShared(i), NodeRange(gp.LineNode(i)))
+		w := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", wp.LineStart(i), wp.LineEnd(i), wp.LineText(i), wp.LineElem(i), wp.LineShared(i), NodeRange(wp.LineNode(i)))
+		if g != w {
+			t.Fatalf("%s: line %d: got %s, want %s", ctx, i, g, w)
+		}
+		n := own
+		if gp.Form == PatchArray {
+			n = own.Elems()[gp.LineElem(i)]
+		}
+		if gp.LineLen(i) != len(gp.LineText(i)) {
+			t.Fatalf("%s: line %d: LineLen %d, want the length of %q", ctx, i, gp.LineLen(i), gp.LineText(i))
+		}
+		if gp.LineNode(i) != n {
+			t.Fatalf("%s: line %d: node %p is not the document's own %s", ctx, i, gp.LineNode(i), n.Pointer())
+		}
+	}
+}
