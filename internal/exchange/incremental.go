@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"bytes"
+	"unsafe"
 	"weak"
 )
 
@@ -130,13 +131,17 @@ func reuseMapper(d, prev *Document, prefix int) *Document {
 	return d
 }
 
-// movedPatch returns p for clone, the copy of p.Node moved by delta
-// bytes. The lines are shared as they are: they hold offsets relative to
-// the patch node and indexes, which the move leaves alone.
+// movedPatch returns p for clone, p.Node moved by an edit before it. The
+// lines are shared; their texts are read from the elements clone was
+// copied from, so that clone's own are made only if something asks for
+// them, and a trailing empty element gets a moved copy of its own.
 func movedPatch(p Patch, clone *Node) Patch {
-	p.Node = clone
+	p.Node, p.texts = clone, clone
+	if clone.moved {
+		p.texts = (*movedNode)(unsafe.Pointer(clone)).from
+	}
 	if p.TrailingEmpty != nil {
-		p.TrailingEmpty = clone.Elems()[p.TrailingEmpty.Index]
+		p.TrailingEmpty = p.element(int(p.TrailingEmpty.Index))
 	}
 	return p
 }

@@ -90,6 +90,11 @@ type Patch struct {
 	// TrailingEmpty is the forbidden final "" element of the array form; it
 	// is not one of Lines.
 	TrailingEmpty *Node
+	// texts, when set, is the node whose elements hold the lines' decoded
+	// texts instead of Node: for a patch moved by an edit before it, the
+	// node it was copied from (see movedNode), so that reading a text or a
+	// flag makes no copy of the elements.
+	texts *Node
 }
 
 // PatchLine is one diff line of the patch. A large review has 100,000 of
@@ -121,10 +126,32 @@ func (p *Patch) nodeOf(l *PatchLine) *Node {
 	return p.Node
 }
 
+// textOf returns the node that holds l's decoded text: nodeOf's, or the
+// same element of the node a moved patch was copied from.
+func (p *Patch) textOf(l *PatchLine) *Node {
+	if p.texts == nil || p.Form != PatchArray {
+		return p.nodeOf(l)
+	}
+	return p.texts.children()[l.elem]
+}
+
+// element returns array element i with this version's offsets. For a
+// patch moved by an edit before it, whose own elements are made only
+// when something asks for them all, it is a moved copy of the element
+// it was copied from, with Parent the patch: the checks that run on
+// every version read a few elements that way, and copy no other.
+func (p *Patch) element(i int) *Node {
+	if p.texts == nil {
+		return p.Node.children()[i]
+	}
+	e := p.texts.children()[i]
+	return newShiftedCopier(countNodes(e), p.Node.Start-p.texts.Start).clone(e, p.Node)
+}
+
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
 	l := &p.Lines[i]
-	return p.nodeOf(l).Str[l.textStart:l.textEnd]
+	return p.textOf(l).Str[l.textStart:l.textEnd]
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
@@ -151,7 +178,7 @@ func (p *Patch) LineShared(i int) bool {
 	if p.Form != PatchArray {
 		return true // the patch string
 	}
-	return p.LineNode(i).lineFeed
+	return p.textOf(&p.Lines[i]).lineFeed
 }
 
 // Comment is one element of `comments`.

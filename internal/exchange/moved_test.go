@@ -95,3 +95,42 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 		t.Fatalf("moved twice: from %p delta %d, want the node read (%p) and 0", m.from, m.delta, doc.Review.Patch.Node)
 	}
 }
+
+// TestEditBeforeThePatchCopiesNoElement types in the summary of reviews
+// whose patch has multi-line elements and a trailing empty one, parses
+// and checks each version as the server does, and requires that none
+// made the moved patch's elements; its lines' texts and flags are still
+// a fresh parse's.
+func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
+	src := reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 120, Comments: 6, Seed: 5})
+	src = bytes.Replace(src, []byte(`",`+"\n"), []byte(`\n+x",`+"\n"), 1)
+	src = bytes.Replace(src, []byte("\"\n  ],"), []byte("\",\n    \"\"\n  ],"), 1)
+	doc := Parse(src)
+	check := Check(doc)
+	if doc.Review.Patch.TrailingEmpty == nil {
+		t.Fatal("the review has no trailing empty element: the replacement is out of date")
+	}
+	for k := range 5 {
+		at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
+		next := append(append(append([]byte{}, src[:at]...), "é"[:2*(k%2)+0]+"x"...), src[at:]...)
+		got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
+		check = CheckIncremental(got, &check)
+		p := got.Review.Patch
+		if !p.Node.moved || (*movedNode)(unsafe.Pointer(p.Node)).kids != nil {
+			t.Fatalf("edit %d: the patch is moved %v with elements made; want moved, none made", k, p.Node.moved)
+		}
+		want := Parse(next).Review.Patch
+		for i := range p.Lines {
+			if p.LineText(i) != want.LineText(i) || p.LineShared(i) != want.LineShared(i) || p.LineStart(i) != want.LineStart(i) {
+				t.Fatalf("edit %d, line %d: got %q shared %v at %d, want %q %v at %d", k, i, p.LineText(i), p.LineShared(i), p.LineStart(i), want.LineText(i), want.LineShared(i), want.LineStart(i))
+			}
+		}
+		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer() != want.TrailingEmpty.Pointer() {
+			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(), w, want.TrailingEmpty.Pointer())
+		}
+		if (*movedNode)(unsafe.Pointer(p.Node)).kids != nil {
+			t.Fatalf("edit %d: reading the lines made the elements", k)
+		}
+		src, doc = next, got
+	}
+}

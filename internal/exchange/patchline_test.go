@@ -12,14 +12,14 @@ import (
 // table must follow: multi-line elements, escapes, CRLF inside elements,
 // the string form, a trailing "" element, non-string elements.
 var patchLineReviews = map[string]string{
-	"multi-line elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["diff --git a/x b/x\n--- a/x", "+++ b/x\n", "@@ -1,2 +1,2 @@\n a\n-b", "+c"], "comments": []}`,
-	"escapes": `{"leanreview_review": 1, "title": "t", "summary": "s \u00e9", "patch": ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-say \"hi\\\" \u00e9 😀 \ud83d\ude00", "+\tsay \u0022bye\u0022\\n", "+é\u00e9\nsecond 😀"], "comments": []}`,
-	"CRLF inside elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["--- a/x\r\n+++ b/x\r\n", "@@ -1 +1 @@\r", "-a\r\n+b\u000d\u000a c\r"], "comments": []}`,
-	"string form": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": "--- a/x\n+++ b/x\r\n@@ -1 +1 @@\n-\u00e9 \"q\"\n+😀\\\n", "comments": []}`,
-	"string form CRLF": "{\"leanreview_review\": 1, \"title\": \"t\",\r\n \"summary\": \"s\",\r\n \"patch\": \"--- a/x\\r\\n+++ b/x\\r\\n@@ -1 +1 @@\\r\\n-a\\r\\n+b\\r\\n\", \"comments\": []}",
+	"multi-line elements":    `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["diff --git a/x b/x\n--- a/x", "+++ b/x\n", "@@ -1,2 +1,2 @@\n a\n-b", "+c"], "comments": []}`,
+	"escapes":                `{"leanreview_review": 1, "title": "t", "summary": "s \u00e9", "patch": ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-say \"hi\\\" \u00e9 😀 \ud83d\ude00", "+\tsay \u0022bye\u0022\\n", "+é\u00e9\nsecond 😀"], "comments": []}`,
+	"CRLF inside elements":   `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": ["--- a/x\r\n+++ b/x\r\n", "@@ -1 +1 @@\r", "-a\r\n+b\u000d\u000a c\r"], "comments": []}`,
+	"string form":            `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": "--- a/x\n+++ b/x\r\n@@ -1 +1 @@\n-\u00e9 \"q\"\n+😀\\\n", "comments": []}`,
+	"string form CRLF":       "{\"leanreview_review\": 1, \"title\": \"t\",\r\n \"summary\": \"s\",\r\n \"patch\": \"--- a/x\\r\\n+++ b/x\\r\\n@@ -1 +1 @@\\r\\n-a\\r\\n+b\\r\\n\", \"comments\": []}",
 	"trailing empty element": "{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"summary\": \"s\",\n  \"patch\": [\n    \"--- a/x\",\n    \"+++ b/x\",\n    \"@@ -1 +1 @@\",\n    \"-a\",\n    \"+b\",\n    \"\"\n  ],\n  \"comments\": []\n}\n",
-	"non-string elements": `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": [null, "--- a/x", 3, "+++ b/x", {"x": ["y"]}, "@@ -1 +1 @@", ["-a"], "-a", true, "+b\nc", ""], "comments": []}`,
-	"empty elements": `{"leanreview_review": 1, "title": "", "summary": "", "patch": ["", "\n", "\r\n", "a\n\nb", "\n\n"], "comments": []}`,
+	"non-string elements":    `{"leanreview_review": 1, "title": "t", "summary": "s", "patch": [null, "--- a/x", 3, "+++ b/x", {"x": ["y"]}, "@@ -1 +1 @@", ["-a"], "-a", true, "+b\nc", ""], "comments": []}`,
+	"empty elements":         `{"leanreview_review": 1, "title": "", "summary": "", "patch": ["", "\n", "\r\n", "a\n\nb", "\n\n"], "comments": []}`,
 }
 
 // TestMovedPatchSharesLines edits the reviews before their patch, at
@@ -123,8 +123,10 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 	if gp.Form != wp.Form || len(gp.Lines) != len(wp.Lines) {
 		t.Fatalf("%s: got form %d with %d lines, want %d with %d", ctx, gp.Form, len(gp.Lines), wp.Form, len(wp.Lines))
 	}
+	// A moved patch's trailing element is a copy of its own (Patch.element),
+	// with the patch as its parent.
 	if (gp.TrailingEmpty == nil) != (wp.TrailingEmpty == nil) || gp.TrailingEmpty != nil &&
-		(NodeRange(gp.TrailingEmpty) != NodeRange(wp.TrailingEmpty) || gp.TrailingEmpty != got.Root.Member("patch").Elems()[gp.TrailingEmpty.Index]) {
+		(NodeRange(gp.TrailingEmpty) != NodeRange(wp.TrailingEmpty) || gp.TrailingEmpty.Parent != got.Root.Member("patch") || gp.TrailingEmpty.Pointer() != wp.TrailingEmpty.Pointer()) {
 		t.Fatalf("%s: trailing empty element %v, want %v in the document's own tree", ctx, gp.TrailingEmpty, wp.TrailingEmpty)
 	}
 	own := got.Root.Member("patch")
