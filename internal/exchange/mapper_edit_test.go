@@ -231,6 +231,45 @@ func TestMapperEditedReusesSuffix(t *testing.T) {
 	}
 }
 
+// TestParseEditedMapper edits a review through ParseEdited, in the patch,
+// around it and in the comments, and requires each version's mapper, made
+// from the one before, to be the one NewMapper makes of its text.
+func TestParseEditedMapper(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	prev := Parse(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 6, Seed: 3}))
+	prev.Mapper()
+	for i := range 300 {
+		next, ch := randomEdit(r, prev.Src)
+		d := ParseEdited(next, prev, ch)
+		sameTables(t, fmt.Sprintf("edit %d (%+v)", i, ch), d.Mapper(), NewMapper(next))
+		prev = d
+	}
+}
+
+// TestParseEditedMapperTakesSuffix types a byte in a review's patch and
+// after it, and says that more is unchanged than is: the mapper of the
+// parse repeats the old lines of what it was told is the same, moved, so
+// the parse passed the suffix on.
+func TestParseEditedMapperTakesSuffix(t *testing.T) {
+	// The rests are as long, with their line feeds in other places.
+	const oldRest, newRest = "\n \n \n}", "\n\n  \n}"
+	for _, before := range []string{`{"patch": ["+a`, `{"patch": ["+a"], "n": `} {
+		after := strings.Repeat(`"]`, strings.Count(before, `"`)%2) // closes the patch if open
+		old := before + "1" + after + oldRest
+		prev := Parse([]byte(old))
+		prev.Mapper()
+		text := []byte(before + "12" + after + newRest)
+		d := ParseEdited(text, prev, Change{Prefix: len(before) + 1, Suffix: len(after + oldRest)})
+		want := []int32{0}
+		for _, s := range NewMapper([]byte(old)).starts()[1:] {
+			want = append(want, s+1)
+		}
+		if got := d.Mapper().starts(); !slices.Equal(got, want) || slices.Equal(got, NewMapper(text).starts()) {
+			t.Errorf("%q: got line starts %v, want %v (the old ones, moved)", text, got, want)
+		}
+	}
+}
+
 // generatedOnce is the ~8 MB review the lsp benchmarks edit.
 var generatedOnce = sync.OnceValue(func() []byte { return reviewgen.Generate(reviewgen.Default()) })
 
