@@ -192,8 +192,11 @@ func (m *Mapper) appendMoved(starts []int32, i int, delta int) []int32 {
 			i -= len(part)
 			continue
 		}
-		for _, s := range part[i:] {
-			starts = append(starts, s+d)
+		// Sized first: a loop of appends checks the capacity per line.
+		at := len(starts)
+		starts = slices.Grow(starts, len(part)-i)[:at+len(part)-i]
+		for k, s := range part[i:] {
+			starts[at+k] = s + d
 		}
 		i = 0
 	}
