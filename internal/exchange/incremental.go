@@ -89,7 +89,7 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	case p.Node.Start >= len(old)-suffix:
 		delta = len(src) - len(old) // the edit is before it: the patch moves
 	default:
-		return reuseMapper(Parse(src), prev, prefix)
+		return reuseMapper(Parse(src), prev, ch)
 	}
 	// An unmoved subtree is shared with prev: nothing in it differs but
 	// the patch node's Parent, which stays the stand-in for the root of
@@ -103,7 +103,7 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	}
 	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta, shared: shared}
 	root, errs := parseJSON(r)
-	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, prefix)
+	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, ch)
 	if root.Kind != KindObject {
 		return d
 	}
@@ -121,12 +121,12 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	return d
 }
 
-// reuseMapper gives d the mapper of prev's, updated from the first
-// changed byte on, when prev has one: the lines before the edit keep
-// their index.
-func reuseMapper(d, prev *Document, prefix int) *Document {
+// reuseMapper gives d the mapper of prev's, updated where ch says the
+// text changed, when prev has one: the lines before the edit keep their
+// index and those after it are prev's moved, without a scan.
+func reuseMapper(d, prev *Document, ch Change) *Document {
 	if prev.mapper != nil {
-		d.mapper = prev.mapper.edited(d.Src, prefix)
+		d.mapper = prev.mapper.edited(d.Src, ch)
 	}
 	return d
 }

@@ -67,27 +67,31 @@ const markStep = 512
 // and lines are past the end.
 func NewMapper(content []byte) *Mapper {
 	m := &Mapper{content: content[:min(len(content), MaxSource)]}
-	m.index(0)
+	m.index(0, len(m.content), nil, 0)
 	return m
 }
 
 // edited returns the mapper of content, a later version of m's text that
-// is the same in its first prefix bytes: the lines before the one holding
-// the first change keep their starts and marks, held in common with m,
-// and only the rest is scanned. An edit near the end of a large review
-// indexes a few lines, and one on the line of the edit before copies
-// nothing of the index.
-func (m *Mapper) edited(content []byte, prefix int) *Mapper {
-	// Line k-1 holds offset prefix (or ends just before it): rescan from
-	// its start, since its terminator may be the changed byte.
-	k := max(m.Line(prefix)+1, 1)
-	if m.start(k-1) == prefix {
-		k--
-	}
-	k = max(k, 1)
-	from := m.start(k - 1)
-	keep := k - 1
+// differs from it only where ch says (see Change). The lines before the
+// change keep their starts and marks, held in common with m; those wholly
+// inside the unchanged suffix are m's, moved by the change in length; only
+// the lines between are scanned. A keystroke near the top of a large
+// review so costs a copy of the line table, not a scan of the megabytes
+// after it; a Change without a Suffix rescans from the change to the end.
+func (m *Mapper) edited(content []byte, ch Change) *Mapper {
 	n := &Mapper{content: content[:min(len(content), MaxSource)]}
+	if len(content) > MaxSource || len(m.content) >= MaxSource {
+		ch.Suffix = 0 // a text cut short does not end with its suffix
+	}
+	ch = ch.fit(len(m.content), len(n.content))
+	// Rescan from the start of the last line that starts before the first
+	// changed byte: its terminator may be that byte, or a \r before a \n
+	// typed there.
+	keep := max(m.Line(ch.Prefix), 0)
+	if keep > 0 && m.start(keep) == ch.Prefix {
+		keep--
+	}
+	from := m.start(keep)
 	switch {
 	case keep <= len(m.shared):
 		n.shared = m.shared[:keep:keep]
@@ -99,54 +103,115 @@ func (m *Mapper) edited(content []byte, prefix int) *Mapper {
 	}
 	j := sort.Search(len(m.marks), func(i int) bool { return int(m.marks[i].off) >= from })
 	n.marks = m.marks[:j:j] // an append copies
-	n.index(from)
+	// The first of m's lines that starts after a byte of the suffix is a
+	// line of content, moved: whether a line starts at an offset depends
+	// on the byte before it and the one at it (or the end), the same in
+	// both texts. So are the lines after it, and so their marks.
+	suffixAt := len(m.content) - ch.Suffix
+	reuse := sort.Search(m.Lines(), func(i int) bool { return m.start(i) > suffixAt })
+	if ch.Suffix == 0 || reuse == m.Lines() {
+		n.index(from, len(n.content), nil, 0)
+		return n
+	}
+	n.index(from, m.start(reuse)+len(n.content)-len(m.content), m, reuse)
 	return n
 }
 
-// index appends the starts of the lines from offset from, the start of a
-// line, to the end of the content, and the marks of the long ones.
-func (m *Mapper) index(from int) {
-	content := m.content
+// index sets the starts of the lines from offset from, the start of a
+// line, on: those found up to offset to, then, when old is not nil, those
+// of old's lines from its line reuse on, which starts at to, moved by the
+// change in length; and it adds the marks of the long lines among them.
+func (m *Mapper) index(from, to int, old *Mapper, reuse int) {
 	// Counted first (Count is vectorised) so that the array is allocated
 	// once at its size: it lives as long as the document.
-	rest := content[from:]
+	scan := m.content[:to]
+	rest := scan[from:]
 	n := bytes.Count(rest, []byte{'\n'})
 	cr := bytes.IndexByte(rest, '\r') >= 0
 	if cr {
 		n += bytes.Count(rest, []byte{'\r'}) - bytes.Count(rest, []byte("\r\n"))
 	}
-	starts := make([]int32, 1, 1+n)
+	moved := 0
+	if old != nil {
+		moved = old.Lines() - reuse - 1 // the scan finds the first, at to
+	}
+	starts := make([]int32, 1, 1+n+moved)
 	starts[0] = int32(from)
+	starts = appendStarts(starts, scan, from, cr)
+	scanned := len(starts)
+	if old != nil {
+		starts = old.appendMoved(starts, reuse+1, len(m.content)-len(old.content))
+		scanned-- // the line at to is old's
+	}
+	m.lines = starts
+	for i := range scanned {
+		if start, end := int(starts[i]), m.lineEnd(len(m.shared)+i); end-start > markStep {
+			m.markLine(start, end)
+		}
+	}
+	if old != nil {
+		m.marks = old.appendMovedMarks(m.marks, int(old.start(reuse)), len(m.content)-len(old.content))
+	}
+}
+
+// appendStarts appends the starts of the lines after offset from, the
+// start of a line, to the end of content. The last may be the end.
+func appendStarts(starts []int32, content []byte, from int, cr bool) []int32 {
 	if !cr {
 		// The common case: IndexByte is vectorised, far faster than a
 		// byte loop on a multi-megabyte review.
 		for i := from; ; {
 			j := bytes.IndexByte(content[i:], '\n')
 			if j < 0 {
-				break
+				return starts
 			}
 			i += j + 1
 			starts = append(starts, int32(i))
 		}
-	} else {
-		for i := from; i < len(content); i++ {
-			switch content[i] {
-			case '\n':
-				starts = append(starts, int32(i+1))
-			case '\r':
-				if i+1 < len(content) && content[i+1] == '\n' {
-					i++
-				}
-				starts = append(starts, int32(i+1))
+	}
+	for i := from; i < len(content); i++ {
+		switch content[i] {
+		case '\n':
+			starts = append(starts, int32(i+1))
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
 			}
+			starts = append(starts, int32(i+1))
 		}
 	}
-	m.lines = starts
-	for i := range starts {
-		if start, end := int(starts[i]), m.lineEnd(len(m.shared)+i); end-start > markStep {
-			m.markLine(start, end)
+	return starts
+}
+
+// appendMoved appends the starts of m's lines from line i on, moved by
+// delta bytes.
+func (m *Mapper) appendMoved(starts []int32, i int, delta int) []int32 {
+	d := int32(delta)
+	for _, part := range [2][]int32{m.shared, m.lines} {
+		if i >= len(part) {
+			i -= len(part)
+			continue
 		}
+		// Sized first: a loop of appends checks the capacity per line.
+		at := len(starts)
+		starts = slices.Grow(starts, len(part)-i)[:at+len(part)-i]
+		for k, s := range part[i:] {
+			starts[at+k] = s + d
+		}
+		i = 0
 	}
+	return starts
+}
+
+// appendMovedMarks appends m's marks after offset from, moved by delta
+// bytes: a mark's columns count from its line's start, which moves with it.
+func (m *Mapper) appendMovedMarks(marks []mark, from, delta int) []mark {
+	j := sort.Search(len(m.marks), func(i int) bool { return int(m.marks[i].off) > from })
+	for _, mk := range m.marks[j:] {
+		mk.off += int32(delta)
+		marks = append(marks, mk)
+	}
+	return marks
 }
 
 // markLine adds the marks of the line [start, end), counting characters
