@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
@@ -270,8 +269,6 @@ func TestParseEditedMapperTakesSuffix(t *testing.T) {
 	}
 }
 
-// generatedOnce is the ~8 MB review the lsp benchmarks edit.
-var generatedOnce = sync.OnceValue(func() []byte { return reviewgen.Generate(reviewgen.Default()) })
 
 // BenchmarkMapperEdited updates the mapper of the 8 MB generated review
 // for one byte typed in its summary, near the top, and in its last
