@@ -269,7 +269,6 @@ func TestParseEditedMapperTakesSuffix(t *testing.T) {
 	}
 }
 
-
 // BenchmarkMapperEdited updates the mapper of the 8 MB generated review
 // for one byte typed in its summary, near the top, and in its last
 // comment, near the end: told the whole Change, and told only the prefix

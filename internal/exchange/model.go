@@ -148,6 +148,20 @@ func (p *Patch) element(i int) *Node {
 	return newShiftedCopier(countNodes(e), p.Node.Start-p.texts.Start).clone(e, p.Node)
 }
 
+// LineElemRange returns the range of line i's string node, LineNode's,
+// quotes included, without making the elements of a moved patch (see
+// movedNode): the lenses and gutter hints an editor asks for after every
+// keystroke read one per file or per visible line.
+func (p *Patch) LineElemRange(i int) Range {
+	l := &p.Lines[i]
+	if p.texts == nil || p.Form != PatchArray {
+		return NodeRange(p.nodeOf(l))
+	}
+	e := p.texts.children()[l.elem]
+	delta := p.Node.Start - p.texts.Start
+	return Range{e.Start + delta, e.End + delta}
+}
+
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
 	l := &p.Lines[i]

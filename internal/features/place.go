@@ -193,7 +193,7 @@ func LineRange(p *exchange.Patch, i int) exchange.Range {
 	if p.LineShared(i) {
 		return exchange.Range{Start: p.LineStart(i), End: p.LineEnd(i)}
 	}
-	return exchange.NodeRange(p.LineNode(i))
+	return p.LineElemRange(i)
 }
 
 // placeNear is PlaceAt, or the place just before offset when offset is

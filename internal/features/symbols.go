@@ -150,7 +150,7 @@ func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
 		lo, hi := -1, -1
 		for _, fs := range d.Files {
 			f := fs.File
-			first, last := p.LineNode(f.First), p.LineNode(f.Last)
+			first, last := p.LineElemRange(f.First), p.LineElemRange(f.Last)
 			fsym := Symbol{
 				Name:      fs.Name,
 				Detail:    summaryDetail(f, fs),
@@ -175,15 +175,15 @@ func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
 }
 
 func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
-	end := p.LineNode(h.Header).End
+	end := p.LineElemRange(h.Header).End
 	if k := len(h.Lines); k > 0 {
-		end = p.LineNode(int(h.Lines[k-1].Patch)).End
+		end = p.LineElemRange(int(h.Lines[k-1].Patch)).End
 	}
 	return Symbol{
 		Name:      fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldCount, h.NewStart, h.NewCount),
 		Detail:    h.Section,
 		Kind:      SymbolHunk,
-		Range:     exchange.Range{Start: p.LineNode(h.Header).Start, End: end},
+		Range:     exchange.Range{Start: p.LineElemRange(h.Header).Start, End: end},
 		Selection: exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(h.Header)},
 	}
 }
