@@ -154,8 +154,8 @@ type slot struct {
 func (s slot) at() int { return s.n.Start + s.delta }
 
 // commentSlots returns the comments of prev that the change leaves whole
-// in the unchanged prefix or suffix, in order, and a copier with room for
-// them that moves their strings into src. Only closed objects without a
+// in the unchanged prefix or suffix, in order, and the copier that moves
+// them into src, strings included. Only closed objects without a
 // syntax error qualify: their reading then depends on their bytes alone
 // (errors would also depend on what was read before: where the reader's
 // count of errors stops, which line a message names).
@@ -266,8 +266,8 @@ func newShiftedCopier(count, delta int) *shiftedCopier {
 // clone copies n and its descendants, with parent as the copy's Parent.
 // The copy is made on the stack and stored once, with its final
 // pointers: while the collector runs, each pointer stored into the heap
-// costs a write barrier, and storing n's then overwriting them doubled
-// the cost of a copy.
+// costs a write barrier, and storing n's pointers then overwriting them
+// paid it twice.
 func (s *shiftedCopier) clone(n, parent *Node) *Node {
 	v := *n
 	v.Parent, v.moved = parent, false // a movedNode's children are copied below
