@@ -14,7 +14,9 @@ import (
 // An edit after the patch shares them as they are; one before it moves
 // them: the patch node is copied with its offsets shifted, its elements
 // only when something asks for them (movedNode), and its lines are
-// shared (see PatchLine).
+// shared (see PatchLine). The comments the edit leaves whole, before or
+// after it, are copied rather than read again: the edited one is read,
+// not the thousands of others.
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
@@ -76,9 +78,20 @@ func ParseEdited(src []byte, prev *Document, ch Change) *Document {
 }
 
 func parseEdited(src []byte, prev *Document, ch Change) *Document {
+	d, _ := readEdited(src, prev, ch)
+	return d
+}
+
+// readEdited is parseEdited, returning its reader too, for tests to see
+// what it read. The comments the edit leaves whole in the unchanged
+// prefix or suffix are copied from prev rather than read (commentSlots),
+// whatever becomes of the patch.
+func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
+	r := &reader{src: src}
+	r.slots, r.copier = commentSlots(src, prev, ch)
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
-		return Parse(src)
+		return r.document(), r
 	}
 	old := prev.Src
 	prefix, suffix := ch.Prefix, ch.Suffix
@@ -89,7 +102,7 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	case p.Node.Start >= len(old)-suffix:
 		delta = len(src) - len(old) // the edit is before it: the patch moves
 	default:
-		return reuseMapper(Parse(src), prev, ch)
+		return reuseMapper(r.document(), prev, ch), r
 	}
 	// An unmoved subtree is shared with prev: nothing in it differs but
 	// the patch node's Parent, which stays the stand-in for the root of
@@ -101,24 +114,82 @@ func parseEdited(src []byte, prev *Document, ch Change) *Document {
 	if delta != 0 {
 		reuse, shared = newMovedNode(p.Node, delta), nil
 	}
-	r := &reader{src: src, reuse: reuse, reuseAt: p.Node.Start + delta, shared: shared}
+	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
 	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, ch)
 	if root.Kind != KindObject {
-		return d
+		return d, r
 	}
 	if root.Member("patch") != reuse {
 		// Not reused, or copied by the reader rather than written into.
 		d.Review = decodeReview(src, root)
-		return d
+		return d, r
 	}
 	d.patchFrom, d.patchDelta = p.Node, delta
 	if delta == 0 {
 		d.Review = decodeReviewWithPatch(src, root, p)
-		return d
+		return d, r
 	}
 	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse))
+	return d, r
+}
+
+// document reads the document as Parse does.
+func (r *reader) document() *Document {
+	root, errs := parseJSON(r)
+	d := &Document{Src: r.src, Root: root, Syntax: errs}
+	if root.Kind == KindObject {
+		d.Review = decodeReview(r.src, root)
+	}
 	return d
+}
+
+// slot is an element of an earlier version's root "comments" array that
+// the new text spells as that version did, delta bytes later: reading it
+// again would give the same subtree, moved.
+type slot struct {
+	n     *Node
+	delta int
+}
+
+func (s slot) at() int { return s.n.Start + s.delta }
+
+// commentSlots returns the comments of prev that the change leaves whole
+// in the unchanged prefix or suffix, in order, and the copier that moves
+// them into src, strings included. Only closed objects without a
+// syntax error qualify: their reading then depends on their bytes alone
+// (errors would also depend on what was read before: where the reader's
+// count of errors stops, which line a message names).
+func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier) {
+	if prev.Root == nil || prev.Root.Kind != KindObject {
+		return nil, nil
+	}
+	cs := prev.Root.Member("comments")
+	if cs == nil || cs.Kind != KindArray {
+		return nil, nil
+	}
+	old := prev.Src
+	slots := make([]slot, 0, len(cs.Elems()))
+	for _, e := range cs.Elems() {
+		s := slot{n: e}
+		switch {
+		case e.End <= ch.Prefix:
+		case e.Start >= len(old)-ch.Suffix:
+			s.delta = len(src) - len(old)
+		default:
+			continue
+		}
+		if e.Kind != KindObject || !e.Closed || syntaxErrorIn(prev, e) {
+			continue
+		}
+		slots = append(slots, s)
+	}
+	if len(slots) == 0 {
+		return nil, nil
+	}
+	c := newShiftedCopier(0, 0)
+	c.from, c.to = old, src
+	return slots, c
 }
 
 // reuseMapper gives d the mapper of prev's, updated where ch says the
@@ -146,7 +217,12 @@ func movedPatch(p Patch, clone *Node) Patch {
 	return p
 }
 
+// syntaxErrorIn reports whether d has a syntax error inside n's range,
+// or may have one: past maxSyntaxErrors, the reader lists no more.
 func syntaxErrorIn(d *Document, n *Node) bool {
+	if len(d.Syntax) >= maxSyntaxErrors {
+		return true
+	}
 	for _, e := range d.Syntax {
 		if e.End > n.Start && e.Start < n.End {
 			return true
@@ -166,34 +242,80 @@ type shiftedCopier struct {
 	delta int
 	slab  []Node
 	ptrs  []*Node
+	// from and to, when set, are the texts of the version the subtrees
+	// are copied from and of the one they are copied into: the copies'
+	// strings are then made to keep nothing of from's version (see own).
+	from, to []byte
+	// strs is the block strings are copied into, as the reader's.
+	strs []byte
 }
 
-// newShiftedCopier returns a copier with room for count nodes.
+// newShiftedCopier returns a copier with room for count nodes; past
+// them, it takes blocks as the reader does.
 func newShiftedCopier(count, delta int) *shiftedCopier {
 	return &shiftedCopier{delta: delta, slab: make([]Node, 0, count), ptrs: make([]*Node, 0, count)}
 }
 
 // clone copies n and its descendants, with parent as the copy's Parent.
+// The copy is made on the stack and stored once, with its final
+// pointers: while the collector runs, each pointer stored into the heap
+// costs a write barrier, and storing n's pointers then overwriting them
+// paid it twice.
 func (s *shiftedCopier) clone(n, parent *Node) *Node {
-	s.slab = append(s.slab, *n)
-	c := &s.slab[len(s.slab)-1]
-	c.Parent, c.moved = parent, false // a movedNode's children are copied below
-	c.Start += s.delta
-	c.End += s.delta
+	v := *n
+	v.Parent, v.moved = parent, false // a movedNode's children are copied below
+	v.Start += s.delta
+	v.End += s.delta
 	if n.keyEnd > 0 {
-		c.keyStart += int32(s.delta)
-		c.keyEnd += int32(s.delta)
+		v.keyStart += int32(s.delta)
+		v.keyEnd += int32(s.delta)
 	}
-	if kids := n.children(); kids != nil {
-		at := len(s.ptrs)
-		s.ptrs = s.ptrs[:at+len(kids)]
-		own := s.ptrs[at : at+len(kids) : at+len(kids)]
-		for i, k := range kids {
-			own[i] = s.clone(k, c)
-		}
-		c.setChildren(own)
+	if s.from != nil {
+		v.Name, v.Str = s.own(n.Name), s.own(n.Str)
+	}
+	kids := n.children()
+	if cap(s.ptrs)-len(s.ptrs) < len(kids) {
+		s.ptrs = make([]*Node, 0, max(ptrBlock, len(kids)))
+	}
+	at := len(s.ptrs)
+	s.ptrs = s.ptrs[:at+len(kids)]
+	own := s.ptrs[at : at+len(kids) : at+len(kids)]
+	v.setChildren(own)
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]Node, 0, slabNodes)
+	}
+	s.slab = append(s.slab, v)
+	c := &s.slab[len(s.slab)-1]
+	for i, k := range kids {
+		own[i] = s.clone(k, c)
 	}
 	return c
+}
+
+// own returns str, a string of a node of from's version, as one that
+// keeps nothing of that version alive. A view of from's text (an
+// unescaped string or member name, see reader.plain) becomes the same
+// bytes of to, delta bytes later: the copier is only given subtrees that
+// to spells as from did. Any other string is a copy in a block of the
+// reader of some version (see reader.keep), shared with that version's
+// other strings: it is copied again, so that the blocks of versions
+// whose comments were edited once do not pile up, one per comment.
+//
+// The address decides, not the reader's flags: which strings are views
+// depends on more than Escape (a key's quotes, the patch's copies), and
+// a string whose bytes start inside from's text can only be a view of
+// it, since Go's memory blocks do not overlap and are not moved (heap
+// memory; node strings are never on a stack).
+func (s *shiftedCopier) own(str string) string {
+	if str == "" {
+		return ""
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(str)))
+	// Below from's first byte, the difference wraps to a large number.
+	if off := p - uintptr(unsafe.Pointer(unsafe.SliceData(s.from))); off < uintptr(len(s.from)) {
+		return unsafe.String(&s.to[int(off)+s.delta], len(str))
+	}
+	return keepIn(&s.strs, unsafe.Slice(unsafe.StringData(str), len(str)))
 }
 
 func countNodes(n *Node) int {

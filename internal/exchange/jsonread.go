@@ -60,6 +60,17 @@ type reader struct {
 	// nodes rather than a copy: it is read by that version concurrently,
 	// so the reader writes nothing into it (see ParseIncremental).
 	shared *Node
+	// slots are comments of an earlier version that the text spells as
+	// that version did, in order of position (see commentSlots), and
+	// copier the copier that moves them in: an element of the root's
+	// "comments" array that starts where a slot does is a copy of it
+	// rather than read (see element; comments sets slotArray for that
+	// array).
+	slots     []slot
+	copier    *shiftedCopier
+	slotArray bool
+	// read counts the nodes read, for tests of what was taken instead.
+	read int
 }
 
 // slabNodes is as many nodes as fill 9 pages: the runtime rounds a large
@@ -118,6 +129,7 @@ func (r *reader) newNode() *Node {
 	}
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
+	r.read++
 	return n
 }
 
@@ -446,9 +458,12 @@ func (r *reader) member(obj *Node, depth int) *Node {
 			r.fail(keyStart, keyEnd, fmt.Sprintf("member %q has no value", name))
 			v = &Node{Start: r.pos, End: r.pos}
 		} else {
-			if isPatch {
+			switch {
+			case isPatch:
 				v = r.patch(obj, depth)
-			} else {
+			case depth == 0 && name == "comments" && len(r.slots) > 0:
+				v = r.comments(obj)
+			default:
 				v = r.value(obj, depth+1)
 			}
 		}
@@ -497,6 +512,10 @@ func startsValue(c byte) bool {
 
 func (r *reader) array(n *Node, depth int) {
 	n.Kind = KindArray
+	// Only the root's comments array takes slots (depth 1): should the
+	// member's value be an object, not the arrays inside it.
+	slots := r.slotArray && depth == 1
+	r.slotArray = false
 	r.pos++ // [
 	r.open = append(r.open, ']')
 	base := len(r.kids)
@@ -536,10 +555,7 @@ func (r *reader) array(n *Node, depth int) {
 			continue
 		}
 		afterComma = -1
-		e := r.value(n, depth+1)
-		if e.End == e.Start && e.Kind == KindInvalid && r.pos < len(r.src) && r.src[r.pos] == ':' {
-			r.pos++ // a stray ':' would otherwise loop forever
-		}
+		e := r.element(n, depth, slots)
 		e.Index = int32(len(r.kids) - base)
 		r.pushKid(e)
 		r.skipSpace()

@@ -198,20 +198,24 @@ func (r *reader) plain(start, end int) string {
 const strBlock = 64 << 10
 
 // keep copies b into the reader's string blocks and returns the copy.
-func (r *reader) keep(b []byte) string {
+func (r *reader) keep(b []byte) string { return keepIn(&r.strs, b) }
+
+// keepIn copies b into the block *strs, or a new one when it is full,
+// and returns the copy.
+func keepIn(strs *[]byte, b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	if len(b) > strBlock/8 {
 		return string(b) // a large one would waste the rest of a block
 	}
-	if cap(r.strs)-len(r.strs) < len(b) {
-		r.strs = make([]byte, 0, strBlock)
+	if cap(*strs)-len(*strs) < len(b) {
+		*strs = make([]byte, 0, strBlock)
 	}
-	at := len(r.strs)
-	r.strs = append(r.strs, b...)
-	// The block's bytes up to len(r.strs) are never written again.
-	return unsafe.String(&r.strs[at], len(b))
+	at := len(*strs)
+	*strs = append(*strs, b...)
+	// The block's bytes up to len(*strs) are never written again.
+	return unsafe.String(&(*strs)[at], len(b))
 }
 
 // escape decodes the escape at s[i] (a backslash) into r.scratch and
