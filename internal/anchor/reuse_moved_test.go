@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -13,10 +11,9 @@ import (
 	"testing"
 	"unsafe"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
 // The reuse of a previous analysis when an edit before the patch moved it
@@ -29,31 +26,7 @@ import (
 // generated ones.
 func reuseReviews(t *testing.T) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	files, _ := filepath.Glob("../../examples/*.review.json")
-	fixtures, _ := filepath.Glob("../../editors/*/test/*fixtures/*.review.json")
-	for _, f := range append(files, fixtures...) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = src
-	}
-	archives, _ := filepath.Glob("../../cmd/lreview-lsp/testdata/*.txtar")
-	for _, p := range archives {
-		ar, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, ".json") && bytes.Contains(f.Data, []byte(`"comments"`)) {
-				out[p+"/"+f.Name] = f.Data
-			}
-		}
-	}
-	if len(out) < 20 {
-		t.Fatalf("found %d golden reviews: the globs are out of date", len(out))
-	}
+	out := testreviews.Golden(t)
 	for name, patch := range ixTestdata(t) {
 		out["testdata/index/"+name] = anchorReview(patch)
 	}

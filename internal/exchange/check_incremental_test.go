@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -15,41 +13,15 @@ import (
 	"testing"
 	"weak"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
 // goldenReviews returns the reviews of the repository's examples, editor
 // fixtures and testdata, by name, and a few generated ones.
 func goldenReviews(t *testing.T) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	files, _ := filepath.Glob("../../examples/*.review.json")
-	fixtures, _ := filepath.Glob("../../editors/*/test/*fixtures/*.review.json")
-	for _, f := range append(files, fixtures...) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = src
-	}
-	archives, _ := filepath.Glob("testdata/fmt/*.txtar")
-	more, _ := filepath.Glob("../../cmd/lreview-lsp/testdata/*.txtar")
-	for _, p := range append(archives, more...) {
-		ar, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, ".json") && bytes.Contains(f.Data, []byte(`"comments"`)) {
-				out[p+"/"+f.Name] = f.Data
-			}
-		}
-	}
-	if len(out) < 20 {
-		t.Fatalf("found %d golden reviews: the globs are out of date", len(out))
-	}
+	out := testreviews.Golden(t, "testdata/fmt/*.txtar")
 	out["generated/small"] = reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 200, Comments: 12, Seed: 7})
 	out["generated/bigReview"] = bigReview(300, 15)
 	var compact bytes.Buffer

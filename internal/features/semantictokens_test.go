@@ -1,20 +1,15 @@
 package features
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
 // TestTokensInMatchesTokens: for any span of any review, the tokens
@@ -80,30 +75,7 @@ func walkTokens(ix *anchor.Index, src []byte) []Token {
 // reviewsForTokens returns the project's reviews, from the examples and
 // the test archives, and generated ones with many files and hunks.
 func reviewsForTokens(t *testing.T) map[string][]byte {
-	out := map[string][]byte{}
-	files, _ := filepath.Glob("../../examples/*.review.json")
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = src
-	}
-	archives, _ := filepath.Glob("../../cmd/lreview-lsp/testdata/*.txtar")
-	for _, p := range archives {
-		ar, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if strings.HasSuffix(f.Name, ".json") && bytes.Contains(f.Data, []byte(`"patch"`)) {
-				out[p+"/"+f.Name] = f.Data
-			}
-		}
-	}
-	if len(out) < 20 {
-		t.Fatalf("found %d reviews: the globs are out of date", len(out))
-	}
+	out := testreviews.Golden(t)
 	// File diffs without hunks (a rename, a binary file) end in header
 	// lines; junk between hunks is classified as a header.
 	out["handmade/headers"] = []byte(`{"leanreview_review": 1, "patch": [
