@@ -186,15 +186,7 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				// ones.
 				move := func(o int) int { return min(o, len(text)) }
 				if round%3 != 0 {
-					move = func(o int) int {
-						switch {
-						case o >= at+del:
-							return o + len(text) - len(prevText)
-						case o > at:
-							return at
-						}
-						return o
-					}
+					move = movedByEdit(at, del, len(text)-len(prevText))
 				}
 				for i := range ds {
 					ds[i] = ds[i].Moved(func(rg exchange.Range) exchange.Range {
@@ -217,6 +209,21 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)
 			}
 		}
+	}
+}
+
+// movedByEdit moves an offset as an analysis moves a finding when del
+// bytes at at were replaced, the text growing by delta: those after the
+// edit move with the text, those in it go to its start.
+func movedByEdit(at, del, delta int) func(int) int {
+	return func(o int) int {
+		switch {
+		case o >= at+del:
+			return o + delta
+		case o > at:
+			return at
+		}
+		return o
 	}
 }
 
