@@ -506,7 +506,7 @@ func lineRange(start, end int) string {
 func (an *analyzer) loneSurrogateIn(lines []DiffLine) bool {
 	src := an.doc.Src
 	for _, l := range lines {
-		if exchange.HoldsLoneSurrogate(src, an.doc.Review.Patch.LineNode(int(l.Patch))) {
+		if an.doc.Review.Patch.LineHoldsLoneSurrogate(src, int(l.Patch)) {
 			return true
 		}
 	}

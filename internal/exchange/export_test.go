@@ -1,10 +1,9 @@
 package exchange
 
-import "unsafe"
-
 // ElementsMade reports whether the elements of n, a patch node, exist:
-// false for a patch moved by an edit before it that nothing has asked
-// for them yet (see movedNode).
+// false for one whose elements are kept in a table that nothing has
+// asked for them yet (see lazyArray).
 func ElementsMade(n *Node) bool {
-	return !n.moved || (*movedNode)(unsafe.Pointer(n)).kids != nil
+	l := asLazy(n)
+	return l == nil || l.kids != nil
 }

@@ -13,7 +13,7 @@ import (
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
 // them: the patch node is copied with its offsets shifted, its elements
-// only when something asks for them (movedNode), and its lines are
+// only when something asks for them (lazyArray), and its lines are
 // shared (see PatchLine). The comments the edit leaves whole, before or
 // after it, are copied rather than read again: the edited one is read,
 // not the thousands of others.
@@ -203,22 +203,17 @@ func reuseMapper(d, prev *Document, ch Change) *Document {
 }
 
 // movedPatch returns p for clone, p.Node moved by an edit before it. The
-// lines are shared; their texts are read from the elements clone was
-// copied from, so that clone's own are made only if something asks for
-// them, and a trailing empty element gets a moved copy of its own.
+// lines are shared, and their texts read from the table the elements are
+// kept in, so that clone's elements are made only if something asks for
+// them; a trailing empty element gets a moved node of its own.
 func movedPatch(p Patch, clone *Node) Patch {
-	p.Node, p.texts = clone, clone
-	if clone.moved {
-		p.texts = (*movedNode)(unsafe.Pointer(clone)).from
-	}
+	p.Node = clone
 	if p.TrailingEmpty != nil {
 		p.TrailingEmpty = p.element(int(p.TrailingEmpty.Index))
 	}
 	return p
 }
 
-// syntaxErrorIn reports whether d has a syntax error inside n's range,
-// or may have one: past maxSyntaxErrors, the reader lists no more.
 func syntaxErrorIn(d *Document, n *Node) bool {
 	if len(d.Syntax) >= maxSyntaxErrors {
 		return true
@@ -263,7 +258,7 @@ func newShiftedCopier(count, delta int) *shiftedCopier {
 // paid it twice.
 func (s *shiftedCopier) clone(n, parent *Node) *Node {
 	v := *n
-	v.Parent, v.moved = parent, false // a movedNode's children are copied below
+	v.Parent, v.lazy = parent, false // a lazyArray's children are copied below
 	v.Start += s.delta
 	v.End += s.delta
 	if n.keyEnd > 0 {

@@ -86,9 +86,9 @@ type Node struct {
 	// onlyStrings reports an array whose elements are all strings, so
 	// that schema validation need not look at the patch's 100,000.
 	onlyStrings bool
-	// moved marks the Node of a movedNode, whose children are made when
+	// lazy marks the Node of a lazyArray, whose children are made when
 	// first asked for.
-	moved bool
+	lazy bool
 }
 
 // KeyStart returns where the member's key starts (its opening quote);
@@ -118,8 +118,8 @@ func (n *Node) Elems() []*Node {
 }
 
 func (n *Node) children() []*Node {
-	if n.moved {
-		return (*movedNode)(unsafe.Pointer(n)).children()
+	if n.lazy {
+		return (*lazyArray)(unsafe.Pointer(n)).children()
 	}
 	if n.nkids == 0 {
 		return nil

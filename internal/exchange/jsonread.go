@@ -71,6 +71,12 @@ type reader struct {
 	slotArray bool
 	// read counts the nodes read, for tests of what was taken instead.
 	read int
+	// table holds the elements of the patch array while they are all
+	// strings (see lazyArray), tabling says it still does, and tableArray
+	// asks array to start one (see patch).
+	table      stringTable
+	tabling    bool
+	tableArray bool
 }
 
 // slabNodes is as many nodes as fill 9 pages: the runtime rounds a large
@@ -494,18 +500,6 @@ func (r *reader) member(obj *Node, depth int) *Node {
 	return v
 }
 
-// patch reads the value of the root's patch member. Later versions may
-// share its nodes (ParseIncremental), so nothing of them may keep this
-// version's tree or source alive: its strings are copies (see plain), and
-// its nodes and strings get blocks of their own, since one node or string
-// in a block keeps the whole block, and whatever the rest of it points to.
-func (r *reader) patch(obj *Node, depth int) *Node {
-	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
-	v := r.value(obj, depth+1)
-	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
-	return v
-}
-
 func startsValue(c byte) bool {
 	return c == '{' || c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n'
 }
@@ -516,6 +510,8 @@ func (r *reader) array(n *Node, depth int) {
 	// member's value be an object, not the arrays inside it.
 	slots := r.slotArray && depth == 1
 	r.slotArray = false
+	r.tabling = r.tableArray && depth == 1
+	r.tableArray = false
 	r.pos++ // [
 	r.open = append(r.open, ']')
 	base := len(r.kids)
@@ -555,9 +551,14 @@ func (r *reader) array(n *Node, depth int) {
 			continue
 		}
 		afterComma = -1
-		e := r.element(n, depth, slots)
-		e.Index = int32(len(r.kids) - base)
-		r.pushKid(e)
+		if r.tabling && c == '"' {
+			r.tableElem()
+		} else {
+			r.spillTable(n)
+			e := r.element(n, depth, slots)
+			e.Index = int32(len(r.kids) - base)
+			r.pushKid(e)
+		}
 		r.skipSpace()
 		if r.pos >= len(r.src) {
 			continue

@@ -90,11 +90,6 @@ type Patch struct {
 	// TrailingEmpty is the forbidden final "" element of the array form; it
 	// is not one of Lines.
 	TrailingEmpty *Node
-	// texts, when set, is the node whose elements hold the lines' decoded
-	// texts instead of Node: for a patch moved by an edit before it, the
-	// node it was copied from (see movedNode), so that reading a text or a
-	// flag makes no copy of the elements.
-	texts *Node
 }
 
 // PatchLine is one diff line of the patch. A large review has 100,000 of
@@ -126,46 +121,50 @@ func (p *Patch) nodeOf(l *PatchLine) *Node {
 	return p.Node
 }
 
-// textOf returns the node that holds l's decoded text: nodeOf's, or the
-// same element of the node a moved patch was copied from.
-func (p *Patch) textOf(l *PatchLine) *Node {
-	if p.texts == nil || p.Form != PatchArray {
-		return p.nodeOf(l)
+// stringOf returns the decoded text of l's element (or of the patch
+// string) and whether it holds a line feed, from the table when the
+// elements are kept in one (see lazyArray), which reading a line's text
+// then does not make.
+func (p *Patch) stringOf(l *PatchLine) (string, bool) {
+	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
+		e, _ := t.elem(int(l.elem))
+		return e.str, e.lineFeed
 	}
-	return p.texts.children()[l.elem]
+	n := p.nodeOf(l)
+	return n.Str, n.lineFeed
 }
 
-// element returns array element i with this version's offsets. For a
-// patch moved by an edit before it, whose own elements are made only
-// when something asks for them all, it is a moved copy of the element
-// it was copied from, with Parent the patch: the checks that run on
-// every version read a few elements that way, and copy no other.
+// element returns array element i with this version's offsets. When the
+// elements are kept in a table and not made yet, it is a node of its own
+// made from the table, with Parent the patch: the checks that run on
+// every version read a few elements that way, and make no other.
 func (p *Patch) element(i int) *Node {
-	if p.texts == nil {
+	t := asLazy(p.Node)
+	if t == nil {
 		return p.Node.children()[i]
 	}
-	e := p.texts.children()[i]
-	return newShiftedCopier(countNodes(e), p.Node.Start-p.texts.Start).clone(e, p.Node)
+	n := t.table.node(i, p.Node, t.delta)
+	return &n
 }
 
 // LineElemRange returns the range of line i's string node, LineNode's,
-// quotes included, without making the elements of a moved patch (see
-// movedNode): the lenses and gutter hints an editor asks for after every
+// quotes included, without making the elements kept in a table (see
+// lazyArray): the lenses and gutter hints an editor asks for after every
 // keystroke read one per file or per visible line.
 func (p *Patch) LineElemRange(i int) Range {
 	l := &p.Lines[i]
-	if p.texts == nil || p.Form != PatchArray {
-		return NodeRange(p.nodeOf(l))
+	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
+		e, delta := t.elem(int(l.elem))
+		return Range{int(e.start) + delta, int(e.end) + delta}
 	}
-	e := p.texts.children()[l.elem]
-	delta := p.Node.Start - p.texts.Start
-	return Range{e.Start + delta, e.End + delta}
+	return NodeRange(p.nodeOf(l))
 }
 
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
 	l := &p.Lines[i]
-	return p.textOf(l).Str[l.textStart:l.textEnd]
+	str, _ := p.stringOf(l)
+	return str[l.textStart:l.textEnd]
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
@@ -192,7 +191,8 @@ func (p *Patch) LineShared(i int) bool {
 	if p.Form != PatchArray {
 		return true // the patch string
 	}
-	return p.textOf(&p.Lines[i]).lineFeed
+	_, lineFeed := p.stringOf(&p.Lines[i])
+	return lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -284,6 +284,10 @@ func decodePatch(src []byte, n *Node) Patch {
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
+		if t := asLazy(n); t != nil {
+			p.Lines = decodeTable(src, &p, t)
+			break
+		}
 		elems := n.Elems()
 		p.Lines = make([]PatchLine, 0, len(elems))
 		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
@@ -291,23 +295,42 @@ func decodePatch(src []byte, n *Node) Patch {
 			elems = elems[:k-1]
 		}
 		for i, e := range elems {
-			if e.Kind != KindString {
-				continue // a schema error; not a diff line
+			if e.Kind == KindString { // else a schema error; not a diff line
+				p.Lines = appendElem(p.Lines, src, e, i, n.Start)
 			}
-			// Without an escape the value cannot hold a line break (a raw
-			// one ends the string); most lines have none, so this skips
-			// the scan.
-			if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
-				start, end := contentRange(e)
-				p.Lines = append(p.Lines, PatchLine{elem: int32(i), start: int32(start - n.Start), end: int32(end - n.Start), textEnd: int32(len(e.Str))})
-				continue
-			}
-			p.Lines = appendLines(p.Lines, src, e, i, n.Start) // "line\n" is one line: splitLines drops the empty rest
 		}
 	default:
 		p.Form = PatchInvalid
 	}
 	return p
+}
+
+// decodeTable is decodePatch for an array whose elements are kept in a
+// table: it reads the table, and makes no element.
+func decodeTable(src []byte, p *Patch, t *lazyArray) []PatchLine {
+	k := len(t.table)
+	if k > 0 && t.table[k-1].str == "" {
+		p.TrailingEmpty = p.element(k - 1)
+		k--
+	}
+	ls := make([]PatchLine, 0, k)
+	for i := range k {
+		e := t.table.node(i, p.Node, t.delta)
+		ls = appendElem(ls, src, &e, i, p.Node.Start)
+	}
+	return ls
+}
+
+// appendElem appends to ls the lines of e, element elem of the patch
+// that starts at base.
+func appendElem(ls []PatchLine, src []byte, e *Node, elem, base int) []PatchLine {
+	// Without an escape the value cannot hold a line break (a raw one
+	// ends the string); most lines have none, so this skips the scan.
+	if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
+		start, end := contentRange(e)
+		return append(ls, PatchLine{elem: int32(elem), start: int32(start - base), end: int32(end - base), textEnd: int32(len(e.Str))})
+	}
+	return appendLines(ls, src, e, elem, base) // "line\n" is one line: splitLines drops the empty rest
 }
 
 // appendLines appends to ls the lines of the string node e, element elem

@@ -161,7 +161,9 @@ func TestParsePatch(t *testing.T) {
 			trailing := ""
 			if p.TrailingEmpty != nil {
 				trailing = src[p.TrailingEmpty.Start:p.TrailingEmpty.End]
-				if p.TrailingEmpty != p.Node.Elems()[len(p.Node.Elems())-1] {
+				// A node of its own when the elements are kept in a table.
+				last := p.Node.Elems()[len(p.Node.Elems())-1]
+				if NodeRange(p.TrailingEmpty) != NodeRange(last) || p.TrailingEmpty.Parent != p.Node || p.TrailingEmpty.Index != last.Index {
 					t.Errorf("trailing empty element is not the last element")
 				}
 			}

@@ -5,60 +5,95 @@ import (
 	"unsafe"
 )
 
-// movedNode is the patch of a version parsed after an edit before it:
-// the earlier version's patch, spelt the same, every offset moved by
-// delta. Copying its 100,000 elements with their offsets shifted took
-// most of such a keystroke on a large review, and nothing the analysis
-// does with a carried-over patch reads them: the patch lines, their
-// texts and the index are shared as they are. So the elements are
-// copied when something first asks for them (a hover in the patch, a
-// fix that edits it), once per version.
-//
-// The Node comes first: Node.children converts a *Node whose moved is
-// set into its movedNode.
-type movedNode struct {
+// The patch array's elements are kept in a table, not as nodes: a large
+// review has 100,000 of them, 88 bytes a node against 32 an entry, and
+// what reads them on every version (the patch lines, their texts, the
+// checks, the index) reads the table. Nodes are made when something asks
+// for the elements (a hover in the patch, a fix that edits it), once per
+// version. A version whose patch an edit before it moved shares the
+// table and applies the move when it makes them, so that the keystroke
+// copies none of the 100,000.
+
+// stringElem is one element of the table: a string, where it was read,
+// its decoded text and the reader's flags.
+type stringElem struct {
+	start, end int32
+	str        string
+	closed     bool
+	escape     bool
+	lineFeed   bool
+}
+
+// stringTable is the elements of an array of strings, as read.
+type stringTable []stringElem
+
+// node returns element i as a node of arr, moved by delta bytes.
+func (t stringTable) node(i int, arr *Node, delta int) Node {
+	e := &t[i]
+	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Parent: arr, Str: e.str,
+		Index: int32(i), Closed: e.closed, Escape: e.escape, lineFeed: e.lineFeed}
+}
+
+// lazyArray is an array node whose elements are made from a table the
+// first time they are asked for, delta bytes from where the table was
+// read. The Node comes first: Node.children converts a *Node whose lazy
+// is set into its lazyArray.
+type lazyArray struct {
 	Node
-	// from is the node read from a text, whose elements are copied: an
-	// earlier version's patch, or what that one was moved from in turn,
-	// so that a chain of edits shifts once, not once per version.
-	from  *Node
+	table stringTable
 	delta int
 	once  sync.Once
 }
 
-// newMovedNode returns n moved by delta bytes, its elements copied only
-// when asked for. Its Parent, name and key are the reader's to set.
-func newMovedNode(n *Node, delta int) *Node {
-	from := n
-	if n.moved {
-		m := (*movedNode)(unsafe.Pointer(n))
-		from, delta = m.from, m.delta+delta
+// asLazy returns the lazyArray n is, or nil.
+func asLazy(n *Node) *lazyArray {
+	if n == nil || !n.lazy {
+		return nil
 	}
-	m := &movedNode{Node: *from, from: from, delta: delta}
-	m.Start += delta
-	m.End += delta
-	if m.keyEnd > 0 {
-		m.keyStart += int32(delta)
-		m.keyEnd += int32(delta)
-	}
-	m.kids, m.moved = nil, from.nkids > 0
-	return &m.Node
+	return (*lazyArray)(unsafe.Pointer(n))
 }
 
-// children copies from's children, moved by delta, the first time.
-func (m *movedNode) children() []*Node {
-	m.once.Do(func() {
-		kids := m.from.children()
-		count := 0
-		for _, k := range kids {
-			count += countNodes(k)
-		}
-		c := newShiftedCopier(count, m.delta)
-		own := make([]*Node, len(kids))
-		for i, k := range kids {
-			own[i] = c.clone(k, &m.Node)
-		}
-		m.kids = &own[0]
-	})
-	return unsafe.Slice(m.kids, m.nkids)
+// newLazyArray returns n, an array node read with its elements in table,
+// as a lazyArray.
+func newLazyArray(n *Node, table stringTable) *Node {
+	l := &lazyArray{Node: *n, table: table}
+	l.kids, l.nkids, l.lazy, l.onlyStrings = nil, int32(len(table)), true, true
+	return &l.Node
 }
+
+// newMovedNode returns n moved by delta bytes: a lazyArray sharing n's
+// table, or a copy with its offsets shifted (a patch string, or an array
+// the table could not hold). Its Parent, name and key are the reader's to
+// set.
+func newMovedNode(n *Node, delta int) *Node {
+	from := asLazy(n)
+	if from == nil {
+		return cloneShifted(n, delta)
+	}
+	l := &lazyArray{Node: from.Node, table: from.table, delta: from.delta + delta}
+	l.kids = nil
+	l.Start += delta
+	l.End += delta
+	if l.keyEnd > 0 {
+		l.keyStart += int32(delta)
+		l.keyEnd += int32(delta)
+	}
+	return &l.Node
+}
+
+// children makes the elements, the first time.
+func (l *lazyArray) children() []*Node {
+	l.once.Do(func() {
+		slab := make([]Node, len(l.table))
+		own := make([]*Node, len(l.table))
+		for i := range l.table {
+			slab[i] = l.table.node(i, &l.Node, l.delta)
+			own[i] = &slab[i]
+		}
+		l.kids = &own[0]
+	})
+	return unsafe.Slice(l.kids, l.nkids)
+}
+
+// elem returns element i's entry and the move to apply to its offsets.
+func (l *lazyArray) elem(i int) (*stringElem, int) { return &l.table[i], l.delta }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -60,10 +59,10 @@ func TestMovedPatchMatchesAFreshParse(t *testing.T) {
 	}
 }
 
-// TestMovedPatchCopiesOnce: a moved patch's elements are copied the
-// first time they are asked for, once, however many ask at the same
-// time, and a copy of the moved node (a patch respelt) is an ordinary
-// tree.
+// TestMovedPatchCopiesOnce: a moved patch's elements are made the first
+// time they are asked for, once, however many ask at the same time; a
+// copy of the moved node (a patch respelt) is an ordinary tree, and a
+// patch moved twice shares the table read, moved once.
 func TestMovedPatchCopiesOnce(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 2, Seed: 4})
 	doc := Parse(src)
@@ -87,12 +86,12 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 		t.Fatalf("first element at %d %q, want %d %q", e.Start, e.Str, w.Start+4, w.Str)
 	}
 	clone := cloneShifted(moved, 0)
-	if clone.moved || shape(clone) != shape(moved) {
-		t.Fatalf("a copy of a moved node: moved %v, same shape %v; want an ordinary copy", clone.moved, shape(clone) == shape(moved))
+	if clone.lazy || shape(clone) != shape(moved) {
+		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy, shape(clone) == shape(moved))
 	}
-	again := newMovedNode(moved, -4)
-	if m := (*movedNode)(unsafe.Pointer(again)); m.from != doc.Review.Patch.Node || m.delta != 0 {
-		t.Fatalf("moved twice: from %p delta %d, want the node read (%p) and 0", m.from, m.delta, doc.Review.Patch.Node)
+	read, again := asLazy(doc.Review.Patch.Node), asLazy(newMovedNode(moved, -4))
+	if again == nil || again.delta != 0 || &again.table[0] != &read.table[0] {
+		t.Fatalf("moved twice: %+v, want the table read, moved by 0", again)
 	}
 }
 
@@ -116,8 +115,8 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
 		check = CheckIncremental(got, &check)
 		p := got.Review.Patch
-		if !p.Node.moved || (*movedNode)(unsafe.Pointer(p.Node)).kids != nil {
-			t.Fatalf("edit %d: the patch is moved %v with elements made; want moved, none made", k, p.Node.moved)
+		if l := asLazy(p.Node); l == nil || l.kids != nil {
+			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
 		want := Parse(next).Review.Patch
 		for i := range p.Lines {
@@ -129,7 +128,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer() != want.TrailingEmpty.Pointer() {
 			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(), w, want.TrailingEmpty.Pointer())
 		}
-		if (*movedNode)(unsafe.Pointer(p.Node)).kids != nil {
+		if asLazy(p.Node).kids != nil {
 			t.Fatalf("edit %d: reading the lines made the elements", k)
 		}
 		src, doc = next, got

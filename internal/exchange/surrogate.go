@@ -109,6 +109,15 @@ func quotedLines(src []byte, n *Node) []string {
 	return out
 }
 
+// LineHoldsLoneSurrogate is HoldsLoneSurrogate for the string node patch
+// line i comes from, read without making the elements kept in a table.
+func (p *Patch) LineHoldsLoneSurrogate(src []byte, i int) bool {
+	if p.Form != PatchArray {
+		return HoldsLoneSurrogate(src, p.Node)
+	}
+	return HoldsLoneSurrogate(src, p.element(int(p.Lines[i].elem)))
+}
+
 // HoldsLoneSurrogate reports whether the string node n is spelt with a
 // lone surrogate escape: its value then holds a U+FFFD that writing it
 // back would make real, so a fix that copies the value elsewhere must not.

@@ -1,0 +1,48 @@
+package exchange
+
+import "slices"
+
+// The reader's side of the patch's table: the elements of the root's
+// patch array are kept as table entries rather than nodes while they are
+// all strings (see lazyArray).
+
+// patch reads the value of the root's patch member. Later versions may
+// share what it reads (ParseIncremental), so nothing of it may keep this
+// version's tree or source alive: its strings are copies (see plain), and
+// its nodes and strings get blocks of their own, since one node or string
+// in a block keeps the whole block, and whatever the rest of it points to.
+// An array of strings comes back as a lazyArray.
+func (r *reader) patch(obj *Node, depth int) *Node {
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
+	r.tableArray, r.table = true, nil
+	v := r.value(obj, depth+1)
+	if r.tabling && len(r.table) > 0 {
+		// Exactly sized: the table lives as long as the patch.
+		v = newLazyArray(v, slices.Clip(slices.Clone(r.table)))
+	}
+	r.tableArray, r.tabling, r.table = false, false, nil
+	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
+	return v
+}
+
+// tableElem reads a string element of the patch array into r.table.
+func (r *reader) tableElem() {
+	e := &r.key // the scratch node of member names, free here
+	*e = Node{}
+	r.stringValue(e)
+	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), str: e.Str, closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed})
+}
+
+// spillTable turns the table into the first children of arr, on r.kids,
+// when an element that is not a string ends it.
+func (r *reader) spillTable(arr *Node) {
+	if !r.tabling {
+		return
+	}
+	for i := range r.table {
+		n := r.newNode()
+		*n = r.table.node(i, arr, 0)
+		r.pushKid(n)
+	}
+	r.tabling, r.table = false, nil
+}
