@@ -18,7 +18,7 @@ func (r *reader) patch(obj *Node, depth int) *Node {
 	v := r.value(obj, depth+1)
 	if r.tabling && len(r.table) > 0 {
 		// Exactly sized: the table lives as long as the patch.
-		v = newLazyArray(v, slices.Clip(slices.Clone(r.table)))
+		v = newLazyArray(v, slices.Clone(r.table))
 	}
 	r.tableArray, r.tabling, r.table = false, false, nil
 	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
@@ -30,6 +30,11 @@ func (r *reader) tableElem() {
 	e := &r.key // the scratch node of member names, free here
 	*e = Node{}
 	r.stringValue(e)
+	if len(r.table) == cap(r.table) {
+		// Doubled, as r.kids: append grows a large slice by a quarter,
+		// megabytes of garbage on the way to 100,000 entries.
+		r.table = slices.Grow(r.table, len(r.table)+64)
+	}
 	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), str: e.Str, closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed})
 }
 

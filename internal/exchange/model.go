@@ -135,9 +135,10 @@ func (p *Patch) stringOf(l *PatchLine) (string, bool) {
 }
 
 // element returns array element i with this version's offsets. When the
-// elements are kept in a table and not made yet, it is a node of its own
-// made from the table, with Parent the patch: the checks that run on
-// every version read a few elements that way, and make no other.
+// elements are kept in a table, it is a node of its own made from the
+// table, with Parent the patch (not the node Elems would make: compare
+// ranges, not pointers): the checks that run on every version read a few
+// elements that way, and make no other.
 func (p *Patch) element(i int) *Node {
 	t := asLazy(p.Node)
 	if t == nil {
