@@ -108,8 +108,9 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	// the patch node's Parent, which stays the stand-in for the root of
 	// the version that read it (an object without a Parent, so Pointer
 	// and IsMember are unchanged; see Node.Parent). A moved one gets a
-	// patch node of its own, whose elements are shifted copies made on
-	// demand.
+	// patch node of its own, which shares the elements' table and makes
+	// them, moved, only if asked (lazyArray); a patch the table could not
+	// hold (a string, an array with other values) is copied, moved.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
 		reuse, shared = newMovedNode(p.Node, delta), nil
