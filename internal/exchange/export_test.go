@@ -5,5 +5,5 @@ package exchange
 // asked for them yet (see lazyArray).
 func ElementsMade(n *Node) bool {
 	l := asLazy(n)
-	return l == nil || l.kids != nil
+	return l == nil || l.made != nil
 }

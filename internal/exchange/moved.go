@@ -42,7 +42,11 @@ type lazyArray struct {
 	Node
 	table stringTable
 	delta int
-	once  sync.Once
+	// made holds the elements once made. Not in Node.kids, which stays
+	// nil: the next version copies the Node (newMovedNode) while a
+	// request of this one may be making them.
+	once sync.Once
+	made []*Node
 }
 
 // asLazy returns the lazyArray n is, or nil.
@@ -71,7 +75,6 @@ func newMovedNode(n *Node, delta int) *Node {
 		return cloneShifted(n, delta)
 	}
 	l := &lazyArray{Node: from.Node, table: from.table, delta: from.delta + delta}
-	l.kids = nil
 	l.Start += delta
 	l.End += delta
 	if l.keyEnd > 0 {
@@ -90,9 +93,9 @@ func (l *lazyArray) children() []*Node {
 			slab[i] = l.table.node(i, &l.Node, l.delta)
 			own[i] = &slab[i]
 		}
-		l.kids = &own[0]
+		l.made = own
 	})
-	return unsafe.Slice(l.kids, l.nkids)
+	return l.made
 }
 
 // elem returns element i's entry and the move to apply to its offsets.

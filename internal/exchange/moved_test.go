@@ -85,6 +85,14 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	if e, w := moved.Elems()[0], doc.Review.Patch.Node.Elems()[0]; e.Start != w.Start+4 || e.Str != w.Str {
 		t.Fatalf("first element at %d %q, want %d %q", e.Start, e.Str, w.Start+4, w.Str)
 	}
+	// The next version moves the patch while a request of this one makes
+	// its elements: the move must not read what the making writes.
+	fresh := newMovedNode(doc.Review.Patch.Node, 2)
+	var race sync.WaitGroup
+	race.Add(2)
+	go func() { defer race.Done(); fresh.Elems() }()
+	go func() { defer race.Done(); newMovedNode(fresh, 1) }()
+	race.Wait()
 	clone := cloneShifted(moved, 0)
 	if clone.lazy || shape(clone) != shape(moved) {
 		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy, shape(clone) == shape(moved))
@@ -115,7 +123,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
 		check = CheckIncremental(got, &check)
 		p := got.Review.Patch
-		if l := asLazy(p.Node); l == nil || l.kids != nil {
+		if l := asLazy(p.Node); l == nil || l.made != nil {
 			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
 		want := Parse(next).Review.Patch
@@ -128,7 +136,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer() != want.TrailingEmpty.Pointer() {
 			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(), w, want.TrailingEmpty.Pointer())
 		}
-		if asLazy(p.Node).kids != nil {
+		if asLazy(p.Node).made != nil {
 			t.Fatalf("edit %d: reading the lines made the elements", k)
 		}
 		src, doc = next, got
