@@ -95,10 +95,10 @@ type budget struct{ left int }
 func newBudget(p *exchange.Patch) *budget {
 	n := 0
 	if p != nil {
-		// lineWork of each line's text, from its length alone: reading
-		// the texts would visit every element node of the patch.
+		// From each line's length alone: reading the texts would visit
+		// every element of the patch.
 		for i := range p.Lines {
-			n += 1 + p.LineLen(i)/workBytes
+			n += lenWork(p.LineLen(i))
 		}
 	}
 	return &budget{left: 1<<16 + 2*n}
@@ -110,7 +110,10 @@ func newBudget(p *exchange.Patch) *budget {
 const workBytes = 64
 
 // lineWork is what visiting line s costs.
-func lineWork(s string) int { return 1 + len(s)/workBytes }
+func lineWork(s string) int { return lenWork(len(s)) }
+
+// lenWork is what visiting a line of n bytes costs.
+func lenWork(n int) int { return 1 + n/workBytes }
 
 // allowance is the work one search may do.
 func (b *budget) allowance() int {
