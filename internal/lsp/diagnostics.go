@@ -165,24 +165,10 @@ func (u unchanged) earlier(o int) int {
 
 // holds reports whether every offset d's protocol form depends on keeps
 // its position.
-func (u unchanged) holds(d *exchange.Diagnostic) bool {
-	if !u.keeps(d.Range.Start) || !u.keeps(d.Range.End) {
-		return false
-	}
-	for _, r := range d.Related {
-		if !u.keeps(r.Range.Start) || !u.keeps(r.Range.End) {
-			return false
-		}
-	}
-	for _, f := range d.Fixes {
-		for _, e := range f.Edits {
-			if !u.keeps(e.Start) || !u.keeps(e.End) {
-				return false
-			}
-		}
-	}
-	return true
-}
+func (u unchanged) holds(d *exchange.Diagnostic) bool { return everyOffset(d, u.keeps) }
+
+// before reports whether o is before the change: it kept its offset too.
+func (u unchanged) before(o int) bool { return o < u.stable }
 
 // unchangedParts finds them for doc, an edit of old, which had oldLines
 // lines. A position depends on the bytes before its offset on its line
@@ -224,7 +210,7 @@ func reuse(byOffset map[offsetKey][]*diagEntry, byPosition map[diagKey][]*diagEn
 		key := offsetKey{rng: exchange.Range{Start: u.earlier(d.Range.Start), End: u.earlier(d.Range.End)}, code: d.Code, message: d.Message}
 		for _, old := range byOffset[key] {
 			if sameFinding(&old.d, d, u.earlier) {
-				if lastOffset(d) < u.stable {
+				if everyOffset(d, u.before) {
 					return old, false, nil // nothing moved
 				}
 				return &diagEntry{d: *d, pd: old.pd, json: old.json}, false, nil
@@ -244,18 +230,25 @@ func reuse(byOffset map[offsetKey][]*diagEntry, byPosition map[diagKey][]*diagEn
 	return e, true, nil
 }
 
-// lastOffset returns the largest offset d's protocol form depends on.
-func lastOffset(d *exchange.Diagnostic) int {
-	last := d.Range.End
+// everyOffset reports whether ok holds for every offset d's protocol form
+// depends on: its range's, its related information's and its fixes'.
+func everyOffset(d *exchange.Diagnostic, ok func(int) bool) bool {
+	if !ok(d.Range.Start) || !ok(d.Range.End) {
+		return false
+	}
 	for _, r := range d.Related {
-		last = max(last, r.Range.End)
+		if !ok(r.Range.Start) || !ok(r.Range.End) {
+			return false
+		}
 	}
 	for _, f := range d.Fixes {
 		for _, e := range f.Edits {
-			last = max(last, e.End)
+			if !ok(e.Start) || !ok(e.End) {
+				return false
+			}
 		}
 	}
-	return last
+	return true
 }
 
 // sameFinding reports whether b is a found again in a later text, where
