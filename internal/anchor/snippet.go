@@ -218,5 +218,10 @@ func SnippetOf(f *FileDiff, lines []DiffLine) string {
 	for i, l := range lines {
 		parts[i] = strings.TrimSpace(f.Content(l))
 	}
+	if len(parts) == 1 {
+		// Join would return the line itself, a view of the text of this
+		// version, which a fix kept for later versions would keep alive.
+		return strings.Clone(parts[0])
+	}
 	return strings.Join(parts, "\n")
 }

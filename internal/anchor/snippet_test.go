@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestNormLine(t *testing.T) {
@@ -138,6 +139,21 @@ func TestSnippetOf(t *testing.T) {
 	got := SnippetOf(handLines(Context, "    a := 1\r", "\tb"))
 	if want := "a := 1\nb"; got != want {
 		t.Errorf("SnippetOf: got %q, want %q", got, want)
+	}
+}
+
+// TestSnippetOfOneLineIsACopy: the snippet of one line spelt without
+// escapes is not a view of the text, which a fix carried over to later
+// versions would keep alive.
+func TestSnippetOfOneLineIsACopy(t *testing.T) {
+	f, lines := handLines(Context, "a := 1")
+	got := SnippetOf(f, lines)
+	line := f.texts.p.Load().LineText(0)
+	if got != "a := 1" {
+		t.Fatalf("SnippetOf: got %q, want %q", got, "a := 1")
+	}
+	if at := unsafe.StringData(got); at == unsafe.StringData(line[1:]) {
+		t.Errorf("SnippetOf of one line returns the line's own bytes %q: a view of the text", line)
 	}
 }
 
