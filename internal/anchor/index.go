@@ -140,7 +140,11 @@ func newPatchTexts(p *exchange.Patch) *patchTexts {
 // Content returns the text of f's body line l without its diff marker
 // (nor the "\r" the index drops from a CRLF line).
 func (f *FileDiff) Content(l DiffLine) string {
-	t := f.texts.p.Load().LineText(int(l.Patch))
+	return content(f.texts.p.Load().LineText(int(l.Patch)))
+}
+
+// content is a line's text without its diff marker and carriage return.
+func content(t string) string {
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		t = t[:n-1]
 	}

@@ -39,11 +39,16 @@ type builder struct {
 	// ownHeaders), for tests.
 	goDiffRead int
 
-	p   *exchange.Patch
-	ix  *Index
-	n   int
-	all []DiffLine // backing store of every hunk's Lines: one allocation
-	f   *fileBuild // the file diff being read, nil outside one
+	p  *exchange.Patch
+	lr *exchange.LineReader
+	// at and atText are the line text last read: the checks read a line
+	// several times, and the next one or two ahead.
+	at     [2]int
+	atText [2]string
+	ix     *Index
+	n      int
+	all    []DiffLine // backing store of every hunk's Lines: one allocation
+	f      *fileBuild // the file diff being read, nil outside one
 
 	// Scratch reused from file to file.
 	hdrs []int // indexes of the current file's header lines
@@ -71,6 +76,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 		return ix
 	}
 	b.p, b.ix, b.n = p, ix, len(p.Lines)
+	b.lr, b.at = p.NewLineReader(), [2]int{-1, -1}
 	ix.texts = newPatchTexts(p)
 	// Body lines can never outnumber patch lines, so appends to all never
 	// move it and every hunk can keep a slice of it.
@@ -97,7 +103,17 @@ func (b *builder) build(p *exchange.Patch) *Index {
 // it from CRLF lines of the string form, but an array element may still
 // end with "\r".
 func (b *builder) text(i int) string {
-	t := b.p.LineText(i)
+	var t string
+	switch i {
+	case b.at[0]:
+		t = b.atText[0]
+	case b.at[1]:
+		t = b.atText[1]
+	default:
+		t = b.lr.Text(i)
+		b.at[1], b.atText[1] = b.at[0], b.atText[0]
+		b.at[0], b.atText[0] = i, t
+	}
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		return t[:n-1]
 	}
@@ -358,13 +374,13 @@ type hunkCounter struct {
 	bodyOld, bodyNew int
 }
 
-// push appends line j (text t) to the current hunk's body. It refuses
-// (false) a line whose number would not fit DiffLine's 32 bits, which only
-// a header starting near 2^31 can ask for: the hunk ends before it.
-func (b *builder) push(c *hunkCounter, j int, t string) bool {
+// push appends line j to the current hunk's body. It refuses (false) a
+// line whose number would not fit DiffLine's 32 bits, which only a header
+// starting near 2^31 can ask for: the hunk ends before it.
+func (b *builder) push(c *hunkCounter, j int) bool {
 	l := DiffLine{Kind: Context, Patch: int32(j)}
-	if t != "" {
-		switch t[0] {
+	if head, ok := b.p.LineHead(j); ok {
+		switch head {
 		case '+':
 			l.Kind = Added
 		case '-':
@@ -420,7 +436,7 @@ func (b *builder) hunk(i int) int {
 		Header:   i,
 		OldStart: hh.oldStart, OldCount: hh.oldCount,
 		NewStart: hh.newStart, NewCount: hh.newCount,
-		Section: hh.section,
+		Section: strings.Clone(hh.section), // not a view of this version's text
 		Lines:   b.all[first:len(b.all):len(b.all)],
 	}
 	if len(h.Lines) == 0 {
@@ -443,9 +459,8 @@ func (b *builder) hunk(i int) int {
 // stopped first, at a line that cannot be one of its own.
 func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
 	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
-		t := b.text(j)
-		if t != "" {
-			switch t[0] {
+		if head, ok := b.p.LineHead(j); ok {
+			switch head {
 			case ' ', '+', '\\':
 			case '-':
 				// In a plain diff with a truncated hunk, the next file's
@@ -460,7 +475,7 @@ func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
 			}
 		}
 		// An empty line is a context line whose leading space was lost.
-		if !b.push(c, j, t) {
+		if !b.push(c, j) {
 			return j, true
 		}
 		j++
@@ -474,7 +489,7 @@ func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
 // as generated patches often do: they are kept.
 func (b *builder) hunkOverrun(c *hunkCounter, j int) int {
 	for j < b.n && strings.HasPrefix(b.text(j), "\\") {
-		b.push(c, j, b.text(j))
+		b.push(c, j)
 		j++
 	}
 	for k := j; k < b.n; k++ {
@@ -486,7 +501,7 @@ func (b *builder) hunkOverrun(c *hunkCounter, j int) int {
 			break
 		}
 		for ; j <= k; j++ {
-			if !b.push(c, j, b.text(j)) {
+			if !b.push(c, j) {
 				return j
 			}
 		}

@@ -123,6 +123,9 @@ func (b *builder) settle(f *fileBuild, rawOld, rawNew string, ext []string) {
 	default:
 		fd.Status = Modified
 	}
+	// Copies: the header lines are views of the text of the version that
+	// built the index, which later versions share.
+	fd.OldName, fd.NewName = strings.Clone(fd.OldName), strings.Clone(fd.NewName)
 	fd.Binary = binary
 	fd.ModeOnly = oldMode && newMode && !binary && fd.Status == Modified && len(fd.Hunks) == 0
 }

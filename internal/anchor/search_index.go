@@ -39,8 +39,10 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	}
 	ls := f.body()
 	ft := &fileText{key: make([]uint32, len(ls))}
+	lr := f.texts.p.Load().NewLineReader()
 	for i := range ls {
-		if k, blank := lineKey(si.seed, f.Content(ls[i])); !blank {
+		t, _ := lr.Peek(int(ls[i].Patch)) // hashed, then dropped
+		if k, blank := lineKey(si.seed, content(t)); !blank {
 			ft.key[i] = key32(k)
 		}
 	}

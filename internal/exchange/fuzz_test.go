@@ -232,7 +232,9 @@ func FuzzParse(f *testing.F) {
 		d := Parse(data)
 		checkTree(t, data, d.Root, d.Syntax)
 		p := d.Review.Patch
+		lr := p.NewLineReader()
 		for i := range p.Lines {
+			checkLineReaders(t, &p, lr, i)
 			n, text, lstart, lend := p.LineNode(i), p.LineText(i), p.LineStart(i), p.LineEnd(i)
 			if n == nil || n.Kind != KindString {
 				t.Fatalf("line %d: node %v, want a string", i, n)

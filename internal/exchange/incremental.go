@@ -113,7 +113,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	// hold (a string, an array with other values) is copied, moved.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
-		reuse, shared = newMovedNode(p.Node, delta), nil
+		reuse, shared = newMovedNode(p.Node, delta, src), nil
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
@@ -128,6 +128,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	}
 	d.patchFrom, d.patchDelta = p.Node, delta
 	if delta == 0 {
+		useSource(p.Node, src)
 		d.Review = decodeReviewWithPatch(src, root, p)
 		return d, r
 	}

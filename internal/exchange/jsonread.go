@@ -77,6 +77,9 @@ type reader struct {
 	table      stringTable
 	tabling    bool
 	tableArray bool
+	// peek has a string value read as a view of the scratch or source,
+	// to be looked at and dropped (a table element's).
+	peek bool
 }
 
 // slabNodes is as many nodes as fill 9 pages: the runtime rounds a large

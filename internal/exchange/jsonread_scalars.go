@@ -197,8 +197,17 @@ func (r *reader) plain(start, end int) string {
 // class rounding of small allocations.
 const strBlock = 64 << 10
 
-// keep copies b into the reader's string blocks and returns the copy.
-func (r *reader) keep(b []byte) string { return keepIn(&r.strs, b) }
+// keep copies b into the reader's string blocks and returns the copy; a
+// reader that does not copy (an elemDecoder's) returns a string of b's own.
+func (r *reader) keep(b []byte) string {
+	if r.peek {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	if !r.copy {
+		return string(b)
+	}
+	return keepIn(&r.strs, b)
+}
 
 // keepIn copies b into the block *strs, or a new one when it is full,
 // and returns the copy.

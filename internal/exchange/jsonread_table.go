@@ -3,6 +3,7 @@ package exchange
 import (
 	"bytes"
 	"slices"
+	"strings"
 )
 
 // The reader's side of the patch's table: the elements of the root's
@@ -14,7 +15,8 @@ import (
 // version's tree or source alive: its strings are copies (see plain), and
 // its nodes and strings get blocks of their own, since one node or string
 // in a block keeps the whole block, and whatever the rest of it points to.
-// An array of strings comes back as a lazyArray.
+// An array of strings comes back as a lazyArray, whose table holds no
+// string at all.
 func (r *reader) patch(obj *Node, depth int) *Node {
 	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
 	r.tableArray, r.table = true, nil
@@ -26,22 +28,26 @@ func (r *reader) patch(obj *Node, depth int) *Node {
 		if cap(t)-len(t) > len(t)/8 {
 			t = slices.Clone(t)
 		}
-		v = newLazyArray(v, t)
+		v = newLazyArray(v, t, r.src)
 	}
 	r.tableArray, r.tabling, r.table = false, false, nil
 	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
 	return v
 }
 
-// tableElem reads a string element of the patch array into r.table.
+// tableElem reads a string element of the patch array into r.table: its
+// value is looked at and dropped (see stringElem).
 func (r *reader) tableElem() {
 	e := &r.key // the scratch node of member names, free here
 	*e = Node{}
+	r.peek = true
 	r.stringValue(e)
+	r.peek = false
 	if len(r.table) == cap(r.table) {
 		r.growTable()
 	}
-	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), str: e.Str, closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed})
+	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), size: int32(len(e.Str)),
+		closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed, carriage: e.Escape && strings.IndexByte(e.Str, '\r') >= 0})
 }
 
 // growTable makes room for the rest of the patch's elements at once: as
@@ -63,10 +69,12 @@ func (r *reader) spillTable(arr *Node) {
 	if !r.tabling {
 		return
 	}
+	dec := elemDecoder{r: reader{src: r.src, copy: true, strs: r.strs}}
 	for i := range r.table {
 		n := r.newNode()
-		*n = r.table.node(i, arr, 0)
+		*n = r.table.node(i, arr, 0, dec.value(&r.table[i], 0))
 		r.pushKid(n)
 	}
+	r.strs = dec.r.strs
 	r.tabling, r.table = false, nil
 }

@@ -90,6 +90,9 @@ type Patch struct {
 	// TrailingEmpty is the forbidden final "" element of the array form; it
 	// is not one of Lines.
 	TrailingEmpty *Node
+	// src is the document's text, which the lines' texts are decoded from
+	// when the elements are kept in a table (see stringElem).
+	src []byte
 }
 
 // PatchLine is one diff line of the patch. A large review has 100,000 of
@@ -127,8 +130,9 @@ func (p *Patch) nodeOf(l *PatchLine) *Node {
 // then does not make.
 func (p *Patch) stringOf(l *PatchLine) (string, bool) {
 	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
-		e, _ := t.elem(int(l.elem))
-		return e.str, e.lineFeed
+		e, delta := t.elem(int(l.elem))
+		dec := elemDecoder{r: reader{src: p.src}}
+		return dec.value(e, delta), e.lineFeed
 	}
 	n := p.nodeOf(l)
 	return n.Str, n.lineFeed
@@ -144,7 +148,8 @@ func (p *Patch) element(i int) *Node {
 	if t == nil {
 		return p.Node.children()[i]
 	}
-	n := t.table.node(i, p.Node, t.delta)
+	dec := elemDecoder{r: reader{src: p.src}}
+	n := t.table.node(i, p.Node, t.delta, dec.value(&t.table[i], t.delta))
 	return &n
 }
 
@@ -192,8 +197,12 @@ func (p *Patch) LineShared(i int) bool {
 	if p.Form != PatchArray {
 		return true // the patch string
 	}
-	_, lineFeed := p.stringOf(&p.Lines[i])
-	return lineFeed
+	l := &p.Lines[i]
+	if t := asLazy(p.Node); t != nil {
+		e, _ := t.elem(int(l.elem))
+		return e.lineFeed
+	}
+	return p.nodeOf(l).lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -257,6 +266,7 @@ func decodeReview(src []byte, root *Node) Review {
 
 // decodeReviewWithPatch decodes the review around an already decoded patch.
 func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
+	patch.src = src
 	r := Review{Node: root, VersionNode: root.Member("leanreview_review"), Patch: patch}
 	r.Version, _ = r.VersionNode.Int(src)
 	r.Title = str(root.Member("title"))
@@ -272,7 +282,7 @@ func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
 }
 
 func decodePatch(src []byte, n *Node) Patch {
-	p := Patch{Node: n}
+	p := Patch{Node: n, src: src}
 	switch {
 	case n == nil:
 		p.Form = PatchMissing
@@ -310,14 +320,22 @@ func decodePatch(src []byte, n *Node) Patch {
 // table: it reads the table, and makes no element.
 func decodeTable(src []byte, p *Patch, t *lazyArray) []PatchLine {
 	k := len(t.table)
-	if k > 0 && t.table[k-1].str == "" {
+	if k > 0 && t.table[k-1].size == 0 {
 		p.TrailingEmpty = p.element(k - 1)
 		k--
 	}
 	ls := make([]PatchLine, 0, k)
+	// The length of a value of one line is in the table; one of several
+	// is split by reading its escapes in the source.
 	for i := range k {
-		e := t.table.node(i, p.Node, t.delta)
-		ls = appendElem(ls, src, &e, i, p.Node.Start)
+		te := &t.table[i]
+		e := t.table.node(i, p.Node, t.delta, "")
+		if !te.lineFeed && !te.carriage {
+			start, end := contentRange(&e)
+			ls = append(ls, PatchLine{elem: int32(i), start: int32(start - p.Node.Start), end: int32(end - p.Node.Start), textEnd: te.size})
+			continue
+		}
+		ls = appendLines(ls, src, &e, i, p.Node.Start)
 	}
 	return ls
 }
@@ -418,3 +436,63 @@ func own(ss ...*string) {
 // moved by the delta (and a result in positions holds when the patch
 // begins on the same line and column).
 func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }
+
+// LineReader reads many lines' texts, as LineText does, with few
+// allocations: the lines spelt with escapes are decoded into blocks it
+// holds (see keepIn), the others are views of the text. What it returns
+// is the patch's version's: a holder that outlives it copies.
+type LineReader struct {
+	p    *Patch
+	dec  elemDecoder
+	strs []byte
+}
+
+// NewLineReader returns a LineReader of p's lines.
+func (p *Patch) NewLineReader() *LineReader {
+	return &LineReader{p: p, dec: elemDecoder{r: reader{src: p.src, peek: true}}}
+}
+
+// Text returns line i decoded, without its line terminator.
+func (lr *LineReader) Text(i int) string {
+	t, scratch := lr.Peek(i)
+	if scratch {
+		return keepIn(&lr.strs, unsafe.Slice(unsafe.StringData(t), len(t)))
+	}
+	return t
+}
+
+// Peek is Text for a reader that drops the text before it reads the next
+// line: a line spelt with escapes is then decoded into the reader's
+// scratch, which the next call overwrites, and scratch says so.
+func (lr *LineReader) Peek(i int) (text string, scratch bool) {
+	p, l := lr.p, &lr.p.Lines[i]
+	t := asLazy(p.Node)
+	if t == nil || p.Form != PatchArray {
+		return p.LineText(i), false
+	}
+	e, delta := t.elem(int(l.elem))
+	str := lr.dec.value(e, delta)
+	return str[l.textStart:l.textEnd], e.escape
+}
+
+// LineHead returns the first byte of line i decoded, and false for an
+// empty line, without decoding the rest: the index reads a hunk's body
+// lines by their marker alone.
+func (p *Patch) LineHead(i int) (byte, bool) {
+	l := &p.Lines[i]
+	if l.textEnd == l.textStart {
+		return 0, false
+	}
+	if p.src == nil || p.Form != PatchArray || l.textStart != 0 {
+		return p.LineText(i)[0], true
+	}
+	start, end := p.LineStart(i), p.LineEnd(i)
+	if p.src[start] != '\\' {
+		return p.src[start], true
+	}
+	dec, _ := escapeAt(p.src[:end], start)
+	if len(dec) == 0 {
+		return p.LineText(i)[0], true
+	}
+	return dec[0], true
+}

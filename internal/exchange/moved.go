@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -14,23 +15,32 @@ import (
 // table and applies the move when it makes them, so that the keystroke
 // copies none of the 100,000.
 
-// stringElem is one element of the table: a string, where it was read,
-// its decoded text and the reader's flags.
+// stringElem is one element of the table: where the string was read and
+// the reader's flags. It holds no text: the element's value is decoded
+// again from the source when asked for (Patch.LineText, the nodes). A
+// copy of every line kept as long as the patch (6 MB of the 8 MB review,
+// nearly every line of code holding a "\t") cost more memory than
+// decoding a line when it is read costs time: a keystroke reads few.
 type stringElem struct {
 	start, end int32
-	str        string
-	closed     bool
-	escape     bool
-	lineFeed   bool
+	// size is the length of the value, decoded.
+	size     int32
+	closed   bool
+	escape   bool
+	lineFeed bool
+	// carriage is a value holding a carriage return: with lineFeed, one
+	// that may hold more than one line.
+	carriage bool
 }
 
 // stringTable is the elements of an array of strings, as read.
 type stringTable []stringElem
 
-// node returns element i as a node of arr, moved by delta bytes.
-func (t stringTable) node(i int, arr *Node, delta int) Node {
+// node returns element i as a node of arr, moved by delta bytes, its value
+// str.
+func (t stringTable) node(i int, arr *Node, delta int, str string) Node {
 	e := &t[i]
-	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Parent: arr, Str: e.str,
+	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Parent: arr, Str: str,
 		Index: int32(i), Closed: e.closed, Escape: e.escape, lineFeed: e.lineFeed}
 }
 
@@ -47,6 +57,10 @@ type lazyArray struct {
 	// request of this one may be making them.
 	once sync.Once
 	made []*Node
+	// src is the text the elements are decoded from when made: that of
+	// the version that read or moved the array, or of the latest version
+	// sharing it unmoved (see useSource), the same bytes where it is.
+	src atomic.Pointer[[]byte]
 }
 
 // asLazy returns the lazyArray n is, or nil.
@@ -59,22 +73,32 @@ func asLazy(n *Node) *lazyArray {
 
 // newLazyArray returns n, an array node read with its elements in table,
 // as a lazyArray.
-func newLazyArray(n *Node, table stringTable) *Node {
+func newLazyArray(n *Node, table stringTable, src []byte) *Node {
 	l := &lazyArray{Node: *n, table: table}
 	l.kids, l.nkids, l.lazy, l.onlyStrings = nil, int32(len(table)), true, true
+	l.src.Store(&src)
 	return &l.Node
+}
+
+// useSource has an array shared unmoved by a later version, whose text is
+// src, decode from src: the earlier version's text can then be collected.
+func useSource(n *Node, src []byte) {
+	if l := asLazy(n); l != nil {
+		l.src.Store(&src)
+	}
 }
 
 // newMovedNode returns n moved by delta bytes: a lazyArray sharing n's
 // table, or a copy with its offsets shifted (a patch string, or an array
 // the table could not hold). Its Parent, name and key are the reader's to
 // set.
-func newMovedNode(n *Node, delta int) *Node {
+func newMovedNode(n *Node, delta int, src []byte) *Node {
 	from := asLazy(n)
 	if from == nil {
 		return cloneShifted(n, delta)
 	}
 	l := &lazyArray{Node: from.Node, table: from.table, delta: from.delta + delta}
+	l.src.Store(&src)
 	l.Start += delta
 	l.End += delta
 	if l.keyEnd > 0 {
@@ -84,18 +108,38 @@ func newMovedNode(n *Node, delta int) *Node {
 	return &l.Node
 }
 
-// children makes the elements, the first time.
+// children makes the elements, the first time. Their values are copies:
+// the versions sharing the array share them, and a view would keep the
+// text of the one that made them alive.
 func (l *lazyArray) children() []*Node {
 	l.once.Do(func() {
 		slab := make([]Node, len(l.table))
 		own := make([]*Node, len(l.table))
+		dec := elemDecoder{r: reader{src: *l.src.Load(), copy: true}}
 		for i := range l.table {
-			slab[i] = l.table.node(i, &l.Node, l.delta)
+			slab[i] = l.table.node(i, &l.Node, l.delta, dec.value(&l.table[i], l.delta))
 			own[i] = &slab[i]
 		}
 		l.made = own
 	})
 	return l.made
+}
+
+// elemDecoder decodes elements of a table from a text, as the reader did
+// when it read them, its errors aside (they were reported then).
+type elemDecoder struct{ r reader }
+
+// value returns the value of e, delta bytes from where it was read: a
+// copy in the decoder's blocks if it copies, else a view of the text or,
+// for one with escapes, a string of its own.
+func (d *elemDecoder) value(e *stringElem, delta int) string {
+	if e.size == 0 {
+		return ""
+	}
+	var n Node
+	d.r.pos, d.r.errs = int(e.start)+delta, d.r.errs[:0]
+	d.r.stringValue(&n)
+	return n.Str
 }
 
 // elem returns element i's entry and the move to apply to its offsets.

@@ -2,10 +2,14 @@ package exchange
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
 // patchLineReviews are reviews whose patch is spelt in every way the line
@@ -130,7 +134,9 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 		t.Fatalf("%s: trailing empty element %v, want %v in the document's own tree", ctx, gp.TrailingEmpty, wp.TrailingEmpty)
 	}
 	own := got.Root.Member("patch")
+	lr := gp.NewLineReader()
 	for i := range gp.Lines {
+		checkLineReaders(t, gp, lr, i)
 		g := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", gp.LineStart(i), gp.LineEnd(i), gp.LineText(i), gp.LineElem(i), gp.LineShared(i), NodeRange(gp.LineNode(i)))
 		w := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", wp.LineStart(i), wp.LineEnd(i), wp.LineText(i), wp.LineElem(i), wp.LineShared(i), NodeRange(wp.LineNode(i)))
 		if g != w {
@@ -146,5 +152,50 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 		if gp.LineNode(i) != n {
 			t.Fatalf("%s: line %d: node %p is not the document's own %s", ctx, i, gp.LineNode(i), n.Pointer())
 		}
+	}
+}
+
+// checkLineReaders requires that what reads part of line i of p without
+// LineText (LineHead, a LineReader's Text and Peek) agrees with it, and
+// that the line's text is in its node's value.
+func checkLineReaders(t *testing.T, p *Patch, lr *LineReader, i int) {
+	t.Helper()
+	text := p.LineText(i)
+	head, ok := p.LineHead(i)
+	if ok != (text != "") || ok && head != text[0] {
+		t.Fatalf("line %d %q: LineHead %q %v, want its first byte", i, text, head, ok)
+	}
+	if peek, _ := lr.Peek(i); peek != text {
+		t.Fatalf("line %d: Peek %q, want %q", i, peek, text)
+	}
+	if got := lr.Text(i); got != text {
+		t.Fatalf("line %d: LineReader.Text %q, want %q", i, got, text)
+	}
+	if n := p.LineNode(i); !strings.Contains(n.Str, text) {
+		t.Fatalf("line %d %q: not in its node's value %q", i, text, n.Str)
+	}
+}
+
+// TestParsedPatchKeepsNoText: beside the text, which is the caller's, a
+// parsed document keeps less than the text's size again. The patch's
+// lines are not kept decoded (stringElem): a copy of each cost as much as
+// the patch itself, 1.9 times the text in all for this review.
+func TestParsedPatchKeepsNoText(t *testing.T) {
+	src := reviewgen.Generate(reviewgen.Config{DiffLines: 20000, Comments: 400, DriftedFraction: 0.3, Seed: 3})
+	kept := uint64(math.MaxUint64)
+	for range 3 { // the least of three: the heap may grow for other reasons
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		doc := Parse(src)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(doc)
+		if after.HeapAlloc > before.HeapAlloc {
+			kept = min(kept, after.HeapAlloc-before.HeapAlloc)
+		}
+	}
+	if ratio := float64(kept) / float64(len(src)); ratio > 1.25 {
+		t.Errorf("a parsed document of a %d-byte text keeps %d bytes beside it (%.2f times the text), want at most 1.25 times", len(src), kept, ratio)
 	}
 }
