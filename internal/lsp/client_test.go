@@ -38,6 +38,9 @@ type testClient struct {
 	// shown are the window/showDocument requests the server sent, which
 	// the client answers with success.
 	shown []protocol.ShowDocumentParams
+	// stall, when set, holds the client's reading at the next
+	// publishDiagnostics until it is closed, as a busy editor does.
+	stall chan struct{}
 }
 
 type publishedDiagnostics struct {
@@ -83,6 +86,12 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	switch req.Method() {
 	case "textDocument/publishDiagnostics":
+		c.mu.Lock()
+		stall := c.stall
+		c.mu.Unlock()
+		if stall != nil {
+			<-stall
+		}
 		var p struct {
 			URI protocol.DocumentURI `json:"uri"`
 			publishedDiagnostics

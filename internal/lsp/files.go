@@ -30,6 +30,8 @@ type file struct {
 	waiting bool
 	// diags is the encoding of the last diagnostics published (diagnostics.go).
 	diags diagCache
+	// out is the publish waiting to be sent, under Server.mu.
+	out *outgoing
 	// tokens is the last semantic tokens result sent (semantictokens.go).
 	tokens tokenCache
 	// symbols is the patch's part of the last outline sent (symbols.go).
@@ -208,7 +210,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	// Under pubMu, so that a publisher that found the file open has sent
 	// before this clears it, and one that comes later finds it closed.
 	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
+	defer s.unlockPub()
 	s.mu.Lock()
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
@@ -291,7 +293,7 @@ func (s *Server) dropped(d dropped) {
 		return
 	}
 	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
+	defer s.unlockPub()
 	s.mu.Lock()
 	s.forget(s.files[uri])
 	delete(s.files, uri)

@@ -101,11 +101,11 @@ type Server struct {
 	// closes (a client may pipe its requests in and close its end).
 	handling sync.WaitGroup
 
-	// pubMu orders publishDiagnostics: a publisher checks that its
-	// snapshot is still the document's latest and sends it under pubMu,
-	// and didClose removes the document and sends the empty list under
-	// it, so that no older version and nothing after the close can reach
-	// the client last.
+	// pubMu orders publishDiagnostics: publishes are sent under it, each
+	// if its snapshot is still the document's latest (see outgoing), and
+	// didClose removes the document and sends the empty list under it,
+	// so that no older version and nothing after the close can reach the
+	// client last.
 	pubMu sync.Mutex
 }
 

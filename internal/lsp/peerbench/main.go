@@ -51,9 +51,20 @@ func main() {
 
 // sample is one round of one server.
 type sample struct {
-	open, edit         time.Duration
-	openRSS, afterEdit float64 // VmHWM, MB
+	open, edit          time.Duration
+	openRSS, afterEdits float64 // VmHWM, MB
 }
+
+// The edits after the timed one, as a person types: the peak resident
+// memory is read once the server has settled after the last.
+const (
+	typedEdits = 40
+	typingGap  = 80 * time.Millisecond
+	// settled is how long no diagnostics must come, after some came
+	// for the last edit: the peer's publish carries no version to wait
+	// for.
+	settled = time.Second
+)
 
 func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
 	src := reviewgen.Generate(cfg)
@@ -109,12 +120,14 @@ func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
 		fmt.Printf("| %-40s | %6.0f MB | %6.0f MB | %6.2f× | %5.1f× file  |\n", name, a, b, b/a, a/size)
 	}
 	mb("peak RSS after open", func(s sample) float64 { return s.openRSS })
-	mb("peak RSS after the edit", func(s sample) float64 { return s.afterEdit })
+	mb(fmt.Sprintf("peak RSS after %d edits", typedEdits), func(s sample) float64 { return s.afterEdits })
 	return nil
 }
 
 // measure runs one server: initialize, open the review, wait for its
-// diagnostics, type one character in the last comment's body, wait again.
+// diagnostics, type one character in the last comment's body, wait again,
+// then type the rest of typedEdits characters at a person's pace and wait
+// for the server to settle.
 func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	var s sample
 	c, err := start(argv)
@@ -149,17 +162,27 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 
 	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
 	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
-	pos := map[string]int{"line": p.Line, "character": p.Character}
+	typeAt := func(version int) {
+		pos := map[string]int{"line": p.Line, "character": p.Character + version - 2}
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{map[string]any{"range": map[string]any{"start": pos, "end": pos}, "text": "x"}},
+		})
+	}
 	began = time.Now()
-	c.notify("textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": uri, "version": 2},
-		"contentChanges": []any{map[string]any{"range": map[string]any{"start": pos, "end": pos}, "text": "x"}},
-	})
+	typeAt(2)
 	if err := c.waitDiagnostics(uri); err != nil {
 		return s, fmt.Errorf("after didChange: %w", err)
 	}
 	s.edit = time.Since(began)
-	s.afterEdit = c.peakMB()
+	for v := 3; v <= typedEdits+1; v++ {
+		time.Sleep(typingGap)
+		typeAt(v)
+	}
+	if err := c.waitSettled(uri); err != nil {
+		return s, fmt.Errorf("after %d edits: %w", typedEdits, err)
+	}
+	s.afterEdits = c.peakMB()
 	_, _ = c.call("shutdown", nil)
 	c.notify("exit", nil)
 	return s, nil
@@ -294,6 +317,24 @@ func (c *client) waitDiagnostics(uri string) error {
 		return json.Unmarshal(m.Params, &p) == nil && p.URI == uri
 	})
 	return err
+}
+
+// waitSettled waits for diagnostics of uri, then until none has come for
+// the settled time.
+func (c *client) waitSettled(uri string) error {
+	if err := c.waitDiagnostics(uri); err != nil {
+		return err
+	}
+	for {
+		select {
+		case _, ok := <-c.msgs:
+			if !ok {
+				return errors.New("the server closed its output")
+			}
+		case <-time.After(settled):
+			return nil
+		}
+	}
 }
 
 func (c *client) await(match func(message) bool) (message, error) {

@@ -1,0 +1,76 @@
+package lsp
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"weak"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+)
+
+// TestStalledClientKeepsNoVersion: while the client reads nothing (an
+// editor busy for a while), the server goes on analysing the edits and
+// keeps the newest publish for when it reads again, not one per version:
+// a publish waiting for the writer held its version's text and analysis,
+// hundreds of megabytes after a few seconds of typing into a large
+// review. Once the client reads, the last version's diagnostics come.
+func TestStalledClientKeepsNoVersion(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 5}))
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///w/stall.review.json")
+	c.open(uri, src)
+	c.waitDiagnostics(uri, 1)
+	gate := make(chan struct{})
+	c.mu.Lock()
+	c.stall = gate
+	c.mu.Unlock()
+	at := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
+	p := Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}.Position(at)
+	const last = 21
+	var texts []weak.Pointer[byte]
+	for v := int32(2); v <= last; v++ {
+		c.change(uri, v, &protocol.Range{Start: p, End: p}, "x")
+		sn := c.latestSnapshot(uri, v)
+		<-sn.done // analysed, then published or left for the client
+		texts = append(texts, weak.Make(&sn.text[0]))
+	}
+	// Versions 2 to 20 are neither the latest nor its analysis.
+	deadline := time.Now().Add(10 * time.Second)
+	for v := 2; v < last; v++ {
+		for texts[v-2].Value() != nil && time.Now().Before(deadline) {
+			runtime.GC()
+		}
+		if texts[v-2].Value() != nil {
+			t.Errorf("the text of version %d is alive while the client does not read", v)
+		}
+	}
+	close(gate)
+	c.waitDiagnostics(uri, last)
+}
+
+// latestSnapshot waits until version v of uri is the server's latest, and
+// returns it.
+func (c *testClient) latestSnapshot(uri protocol.DocumentURI, v int32) *snapshot {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		c.srv.mu.Lock()
+		var sn *snapshot
+		if f := c.srv.files[uri]; f != nil && f.latest.version == v {
+			sn = f.latest
+		}
+		c.srv.mu.Unlock()
+		if sn != nil {
+			return sn
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.t.Fatalf("version %d of %s never came", v, uri)
+	return nil
+}
