@@ -48,10 +48,11 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
-	// idleWorth replaces worthCollecting, and collected is called after
-	// each collection in a pause (tests: idle.go on a small review).
-	idleWorth func(heapSizes) bool
-	collected func()
+	// gcWorth replaces the rule of worthCollecting, and collected is
+	// called after each collection the server asks for (tests: idle.go
+	// on a small review).
+	gcWorth   func(gcCause, heapSizes) bool
+	collected func(gcCause)
 }
 
 type lifecycle uint8
