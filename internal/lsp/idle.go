@@ -80,7 +80,7 @@ func (s *Server) collectIfIdle(gen uint64) bool {
 	if !quiet || !s.worthCollecting(inAPause, 0) {
 		return false
 	}
-	return s.spawn(func() { s.collect(inAPause) })
+	return s.spawn(func() { s.collectIfWorth(inAPause, 0) })
 }
 
 // collectBeforeCopy collects, before didChange builds the new text of a
@@ -98,13 +98,22 @@ func (s *Server) collectBeforeCopy(p *changeParams) {
 		size = len(f.latest.text)
 	}
 	s.mu.Unlock()
-	if size >= minCopyText && s.worthCollecting(beforeCopy, uint64(size)) {
-		s.collect(beforeCopy)
+	if size >= minCopyText {
+		s.collectIfWorth(beforeCopy, uint64(size))
 	}
 }
 
-// collect runs a whole collection, and tells the test hook.
-func (s *Server) collect(why gcCause) {
+// collectIfWorth runs a whole collection if worthCollecting says so. One
+// runs at a time (s.gcMu), and each reads the heap once the one before
+// has ended: an edit that comes while a collection in a pause runs waits
+// for the rest of it and then finds little garbage, where runtime.GC
+// would wait for it and then run a second one.
+func (s *Server) collectIfWorth(why gcCause, size uint64) {
+	s.gcMu.Lock()
+	defer s.gcMu.Unlock()
+	if !s.worthCollecting(why, size) {
+		return
+	}
 	runtime.GC()
 	if s.opts.collected != nil {
 		s.opts.collected(why)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -182,5 +183,67 @@ func TestCollectBeforeCopy(t *testing.T) {
 				t.Errorf("an edit of a large document: collections saw versions %v, want [1] (-1: under the lock)", versions)
 			}
 		})
+	}
+}
+
+// TestEditWaitsForACollectionInAPause: an edit of a large document that
+// comes while a collection in a pause runs reads the heap, to decide
+// whether to collect before its copy, only once that collection ended.
+func TestEditWaitsForACollectionInAPause(t *testing.T) {
+	var (
+		mu                  sync.Mutex
+		pausing, askedAfter bool
+		askedDuring         int
+		first               atomic.Bool
+	)
+	started, release := make(chan struct{}), make(chan struct{})
+	free := sync.OnceFunc(func() { close(release) })
+	c := newTestClient(t, Options{
+		gcWorth: func(why gcCause, _ heapSizes) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case why == inAPause:
+				return true
+			case pausing:
+				askedDuring++
+			default:
+				askedAfter = true
+			}
+			return false
+		},
+		// The first collection in a pause lasts until the test frees it.
+		collected: func(why gcCause) {
+			if why != inAPause || !first.CompareAndSwap(false, true) {
+				return
+			}
+			mu.Lock()
+			pausing = true
+			mu.Unlock()
+			close(started)
+			<-release
+			mu.Lock()
+			pausing = false
+			mu.Unlock()
+		},
+	})
+	t.Cleanup(free) // before the client's: the server waits for the hook
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/waits.review.json")
+	c.open(uri, exampleReview+strings.Repeat(" ", minCopyText))
+	c.waitDiagnostics(uri, 1)
+	select {
+	case <-started:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no collection in the pause after the publish")
+	}
+	c.change(uri, 2, &protocol.Range{}, " ")
+	time.Sleep(50 * time.Millisecond) // time for the edit to ask, were it not waiting
+	free()
+	c.waitDiagnostics(uri, 2)
+	mu.Lock()
+	defer mu.Unlock()
+	if askedDuring > 0 || !askedAfter {
+		t.Errorf("the edit asked whether to collect %d times during the collection in a pause, and after it: %v; want 0 and true", askedDuring, askedAfter)
 	}
 }

@@ -90,6 +90,9 @@ type Server struct {
 	// collection armed for a pause after a publish (idle.go).
 	activity uint64
 	idle     *time.Timer
+	// gcMu is held by the collection the server runs (idle.go), so that
+	// the next one reads the heap after it.
+	gcMu sync.Mutex
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
 	stopBG context.CancelFunc
