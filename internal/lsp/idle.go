@@ -76,7 +76,8 @@ func (s *Server) armIdleCollect() {
 }
 
 // collectIfIdle starts a collection when nothing happened since activity
-// gen and there is enough garbage, and reports whether it did.
+// gen and there is enough garbage, and reports whether it did; the
+// collection reads the heap again when its turn comes (collectIfWorth).
 func (s *Server) collectIfIdle(gen uint64) bool {
 	s.mu.Lock()
 	quiet := !s.closed && s.activity == gen
