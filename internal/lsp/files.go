@@ -143,6 +143,7 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
+	s.collectBeforeCopy(p)
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {

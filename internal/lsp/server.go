@@ -48,10 +48,11 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
-	// idleWorth replaces worthCollecting, and collected is called after
-	// each collection in a pause (tests: idle.go on a small review).
-	idleWorth func(heapSizes) bool
-	collected func()
+	// gcWorth replaces the rule of worthCollecting, and collected is
+	// called after each collection the server asks for (tests: idle.go
+	// on a small review).
+	gcWorth   func(gcCause, heapSizes) bool
+	collected func(gcCause)
 }
 
 type lifecycle uint8
@@ -89,6 +90,9 @@ type Server struct {
 	// collection armed for a pause after a publish (idle.go).
 	activity uint64
 	idle     *time.Timer
+	// gcMu is held by the collection the server runs (idle.go), so that
+	// the next one reads the heap after it.
+	gcMu sync.Mutex
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
 	stopBG context.CancelFunc
