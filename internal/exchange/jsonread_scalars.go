@@ -197,8 +197,9 @@ func (r *reader) plain(start, end int) string {
 // class rounding of small allocations.
 const strBlock = 64 << 10
 
-// keep copies b into the reader's string blocks and returns the copy; a
-// reader that does not copy (an elemDecoder's) returns a string of b's own.
+// keep copies b into the reader's string blocks and returns the copy. A
+// reader that does not copy (an elemDecoder's) returns a string of b's
+// own, and one that peeks, a view of b, valid until b changes.
 func (r *reader) keep(b []byte) string {
 	if r.peek {
 		return unsafe.String(unsafe.SliceData(b), len(b))

@@ -7,9 +7,9 @@ import (
 )
 
 // The patch array's elements are kept in a table, not as nodes: a large
-// review has 100,000 of them, 88 bytes a node against 32 an entry, and
+// review has 100,000 of them, 88 bytes a node against 20 an entry, and
 // what reads them on every version (the patch lines, their texts, the
-// checks, the index) reads the table. Nodes are made when something asks
+// checks, the index) reads the table and the text. Nodes are made when something asks
 // for the elements (a hover in the patch, a fix that edits it), once per
 // version. A version whose patch an edit before it moved shares the
 // table and applies the move when it makes them, so that the keystroke
@@ -80,8 +80,9 @@ func newLazyArray(n *Node, table stringTable, src []byte) *Node {
 	return &l.Node
 }
 
-// useSource has an array shared unmoved by a later version, whose text is
-// src, decode from src: the earlier version's text can then be collected.
+// useSource is told that a later version, whose text is src, shares the
+// array unmoved: the elements made from now on are decoded from src, and
+// the earlier version's text can be collected.
 func useSource(n *Node, src []byte) {
 	if l := asLazy(n); l != nil {
 		l.src.Store(&src)
