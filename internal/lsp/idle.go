@@ -16,7 +16,7 @@ import (
 // also marks two versions, the one being replaced (live until the new
 // one's analysis is published) and the new one, and the runtime sets its
 // next goal at twice what it marked: on the 8 MB review, edits sent back
-// to back peaked at 95–120 MB for a live heap of 31 MB. So the server
+// to back peaked at three to four times the live heap. So the server
 // collects
 //   - in a pause: after a publish that no edit follows within
 //     idleCollect, which costs nobody;
@@ -25,11 +25,10 @@ import (
 //     it, the edit collects first, before it allocates the new text,
 //     while only one version is live. Back to back, that is nearly
 //     every edit, where the runtime collected every second or third;
-//     but each collection marks 31 MB instead of 40–50 and no
-//     allocation helps mark, so the keystrokes got no slower (edit /
-//     check 0.09–0.11, against 0.10–0.17), and the peak came down to a
-//     typist's, about 60 MB. A typist's edits find the garbage
-//     collected in the pause, and never collect first.
+//     but each collection marks one version and no allocation helps
+//     mark, so the keystrokes got no slower, and the peak came down to
+//     a typist's. A typist's edits mostly find the garbage collected in
+//     the pause.
 const (
 	// idleCollect is how long after a publish no edit must come.
 	idleCollect = 20 * time.Millisecond
