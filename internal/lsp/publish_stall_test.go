@@ -74,3 +74,35 @@ func (c *testClient) latestSnapshot(uri protocol.DocumentURI, v int32) *snapshot
 	c.t.Fatalf("version %d of %s never came", v, uri)
 	return nil
 }
+
+// TestStalledClientGetsTheCloseLast: a document closed while the client
+// does not read, with a publish of its last version waiting, ends with the
+// empty list the close sends, whichever of the two the server writes
+// first once the client reads again.
+func TestStalledClientGetsTheCloseLast(t *testing.T) {
+	src := string(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 100, Comments: 4, Seed: 6}))
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///w/close.review.json")
+	c.open(uri, src)
+	c.waitDiagnostics(uri, 1)
+	gate := make(chan struct{})
+	c.mu.Lock()
+	c.stall = gate
+	c.mu.Unlock()
+	at := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
+	p := Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}.Position(at)
+	for v := int32(2); v <= 6; v++ {
+		c.change(uri, v, &protocol.Range{Start: p, End: p}, "x")
+		<-c.latestSnapshot(uri, v).done
+	}
+	c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	close(gate)
+	c.mustCall("shutdown", nil, nil) // answered after what the server wrote before
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	got := c.diagnostics[uri]
+	if len(got) == 0 || len(got[len(got)-1].Diagnostics) != 0 {
+		t.Fatalf("the last publish of the closed document is %+v, want the empty list", got[len(got)-1:])
+	}
+}
