@@ -120,6 +120,17 @@ func (b *builder) text(i int) string {
 	return t
 }
 
+// head returns the first byte of line i as text reads the line, and false
+// for a line empty that way (a lone "\r" included), without decoding the
+// rest: hunk bodies are read by their marker alone.
+func (b *builder) head(i int) (byte, bool) {
+	c, ok := b.p.LineHead(i)
+	if ok && c == '\r' && b.p.LineLen(i) == 1 {
+		return 0, false
+	}
+	return c, ok
+}
+
 func isGitHeader(t string) bool {
 	return strings.HasPrefix(t, "diff --git") && (len(t) == 10 || t[10] == ' ')
 }
@@ -379,7 +390,7 @@ type hunkCounter struct {
 // starting near 2^31 can ask for: the hunk ends before it.
 func (b *builder) push(c *hunkCounter, j int) bool {
 	l := DiffLine{Kind: Context, Patch: int32(j)}
-	if head, ok := b.p.LineHead(j); ok {
+	if head, ok := b.head(j); ok {
 		switch head {
 		case '+':
 			l.Kind = Added
@@ -459,7 +470,7 @@ func (b *builder) hunk(i int) int {
 // stopped first, at a line that cannot be one of its own.
 func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
 	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
-		if head, ok := b.p.LineHead(j); ok {
+		if head, ok := b.head(j); ok {
 			switch head {
 			case ' ', '+', '\\':
 			case '-':

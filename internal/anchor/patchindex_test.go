@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
 // ixQuote spells s as a JSON string the way a canonical writer does:
@@ -1202,4 +1203,42 @@ func ixLinesOnly(ix *Index) string {
 		}
 	}
 	return b.String()
+}
+
+// TestBuilderHeadIsTextsFirstByte: the builder reads hunk bodies by their
+// first byte (head) and the rest by their text, and the two agree on
+// every line of the project's reviews, and of each with its patch lines
+// ended by a carriage return, as a CRLF diff's are.
+func TestBuilderHeadIsTextsFirstByte(t *testing.T) {
+	for name, src := range testreviews.Golden(t, "testdata/*.txtar") {
+		for _, crlf := range []bool{false, true} {
+			if crlf {
+				src = []byte(strings.ReplaceAll(string(src), `",`, `\r",`))
+			}
+			p := &exchange.Parse(src).Review.Patch
+			b := builder{p: p, lr: p.NewLineReader(), at: [2]int{-1, -1}}
+			for i := range p.Lines {
+				head, ok := b.head(i)
+				text := b.text(i)
+				if ok != (text != "") || ok && head != text[0] {
+					t.Fatalf("%s (crlf %v), line %d %q: head %q %v, want its first byte", name, crlf, i, text, head, ok)
+				}
+			}
+		}
+	}
+}
+
+// TestIndexCRLFBlankLine: in a patch written with CRLF line ends, a body
+// line that is a carriage return alone is a blank context line whose
+// leading space was lost, as a blank line is without the CR.
+func TestIndexCRLFBlankLine(t *testing.T) {
+	doc := ixArrayDoc(t, []string{"diff --git a/x b/x\r", "--- a/x\r", "+++ b/x\r", "@@ -1,3 +1,3 @@\r", " a\r", "\r", " c\r"})
+	ix := BuildIndex(&doc.Review.Patch)
+	if len(ix.Problems) != 0 || len(ix.Files) != 1 || len(ix.Files[0].Hunks) != 1 {
+		t.Fatalf("got %d files, problems %v; want one file of one hunk and no problem", len(ix.Files), ix.Problems)
+	}
+	h := ix.Files[0].Hunks[0]
+	if len(h.Lines) != 3 || h.Lines[1].Kind != Context || h.Lines[1].Old != 2 || h.Lines[1].New != 2 {
+		t.Fatalf("got body %+v, want 3 lines, the second a context line 2/2", h.Lines)
+	}
 }
