@@ -132,7 +132,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 		d.Review = decodeReviewWithPatch(src, root, p)
 		return d, r
 	}
-	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse))
+	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, src))
 	return d, r
 }
 
@@ -204,12 +204,13 @@ func reuseMapper(d, prev *Document, ch Change) *Document {
 	return d
 }
 
-// movedPatch returns p for clone, p.Node moved by an edit before it. The
-// lines are shared, and their texts read from the table the elements are
-// kept in, so that clone's elements are made only if something asks for
-// them; a trailing empty element gets a moved node of its own.
-func movedPatch(p Patch, clone *Node) Patch {
-	p.Node = clone
+// movedPatch returns p for clone, p.Node moved by an edit before it, in
+// the text src. The lines are shared, and their texts decoded from src
+// through the table the elements are kept in, so that clone's elements
+// are made only if something asks for them; a trailing empty element gets
+// a moved node of its own.
+func movedPatch(p Patch, clone *Node, src []byte) Patch {
+	p.Node, p.src = clone, src // the trailing element is decoded from src
 	if p.TrailingEmpty != nil {
 		p.TrailingEmpty = p.element(int(p.TrailingEmpty.Index))
 	}
