@@ -20,18 +20,8 @@ import (
 // hundreds of megabytes after a few seconds of typing into a large
 // review. Once the client reads, the last version's diagnostics come.
 func TestStalledClientKeepsNoVersion(t *testing.T) {
-	src := string(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 5}))
-	c := newTestClient(t, Options{})
-	c.initialize()
 	uri := protocol.DocumentURI("file:///w/stall.review.json")
-	c.open(uri, src)
-	c.waitDiagnostics(uri, 1)
-	gate := make(chan struct{})
-	c.mu.Lock()
-	c.stall = gate
-	c.mu.Unlock()
-	at := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
-	p := Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}.Position(at)
+	c, gate, p := openStalled(t, uri, reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 5})
 	const last = 21
 	var texts []weak.Pointer[byte]
 	for v := int32(2); v <= last; v++ {
@@ -52,6 +42,23 @@ func TestStalledClientKeepsNoVersion(t *testing.T) {
 	}
 	close(gate)
 	c.waitDiagnostics(uri, last)
+}
+
+// openStalled opens a generated review as uri, waits for its
+// diagnostics, then stalls the client's reading until gate is closed. p is
+// where the last comment's body begins.
+func openStalled(t *testing.T, uri protocol.DocumentURI, cfg reviewgen.Config) (c *testClient, gate chan struct{}, p protocol.Position) {
+	src := string(reviewgen.Generate(cfg))
+	c = newTestClient(t, Options{})
+	c.initialize()
+	c.open(uri, src)
+	c.waitDiagnostics(uri, 1)
+	gate = make(chan struct{})
+	c.mu.Lock()
+	c.stall = gate
+	c.mu.Unlock()
+	at := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
+	return c, gate, Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}.Position(at)
 }
 
 // latestSnapshot waits until version v of uri is the server's latest, and
@@ -80,18 +87,8 @@ func (c *testClient) latestSnapshot(uri protocol.DocumentURI, v int32) *snapshot
 // empty list the close sends, whichever of the two the server writes
 // first once the client reads again.
 func TestStalledClientGetsTheCloseLast(t *testing.T) {
-	src := string(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 100, Comments: 4, Seed: 6}))
-	c := newTestClient(t, Options{})
-	c.initialize()
 	uri := protocol.DocumentURI("file:///w/close.review.json")
-	c.open(uri, src)
-	c.waitDiagnostics(uri, 1)
-	gate := make(chan struct{})
-	c.mu.Lock()
-	c.stall = gate
-	c.mu.Unlock()
-	at := strings.LastIndex(src, `"body": "`) + len(`"body": "`)
-	p := Converter{M: exchange.NewMapper([]byte(src)), Enc: exchange.UTF16}.Position(at)
+	c, gate, p := openStalled(t, uri, reviewgen.Config{Files: 2, DiffLines: 100, Comments: 4, Seed: 6})
 	for v := int32(2); v <= 6; v++ {
 		c.change(uri, v, &protocol.Range{Start: p, End: p}, "x")
 		<-c.latestSnapshot(uri, v).done
