@@ -308,19 +308,10 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 		if e := p.TrailingEmpty; e != nil {
 			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: CodePatchTrailingEmpty,
 				Message: "the patch must not end with an empty element: the final newline is implied",
-				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{removeLast(p, e)}}}})
+				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
 		}
 		checkMultilineElements(doc, p, add)
 	}
-}
-
-// removeLast is RemoveElement for e, the last element of the patch
-// array, reading the element before it through p.element.
-func removeLast(p *Patch, e *Node) Edit {
-	if e.Index == 0 {
-		return Edit{Start: e.Start, End: e.End}
-	}
-	return Edit{Start: p.element(int(e.Index) - 1).End, End: e.End}
 }
 
 // checkMultilineElements reports the elements that hold a line feed, with

@@ -133,15 +133,16 @@ func RemoveMember(src []byte, m *Node) Edit {
 }
 
 // RemoveElement returns the edit that deletes element e from its array,
-// with the comma that separates it.
+// with the comma that separates it. Its neighbour is read with elemRange:
+// for the patch's last element, it makes none of the others.
 func RemoveElement(e *Node) Edit {
 	arr := e.Parent
-	i := e.Index
+	i := int(e.Index)
 	switch {
 	case i > 0:
-		return Edit{Start: arr.Elems()[i-1].End, End: e.End}
-	case len(arr.Elems()) > 1:
-		return Edit{Start: e.Start, End: arr.Elems()[1].Start}
+		return Edit{Start: elemRange(arr, i-1).End, End: e.End}
+	case arr.nkids > 1:
+		return Edit{Start: e.Start, End: elemRange(arr, 1).Start}
 	}
 	return Edit{Start: e.Start, End: e.End}
 }

@@ -158,12 +158,10 @@ func (p *Patch) element(i int) *Node {
 // lazyArray): the lenses and gutter hints an editor asks for after every
 // keystroke read one per file or per visible line.
 func (p *Patch) LineElemRange(i int) Range {
-	l := &p.Lines[i]
-	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
-		e, delta := t.elem(int(l.elem))
-		return Range{int(e.start) + delta, int(e.end) + delta}
+	if p.Form != PatchArray {
+		return NodeRange(p.Node)
 	}
-	return NodeRange(p.nodeOf(l))
+	return elemRange(p.Node, p.LineElem(i))
 }
 
 // LineText returns line i decoded, without its line terminator.

@@ -9,9 +9,9 @@ import (
 // The patch array's elements are kept in a table, not as nodes: a large
 // review has 100,000 of them, 88 bytes a node against 20 an entry, and
 // what reads them on every version (the patch lines, their texts, the
-// checks, the index) reads the table and the text. Nodes are made when something asks
-// for the elements (a hover in the patch, a fix that edits it), once per
-// version. A version whose patch an edit before it moved shares the
+// checks, the index) reads the table and the text. Nodes are made when
+// something asks for the elements (a hover in the patch, a fix that edits
+// it), once per version. A version whose patch an edit before it moved shares the
 // table and applies the move when it makes them, so that the keystroke
 // copies none of the 100,000.
 
@@ -141,6 +141,17 @@ func (d *elemDecoder) value(e *stringElem, delta int) string {
 	d.r.pos, d.r.errs = int(e.start)+delta, d.r.errs[:0]
 	d.r.stringValue(&n)
 	return n.Str
+}
+
+// elemRange returns the range of element i of the array arr, read from
+// the table when arr keeps its elements in one, which it then does not
+// make.
+func elemRange(arr *Node, i int) Range {
+	if t := asLazy(arr); t != nil {
+		e, delta := t.elem(i)
+		return Range{int(e.start) + delta, int(e.end) + delta}
+	}
+	return NodeRange(arr.children()[i])
 }
 
 // elem returns element i's entry and the move to apply to its offsets.
