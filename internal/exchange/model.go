@@ -124,18 +124,16 @@ func (p *Patch) nodeOf(l *PatchLine) *Node {
 	return p.Node
 }
 
-// stringOf returns the decoded text of l's element (or of the patch
-// string) and whether it holds a line feed, from the table when the
-// elements are kept in one (see lazyArray), which reading a line's text
-// then does not make.
-func (p *Patch) stringOf(l *PatchLine) (string, bool) {
+// text returns line l's decoded text. When the elements are kept in a
+// table (see lazyArray), which reading a line then does not make, its
+// element is decoded from the version's text with dec, and scratch
+// reports a line in dec's scratch (a peeking decoder's, escaped).
+func (p *Patch) text(dec *elemDecoder, l *PatchLine) (text string, scratch bool) {
 	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
 		e, delta := t.elem(int(l.elem))
-		dec := elemDecoder{r: reader{src: p.src}}
-		return dec.value(e, delta), e.lineFeed
+		return dec.value(e, delta)[l.textStart:l.textEnd], e.escape && dec.r.peek
 	}
-	n := p.nodeOf(l)
-	return n.Str, n.lineFeed
+	return p.nodeOf(l).Str[l.textStart:l.textEnd], false
 }
 
 // element returns array element i with this version's offsets. When the
@@ -166,9 +164,8 @@ func (p *Patch) LineElemRange(i int) Range {
 
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
-	l := &p.Lines[i]
-	str, _ := p.stringOf(l)
-	return str[l.textStart:l.textEnd]
+	t, _ := p.text(&elemDecoder{r: reader{src: p.src}}, &p.Lines[i])
+	return t
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
@@ -463,14 +460,7 @@ func (lr *LineReader) Text(i int) string {
 // line: a line spelt with escapes is then decoded into the reader's
 // scratch, which the next call overwrites, and scratch says so.
 func (lr *LineReader) Peek(i int) (text string, scratch bool) {
-	p, l := lr.p, &lr.p.Lines[i]
-	t := asLazy(p.Node)
-	if t == nil || p.Form != PatchArray {
-		return p.LineText(i), false
-	}
-	e, delta := t.elem(int(l.elem))
-	str := lr.dec.value(e, delta)
-	return str[l.textStart:l.textEnd], e.escape
+	return lr.p.text(&lr.dec, &lr.p.Lines[i])
 }
 
 // LineHead returns the first byte of line i decoded, and false for an
