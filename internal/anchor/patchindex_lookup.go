@@ -95,6 +95,15 @@ func (ix *Index) Paths() []string {
 	return newLookup(ix.Files).paths
 }
 
+// LastLine returns the patch line that ends the hunk: its last body line,
+// or its header when it has none.
+func (h *Hunk) LastLine() int {
+	if len(h.Lines) == 0 {
+		return h.Header
+	}
+	return int(h.Lines[len(h.Lines)-1].Patch)
+}
+
 // Span returns the numbers of the first and last lines of the hunk's image
 // on side s, read from the body; last < first when the hunk shows no line
 // of that image.

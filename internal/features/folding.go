@@ -10,11 +10,7 @@ func (r Analysed) Folds() []exchange.Range {
 	for _, f := range r.Index.Files {
 		out = append(out, exchange.Range{Start: p.LineStart(f.First), End: p.LineEnd(f.Last)})
 		for _, h := range f.Hunks {
-			last := h.Header
-			if k := len(h.Lines); k > 0 {
-				last = int(h.Lines[k-1].Patch)
-			}
-			out = append(out, exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(last)})
+			out = append(out, exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(h.LastLine())})
 		}
 	}
 	for _, c := range r.Doc.Review.Comments {

@@ -68,10 +68,10 @@ func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
 // for 0 and len(p.Lines)): a file's hunks are in patch order.
 func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, lo, hi int) []Token {
 	hunks := f.Hunks
-	k := sort.Search(len(hunks), func(i int) bool { return lastLine(&hunks[i]) >= lo })
+	k := sort.Search(len(hunks), func(i int) bool { return hunks[i].LastLine() >= lo })
 	next := f.First
 	if k > 0 {
-		next = lastLine(&hunks[k-1]) + 1
+		next = hunks[k-1].LastLine() + 1
 	}
 	emitHeaders := func(upto int) {
 		for ; next < upto && next <= f.Last; next++ {
@@ -100,15 +100,6 @@ func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, 
 	}
 	emitHeaders(min(f.Last+1, max(next, hi)))
 	return out
-}
-
-// lastLine returns the patch line that ends h: its last body line, or
-// its header when it has none.
-func lastLine(h *anchor.Hunk) int {
-	if len(h.Lines) == 0 {
-		return h.Header
-	}
-	return int(h.Lines[len(h.Lines)-1].Patch)
 }
 
 func lineToken(k anchor.LineKind) TokenKind {

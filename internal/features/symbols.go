@@ -175,10 +175,7 @@ func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
 }
 
 func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
-	end := p.LineElemRange(h.Header).End
-	if k := len(h.Lines); k > 0 {
-		end = p.LineElemRange(int(h.Lines[k-1].Patch)).End
-	}
+	end := p.LineElemRange(h.LastLine()).End
 	return Symbol{
 		Name:      fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldCount, h.NewStart, h.NewCount),
 		Detail:    h.Section,
