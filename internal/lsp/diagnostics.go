@@ -242,10 +242,9 @@ func (u unchanged) before(o int) bool { return o < u.stable }
 // before the first changed byte keeps its position, and so does one on a
 // line that, with the line break before it, lies after the last changed
 // byte, moved by the edit's length, as long as the edit added or removed
-// no line. The change is told by
-// the parse when doc is an edit of old, which on a large review saves
-// comparing megabytes per keystroke; otherwise only the unchanged prefix
-// is found.
+// no line. The change is told by the parse when doc is an edit of old,
+// which on a large review saves comparing megabytes per keystroke;
+// otherwise only the unchanged prefix is found.
 func unchangedParts(doc *exchange.Document, conv Converter, old []byte, oldLines int) unchanged {
 	ch, told := doc.ChangeFrom(old)
 	if !told {
