@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -122,5 +124,22 @@ func TestTokenEdits(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.cur)
 			}
 		})
+	}
+}
+
+// TestTokenReplyKeepsNoRoom: the encoded full result, which the cache
+// keeps, holds no more room than an eighth of its bytes, however small
+// the numbers (the reply of a large review is megabytes).
+func TestTokenReplyKeepsNoRoom(t *testing.T) {
+	data := make([]uint32, 50_000)
+	for i := range data {
+		data[i] = uint32(i % 7)
+	}
+	reply := encodeTokenReply("3", data)
+	if !json.Valid(reply) || !bytes.HasPrefix(reply, []byte(`{"resultId":"3","data":[0,1,2,`)) {
+		t.Fatalf("reply %.60s… is not the encoding of the data", reply)
+	}
+	if room := cap(reply) - len(reply); room > len(reply)/8 {
+		t.Errorf("reply of %d bytes keeps %d bytes of room, want at most %d", len(reply), room, len(reply)/8)
 	}
 }
