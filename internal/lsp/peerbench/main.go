@@ -3,9 +3,11 @@
 // the same harness: each server in a process of its own, spoken to over
 // stdio as an editor does, in interleaved rounds. It prints, per server,
 // the median time from didOpen to the first diagnostics, from a one
-// character edit in a comment body to the next diagnostics, and the peak
-// resident memory, with `lreview-lsp check` on the same file as the
-// yardstick. `make bench-peer` installs the peer and runs it; it is not
+// character edit in a comment body to the next diagnostics, and (ours
+// alone: the peer has none) to the semantic tokens after it, and the peak
+// resident memory after the open and after 40 edits, with `lreview-lsp
+// check` on the same file as the yardstick. check against encoding/json
+// in one process is BenchmarkCheckVsJSONFloor's (internal/lsp). `make bench-peer` installs the peer and runs it; it is not
 // part of CI.
 package main
 
@@ -52,7 +54,8 @@ func main() {
 // sample is one round of one server.
 type sample struct {
 	open, edit          time.Duration
-	openRSS, afterEdits float64 // VmHWM, MB
+	tokens              time.Duration // 0 for the peer, which has no tokens
+	openRSS, afterEdits float64       // VmHWM, MB
 }
 
 // The edits after the timed one, as a person types: the peak resident
@@ -114,6 +117,8 @@ func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
 	fmt.Printf("| %-40s | %9s | %9s | %7s | %12s |\n", "lreview-lsp check (same file)", ms(check), "–", "", "")
 	row("didOpen → diagnostics", func(s sample) time.Duration { return s.open })
 	row("1-char edit in a comment → diagnostics", func(s sample) time.Duration { return s.edit })
+	tokens := median(pick(o, func(s sample) time.Duration { return s.tokens }))
+	fmt.Printf("| %-40s | %9s | %9s | %7s | %5.2f× check |\n", "semanticTokens/full after the edit", ms(tokens), "–", "", float64(tokens)/float64(check))
 	mb := func(name string, get func(sample) float64) {
 		a, b := medianF(pickF(o, get)), medianF(pickF(p, get))
 		size := float64(len(src)) / (1 << 20)
@@ -179,6 +184,14 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 		return s, fmt.Errorf("after didChange: %w", err)
 	}
 	s.edit = time.Since(began)
+	if lang == "lreview" { // the peer has no semantic tokens
+		began = time.Now()
+		m, err := c.call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}})
+		if err != nil || len(m.Error) > 0 {
+			return s, fmt.Errorf("semanticTokens/full: %v %s", err, m.Error)
+		}
+		s.tokens = time.Since(began)
+	}
 	for v := 3; v <= typedEdits+1; v++ {
 		time.Sleep(typingGap)
 		c.send(typed(v))
@@ -293,13 +306,21 @@ func (c *client) read(r *bufio.Reader) {
 }
 
 // decodeMessage decodes a server's message. A publish of thousands of
-// diagnostics is not decoded: decoding megabytes would be the harness's
-// time counted as the server's; its method and uri are found among its
-// first bytes, where both servers write them.
+// diagnostics, or the reply with a large review's tokens, is not decoded:
+// decoding megabytes would be the harness's time counted as the server's;
+// a publish's method and uri are found among its first bytes, where both
+// servers write them, and our reply's id is its first member.
 func decodeMessage(body []byte) (message, bool) {
 	const publish = `"method":"textDocument/publishDiagnostics"`
 	if len(body) > 64<<10 && bytes.Contains(body[:4<<10], []byte(publish)) {
 		return message{Method: "textDocument/publishDiagnostics", Params: body}, true
+	}
+	// A large reply of ours (semantic tokens) starts with its id.
+	const reply = `{"jsonrpc":"2.0","id":`
+	if len(body) > 64<<10 && bytes.HasPrefix(body, []byte(reply)) {
+		if n := bytes.IndexByte(body[len(reply):], ','); n > 0 {
+			return message{ID: json.RawMessage(body[len(reply) : len(reply)+n])}, true
+		}
 	}
 	var m message
 	return m, json.Unmarshal(body, &m) == nil
