@@ -134,3 +134,27 @@ func BenchmarkOpenVsCheck(b *testing.B) {
 	b.ReportMetric(check/1e6, "check-ms")
 	b.ReportMetric(open/check, "open/check")
 }
+
+// BenchmarkFirstTokensVsCheck times the first semanticTokens/full of a
+// document just opened (nothing to reuse: every line classified and
+// converted) against check on the same file: what an editor waits for to
+// colour the diff after opening a large review.
+func BenchmarkFirstTokensVsCheck(b *testing.B) {
+	before := checkInChild(b, 5)
+	var firsts time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		name := "first" + strconv.Itoa(i)
+		c, _ := rawOpen(b, name)
+		b.StartTimer()
+		start := time.Now()
+		tokensRequest(c, 1, "textDocument/semanticTokens/full", name, "")
+		firsts += time.Since(start)
+	}
+	b.StopTimer()
+	check := float64(before+checkInChild(b, 5)) / 2
+	first := float64(firsts) / float64(b.N)
+	b.ReportMetric(first/1e6, "tokens-ms")
+	b.ReportMetric(check/1e6, "check-ms")
+	b.ReportMetric(first/check, "tokens/check")
+}
