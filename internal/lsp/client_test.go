@@ -39,8 +39,11 @@ type testClient struct {
 	// the client answers with success.
 	shown []protocol.ShowDocumentParams
 	// stall, when set, holds the client's reading at the next
-	// publishDiagnostics until it is closed, as a busy editor does.
-	stall chan struct{}
+	// publishDiagnostics until it is closed, as a busy editor does;
+	// stalledAt, when set, is told the version it holds at, if it has
+	// room.
+	stall     chan struct{}
+	stalledAt chan int32
 }
 
 type publishedDiagnostics struct {
@@ -86,12 +89,6 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	switch req.Method() {
 	case "textDocument/publishDiagnostics":
-		c.mu.Lock()
-		stall := c.stall
-		c.mu.Unlock()
-		if stall != nil {
-			<-stall
-		}
 		var p struct {
 			URI protocol.DocumentURI `json:"uri"`
 			publishedDiagnostics
@@ -106,6 +103,16 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 			p.Diagnostics = []protocol.Diagnostic{{}}
 		} else if err := fastjson.Unmarshal(req.Params(), &p); err != nil {
 			c.t.Errorf("bad publishDiagnostics: %v", err)
+		}
+		c.mu.Lock()
+		stall, stalledAt := c.stall, c.stalledAt
+		c.mu.Unlock()
+		if stall != nil {
+			select {
+			case stalledAt <- p.Version:
+			default: // nobody waits to hear (or stalledAt is nil)
+			}
+			<-stall
 		}
 		c.mu.Lock()
 		// Keep the last few versions only: benchmarks publish thousands.

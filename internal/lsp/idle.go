@@ -60,8 +60,9 @@ const (
 )
 
 // armIdleCollect schedules a collection for when no edit follows the
-// publish just sent; each edit, open or close counts as activity.
-func (s *Server) armIdleCollect() {
+// publish just sent, decided at activity gen; each edit, open or close
+// counts as activity.
+func (s *Server) armIdleCollect(gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -70,58 +71,79 @@ func (s *Server) armIdleCollect() {
 	if s.idle != nil {
 		s.idle.Stop()
 	}
-	gen := s.activity
 	s.idle = time.AfterFunc(idleCollect, func() { s.collectIfIdle(gen) })
 }
 
 // collectIfIdle starts a collection when nothing happened since activity
 // gen and there is enough garbage, and reports whether it did; the
-// collection reads the heap again when its turn comes (collectIfWorth).
+// collection reads the heap again when its turn comes (collectInPause).
 func (s *Server) collectIfIdle(gen uint64) bool {
-	s.mu.Lock()
-	quiet := !s.closed && s.activity == gen
-	s.mu.Unlock()
-	if !quiet || !s.worthCollecting(inAPause, 0) {
+	if !s.quiet(gen) || !s.worthCollecting(inAPause, 0) {
 		return false
 	}
-	return s.spawn(func() { s.collectIfWorth(inAPause, 0) })
+	return s.spawn(func() { s.collectInPause(gen) })
+}
+
+// collectInPause collects, as collectIfIdle decided, unless an edit came
+// since activity gen, and reports whether it did. The edit may have come
+// between the decision and now: it has then made its copy, or is making
+// it, and a collection would mark two versions of the text, the very
+// thing the pause is for avoiding (on the 8 MB review, edits sent back
+// to back found the next goal at 62 MB instead of 46 after one such
+// collection, and peaked at 68 MB). An edit counts as activity from the
+// moment it holds gcMu (collectBeforeCopy), so under gcMu the check
+// is exact: the collection ends before the edit copies, or does not run.
+func (s *Server) collectInPause(gen uint64) bool {
+	s.gcMu.Lock()
+	defer s.gcMu.Unlock()
+	return s.quiet(gen) && s.collectIfWorth(inAPause, 0)
+}
+
+// quiet reports whether the server runs and nothing happened since
+// activity gen.
+func (s *Server) quiet(gen uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.closed && s.activity == gen
 }
 
 // collectBeforeCopy collects, before didChange builds the new text of a
 // large document from its ranges, when the runtime's own collection
 // would otherwise fall due during the edit (dueDuring). The edit waits
 // for it (2–5 ms on the 8 MB review), but not under s.mu: the requests
-// in flight need not.
+// in flight need not. Every edit counts as activity from here, before
+// its copy, and waits for a collection in a pause that runs.
 func (s *Server) collectBeforeCopy(p *changeParams) {
-	if !slices.ContainsFunc(p.ContentChanges, func(ch contentChange) bool { return ch.Range != nil }) {
-		return // the editor sent the whole text: there is no copy
-	}
+	s.gcMu.Lock()
+	defer s.gcMu.Unlock()
 	s.mu.Lock()
+	s.activity++
 	var size int
 	if f := s.files[p.TextDocument.URI]; f != nil {
 		size = len(f.latest.text)
 	}
 	s.mu.Unlock()
-	if size >= minCopyText {
+	ranged := slices.ContainsFunc(p.ContentChanges, func(ch contentChange) bool { return ch.Range != nil })
+	if ranged && size >= minCopyText { // else the editor sent the whole text: there is no copy
 		s.collectIfWorth(beforeCopy, uint64(size))
 	}
 }
 
-// collectIfWorth runs a whole collection if worthCollecting says so. One
-// runs at a time (s.gcMu), and each reads the heap once the one before
-// has ended: an edit that comes while a collection in a pause runs waits
-// for the rest of it and then finds little garbage, where runtime.GC
-// would wait for it and then run a second one.
-func (s *Server) collectIfWorth(why gcCause, size uint64) {
-	s.gcMu.Lock()
-	defer s.gcMu.Unlock()
+// collectIfWorth runs a whole collection if worthCollecting says so, and
+// reports whether it did. s.gcMu must be held: one collection runs at a
+// time, and each reads the heap once the one before has ended, so an
+// edit that comes while a collection in a pause runs waits for the rest
+// of it and then finds little garbage, where runtime.GC would wait for
+// it and then run a second one.
+func (s *Server) collectIfWorth(why gcCause, size uint64) bool {
 	if !s.worthCollecting(why, size) {
-		return
+		return false
 	}
 	runtime.GC()
 	if s.opts.collected != nil {
 		s.opts.collected(why)
 	}
+	return true
 }
 
 // worthCollecting reads the heap and tells whether a collection for why

@@ -247,3 +247,123 @@ func TestEditWaitsForACollectionInAPause(t *testing.T) {
 		t.Errorf("the edit asked whether to collect %d times during the collection in a pause, and after it: %v; want 0 and true", askedDuring, askedAfter)
 	}
 }
+
+// TestNoCollectionInAPauseOnceAnEditCame: a collection in a pause that
+// was decided before an edit came does not run once the edit did (it
+// would mark the text being replaced and its copy), and the edit counts
+// as activity before it decides whether to collect before its copy.
+func TestNoCollectionInAPauseOnceAnEditCame(t *testing.T) {
+	var (
+		mu        sync.Mutex
+		gen       uint64
+		srv       *Server
+		movedOn   = true
+		inPause   int
+		collected = make(chan gcCause, 10)
+	)
+	c := newTestClient(t, Options{
+		gcWorth: func(why gcCause, _ heapSizes) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if why == beforeCopy {
+				srv.mu.Lock()
+				movedOn = movedOn && srv.activity != gen
+				srv.mu.Unlock()
+				return false
+			}
+			inPause++
+			return true
+		},
+		collected: func(why gcCause) { collected <- why },
+	})
+	srv = c.srv
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/stale.review.json")
+	c.open(uri, exampleReview+strings.Repeat(" ", minCopyText))
+	c.waitDiagnostics(uri, 1)
+	select {
+	case <-collected:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no collection in the pause after the publish")
+	}
+	mu.Lock()
+	srv.mu.Lock()
+	gen = srv.activity
+	srv.mu.Unlock()
+	mu.Unlock()
+	c.change(uri, 2, &protocol.Range{}, " ")
+	c.waitDiagnostics(uri, 2)
+	if srv.collectInPause(gen) {
+		t.Error("a collection in a pause decided before the edit ran after it")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !movedOn {
+		t.Error("the edit decided whether to collect before its copy while the activity was still that of the pause before it")
+	}
+}
+
+// TestPauseCountsFromThePublishDecided: an edit that comes while a
+// publish is being written (the client reads its head and types on)
+// ends the pause, although the write ends after it: no collection in a
+// pause runs while that edit's analysis waits out its debounce.
+func TestPauseCountsFromThePublishDecided(t *testing.T) {
+	uri := protocol.DocumentURI("file:///tmp/decided.review.json")
+	var (
+		mu      sync.Mutex
+		srv     *Server
+		pending []int32 // the versions unanalysed at a collection in a pause
+	)
+	c := newTestClient(t, Options{
+		Debounce: 200 * time.Millisecond,
+		gcWorth:  func(why gcCause, _ heapSizes) bool { return why == inAPause },
+		// Under gcMu: no edit can make a new version while this reads.
+		collected: func(gcCause) {
+			srv.mu.Lock()
+			latest := srv.files[uri].latest
+			srv.mu.Unlock()
+			if latest.analyzed() == nil {
+				mu.Lock()
+				pending = append(pending, latest.version)
+				mu.Unlock()
+			}
+		},
+	})
+	srv = c.srv
+	c.initialize()
+	c.open(uri, exampleReview)
+	c.waitDiagnostics(uri, 1)
+	gate, stalledAt := make(chan struct{}), make(chan int32, 1)
+	c.mu.Lock()
+	c.stall, c.stalledAt = gate, stalledAt // the client stops reading after version 2's publish
+	c.mu.Unlock()
+	c.change(uri, 2, &protocol.Range{}, " ")
+	if v := <-stalledAt; v != 2 {
+		t.Fatalf("the client stalled at version %d's publish, want 2", v)
+	}
+	c.change(uri, 3, &protocol.Range{}, " ")
+	// Version 3's publish is written to a client that does not read: the
+	// writer holds pubMu until the client reads again.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if c.latestSnapshot(uri, 3).analyzed() != nil {
+			if !srv.pubMu.TryLock() {
+				break
+			}
+			srv.pubMu.Unlock()
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("version 3's publish was not written")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.change(uri, 4, &protocol.Range{}, " ")
+	c.latestSnapshot(uri, 4)
+	close(gate)
+	c.waitDiagnostics(uri, 4)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(pending) > 0 {
+		t.Errorf("collections in a pause ran while versions %v waited for their analysis", pending)
+	}
+}

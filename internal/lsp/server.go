@@ -90,8 +90,11 @@ type Server struct {
 	// collection armed for a pause after a publish (idle.go).
 	activity uint64
 	idle     *time.Timer
-	// gcMu is held by the collection the server runs (idle.go), so that
-	// the next one reads the heap after it.
+	// gcMu is held by the collection the server runs, so that the next
+	// one reads the heap after it, and by an edit while it counts itself
+	// as activity and decides whether to collect before its copy: a
+	// collection in a pause ends before the copy or does not run
+	// (idle.go).
 	gcMu sync.Mutex
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
