@@ -58,12 +58,23 @@ func BenchmarkMemoryTyping(b *testing.B) {
 	memoryOpenAndEdits(b, typing{gap: 80 * time.Millisecond, shipped: true})
 }
 
-// typing is how the memory benchmarks type: gap between the characters,
-// and, when shipped, with the command's debounce and not waiting for each
-// character's diagnostics.
+// BenchmarkMemoryBackToBack is BenchmarkMemoryOpenAndEdits to the server
+// as shipped: each character as soon as the head of the diagnostics of
+// the one before came, the rest read after it at 64 KB a millisecond, as
+// an editor busy with a large message reads; each analysed after the
+// command's debounce. The server writes the rest of a publish while the
+// next version waits out its debounce.
+func BenchmarkMemoryBackToBack(b *testing.B) {
+	memoryOpenAndEdits(b, typing{shipped: true, waitEach: true})
+}
+
+// typing is how the memory benchmarks type: gap between the characters;
+// when shipped, to a server with the command's debounce, and not waiting
+// for each character's diagnostics unless waitEach.
 type typing struct {
-	gap     time.Duration
-	shipped bool
+	gap      time.Duration
+	shipped  bool
+	waitEach bool
 }
 
 func memoryOpenAndEdits(b *testing.B, how typing) {
@@ -85,7 +96,8 @@ func memoryOpenAndEdits(b *testing.B, how typing) {
 		child.waitFor(`"version":1,`)
 		openMB = child.peakMB()
 		last := make(chan error, 1)
-		if how.shipped {
+		waitEach := !how.shipped || how.waitEach
+		if !waitEach {
 			// Read all the while, as an editor does: a server whose
 			// client stops reading holds what it cannot write.
 			go func() {
@@ -98,11 +110,14 @@ func memoryOpenAndEdits(b *testing.B, how typing) {
 			child.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///bench/mem.review.json","version":%d},`+
 				`"contentChanges":[{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"text":"x"}]}}`,
 				v, pos.Line, pos.Character, pos.Line, pos.Character))
-			if !how.shipped {
+			switch {
+			case how.waitEach:
+				child.waitForHead(fmt.Sprintf(`"version":%d,`, v))
+			case waitEach:
 				child.waitFor(fmt.Sprintf(`"version":%d,`, v))
 			}
 		}
-		if how.shipped {
+		if !waitEach {
 			if err := <-last; err != nil {
 				b.Fatal(err)
 			}
@@ -126,6 +141,8 @@ type rawConn struct {
 	in  io.WriteCloser
 	out *bufio.Reader
 	buf []byte
+	// unread is what waitForHead left of the message it stopped in.
+	unread int64
 }
 
 func (c *rawConn) send(msg string) {
@@ -146,20 +163,56 @@ func (c *rawConn) waitFor(marker string) []byte {
 	return body
 }
 
+// waitForHead reads messages until one holds marker in its first 200
+// bytes, and leaves the rest of it to the next read.
+func (c *rawConn) waitForHead(marker string) {
+	for {
+		n, err := c.next()
+		if err != nil {
+			c.b.Fatalf("waiting for %s: %v", marker, err)
+		}
+		head := c.buf[:min(n, 200)]
+		if _, err := io.ReadFull(c.out, head); err != nil {
+			c.b.Fatal(err)
+		}
+		c.unread = int64(n - len(head))
+		if bytes.Contains(head, []byte(marker)) {
+			return
+		}
+	}
+}
+
+// next skips what is left of the last message, 64 KB a millisecond, and
+// reads the header of the next, and returns its length, with c.buf made
+// that large.
+func (c *rawConn) next() (int, error) {
+	for ; c.unread > 0; c.unread -= min(c.unread, 64<<10) {
+		time.Sleep(time.Millisecond)
+		if _, err := io.CopyN(io.Discard, c.out, min(c.unread, 64<<10)); err != nil {
+			return 0, err
+		}
+	}
+	h, err := textproto.NewReader(c.out).ReadMIMEHeader()
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(h.Get("Content-Length"))
+	if err != nil {
+		return 0, fmt.Errorf("bad Content-Length %q", h.Get("Content-Length"))
+	}
+	if cap(c.buf) < n {
+		c.buf = make([]byte, n)
+	}
+	return n, nil
+}
+
 // find is waitFor returning its error, for a goroutine of the benchmark's
 // own.
 func (c *rawConn) find(marker string) ([]byte, error) {
 	for {
-		h, err := textproto.NewReader(c.out).ReadMIMEHeader()
+		n, err := c.next()
 		if err != nil {
 			return nil, fmt.Errorf("waiting for %s: %v", marker, err)
-		}
-		n, err := strconv.Atoi(h.Get("Content-Length"))
-		if err != nil {
-			return nil, fmt.Errorf("bad Content-Length %q", h.Get("Content-Length"))
-		}
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
 		}
 		body := c.buf[:n]
 		if _, err := io.ReadFull(c.out, body); err != nil {
