@@ -2,7 +2,9 @@ package exchange
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -309,20 +311,55 @@ func columns(line []byte, upto int, enc Encoding) int {
 	if enc == UTF8 {
 		return charStart(line, upto)
 	}
-	n := 0
-	for i := 0; i < upto; {
+	n, _ := advance(line, upto, enc)
+	return n
+}
+
+// advance is columns in UTF-16 or UTF-32 that also returns where the last
+// character it counts ends: a boundary a later count can start from. A
+// run of ASCII, most of a review, counts a unit a byte, so it is skipped
+// a word at a time; only the other bytes are decoded.
+func advance(line []byte, upto int, enc Encoding) (n, i int) {
+	for i < upto {
+		if line[i] < utf8.RuneSelf {
+			k := asciiRun(line[i:upto])
+			n, i = n+k, i+k
+			continue
+		}
 		r, size := utf8.DecodeRune(line[i:])
 		if i+size > upto {
 			break
 		}
 		i += size
+		n++
 		if enc == UTF16 && r >= 0x10000 {
-			n += 2
-		} else {
-			n++
+			n++ // a surrogate pair
 		}
 	}
-	return n
+	return n, i
+}
+
+// highBits has the top bit of each byte of a word set: a word of ASCII
+// has none of them.
+const highBits = 0x8080808080808080
+
+// asciiRun returns the length of the run of ASCII bytes b starts with.
+func asciiRun(b []byte) int {
+	i := 0
+	for ; len(b)-i >= 16; i += 16 {
+		if (binary.LittleEndian.Uint64(b[i:])|binary.LittleEndian.Uint64(b[i+8:]))&highBits != 0 {
+			break
+		}
+	}
+	for ; len(b)-i >= 8; i += 8 {
+		if w := binary.LittleEndian.Uint64(b[i:]) & highBits; w != 0 {
+			return i + bits.TrailingZeros64(w)/8
+		}
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // Offset converts a position to a byte offset. A character past the end
