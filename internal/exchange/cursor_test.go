@@ -57,7 +57,8 @@ func refColumns(line []byte, upto int, enc Encoding) int {
 func tokenText(r *rand.Rand) []byte {
 	pieces := []string{
 		`\t`, `\"`, `\u00e9`, `\ud83d\ude00`, `\\`, "é", "中", "😀", "\U0010FFFF",
-		"\xff", "\xc3", "\xe4\xb8", "\xf0\x9f\x98", "\xed\xa0\x80", "\x80\x80",
+		"\xff", "\xc3", "\xe4\xb8", "\xf0\x9f\x98", "\xed\xa0\x80", "\xed\x9f\xbf", "\xe0\x80\x80", "\xe0\xa0\x80", "\xc0\xaf", "\xc2\x80", "\xdf\xbf", "\xef\xbf\xbd",
+		"\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf0\x8f\xbf\xbf", "\xe1\x80", "\x80\x80",
 		"\n", "\r\n", "\r", "\r\r\n", "\t",
 	}
 	var b strings.Builder
@@ -121,17 +122,28 @@ func TestFastColumnsMatchReference(t *testing.T) {
 	}
 }
 
-// TestAsciiRun checks the word-at-a-time scan at every length and place of
-// the first non-ASCII byte, around the 8 and 16 byte steps.
-func TestAsciiRun(t *testing.T) {
+// TestAdvanceRuns counts runs of ASCII of every length with the first
+// other byte at every place, around the 8 and 16 byte steps, with and
+// without room after the line, in a line cut where a count stops and
+// where it does not.
+func TestAdvanceRuns(t *testing.T) {
 	for n := range 40 {
 		for at := 0; at <= n; at++ {
-			b := []byte(strings.Repeat("x", n))
-			if at < n {
-				b[at] = 0x80 | byte(at)
-			}
-			if got := asciiRun(b); got != at {
-				t.Fatalf("asciiRun of %d bytes, the first non-ASCII at %d: got %d, want %d", n, at, got, at)
+			for _, tail := range []string{"", "é", "xxxxxxxxxxxxxxxxxxxx"} {
+				text := []byte(strings.Repeat("x", n) + tail)
+				if at < n {
+					copy(text[at:], "😀")
+				}
+				for upto := 0; upto <= n; upto++ {
+					for _, line := range [][]byte{text[:n:n], text[:n], text} {
+						for _, enc := range []Encoding{UTF16, UTF32} {
+							got, _ := advance(line, upto, enc)
+							if want := refColumns(line, upto, enc); got != want {
+								t.Fatalf("%q (length %d, capacity %d) to %d in %v: got %d, want %d", line, len(line), cap(line), upto, enc, got, want)
+							}
+						}
+					}
+				}
 			}
 		}
 	}

@@ -114,3 +114,16 @@ func TestEncodeTokenReply(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEncodeAllTokens encodes the whole tokens of the 8 MB review
+// and their reply, the work of a first full request, in UTF-16.
+func BenchmarkEncodeAllTokens(b *testing.B) {
+	an, err := Analyze(context.Background(), generatedReview(), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	conv := Converter{M: an.Mapper, Enc: exchange.UTF16}
+	for b.Loop() {
+		encodeTokenReply("1", encodeAllTokens(conv, an))
+	}
+}
