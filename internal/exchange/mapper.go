@@ -2,7 +2,9 @@ package exchange
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -309,21 +311,61 @@ func columns(line []byte, upto int, enc Encoding) int {
 	if enc == UTF8 {
 		return charStart(line, upto)
 	}
-	n := 0
-	for i := 0; i < upto; {
+	n, _ := advance(line, upto, enc)
+	return n
+}
+
+// advance is columns in UTF-16 or UTF-32 that also returns where the last
+// character it counts ends: a boundary a later count can start from. A
+// run of ASCII, most of a review, counts a unit a byte, so it is read a
+// word at a time; only the other bytes are decoded.
+func advance(line []byte, upto int, enc Encoding) (n, i int) {
+	for i < upto {
+		// Sixteen bytes at a time along a long run.
+		for upto-i >= 16 && (load64(line, i)|load64(line, i+8))&highBits == 0 {
+			n, i = n+16, i+16
+		}
+		if i == upto {
+			break
+		}
+		if i+8 <= cap(line) {
+			// A word at i, of which only the bytes before upto count: those
+			// after it, up to the capacity, are read but masked off, so
+			// that a short run needs no loop of bytes.
+			w := load64(line[:cap(line)], i) & highBits
+			if left := upto - i; left < 8 {
+				w &= 1<<(8*left) - 1
+			}
+			if w == 0 {
+				k := min(8, upto-i)
+				n, i = n+k, i+k
+				continue
+			}
+			k := bits.TrailingZeros64(w) / 8
+			n, i = n+k, i+k // line[i] is not ASCII
+		} else if line[i] < utf8.RuneSelf {
+			n, i = n+1, i+1
+			continue
+		}
 		r, size := utf8.DecodeRune(line[i:])
 		if i+size > upto {
 			break
 		}
 		i += size
+		n++
 		if enc == UTF16 && r >= 0x10000 {
-			n += 2
-		} else {
-			n++
+			n++ // a surrogate pair
 		}
 	}
-	return n
+	return n, i
 }
+
+// highBits has the top bit of each byte of a word set: a word of ASCII
+// has none of them.
+const highBits = 0x8080808080808080
+
+// load64 reads the eight bytes of b from i, the first the lowest.
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 
 // Offset converts a position to a byte offset. A character past the end
 // of its line clamps to the line's end, as the LSP specification asks;

@@ -2,6 +2,8 @@ package features
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -35,11 +37,27 @@ type Token struct {
 // escape inside a line shifts nothing.
 func Tokens(ix *anchor.Index, src []byte) []Token {
 	out := make([]Token, 0, len(ix.Patch.Lines))
-	for _, f := range ix.Files {
-		out = fileTokens(out, ix.Patch, f, src, 0, len(ix.Patch.Lines))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	AllTokens(ix, src, func(t Token) { out = append(out, t) })
+	sortTokens(out)
 	return out
+}
+
+// AllTokens yields the tokens of Tokens without collecting them, for a
+// caller that encodes them as they come (the whole document's are 100,000
+// on a large review): in the order the index's files and hunks give them,
+// which is source order but for a patch whose files or hunks the index
+// holds out of order. ok says whether they came in source order; a
+// caller that needs it takes Tokens when they did not.
+func AllTokens(ix *anchor.Index, src []byte, yield func(Token)) (ok bool) {
+	ok, last := true, -1
+	for _, f := range ix.Files {
+		fileTokens(ix.Patch, f, src, 0, len(ix.Patch.Lines), func(t Token) {
+			ok = ok && t.Start >= last
+			last = t.Start
+			yield(t)
+		})
+	}
+	return ok
 }
 
 // TokensIn returns the tokens of Tokens that overlap span, classifying
@@ -55,18 +73,18 @@ func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
 		if f.First >= hi {
 			break
 		}
-		out = fileTokens(out, ix.Patch, f, src, lo, hi)
+		fileTokens(ix.Patch, f, src, lo, hi, func(t Token) { out = append(out, t) })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	sortTokens(out)
 	from := sort.Search(len(out), func(i int) bool { return out[i].End > span.Start })
 	to := sort.Search(len(out), func(i int) bool { return out[i].Start >= span.End })
 	return out[from:max(from, to)]
 }
 
-// fileTokens appends the tokens of f's lines, from the hunk whose lines
+// fileTokens emits the tokens of f's lines, from the hunk whose lines
 // reach patch line lo to the one that begins at or after hi (all of them
 // for 0 and len(p.Lines)): a file's hunks are in patch order.
-func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, lo, hi int) []Token {
+func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src []byte, lo, hi int, emit func(Token)) {
 	hunks := f.Hunks
 	k := sort.Search(len(hunks), func(i int) bool { return hunks[i].LastLine() >= lo })
 	next := f.First
@@ -76,17 +94,17 @@ func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, 
 	emitHeaders := func(upto int) {
 		for ; next < upto && next <= f.Last; next++ {
 			if start, end := p.LineStart(next), p.LineEnd(next); end > start {
-				out = append(out, Token{Start: start, End: end, Kind: TokenHeader, Line: next})
+				emit(Token{Start: start, End: end, Kind: TokenHeader, Line: next})
 			}
 		}
 	}
 	for _, h := range hunks[k:] {
 		emitHeaders(h.Header)
 		if h.Header >= hi {
-			return out
+			return
 		}
 		start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
-		out = append(out, Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
+		emit(Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
 		next = h.Header + 1
 		for _, dl := range h.Lines {
 			i := int(dl.Patch)
@@ -95,12 +113,22 @@ func fileTokens(out []Token, p *exchange.Patch, f *anchor.FileDiff, src []byte, 
 			if end == start {
 				continue // an empty context line has no text to colour
 			}
-			out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: i})
+			emit(Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: i})
 		}
 	}
 	emitHeaders(min(f.Last+1, max(next, hi)))
-	return out
 }
+
+// sortTokens puts tokens in source order. Those of the index's files and
+// hunks, in patch order, are in it already but for a patch the index
+// holds out of order: a check of each pair costs less than a sort.
+func sortTokens(toks []Token) {
+	if !slices.IsSortedFunc(toks, compareTokens) {
+		slices.SortStableFunc(toks, compareTokens)
+	}
+}
+
+func compareTokens(a, b Token) int { return cmp.Compare(a.Start, b.Start) }
 
 func lineToken(k anchor.LineKind) TokenKind {
 	switch k {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -14,16 +13,6 @@ import (
 type Analysis struct {
 	features.Analysed
 	Mapper *exchange.Mapper
-
-	tokensOnce sync.Once
-	tokens     []features.Token
-}
-
-// Tokens classifies the patch's lines once per version: editors ask for
-// ranges of them at every scroll.
-func (a *Analysis) Tokens() []features.Token {
-	a.tokensOnce.Do(func() { a.tokens = features.Tokens(a.Index, a.Doc.Src) })
-	return a.tokens
 }
 
 // Analyze checks text; prev, the analysis of an earlier version of the

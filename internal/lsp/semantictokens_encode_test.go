@@ -1,0 +1,129 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
+)
+
+// plainTokens encodes toks the plain way, the reference of the encoder:
+// each start looked up on its own.
+func plainTokens(conv Converter, toks []features.Token) []uint32 {
+	var data []uint32
+	var prevLine, prevChar uint32
+	for _, t := range toks {
+		p := conv.Position(t.Start)
+		width := uint32(conv.M.Width(t.Start, t.End, conv.Enc))
+		if width == 0 {
+			continue
+		}
+		deltaChar := p.Character
+		if p.Line == prevLine {
+			deltaChar -= prevChar
+		}
+		data = append(data, p.Line-prevLine, deltaChar, width, uint32(t.Kind), 0)
+		prevLine, prevChar = p.Line, p.Character
+	}
+	return data
+}
+
+// TestEncodeAllTokens: the whole patch's tokens, encoded as they are
+// classified, are those of Tokens encoded the plain way, in every
+// encoding, on reviews with escapes, raw non-ASCII text, invalid bytes and
+// every line terminator, and on generated ones; the data kept is not
+// more than an eighth larger than it needs.
+func TestEncodeAllTokens(t *testing.T) {
+	reviews := testreviews.Golden(t)
+	reviews["escaped"] = []byte(escapedReview)
+	reviews["escaped, crlf"] = []byte(strings.ReplaceAll(escapedReview, "\n", "\r\n"))
+	reviews["escaped, cr"] = []byte(strings.ReplaceAll(escapedReview, "\n", "\r"))
+	reviews["raw and invalid"] = []byte(strings.NewReplacer(`\u00e9`, "é\xff", `\"😀\"`, `\"\xe4\xb8😀😀\ud83d\ude00\"`).Replace(escapedReview))
+	reviews["generated"] = reviewgen.Generate(reviewgen.Config{Files: 7, DiffLines: 2000, Comments: 20, Seed: 5})
+	for name, src := range reviews {
+		an, err := Analyze(context.Background(), src, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
+			conv := Converter{M: an.Mapper, Enc: enc}
+			want := plainTokens(conv, features.Tokens(an.Index, an.Doc.Src))
+			got := encodeAllTokens(conv, an)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, %v: got\n%v\nwant\n%v", name, enc, got, want)
+			}
+			if cap(got) > len(got)+len(got)/8 {
+				t.Errorf("%s, %v: got a capacity of %d for %d numbers, want at most an eighth more", name, enc, cap(got), len(got))
+			}
+			if len(an.Index.Files) > 1 {
+				// An index that holds its files out of order: the tokens
+				// are encoded sorted all the same.
+				if got := encodeAllTokens(conv, reversedFiles(an)); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%s, %v, files reversed: got\n%v\nwant\n%v", name, enc, got, want)
+				}
+			}
+		}
+	}
+}
+
+// reversedFiles returns an with its index's files in reverse order.
+func reversedFiles(an *Analysis) *Analysis {
+	rep, ix := *an.Report, *an.Index
+	ix.Files = slices.Clone(ix.Files)
+	slices.Reverse(ix.Files)
+	rep.Index = &ix
+	out := *an
+	out.Report = &rep
+	return &out
+}
+
+// TestEncodeTokenReply: the reply is what a number at a time with
+// strconv writes, for numbers of every width, made at its size.
+func TestEncodeTokenReply(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	data := []uint32{0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 65535, 99999, 100000, 999999, 1000000, math.MaxUint32}
+	for range 2000 {
+		data = append(data, uint32(r.IntN(120)), r.Uint32()>>r.IntN(32))
+	}
+	for _, d := range [][]uint32{nil, {}, {7}, {12}, data} {
+		for _, id := range []string{"1", "123", `q"\`} {
+			want := `{"resultId":` + strconv.Quote(id) + `,"data":[`
+			for i, v := range d {
+				if i > 0 {
+					want += ","
+				}
+				want += strconv.FormatUint(uint64(v), 10)
+			}
+			want += "]}"
+			got := encodeTokenReply(id, d)
+			if string(got) != want {
+				t.Fatalf("id %q, %d numbers: got\n%s\nwant\n%s", id, len(d), got, want)
+			}
+			if cap(got) != len(got) {
+				t.Errorf("id %q, %d numbers: got a buffer of %d for %d bytes, want its size", id, len(d), cap(got), len(got))
+			}
+		}
+	}
+}
+
+// BenchmarkEncodeAllTokens encodes the whole tokens of the 8 MB review
+// and their reply, the work of a first full request, in UTF-16.
+func BenchmarkEncodeAllTokens(b *testing.B) {
+	an, err := Analyze(context.Background(), generatedReview(), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	conv := Converter{M: an.Mapper, Enc: exchange.UTF16}
+	for b.Loop() {
+		encodeTokenReply("1", encodeAllTokens(conv, an))
+	}
+}
