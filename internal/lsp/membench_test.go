@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,6 +144,8 @@ type rawConn struct {
 	buf []byte
 	// unread is what waitForHead left of the message it stopped in.
 	unread int64
+	// stop ends the server of newRawServer.
+	stop func()
 }
 
 func (c *rawConn) send(msg string) {
@@ -236,12 +239,13 @@ func newRawServer(b *testing.B) *rawConn {
 	go func() {
 		done <- NewServer(Options{Debounce: 1}).Serve(context.Background(), pipeRWC{serverRead, serverWrite})
 	}()
-	b.Cleanup(func() {
+	stop := sync.OnceFunc(func() {
 		clientWrite.Close()
 		serverWrite.Close()
 		<-done
 	})
-	c := &rawConn{b: b, in: clientWrite, out: bufio.NewReaderSize(clientRead, 1<<20)}
+	b.Cleanup(stop)
+	c := &rawConn{b: b, in: clientWrite, out: bufio.NewReaderSize(clientRead, 1<<20), stop: stop}
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`)
 	c.waitFor(`"id":0`)
 	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)

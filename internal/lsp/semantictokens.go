@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -37,7 +38,7 @@ func semanticTokensDelta(ctx context.Context, s *Server, p *protocol.SemanticTok
 	case res.id == p.PreviousResultID:
 		return &protocol.SemanticTokensDelta{ResultID: res.id, Edits: []protocol.SemanticTokensEdit{}}, nil
 	case prev != nil && prev.id == p.PreviousResultID:
-		return &protocol.SemanticTokensDelta{ResultID: res.id, Edits: tokenEdits(prev.data, res.data)}, nil
+		return &protocol.SemanticTokensDelta{ResultID: res.id, Edits: tokenEdits(numbers(prev.reply), numbers(res.reply))}, nil
 	}
 	return res.reply, nil
 }
@@ -73,9 +74,8 @@ type tokenCache struct {
 // tokenResult is one encoding of a document's tokens.
 type tokenResult struct {
 	id    string
-	data  []uint32
-	reply json.RawMessage // {"resultId": id, "data": data}
-	// place is the patch data was computed from.
+	reply json.RawMessage // {"resultId": id, "data": [...]}
+	// place is the patch the result was computed from.
 	place patchPlace
 }
 
@@ -117,8 +117,8 @@ func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResul
 		return c.last, prev, nil
 	}
 	c.seq++
-	cur = &tokenResult{id: strconv.Itoa(c.seq), data: encodeAllTokens(conv, an), place: place}
-	cur.reply = encodeTokenReply(cur.id, cur.data)
+	id := strconv.Itoa(c.seq)
+	cur = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), place: place}
 	c.last = cur
 	return cur, prev, nil
 }
@@ -178,18 +178,41 @@ func encodeTokenReply(id string, data []uint32) json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		// Nearly every number is a line step, a column step, a kind or a
-		// zero: one or two digits, written without a call.
-		switch {
-		case v < 10:
-			b = append(b, byte('0'+v))
-		case v < 100:
-			b = append(b, byte('0'+v/10), byte('0'+v%10))
-		default:
-			b = strconv.AppendUint(b, uint64(v), 10)
-		}
+		b = appendSmall(b, v)
 	}
 	return append(b, "]}"...)
+}
+
+// appendSmall appends v in decimal. Nearly every number of the tokens is
+// a line step, a column step, a kind or a zero: one or two digits,
+// written without a call.
+func appendSmall(b []byte, v uint32) []byte {
+	switch {
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	}
+	return strconv.AppendUint(b, uint64(v), 10)
+}
+
+// numbers reads back the numbers of an encoded full result: only a delta
+// between two versions of the patch needs them, so the cache does not
+// keep 4 bytes a number (2 MB on the 8 MB review) beside the reply.
+func numbers(reply json.RawMessage) []uint32 {
+	at := bytes.Index(reply, []byte(`"data":[`)) + len(`"data":[`)
+	out := make([]uint32, 0, bytes.Count(reply[at:], []byte{','})+1)
+	var v uint32
+	inNumber := false
+	for _, c := range reply[at:] {
+		switch {
+		case c >= '0' && c <= '9':
+			v, inNumber = v*10+uint32(c-'0'), true
+		case inNumber:
+			out, v, inNumber = append(out, v), 0, false
+		}
+	}
+	return out
 }
 
 // digits returns the number of decimal digits of v.
@@ -212,21 +235,27 @@ func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTok
 	return &protocol.SemanticTokens{Data: encodeTokens(conv, features.TokensIn(an.Index, an.Doc.Src, span))}, nil
 }
 
-// encodeAllTokens encodes the tokens of the whole patch as they are
-// classified, with no slice of them in between: a large review has
-// 100,000. In the rare index whose tokens do not come in source order,
-// they are encoded again from Tokens, sorted.
-func encodeAllTokens(conv Converter, an *Analysis) []uint32 {
+// encodeAllTokens encodes the full result of the whole patch's tokens as
+// they are classified, straight into the reply: no slice of 100,000
+// tokens, nor of their 500,000 numbers, in between (the delta that needs
+// the numbers reads them back, see numbers). In the rare index whose
+// tokens do not come in source order, they are encoded again from
+// Tokens, sorted.
+func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
 	ix, src := an.Index, an.Doc.Src
-	// A token per patch line at most: data is made once at its size.
-	e := newTokenEncoder(conv, len(ix.Patch.Lines))
+	e := newTokenEncoder(conv, 0)
+	// About 11 bytes a token on a review: "1,6,42,2,0,".
+	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)
+	e.json = append(strconv.AppendQuote(e.json, id), `,"data":[`...)
+	e.first = true
 	if !features.AllTokens(ix, src, e.add) {
-		return encodeTokens(conv, features.Tokens(ix, src))
+		return encodeTokenReply(id, encodeTokens(conv, features.Tokens(ix, src)))
 	}
-	if cap(e.data)-len(e.data) > len(e.data)/8 {
-		return slices.Clone(e.data) // the cache keeps it
+	b := append(e.json, "]}"...)
+	if cap(b)-len(b) > len(b)/8 {
+		return bytes.Clone(b) // the cache keeps it
 	}
-	return e.data
+	return b
 }
 
 // encodeTokens writes tokens, in source order, in the protocol's relative
@@ -240,12 +269,15 @@ func encodeTokens(conv Converter, toks []features.Token) []uint32 {
 }
 
 // tokenEncoder writes tokens in source order in the protocol's relative
-// form. Their offsets ascend, so a cursor converts them, without a
-// search of the line table for each.
+// form: as numbers into data, or, once json is set, as JSON onto it
+// (first until the first number is written). Their offsets ascend, so a
+// cursor converts them, without a search of the line table for each.
 type tokenEncoder struct {
 	cur                exchange.Cursor
 	conv               Converter
 	data               []uint32
+	json               []byte
+	first              bool
 	prevLine, prevChar uint32
 }
 
@@ -266,6 +298,17 @@ func (e *tokenEncoder) add(t features.Token) {
 	if line == e.prevLine {
 		deltaChar -= e.prevChar
 	}
-	e.data = append(e.data, line-e.prevLine, deltaChar, width, uint32(t.Kind), 0)
+	if e.json == nil {
+		e.data = append(e.data, line-e.prevLine, deltaChar, width, uint32(t.Kind), 0)
+	} else {
+		if !e.first {
+			e.json = append(e.json, ',')
+		}
+		e.first = false
+		b := appendSmall(e.json, line-e.prevLine)
+		b = appendSmall(append(b, ','), deltaChar)
+		b = appendSmall(append(b, ','), width)
+		e.json = append(appendSmall(append(b, ','), uint32(t.Kind)), ",0"...)
+	}
 	e.prevLine, e.prevChar = line, char
 }

@@ -38,9 +38,10 @@ func plainTokens(conv Converter, toks []features.Token) []uint32 {
 }
 
 // TestEncodeAllTokens: the whole patch's tokens, encoded as they are
-// classified, are those of Tokens encoded the plain way, in every
-// encoding, on reviews with escapes, raw non-ASCII text, invalid bytes and
-// every line terminator, and on generated ones; the data kept is not
+// classified into the reply, are those of Tokens encoded the plain way,
+// in every encoding, on reviews with escapes, raw non-ASCII text, invalid
+// bytes and every line terminator, and on generated ones; the reply is
+// the one encodeTokenReply writes of them, and the buffer kept is not
 // more than an eighth larger than it needs.
 func TestEncodeAllTokens(t *testing.T) {
 	reviews := testreviews.Golden(t)
@@ -57,17 +58,20 @@ func TestEncodeAllTokens(t *testing.T) {
 		for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
 			conv := Converter{M: an.Mapper, Enc: enc}
 			want := plainTokens(conv, features.Tokens(an.Index, an.Doc.Src))
-			got := encodeAllTokens(conv, an)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
+			reply := encodeAllTokens(conv, an, "7")
+			if got := numbers(reply); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, %v: got\n%v\nwant\n%v", name, enc, got, want)
 			}
-			if cap(got) > len(got)+len(got)/8 {
-				t.Errorf("%s, %v: got a capacity of %d for %d numbers, want at most an eighth more", name, enc, cap(got), len(got))
+			if wantReply := encodeTokenReply("7", want); string(reply) != string(wantReply) {
+				t.Fatalf("%s, %v: got reply\n%.200s\nwant\n%.200s", name, enc, reply, wantReply)
+			}
+			if room := cap(reply) - len(reply); room > max(len(reply)/8, 64) { // the allocator rounds small ones up
+				t.Errorf("%s, %v: got a capacity of %d for %d bytes, want at most an eighth more", name, enc, cap(reply), len(reply))
 			}
 			if len(an.Index.Files) > 1 {
 				// An index that holds its files out of order: the tokens
 				// are encoded sorted all the same.
-				if got := encodeAllTokens(conv, reversedFiles(an)); fmt.Sprint(got) != fmt.Sprint(want) {
+				if got := numbers(encodeAllTokens(conv, reversedFiles(an), "7")); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("%s, %v, files reversed: got\n%v\nwant\n%v", name, enc, got, want)
 				}
 			}
@@ -87,7 +91,8 @@ func reversedFiles(an *Analysis) *Analysis {
 }
 
 // TestEncodeTokenReply: the reply is what a number at a time with
-// strconv writes, for numbers of every width, made at its size.
+// strconv writes, for numbers of every width, made at its size, and
+// numbers reads them back.
 func TestEncodeTokenReply(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	data := []uint32{0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 65535, 99999, 100000, 999999, 1000000, math.MaxUint32}
@@ -111,6 +116,9 @@ func TestEncodeTokenReply(t *testing.T) {
 			if cap(got) != len(got) {
 				t.Errorf("id %q, %d numbers: got a buffer of %d for %d bytes, want its size", id, len(d), cap(got), len(got))
 			}
+			if back := numbers(got); !slices.Equal(back, d) {
+				t.Fatalf("id %q: numbers read back %d numbers, want the %d written", id, len(back), len(d))
+			}
 		}
 	}
 }
@@ -124,6 +132,6 @@ func BenchmarkEncodeAllTokens(b *testing.B) {
 	}
 	conv := Converter{M: an.Mapper, Enc: exchange.UTF16}
 	for b.Loop() {
-		encodeTokenReply("1", encodeAllTokens(conv, an))
+		encodeAllTokens(conv, an, "1")
 	}
 }
