@@ -48,7 +48,6 @@ func BenchmarkLiveHeapAfterOpen(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		live = float64(after.HeapAlloc) - float64(before.HeapAlloc) - float64(cap(c.buf))
-		c.stop()
 	}
 	b.ReportMetric(live/(1<<20), "live-MB")
 	b.ReportMetric(live/float64(len(src)), "live/file")

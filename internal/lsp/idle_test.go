@@ -64,11 +64,7 @@ func TestCollectInAPause(t *testing.T) {
 	uri := protocol.DocumentURI("file:///tmp/idle.review.json")
 	c.open(uri, exampleReview)
 	c.waitDiagnostics(uri, 1)
-	select {
-	case <-collected:
-	case <-time.After(60 * time.Second):
-		t.Fatal("no collection in the pause after the publish")
-	}
+	awaitEvent(t, collected, "a collection in the pause after the publish")
 	c.srv.mu.Lock()
 	gen := c.srv.activity
 	c.srv.mu.Unlock()
@@ -230,13 +226,8 @@ func TestEditWaitsForACollectionInAPause(t *testing.T) {
 	t.Cleanup(free) // before the client's: the server waits for the hook
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/waits.review.json")
-	c.open(uri, exampleReview+strings.Repeat(" ", minCopyText))
-	c.waitDiagnostics(uri, 1)
-	select {
-	case <-started:
-	case <-time.After(60 * time.Second):
-		t.Fatal("no collection in the pause after the publish")
-	}
+	openLarge(c, uri)
+	awaitEvent(t, started, "a collection in the pause after the publish")
 	c.change(uri, 2, &protocol.Range{}, " ")
 	time.Sleep(50 * time.Millisecond) // time for the edit to ask, were it not waiting
 	free()
@@ -279,13 +270,8 @@ func TestNoCollectionInAPauseOnceAnEditCame(t *testing.T) {
 	srv = c.srv
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/stale.review.json")
-	c.open(uri, exampleReview+strings.Repeat(" ", minCopyText))
-	c.waitDiagnostics(uri, 1)
-	select {
-	case <-collected:
-	case <-time.After(60 * time.Second):
-		t.Fatal("no collection in the pause after the publish")
-	}
+	openLarge(c, uri)
+	awaitEvent(t, collected, "a collection in the pause after the publish")
 	mu.Lock()
 	srv.mu.Lock()
 	gen = srv.activity
@@ -366,4 +352,26 @@ func TestPauseCountsFromThePublishDecided(t *testing.T) {
 	if len(pending) > 0 {
 		t.Errorf("collections in a pause ran while versions %v waited for their analysis", pending)
 	}
+}
+
+// openLarge opens the example made large enough to collect before its
+// copies (with the spaces JSON allows after it), and waits for its
+// diagnostics.
+func openLarge(c *testClient, uri protocol.DocumentURI) {
+	c.open(uri, exampleReview+strings.Repeat(" ", minCopyText))
+	c.waitDiagnostics(uri, 1)
+}
+
+// awaitEvent waits for what to come on ch, and fails the test after a
+// minute without it.
+func awaitEvent[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no %s", what)
+	}
+	var none T
+	return none
 }
