@@ -123,8 +123,9 @@ func (s *Server) collectBeforeCopy(p *changeParams) {
 		size = len(f.latest.text)
 	}
 	s.mu.Unlock()
+	// Changes without a range send the whole text: there is no copy.
 	ranged := slices.ContainsFunc(p.ContentChanges, func(ch contentChange) bool { return ch.Range != nil })
-	if ranged && size >= minCopyText { // else the editor sent the whole text: there is no copy
+	if ranged && size >= minCopyText {
 		s.collectIfWorth(beforeCopy, uint64(size))
 	}
 }
