@@ -111,14 +111,26 @@ async function outline({ page, shot }) {
 async function commentBody({ page, shot }) {
   await focusEditor(page);
   await goTo(page, 14, 8); // "+    _ = err": RIGHT 73
-  await runCommand(page, 'Quick Fix...');
+  // The menu is computed once, when it opens. Right after the quick fix before, it once said
+  // "No code actions available" (1 run in 19; likely a request for the version that fix
+  // replaced, which the server answers ContentModified: ask again). A user opens it again; so
+  // does the test, twice, and reports what the openings before showed.
   const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Comment on RIGHT 73' });
-  try {
-    await item.first().waitFor({ state: 'visible', timeout: 15_000 });
-  } catch {
-    const offered = await page.locator('.action-widget .monaco-list-row').allTextContents();
-    fail(`the quick fix menu has no "Comment on RIGHT 73"; it offers ${JSON.stringify(offered)}`);
+  const seen = [];
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'Quick Fix...');
+    try {
+      await item.first().waitFor({ state: 'visible', timeout: attempt < 3 ? 5_000 : 15_000 });
+      break;
+    } catch {
+      const offered = await page.locator('.action-widget .monaco-list-row').allTextContents();
+      const hint = await page.locator('.monaco-editor-overlaymessage').allTextContents();
+      seen.push({ offered, hint: hint.filter((h) => h.trim() !== '') });
+      if (attempt === 3) fail(`the quick fix menu has no "Comment on RIGHT 73" in three openings; they showed ${JSON.stringify(seen)}`);
+      await page.keyboard.press('Escape');
+    }
   }
+  if (seen.length > 0) console.log(`     comment-body-cursor: "Comment on RIGHT 73" came at opening ${seen.length + 1}; before: ${JSON.stringify(seen)}`);
   await shot('comment-menu');
   // Choose it with the keyboard, as the menu is meant to be used.
   for (let i = 0; ; i++) {
