@@ -40,12 +40,19 @@ func editVsCheck(b *testing.B, edit func()) {
 		edit()
 		edits += time.Since(start)
 	}
+	reportVsCheck(b, "edit", edits, before)
+}
+
+// reportVsCheck reports the mean of total over the benchmark's
+// iterations as what-ms beside check-ms, the mean of before and a check
+// timed now (checkInChild), and their ratio as what/check.
+func reportVsCheck(b *testing.B, what string, total, before time.Duration) {
 	b.StopTimer()
 	check := float64(before+checkInChild(b, 5)) / 2
-	perEdit := float64(edits) / float64(b.N)
-	b.ReportMetric(perEdit/1e6, "edit-ms")
+	mean := float64(total) / float64(b.N)
+	b.ReportMetric(mean/1e6, what+"-ms")
 	b.ReportMetric(check/1e6, "check-ms")
-	b.ReportMetric(perEdit/check, "edit/check")
+	b.ReportMetric(mean/check, what+"/check")
 }
 
 // checkChildEnv makes TestCheckChild time that many checks of the
@@ -127,12 +134,7 @@ func BenchmarkOpenVsCheck(b *testing.B) {
 		c.send(`{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///bench/` + name + `.review.json"}}}`)
 		c.waitFor(`"diagnostics":[]`)
 	}
-	b.StopTimer()
-	check := float64(before+checkInChild(b, 5)) / 2
-	open := float64(opens) / float64(b.N)
-	b.ReportMetric(open/1e6, "open-ms")
-	b.ReportMetric(check/1e6, "check-ms")
-	b.ReportMetric(open/check, "open/check")
+	reportVsCheck(b, "open", opens, before)
 }
 
 // BenchmarkFirstTokensVsCheck times the first semanticTokens/full of a
@@ -157,10 +159,5 @@ func BenchmarkFirstTokensVsCheck(b *testing.B) {
 		runtime.GC()
 		b.StartTimer()
 	}
-	b.StopTimer()
-	check := float64(before+checkInChild(b, 5)) / 2
-	first := float64(firsts) / float64(b.N)
-	b.ReportMetric(first/1e6, "tokens-ms")
-	b.ReportMetric(check/1e6, "check-ms")
-	b.ReportMetric(first/check, "tokens/check")
+	reportVsCheck(b, "tokens", firsts, before)
 }
