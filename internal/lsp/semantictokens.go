@@ -247,7 +247,6 @@ func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
 	// About 11 bytes a token on a review: "1,6,42,2,0,".
 	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)
 	e.json = append(strconv.AppendQuote(e.json, id), `,"data":[`...)
-	e.first = true
 	if !features.AllTokens(ix, src, e.add) {
 		return encodeTokenReply(id, encodeTokens(conv, features.Tokens(ix, src)))
 	}
@@ -269,15 +268,14 @@ func encodeTokens(conv Converter, toks []features.Token) []uint32 {
 }
 
 // tokenEncoder writes tokens in source order in the protocol's relative
-// form: as numbers into data, or, once json is set, as JSON onto it
-// (first until the first number is written). Their offsets ascend, so a
+// form: as numbers into data, or, once json is set, as JSON onto it.
+// Their offsets ascend, so a
 // cursor converts them, without a search of the line table for each.
 type tokenEncoder struct {
 	cur                exchange.Cursor
 	conv               Converter
 	data               []uint32
 	json               []byte
-	first              bool
 	prevLine, prevChar uint32
 }
 
@@ -301,11 +299,11 @@ func (e *tokenEncoder) add(t features.Token) {
 	if e.json == nil {
 		e.data = append(e.data, line-e.prevLine, deltaChar, width, uint32(t.Kind), 0)
 	} else {
-		if !e.first {
-			e.json = append(e.json, ',')
+		b := e.json
+		if b[len(b)-1] != '[' { // after a number
+			b = append(b, ',')
 		}
-		e.first = false
-		b := appendSmall(e.json, line-e.prevLine)
+		b = appendSmall(b, line-e.prevLine)
 		b = appendSmall(append(b, ','), deltaChar)
 		b = appendSmall(append(b, ','), width)
 		e.json = append(appendSmall(append(b, ','), uint32(t.Kind)), ",0"...)
