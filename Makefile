@@ -15,7 +15,7 @@ NVIMS   ?= $(or $(NVIM),$(wildcard /opt/lreview-nvim/bin/nvim /opt/lreview-nvim-
 # test checks the diff colours and the Emacs test runs on json-ts-mode too.
 TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
-.PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install bench clean
+.PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install lint bench clean
 
 test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e
 
@@ -29,6 +29,13 @@ install:
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# lint: go vet and staticcheck at a pinned release (run from the module
+# proxy, so nothing is installed and every machine runs the same checks).
+STATICCHECK_VERSION := v0.8.2
+lint:
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 test-vim: build
 	@if [ -z "$(strip $(NVIMS))" ]; then \
