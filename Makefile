@@ -92,4 +92,4 @@ bench-peer: build
 		mkdir -p "$(PEER_DIR)" && \
 		npm install --no-save --no-audit --no-fund --prefix "$(PEER_DIR)" vscode-langservers-extracted@$(PEER_VERSION); \
 	fi
-	$(GO) run ./internal/lsp/peerbench -ours "$(BIN)" -peer "$(PEER_BIN)"
+	$(GO) run ./internal/bench/peerbench -ours "$(BIN)" -peer "$(PEER_BIN)"
