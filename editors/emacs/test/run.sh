@@ -4,7 +4,7 @@
 # server (Flymake diagnostic, preferred code action).
 #   EMACS        Emacs to run (default: emacs on PATH)
 #   LREVIEW_LSP  the lreview-lsp binary under test (required)
-#   TS_JSON      tree-sitter's JSON grammar (.ci/build-json-grammar): the suite
+#   TS_JSON      tree-sitter's JSON grammar (scripts/build-json-grammar): the suite
 #                runs a second time with it, on json-ts-mode
 #   CI           when set, a missing Emacs or TS_JSON fails instead of skipping
 set -euo pipefail
@@ -13,10 +13,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 emacs=${EMACS:-$(command -v emacs || true)}
 if [[ -z $emacs || ! -x $emacs ]]; then
   if [[ -n ${CI:-} ]]; then
-    echo "emacs tests: no Emacs (sh ../shared/tools/install-emacs); CI is set: failing instead of skipping" >&2
+    echo "emacs tests: no Emacs (sh scripts/install-emacs); CI is set: failing instead of skipping" >&2
     exit 1
   fi
-  echo "emacs tests skipped: no Emacs (install it with: sh ../shared/tools/install-emacs)"
+  echo "emacs tests skipped: no Emacs (install it with: sh scripts/install-emacs)"
   exit 0
 fi
 [[ -n ${LREVIEW_LSP:-} && -x ${LREVIEW_LSP:-} ]] || { echo "emacs tests: LREVIEW_LSP must name the lreview-lsp binary" >&2; exit 1; }
@@ -47,7 +47,7 @@ if [[ -n ${TS_JSON:-} ]]; then
   echo "== lreview-mode on json-ts-mode (TS_JSON)"
   run_suite "$home/grammar"
 elif [[ -n ${CI:-} ]]; then
-  echo "emacs tests: TS_JSON is unset (sh .ci/build-json-grammar); CI is set: failing instead of skipping json-ts-mode" >&2
+  echo "emacs tests: TS_JSON is unset (sh scripts/build-json-grammar); CI is set: failing instead of skipping json-ts-mode" >&2
   exit 1
 else
   echo "emacs json-ts-mode tests skipped: no TS_JSON"
