@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +93,7 @@ func (s *session) ok(tool string, args map[string]any, out any) string {
 	if res.IsError {
 		s.t.Fatalf("%s(%v): error %q, want success", tool, args, text)
 	}
+	reflect.ValueOf(out).Elem().SetZero() // Unmarshal would merge into what is there
 	data, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		s.t.Fatal(err)
