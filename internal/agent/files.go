@@ -34,7 +34,7 @@ func (s *server) resolve(member, name string) (string, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		dir, derr := filepath.EvalSymlinks(filepath.Dir(p))
 		if derr != nil {
-			return "", argError(member, "%s does not exist, nor does its directory", name)
+			return "", argError(member, "the directory of %s does not exist", name)
 		}
 		real = filepath.Join(dir, filepath.Base(p))
 	} else if err != nil {

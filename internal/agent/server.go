@@ -17,7 +17,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // DefaultAuthor signs the comments and replies an agent writes without an
@@ -95,15 +98,16 @@ func (s *server) register(srv *mcp.Server) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
 	additive := &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)}
 	rewrite := &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: new(bool)}
+	setState := &mcp.ToolAnnotations{DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: new(bool)}
 	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_check", Annotations: readOnly,
 		Description: "Check a review file: its diagnostics (code, severity, message, comment id, line, the preferred fix) and counts by severity. Clean means no error."}, s.check)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_comments", Annotations: readOnly,
+	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_comments", Annotations: readOnly, InputSchema: inputSchema[CommentsInput](nil),
 		Description: "List the comments of a review file, optionally only those of one state or path: each with its state, body, replies, the patch lines it is anchored to and whether its anchor holds (ok, drift with candidate places, orphaned with the reason). Read this after the person edited the file."}, s.comments)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_add_comment", Annotations: additive,
+	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_add_comment", Annotations: additive, InputSchema: inputSchema[AddCommentInput]([]string{"start_line", "end_line"}),
 		Description: "Add a comment anchored to lines of the patch: by start_line (and end_line), or by snippet alone (the text of the line(s) as they appear in that file's side of the patch). Refused, with the nearest valid places, when the lines are not in the patch or the snippet does not match or is ambiguous. Returns the comment written."}, s.addComment)
 	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_reply", Annotations: additive,
 		Description: "Append a reply to a comment, stamped with the time."}, s.reply)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_set_state", Annotations: rewrite,
+	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_set_state", Annotations: setState, InputSchema: inputSchema[SetStateInput](nil),
 		Description: "Change a comment's state (active, dismissed, orphaned, stale). A comment a person dismissed stays dismissed: reply to it instead."}, s.setState)
 	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_fix", Annotations: rewrite,
 		Description: "Apply the anchoring fixes that need no choice. Without write, shows what would change (the fixes and a unified diff of the review file); with write: true, writes it."}, s.fix)
@@ -111,4 +115,25 @@ func (s *server) register(srv *mcp.Server) {
 		Description: "Replace the review's patch with a newer diff (diff_file or diff_text) and move every comment by content, marking orphaned those that cannot be placed. Without write, shows the moves and a unified diff of the review file; with write: true, writes it."}, s.rebase)
 	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_new", Annotations: additive,
 		Description: "Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment. Refused when the file exists."}, s.newReview)
+}
+
+// inputSchema is the schema AddTool would infer for T, with the values
+// of side and state listed (the schema tells the agent what the handler
+// accepts before it calls) and the lines named in lines at least 1.
+func inputSchema[T any](lines []string) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %T: %v", *new(T), err)) // a type of this package: a test sees it
+	}
+	if p := s.Properties["side"]; p != nil {
+		p.Enum = []any{"RIGHT", "LEFT"}
+	}
+	if p := s.Properties["state"]; p != nil {
+		p.Enum = []any{exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale}
+	}
+	one := 1.0
+	for _, name := range lines {
+		s.Properties[name].Minimum = &one
+	}
+	return s
 }

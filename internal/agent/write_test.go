@@ -29,7 +29,7 @@ func TestAddCommentByLines(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
 	var c Comment
 	text := s.ok("lreview_add_comment", map[string]any{
-		"file": "pr.review.json", "path": "app/users.py", "side": "right", "start_line": 28, "end_line": 30,
+		"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 28, "end_line": 30,
 		"body": "Return the \"deleted\" flag 🙂",
 	}, &c)
 	want := `,

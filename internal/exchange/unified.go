@@ -64,7 +64,7 @@ func unifiedRegions(before []byte, starts []int, edits []Edit) []lineRegion {
 		case e.End == e.Start && e.Start == s && (strings.HasSuffix(e.NewText, "\n") || a0 == n):
 			a1 = a0 // whole lines inserted before line a0
 		case e.End > e.Start && (e.End == len(before) || e.End == starts[lineOf(e.End)]) && e.End != s:
-			a1 = lineOf(e.End - 1) + 1
+			a1 = lineOf(e.End-1) + 1
 		default:
 			a1 = lineOf(e.End) + 1
 		}
