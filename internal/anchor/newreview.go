@@ -37,11 +37,18 @@ func DiffLines(data []byte) ([]string, error) {
 		}
 	}
 	for i, ok := range covered {
-		if !ok {
+		if !ok && !diffCommandLine(lines[i]) {
 			return nil, fmt.Errorf("line %d is not a unified diff line: expected a \"diff --git\" or \"---\"/\"+++\" file header, an \"@@\" hunk header or a hunk line (\" \", \"+\", \"-\"), got %q", i+1, Clip(lines[i]))
 		}
 	}
 	return lines, nil
+}
+
+// diffCommandLine reports whether t is a line diff -r writes between file
+// diffs: the command that compared the next pair ("diff -ruN a/x b/x"),
+// or a file only one side has.
+func diffCommandLine(t string) bool {
+	return strings.HasPrefix(t, "diff ") || strings.HasPrefix(t, "Only in ")
 }
 
 // patchLineOf returns the index of the patch line holding offset.
