@@ -24,8 +24,13 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lreview-lsp mcp: usage: lreview-lsp mcp [--root DIR]")
 		return 2
 	}
+	srv, err := agent.NewServer(agent.Options{Root: *root, Version: version})
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
+		return 2
+	}
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
-	if err := agent.Run(context.Background(), agent.Options{Root: *root, Version: version}, t); err != nil {
+	if err := srv.Run(context.Background(), t); err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
 		return 1
 	}

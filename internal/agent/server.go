@@ -12,8 +12,8 @@
 package agent
 
 import (
-	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -68,7 +68,10 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("root %s: %w", root, err)
+		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("root %s: not a directory", root)
 	}
 	s := &server{root: real, now: opts.Now, beforeWrite: opts.BeforeWrite}
 	if s.now == nil {
@@ -81,16 +84,6 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "lreview-lsp", Version: version}, &mcp.ServerOptions{Instructions: Instructions})
 	s.register(srv)
 	return srv, nil
-}
-
-// Run serves the tools over t (the command's standard input and output)
-// until the client closes it.
-func Run(ctx context.Context, opts Options, t mcp.Transport) error {
-	srv, err := NewServer(opts)
-	if err != nil {
-		return err
-	}
-	return srv.Run(ctx, t)
 }
 
 func (s *server) register(srv *mcp.Server) {

@@ -230,3 +230,29 @@ func TestSetState(t *testing.T) {
 		t.Error("a refused call wrote the file")
 	}
 }
+
+// TestWritesKeepLayout writes into a compact CRLF review whose comments
+// sit one a line, one of them without an id: the new text follows that
+// layout and line ending, and nothing else changes.
+func TestWritesKeepLayout(t *testing.T) {
+	src := "{\"leanreview_review\": 1,\r\n" +
+		"\"patch\": \"--- a/x.go\\n+++ b/x.go\\n@@ -1,2 +1,2 @@\\n a := 1\\n-b := 2\\n+b := \\\"😀\\\"\\n\",\r\n" +
+		"\"comments\": [\r\n" +
+		"  {\"path\": \"x.go\", \"side\": \"RIGHT\", \"start_line\": 2, \"body\": \"quote\", \"x-mine\": true}\r\n" +
+		"]}\r\n"
+	s := newSession(t, Options{}, map[string]string{"r.review.json": src})
+	var c Comment
+	s.ok("lreview_add_comment", map[string]any{"file": "r.review.json", "path": "x.go", "side": "RIGHT", "snippet": `b := "😀"`, "body": "Emoji\r\nok?"}, &c)
+	want := ",\r\n  {\"id\": \"c1\", \"author\": \"assistant\", \"path\": \"x.go\", \"side\": \"RIGHT\", \"start_line\": 2, \"body\": \"Emoji\\r\\nok?\", \"state\": \"active\", \"snippet\": \"b := \\\"😀\\\"\", \"at\": \"2026-12-03T14:00:00Z\"}"
+	if got := inserted(t, src, s.read("r.review.json")); got != want {
+		t.Errorf("got insertion\n%q\nwant\n%q", got, want)
+	}
+	// The comment without an id is "#1", as lreview_comments names it.
+	before := s.read("r.review.json")
+	var r ReplyOutput
+	s.ok("lreview_reply", map[string]any{"file": "r.review.json", "id": "#1", "body": "Yes."}, &r)
+	want = strings.Replace(before, `"body": "quote", "x-mine"`, `"body": "quote", "replies": [{"author": "assistant", "body": "Yes.", "at": "2026-12-03T14:00:00Z"}], "x-mine"`, 1)
+	if got := s.read("r.review.json"); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
