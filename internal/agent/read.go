@@ -159,13 +159,10 @@ type CommentsOutput struct {
 	Comments []Comment `json:"comments"`
 }
 
-var states = []string{exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale}
-
 func validState(member, state string) error {
-	for _, s := range states {
-		if state == s {
-			return nil
-		}
+	switch state {
+	case exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale:
+		return nil
 	}
 	return argError(member, "expected active, dismissed, orphaned or stale, got %q", state)
 }
@@ -247,6 +244,16 @@ func commentsText(out CommentsOutput) string {
 		}
 		if c.Anchor.Message != "" {
 			fmt.Fprintf(&b, "\n  anchor: %s", c.Anchor.Message)
+		}
+		if len(c.Anchor.Candidates) > 0 {
+			places := make([]string, len(c.Anchor.Candidates))
+			for i, l := range c.Anchor.Candidates {
+				places[i] = fmt.Sprintf("%s %s", l.Path, anchor.LineSpan(sideOf(l.Side), l.StartLine, l.EndLine))
+				if l.Preferred {
+					places[i] += " (preferred)"
+				}
+			}
+			fmt.Fprintf(&b, "\n  candidates: %s", strings.Join(places, ", "))
 		}
 		for _, l := range c.Lines {
 			fmt.Fprintf(&b, "\n  | %s", l)
