@@ -76,7 +76,17 @@ func TestReadRefusals(t *testing.T) {
 func TestComments(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
 	var out CommentsOutput
-	s.ok("lreview_comments", map[string]any{"file": "pr.review.json"}, &out)
+	text := s.ok("lreview_comments", map[string]any{"file": "pr.review.json"}, &out)
+	for _, want := range []string{
+		"pr.review.json: 4 comments\nc1 [active, anchor ok] app/users.py RIGHT 12 by assistant\n  | +    with closing(connect()) as conn:\n  Fetch inside",
+		"\n  reply by hduran: Agreed.\n",
+		"\n  candidates: app/users.py RIGHT 13 (preferred)",
+		"c4 [dismissed, anchor ok] app/test_users.py RIGHT 4",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("got text\n%s\nwant it to hold %q", text, want)
+		}
+	}
 	var ids []string
 	for _, c := range out.Comments {
 		ids = append(ids, c.ID+":"+c.State+":"+c.Anchor.Status)
