@@ -82,9 +82,10 @@ func leftWhy(st string) string {
 // across hunks), a snippet mismatch, or anchor members that cannot be
 // read.
 func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Problem, bool) {
-	// A schema error inside the comment comes first: a body that is not a
-	// string would be posted empty.
-	if d, ok := diagnosticIn(rep, c, exchange.CodeSchema); ok {
+	// A schema error in the comment's own members comes first: a body
+	// that is not a string would be posted empty. Its replies' are not
+	// the forge's business: they are quoted as they are.
+	if d, ok := diagnosticIn(rep, c, exchange.CodeSchema); ok && !inside(d.Range, c.Member("replies")) {
 		return problemOf(c, d), true
 	}
 	switch {
@@ -114,8 +115,16 @@ func diagnosticIn(rep *anchor.Report, c *exchange.Comment, code string) (exchang
 	return exchange.Diagnostic{}, false
 }
 
+func inside(r exchange.Range, n *exchange.Node) bool {
+	return n != nil && r.Start >= n.Start && r.End <= n.End
+}
+
 func problemOf(c *exchange.Comment, d exchange.Diagnostic) Problem {
-	return Problem{Offset: d.Range.Start, Comment: anchor.CommentName(c), Code: d.Code, Message: d.Message, Hint: hint(d.Fixes)}
+	h := hint(d.Fixes)
+	if h == "" && d.Code == exchange.CodeSchema {
+		h = "write the member as the format says (lreview-lsp check lists every problem)"
+	}
+	return Problem{Offset: d.Range.Start, Comment: anchor.CommentName(c), Code: d.Code, Message: d.Message, Hint: h}
 }
 
 // hint names a diagnostic's fixes: the preferred one, else every one.
