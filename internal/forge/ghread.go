@@ -180,7 +180,7 @@ func syntaxError(name string, data []byte, start int64, err error) error {
 	off := int(start)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		off = int(se.Offset)
+		off = int(se.Offset) - 1 // Offset counts the offending byte as read
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		off = len(data)
