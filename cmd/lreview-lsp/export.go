@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -111,23 +113,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v\n", displayName(name), err)
 		return 1
 	}
-	m := doc.Mapper()
-	for _, l := range plan.Left {
-		line, _ := m.LineCol(l.Offset)
-		fmt.Fprintf(stderr, "%s:%d: left out %s: %s\n", displayName(name), line, l.Comment, l.Why)
-	}
-	for _, p := range plan.Problems {
-		line, col := m.LineCol(p.Offset)
-		left := ""
-		if f.skipUnresolved {
-			left = "left out "
-		}
-		fix := ""
-		if p.Hint != "" {
-			fix = "; fix: " + p.Hint
-		}
-		fmt.Fprintf(stderr, "%s:%d:%d: %s%s: %s [%s]%s\n", displayName(name), line, col, left, p.Comment, p.Message, p.Code, fix)
-	}
+	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {
 		them := "them"
 		if n == 1 {
@@ -147,6 +133,35 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// reportPlan writes one line per comment left out or refused, in the
+// order of the document.
+func reportPlan(stderr io.Writer, name string, m *exchange.Mapper, plan *forge.Plan, skipping bool) {
+	type note struct {
+		offset int
+		text   string
+	}
+	var notes []note
+	for _, l := range plan.Left {
+		line, _ := m.LineCol(l.Offset)
+		notes = append(notes, note{l.Offset, fmt.Sprintf("%s:%d: left out %s: %s", name, line, l.Comment, l.Why)})
+	}
+	for _, p := range plan.Problems {
+		line, col := m.LineCol(p.Offset)
+		left, fix := "", ""
+		if skipping {
+			left = "left out "
+		}
+		if p.Hint != "" {
+			fix = "; fix: " + p.Hint
+		}
+		notes = append(notes, note{p.Offset, fmt.Sprintf("%s:%d:%d: %s%s: %s [%s]%s", name, line, col, left, p.Comment, p.Message, p.Code, fix)})
+	}
+	slices.SortStableFunc(notes, func(a, b note) int { return cmp.Compare(a.offset, b.offset) })
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n.text)
+	}
 }
 
 // exportPayload encodes the forge's payload, or says why there is none.
