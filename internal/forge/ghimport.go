@@ -208,10 +208,11 @@ func place(c *exComment, g *GitHubThreadComment, ix *anchor.Index, im *Imported)
 	if start != nil && *start < *end {
 		c.StartLine, c.EndLine = *start, *end
 	}
-	f, renamed := ix.FileFor(c.Path, side)
-	if f != nil && renamed {
-		// GitHub names a renamed file by its new name on both sides; the
-		// exchange names the LEFT image by the old one.
+	// GitHub names a file by its new name on both sides (the old one for
+	// a deleted file); the exchange names the LEFT image of a renamed or
+	// copied file by its old name.
+	f := fileNamed(ix, c.Path)
+	if f != nil && f.Name(side) != "" {
 		c.Path = f.Name(side)
 	}
 	if c.EndLine == 0 || g.StartSide == nil || *g.StartSide == side.String() || c.State != exchange.StateActive {
@@ -248,6 +249,17 @@ func narrowed(f *anchor.FileDiff, side anchor.Side, startSide string, from, end 
 		}
 	}
 	return end, end
+}
+
+// fileNamed returns the file GitHub calls path: the first whose new
+// name, or old name when deleted, it is.
+func fileNamed(ix *anchor.Index, path string) *anchor.FileDiff {
+	for _, f := range ix.Files {
+		if f.DisplayName() == path {
+			return f
+		}
+	}
+	return nil
 }
 
 func deref(p *int, def int) int {
