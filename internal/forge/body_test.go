@@ -11,7 +11,9 @@ import (
 // reads them as an import does: body, replies and id come back as they
 // were, however the body ends and whatever the id holds.
 func TestCommentBodyReadsBack(t *testing.T) {
-	r := func(author, body, at string) *exchange.Reply { return &exchange.Reply{Author: author, Body: body, At: at} }
+	r := func(author, body, at string) *exchange.Reply {
+		return &exchange.Reply{Author: author, Body: body, At: at}
+	}
 	tests := []struct {
 		name    string
 		id      string

@@ -133,7 +133,7 @@ func posted(rv GitHubReview, plan *Plan, forgeReplies bool) postedReview {
 			"user": ghUser(login), "body": c.Body, "created_at": at, "updated_at": at,
 			"html_url": html, "pull_request_url": repo + "/pulls/7", "author_association": "MEMBER",
 			"_links": map[string]any{"self": map[string]any{"href": url}, "html": map[string]any{"href": html}, "pull_request": map[string]any{"href": repo + "/pulls/7"}},
-			"line": c.Line, "original_line": c.Line, "side": c.Side, "subject_type": "line",
+			"line":   c.Line, "original_line": c.Line, "side": c.Side, "subject_type": "line",
 			"start_line": nil, "original_start_line": nil, "start_side": nil,
 		}
 		if c.StartLine != 0 {
