@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -201,6 +202,10 @@ func place(c *exComment, g *GitHubThreadComment, ix *anchor.Index, im *Imported)
 	if end == nil {
 		end, start = g.OriginalLine, g.OriginalStartLine
 		c.State = exchange.StateStale
+		// The lines it was on, from the hunk GitHub kept with it: the
+		// snippet a re-anchoring pass (lreview-lsp fix, a quick fix)
+		// searches the patch for.
+		c.Snippet = hunkTail(g.DiffHunk, side, *end-deref(start, *end)+1)
 		im.Notes = append(im.Notes, fmt.Sprintf("%s: outdated on GitHub (its line is gone from the pull request's diff): imported stale at %s of %q",
 			c.ID, anchor.LineSpan(side, deref(start, *end), *end), c.Path))
 	}
@@ -249,6 +254,27 @@ func narrowed(f *anchor.FileDiff, side anchor.Side, startSide string, from, end 
 		}
 	}
 	return end, end
+}
+
+// hunkTail returns the last n lines of side's image in a diff hunk,
+// without their markers, trimmed: the lines a comment ending there is on.
+func hunkTail(hunk string, side anchor.Side, n int) string {
+	lines := strings.Split(strings.TrimRight(hunk, "\n"), "\n")
+	var tail []string
+	for i := len(lines) - 1; i >= 0 && len(tail) < n; i-- {
+		l := strings.TrimSuffix(lines[i], "\r")
+		if l == "" || strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "\\") {
+			continue
+		}
+		if l[0] == ' ' || (l[0] == '+' && side == anchor.Right) || (l[0] == '-' && side == anchor.Left) {
+			tail = append(tail, strings.TrimSpace(l[1:]))
+		}
+	}
+	if len(tail) < n {
+		return "" // the hunk does not reach back to the comment's first line
+	}
+	slices.Reverse(tail)
+	return strings.Join(tail, "\n")
 }
 
 // fileNamed returns the file GitHub calls path: the first whose new

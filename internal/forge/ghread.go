@@ -27,6 +27,8 @@ type GitHubThreadComment struct {
 	Side              *string     `json:"side"`
 	StartSide         *string     `json:"start_side"`
 	SubjectType       string      `json:"subject_type"`
+	// DiffHunk is the diff around the comment, ending at its last line.
+	DiffHunk string `json:"diff_hunk"`
 }
 
 // GitHubUser is a comment's or review's author; null for a deleted
