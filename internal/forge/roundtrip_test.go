@@ -127,13 +127,18 @@ func posted(rv GitHubReview, plan *Plan, forgeReplies bool) postedReview {
 		id++
 		url := repo + "/pulls/comments/" + strconv.FormatInt(id, 10)
 		html := "https://github.com/octo/app/pull/7#discussion_r" + strconv.FormatInt(id, 10)
+		links := map[string]any{
+			"self":         map[string]any{"href": url},
+			"html":         map[string]any{"href": html},
+			"pull_request": map[string]any{"href": repo + "/pulls/7"},
+		}
 		m := map[string]any{
-			"url": url, "id": id, "node_id": "PRRC_" + strconv.FormatInt(id, 10), "pull_request_review_id": 77,
-			"diff_hunk": "@@ -1,1 +1,1 @@", "path": c.Path, "commit_id": commit, "original_commit_id": commit,
-			"user": ghUser(login), "body": c.Body, "created_at": at, "updated_at": at,
-			"html_url": html, "pull_request_url": repo + "/pulls/7", "author_association": "MEMBER",
-			"_links": map[string]any{"self": map[string]any{"href": url}, "html": map[string]any{"href": html}, "pull_request": map[string]any{"href": repo + "/pulls/7"}},
-			"line":   c.Line, "original_line": c.Line, "side": c.Side, "subject_type": "line",
+			"url": url, "id": id, "node_id": "PRRC_" + strconv.FormatInt(id, 10),
+			"pull_request_review_id": 77, "diff_hunk": "@@ -1,1 +1,1 @@", "path": c.Path,
+			"commit_id": commit, "original_commit_id": commit, "user": ghUser(login), "body": c.Body,
+			"created_at": at, "updated_at": at, "html_url": html, "pull_request_url": repo + "/pulls/7",
+			"author_association": "MEMBER", "_links": links, "subject_type": "line",
+			"line": c.Line, "original_line": c.Line, "side": c.Side,
 			"start_line": nil, "original_start_line": nil, "start_side": nil,
 		}
 		if c.StartLine != 0 {
