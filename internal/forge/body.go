@@ -101,7 +101,14 @@ type reply struct{ author, body, at string }
 // replies are read only under the replies marker, and left in the body
 // when they do not read back.
 func splitBody(text string) (body string, replies []reply, id string, ok bool) {
-	rest, id, ok := cutMarker(text)
+	marked := text
+	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
+		// Every line ends in CRLF: an edit in the forge's web page
+		// rewrote the LF an export writes before the marker, and every
+		// other.
+		marked = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	rest, id, ok := cutMarker(marked)
 	if !ok {
 		return text, nil, "", false
 	}

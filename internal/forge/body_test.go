@@ -2,6 +2,7 @@ package forge
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -59,6 +60,17 @@ func readable(rs []*exchange.Reply) []reply {
 		out = append(out, reply{author: r.Author, body: r.Body, at: r.At})
 	}
 	return out
+}
+
+// TestBodyEditedOnTheForge: a body saved from GitHub's web page comes
+// back with CRLF line ends; it still reads back.
+func TestBodyEditedOnTheForge(t *testing.T) {
+	c := &exchange.Comment{ID: "c1", Body: "one\ntwo", Replies: []*exchange.Reply{{Author: "a", Body: "r\ns"}}}
+	text := strings.ReplaceAll(commentBody(c, QuoteReplies, true), "\n", "\r\n")
+	body, replies, id, ok := splitBody(text)
+	if !ok || id != "c1" || body != "one\ntwo" || len(replies) != 1 || replies[0].body != "r\ns" {
+		t.Errorf("got ok %v id %q body %q replies %v, want c1's body and its reply", ok, id, body, replies)
+	}
 }
 
 // TestBodiesWithoutMarkers: a body an export did not write is all body,
