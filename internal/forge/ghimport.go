@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -33,6 +34,15 @@ func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, 
 		return nil, err
 	}
 	im := &Imported{}
+	if n, first := invalidUTF8(patch); n > 0 {
+		// JSON strings hold Unicode text only: such bytes cannot travel.
+		are, their := "are", "their"
+		if n == 1 {
+			are, their = "is", "its"
+		}
+		im.Notes = append(im.Notes, fmt.Sprintf("the patch has %s that %s not UTF-8 (the first is line %d): in the review, %s invalid bytes are U+FFFD",
+			anchor.Plural(n, "line", "lines"), are, first+1, their))
+	}
 	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
 	if latest := latestReview(reviews); latest != nil {
 		rv.Title, rv.Summary = splitReviewBody(latest.Body)
@@ -72,6 +82,19 @@ func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, 
 	}
 	im.Comments = len(rv.Comments)
 	return im, nil
+}
+
+// invalidUTF8 counts the lines that are not UTF-8, and gives the first.
+func invalidUTF8(lines []string) (n, first int) {
+	for i, l := range lines {
+		if !utf8.ValidString(l) {
+			if n == 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return n, first
 }
 
 // patchIndex indexes the patch alone, to place comments before the

@@ -64,3 +64,18 @@ func TestImportGitHubRefusesAPatchWithoutFiles(t *testing.T) {
 		t.Errorf("got %v, want the patch refused", err)
 	}
 }
+
+// TestImportGitHubSaysWhatIsNotUTF8: a diff of a Latin-1 file cannot
+// travel in JSON as it is; the import says so rather than change it
+// silently.
+func TestImportGitHubSaysWhatIsNotUTF8(t *testing.T) {
+	patch := []string{"diff --git a/a.txt b/a.txt", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-caf\xe9", "+café"}
+	im, err := ImportGitHub(nil, nil, patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the patch has 1 line that is not UTF-8 (the first is line 5): in the review, its invalid bytes are U+FFFD"
+	if len(im.Notes) != 1 || im.Notes[0] != want {
+		t.Errorf("got notes %q, want %q", im.Notes, want)
+	}
+}
