@@ -36,6 +36,12 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 		return nil, errors.New("not exporting: the document is not a JSON object")
 	}
 	rep := anchor.CheckDocument(doc, nil)
+	for _, d := range rep.Diagnostics {
+		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown {
+			line, col := doc.Mapper().LineCol(d.Range.Start)
+			return nil, fmt.Errorf("not exporting: %d:%d: %s [%s]", line, col, d.Message, d.Code)
+		}
+	}
 	p := &Plan{Doc: doc, Title: doc.Review.Title, Summary: doc.Review.Summary}
 	for i, c := range doc.Review.Comments {
 		name, at := anchor.CommentName(c), c.Node.Start
