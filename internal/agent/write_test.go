@@ -139,6 +139,22 @@ func TestAddCommentRefusals(t *testing.T) {
 	}
 }
 
+// TestWritesRefuseSyntaxErrors refuses to edit a file that is not valid
+// JSON: where an insertion lands would be a guess.
+func TestWritesRefuseSyntaxErrors(t *testing.T) {
+	broken := strings.Replace(fixture(t), `"side": "RIGHT",`, `"side": "RIGHT"`, 1)
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": broken})
+	want := "file: pr.review.json is not valid JSON (line 54, column 7: missing ',' between members)"
+	s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}, want, "lreview_check")
+	s.refused("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c1", "body": "x"}, want)
+	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c1", "state": "stale"}, want)
+	s.refused("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, want)
+	s.refused("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff}, want)
+	if s.read("pr.review.json") != broken {
+		t.Error("a refused call wrote the file")
+	}
+}
+
 // TestWritesRefusedWhenChanged changes the file between the tool's read
 // and its write, as a person saving in an editor would: nothing is written.
 func TestWritesRefusedWhenChanged(t *testing.T) {
