@@ -249,4 +249,22 @@ the checkout in ~/src/lreview-lsp, the server in ~/go/bin, off PATH."
         (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
       (kill-buffer buf))))
 
+(ert-deftest lreview-readme-use-package ()
+  "README.md's use-package block sets up what its plain init block does."
+  (require 'treesit)
+  (require 'use-package)
+  (let ((init (lreview-test-readme-block ";; ~/.emacs.d/init.el, with use-package"))
+        (load-path load-path)
+        (exec-path exec-path)
+        (lreview-mode-hook lreview-mode-hook)
+        (treesit-language-source-alist treesit-language-source-alist))
+    (should init)
+    (lreview-test-eval-all init)
+    (should (string-prefix-p (expand-file-name "~/src/lreview-lsp/editors/emacs/")
+                             (locate-library "lreview-mode")))
+    (should (memq #'eglot-ensure lreview-mode-hook))
+    (should (equal (executable-find "lreview-lsp") (expand-file-name "~/go/bin/lreview-lsp")))
+    (should (equal (cadr (assq 'json treesit-language-source-alist))
+                   "https://github.com/tree-sitter/tree-sitter-json"))))
+
 ;;; lreview-mode-test.el ends here
