@@ -183,6 +183,23 @@ keys g l
 wait_for_cursor "26:$len"
 keys h h
 wait_for_cursor "26:$((len - 2))"
+
+# 2a. space-k hovers: the comment and the diff lines it is anchored to,
+#     rendered (no Markdown marks); Escape closes the popup.
+keys Space
+keys k
+wait_for "Comment c1 by assistant"
+wait_for "│     result, err := calculate(input)"
+if screen | grep -qF '**Comment'; then fail "the hover shows its Markdown marks"; fi
+keys Escape
+deadline=$((SECONDS + 20))
+while screen | grep -qF "Comment c1 by assistant"; do
+  ((SECONDS < deadline)) || fail "the hover stays open after Escape"
+  sleep 0.1
+done
+echo "ok   helix: space-k shows the comment's hover with its diff lines"
+passed=$((passed + 1))
+
 keys Space
 keys a
 wait_for "Re-anchor c1 to RIGHT 72"
