@@ -175,3 +175,26 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 	}
 	return out
 }
+
+// headerPath is the hint on a path that names a plain diff's file as its
+// "---"/"+++" line writes it (a/x, x.orig): the anchor resolves, and the
+// fix, which needs no choice, names the file by its path.
+func (an *analyzer) headerPath(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	name := r.File.Name(r.Side)
+	f := exchange.Fix{
+		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Preferred: true,
+		Safe:      isActive(c),
+	}
+	return exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("path")),
+		Severity: exchange.SeverityHint,
+		Code:     exchange.CodeHeaderPath,
+		Message:  fmt.Sprintf("%q is how the diff's header writes %q: name the file by its path, %q", c.Path, name, name),
+		Related:  []exchange.Related{*r.Hint},
+		Fixes:    []exchange.Fix{f},
+	}
+}
