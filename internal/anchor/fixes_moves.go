@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -181,7 +182,7 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 // fix, which needs no choice, names the file by its path.
 func (an *analyzer) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
-	name := r.File.Name(r.Side)
+	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
 	f := exchange.Fix{
 		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
 		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),

@@ -107,7 +107,7 @@ type FileDiff struct {
 	// too, on either side, with a header-path hint.
 	Written [2]string
 	Status  FileStatus
-	Binary           bool
+	Binary  bool
 	// ModeOnly is set for a diff that changes only the file mode.
 	ModeOnly bool
 	// First and Last are the indexes in exchange.Patch.Lines of the file

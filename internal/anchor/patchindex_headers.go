@@ -3,6 +3,7 @@ package anchor
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/go-diff/diff"
 )
@@ -125,6 +126,7 @@ func (b *builder) settle(f *fileBuild, rawOld, rawNew string, ext []string) {
 	}
 	if f.git < 0 {
 		plainNames(fd, rawOld, rawNew)
+		b.epochSide(f)
 	}
 	// Copies: the header lines are views of the text of the version that
 	// built the index, which later versions share.
@@ -150,6 +152,43 @@ func plainNames(fd *FileDiff, rawOld, rawNew string) {
 			fd.Written[s] = raw
 		}
 	}
+}
+
+// epochSide marks a plain diff's file new or deleted when `diff -N` wrote
+// its absent side: dated the epoch (in any time zone), where git writes
+// /dev/null, with no line in any hunk.
+func (b *builder) epochSide(f *fileBuild) {
+	fd := f.fd
+	if f.minus < 0 || fd.Status != Modified || fd.Binary || len(fd.Hunks) == 0 {
+		return
+	}
+	for s := Left; s <= Right; s++ {
+		if !isEpoch(b.text(f.minus + int(s))) {
+			continue
+		}
+		for i := range fd.Hunks {
+			if h := &fd.Hunks[i]; s == Left && h.OldCount != 0 || s == Right && h.NewCount != 0 {
+				return
+			}
+		}
+		if s == Left {
+			fd.Status, fd.OldName = NewFile, ""
+		} else {
+			fd.Status, fd.NewName = DeletedFile, ""
+		}
+		return
+	}
+}
+
+// isEpoch reports whether a "---"/"+++" line's timestamp (after its TAB)
+// is the Unix epoch.
+func isEpoch(header string) bool {
+	_, stamp, ok := strings.Cut(header, "\t")
+	if !ok {
+		return false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700", strings.TrimSpace(stamp))
+	return err == nil && t.Unix() == 0
 }
 
 // backupSuffixes are the suffixes of the old copy in `diff -u x.orig x`:

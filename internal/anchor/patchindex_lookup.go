@@ -80,17 +80,27 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, other bool) {
 		}
 	}
 	if ix.look != nil {
-		if i, ok := ix.look.written[path]; ok {
+		if i, ok := ix.look.written[path]; ok && ix.Files[i].writes(path, s) {
 			return ix.Files[i], true
 		}
 		return nil, false
 	}
 	for _, f := range ix.Files {
-		if f.Written[Left] == path || f.Written[Right] == path {
+		if f.writes(path, s) {
 			return f, true
 		}
 	}
 	return nil, false
+}
+
+// writes reports whether f's header writes path for side s: either name
+// when f has one path (both names alike, or one side absent), else only
+// that side's.
+func (f *FileDiff) writes(path string, s Side) bool {
+	if f.OldName == f.NewName || f.OldName == "" || f.NewName == "" {
+		return f.Written[Left] == path || f.Written[Right] == path
+	}
+	return f.Written[s] == path
 }
 
 // IsWritten reports whether path names f only as a plain diff's header

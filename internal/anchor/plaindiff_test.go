@@ -78,6 +78,7 @@ func firstImageLine(f *FileDiff, s Side) int {
 // TestPlainDiffNamesOnRealDiffs anchors, in every real diff, a comment on
 // the first line of each image of each file, naming the file by every name
 // it has: its path must resolve on either side of a plain diff's file
+// (the side it has, for a file `diff -N` dates the epoch on the other)
 // without a word; a name the header writes (a/x, x.orig) resolves too,
 // with header-path and its fix to the path; no name holds a timestamp.
 // Git's diffs keep their names as they were: nothing is written.
@@ -99,10 +100,11 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 				if !plain && f.Written != [2]string{} {
 					t.Errorf("git diff: %q got written names %q, want none", f.DisplayName(), f.Written)
 				}
-				if !plain || f.Binary || f.Status != Modified {
+				if !plain || f.Binary {
 					continue
 				}
-				names := []string{f.NewName}
+				path := f.DisplayName()
+				names := []string{path}
 				for _, w := range f.Written {
 					if w != "" && !slices.Contains(names, w) {
 						names = append(names, w)
@@ -116,8 +118,8 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 					for _, p := range names {
 						comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %s, "side": %q, "start_line": %d`, len(comments)+1, exchange.Quote(p), s, n)))
 						w := want{path: p}
-						if p != f.NewName {
-							w.code, w.fixTo = exchange.CodeHeaderPath, f.NewName
+						if p != path {
+							w.code, w.fixTo = exchange.CodeHeaderPath, path
 						}
 						wants = append(wants, w)
 					}
@@ -194,6 +196,13 @@ func TestPlainDiffRuNPathsEitherSide(t *testing.T) {
 			comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %q, "side": %q, "start_line": 1`, len(comments)+1, p, side)))
 		}
 	}
+	// Dated the epoch on one side, as `diff -N` writes a file missing
+	// there: new, and deleted.
+	for _, p := range []string{"assets/内推.md", "other/README.md", "b/other/README.md"} {
+		for _, side := range []string{"LEFT", "RIGHT"} {
+			comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %q, "side": %q, "start_line": 1`, len(comments)+1, p, side)))
+		}
+	}
 	_, a := analyze(t, reviewJSON(lines, comments...), Options{})
 	var got []string
 	for i, r := range a.Resolutions {
@@ -213,8 +222,55 @@ func TestPlainDiffRuNPathsEitherSide(t *testing.T) {
 		"assets/download.md RIGHT: resolved true",
 		"a/assets/download.md RIGHT: resolved true " + hint("a/assets/download.md"),
 		"b/assets/download.md RIGHT: resolved true " + hint("b/assets/download.md"),
+		`assets/内推.md LEFT: resolved false orphaned-anchor: "assets/内推.md" is a new file: it has no LEFT (old) image to comment on`,
+		"assets/内推.md RIGHT: resolved true",
+		"other/README.md LEFT: resolved true",
+		`other/README.md RIGHT: resolved false orphaned-anchor: "other/README.md" is a deleted file: it has no RIGHT (new) image to comment on`,
+		`b/other/README.md LEFT: resolved true header-path: "b/other/README.md" is how the diff's header writes "other/README.md": name the file by its path, "other/README.md"`,
+		`b/other/README.md RIGHT: resolved false orphaned-anchor: "b/other/README.md" is a deleted file: it has no RIGHT (new) image to comment on header-path: "b/other/README.md" is how the diff's header writes "other/README.md": name the file by its path, "other/README.md"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPlainDiffNames resolves paths against small plain diffs of each
+// shape, and against a git diff, whose names stay as they were.
+func TestPlainDiffNames(t *testing.T) {
+	hunk := []string{"@@ -1,2 +1,2 @@", " keep", "-old", "+new"}
+	patch := func(old, new string) []string { return append([]string{"--- " + old, "+++ " + new}, hunk...) }
+	tests := []struct {
+		name  string
+		patch []string
+		path  string
+		side  string
+		want  string // "ok", or the codes with orphaned-anchor's reason
+	}{
+		{"backup ~, path on LEFT", patch("x.c~\t2024-01-01 00:00:00.000000000 +0100", "x.c\t2024-01-02 00:00:00.000000000 +0100"), "x.c", "LEFT", "ok"},
+		{"backup ~, written on RIGHT", patch("x.c~", "x.c"), "x.c~", "RIGHT", "header-path"},
+		{"folders, path on LEFT", patch("old/lib/x.c", "new/lib/x.c"), "lib/x.c", "LEFT", "ok"},
+		{"folders, new name on LEFT", patch("old/lib/x.c", "new/lib/x.c"), "new/lib/x.c", "LEFT", "header-path"},
+		{"folders and backup", patch("a/x.c.orig", "b/x.c"), "x.c", "LEFT", "ok"},
+		{"two files: own side's written name", patch("a/foo.c", "b/bar.c"), "a/foo.c", "LEFT", "header-path"},
+		{"two files: the other side's", patch("a/foo.c", "b/bar.c"), "a/foo.c", "RIGHT", "orphaned-anchor no-such-image"},
+		{"two files: the other side's name", patch("foo.c", "bar.c"), "bar.c", "LEFT", "orphaned-anchor no-such-image"},
+		{"git: a/ is no name", append([]string{"diff --git a/x.c b/x.c", "--- a/x.c", "+++ b/x.c"}, hunk...), "a/x.c", "LEFT", "orphaned-anchor unknown-path"},
+		{"git: path", append([]string{"diff --git a/x.c b/x.c", "--- a/x.c", "+++ b/x.c"}, hunk...), "x.c", "LEFT", "ok"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, a := analyze(t, reviewJSON(tc.patch, cm(fmt.Sprintf(`"id": "c1", "path": %q, "side": %q, "start_line": 2`, tc.path, tc.side))), Options{})
+			var got []string
+			for _, d := range a.Diagnostics {
+				got = append(got, strings.TrimSpace(d.Code+" "+d.Reason))
+			}
+			g := strings.Join(got, ", ")
+			if g == "" {
+				g = "ok"
+			}
+			if g != tc.want {
+				t.Errorf("got %s, want %s", g, tc.want)
+			}
+		})
 	}
 }
