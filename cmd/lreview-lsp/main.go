@@ -22,6 +22,9 @@ Usage:
                                                   each, then one "left ..." line per comment not settled;
                                                   exit 1 when an error remains, as check would
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
+  lreview-lsp export --to github|gitlab FILE      print the review as a GitHub review or GitLab discussions (JSON)
+  lreview-lsp import --from github --comments C --patch D [-o OUT]
+                                                  make a review from a pull request's review threads
   lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
@@ -54,6 +57,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runFix(rest, stdin, stdout, stderr)
 	case "rebase":
 		return runRebase(rest, stdin, stdout, stderr)
+	case "export":
+		return runExport(rest, stdin, stdout, stderr)
+	case "import":
+		return runImport(rest, stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
 		return 0
