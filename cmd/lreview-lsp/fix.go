@@ -20,7 +20,7 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	errorsLeft := false
 	status := rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
-		fixed, err := anchor.FixAll(src)
+		fixed, err := anchor.FixDocument(src)
 		if err != nil {
 			return nil, false, err
 		}

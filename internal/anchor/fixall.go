@@ -67,7 +67,7 @@ func SafeEdits(r *Report) ([]exchange.Edit, []Applied) {
 // fixed, then a drift resolved), but never endlessly.
 const maxFixRounds = 5
 
-// Fixed is what FixAll made of a document.
+// Fixed is what FixDocument made of a document.
 type Fixed struct {
 	// Src is the fixed text.
 	Src []byte
@@ -89,13 +89,23 @@ func (f *Fixed) Errors() int {
 	return n
 }
 
-// FixAll applies the safe fixes to src until none is left, and returns the
-// fixed text, what it did, then (Declined) what it left to a person and
-// why, comment by comment: a tie, a path that names several files, a
-// comment whose state a move would contradict, a snippet found nowhere. A
-// document with syntax errors is refused: its structure is a guess, and a
-// fix must never lose data.
-func FixAll(src []byte) (*Fixed, error) {
+// FixAll is FixDocument for a caller that needs the fixed text and the
+// list of what was done and left, not the check of the result.
+func FixAll(src []byte) ([]byte, []Applied, error) {
+	f, err := FixDocument(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.Src, f.Applied, nil
+}
+
+// FixDocument applies the safe fixes to src until none is left, and
+// returns the fixed text, what it did, then (Declined) what it left to a
+// person and why, comment by comment: a tie, a path that names several
+// files, a comment whose state a move would contradict, a snippet found
+// nowhere; and the check of the result. A document with syntax errors is
+// refused: its structure is a guess, and a fix must never lose data.
+func FixDocument(src []byte) (*Fixed, error) {
 	var all []Applied
 	var last *Report
 	for round := 0; round <= maxFixRounds; round++ {
