@@ -103,9 +103,9 @@ func (f *FileDiff) writes(path string, s Side) bool {
 	return f.Written[s] == path
 }
 
-// IsWritten reports whether path names f only as a plain diff's header
+// isWritten reports whether path names f only as a plain diff's header
 // writes it, not by its name on either side.
-func (f *FileDiff) IsWritten(path string) bool {
+func (f *FileDiff) isWritten(path string) bool {
 	return path != "" && path != f.OldName && path != f.NewName && (f.Written[Left] == path || f.Written[Right] == path)
 }
 

@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -369,11 +370,11 @@ func (an *analyzer) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 	}
 	r.File = f
 	switch {
-	case renamed && f.IsWritten(c.Path):
+	case renamed && f.isWritten(c.Path):
 		r.Written = true
 		r.Hint = &exchange.Related{
 			Range:   an.patchRange(f.First, f.First),
-			Message: fmt.Sprintf("this diff's header writes %q for %q", c.Path, f.DisplayName()),
+			Message: fmt.Sprintf("this diff's header writes %q for %q", c.Path, cmp.Or(f.Name(r.Side), f.DisplayName())),
 		}
 	case renamed:
 		r.Renamed = true
