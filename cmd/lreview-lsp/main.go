@@ -18,7 +18,9 @@ Usage:
   lreview-lsp check [--format F] FILE...          report problems; exit 1 when there is an error
                                                   (F: text, json, sarif, rdjson, github)
   lreview-lsp fmt [-w] FILE...                    print the canonical form (-w: rewrite the files)
-  lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place)
+  lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place); print
+                                                  each, then one "left ..." line per comment not settled;
+                                                  exit 1 when an error remains, as check would
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
   lreview-lsp export --to github|gitlab FILE      print the review as a GitHub review or GitLab discussions (JSON)
   lreview-lsp import --from github --comments C --patch D [-o OUT]
