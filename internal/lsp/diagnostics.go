@@ -33,7 +33,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 		s.mu.Unlock()
 		return
 	}
-	f.out = &outgoing{sn: sn, gen: gen, parts: parts, activity: s.activity}
+	f.out = &outgoing{sn: sn, gen: gen, parts: parts}
 	s.mu.Unlock()
 	s.sendOutgoing()
 }
@@ -47,25 +47,14 @@ type outgoing struct {
 	sn    *snapshot
 	gen   uint64
 	parts [][]byte
-	// activity is the server's when the publish was decided: a pause
-	// counts from there, not from the end of the write (see sendOutgoing).
-	activity uint64
 }
 
 // sendOutgoing sends the files' outgoing publishes, unless pubMu is held:
 // its holder sends them when it lets go (unlockPub).
-//
-// Once it has sent, it arms the collection in a pause (idle.go) from the
-// activity when the earliest publish it sent was decided. An edit may come
-// while a large publish is written (an editor reads the version at its
-// head and types on), and its analysis then waits out the debounce: a
-// pause counted from the end of the write would fall in that wait and
-// mark both versions of the text.
 func (s *Server) sendOutgoing() {
 	for s.hasOutgoing() && s.pubMu.TryLock() {
-		sent, since := false, uint64(0)
 		for {
-			parts, activity := s.takeOutgoing()
+			parts := s.takeOutgoing()
 			if parts == nil {
 				break
 			}
@@ -73,15 +62,8 @@ func (s *Server) sendOutgoing() {
 			// with HTML escaping, which on a large review costs more
 			// than building them.
 			_ = s.tr.writeParts(parts...)
-			if !sent || activity < since {
-				since = activity
-			}
-			sent = true
 		}
 		s.pubMu.Unlock()
-		if sent {
-			s.armIdleCollect(since)
-		}
 	}
 }
 
@@ -103,10 +85,10 @@ func (s *Server) hasOutgoing() bool {
 }
 
 // takeOutgoing returns the parts of an outgoing publish still worth
-// sending, if any, and the activity when it was decided, and claims it
-// (see file.claim): not its snapshot, which a write the client does not
-// read would keep alive. s.pubMu must be held.
-func (s *Server) takeOutgoing() ([][]byte, uint64) {
+// sending, if any, and claims it (see file.claim): not its snapshot,
+// which a write the client does not read would keep alive. s.pubMu must
+// be held.
+func (s *Server) takeOutgoing() [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range s.files {
@@ -116,10 +98,10 @@ func (s *Server) takeOutgoing() ([][]byte, uint64) {
 		}
 		f.out = nil
 		if !s.closed && s.isLatest(f, out.sn) && f.claim(out.gen) {
-			return out.parts, out.activity
+			return out.parts
 		}
 	}
-	return nil, 0
+	return nil
 }
 
 const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`

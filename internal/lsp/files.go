@@ -143,7 +143,6 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
-	s.collectBeforeCopy(p)
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {
@@ -215,7 +214,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.mu.Lock()
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
-	s.activity++
 	s.mu.Unlock()
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
@@ -226,7 +224,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 func (s *Server) schedule(f *file, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.activity++
 	if f.timer != nil {
 		f.timer.Stop()
 	}

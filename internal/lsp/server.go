@@ -48,11 +48,6 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
-	// gcWorth replaces the rule of worthCollecting, and collected is
-	// called after each collection the server asks for (tests: idle.go
-	// on a small review).
-	gcWorth   func(gcCause, heapSizes) bool
-	collected func(gcCause)
 }
 
 type lifecycle uint8
@@ -86,16 +81,6 @@ type Server struct {
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
-	// activity counts the edits, opens and closes, under mu; idle is the
-	// collection armed for a pause after a publish (idle.go).
-	activity uint64
-	idle     *time.Timer
-	// gcMu is held by the collection the server runs, so that the next
-	// one reads the heap after it, and by an edit while it counts itself
-	// as activity and decides whether to collect before its copy: a
-	// collection in a pause ends before the copy or does not run
-	// (idle.go).
-	gcMu sync.Mutex
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
 	stopBG context.CancelFunc
@@ -173,9 +158,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 func (s *Server) close() {
 	s.mu.Lock()
 	s.closed = true
-	if s.idle != nil {
-		s.idle.Stop()
-	}
 	for _, f := range s.files {
 		if f.timer != nil {
 			f.timer.Stop()
