@@ -28,14 +28,8 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
-	// diags is the encoding of the last diagnostics published (diagnostics.go).
-	diags diagCache
 	// out is the publish waiting to be sent, under Server.mu.
 	out *outgoing
-	// tokens is the last semantic tokens result sent (semantictokens.go).
-	tokens tokenCache
-	// symbols is the patch's part of the last outline sent (symbols.go).
-	symbols symbolCache
 }
 
 // view is the set of documents as they were when a request arrived, and

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"sync"
-	"weak"
 
 	"go.lsp.dev/protocol"
 
@@ -64,23 +62,17 @@ func tokenEdits(old, cur []uint32) []protocol.SemanticTokensEdit {
 	}}
 }
 
-// tokenCache is a document's last semantic tokens result.
-type tokenCache struct {
-	mu   sync.Mutex
-	seq  int
-	last *tokenResult
-}
-
 // tokenResult is one encoding of a document's tokens.
 type tokenResult struct {
 	id    string
 	reply json.RawMessage // {"resultId": id, "data": [...]}
-	// place is the patch the result was computed from.
-	place patchPlace
+	// patch is what the result was made for.
+	patch patchKey
 }
 
 // tokensOf returns the tokens of the request's version of uri, and the
-// result sent before it (nil if none).
+// newest result made before them for an earlier version (nil if none),
+// which a delta starts from.
 func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
 	sn, err := snapshotOf(ctx, uri)
 	if err != nil {
@@ -90,74 +82,34 @@ func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, p
 	if err != nil {
 		return nil, nil, err
 	}
-	s.mu.Lock()
-	f := s.files[uri]
-	s.mu.Unlock()
-	c := &tokenCache{} // the file closed meanwhile: nothing to reuse
-	if f != nil {
-		c = &f.tokens
-	}
-	return c.update(Converter{M: an.Mapper, Enc: sn.enc}, an)
-}
-
-// update returns the tokens of an, reusing the last result when an's
-// patch is that result's, at the same position, and makes them the last
-// result.
-func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResult, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	prev = c.last
-	place := placeOf(conv, an.Doc)
-	if prev != nil && prev.place.serves(an.Doc, place) {
-		if prev.place != place {
-			moved := *prev
-			moved.place = place
-			c.last = &moved
-		}
-		return c.last, prev, nil
-	}
-	c.seq++
-	id := strconv.Itoa(c.seq)
-	cur = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), place: place}
-	c.last = cur
+	cur, prev = sn.cache.semanticTokens(Converter{M: an.Mapper, Enc: sn.enc}, an, s.newResultID)
 	return cur, prev, nil
 }
 
-// patchPlace says which patch, where, a result that depends on the patch
-// alone (tokens, the outline's files and hunks) was computed for. The
-// patch node is held weakly, so that a result kept for later keeps no
-// earlier version alive.
-type patchPlace struct {
-	patch weak.Pointer[exchange.Node]
-	at    protocol.Position // where the patch began
-	enc   exchange.Encoding
+// newResultID returns an id no other tokens result of the session has,
+// so that a client holding one of a closed document's never finds it
+// again.
+func (s *Server) newResultID() string {
+	return strconv.FormatUint(s.resultIDs.Add(1), 10)
 }
 
-func placeOf(conv Converter, doc *exchange.Document) patchPlace {
-	p := patchPlace{enc: conv.Enc}
-	if node := doc.Review.Patch.Node; node != nil {
-		p.patch, p.at = weak.Make(node), conv.Position(node.Start)
+// semanticTokens returns the tokens of the cache's version, an, making
+// them unless the prior result was made for the same patch, and that
+// prior result.
+func (c *versionCache) semanticTokens(conv Converter, an *Analysis, newID func() string) (cur, prev *tokenResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	prev = c.prior.tokens
+	if c.tokens == nil {
+		key := patchKeyOf(conv, an.Doc)
+		if prev != nil && prev.patch == key {
+			c.tokens = prev
+		} else {
+			id := newID()
+			c.tokens = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), patch: key}
+		}
 	}
-	return p
-}
-
-// serves reports whether a result computed at p holds for doc, whose
-// place is cur: doc's patch is p's, or was taken from it, so it is spelt
-// the same, and it begins at the same position. A result in positions
-// then holds whatever the patch's offset: every position in it follows
-// from where it begins and its own bytes. An edit before the patch on a
-// line of its own (the summary, say) moves it in bytes, not in lines;
-// one that keeps its length can still move it down a line.
-func (p patchPlace) serves(doc *exchange.Document, cur patchPlace) bool {
-	node := p.patch.Value()
-	if node == nil || p.enc != cur.enc || p.at != cur.at {
-		return false
-	}
-	if doc.Review.Patch.Node == node {
-		return true
-	}
-	from, _ := doc.PatchSource()
-	return from == node
+	return c.tokens, prev
 }
 
 // encodeTokenReply encodes a full result. The cache keeps it for as long

@@ -12,6 +12,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -99,6 +100,9 @@ type Server struct {
 	// so that no older version and nothing after the close can reach the
 	// client last.
 	pubMu sync.Mutex
+
+	// resultIDs counts the semantic tokens results made (their ids).
+	resultIDs atomic.Uint64
 }
 
 // NewServer returns a server ready to Serve one connection.
