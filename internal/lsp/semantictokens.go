@@ -16,7 +16,7 @@ import (
 // semanticTokensFull answers with the whole encoding, already in JSON:
 // it depends on the patch alone, so an edit in a comment reuses the one
 // sent before, and its id, as they are.
-func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
+func semanticTokensFull(ctx context.Context, s *requestView, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
 	res, _, err := s.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticToke
 // semanticTokensDelta answers with the edits from the result the client
 // holds to the current one; a client that names a result the server no
 // longer has gets the whole encoding, as the protocol allows.
-func semanticTokensDelta(ctx context.Context, s *Server, p *protocol.SemanticTokensDeltaParams) (any, error) {
+func semanticTokensDelta(ctx context.Context, s *requestView, p *protocol.SemanticTokensDeltaParams) (any, error) {
 	res, prev, err := s.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -73,8 +73,8 @@ type tokenResult struct {
 // tokensOf returns the tokens of the request's version of uri, and the
 // newest result made before them for an earlier version (nil if none),
 // which a delta starts from.
-func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
-	sn, err := snapshotOf(ctx, uri)
+func (s *requestView) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
+	sn, err := s.snapshot(uri)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,8 +179,8 @@ func digits(v uint32) int {
 	return n
 }
 
-func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

@@ -222,7 +222,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
-		result, err := s.call(ctx, method, h, req.Params())
+		result, err := s.call(ctx, &requestView{Server: s}, method, h, req.Params())
 		return reply(ctx, result, err)
 	}
 
@@ -273,7 +273,6 @@ func (s *Server) handleText(ctx context.Context, method string, params []byte) {
 func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	v := s.view()
-	reqCtx = withView(reqCtx, v)
 	id := call.ID()
 	s.mu.Lock()
 	if s.closed {
@@ -295,7 +294,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 			s.mu.Unlock()
 			cancel()
 		}()
-		result, err := s.call(reqCtx, call.Method(), h, call.Params())
+		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
 		} else if modified := v.superseded(); modified != nil {
@@ -314,10 +313,10 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 // call runs a request handler. A panic is an internal error, never a null
 // result a client would take for an answer; any error that is not already
 // a protocol error is reported as an internal one.
-func (s *Server) call(ctx context.Context, method string, h requestFunc, params json.RawMessage) (any, error) {
+func (s *Server) call(ctx context.Context, v *requestView, method string, h requestFunc, params json.RawMessage) (any, error) {
 	var result any
 	err := fmt.Errorf("internal error in %s (see the server log)", method)
-	s.safely(method, func() { result, err = h(ctx, s, params) })
+	s.safely(method, func() { result, err = h(ctx, v, params) })
 	if errors.Is(err, errNotOpen) {
 		return nil, nil
 	}
@@ -349,21 +348,23 @@ func (s *Server) logf(typ protocol.MessageType, format string, args ...any) {
 	_ = s.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: fmt.Sprintf(format, args...)})
 }
 
-type requestFunc func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+// requestFunc serves a request, with the documents as they were when it
+// arrived.
+type requestFunc func(ctx context.Context, v *requestView, params json.RawMessage) (any, error)
 type notificationFunc func(ctx context.Context, s *Server, params json.RawMessage) error
 
 // request adapts a typed handler to the dispatch table. Params are decoded
 // with the same fast decoder the transport uses: a didOpen of a large
 // review carries megabytes of escaped text.
-func request[P any, R any](fn func(ctx context.Context, s *Server, params *P) (R, error)) requestFunc {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+func request[P any, R any](fn func(ctx context.Context, v *requestView, params *P) (R, error)) requestFunc {
+	return func(ctx context.Context, v *requestView, raw json.RawMessage) (any, error) {
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := fastjson.Unmarshal(raw, &p); err != nil {
 				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 			}
 		}
-		return fn(ctx, s, &p)
+		return fn(ctx, v, &p)
 	}
 }
 
@@ -391,7 +392,7 @@ type cancelParams struct {
 }
 
 // shutdown moves the session to its last state: only exit is accepted.
-func shutdown(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+func shutdown(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()

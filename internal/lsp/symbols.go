@@ -30,8 +30,8 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 // answer's while the patch, the position it begins at and the outline's
 // counts are the same: an editor asks again after every keystroke, which
 // on a large review is in a comment.
-func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
-	sn, err := snapshotOf(ctx, p.TextDocument.URI)
+func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
+	sn, err := s.snapshot(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
