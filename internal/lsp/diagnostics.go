@@ -38,10 +38,9 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 }
 
 // outgoing is a publish decided and not yet sent. A file has one at most,
-// the newest: while a client does not read (an editor busy for a few
-// seconds), the publishes decided meanwhile replace one another instead
-// of each waiting for the writer with its version's text and analysis,
-// as each keystroke's did (hundreds of megabytes on a large review).
+// the newest: while a client does not read (an editor busy with a large
+// message), the publishes decided meanwhile replace one another instead
+// of each waiting for the writer with its version's text and analysis.
 type outgoing struct {
 	sn    *snapshot
 	gen   uint64

@@ -114,9 +114,9 @@ func (c *versionCache) semanticTokens(conv Converter, an *Analysis, newID func()
 
 // encodeTokenReply encodes a full result. The cache keeps it for as long
 // as the patch does not change, so it is made at its size, counted first:
-// room for the widest numbers (7 bytes each) was three times what a
-// review's small relative numbers take, 2.6 MB on the 8 MB review, and a
-// copy cut to size was as much again to write and collect.
+// room for the widest numbers would be several times what a review's
+// small relative numbers take, and a copy cut to size as much again to
+// write and collect.
 func encodeTokenReply(id string, data []uint32) json.RawMessage {
 	size := len(`{"resultId":,"data":[]}`) + len(strconv.Quote(id)) + max(len(data)-1, 0) // the commas
 	for _, v := range data {
@@ -150,7 +150,7 @@ func appendSmall(b []byte, v uint32) []byte {
 
 // numbers reads back the numbers of an encoded full result: only a delta
 // between two versions of the patch needs them, so the cache does not
-// keep 4 bytes a number (2 MB on the 8 MB review) beside the reply.
+// keep them beside the reply.
 func numbers(reply json.RawMessage) []uint32 {
 	at := bytes.Index(reply, []byte(`"data":[`)) + len(`"data":[`)
 	out := make([]uint32, 0, bytes.Count(reply[at:], []byte{','})+1)
@@ -188,15 +188,15 @@ func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.Semant
 }
 
 // encodeAllTokens encodes the full result of the whole patch's tokens as
-// they are classified, straight into the reply: no slice of 100,000
-// tokens, nor of their 500,000 numbers, in between (the delta that needs
-// the numbers reads them back, see numbers). In the rare index whose
+// they are classified, straight into the reply: no slice of the tokens,
+// nor of their numbers, in between (the delta that needs the numbers
+// reads them back, see numbers). In the rare index whose
 // tokens do not come in source order, they are encoded again from
 // Tokens, sorted.
 func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
 	ix, src := an.Index, an.Doc.Src
 	e := newTokenEncoder(conv, 0)
-	// About 11 bytes a token on a review: "1,6,42,2,0,".
+	// A token of a review takes a dozen bytes or less: "1,6,42,2,0,".
 	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)
 	e.json = append(strconv.AppendQuote(e.json, id), `,"data":[`...)
 	if !features.AllTokens(ix, src, e.add) {

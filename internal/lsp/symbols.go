@@ -26,10 +26,10 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 }
 
 // documentSymbols answers with the outline, already in JSON. Its part for
-// the patch, thousands of files and hunks on a large review, is the last
-// answer's while the patch, the position it begins at and the outline's
-// counts are the same: an editor asks again after every keystroke, which
-// on a large review is in a comment.
+// the patch, every file and hunk, is taken over from an earlier version
+// while the patch, the position it begins at and the outline's counts are
+// the same (versionCache.outlinePatch): an editor asks again after every
+// keystroke, which on a large review is in a comment.
 func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
 	sn, err := s.snapshot(p.TextDocument.URI)
 	if err != nil {
