@@ -11,7 +11,11 @@ import (
 )
 
 func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return rewriteFiles("fix", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
+	return rewriter{}.fix(args, stdin, stdout, stderr)
+}
+
+func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
 		out, applied, err := anchor.FixAll(src)
 		if err != nil {
 			return nil, false, err
@@ -30,6 +34,10 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return rewriter{}.rebase(args, stdin, stdout, stderr)
+}
+
+func (rw rewriter) rebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, write, ok := parseRewriteFlags("rebase", args, stderr)
 	if !ok {
 		return 2
@@ -39,11 +47,12 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name, diffName := fs.Arg(0), fs.Arg(1)
-	src, err := readInput(name, stdin)
+	in, err := rw.read(name, write, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 		return 2
 	}
+	src := in.src
 	diffData, err := os.ReadFile(diffName)
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp: cannot read %s: %v\n", diffName, unwrapPath(err))
@@ -87,12 +96,12 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
 	}
-	if inPlace(name, write) && bytes.Equal(out, src) {
+	if in.orig != nil && bytes.Equal(out, src) {
 		return 0 // nothing moved and the patch is the same: leave the file alone
 	}
-	if err := emit(name, out, write, stdout); err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
-		return 2
+	if err := rw.emit(name, in, out, "rebased", stdout); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %v\n", err)
+		return writeStatus(err)
 	}
 	return 0
 }
