@@ -13,6 +13,8 @@ import (
 // a document: its diagnostics as encoded, its semantic tokens, its
 // outline's part for the patch. Each is made from the version's analysis
 // and never changes once made; the cache only swaps which one it holds.
+// Its lock is held only to read or swap them, never while one is made:
+// the next version's cache reads them (next) under Server.mu.
 //
 // A version starts with the newest results made for the versions before
 // it (prior), and what it needs of them: the diagnostics' encodings, found

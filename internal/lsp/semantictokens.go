@@ -95,19 +95,26 @@ func (s *Server) newResultID() string {
 
 // semanticTokens returns the tokens of the cache's version, an, making
 // them unless the prior result was made for the same patch, and that
-// prior result.
+// prior result. They are made outside the lock, which the next version's
+// cache takes to start (next): two requests at once may both make them,
+// and the first kept is the one both answer.
 func (c *versionCache) semanticTokens(conv Converter, an *Analysis, newID func() string) (cur, prev *tokenResult) {
 	c.mu.Lock()
+	cur, prev = c.tokens, c.prior.tokens
+	c.mu.Unlock()
+	if cur != nil {
+		return cur, prev
+	}
+	if key := patchKeyOf(conv, an.Doc); prev != nil && prev.patch == key {
+		cur = prev
+	} else {
+		id := newID()
+		cur = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), patch: key}
+	}
+	c.mu.Lock()
 	defer c.mu.Unlock()
-	prev = c.prior.tokens
 	if c.tokens == nil {
-		key := patchKeyOf(conv, an.Doc)
-		if prev != nil && prev.patch == key {
-			c.tokens = prev
-		} else {
-			id := newID()
-			c.tokens = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), patch: key}
-		}
+		c.tokens = cur
 	}
 	return c.tokens, prev
 }

@@ -72,29 +72,36 @@ type outlinePart struct {
 
 // outlinePatch returns the encoded outline of the patch of the cache's
 // version, an, taking over the prior one when it was made for the same
-// patch with the same counts.
+// patch with the same counts. It is made outside the lock, as the tokens
+// are (versionCache.semanticTokens).
 func (c *versionCache) outlinePatch(conv Converter, an *Analysis) ([]byte, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.outline != nil {
-		return c.outline.json, nil
+	cur, prior := c.outline, c.prior.outline
+	c.mu.Unlock()
+	if cur != nil {
+		return cur.json, nil
 	}
 	dirs := features.Outline(an.Anchors, an.Doc)
 	key := patchKeyOf(conv, an.Doc)
-	if p := c.prior.outline; p != nil && p.patch == key && sameOutline(p.dirs, dirs) {
-		c.outline, c.prior.outline = p, nil
-		return p.json, nil
-	}
-	part := []byte{}
-	if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
-		enc, err := fastjson.Marshal(syms)
-		if err != nil {
-			return nil, err
+	if prior != nil && prior.patch == key && sameOutline(prior.dirs, dirs) {
+		cur = prior
+	} else {
+		part := []byte{}
+		if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
+			enc, err := fastjson.Marshal(syms)
+			if err != nil {
+				return nil, err
+			}
+			part = enc[1 : len(enc)-1]
 		}
-		part = enc[1 : len(enc)-1]
+		cur = &outlinePart{patch: key, dirs: detached(dirs), json: part}
 	}
-	c.outline, c.prior.outline = &outlinePart{patch: key, dirs: detached(dirs), json: part}, nil
-	return part, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.outline == nil {
+		c.outline, c.prior.outline = cur, nil
+	}
+	return c.outline.json, nil
 }
 
 // detached returns the names and counts of an outline, without its file
