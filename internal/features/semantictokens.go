@@ -43,8 +43,8 @@ func Tokens(ix *anchor.Index, src []byte) []Token {
 }
 
 // AllTokens yields the tokens of Tokens without collecting them, for a
-// caller that encodes them as they come (a large review has one per
-// line of its patch): in the order the index's files and hunks give them,
+// caller that encodes them as they come (a large review has one or
+// more a line of its patch): in the order the index's files and hunks give them,
 // which is source order but for a patch whose files or hunks the index
 // holds out of order. ok says whether they came in source order; a
 // caller that needs it takes Tokens when they did not.
