@@ -31,8 +31,8 @@ import (
 // Edits are WorkspaceEdit.changes: every client supports them, and a
 // review is one document, so versioned documentChanges would buy little.
 
-func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

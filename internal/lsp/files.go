@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -28,59 +27,45 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
-	// diags is the encoding of the last diagnostics published (diagnostics.go).
-	diags diagCache
 	// out is the publish waiting to be sent, under Server.mu.
 	out *outgoing
-	// tokens is the last semantic tokens result sent (semantictokens.go).
-	tokens tokenCache
-	// symbols is the patch's part of the last outline sent (symbols.go).
-	symbols symbolCache
 }
 
-// view is the set of documents as they were when a request arrived, and
-// the ones the request has read.
-type view struct {
+// requestView is the server as one request sees it: the documents as
+// they were when the request arrived, and the ones its handler has read.
+// Handlers get it as a parameter and look their documents up in it; it
+// belongs to the request's goroutine.
+type requestView struct {
+	*Server
 	docs map[protocol.DocumentURI]*snapshot
-	mu   sync.Mutex
 	used []*snapshot
 }
 
-type viewKey struct{}
-
-func withView(ctx context.Context, v *view) context.Context {
-	return context.WithValue(ctx, viewKey{}, v)
-}
-
-func (s *Server) view() *view {
+// view returns the documents as they are now, for a request.
+func (s *Server) view() *requestView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := &view{docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
+	v := &requestView{Server: s, docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
 	for uri, f := range s.files {
 		v.docs[uri] = f.latest
 	}
 	return v
 }
 
-// snapshotOf returns the request's snapshot of uri.
-func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error) {
-	v, _ := ctx.Value(viewKey{}).(*view)
-	if v == nil || v.docs[uri] == nil {
+// snapshot returns the request's version of uri.
+func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
+	sn := v.docs[uri]
+	if sn == nil {
 		return nil, errNotOpen
 	}
-	sn := v.docs[uri]
-	v.mu.Lock()
 	v.used = append(v.used, sn)
-	v.mu.Unlock()
 	return sn, nil
 }
 
 // superseded returns a ContentModified error when a document the request
 // read has changed since: its positions and edits are for text the editor
 // no longer has.
-func (v *view) superseded() error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (v *requestView) superseded() error {
 	for _, sn := range v.used {
 		if errors.Is(context.Cause(sn.ctx), errSuperseded) {
 			return contentModified(sn)
@@ -97,8 +82,8 @@ var errNotOpen = errors.New("the document is not open")
 
 // fileAnalysis is what most handlers start with: the document's analysis
 // as of the request, and the converter for its positions.
-func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
-	sn, err := snapshotOf(ctx, uri)
+func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
+	sn, err := v.snapshot(uri)
 	if err != nil {
 		return Converter{}, nil, err
 	}
@@ -111,8 +96,8 @@ func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *An
 
 // fileIn is fileAnalysis for a request about a range: it also returns
 // that range in byte offsets.
-func fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
-	conv, an, err := fileAnalysis(ctx, uri)
+func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
+	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, exchange.Range{}, err
 	}
@@ -122,8 +107,8 @@ func fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (
 
 // fileAt is fileAnalysis for a request about one position: it also
 // returns that position as a byte offset.
-func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
-	conv, an, err := fileAnalysis(ctx, uri)
+func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
+	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, 0, err
 	}
@@ -143,7 +128,6 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
-	s.collectBeforeCopy(p)
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {
@@ -215,7 +199,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.mu.Lock()
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
-	s.activity++
 	s.mu.Unlock()
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
@@ -226,7 +209,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 func (s *Server) schedule(f *file, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.activity++
 	if f.timer != nil {
 		f.timer.Stop()
 	}

@@ -10,8 +10,8 @@ import (
 // lines a comment lands on, the numbers and comments of a patch line, the
 // schema's words for a member or an enumerated value. The range is the
 // hovered token's, so that the editor highlights what the text is about.
-func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.Hover, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

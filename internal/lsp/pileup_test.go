@@ -227,7 +227,7 @@ func TestNotOpenIsNull(t *testing.T) {
 // has.
 func TestResultOfAnEditedVersionIsContentModified(t *testing.T) {
 	computed, release := make(chan struct{}), make(chan struct{})
-	slowSymbols := func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	slowSymbols := func(ctx context.Context, s *requestView, raw json.RawMessage) (any, error) {
 		res, err := request(documentSymbols)(ctx, s, raw)
 		close(computed)
 		<-release
