@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -31,7 +32,55 @@ import (
 // Edits are WorkspaceEdit.changes: every client supports them, and a
 // review is one document, so versioned documentChanges would buy little.
 
-func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+// CommandApplyEdit is the command of a code action sent to a client
+// without codeActionLiteralSupport, which takes Commands only: its one
+// argument is the action's WorkspaceEdit, which the server asks the client
+// to apply (workspace/applyEdit) when the person picks it.
+const CommandApplyEdit = "lreview.applyEdit"
+
+// codeAction answers with CodeAction literals, or with Commands to a
+// client that declared no codeActionLiteralSupport (none at all to a
+// client that cannot apply a server's edit either).
+func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) (any, error) {
+	actions, err := codeActionLiterals(ctx, s, p)
+	if err != nil {
+		return nil, err
+	}
+	caps := s.clientCaps()
+	if caps.actionLiterals {
+		return actions, nil
+	}
+	commands := []protocol.Command{}
+	if !caps.applyEdit {
+		return commands, nil
+	}
+	for _, a := range actions {
+		commands = append(commands, protocol.Command{Title: a.Title, Command: CommandApplyEdit, Arguments: []any{a.Edit}})
+	}
+	return commands, nil
+}
+
+// applyEdit runs CommandApplyEdit: it asks the client to apply the edit,
+// and answers once the client has.
+func applyEdit(ctx context.Context, s *Server, args []any) (any, error) {
+	var edit protocol.WorkspaceEdit
+	if len(args) != 1 || remarshal(args[0], &edit) != nil || len(edit.Changes) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplyEdit+" takes one argument, a WorkspaceEdit with changes")
+	}
+	if !s.clientCaps().applyEdit {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplyEdit+" needs a client that supports workspace/applyEdit")
+	}
+	var res protocol.ApplyWorkspaceEditResponse
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Edit: edit}, &res); err != nil {
+		return nil, err
+	}
+	if !res.Applied {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the client did not apply the edit: "+res.FailureReason)
+	}
+	return nil, nil
+}
+
+func codeActionLiterals(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err

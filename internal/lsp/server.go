@@ -81,8 +81,10 @@ type Server struct {
 	// showDocument: the client answers window/showDocument, which the
 	// lenses' command (CommandShow) uses to move its cursor.
 	showDocument bool
-	files        map[protocol.DocumentURI]*file
-	inflight     map[jsonrpc2.ID]context.CancelFunc
+	// client is the rest of what the client declared at initialize.
+	client   clientCaps
+	files    map[protocol.DocumentURI]*file
+	inflight map[jsonrpc2.ID]context.CancelFunc
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool

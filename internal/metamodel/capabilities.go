@@ -57,6 +57,10 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 				fail(at+".textEdit", "an InsertReplaceEdit, to a client without insertReplaceSupport")
 			}
 		}
+	case kind == "request" && method == "workspace/applyEdit":
+		if field(field(caps, "workspace"), "applyEdit") != true {
+			fail("", "workspace/applyEdit, to a client without workspace.applyEdit")
+		}
 	case kind == "request" && method == "window/showDocument":
 		if field(field(field(caps, "window"), "showDocument"), "support") != true {
 			fail("", "window/showDocument, to a client without window.showDocument.support")
