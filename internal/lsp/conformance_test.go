@@ -1,0 +1,219 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// TestConformanceSweep drives the server as a busy editor would and
+// validates every message it sends against the LSP meta model (the tap of
+// every test client, conformance_tap_test.go): each example review and a
+// few of the tests' own, every advertised request at several columns of
+// every line, a burst of keystrokes with hovers and completions in
+// flight, in each position encoding, from a full-featured client and from
+// one that declares no capability at all.
+func TestConformanceSweep(t *testing.T) {
+	if metaModel(t) == nil {
+		t.Skipf("no LSP meta model at %s (see ../shared/data/README.md): nothing to validate against", metaModelPath)
+	}
+	docs := sweepDocuments(t)
+	clients := []struct {
+		name string
+		caps map[string]any
+	}{
+		{"full utf-16", fullCapabilities("utf-16")},
+		{"full utf-8", fullCapabilities("utf-8")},
+		{"full utf-32", fullCapabilities("utf-32")},
+		{"minimal", map[string]any{}},
+	}
+	if testing.Short() {
+		clients = []struct {
+			name string
+			caps map[string]any
+		}{clients[0], clients[3]}
+	}
+	total := 0
+	for _, cl := range clients {
+		t.Run(cl.name, func(t *testing.T) {
+			c := newTestClient(t, Options{})
+			res := c.initializeWith(cl.caps)
+			enc := map[string]exchange.Encoding{"utf-8": exchange.UTF8, "utf-32": exchange.UTF32}[res.Capabilities.PositionEncoding]
+			for i, d := range docs {
+				uri := protocol.DocumentURI("file:///work/sweep/" + d.name)
+				c.open(uri, d.text)
+				c.waitDiagnostics(uri, 1)
+				sweepDocument(t, c, uri, d.text, enc)
+				if i%2 == 0 {
+					sweepBurst(t, c, uri, d.text, enc)
+				}
+				c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+				c.waitDiagnosticsCleared(uri)
+			}
+			n, violations := c.conf.counts()
+			total += n
+			t.Logf("%s client: %d messages validated, %d violations", cl.name, n, len(violations))
+		})
+	}
+	t.Logf("the sweep: %d server messages validated in all", total)
+}
+
+type sweepDoc struct{ name, text string }
+
+// sweepDocuments are the examples, the tests' document with escapes and an
+// emoji, and the first example with CRLF line ends.
+func sweepDocuments(t *testing.T) []sweepDoc {
+	t.Helper()
+	names, err := filepath.Glob("../../examples/*.review.json")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no example reviews: %v", err)
+	}
+	var out []sweepDoc
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sweepDoc{filepath.Base(n), string(b)})
+	}
+	out = append(out,
+		sweepDoc{"escaped.review.json", escapedReview},
+		sweepDoc{"crlf.review.json", strings.ReplaceAll(out[0].text, "\n", "\r\n")},
+	)
+	return out
+}
+
+// sweepDocument sends every position request at the start, the middle
+// and the end of every line, and every document request once.
+func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding) {
+	t.Helper()
+	m := exchange.NewMapper([]byte(text))
+	doc := map[string]any{"uri": uri}
+	start := 0
+	for start <= len(text) {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		line := strings.TrimSuffix(text[start:end], "\r")
+		for _, off := range []int{start, start + runeStart(line, len(line)/2), start + len(line)} {
+			p := m.Position(off, enc)
+			pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+			at := map[string]any{"textDocument": doc, "position": pos}
+			for _, method := range []string{"textDocument/hover", "textDocument/completion", "textDocument/definition"} {
+				c.mustCall(method, at, nil)
+			}
+			c.mustCall("textDocument/references", map[string]any{"textDocument": doc, "position": pos, "context": map[string]any{"includeDeclaration": true}}, nil)
+			c.mustCall("textDocument/codeAction", map[string]any{"textDocument": doc, "range": protocol.Range{Start: pos, End: pos}, "context": map[string]any{"diagnostics": []any{}}}, nil)
+		}
+		start = end + 1
+	}
+	last := m.Position(len(text), enc)
+	whole := protocol.Range{End: protocol.Position{Line: uint32(last.Line), Character: uint32(last.Character)}}
+	for _, method := range []string{"textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/codeLens"} {
+		c.mustCall(method, map[string]any{"textDocument": doc}, nil)
+	}
+	c.mustCall("textDocument/formatting", map[string]any{"textDocument": doc, "options": map[string]any{"tabSize": 2, "insertSpaces": true}}, nil)
+	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": doc, "range": whole}, nil)
+	c.mustCall("textDocument/semanticTokens/range", map[string]any{"textDocument": doc, "range": whole}, nil)
+	var full struct {
+		ResultID string `json:"resultId"`
+	}
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &full)
+	c.mustCall("textDocument/semanticTokens/full/delta", map[string]any{"textDocument": doc, "previousResultId": full.ResultID}, nil)
+}
+
+// runeStart moves i back to the start of the UTF-8 sequence it is in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return i
+}
+
+// burstText is what the burst types: a new comment, as a person writes it
+// into the comments array, one keystroke after another.
+const burstText = `{"id": "c9", "path": "x", "side": "RIGHT", "start_line": 1, "body": "typed"}`
+
+// sweepBurst types burstText right after the last comment's closing brace
+// (so that the comma it needs goes where the completion is asked), a
+// keystroke at a time without waiting, with a hover and a completion at
+// the cursor after each, and returns the replies' errors by code.
+func sweepBurst(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding) map[int64]int {
+	t.Helper()
+	at := strings.LastIndex(text, "}\n  ]")
+	if at < 0 {
+		at = strings.LastIndex(text, "[")
+	}
+	at++
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	errs := map[int64]int{}
+	ask := func(method string, params any) {
+		defer wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var raw json.RawMessage
+		_, err := c.conn.Call(ctx, method, params, &raw)
+		var rpcErr *jsonrpc2.Error
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case errors.As(err, &rpcErr):
+			errs[int64(rpcErr.Code)]++
+		case err != nil:
+			t.Errorf("%s during the burst: %v", method, err)
+		}
+	}
+	version := int32(1)
+	for i := range len(burstText) {
+		m := exchange.NewMapper([]byte(text))
+		p := m.Position(at+i, enc)
+		pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+		version++
+		c.change(uri, version, &protocol.Range{Start: pos, End: pos}, burstText[i:i+1])
+		text = text[:at+i] + burstText[i:i+1] + text[at+i:]
+		p = exchange.NewMapper([]byte(text)).Position(at+i+1, enc)
+		cursor := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}}
+		wg.Add(2)
+		go ask("textDocument/hover", cursor)
+		go ask("textDocument/completion", cursor)
+	}
+	wg.Wait()
+	c.waitDiagnostics(uri, version)
+	return errs
+}
+
+// waitDiagnosticsCleared waits for the empty diagnostics a close sends.
+func (c *testClient) waitDiagnosticsCleared(uri protocol.DocumentURI) {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		list := c.diagnostics[uri]
+		cleared := len(list) > 0 && list[len(list)-1].Version == 0 && len(list[len(list)-1].Diagnostics) == 0
+		c.mu.Unlock()
+		if cleared {
+			return
+		}
+		select {
+		case <-c.notify:
+		case <-time.After(10 * time.Millisecond):
+		case <-deadline:
+			c.t.Fatalf("no empty diagnostics for %s after its close", uri)
+		}
+	}
+}
