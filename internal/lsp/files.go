@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,8 +43,10 @@ type file struct {
 // the ones the request has read.
 type view struct {
 	docs map[protocol.DocumentURI]*snapshot
-	mu   sync.Mutex
-	used []*snapshot
+	// latest returns a document's newest snapshot, nil once it is closed.
+	latest func(protocol.DocumentURI) *snapshot
+	mu     sync.Mutex
+	used   []*snapshot
 }
 
 type viewKey struct{}
@@ -55,11 +58,20 @@ func withView(ctx context.Context, v *view) context.Context {
 func (s *Server) view() *view {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := &view{docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
+	v := &view{docs: make(map[protocol.DocumentURI]*snapshot, len(s.files)), latest: s.latestSnapshot}
 	for uri, f := range s.files {
 		v.docs[uri] = f.latest
 	}
 	return v
+}
+
+func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.files[uri]; f != nil {
+		return f.latest
+	}
+	return nil
 }
 
 // snapshotOf returns the request's snapshot of uri.
@@ -75,18 +87,34 @@ func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error
 	return sn, nil
 }
 
-// superseded returns a ContentModified error when a document the request
-// read has changed since: its positions and edits are for text the editor
-// no longer has.
-func (v *view) superseded() error {
+// superseded returns a ContentModified error when a result computed on
+// the documents the request read is of no use: one of them was closed
+// since, or the result is edits (edits) and one of them has a newer
+// version, whose text the edits would corrupt. Any other result computed
+// on an older version is still useful (a hover, a completion list while a
+// person types on), and is sent.
+func (v *view) superseded(edits bool) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for _, sn := range v.used {
-		if errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		if errors.Is(context.Cause(sn.ctx), errSuperseded) && (edits || v.latest(sn.uri) == nil) {
 			return contentModified(sn)
 		}
 	}
 	return nil
+}
+
+// newest returns the newest snapshot of the document sn is a version of,
+// as one the request reads, or nil once the document is closed.
+func (v *view) newest(sn *snapshot) *snapshot {
+	next := v.latest(sn.uri)
+	if next == nil || next == sn {
+		return nil
+	}
+	v.mu.Lock()
+	v.used = append(v.used, next)
+	v.mu.Unlock()
+	return next
 }
 
 // errNotOpen is the outcome of a request about a document that is not
@@ -103,10 +131,30 @@ func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *An
 		return Converter{}, nil, err
 	}
 	an, err := sn.analysis(ctx)
+	// A newer version cancelled this one's analysis before it was done:
+	// the newest version's, at hand or on its way, answers instead.
+	for err != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		v, _ := ctx.Value(viewKey{}).(*view)
+		if sn = v.newest(sn); sn == nil {
+			break
+		}
+		an, err = sn.analysis(ctx)
+	}
 	if err != nil {
 		return Converter{}, nil, err
 	}
 	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
+}
+
+// stale reports whether the request's own snapshot of uri has a newer
+// version: a position that does not fit the newer one's text was meant
+// for the older one, and the request cannot be answered.
+func stale(ctx context.Context, uri protocol.DocumentURI) error {
+	v, _ := ctx.Value(viewKey{}).(*view)
+	if sn := v.docs[uri]; errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		return contentModified(sn)
+	}
+	return nil
 }
 
 // fileIn is fileAnalysis for a request about a range: it also returns
@@ -117,6 +165,9 @@ func fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (
 		return conv, nil, exchange.Range{}, err
 	}
 	span, err := conv.Span(rng)
+	if err != nil {
+		err = cmp.Or(stale(ctx, uri), err)
+	}
 	return conv, an, span, err
 }
 
@@ -128,6 +179,9 @@ func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position
 		return conv, nil, 0, err
 	}
 	off, err := conv.Offset(pos)
+	if err != nil {
+		err = cmp.Or(stale(ctx, uri), err)
+	}
 	return conv, an, off, err
 }
 
