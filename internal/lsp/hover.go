@@ -27,10 +27,6 @@ func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.H
 	if !s.clientCaps().hoverMarkdown {
 		contents = protocol.MarkupContent{Kind: protocol.PlainText, Value: features.PlainText(h.Markdown)}
 	}
-	out := &protocol.Hover{Contents: contents}
-	if h.Range.Start <= off && off <= h.Range.End {
-		rng := conv.Range(h.Range)
-		out.Range = &rng
-	}
-	return out, nil
+	rng := conv.Range(h.Range)
+	return &protocol.Hover{Contents: contents, Range: &rng}, nil
 }
