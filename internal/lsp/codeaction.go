@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -127,6 +128,9 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 	out := []protocol.CodeAction{}
 	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
 	targets := targetDiagnostics(visible, req)
+	if req.wants(protocol.QuickFix) {
+		targets = withComment(targets, features.CommentDiagnostics(features.Analysed{Report: rep}, visible, req.span.Start))
+	}
 	// Actions already offered, by their edits, so that one change reached
 	// two ways (the same fix of two diagnostics, an editing action that is
 	// a fix) is listed once.
@@ -152,6 +156,11 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 			}
 		}
 	}
+	// The preferred fix first: an editor that shows the list without the
+	// flag (or selects its first item) still proposes it.
+	slices.SortStableFunc(out, func(a, b protocol.CodeAction) int {
+		return cmp.Compare(boolRank(a.IsPreferred), boolRank(b.IsPreferred))
+	})
 	if req.wants(CodeActionKindFixAll) && len(rep.Doc.Syntax) == 0 {
 		// What the user sees is what gets fixed: silenced codes are left
 		// alone here too. A document with syntax errors gets no fixAll,
@@ -204,6 +213,29 @@ func quickFixes(out []protocol.CodeAction, targets []exchange.Diagnostic, req ac
 		}
 	}
 	return out
+}
+
+// withComment adds to targets the diagnostics of the comment the cursor
+// is in (with fixes) that it lacks, and orders them as the document does:
+// one change that fixes two of them is titled by the first, wherever the
+// cursor is.
+func withComment(targets, comment []exchange.Diagnostic) []exchange.Diagnostic {
+	for _, d := range comment {
+		if len(d.Fixes) > 0 && !slices.ContainsFunc(targets, func(t exchange.Diagnostic) bool { return t.Code == d.Code && t.Range == d.Range }) {
+			targets = append(targets, d)
+		}
+	}
+	slices.SortStableFunc(targets, func(a, b exchange.Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Range.Start, b.Range.Start), cmp.Compare(a.Range.End, b.Range.End))
+	})
+	return targets
+}
+
+func boolRank(preferred bool) int {
+	if preferred {
+		return 0
+	}
+	return 1
 }
 
 // fixesAny reports whether the safe fixes applied include one of the
