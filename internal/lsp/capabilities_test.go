@@ -181,6 +181,29 @@ func TestRepliesFollowTheClientsCapabilities(t *testing.T) {
 		}
 	})
 
+	t.Run("diagnostics: greyed out dismissed comments, related information", func(t *testing.T) {
+		for _, tc := range []struct {
+			name          string
+			caps          map[string]any
+			greyed, notes bool
+		}{{"full", fullCapabilities(), true, true}, {"minimal", minimal, false, false}} {
+			c, uri, _ := capsClient(t, tc.caps)
+			greyed := false
+			for _, d := range c.waitDiagnostics(uri, 1) {
+				greyed = greyed || len(d.Tags) > 0
+			}
+			drift := protocol.DocumentURI("file:///work/drift.review.json")
+			c.open(drift, driftReview("71"))
+			notes := false
+			for _, d := range c.waitDiagnostics(drift, 1) {
+				notes = notes || len(d.RelatedInformation) > 0
+			}
+			if greyed != tc.greyed || notes != tc.notes {
+				t.Errorf("%s client: got a greyed out comment %v, related information %v; want %v, %v", tc.name, greyed, notes, tc.greyed, tc.notes)
+			}
+		}
+	})
+
 	t.Run("position encoding", func(t *testing.T) {
 		for _, tc := range []struct {
 			offered []string

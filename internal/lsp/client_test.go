@@ -214,6 +214,10 @@ func fullCapabilities(encodings ...string) map[string]any {
 				"tagSupport":                        map[string]any{"valueSet": []int{1}},
 			},
 			"completion": map[string]any{"completionItem": map[string]any{"documentationFormat": markup}},
+			"publishDiagnostics": map[string]any{
+				"relatedInformation": true,
+				"tagSupport":         map[string]any{"valueSet": []int{1, 2}},
+			},
 		},
 	}
 }

@@ -40,6 +40,12 @@ type initializeParams struct {
 			CodeAction struct {
 				CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport"`
 			} `json:"codeAction"`
+			PublishDiagnostics struct {
+				RelatedInformation bool `json:"relatedInformation"`
+				TagSupport         struct {
+					ValueSet []protocol.DiagnosticTag `json:"valueSet"`
+				} `json:"tagSupport"`
+			} `json:"publishDiagnostics"`
 			DocumentSymbol struct {
 				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
 				TagSupport   struct {
@@ -63,6 +69,27 @@ type clientCaps struct {
 	// SymbolInformation[]. symbolTags: dismissed comments tagged
 	// deprecated (tags replace the deprecated flag).
 	hierarchical, symbolTags bool
+	// unnecessary: diagnostics tagged Unnecessary, the greying out of
+	// dismissed comments; related: their related information.
+	unnecessary, related bool
+}
+
+// published are the diagnostics to publish, the hints that grey out
+// dismissed comments first: those only to a client that takes the
+// Unnecessary tag (to any other they would be noise, a hint per dismissed
+// comment), related information only to one that takes it. ds is not
+// changed.
+func (c clientCaps) published(hints, ds []exchange.Diagnostic) []exchange.Diagnostic {
+	if !c.unnecessary {
+		hints = nil
+	}
+	out := append(slices.Clip(hints), ds...)
+	if !c.related {
+		for i := range out {
+			out[i].Related = nil
+		}
+	}
+	return out
 }
 
 func (p *initializeParams) clientCaps() clientCaps {
@@ -75,6 +102,8 @@ func (p *initializeParams) clientCaps() clientCaps {
 		docMarkdown:    slices.Contains(td.Completion.CompletionItem.DocumentationFormat, string(protocol.Markdown)),
 		hierarchical:   td.DocumentSymbol.Hierarchical,
 		symbolTags:     slices.Contains(td.DocumentSymbol.TagSupport.ValueSet, protocol.SymbolTagDeprecated),
+		unnecessary:    slices.Contains(td.PublishDiagnostics.TagSupport.ValueSet, protocol.DiagnosticTagUnnecessary),
+		related:        td.PublishDiagnostics.RelatedInformation,
 	}
 }
 

@@ -57,6 +57,23 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 				fail(at+".textEdit", "an InsertReplaceEdit, to a client without insertReplaceSupport")
 			}
 		}
+	case kind == "notification" && method == "textDocument/publishDiagnostics":
+		pd := field(td, "publishDiagnostics")
+		tags := field(field(pd, "tagSupport"), "valueSet")
+		for i, d := range asArray(field(value, "diagnostics")) {
+			at := fmt.Sprintf(".diagnostics[%d]", i)
+			for _, tag := range asArray(field(d, "tags")) {
+				if !slices.Contains(asArray(tags), tag) {
+					fail(at+".tags", "tag %v, to a client whose publishDiagnostics.tagSupport.valueSet is %v", tag, tags)
+				}
+			}
+			if field(d, "relatedInformation") != nil && field(pd, "relatedInformation") != true {
+				fail(at+".relatedInformation", "related information, to a client without publishDiagnostics.relatedInformation")
+			}
+			if field(d, "codeDescription") != nil && field(pd, "codeDescriptionSupport") != true {
+				fail(at+".codeDescription", "a code description, to a client without publishDiagnostics.codeDescriptionSupport")
+			}
+		}
 	case kind == "request" && method == "workspace/applyEdit":
 		if field(field(caps, "workspace"), "applyEdit") != true {
 			fail("", "workspace/applyEdit, to a client without workspace.applyEdit")

@@ -170,3 +170,40 @@ func TestOfficialModel(t *testing.T) {
 		}
 	}
 }
+
+func TestCapabilityRules(t *testing.T) {
+	full := `{"textDocument": {"codeAction": {"codeActionLiteralSupport": {}}, "hover": {"contentFormat": ["markdown"]},
+		"documentSymbol": {"hierarchicalDocumentSymbolSupport": true, "tagSupport": {"valueSet": [1]}},
+		"completion": {"completionItem": {"snippetSupport": true, "documentationFormat": ["markdown"]}},
+		"publishDiagnostics": {"relatedInformation": true, "tagSupport": {"valueSet": [1]}}},
+		"workspace": {"applyEdit": true}, "window": {"showDocument": {"support": true}}, "general": {"positionEncodings": ["utf-8"]}}`
+	for _, tc := range []struct {
+		name, kind, method, value string
+		full, minimal             int // violations with either client
+	}{
+		{"a CodeAction", "response", "textDocument/codeAction", `[{"title": "t", "edit": {}}]`, 0, 1},
+		{"a Command", "response", "textDocument/codeAction", `[{"title": "t", "command": "c"}]`, 0, 0},
+		{"a markdown hover", "response", "textDocument/hover", `{"contents": {"kind": "markdown", "value": "x"}}`, 0, 1},
+		{"a DocumentSymbol with tags", "response", "textDocument/documentSymbol", `[{"name": "n", "selectionRange": {}, "tags": [1]}]`, 0, 2},
+		{"a snippet with markdown", "response", "textDocument/completion", `{"items": [{"label": "l", "insertTextFormat": 2, "documentation": {"kind": "markdown"}}]}`, 0, 2},
+		{"an encoding not offered", "response", "initialize", `{"capabilities": {"positionEncoding": "utf-8"}}`, 0, 1},
+		{"utf-16", "response", "initialize", `{"capabilities": {"positionEncoding": "utf-16"}}`, 0, 0},
+		{"tags and notes", "notification", "textDocument/publishDiagnostics", `{"diagnostics": [{"tags": [1], "relatedInformation": []}]}`, 0, 2},
+		{"applyEdit", "request", "workspace/applyEdit", `{"edit": {}}`, 0, 1},
+		{"showDocument", "request", "window/showDocument", `{"uri": "x"}`, 0, 1},
+	} {
+		for _, client := range []struct {
+			caps string
+			want int
+		}{{full, tc.full}, {`{}`, tc.minimal}} {
+			caps, err1 := Decode([]byte(client.caps))
+			value, err2 := Decode([]byte(tc.value))
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if got := CapabilityRules(caps, tc.kind, tc.method, value); len(got) != client.want {
+				t.Errorf("%s to %s: got %v, want %d violations", tc.name, client.caps[:12], got, client.want)
+			}
+		}
+	}
+}
