@@ -105,14 +105,19 @@ func (v *view) superseded(edits bool) error {
 }
 
 // newest returns the newest snapshot of the document sn is a version of,
-// as one the request reads, or nil once the document is closed.
+// which the request reads in sn's place, or nil once the document is
+// closed.
 func (v *view) newest(sn *snapshot) *snapshot {
 	next := v.latest(sn.uri)
 	if next == nil || next == sn {
 		return nil
 	}
 	v.mu.Lock()
-	v.used = append(v.used, next)
+	if i := slices.Index(v.used, sn); i >= 0 {
+		v.used[i] = next
+	} else {
+		v.used = append(v.used, next)
+	}
 	v.mu.Unlock()
 	return next
 }

@@ -198,6 +198,36 @@ func TestSupersededRequestIsAnsweredFromTheNewest(t *testing.T) {
 	}
 	c.waitDiagnostics(uri, 2)
 
+	// Code actions too: their edits are the newest version's, which the
+	// editor has, so they are sent.
+	g = newGatedAnalysis(t)
+	c = newTestClient(t, Options{analyze: g.analyze})
+	c.initialize()
+	c.open(uri, versioned(1))
+	g.waitStart(t, 1)
+	at := navPosition(versioned(1), strings.Index(versioned(1), `"id": "c1"`), exchange.UTF16)
+	actions := make(chan error, 1)
+	var got []protocol.CodeAction
+	go func() {
+		actions <- c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": protocol.Range{Start: at, End: at}, "context": map[string]any{"diagnostics": []any{}}}, &got)
+	}()
+	for inflight := 0; inflight == 0; time.Sleep(time.Millisecond) {
+		c.srv.mu.Lock()
+		inflight = len(c.srv.inflight)
+		c.srv.mu.Unlock()
+	}
+	c.change(uri, 2, nil, versioned(2))
+	g.waitStart(t, 2)
+	close(g.release)
+	if err := <-actions; err != nil {
+		t.Fatalf("code actions: got %v, want version 2's", err)
+	}
+	dismiss := caFind(t, got, "Dismiss c1")
+	if text := caApply(t, versioned(2), dismiss.Edit.Changes[uri], exchange.UTF16); !strings.Contains(text, `"state": "dismissed"`) || !strings.Contains(text, "v2 ") {
+		t.Errorf("code actions: Dismiss c1 applied to version 2 gives\n%s\nwant version 2 with c1 dismissed", text)
+	}
+	c.waitDiagnostics(uri, 2)
+
 	closing := newTestClient(t, Options{analyze: newGatedAnalysis(t).analyze})
 	closing.initialize()
 	closing.open(uri, versioned(1))
