@@ -71,8 +71,8 @@ func tapConformance(t testing.TB, clientWrite, serverWrite io.WriteCloser) (io.W
 			t.Errorf("meta model violation: %s", v)
 		}
 	})
-	return &frameTap{WriteCloser: clientWrite, frame: conf.session.FromClient},
-		&frameTap{WriteCloser: serverWrite, frame: conf.fromServer}, conf
+	return &frameTap{WriteCloser: clientWrite, frame: conf.session.FromClient, lost: conf.session.Lost},
+		&frameTap{WriteCloser: serverWrite, frame: conf.fromServer, lost: conf.serverLost}, conf
 }
 
 func (conf *conformance) fromServer(body []byte) {
@@ -88,6 +88,15 @@ func (conf *conformance) fromServer(body []byte) {
 	}
 }
 
+// serverLost records that the server wrote bytes that are no frame.
+func (conf *conformance) serverLost() {
+	conf.mu.Lock()
+	defer conf.mu.Unlock()
+	if !conf.done {
+		conf.violations = append(conf.violations, "the server wrote bytes that are not a Content-Length frame")
+	}
+}
+
 // counts returns how many messages were validated and the violations.
 func (conf *conformance) counts() (int, []string) {
 	conf.mu.Lock()
@@ -100,7 +109,9 @@ func (conf *conformance) counts() (int, []string) {
 // stop it reading frames: the stream can no longer be followed.
 type frameTap struct {
 	io.WriteCloser
-	frame  func(body []byte)
+	frame func(body []byte)
+	// lost is told once the stream cannot be followed.
+	lost   func()
 	buf    []byte
 	broken bool
 }
@@ -117,18 +128,36 @@ func (f *frameTap) follow(p []byte) {
 	f.buf = append(f.buf, p...)
 	for {
 		end := bytes.Index(f.buf, []byte("\r\n\r\n"))
+		if lf := bytes.Index(f.buf, []byte("\n\n")); lf >= 0 && (end < 0 || lf < end) {
+			end = -2 // a header that ends with bare line feeds
+		}
+		if end == -1 {
+			break
+		}
 		if end < 0 {
+			f.broken, f.buf = true, nil
+			f.lost()
 			break
 		}
 		length := -1
 		for line := range bytes.SplitSeq(f.buf[:end], []byte("\r\n")) {
 			name, value, ok := bytes.Cut(line, []byte(":"))
-			if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
-				length, _ = strconv.Atoi(string(bytes.TrimSpace(value)))
+			switch {
+			case ok && bytes.EqualFold(name, []byte("Content-Length")):
+				n, err := strconv.Atoi(string(bytes.TrimSpace(value)))
+				if err != nil || n < 0 {
+					length = -2
+				} else if length == -1 {
+					length = n
+				}
+			case ok && bytes.EqualFold(name, []byte("Content-Type")):
+			default:
+				length = -2
 			}
 		}
 		if length < 0 {
 			f.broken, f.buf = true, nil
+			f.lost()
 			break
 		}
 		if len(f.buf) < end+4+length {

@@ -18,6 +18,17 @@ type Session struct {
 	asked map[string]asked
 	// caps are the capabilities the client declared at initialize.
 	caps any
+	// lost is set once the client sent what Session could not read: an
+	// answer to an id it did not note is then no violation.
+	lost bool
+}
+
+// Lost tells the session that the client's stream can no longer be
+// followed (bytes that are no message, a broken frame).
+func (s *Session) Lost() {
+	s.mu.Lock()
+	s.lost = true
+	s.mu.Unlock()
 }
 
 type asked struct {
@@ -53,7 +64,11 @@ type envelope struct {
 // (a notification, a response, bytes that are no message) is ignored.
 func (s *Session) FromClient(body []byte) {
 	var e envelope
-	if json.Unmarshal(body, &e) != nil || e.Method == nil || len(e.ID) == 0 || string(e.ID) == "null" {
+	if json.Unmarshal(body, &e) != nil {
+		s.Lost()
+		return
+	}
+	if e.Method == nil || len(e.ID) == 0 || string(e.ID) == "null" {
 		return
 	}
 	params, _ := Decode(orNull(e.Params))
@@ -80,10 +95,11 @@ func (s *Session) FromServer(body []byte) Checked {
 	s.mu.Lock()
 	a, ok := s.asked[string(e.ID)]
 	delete(s.asked, string(e.ID))
+	lost := s.lost
 	s.mu.Unlock()
 	c := Checked{Kind: "response", Method: a.method}
 	switch {
-	case !ok && string(e.ID) != "null":
+	case !ok && string(e.ID) != "null" && !lost:
 		c.Violations = append(c.Violations, Violation{Message: fmt.Sprintf("answers id %s, which no request of the client has (or had already been answered)", e.ID)})
 	case e.Error != nil && e.Result != nil:
 		c.Violations = append(c.Violations, Violation{Message: "has both result and error"})
