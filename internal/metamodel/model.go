@@ -221,11 +221,3 @@ func (m *Model) Request(method string) *Message { return m.requests[method] }
 
 // Notification returns the model's notification method, or nil.
 func (m *Model) Notification(method string) *Message { return m.notifications[method] }
-
-// Ref returns a reference to a named structure, enumeration or alias.
-func (m *Model) Ref(name string) (*Type, error) {
-	if m.structures[name] == nil && m.enumerations[name] == nil && m.aliases[name] == nil {
-		return nil, fmt.Errorf("the meta model has no type %s", name)
-	}
-	return &Type{Kind: "reference", Name: name}, nil
-}
