@@ -156,6 +156,9 @@ func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *An
 // for the older one, and the request cannot be answered.
 func stale(ctx context.Context, uri protocol.DocumentURI) error {
 	v, _ := ctx.Value(viewKey{}).(*view)
+	if v == nil || v.docs[uri] == nil {
+		return nil
+	}
 	if sn := v.docs[uri]; errors.Is(context.Cause(sn.ctx), errSuperseded) {
 		return contentModified(sn)
 	}

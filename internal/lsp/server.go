@@ -81,10 +81,8 @@ type Server struct {
 	// showDocument: the client answers window/showDocument, which the
 	// lenses' command (CommandShow) uses to move its cursor.
 	showDocument bool
-	// client is the rest of what the client declared at initialize.
-	client   clientCaps
-	files    map[protocol.DocumentURI]*file
-	inflight map[jsonrpc2.ID]context.CancelFunc
+	files        map[protocol.DocumentURI]*file
+	inflight     map[jsonrpc2.ID]context.CancelFunc
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
@@ -116,6 +114,10 @@ type Server struct {
 	// so that no older version and nothing after the close can reach the
 	// client last.
 	pubMu sync.Mutex
+
+	// client is the rest of what the client declared at initialize,
+	// under mu.
+	client clientCaps
 }
 
 // NewServer returns a server ready to Serve one connection.
