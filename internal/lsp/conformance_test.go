@@ -22,8 +22,9 @@ import (
 // every test client, conformance_tap_test.go): each example review and a
 // few of the tests' own, every advertised request at several columns of
 // every line, a burst of keystrokes with hovers and completions in
-// flight, in each position encoding, from a full-featured client and from
-// one that declares no capability at all.
+// flight, one command of each kind run, in each position encoding, from a
+// full-featured client, from one that declares no capability at all, and
+// from one that takes code actions only as Commands.
 func TestConformanceSweep(t *testing.T) {
 	if metaModel(t) == nil {
 		t.Skipf("no LSP meta model at %s (see ../shared/data/README.md): nothing to validate against", metaModelPath)
@@ -37,6 +38,7 @@ func TestConformanceSweep(t *testing.T) {
 		{"full utf-8", fullCapabilities("utf-8")},
 		{"full utf-32", fullCapabilities("utf-32")},
 		{"minimal", map[string]any{}},
+		{"commands only", map[string]any{"workspace": map[string]any{"applyEdit": true}}},
 	}
 	if testing.Short() {
 		clients = []struct {
@@ -95,11 +97,13 @@ func sweepDocuments(t *testing.T) []sweepDoc {
 }
 
 // sweepDocument sends every position request at the start, the middle
-// and the end of every line, and every document request once.
+// and the end of every line, every document request once, and runs one
+// command of each kind offered.
 func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding) {
 	t.Helper()
 	m := exchange.NewMapper([]byte(text))
 	doc := map[string]any{"uri": uri}
+	var commands []map[string]any // the Commands offered as code actions
 	start := 0
 	for start <= len(text) {
 		end := strings.IndexByte(text[start:], '\n')
@@ -117,13 +121,32 @@ func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text s
 				c.mustCall(method, at, nil)
 			}
 			c.mustCall("textDocument/references", map[string]any{"textDocument": doc, "position": pos, "context": map[string]any{"includeDeclaration": true}}, nil)
-			c.mustCall("textDocument/codeAction", map[string]any{"textDocument": doc, "range": protocol.Range{Start: pos, End: pos}, "context": map[string]any{"diagnostics": []any{}}}, nil)
+			var actions []map[string]any
+			c.mustCall("textDocument/codeAction", map[string]any{"textDocument": doc, "range": protocol.Range{Start: pos, End: pos}, "context": map[string]any{"diagnostics": []any{}}}, &actions)
+			commands = append(commands, actions...)
 		}
 		start = end + 1
 	}
+	// A command of each kind is run, as a person picks it: the server
+	// then asks the client to show a place or apply an edit. One the
+	// client cannot run is refused with an error, which is validated too.
+	var lenses []struct {
+		Command map[string]any `json:"command"`
+	}
+	c.mustCall("textDocument/codeLens", map[string]any{"textDocument": doc}, &lenses)
+	for _, l := range lenses {
+		commands = append(commands, l.Command)
+	}
+	ran := map[any]bool{}
+	for _, cmd := range commands {
+		if name, ok := cmd["command"].(string); ok && !ran[name] {
+			ran[name] = true
+			_ = c.call("workspace/executeCommand", map[string]any{"command": name, "arguments": cmd["arguments"]}, nil)
+		}
+	}
 	last := m.Position(len(text), enc)
 	whole := protocol.Range{End: protocol.Position{Line: uint32(last.Line), Character: uint32(last.Character)}}
-	for _, method := range []string{"textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/codeLens"} {
+	for _, method := range []string{"textDocument/documentSymbol", "textDocument/foldingRange"} {
 		c.mustCall(method, map[string]any{"textDocument": doc}, nil)
 	}
 	c.mustCall("textDocument/formatting", map[string]any{"textDocument": doc, "options": map[string]any{"tabSize": 2, "insertSpaces": true}}, nil)
