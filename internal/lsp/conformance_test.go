@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ func TestConformanceSweep(t *testing.T) {
 				uri := protocol.DocumentURI("file:///work/sweep/" + d.name)
 				c.open(uri, d.text)
 				c.waitDiagnostics(uri, 1)
-				sweepDocument(t, c, uri, d.text, enc)
+				sweepDocument(t, c, uri, d.text, enc, d.sparse)
 				if i%2 == 0 {
 					sweepBurst(t, c, uri, d.text, enc)
 				}
@@ -71,7 +72,12 @@ func TestConformanceSweep(t *testing.T) {
 	t.Logf("the sweep: %d server messages validated in all", total)
 }
 
-type sweepDoc struct{ name, text string }
+type sweepDoc struct {
+	name, text string
+	// sparse: asked at one column of each line, not three (the real
+	// diffs, whose lines are many).
+	sparse bool
+}
 
 // sweepDocuments are the examples, the tests' document with escapes and an
 // emoji, and the first example with CRLF line ends.
@@ -87,19 +93,74 @@ func sweepDocuments(t *testing.T) []sweepDoc {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, sweepDoc{filepath.Base(n), string(b)})
+		out = append(out, sweepDoc{name: filepath.Base(n), text: string(b)})
 	}
 	out = append(out,
-		sweepDoc{"escaped.review.json", escapedReview},
-		sweepDoc{"crlf.review.json", strings.ReplaceAll(out[0].text, "\n", "\r\n")},
+		sweepDoc{name: "escaped.review.json", text: escapedReview},
+		sweepDoc{name: "crlf.review.json", text: strings.ReplaceAll(out[0].text, "\n", "\r\n")},
 	)
+	return append(out, realDiffReviews(t)...)
+}
+
+// realDiffReviews are reviews of the small real diffs of ../shared/data
+// (control characters, carriage returns inside lines, quoted paths,
+// copies, binaries, GNU diff's headers), each with a comment on the first
+// line of its first hunk: data nobody here wrote, read at test time.
+func realDiffReviews(t *testing.T) []sweepDoc {
+	t.Helper()
+	var names []string
+	for _, dir := range []string{"realdiff", "realdiff2"} {
+		found, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", dir, "*.diff"))
+		names = append(names, found...)
+	}
+	if len(names) == 0 && os.Getenv("CI") != "" {
+		t.Fatal("no real diffs in ../shared/data under CI")
+	}
+	var out []sweepDoc
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > 16<<10 {
+			continue // the large ones: the sweep asks at every line
+		}
+		lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		review := map[string]any{"leanreview_review": 1, "patch": lines, "comments": []any{}}
+		if path, line, ok := firstHunkLine(lines); ok {
+			review["comments"] = []any{map[string]any{"id": "c1", "path": path, "side": "RIGHT", "start_line": line, "body": "**why** `this`?"}}
+		}
+		text, err := json.MarshalIndent(review, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sweepDoc{strings.TrimSuffix(filepath.Base(n), ".diff") + ".review.json", string(text) + "\n", true})
+	}
 	return out
 }
 
+// firstHunkLine returns the new name of a diff's first file and the first
+// line of its first hunk in the new image.
+func firstHunkLine(lines []string) (string, int, bool) {
+	path := ""
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "+++ "); ok {
+			path, _, _ = strings.Cut(strings.TrimPrefix(rest, "b/"), "\t")
+		}
+		var start int
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "@@" && path != "" && path != "/dev/null" {
+			if _, err := fmt.Sscanf(f[2], "+%d", &start); err == nil && start > 0 {
+				return path, start, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
 // sweepDocument sends every position request at the start, the middle
-// and the end of every line, every document request once, and runs one
+// and the end of every line (the middle only, sparse), every document request once, and runs one
 // command of each kind offered.
-func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding) {
+func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding, sparse bool) {
 	t.Helper()
 	m := exchange.NewMapper([]byte(text))
 	doc := map[string]any{"uri": uri}
@@ -113,7 +174,11 @@ func sweepDocument(t *testing.T, c *testClient, uri protocol.DocumentURI, text s
 			end += start
 		}
 		line := strings.TrimSuffix(text[start:end], "\r")
-		for _, off := range []int{start, start + runeStart(line, len(line)/2), start + len(line)} {
+		offsets := []int{start, start + runeStart(line, len(line)/2), start + len(line)}
+		if sparse {
+			offsets = offsets[1:2]
+		}
+		for _, off := range offsets {
 			p := m.Position(off, enc)
 			pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
 			at := map[string]any{"textDocument": doc, "position": pos}
