@@ -239,7 +239,8 @@ const burstText = `{"id": "c9", "path": "x", "side": "RIGHT", "start_line": 1, "
 // sweepBurst types burstText right after the last comment's closing brace
 // (so that the comma it needs goes where the completion is asked), a
 // keystroke at a time without waiting, with a hover and a completion at
-// the cursor after each, and returns the replies' errors by code.
+// the cursor, the outline, the folds and the tokens asked after each, and
+// returns the replies' errors by code.
 func sweepBurst(t *testing.T, c *testClient, uri protocol.DocumentURI, text string, enc exchange.Encoding) map[int64]int {
 	t.Helper()
 	at := strings.LastIndex(text, "}\n  ]")
@@ -276,9 +277,13 @@ func sweepBurst(t *testing.T, c *testClient, uri protocol.DocumentURI, text stri
 		text = text[:at+i] + burstText[i:i+1] + text[at+i:]
 		p = exchange.NewMapper([]byte(text)).Position(at+i+1, enc)
 		cursor := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}}
-		wg.Add(2)
+		whole := map[string]any{"textDocument": map[string]any{"uri": uri}}
+		wg.Add(5)
 		go ask("textDocument/hover", cursor)
 		go ask("textDocument/completion", cursor)
+		go ask("textDocument/documentSymbol", whole)
+		go ask("textDocument/foldingRange", whole)
+		go ask("textDocument/semanticTokens/full", whole)
 	}
 	wg.Wait()
 	c.waitDiagnostics(uri, version)

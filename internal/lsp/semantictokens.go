@@ -82,11 +82,7 @@ type tokenResult struct {
 // tokensOf returns the tokens of the request's version of uri, and the
 // result sent before it (nil if none).
 func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
-	sn, err := snapshotOf(ctx, uri)
-	if err != nil {
-		return nil, nil, err
-	}
-	an, err := sn.analysis(ctx)
+	conv, an, err := fileAnalysis(ctx, uri)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,7 +93,7 @@ func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, p
 	if f != nil {
 		c = &f.tokens
 	}
-	return c.update(Converter{M: an.Mapper, Enc: sn.enc}, an)
+	return c.update(conv, an)
 }
 
 // update returns the tokens of an, reusing the last result when an's
