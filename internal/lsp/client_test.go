@@ -38,12 +38,18 @@ type testClient struct {
 	// shown are the window/showDocument requests the server sent, which
 	// the client answers with success.
 	shown []protocol.ShowDocumentParams
+	// applied are the workspace/applyEdit requests the server sent, which
+	// the client answers with success.
+	applied []protocol.ApplyWorkspaceEditParams
 	// stall, when set, holds the client's reading at the next
 	// publishDiagnostics until it is closed, as a busy editor does;
 	// stalledAt, when set, is told the version it holds at, if it has
 	// room.
 	stall     chan struct{}
 	stalledAt chan int32
+	// conf checks the server's messages against the LSP meta model
+	// (nil in benchmarks, or without the model).
+	conf *conformance
 }
 
 type publishedDiagnostics struct {
@@ -72,11 +78,12 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	srv := NewServer(opts)
-	c := &testClient{t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
-	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
-	c.raw = clientWrite
+	tappedClientWrite, tappedServerWrite, conf := tapConformance(t, clientWrite, serverWrite)
+	c := &testClient{conf: conf, t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
+	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, tappedServerWrite}) }()
+	c.raw = tappedClientWrite
 	c.serverWrite = serverWrite
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}))
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, tappedClientWrite}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {
 		c.conn.Close()
@@ -128,6 +135,15 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		c.shown = append(c.shown, p)
 		c.mu.Unlock()
 		return reply(ctx, protocol.ShowDocumentResult{Success: true}, nil)
+	case "workspace/applyEdit":
+		var p protocol.ApplyWorkspaceEditParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad applyEdit: %v", err)
+		}
+		c.mu.Lock()
+		c.applied = append(c.applied, p)
+		c.mu.Unlock()
+		return reply(ctx, protocol.ApplyWorkspaceEditResponse{Applied: true}, nil)
 	case "window/logMessage":
 		var p protocol.LogMessageParams
 		_ = json.Unmarshal(req.Params(), &p)
@@ -172,17 +188,47 @@ func (c *testClient) notifyServer(method string, params any) {
 	}
 }
 
-// initialize runs the handshake, offering the given position encodings
-// and window/showDocument.
+// initialize runs the handshake as a full-featured editor does (see
+// fullCapabilities), offering the given position encodings.
 func (c *testClient) initialize(encodings ...string) initializeResult {
 	c.t.Helper()
-	params := map[string]any{
-		"processId": nil,
-		"rootUri":   nil,
-		"capabilities": map[string]any{
-			"general": map[string]any{"positionEncodings": encodings},
-			"window":  map[string]any{"showDocument": map[string]any{"support": true}},
+	return c.initializeWith(fullCapabilities(encodings...))
+}
+
+// fullCapabilities are those of an editor that takes everything the
+// server can send but snippets: code action literals, markdown, the
+// outline as a tree, tags, window/showDocument.
+func fullCapabilities(encodings ...string) map[string]any {
+	markup := []string{"markdown", "plaintext"}
+	return map[string]any{
+		"general": map[string]any{"positionEncodings": encodings},
+		"window":  map[string]any{"showDocument": map[string]any{"support": true}},
+		"textDocument": map[string]any{
+			"hover": map[string]any{"contentFormat": markup},
+			"codeAction": map[string]any{
+				"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix", "refactor", "source"}}},
+				"isPreferredSupport":       true,
+			},
+			"documentSymbol": map[string]any{
+				"hierarchicalDocumentSymbolSupport": true,
+				"tagSupport":                        map[string]any{"valueSet": []int{1}},
+			},
+			"completion": map[string]any{"completionItem": map[string]any{"documentationFormat": markup}},
+			"publishDiagnostics": map[string]any{
+				"relatedInformation": true,
+				"tagSupport":         map[string]any{"valueSet": []int{1, 2}},
+			},
 		},
+	}
+}
+
+// initializeWith runs the handshake declaring capabilities.
+func (c *testClient) initializeWith(capabilities map[string]any) initializeResult {
+	c.t.Helper()
+	params := map[string]any{
+		"processId":    nil,
+		"rootUri":      nil,
+		"capabilities": capabilities,
 	}
 	var res initializeResult
 	c.mustCall("initialize", params, &res)

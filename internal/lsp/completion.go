@@ -17,7 +17,7 @@ func completion(ctx context.Context, s *requestView, p *protocol.CompletionParam
 	if err != nil {
 		return nil, err
 	}
-	return completionList(conv, an.Complete(off), s.clientSnippets()), nil
+	return completionList(conv, an.Complete(off), s.clientSnippets(), s.clientCaps().docMarkdown), nil
 }
 
 // clientSnippets reports whether the client takes snippet completions
@@ -39,11 +39,12 @@ var itemKinds = map[features.ItemKind]protocol.CompletionItemKind{
 	features.ItemComment: protocol.CompletionItemKindSnippet,
 }
 
-// completionList converts candidates. Every item carries a text edit over
+// completionList converts candidates; their documentation is Markdown
+// when the client's documentationFormat lists it, plain text otherwise. Every item carries a text edit over
 // the partial token, not an insertText: clients disagree on what word an
 // insertText replaces, and a token such as `"inter` starts with a quote
 // that no word definition includes.
-func completionList(conv Converter, c features.Completion, snippets bool) *protocol.CompletionList {
+func completionList(conv Converter, c features.Completion, snippets, markdown bool) *protocol.CompletionList {
 	rng := conv.Range(c.Range)
 	list := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(c.Items))}
 	for _, it := range c.Items {
@@ -66,8 +67,11 @@ func completionList(conv Converter, c features.Completion, snippets bool) *proto
 			// the client must not indent them again.
 			item.InsertTextMode = protocol.InsertTextModeAsIs
 		}
-		if it.Doc != "" {
+		switch {
+		case it.Doc != "" && markdown:
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
+		case it.Doc != "":
+			item.Documentation = protocol.MarkupContent{Kind: protocol.PlainText, Value: features.PlainText(it.Doc)}
 		}
 		if len(it.Extra) > 0 {
 			item.AdditionalTextEdits = conv.TextEdits(it.Extra)

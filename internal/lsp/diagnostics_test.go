@@ -109,7 +109,7 @@ func TestPublishIsNotHTMLEscaped(t *testing.T) {
 	review := `{"leanreview_review": 1, "patch": ["diff --git a/a.go b/a.go", "--- a/a.go", "+++ b/a.go", "@@ -1 +1 @@", "-x", "+if a < b && c > d {"], ` +
 		`"comments": [{"id": "c1", "path": "a.go", "side": "RIGHT", "start_line": 1, "body": "b", "snippet": "if a < b && c > e {"}]}`
 	params, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///w/a.review.json", "languageId": "lreview", "version": 3, "text": review}})
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"textDocument":{"publishDiagnostics":{"relatedInformation":true}}}}}`)
 	read() // the pipe holds one message at a time: take the reply first
 	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":` + string(params) + `}`)

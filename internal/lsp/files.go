@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,16 @@ func (s *Server) view() *requestView {
 	return v
 }
 
+// latestSnapshot returns a document's newest snapshot, nil once it is closed.
+func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.files[uri]; f != nil {
+		return f.latest
+	}
+	return nil
+}
+
 // snapshot returns the request's version of uri.
 func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
 	sn := v.docs[uri]
@@ -62,16 +73,35 @@ func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
 	return sn, nil
 }
 
-// superseded returns a ContentModified error when a document the request
-// read has changed since: its positions and edits are for text the editor
-// no longer has.
-func (v *requestView) superseded() error {
+// superseded returns a ContentModified error when a result computed on
+// the documents the request read is of no use: one of them was closed
+// since, or the result is edits (edits) and one of them has a newer
+// version, whose text the edits would corrupt. Any other result computed
+// on an older version is still useful (a hover, a completion list while a
+// person types on), and is sent.
+func (v *requestView) superseded(edits bool) error {
 	for _, sn := range v.used {
-		if errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		if errors.Is(context.Cause(sn.ctx), errSuperseded) && (edits || v.latestSnapshot(sn.uri) == nil) {
 			return contentModified(sn)
 		}
 	}
 	return nil
+}
+
+// newest returns the newest snapshot of the document sn is a version of,
+// which the request reads in sn's place, or nil once the document is
+// closed.
+func (v *requestView) newest(sn *snapshot) *snapshot {
+	next := v.latestSnapshot(sn.uri)
+	if next == nil || next == sn {
+		return nil
+	}
+	if i := slices.Index(v.used, sn); i >= 0 {
+		v.used[i] = next
+	} else {
+		v.used = append(v.used, next)
+	}
+	return next
 }
 
 // errNotOpen is the outcome of a request about a document that is not
@@ -80,18 +110,50 @@ func (v *requestView) superseded() error {
 // allows, rather than an error the editor would show.
 var errNotOpen = errors.New("the document is not open")
 
+// snapshotAnalysis returns the analysis that answers a request about
+// uri, and the snapshot it is of: the request's version, or the newest
+// when a newer version cancelled the request's before it was done.
+func (v *requestView) snapshotAnalysis(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+	sn, err := v.snapshot(uri)
+	if err != nil {
+		return nil, nil, err
+	}
+	an, err := sn.analysis(ctx)
+	for err != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		next := v.newest(sn)
+		if next == nil {
+			break
+		}
+		sn = next
+		an, err = sn.analysis(ctx)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return sn, an, nil
+}
+
 // fileAnalysis is what most handlers start with: the document's analysis
 // as of the request, and the converter for its positions.
 func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
-	sn, err := v.snapshot(uri)
-	if err != nil {
-		return Converter{}, nil, err
-	}
-	an, err := sn.analysis(ctx)
+	sn, an, err := v.snapshotAnalysis(ctx, uri)
 	if err != nil {
 		return Converter{}, nil, err
 	}
 	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
+}
+
+// stale reports whether the request's own snapshot of uri has a newer
+// version: a position that does not fit the newer one's text was meant
+// for the older one, and the request cannot be answered.
+func (v *requestView) stale(uri protocol.DocumentURI) error {
+	if v.docs[uri] == nil {
+		return nil
+	}
+	if sn := v.docs[uri]; errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		return contentModified(sn)
+	}
+	return nil
 }
 
 // fileIn is fileAnalysis for a request about a range: it also returns
@@ -102,6 +164,9 @@ func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng 
 		return conv, nil, exchange.Range{}, err
 	}
 	span, err := conv.Span(rng)
+	if err != nil {
+		err = cmp.Or(v.stale(uri), err)
+	}
 	return conv, an, span, err
 }
 
@@ -113,6 +178,9 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 		return conv, nil, 0, err
 	}
 	off, err := conv.Offset(pos)
+	if err != nil {
+		err = cmp.Or(v.stale(uri), err)
+	}
 	return conv, an, off, err
 }
 

@@ -24,14 +24,94 @@ type initializeParams struct {
 				Support bool `json:"support"`
 			} `json:"showDocument"`
 		} `json:"window"`
+		Workspace struct {
+			ApplyEdit bool `json:"applyEdit"`
+		} `json:"workspace"`
 		TextDocument struct {
 			Completion struct {
 				CompletionItem struct {
-					SnippetSupport bool `json:"snippetSupport"`
+					SnippetSupport      bool     `json:"snippetSupport"`
+					DocumentationFormat []string `json:"documentationFormat"`
 				} `json:"completionItem"`
 			} `json:"completion"`
+			Hover struct {
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+			CodeAction struct {
+				CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport"`
+			} `json:"codeAction"`
+			PublishDiagnostics struct {
+				RelatedInformation bool `json:"relatedInformation"`
+				TagSupport         struct {
+					ValueSet []protocol.DiagnosticTag `json:"valueSet"`
+				} `json:"tagSupport"`
+			} `json:"publishDiagnostics"`
+			DocumentSymbol struct {
+				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
+				TagSupport   struct {
+					ValueSet []protocol.SymbolTag `json:"valueSet"`
+				} `json:"tagSupport"`
+			} `json:"documentSymbol"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
+}
+
+// clientCaps are the client's capabilities that shape replies: what a
+// client did not declare it is not sent.
+type clientCaps struct {
+	// actionLiterals: code actions as CodeAction literals; without it,
+	// as Commands (CommandApplyEdit), when the client applies edits.
+	actionLiterals, applyEdit bool
+	// hoverMarkdown, docMarkdown: hovers and completion documentation in
+	// Markdown; without, plain text.
+	hoverMarkdown, docMarkdown bool
+	// hierarchical: the outline as DocumentSymbol[]; without it,
+	// SymbolInformation[]. symbolTags: dismissed comments tagged
+	// deprecated (tags replace the deprecated flag).
+	hierarchical, symbolTags bool
+	// unnecessary: diagnostics tagged Unnecessary, the greying out of
+	// dismissed comments; related: their related information.
+	unnecessary, related bool
+}
+
+// published are the diagnostics to publish, the hints that grey out
+// dismissed comments first: those only to a client that takes the
+// Unnecessary tag (to any other they would be noise, a hint per dismissed
+// comment), related information only to one that takes it. ds is not
+// changed.
+func (c clientCaps) published(hints, ds []exchange.Diagnostic) []exchange.Diagnostic {
+	if !c.unnecessary {
+		hints = nil
+	}
+	out := append(slices.Clip(hints), ds...)
+	if !c.related {
+		for i := range out {
+			out[i].Related = nil
+		}
+	}
+	return out
+}
+
+func (p *initializeParams) clientCaps() clientCaps {
+	td := &p.Capabilities.TextDocument
+	literals := td.CodeAction.CodeActionLiteralSupport
+	return clientCaps{
+		actionLiterals: len(literals) > 0 && string(literals) != "null",
+		applyEdit:      p.Capabilities.Workspace.ApplyEdit,
+		hoverMarkdown:  slices.Contains(td.Hover.ContentFormat, string(protocol.Markdown)),
+		docMarkdown:    slices.Contains(td.Completion.CompletionItem.DocumentationFormat, string(protocol.Markdown)),
+		hierarchical:   td.DocumentSymbol.Hierarchical,
+		symbolTags:     slices.Contains(td.DocumentSymbol.TagSupport.ValueSet, protocol.SymbolTagDeprecated),
+		unnecessary:    slices.Contains(td.PublishDiagnostics.TagSupport.ValueSet, protocol.DiagnosticTagUnnecessary),
+		related:        td.PublishDiagnostics.RelatedInformation,
+	}
+}
+
+// clientCaps returns the capabilities read at initialize.
+func (s *Server) clientCaps() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
 }
 
 // Capabilities is ServerCapabilities with the LSP 3.17 members the
@@ -72,7 +152,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit}},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -123,6 +203,7 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 	s.showDocument = p.Capabilities.Window.ShowDocument.Support
+	s.client = p.clientCaps()
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()

@@ -27,8 +27,9 @@ func newRawClient(t *testing.T) *rawClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	srv := NewServer(Options{Debounce: time.Millisecond, testRequests: testMethods})
-	c := &rawClient{t: t, stream: jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}), msgs: make(chan jsonrpc2.Message, 100), exit: make(chan int, 1)}
-	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
+	tappedClientWrite, tappedServerWrite, _ := tapConformance(t, clientWrite, serverWrite)
+	c := &rawClient{t: t, stream: jsonrpc2.NewStream(pipeRWC{clientRead, tappedClientWrite}), msgs: make(chan jsonrpc2.Message, 100), exit: make(chan int, 1)}
+	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, tappedServerWrite}) }()
 	go func() {
 		for {
 			msg, _, err := c.stream.Read(context.Background())

@@ -103,6 +103,9 @@ type Server struct {
 
 	// resultIDs counts the semantic tokens results made (their ids).
 	resultIDs atomic.Uint64
+	// client is the rest of what the client declared at initialize,
+	// under mu.
+	client clientCaps
 }
 
 // NewServer returns a server ready to Serve one connection.
@@ -297,7 +300,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		} else if modified := v.superseded(); modified != nil {
+		} else if modified := v.superseded(answersWithEdits(call.Method())); modified != nil {
 			result, err = nil, modified
 		}
 		if raw, ok := result.(json.RawMessage); ok && err == nil && len(raw) > 0 && s.tr != nil {
@@ -308,6 +311,18 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 		}
 		_ = reply(ctx, result, err)
 	}()
+}
+
+// answersWithEdits reports whether method's result is edits of the text
+// it was computed on. Applied to a newer version they would corrupt it
+// (TextEdit[] and WorkspaceEdit.changes name no version), so they are
+// never sent once a newer version came.
+func answersWithEdits(method string) bool {
+	switch method {
+	case "textDocument/codeAction", "textDocument/formatting":
+		return true
+	}
+	return false
 }
 
 // call runs a request handler. A panic is an internal error, never a null

@@ -31,22 +31,26 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 // the same (versionCache.outlinePatch): an editor asks again after every
 // keystroke, which on a large review is in a comment.
 func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
-	sn, err := s.snapshot(p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	an, err := sn.analysis(ctx)
+	sn, an, err := s.snapshotAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	caps := s.clientCaps()
+	if !caps.hierarchical {
+		return fastjson.Marshal(flatSymbols(conv, p.TextDocument.URI, an, caps.symbolTags))
+	}
 	patch, err := sn.cache.outlinePatch(conv, an)
 	if err != nil {
 		return nil, err
 	}
 	out := append([]byte{'['}, patch...)
 	if g, ok := an.CommentSymbols(); ok {
-		comments, err := fastjson.Marshal(convertSymbols(conv, []features.Symbol{g}))
+		syms := convertSymbols(conv, []features.Symbol{g})
+		if !caps.symbolTags {
+			syms = withoutTags(syms)
+		}
+		comments, err := fastjson.Marshal(syms)
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +139,7 @@ func convertSymbols(conv Converter, syms []features.Symbol) []protocol.DocumentS
 			Name:           sym.Name,
 			Detail:         sym.Detail,
 			Kind:           symbolKind(sym.Kind),
-			Deprecated:     sym.Dismissed,
+			Tags:           symbolTags(sym),
 			Range:          conv.Range(sym.Range),
 			SelectionRange: conv.Range(sym.Selection),
 		}
@@ -144,5 +148,52 @@ func convertSymbols(conv Converter, syms []features.Symbol) []protocol.DocumentS
 		}
 		out = append(out, ds)
 	}
+	return out
+}
+
+// symbolTags marks a dismissed comment deprecated: clients strike it
+// through. Tags replace the deprecated flag (LSP 3.16), which is not sent.
+func symbolTags(sym features.Symbol) []protocol.SymbolTag {
+	if sym.Dismissed {
+		return []protocol.SymbolTag{protocol.SymbolTagDeprecated}
+	}
+	return nil
+}
+
+// withoutTags drops the tags of syms, for a client that takes none.
+func withoutTags(syms []protocol.DocumentSymbol) []protocol.DocumentSymbol {
+	for i := range syms {
+		syms[i].Tags = nil
+		syms[i].Children = withoutTags(syms[i].Children)
+	}
+	return syms
+}
+
+// flatSymbols is the outline for a client without
+// hierarchicalDocumentSymbolSupport: every entry as a SymbolInformation,
+// in the tree's order, named with the entry that holds it.
+func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, tags bool) []protocol.SymbolInformation {
+	tree := an.PatchSymbols(features.Outline(an.Anchors, an.Doc))
+	if g, ok := an.CommentSymbols(); ok {
+		tree = append(tree, g)
+	}
+	out := []protocol.SymbolInformation{}
+	var walk func(syms []features.Symbol, container string)
+	walk = func(syms []features.Symbol, container string) {
+		for _, sym := range syms {
+			si := protocol.SymbolInformation{
+				Name:          sym.Name,
+				Kind:          symbolKind(sym.Kind),
+				Location:      protocol.Location{URI: uri, Range: conv.Range(sym.Range)},
+				ContainerName: container,
+			}
+			if tags {
+				si.Tags = symbolTags(sym)
+			}
+			out = append(out, si)
+			walk(sym.Children, sym.Name)
+		}
+	}
+	walk(tree, "")
 	return out
 }

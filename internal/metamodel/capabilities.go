@@ -1,0 +1,114 @@
+package metamodel
+
+import (
+	"fmt"
+	"slices"
+)
+
+// CapabilityRules checks that a server's message uses only what the
+// client declared in its initialize capabilities (caps, as Decode returns
+// them): the model types what may be sent to any client, the capabilities
+// narrow it for this one. kind and method are as in Checked; for a
+// response, value is its result, otherwise the message's params.
+func CapabilityRules(caps any, kind, method string, value any) []Violation {
+	td := field(caps, "textDocument")
+	var out []Violation
+	fail := func(path, format string, args ...any) {
+		out = append(out, Violation{Path: path, Message: fmt.Sprintf(format, args...)})
+	}
+	switch {
+	case kind == "response" && method == "initialize":
+		enc, _ := field(field(value, "capabilities"), "positionEncoding").(string)
+		offered := stringList(field(field(caps, "general"), "positionEncodings"))
+		if enc != "" && enc != "utf-16" && !slices.Contains(offered, enc) {
+			fail(".capabilities.positionEncoding", "%q, which the client did not offer (%q)", enc, offered)
+		}
+	case kind == "response" && method == "textDocument/codeAction":
+		literals := field(field(td, "codeAction"), "codeActionLiteralSupport") != nil
+		for i, a := range asArray(value) {
+			if _, isCommand := field(a, "command").(string); !isCommand && !literals {
+				fail(fmt.Sprintf("[%d]", i), "a CodeAction literal, to a client without codeActionLiteralSupport (Command only)")
+			}
+		}
+	case kind == "response" && method == "textDocument/hover":
+		formats := stringList(field(field(td, "hover"), "contentFormat"))
+		if k, _ := field(field(value, "contents"), "kind").(string); k == "markdown" && !slices.Contains(formats, "markdown") {
+			fail(".contents", "markdown, to a client whose hover.contentFormat is %q", formats)
+		}
+	case kind == "response" && method == "textDocument/documentSymbol":
+		hierarchical := field(field(td, "documentSymbol"), "hierarchicalDocumentSymbolSupport") == true
+		tags := field(field(td, "documentSymbol"), "tagSupport") != nil
+		out = append(out, symbolRules(asArray(value), "", hierarchical, tags)...)
+	case kind == "response" && method == "textDocument/completion":
+		item := field(field(td, "completion"), "completionItem")
+		items := asArray(value)
+		if list, ok := value.(map[string]any); ok {
+			items = asArray(list["items"])
+		}
+		for i, it := range items {
+			at := fmt.Sprintf("[%d]", i)
+			if field(it, "insertTextFormat") == jsonInt(2) && field(item, "snippetSupport") != true {
+				fail(at, "a snippet, to a client without snippetSupport")
+			}
+			if k, _ := field(field(it, "documentation"), "kind").(string); k == "markdown" && !slices.Contains(stringList(field(item, "documentationFormat")), "markdown") {
+				fail(at+".documentation", "markdown, to a client whose documentationFormat lacks it")
+			}
+			if _, isReplace := field(field(it, "textEdit"), "insert").(map[string]any); isReplace && field(item, "insertReplaceSupport") != true {
+				fail(at+".textEdit", "an InsertReplaceEdit, to a client without insertReplaceSupport")
+			}
+		}
+	case kind == "notification" && method == "textDocument/publishDiagnostics":
+		pd := field(td, "publishDiagnostics")
+		tags := field(field(pd, "tagSupport"), "valueSet")
+		for i, d := range asArray(field(value, "diagnostics")) {
+			at := fmt.Sprintf(".diagnostics[%d]", i)
+			for _, tag := range asArray(field(d, "tags")) {
+				if !slices.Contains(asArray(tags), tag) {
+					fail(at+".tags", "tag %v, to a client whose publishDiagnostics.tagSupport.valueSet is %v", tag, tags)
+				}
+			}
+			if field(d, "relatedInformation") != nil && field(pd, "relatedInformation") != true {
+				fail(at+".relatedInformation", "related information, to a client without publishDiagnostics.relatedInformation")
+			}
+			if field(d, "codeDescription") != nil && field(pd, "codeDescriptionSupport") != true {
+				fail(at+".codeDescription", "a code description, to a client without publishDiagnostics.codeDescriptionSupport")
+			}
+		}
+	case kind == "request" && method == "workspace/applyEdit":
+		if field(field(caps, "workspace"), "applyEdit") != true {
+			fail("", "workspace/applyEdit, to a client without workspace.applyEdit")
+		}
+	case kind == "request" && method == "window/showDocument":
+		if field(field(field(caps, "window"), "showDocument"), "support") != true {
+			fail("", "window/showDocument, to a client without window.showDocument.support")
+		}
+	}
+	return out
+}
+
+// symbolRules: DocumentSymbol only to a client with hierarchical support,
+// SymbolInformation otherwise; tags only to a client that takes them.
+func symbolRules(syms []any, path string, hierarchical, tags bool) []Violation {
+	var out []Violation
+	for i, s := range syms {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		if _, isDocumentSymbol := field(s, "selectionRange").(map[string]any); isDocumentSymbol && !hierarchical {
+			out = append(out, Violation{Path: at, Message: "a DocumentSymbol, to a client without hierarchicalDocumentSymbolSupport"})
+		}
+		if field(s, "tags") != nil && !tags {
+			out = append(out, Violation{Path: at + ".tags", Message: "tags, to a client without documentSymbol.tagSupport"})
+		}
+		out = append(out, symbolRules(asArray(field(s, "children")), at+".children", hierarchical, tags)...)
+	}
+	return out
+}
+
+func stringList(v any) []string {
+	var out []string
+	for _, e := range asArray(v) {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
