@@ -1,0 +1,195 @@
+package worktree
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+)
+
+// Location is where lines of the patch are in the working tree.
+type Location struct {
+	// Path is the file's path in the patch (a renamed file's new name);
+	// File the file read, nil when it could not be.
+	Path string
+	File *File
+	// Start and End are the lines found, from 1; 0 when not found.
+	Start, End int
+	// Expected is the RIGHT line number the first of them has in the
+	// review, and Lines how many RIGHT lines were looked for.
+	Expected, Lines int
+	// Exact is set when the lines are the same text, not only the same
+	// white space aside.
+	Exact bool
+	// PartialStart and PartialEnd are the nearest place holding a part
+	// of the lines, when they were not found whole (0 if none).
+	PartialStart, PartialEnd int
+	// Err says why the lines were not found.
+	Err error
+}
+
+// Found reports whether the lines were found.
+func (l Location) Found() bool { return l.Start > 0 }
+
+// Moved is how many lines below where the review has them the lines are
+// (negative: above).
+func (l Location) Moved() int { return l.Start - l.Expected }
+
+// Reasons a location is not found, besides the file's own read errors.
+var (
+	ErrChanged    = errors.New("the file no longer holds these lines")
+	ErrUnresolved = errors.New("its anchor does not resolve in the patch")
+	ErrDeleted    = errors.New("the review deletes this file")
+	ErrNoLine     = errors.New("nothing of the new file to look for")
+)
+
+// LocateComment returns where the lines resolution r anchors are in the
+// tree: a RIGHT comment's lines as a block; a LEFT comment's first line,
+// a removed line standing for where it was removed (the first RIGHT line
+// after it).
+func (t *Tree) LocateComment(r *anchor.Resolution) Location {
+	if r == nil || !r.Resolved || r.File == nil {
+		return Location{Err: ErrUnresolved}
+	}
+	if r.Side == anchor.Left {
+		return t.LocateDiffLine(r.File, r.Hunk, r.First)
+	}
+	ls := r.Lines()
+	return t.locate(r.File, ls)
+}
+
+// LocateDiffLine returns where line i of hunk h of f is in the tree: a
+// RIGHT line itself (a blank one with the lines after it up to the next
+// that is not blank, which place it); a removed line where it was removed:
+// the first RIGHT line after it.
+func (t *Tree) LocateDiffLine(f *anchor.FileDiff, h, i int) Location {
+	if h < 0 || h >= len(f.Hunks) || i < 0 {
+		return Location{Path: f.NewName, Err: ErrNoLine}
+	}
+	ls := f.Hunks[h].Lines
+	for i < len(ls) && !ls[i].In(anchor.Right) {
+		i++
+	}
+	if i == len(ls) {
+		return Location{Path: f.NewName, Err: ErrNoLine}
+	}
+	j := i
+	for j < len(ls) && (!ls[j].In(anchor.Right) || f.Content(ls[j]) == "" || blank(f.Content(ls[j]))) {
+		j++
+	}
+	run := make([]anchor.DiffLine, 0, j-i+1)
+	for k := i; k <= j && k < len(ls); k++ {
+		if ls[k].In(anchor.Right) {
+			run = append(run, ls[k])
+		}
+	}
+	loc := t.locate(f, run)
+	if loc.Found() {
+		loc.End = loc.Start // the line, not the lines that placed it
+	}
+	loc.Lines = 1
+	return loc
+}
+
+func blank(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// LocateHunk returns where the first RIGHT line of hunk h of f is.
+func (t *Tree) LocateHunk(f *anchor.FileDiff, h int) Location {
+	return t.LocateDiffLine(f, h, 0)
+}
+
+// locate finds the RIGHT lines ls of f in the tree.
+func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
+	loc := Location{Path: f.NewName, Lines: len(ls)}
+	if f.NewName == "" || f.Status == anchor.DeletedFile {
+		loc.Path, loc.Err = f.OldName, ErrDeleted
+		return loc
+	}
+	if len(ls) == 0 {
+		loc.Err = ErrNoLine
+		return loc
+	}
+	loc.Expected = ls[0].Number(anchor.Right)
+	file, err := t.Read(f.NewName)
+	if err != nil {
+		loc.Err = err
+		return loc
+	}
+	loc.File = file
+	texts := make([]string, len(ls))
+	for k, l := range ls {
+		texts[k] = f.Content(l)
+	}
+	m, ok := file.Text().Find(texts, loc.Expected)
+	switch {
+	case !ok:
+		loc.Err = ErrChanged
+	case m.Partial:
+		loc.Err = ErrChanged
+		loc.PartialStart, loc.PartialEnd = m.Start, m.End
+	default:
+		loc.Start, loc.End, loc.Exact = m.Start, m.End, m.Exact
+	}
+	return loc
+}
+
+// Holding counts the patch's files that have RIGHT lines (total) and those
+// of them whose every hunk's RIGHT lines the tree holds, anywhere the
+// search reaches (holding): fewer than half says the tree is not the
+// reviewed revision.
+func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
+	for _, f := range ix.Files {
+		if f.NewName == "" || f.Status == anchor.DeletedFile || f.Binary || !hasRight(f) {
+			continue
+		}
+		total++
+		if t.holds(f) {
+			holding++
+		}
+	}
+	return holding, total
+}
+
+func hasRight(f *anchor.FileDiff) bool {
+	for h := range f.Hunks {
+		if f.Hunks[h].NewCount > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether the tree holds every hunk's RIGHT lines of f.
+func (t *Tree) holds(f *anchor.FileDiff) bool {
+	for h := range f.Hunks {
+		var ls []anchor.DiffLine
+		for _, l := range f.Hunks[h].Lines {
+			if l.In(anchor.Right) {
+				ls = append(ls, l)
+			}
+		}
+		if len(ls) == 0 {
+			continue
+		}
+		if loc := t.locate(f, ls); !loc.Found() {
+			return false
+		}
+	}
+	return true
+}
+
+// Describe says where loc is, for people: "internal/api/handler.go:74",
+// or why it is not found.
+func (l Location) Describe() string {
+	if l.Found() {
+		return fmt.Sprintf("%s:%d", l.Path, l.Start)
+	}
+	return fmt.Sprintf("not found: %v", l.Err)
+}

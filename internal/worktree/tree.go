@@ -1,0 +1,109 @@
+// Package worktree is the working tree a review was written against: the
+// directory of the reviewed repository, its files read safely (nothing
+// outside the root, nothing binary, huge or not regular) and cached by
+// size and modification time, and where the patch's lines are in them now,
+// found with the anchoring engine's drift search (anchor.Text).
+package worktree
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Tree is one working tree: a root directory and the cache of the files
+// read under it. Its methods may be called concurrently.
+type Tree struct {
+	// root is absolute, symbolic links resolved: every path read is
+	// checked to resolve inside it.
+	root  string
+	cache *cache
+}
+
+// Open returns the tree rooted at dir, which must be a directory.
+func Open(dir string) (*Tree, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", dir, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("working tree %s: not a directory", dir)
+	}
+	return &Tree{root: real, cache: newCache()}, nil
+}
+
+// Root is the tree's directory, absolute, symbolic links resolved.
+func (t *Tree) Root() string { return t.root }
+
+// FindRoot returns the nearest directory holding `.git` among the
+// directories of file and their ancestors, or "" when there is none.
+func FindRoot(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
+}
+
+// Errors of Resolve: a path the review names that is not read.
+var (
+	ErrAbsolute = errors.New("an absolute path")
+	ErrDotDot   = errors.New("a path with \"..\"")
+	ErrOutside  = errors.New("resolves outside the working tree")
+	ErrEmpty    = errors.New("an empty path")
+)
+
+// Resolve returns the file of the tree a review's path names, absolute.
+// A path that is absolute, holds a ".." segment, or resolves outside the
+// root (through symbolic links too) is refused: a review is data from
+// elsewhere, and must not make an editor open or a command write a file
+// that is not the reviewed repository's.
+func (t *Tree) Resolve(path string) (string, error) {
+	switch {
+	case path == "":
+		return "", ErrEmpty
+	case filepath.IsAbs(path), strings.HasPrefix(path, "/"), strings.HasPrefix(path, "\\"), filepath.VolumeName(path) != "":
+		return "", fmt.Errorf("%s: %w", path, ErrAbsolute)
+	}
+	for _, seg := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return "", fmt.Errorf("%s: %w", path, ErrDotDot)
+		}
+	}
+	name := filepath.Join(t.root, filepath.FromSlash(path))
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s: no such file in %s", path, t.root)
+		}
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if !inside(t.root, real) {
+		return "", fmt.Errorf("%s: %w", path, ErrOutside)
+	}
+	return real, nil
+}
+
+// inside reports whether path is root or below it; both are clean and
+// absolute.
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
