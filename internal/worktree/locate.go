@@ -131,6 +131,8 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	switch {
 	case !ok:
 		loc.Err = ErrChanged
+		loc.PartialStart = nearestLine(file, texts, loc.Expected)
+		loc.PartialEnd = loc.PartialStart
 	case m.Partial:
 		loc.Err = ErrChanged
 		loc.PartialStart, loc.PartialEnd = m.Start, m.End
@@ -140,10 +142,30 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	return loc
 }
 
+// nearestLine is the line of file nearest expect that holds one of texts
+// (the k-th expected at expect+k), or 0: where a part of lines the file
+// no longer holds as a block still is.
+func nearestLine(file *File, texts []string, expect int) int {
+	best, bestDist := 0, 0
+	if len(texts) < 2 {
+		return 0
+	}
+	for k, s := range texts {
+		if blank(s) {
+			continue
+		}
+		m, ok := file.Text().Find(texts[k:k+1], expect+k)
+		if ok && !m.Partial && (best == 0 || m.Distance < bestDist) {
+			best, bestDist = m.Start, m.Distance
+		}
+	}
+	return best
+}
+
 // Holding counts the patch's files that have RIGHT lines (total) and those
-// of them whose every hunk's RIGHT lines the tree holds, anywhere the
-// search reaches (holding): fewer than half says the tree is not the
-// reviewed revision.
+// of them the tree holds (holding): a file holds its RIGHT lines when it
+// has at least half of them, anywhere the search reaches. Fewer than half
+// of the files holding theirs says the tree is not the reviewed revision.
 func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
 	for _, f := range ix.Files {
 		if f.NewName == "" || f.Status == anchor.DeletedFile || f.Binary || !hasRight(f) {
@@ -166,23 +188,44 @@ func hasRight(f *anchor.FileDiff) bool {
 	return false
 }
 
-// holds reports whether the tree holds every hunk's RIGHT lines of f.
+// holds reports whether the tree holds at least half of f's RIGHT lines
+// that are not blank: each hunk's as a block, else line by line.
 func (t *Tree) holds(f *anchor.FileDiff) bool {
+	file, err := t.Read(f.NewName)
+	if err != nil {
+		return false
+	}
+	found, all := 0, 0
 	for h := range f.Hunks {
 		var ls []anchor.DiffLine
+		var texts []string
 		for _, l := range f.Hunks[h].Lines {
 			if l.In(anchor.Right) {
-				ls = append(ls, l)
+				ls, texts = append(ls, l), append(texts, f.Content(l))
 			}
 		}
 		if len(ls) == 0 {
 			continue
 		}
-		if loc := t.locate(f, ls); !loc.Found() {
-			return false
+		if m, ok := file.Text().Find(texts, int(ls[0].New)); ok && !m.Partial {
+			for _, s := range texts {
+				if !blank(s) {
+					found, all = found+1, all+1
+				}
+			}
+			continue
+		}
+		for k, s := range texts {
+			if blank(s) {
+				continue
+			}
+			all++
+			if m, ok := file.Text().Find(texts[k:k+1], int(ls[k].New)); ok && !m.Partial {
+				found++
+			}
 		}
 	}
-	return true
+	return found*2 >= all
 }
 
 // Describe says where loc is, for people: "internal/api/handler.go:74",
