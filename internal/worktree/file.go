@@ -82,6 +82,22 @@ func (f *File) Newline() string {
 // stat on every call, read again only when its size or modification time
 // changed since it was last read.
 func (t *Tree) Read(path string) (*File, error) {
+	if t.reads == nil {
+		return t.read(path)
+	}
+	t.reads.mu.Lock()
+	r, ok := t.reads.m[path]
+	t.reads.mu.Unlock()
+	if !ok {
+		r.f, r.err = t.read(path)
+		t.reads.mu.Lock()
+		t.reads.m[path] = r
+		t.reads.mu.Unlock()
+	}
+	return r.f, r.err
+}
+
+func (t *Tree) read(path string) (*File, error) {
 	abs, err := t.Resolve(path)
 	if err != nil {
 		return nil, err
@@ -165,9 +181,66 @@ func (f *File) split() {
 type cache struct {
 	mu    sync.Mutex
 	files map[string]*File
+	// located and holding remember where lines of a patch were found in
+	// a file as read (the *File is part of the key: a file read again is
+	// searched again). They are cleared when they grow past maxMemo.
+	located map[locKey]Location
+	holding map[holdKey]bool
 }
 
-func newCache() *cache { return &cache{files: map[string]*File{}} }
+// maxMemo bounds the memos: a patch edited over a long session leaves
+// the keys of its old file diffs behind.
+const maxMemo = 1 << 16
+
+func newCache() *cache {
+	return &cache{files: map[string]*File{}, located: map[locKey]Location{}, holding: map[holdKey]bool{}}
+}
+
+// locKey is a run of lines of a file diff (the patch indexes of its first
+// and last lines, and how many) in a file as read.
+type locKey struct {
+	fd          *anchor.FileDiff
+	first, last int
+	n           int
+	file        *File
+}
+
+type holdKey struct {
+	fd   *anchor.FileDiff
+	file *File
+}
+
+func (c *cache) location(k locKey) (Location, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	loc, ok := c.located[k]
+	return loc, ok
+}
+
+func (c *cache) setLocation(k locKey, loc Location) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.located) >= maxMemo {
+		clear(c.located)
+	}
+	c.located[k] = loc
+}
+
+func (c *cache) holds(k holdKey) (bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.holding[k]
+	return h, ok
+}
+
+func (c *cache) setHolds(k holdKey, h bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.holding) >= maxMemo {
+		clear(c.holding)
+	}
+	c.holding[k] = h
+}
 
 func (c *cache) get(abs string, size int64, mod time.Time) *File {
 	c.mu.Lock()

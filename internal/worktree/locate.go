@@ -123,6 +123,11 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 		return loc
 	}
 	loc.File = file
+	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls), file: file}
+	if memo, ok := t.cache.location(key); ok {
+		return memo
+	}
+	defer func() { t.cache.setLocation(key, loc) }()
 	texts := make([]string, len(ls))
 	for k, l := range ls {
 		texts[k] = f.Content(l)
@@ -195,6 +200,17 @@ func (t *Tree) holds(f *anchor.FileDiff) bool {
 	if err != nil {
 		return false
 	}
+	key := holdKey{fd: f, file: file}
+	if h, ok := t.cache.holds(key); ok {
+		return h
+	}
+	h := t.holdsLines(f, file)
+	t.cache.setHolds(key, h)
+	return h
+}
+
+// holdsLines is holds for f's file as read.
+func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
 	found, all := 0, 0
 	for h := range f.Hunks {
 		var ls []anchor.DiffLine

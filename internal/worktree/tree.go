@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Tree is one working tree: a root directory and the cache of the files
@@ -20,6 +21,27 @@ type Tree struct {
 	// checked to resolve inside it.
 	root  string
 	cache *cache
+	// reads, in a tree made by Snapshot, keeps what Read returned for
+	// each path, so that one request stats a file once.
+	reads *reads
+}
+
+// Snapshot returns t as of now: each file is read (stat, and read when
+// it changed) the first time the snapshot asks for it, then kept as it
+// was. A request or a publish takes one, so that it sees each file once
+// and at one moment.
+func (t *Tree) Snapshot() *Tree {
+	return &Tree{root: t.root, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
+}
+
+type reads struct {
+	mu sync.Mutex
+	m  map[string]readResult
+}
+
+type readResult struct {
+	f   *File
+	err error
 }
 
 // Open returns the tree rooted at dir, which must be a directory.
