@@ -44,6 +44,11 @@ type testClient struct {
 	// room.
 	stall     chan struct{}
 	stalledAt chan int32
+	// applyEdits and registrations are the workspace/applyEdit and
+	// client/registerCapability requests the server sent; the client
+	// answers that it applied and registered.
+	applyEdits    []protocol.ApplyWorkspaceEditParams
+	registrations []protocol.RegistrationParams
 }
 
 type publishedDiagnostics struct {
@@ -128,6 +133,23 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		c.shown = append(c.shown, p)
 		c.mu.Unlock()
 		return reply(ctx, protocol.ShowDocumentResult{Success: true}, nil)
+	case "workspace/applyEdit":
+		var p protocol.ApplyWorkspaceEditParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad applyEdit: %v", err)
+		}
+		c.mu.Lock()
+		c.applyEdits = append(c.applyEdits, p)
+		c.mu.Unlock()
+		return reply(ctx, protocol.ApplyWorkspaceEditResponse{Applied: true}, nil)
+	case "client/registerCapability":
+		var p protocol.RegistrationParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad registerCapability: %v", err)
+		}
+		c.mu.Lock()
+		c.registrations = append(c.registrations, p)
+		c.mu.Unlock()
 	case "window/logMessage":
 		var p protocol.LogMessageParams
 		_ = json.Unmarshal(req.Params(), &p)

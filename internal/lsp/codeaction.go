@@ -45,7 +45,8 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
 	}
-	return codeActions(an.Report, req), nil
+	out := codeActions(an.Report, req)
+	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 
 // actionRequest is one codeAction request, resolved against a snapshot.

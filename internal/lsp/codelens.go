@@ -41,8 +41,11 @@ func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]p
 // executeCommand runs CommandShow: it asks the client to show the
 // location with the cursor there, and answers once the client has.
 func executeCommand(ctx context.Context, s *Server, p *protocol.ExecuteCommandParams) (any, error) {
+	if p.Command == CommandApplySuggestion {
+		return applySuggestion(ctx, s, p.Arguments)
+	}
 	if p.Command != CommandShow {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has only %s", p.Command, CommandShow))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s and %s", p.Command, CommandShow, CommandApplySuggestion))
 	}
 	var loc protocol.Location
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {

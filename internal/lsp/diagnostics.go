@@ -22,7 +22,7 @@ import (
 // publish would replace newer diagnostics, or bring back those of a
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
-	ds := visibleDiagnostics(append(features.DismissedHints(an.Doc), an.Diagnostics...), s.currentSettings().Diagnostics.Disabled)
+	ds := visibleDiagnostics(append(append(features.DismissedHints(an.Doc), an.Diagnostics...), s.worktreeDiagnostics(sn.uri, an)...), s.currentSettings().Diagnostics.Disabled)
 	parts, err := f.diags.encode(sn.uri, sn.version, an.Doc, Converter{M: an.Mapper, Enc: sn.enc}, ds)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)

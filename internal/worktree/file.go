@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // MaxFileSize is the largest file read: anything larger is not source a
@@ -43,6 +44,14 @@ type File struct {
 
 	textOnce sync.Once
 	text     *anchor.Text
+	mapOnce  sync.Once
+	mapper   *exchange.Mapper
+}
+
+// Mapper converts the file's byte offsets to positions, made on first use.
+func (f *File) Mapper() *exchange.Mapper {
+	f.mapOnce.Do(func() { f.mapper = exchange.NewMapper(f.Data) })
+	return f.mapper
 }
 
 // Lines is the number of lines of the file.
