@@ -20,6 +20,10 @@ Usage:
   lreview-lsp fmt [-w] FILE...                    print the canonical form (-w: rewrite the files)
   lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place)
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
+  lreview-lsp locate [--root DIR] [--format F] FILE
+                                                  where each comment's lines are in the working tree
+                                                  (F: text, json)
+  lreview-lsp apply [--dry-run] [--root DIR] FILE apply the comments' suggestion blocks to the working tree
   lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
@@ -52,6 +56,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runFix(rest, stdin, stdout, stderr)
 	case "rebase":
 		return runRebase(rest, stdin, stdout, stderr)
+	case "locate":
+		return runLocate(rest, stdin, stdout, stderr)
+	case "apply":
+		return runApply(rest, stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
 		return 0

@@ -26,12 +26,19 @@ type Suggestion struct {
 	// (from 1), where the comment's lines are now.
 	File       *worktree.File
 	Start, End int
+	// Lines are the block's lines, which replace them.
+	Lines []string
 	// Edit replaces bytes of File.Data.
 	Edit exchange.Edit
 }
 
 // errNoSuggestion: the comment holds no suggestion block.
 var errNoSuggestion = errors.New("no suggestion block")
+
+// IsNoSuggestion reports whether err, from Suggestion, says that the
+// comment has no suggestion at all (rather than one that cannot be
+// applied).
+func IsNoSuggestion(err error) bool { return errors.Is(err, errNoSuggestion) }
 
 // Suggestion returns comment ci's suggestion as an edit of the working
 // tree's file, or why it cannot be applied.
@@ -66,7 +73,7 @@ func (r Analysed) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	}
 	name := anchor.CommentName(c)
 	return Suggestion{
-		Comment: ci, Name: name, File: f, Start: loc.Start, End: loc.End, Edit: edit,
+		Comment: ci, Name: name, File: f, Start: loc.Start, End: loc.End, Lines: block, Edit: edit,
 		Title: fmt.Sprintf("Apply %s's suggestion to %s", name, lineSpan(loc.Path, loc.Start, loc.End)),
 	}, nil
 }

@@ -137,7 +137,6 @@ func TestSourceLinks(t *testing.T) {
 	}
 }
 
-
 func TestSuggestion(t *testing.T) {
 	r, tree := wtAnalysed(t, 1, "")
 	s, err := r.Suggestion(tree, 0)
