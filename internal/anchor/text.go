@@ -1,5 +1,7 @@
 package anchor
 
+import "sync"
+
 // Text is a file's text outside any patch — the working tree's copy of a
 // file the patch changes — searched with the one drift search and ranking
 // (search.go, search_rank.go): where a patch's lines are in it is found as
@@ -8,8 +10,11 @@ package anchor
 // on it unchanged.
 type Text struct {
 	lines []string
-	f     *FileDiff
-	ix    *searchIndex
+	// f and ix are built on the first search: most lookups find their
+	// lines where expected (holdsAt) and need neither.
+	once sync.Once
+	f    *FileDiff
+	ix   *searchIndex
 }
 
 // NewText makes the Text of lines (without their terminators), which it
@@ -18,17 +23,25 @@ func NewText(lines []string) *Text {
 	if lines == nil {
 		lines = []string{}
 	}
-	body := make([]DiffLine, len(lines))
-	for i := range body {
-		body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1), Patch: int32(i), Kind: Context}
-	}
-	n := len(lines)
-	f := &FileDiff{
-		Hunks: []Hunk{{OldStart: 1, OldCount: n, NewStart: 1, NewCount: n, Lines: body}},
-		lines: body,
-		plain: lines,
-	}
-	return &Text{lines: lines, f: f, ix: newSearchIndex()}
+	return &Text{lines: lines}
+}
+
+// side is the search index of the text, built on first use.
+func (t *Text) side() *sideIndex {
+	t.once.Do(func() {
+		body := make([]DiffLine, len(t.lines))
+		for i := range body {
+			body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1), Patch: int32(i), Kind: Context}
+		}
+		n := len(t.lines)
+		t.f = &FileDiff{
+			Hunks: []Hunk{{OldStart: 1, OldCount: n, NewStart: 1, NewCount: n, Lines: body}},
+			lines: body,
+			plain: t.lines,
+		}
+		t.ix = newSearchIndex()
+	})
+	return t.ix.side(t.f, Right)
 }
 
 // TextMatch is a place of a Text where lines were found.
@@ -57,7 +70,7 @@ func (t *Text) Find(lines []string, expect int) (TextMatch, bool) {
 	if t.holdsAt(lines, expect) {
 		return TextMatch{Start: expect, End: expect + len(lines) - 1, Exact: true}, true
 	}
-	sq := sideQuery{si: t.ix.side(t.f, Right), needles: []*needle{nd}, expect: expect}
+	sq := sideQuery{si: t.side(), needles: []*needle{nd}, expect: expect}
 	res := search([]sideQuery{sq}, nil)
 	if len(res.places) == 0 {
 		return TextMatch{}, false

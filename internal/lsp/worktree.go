@@ -145,8 +145,9 @@ func (s *Server) worktreeDiagnostics(docURI protocol.DocumentURI, an *Analysis) 
 	if t == nil {
 		return nil
 	}
+	ds := an.WorktreeDiagnostics(t)
 	s.watchFiles(docURI, t, an)
-	return an.WorktreeDiagnostics(t)
+	return ds
 }
 
 // watchFiles registers workspace/didChangeWatchedFiles for the files the
@@ -156,9 +157,9 @@ func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *A
 	var watchers []protocol.FileSystemWatcher
 	var names []string
 	for _, f := range an.Index.Files {
-		if abs, err := t.Resolve(f.NewName); err == nil {
-			names = append(names, abs)
-			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
+		if file, err := t.Read(f.NewName); err == nil {
+			names = append(names, file.Abs)
+			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(file.Abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
 		}
 	}
 	key := strings.Join(names, "\n")
