@@ -173,8 +173,8 @@ func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *A
 	w.watched[docURI] = key
 	w.mu.Unlock()
 	id := "lreview-worktree:" + string(docURI)
-	go func() {
-		ctx := context.Background()
+	s.spawn(func() {
+		ctx := s.bg
 		if had {
 			_, _ = s.conn.Call(ctx, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
 		}
@@ -185,7 +185,7 @@ func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *A
 		if err != nil {
 			s.logf(protocol.MessageTypeWarning, "registering the working tree's files of %s: %v", docURI, err)
 		}
-	}()
+	})
 }
 
 // didChangeWatchedFiles publishes again the diagnostics of the open

@@ -175,9 +175,7 @@ func TestWorktreeDefinitionImplementationLinks(t *testing.T) {
 		t.Errorf("hover: got %q, want it to end with %q", h.Contents.Value, want)
 	}
 
-	s.c.mu.Lock()
-	regs := slices.Clone(s.c.registrations)
-	s.c.mu.Unlock()
+	regs := s.registrations()
 	if len(regs) != 1 || regs[0].Registrations[0].Method != "workspace/didChangeWatchedFiles" || !strings.Contains(jsonOf(t, regs[0]), "internal/api/handler.go") {
 		t.Errorf("registrations: got %s, want one of didChangeWatchedFiles for handler.go", jsonOf(t, regs))
 	}
@@ -302,3 +300,23 @@ func mustMarshal(t *testing.T, v any) []byte {
 }
 
 func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
+
+// registrations waits for the server's client/registerCapability
+// requests, sent once the first diagnostics are decided.
+func (s *wtSession) registrations() []protocol.RegistrationParams {
+	s.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		s.c.mu.Lock()
+		regs := slices.Clone(s.c.registrations)
+		s.c.mu.Unlock()
+		if len(regs) > 0 {
+			return regs
+		}
+		select {
+		case <-s.c.notify:
+		case <-deadline:
+			s.t.Fatal("no client/registerCapability request")
+		}
+	}
+}

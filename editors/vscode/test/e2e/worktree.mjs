@@ -71,20 +71,14 @@ function reviewLine(fixtures, text) {
 async function ctrlClick({ page, shot, fixtures }) {
   await openFile(page, REVIEW);
   const at = reviewLine(fixtures, '"+    _ = err');
-  await goTo(page, at.line, at.column);
-  const line = page.locator('.editor-instance .view-lines .view-line', { hasText: /\+\s+_\s=\serr/ });
-  await line.first().waitFor({ state: 'visible' });
-  const text = line.first().locator('span', { hasText: /_\s=\serr/ }).last();
-  const box = await text.boundingBox();
-  if (!box) fail('the diff line "+    _ = err" has no box on screen');
-  const x = box.x + box.width / 2;
+  // The point to click is where Go to Line put the cursor: inside "_ = err" on that line.
+  await goTo(page, at.line, at.column + 6);
+  const cursor = page.locator('.editor-instance .cursors-layer .cursor:visible').first();
+  await cursor.waitFor({ state: 'visible' });
+  const box = await cursor.boundingBox();
+  if (!box) fail(`the cursor at ${at.line}:${at.column + 6} has no box on screen`);
+  const x = box.x + 3;
   const y = box.y + box.height / 2;
-  // A plain click first, to know the point is on that line once the editor stopped scrolling.
-  await page.mouse.click(x, y);
-  await waitFor(page, `a click to put the cursor on line ${at.line}`, (want) => {
-    const item = document.querySelector('[id="status.editor.selection"]');
-    return item && item.textContent.includes(want);
-  }, `Ln ${at.line},`);
   await page.mouse.move(x, y);
   await page.keyboard.down('Control');
   await page.mouse.move(x + 1, y);
