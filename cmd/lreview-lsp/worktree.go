@@ -151,7 +151,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, f := range files {
 		sgs := byFile[f]
-		after := applySuggestions(f.Data, sgs)
+		after := applySuggestions([]byte(f.Text), sgs)
 		if *dry {
 			fmt.Fprint(stdout, suggestionDiff(f, sgs))
 			for _, sg := range sgs {
@@ -199,7 +199,7 @@ func writeSource(f *worktree.File, after []byte) error {
 	if err != nil {
 		return err
 	}
-	if string(o.Data) != string(f.Data) {
+	if string(o.Data) != f.Text {
 		return fmt.Errorf("%s changed since it was read; nothing written — run again", f.Path)
 	}
 	return o.Replace(after)

@@ -28,7 +28,7 @@ type Suggestion struct {
 	Start, End int
 	// Lines are the block's lines, which replace them.
 	Lines []string
-	// Edit replaces bytes of File.Data.
+	// Edit replaces bytes of File.Text.
 	Edit exchange.Edit
 }
 

@@ -146,7 +146,7 @@ func TestSuggestion(t *testing.T) {
 	if want := "Apply c1's suggestion to internal/api/handler.go:73–74"; s.Title != want {
 		t.Errorf("title: got %q, want %q", s.Title, want)
 	}
-	data := string(s.File.Data)
+	data := s.File.Text
 	got := data[:s.Edit.Start] + s.Edit.NewText + data[s.Edit.End:]
 	want := strings.Replace(testreviews.WorktreeSource(1, ""), "    _ = err // 🚀 later\n", "    if err != nil {\n        return Output{}, err\n    }\n", 1)
 	if got != want {

@@ -1,11 +1,11 @@
 package worktree
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,8 +29,8 @@ var (
 type File struct {
 	// Path is the path the review names it by; Abs the file read.
 	Path, Abs string
-	// Data is the file's bytes.
-	Data []byte
+	// Text is the file's content.
+	Text string
 	// Size and ModTime are what the file's stat said when it was read.
 	Size    int64
 	ModTime time.Time
@@ -50,7 +50,7 @@ type File struct {
 
 // Mapper converts the file's byte offsets to positions, made on first use.
 func (f *File) Mapper() *exchange.Mapper {
-	f.mapOnce.Do(func() { f.mapper = exchange.NewMapper(f.Data) })
+	f.mapOnce.Do(func() { f.mapper = exchange.NewMapper([]byte(f.Text)) })
 	return f.mapper
 }
 
@@ -60,11 +60,11 @@ func (f *File) Lines() int { return len(f.lines) }
 // Line is the text of line n (from 1), without its terminator.
 func (f *File) Line(n int) string { return f.lines[n-1] }
 
-// LineStart is the byte offset of line n (from 1) in Data; n one past
+// LineStart is the byte offset of line n (from 1) in Text; n one past
 // the last line is the end of the file.
 func (f *File) LineStart(n int) int {
 	if n > len(f.lines) {
-		return len(f.Data)
+		return len(f.Text)
 	}
 	return f.starts[n-1]
 }
@@ -73,8 +73,8 @@ func (f *File) LineStart(n int) int {
 // terminator).
 func (f *File) LineEnd(n int) int { return f.starts[n-1] + len(f.lines[n-1]) }
 
-// Text is the file's text for the drift search, indexed on first use.
-func (f *File) Text() *anchor.Text {
+// Search is the file's text for the drift search, indexed on first use.
+func (f *File) Search() *anchor.Text {
 	f.textOnce.Do(func() { f.text = anchor.NewText(f.lines) })
 	return f.text
 }
@@ -146,17 +146,22 @@ func readFile(path, abs string) (*File, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
 	}
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
-	if err != nil {
+	// Read into a builder, whose String is the text without a copy;
+	// room for the size stat said and one byte more, to see a file that
+	// grew past the limit meanwhile.
+	var b strings.Builder
+	b.Grow(int(min(fi.Size(), MaxFileSize)) + 1)
+	if _, err := io.Copy(&b, io.LimitReader(fh, MaxFileSize+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	data := b.String()
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	if strings.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return nil, fmt.Errorf("%s: %w", path, ErrBinary)
 	}
-	f := &File{Path: path, Abs: abs, Data: data, Size: fi.Size(), ModTime: fi.ModTime()}
+	f := &File{Path: path, Abs: abs, Text: data, Size: fi.Size(), ModTime: fi.ModTime()}
 	f.split()
 	return f, nil
 }
@@ -164,13 +169,13 @@ func readFile(path, abs string) (*File, error) {
 // split fills lines and starts. A final line without a terminator is a
 // line; the empty text after a final terminator is not.
 func (f *File) split() {
-	s := string(f.Data)
-	n := bytes.Count(f.Data, []byte{'\n'}) + 1
+	s := f.Text
+	n := strings.Count(s, "\n") + 1
 	f.lines, f.starts = make([]string, 0, n), make([]int, 0, n)
 	for at := 0; at < len(s); {
 		end := len(s)
 		next := end
-		if i := bytes.IndexByte(f.Data[at:], '\n'); i >= 0 {
+		if i := strings.IndexByte(s[at:], '\n'); i >= 0 {
 			end, next = at+i, at+i+1
 		}
 		line := s[at:end]

@@ -132,7 +132,10 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	for k, l := range ls {
 		texts[k] = f.Content(l)
 	}
-	m, ok := file.Text().Find(texts, loc.Expected)
+	m, ok := file.Search().Find(texts, loc.Expected)
+	if allBlank(texts) {
+		m, ok = findBlank(f, ls, file, loc.Expected)
+	}
 	switch {
 	case !ok:
 		loc.Err = ErrChanged
@@ -147,6 +150,45 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	return loc
 }
 
+func allBlank(texts []string) bool {
+	for _, s := range texts {
+		if !blank(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// findBlank places blank lines ls by the nearest line of their hunk that
+// is not blank: the next one (the blank lines are then its leading
+// offset), else the one before.
+func findBlank(f *anchor.FileDiff, ls []anchor.DiffLine, file *File, expect int) (anchor.TextMatch, bool) {
+	h, i, ok := f.Find(anchor.Right, int(ls[len(ls)-1].New))
+	if !ok {
+		return anchor.TextMatch{}, false
+	}
+	lines := f.Hunks[h].Lines
+	for j := i + 1; j < len(lines); j++ {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+			run := make([]string, int(l.New)-expect+1)
+			run[len(run)-1] = f.Content(l)
+			m, ok := file.Search().Find(run, expect)
+			m.End = m.Start + len(ls) - 1
+			return m, ok && !m.Partial
+		}
+	}
+	for j := i - len(ls); j >= 0; j-- {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+			before := expect - int(l.New)
+			m, ok := file.Search().Find([]string{f.Content(l)}, int(l.New))
+			m.Start += before
+			m.End = m.Start + len(ls) - 1
+			return m, ok && !m.Partial && m.End <= file.Lines()
+		}
+	}
+	return anchor.TextMatch{}, false
+}
+
 // nearestLine is the line of file nearest expect that holds one of texts
 // (the k-th expected at expect+k), or 0: where a part of lines the file
 // no longer holds as a block still is.
@@ -159,7 +201,7 @@ func nearestLine(file *File, texts []string, expect int) int {
 		if blank(s) {
 			continue
 		}
-		m, ok := file.Text().Find(texts[k:k+1], expect+k)
+		m, ok := file.Search().Find(texts[k:k+1], expect+k)
 		if ok && !m.Partial && (best == 0 || m.Distance < bestDist) {
 			best, bestDist = m.Start, m.Distance
 		}
@@ -234,7 +276,7 @@ func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
 			continue
 		}
 		all++
-		if m, ok := file.Text().Find([]string{s}, int(ls[k].New)); ok && !m.Partial {
+		if m, ok := file.Search().Find([]string{s}, int(ls[k].New)); ok && !m.Partial {
 			found++
 		}
 	}

@@ -118,3 +118,40 @@ func TestLocateDiffLine(t *testing.T) {
 		}
 	}
 }
+
+// A comment on blank lines is placed by the line of its hunk after them
+// (or before them at the hunk's end): blank lines are everywhere.
+func TestLocateBlankLines(t *testing.T) {
+	const blankReview = `{
+  "leanreview_review": 1,
+  "patch": [
+    "diff --git a/a.go b/a.go",
+    "--- a/a.go",
+    "+++ b/a.go",
+    "@@ -10,3 +10,5 @@",
+    " func A() {",
+    "+",
+    "+\tx := 1",
+    " }",
+    "+"
+  ],
+  "comments": [
+    {"id": "c1", "path": "a.go", "side": "RIGHT", "start_line": 11, "body": "x"},
+    {"id": "c2", "path": "a.go", "side": "RIGHT", "start_line": 14, "body": "y"}
+  ]
+}`
+	rep := anchor.CheckDocument(exchange.Parse([]byte(blankReview)), nil)
+	root := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 9+3; i++ { // shifted down by 3
+		fmt.Fprintf(&b, "// %d\n", i)
+	}
+	b.WriteString("func A() {\n\n\tx := 1\n}\n\n")
+	write(t, filepath.Join(root, "a.go"), b.String())
+	tree, _ := Open(root)
+	for i, want := range []int{14, 17} {
+		if got := tree.LocateComment(rep.Anchors.Resolutions[i]); got.Start != want || got.End != want {
+			t.Errorf("c%d: got %d–%d (%v), want %d", i+1, got.Start, got.End, got.Err, want)
+		}
+	}
+}

@@ -110,6 +110,11 @@ func (t *Tree) Resolve(path string) (string, error) {
 		}
 	}
 	name := filepath.Join(t.root, filepath.FromSlash(path))
+	if plain, err := t.noLinks(name); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	} else if plain {
+		return name, nil
+	}
 	real, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -121,6 +126,31 @@ func (t *Tree) Resolve(path string) (string, error) {
 		return "", fmt.Errorf("%s: %w", path, ErrOutside)
 	}
 	return real, nil
+}
+
+// noLinks reports whether no part of name below the root (which is
+// resolved already) is a symbolic link: name is then the file itself,
+// with fewer system calls than EvalSymlinks makes.
+func (t *Tree) noLinks(name string) (bool, error) {
+	rel, err := filepath.Rel(t.root, name)
+	if err != nil {
+		return false, err
+	}
+	at := t.root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		at = filepath.Join(at, part)
+		fi, err := os.Lstat(at)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return false, fmt.Errorf("no such file in %s", t.root)
+			}
+			return false, err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // inside reports whether path is root or below it; both are clean and
