@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,5 +196,64 @@ func TestSuggestionBlock(t *testing.T) {
 		if ok != tc.ok || !slices.Equal(got, tc.want) {
 			t.Errorf("SuggestionBlock(%q): got %q, %v, want %q, %v", tc.body, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestNothingOutsideTheRoot: comments whose path leaves the working tree
+// (every form) are neither linked nor located, and the file outside is
+// never read, even where a file of that name exists.
+func TestNothingOutsideTheRoot(t *testing.T) {
+	outer := t.TempDir()
+	root := filepath.Join(outer, "repo")
+	if err := os.MkdirAll(filepath.Join(root, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outer, "x"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outer, "x"), filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"../../etc/passwd", "/etc/passwd", "out", "a/../../x"}
+	var lines, comments []string
+	for i, p := range paths {
+		lines = append(lines, fmt.Sprintf("%q, %q, %q, %q, %q, %q", "diff --git a/"+p+" b/"+p, "--- a/"+p, "+++ b/"+p, "@@ -1 +1 @@", "-old", "+secret"))
+		comments = append(comments, fmt.Sprintf(`{"id": "c%d", "path": %q, "side": "RIGHT", "start_line": 1, "body": "x\n`+"```suggestion\\nmine\\n```"+`"}`, i+1, p))
+	}
+	src := `{"leanreview_review": 1, "patch": [` + strings.Join(lines, ", ") + `], "comments": [` + strings.Join(comments, ", ") + `]}`
+	r := Analysed{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
+	tree, err := worktree.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if links := r.SourceLinks(tree); len(links) != 0 {
+		t.Errorf("links: got %+v, want none", links)
+	}
+	for ci, p := range paths {
+		if loc := tree.LocateComment(r.Anchors.Resolutions[ci]); loc.Found() || loc.File != nil {
+			t.Errorf("%s: located at %d in %v, want not read", p, loc.Start, loc.File)
+		}
+		if _, err := r.Suggestion(tree, ci); err == nil {
+			t.Errorf("%s: a suggestion was offered", p)
+		}
+	}
+	if ds := r.WorktreeDiagnostics(tree); len(ds) != 1 || ds[0].Code != exchange.CodeWorktreeDiffers {
+		t.Errorf("diagnostics: got %v, want one worktree-differs (no file of the patch is in the tree)", ds)
+	}
+}
+
+// TestRenamedFileUsesTheNewName: a renamed file is looked for under its
+// new name, whichever name the comment uses.
+func TestRenamedFileUsesTheNewName(t *testing.T) {
+	src := `{"leanreview_review": 1, "patch": ["diff --git a/old.go b/new.go", "similarity index 90%", "rename from old.go", "rename to new.go", "--- a/old.go", "+++ b/new.go", "@@ -1,2 +1,2 @@", " package x", "-var a = 1", "+var a = 2"],
+	"comments": [{"id": "c1", "path": "old.go", "side": "RIGHT", "start_line": 2, "body": "x"}]}`
+	r := Analysed{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "new.go"), []byte("package x\n\nvar a = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree, _ := worktree.Open(root)
+	if loc := tree.LocateComment(r.Anchors.Resolutions[0]); loc.Path != "new.go" || loc.Start != 3 {
+		t.Errorf("got %s:%d (%v), want new.go:3", loc.Path, loc.Start, loc.Err)
 	}
 }

@@ -320,3 +320,48 @@ func (s *wtSession) registrations() []protocol.RegistrationParams {
 		}
 	}
 }
+
+// TestWorktreeSourceRootSetting: a review kept outside the repository
+// finds it through lreview.sourceRoot; without it, the review has no
+// working tree and nothing is said.
+func TestWorktreeSourceRootSetting(t *testing.T) {
+	root, _ := testreviews.WorktreeRepo(t, 2, "")
+	elsewhere := filepath.Join(t.TempDir(), "x.review.json")
+	if err := os.WriteFile(elsewhere, []byte(testreviews.WorktreeReview), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		settings map[string]any
+		want     int // 1-based line of c1 in handler.go, 0 for none
+	}{
+		{"no root", nil, 0},
+		{"sourceRoot", map[string]any{"sourceRoot": root}, 74},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, Options{})
+			params := map[string]any{"processId": nil, "capabilities": map[string]any{}}
+			if tc.settings != nil {
+				params["initializationOptions"] = tc.settings
+			}
+			c.mustCall("initialize", params, nil)
+			c.notifyServer("initialized", map[string]any{})
+			u := protocol.DocumentURI(uri.File(elsewhere))
+			c.open(u, testreviews.WorktreeReview)
+			for _, d := range c.waitDiagnostics(u, 1) {
+				if d.Code == exchange.CodeWorktreeDiffers || d.Code == exchange.CodeSourceChanged {
+					t.Errorf("got %s: %s", d.Code, d.Message)
+				}
+			}
+			off := strings.Index(testreviews.WorktreeReview, "Return the error") + 1
+			var locs []protocol.Location
+			c.mustCall("textDocument/implementation", map[string]any{"textDocument": map[string]any{"uri": u}, "position": navPosition(testreviews.WorktreeReview, off, exchange.UTF16)}, &locs)
+			switch {
+			case tc.want == 0 && len(locs) != 0:
+				t.Errorf("implementation: got %v, want none", locs)
+			case tc.want > 0 && (len(locs) != 1 || locs[0].Range.Start.Line != uint32(tc.want-1)):
+				t.Errorf("implementation: got %v, want handler.go line %d", locs, tc.want)
+			}
+		})
+	}
+}
