@@ -257,3 +257,22 @@ func TestRenamedFileUsesTheNewName(t *testing.T) {
 		t.Errorf("got %s:%d (%v), want new.go:3", loc.Path, loc.Start, loc.Err)
 	}
 }
+
+// TestSuggestionKeepsCRLF: a file with CRLF line ends gets the
+// suggestion's lines with CRLF ends too.
+func TestSuggestionKeepsCRLF(t *testing.T) {
+	r, tree := wtAnalysed(t, 0, "")
+	crlf := strings.ReplaceAll(testreviews.WorktreeSource(0, ""), "\n", "\r\n")
+	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte(crlf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Suggestion(tree, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.File.Text[:s.Edit.Start] + s.Edit.NewText + s.File.Text[s.Edit.End:]
+	want := strings.Replace(crlf, "    _ = err // 🚀 later\r\n", "    if err != nil {\r\n        return Output{}, err\r\n    }\r\n", 1)
+	if got != want {
+		t.Errorf("applied: got %q, want %q", got[len(got)-160:], want[len(want)-160:])
+	}
+}
