@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -84,5 +85,31 @@ func TestApply(t *testing.T) {
 	code, _, errs = runCmd(t, "apply", review)
 	if after, _ := os.ReadFile(source); string(after) != want || !strings.Contains(errs, "c1: skipped: internal/api/handler.go no longer holds RIGHT 72–73 of the review") {
 		t.Errorf("apply again: exit %d, stderr %q; want c1 skipped, the file unchanged", code, errs)
+	}
+}
+
+// TestApplyRefusesAFileChangedSinceRead: the suggestions were computed
+// from the file as read; a file changed since is not written.
+func TestApplyRefusesAFileChangedSinceRead(t *testing.T) {
+	root, review := testreviews.WorktreeRepo(t, 0, "")
+	in, err := openWorktree(review, "", strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg, err := in.an.Suggestion(in.tree, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := filepath.Join(root, "internal", "api", "handler.go")
+	edited := strings.Replace(sg.File.Text, "package api", "package api // edited", 1)
+	if err := os.WriteFile(source, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = writeSource(sg.File, applySuggestions([]byte(sg.File.Text), []features.Suggestion{sg}))
+	if err == nil || !strings.Contains(err.Error(), "changed since it was read") {
+		t.Errorf("got %v, want refused: changed since it was read", err)
+	}
+	if got, _ := os.ReadFile(source); string(got) != edited {
+		t.Errorf("the file was written over")
 	}
 }
