@@ -17,7 +17,7 @@ TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
 .PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install bench clean
 
-test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e
+test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e test-sarif
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lreview-lsp
@@ -64,6 +64,20 @@ test-vscode-e2e: build
 		echo "vscode e2e: no code-server in $$cs or no editors/vscode/node_modules; CI needs both (sh ../shared/tools/install-code-server; npm ci)"; exit 1; \
 	else \
 		echo "vscode e2e skipped: no code-server in $$cs (install it with: sh ../shared/tools/install-code-server) or no editors/vscode/node_modules (npm ci)"; \
+	fi
+
+# The SARIF of `check --format sarif` (examples, check's golden reviews, a
+# failed read) validated by Microsoft's SARIF multitool, pinned in
+# tools/sarif/package-lock.json (install: cd tools/sarif && npm ci): any
+# error or warning fails. Skipped without it, except when CI is set.
+.PHONY: test-sarif
+test-sarif: build
+	@if [ -d tools/sarif/node_modules/@microsoft/sarif-multitool ]; then \
+		sh tools/sarif/validate.sh "$(BIN)"; \
+	elif [ -n "$$CI" ]; then \
+		echo "sarif tests: no tools/sarif/node_modules under CI (cd tools/sarif && npm ci --no-audit --no-fund)" >&2; exit 1; \
+	else \
+		echo "sarif tests skipped: run 'npm ci' in tools/sarif first"; \
 	fi
 
 bench:

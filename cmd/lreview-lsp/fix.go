@@ -14,23 +14,49 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return rewriter{}.fix(args, stdin, stdout, stderr)
 }
 
+// fix applies the fixes that need no choice, reports each on standard
+// error, then one line per comment it left and why; like check, it exits 1
+// when the fixed document still has an error.
 func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
-		out, applied, err := anchor.FixAll(src)
+	errorsLeft := false
+	status := rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
+		fixed, err := anchor.FixDocument(src)
 		if err != nil {
 			return nil, false, err
 		}
 		changed := false
-		for _, a := range applied {
-			if a.Declined {
-				fmt.Fprintf(stderr, "%s:%d: not fixed: %s\n", displayName(name), a.Line, a.Done)
-				continue
-			}
-			changed = true
+		for _, a := range fixed.Applied {
+			changed = changed || !a.Declined
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		return out, changed, nil
+		errorsLeft = errorsLeft || reportErrorsLeft(name, fixed, stderr)
+		return fixed.Src, changed, nil
 	})
+	if errorsLeft {
+		return max(status, 1)
+	}
+	return status
+}
+
+// reportErrorsLeft prints, as check does, the errors of the fixed document
+// that no "left" line told about (a schema error, a duplicate id), and
+// reports whether it has any error.
+func reportErrorsLeft(name string, fixed *anchor.Fixed, stderr io.Writer) bool {
+	told := map[int]bool{}
+	for _, a := range fixed.Applied {
+		if a.Declined {
+			told[a.Offset] = true
+		}
+	}
+	m := fixed.Report.Doc.Mapper()
+	for _, d := range fixed.Report.Diagnostics {
+		if d.Severity != exchange.SeverityError || told[d.Range.Start] {
+			continue
+		}
+		line, col := m.LineCol(d.Range.Start)
+		fmt.Fprintf(stderr, "%s:%d:%d: left error: %s [%s]\n", displayName(name), line, col, d.Message, d.Code)
+	}
+	return fixed.Errors() > 0
 }
 
 func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
