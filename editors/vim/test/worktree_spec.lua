@@ -87,6 +87,13 @@ H.test("the suggestion's code action edits the source", function()
   goto_text('Return the error')
   local title = "Apply c1's suggestion to internal/api/handler.go:72–73"
   local seen = {}
+  -- Neovim prints the edit's label ("Workspace edit …") as it applies it:
+  -- kept out of the test's report.
+  local printed = {}
+  local orig_print = _G.print
+  _G.print = function(...)
+    printed[#printed + 1] = table.concat(vim.tbl_map(tostring, { ... }), ' ')
+  end
   vim.lsp.buf.code_action({
     apply = true,
     filter = function(a)
@@ -98,7 +105,9 @@ H.test("the suggestion's code action edits the source", function()
   local ok = vim.wait(TIMEOUT, function()
     return src_buf > 0 and vim.tbl_contains(vim.api.nvim_buf_get_lines(src_buf, 0, -1, false), '    if err != nil {')
   end)
+  _G.print = orig_print
   H.ok(ok, 'the suggestion was not applied; actions seen: ' .. vim.inspect(seen))
+  H.eq(printed, { 'Workspace edit ' .. title }, 'the label Neovim shows')
   H.eq(vim.api.nvim_buf_get_lines(src_buf, 70, 76, false), {
     '    defer cancel(ctx)',
     '    result, err := calculate(input)',
