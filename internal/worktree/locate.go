@@ -3,6 +3,7 @@ package worktree
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 )
@@ -214,6 +215,11 @@ func nearestLine(file *File, texts []string, expect int) int {
 // has at least half of them, anywhere the search reaches. Fewer than half
 // of the files holding theirs says the tree is not the reviewed revision.
 func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
+	var names []string
+	for _, f := range ix.Files {
+		names = append(names, f.NewName)
+	}
+	t.prefetch(names)
 	for _, f := range ix.Files {
 		if f.NewName == "" || f.Status == anchor.DeletedFile || f.Binary || !hasRight(f) {
 			continue
@@ -224,6 +230,37 @@ func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
 		}
 	}
 	return holding, total
+}
+
+// prefetchWorkers read files at once: reading is mostly waiting for
+// system calls, which another file's read can fill.
+const prefetchWorkers = 4
+
+// prefetch reads the files of a snapshot (Tree.Snapshot) on a few
+// goroutines, so that what follows finds them read; a tree that is not a
+// snapshot keeps nothing, and reads nothing ahead.
+func (t *Tree) prefetch(paths []string) {
+	if t.reads == nil || len(paths) < 2 {
+		return
+	}
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for range min(prefetchWorkers, len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				_, _ = t.Read(p) // the error is kept with the file, for its reader
+			}
+		}()
+	}
+	for _, p := range paths {
+		if p != "" {
+			next <- p
+		}
+	}
+	close(next)
+	wg.Wait()
 }
 
 func hasRight(f *anchor.FileDiff) bool {
