@@ -155,3 +155,24 @@ func TestLocateBlankLines(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldingSnapshot: a snapshot reads the patch's files ahead, on
+// several goroutines, and counts the same as a tree read file by file.
+func TestHoldingSnapshot(t *testing.T) {
+	var patch []string
+	root := t.TempDir()
+	for i := range 6 {
+		name := fmt.Sprintf("f%d.go", i)
+		patch = append(patch, fmt.Sprintf("%q, %q, %q, %q, %q", "diff --git a/"+name+" b/"+name, "--- a/"+name, "+++ b/"+name, "@@ -1 +1 @@", fmt.Sprintf("+var v%d = %d", i, i)))
+		if i%3 != 0 { // f0 and f3 are another revision
+			write(t, filepath.Join(root, name), fmt.Sprintf("var v%d = %d\n", i, i))
+		}
+	}
+	rep := anchor.CheckDocument(exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [`+strings.Join(patch, ", ")+`]}`)), nil)
+	tree, _ := Open(root)
+	for _, tr := range []*Tree{tree, tree.Snapshot()} {
+		if holding, total := tr.Holding(rep.Index); holding != 4 || total != 6 {
+			t.Errorf("got %d of %d, want 4 of 6", holding, total)
+		}
+	}
+}
