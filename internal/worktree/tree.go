@@ -17,8 +17,10 @@ import (
 // Tree is one working tree: a root directory and the cache of the files
 // read under it. Its methods may be called concurrently.
 type Tree struct {
-	// root is absolute, symbolic links resolved: every path read is
-	// checked to resolve inside it.
+	// dir is the root as it was named, absolute: the files are named
+	// under it, as the editor names them. root is dir with symbolic links
+	// resolved: every path read is checked to resolve inside it.
+	dir   string
 	root  string
 	cache *cache
 	// reads, in a tree made by Snapshot, keeps what Read returned for
@@ -31,7 +33,7 @@ type Tree struct {
 // was. A request or a publish takes one, so that it sees each file once
 // and at one moment.
 func (t *Tree) Snapshot() *Tree {
-	return &Tree{root: t.root, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
+	return &Tree{dir: t.dir, root: t.root, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
 }
 
 type reads struct {
@@ -61,11 +63,11 @@ func Open(dir string) (*Tree, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("working tree %s: not a directory", dir)
 	}
-	return &Tree{root: real, cache: newCache()}, nil
+	return &Tree{dir: abs, root: real, cache: newCache()}, nil
 }
 
-// Root is the tree's directory, absolute, symbolic links resolved.
-func (t *Tree) Root() string { return t.root }
+// Root is the tree's directory, absolute, as it was named.
+func (t *Tree) Root() string { return t.dir }
 
 // FindRoot returns the nearest directory holding `.git` among the
 // directories of file and their ancestors, or "" when there is none.
@@ -92,7 +94,8 @@ var (
 	ErrEmpty    = errors.New("an empty path")
 )
 
-// Resolve returns the file of the tree a review's path names, absolute.
+// Resolve returns the file of the tree a review's path names, absolute,
+// under the root as it was named.
 // A path that is absolute, holds a ".." segment, or resolves outside the
 // root (through symbolic links too) is refused: a review is data from
 // elsewhere, and must not make an editor open or a command write a file
@@ -113,19 +116,19 @@ func (t *Tree) Resolve(path string) (string, error) {
 	if plain, err := t.noLinks(name); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	} else if plain {
-		return name, nil
+		return filepath.Join(t.dir, filepath.FromSlash(path)), nil
 	}
 	real, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("%s: no such file in %s", path, t.root)
+			return "", fmt.Errorf("%s: no such file in %s", path, t.dir)
 		}
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if !inside(t.root, real) {
 		return "", fmt.Errorf("%s: %w", path, ErrOutside)
 	}
-	return real, nil
+	return filepath.Join(t.dir, filepath.FromSlash(path)), nil
 }
 
 // noLinks reports whether no part of name below the root (which is
@@ -142,7 +145,7 @@ func (t *Tree) noLinks(name string) (bool, error) {
 		fi, err := os.Lstat(at)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return false, fmt.Errorf("no such file in %s", t.root)
+				return false, fmt.Errorf("no such file in %s", t.dir)
 			}
 			return false, err
 		}

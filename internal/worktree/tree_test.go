@@ -55,11 +55,29 @@ func TestResolveNeverLeavesTheRoot(t *testing.T) {
 			t.Errorf("Read(%q): got %v, want %v", tc.path, err, tc.want)
 		}
 	}
-	for _, ok := range []string{"a/x.go", "./a/x.go", "in"} {
-		got, err := tree.Resolve(ok)
-		if err != nil || got != filepath.Join(tree.Root(), "a", "x.go") {
-			t.Errorf("Resolve(%q): got %q, %v, want %q", ok, got, err, filepath.Join(tree.Root(), "a", "x.go"))
+	// Inside the root, a file is named as the review names it, a link too.
+	for path, want := range map[string]string{"a/x.go": "a/x.go", "./a/x.go": "a/x.go", "in": "in"} {
+		got, err := tree.Resolve(path)
+		if err != nil || got != filepath.Join(root, want) {
+			t.Errorf("Resolve(%q): got %q, %v, want %q", path, got, err, filepath.Join(root, want))
 		}
+	}
+}
+
+// TestRootThroughALink: a root named through a symbolic link names its
+// files under that name, as the editor does.
+func TestRootThroughALink(t *testing.T) {
+	outer := t.TempDir()
+	write(t, filepath.Join(outer, "real", "a.go"), "package a\n")
+	if err := os.Symlink(filepath.Join(outer, "real"), filepath.Join(outer, "link")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Open(filepath.Join(outer, "link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tree.Resolve("a.go"); err != nil || got != filepath.Join(outer, "link", "a.go") {
+		t.Errorf("got %q, %v, want %q", got, err, filepath.Join(outer, "link", "a.go"))
 	}
 }
 
