@@ -120,7 +120,7 @@ type sarifFormat struct {
 	failures []sarifNotification
 }
 
-func (sarifFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+func (*sarifFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
 	artifact := sarifArtifact{URI: sarifURI(name)}
 	region := func(r exchange.Range) *sarifRegion {
 		start, end := m.Range(r.Start, r.End, exchange.UTF16)

@@ -170,8 +170,7 @@ func TestWritesRefusedWhenChanged(t *testing.T) {
 		{"lreview_rebase", map[string]any{"diff_text": rebaseDiff, "write": true}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			var s *session
-			s = newSession(t, Options{BeforeWrite: func(path string) {
+			s := newSession(t, Options{BeforeWrite: func(path string) {
 				writeFile(t, path, fixture(t)+edited)
 			}}, map[string]string{"pr.review.json": fixture(t)})
 			tc.args["file"] = "pr.review.json"
