@@ -28,6 +28,10 @@ Usage:
   lreview-lsp new [--title T] [--summary S] [DIFF|-]
                                                   print a new review around a unified diff (default: stdin)
   lreview-lsp mcp [--root DIR]                    serve the agent tools (Model Context Protocol) on stdin/stdout
+  lreview-lsp locate [--root DIR] [--format F] FILE
+                                                  where each comment's lines are in the working tree
+                                                  (F: text, json)
+  lreview-lsp apply [--dry-run] [--root DIR] FILE apply the comments' suggestion blocks to the working tree
   lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
@@ -68,6 +72,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runNew(rest, stdin, stdout, stderr)
 	case "mcp":
 		return runMCP(rest, stdin, stdout, stderr)
+	case "locate":
+		return runLocate(rest, stdin, stdout, stderr)
+	case "apply":
+		return runApply(rest, stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
 		return 0

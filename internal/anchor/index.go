@@ -122,8 +122,11 @@ type FileDiff struct {
 	// lines is the body lines of every hunk, hunk after hunk: the one
 	// array the hunks' Lines are slices of (set by BuildIndex).
 	lines []DiffLine
-	// texts holds the lines' texts (Content).
+	// texts holds the lines' texts (Content); plain holds them instead
+	// for a file's text outside any patch (text.go), where a line's Patch
+	// is its index in plain.
 	texts *patchTexts
+	plain []string
 }
 
 // patchTexts is where the file diffs of an index read their lines' texts:
@@ -145,6 +148,9 @@ func newPatchTexts(p *exchange.Patch) *patchTexts {
 // Content returns the text of f's body line l without its diff marker
 // (nor the "\r" the index drops from a CRLF line).
 func (f *FileDiff) Content(l DiffLine) string {
+	if f.plain != nil {
+		return f.plain[l.Patch]
+	}
 	return content(f.texts.p.Load().LineText(int(l.Patch)))
 }
 

@@ -39,6 +39,15 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 	}
 	ls := f.body()
 	ft := &fileText{key: make([]uint32, len(ls))}
+	if f.plain != nil {
+		for i := range ls {
+			if k, blank := lineKey(si.seed, f.plain[ls[i].Patch]); !blank {
+				ft.key[i] = key32(k)
+			}
+		}
+		si.texts[f] = ft
+		return ft
+	}
 	lr := f.texts.p.Load().NewLineReader()
 	for i := range ls {
 		t, _ := lr.Peek(int(ls[i].Patch)) // hashed, then dropped

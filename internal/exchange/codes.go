@@ -40,6 +40,14 @@ const (
 	// pair, which the document keeps as written (surrogate.go).
 	CodeLoneSurrogate = "lone-surrogate"
 
+	// CodeSourceChanged is the information on an active comment whose
+	// lines the working tree no longer holds; CodeWorktreeDiffers the one
+	// on the patch when the working tree is not the reviewed revision.
+	// Only the language server publishes them: they depend on the files
+	// beside the review.
+	CodeSourceChanged   = "source-changed"
+	CodeWorktreeDiffers = "worktree-differs"
+
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
 	CodeTooLarge = "too-large"
@@ -93,6 +101,8 @@ func Codes() []CodeInfo {
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
+		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
+		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
 	}
 }
 

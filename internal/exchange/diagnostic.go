@@ -43,6 +43,11 @@ func KeyRange(n *Node) Range { return Range{n.KeyStart(), n.KeyEnd()} }
 type Related struct {
 	Range   Range
 	Message string
+	// File, when set, is a file outside the review (an absolute path) and
+	// FileStart to FileEnd the lines there (from 1) that the message is
+	// about; Range is then unused.
+	File               string
+	FileStart, FileEnd int
 }
 
 // Edit replaces the source bytes [Start, End) with NewText. Every change the

@@ -50,6 +50,9 @@ type testClient struct {
 	// conf checks the server's messages against the LSP meta model
 	// (nil in benchmarks, or without the model).
 	conf *conformance
+	// registrations are the client/registerCapability requests the
+	// server sent; the client answers that it registered.
+	registrations []protocol.RegistrationParams
 }
 
 type publishedDiagnostics struct {
@@ -144,6 +147,14 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		c.applied = append(c.applied, p)
 		c.mu.Unlock()
 		return reply(ctx, protocol.ApplyWorkspaceEditResponse{Applied: true}, nil)
+	case "client/registerCapability":
+		var p protocol.RegistrationParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad registerCapability: %v", err)
+		}
+		c.mu.Lock()
+		c.registrations = append(c.registrations, p)
+		c.mu.Unlock()
 	case "window/logMessage":
 		var p protocol.LogMessageParams
 		_ = json.Unmarshal(req.Params(), &p)

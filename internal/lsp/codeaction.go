@@ -95,7 +95,8 @@ func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeAct
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
 	}
-	return codeActions(an.Report, req), nil
+	out := codeActions(an.Report, req)
+	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 
 // actionRequest is one codeAction request, resolved against a snapshot.

@@ -41,11 +41,14 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 // executeCommand runs CommandShow: it asks the client to show the
 // location with the cursor there, and answers once the client has.
 func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteCommandParams) (any, error) {
-	if p.Command == CommandApplyEdit {
+	switch p.Command {
+	case CommandApplyEdit:
 		return applyEdit(ctx, s.Server, p.Arguments)
+	case CommandApplySuggestion:
+		return applySuggestion(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has only %s and %s", p.Command, CommandShow, CommandApplyEdit))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))
 	}
 	var loc protocol.Location
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {

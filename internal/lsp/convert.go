@@ -108,6 +108,10 @@ func (c Converter) Diagnostic(uri protocol.DocumentURI, d *exchange.Diagnostic) 
 		pd.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 	}
 	for _, r := range d.Related {
+		if r.File != "" {
+			pd.RelatedInformation = append(pd.RelatedInformation, sourceRelated(r))
+			continue
+		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: uri, Range: c.Range(r.Range)},
 			Message:  r.Message,

@@ -17,6 +17,11 @@ func definition(ctx context.Context, s *requestView, p *protocol.DefinitionParam
 	if err != nil {
 		return nil, err
 	}
+	if t := s.treeFor(p.TextDocument.URI); t != nil {
+		if loc, ok := an.SourceLine(t, off); ok {
+			return []protocol.Location{sourceLocation(loc, conv.Enc)}, nil
+		}
+	}
 	return locations(p.TextDocument.URI, conv, an.Definition(off)), nil
 }
 

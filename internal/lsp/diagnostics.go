@@ -21,7 +21,8 @@ import (
 // publish would replace newer diagnostics, or bring back those of a
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
-	ds := visibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), an.Diagnostics), s.currentSettings().Diagnostics.Disabled)
+	found := append(slices.Clip(an.Diagnostics), s.worktreeDiagnostics(sn.uri, an)...)
+	ds := visibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
 	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Mapper, Enc: sn.enc}, ds)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)

@@ -20,6 +20,11 @@ func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*proto
 		return nil, err
 	}
 	h, ok := an.Hover(off)
+	if t := s.treeFor(p.TextDocument.URI); ok && t != nil {
+		if line := an.SourceHover(t, off); line != "" {
+			h.Markdown += "\n\n" + line
+		}
+	}
 	if !ok {
 		return nil, nil
 	}

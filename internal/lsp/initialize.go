@@ -15,8 +15,10 @@ import (
 // some real clients' capability shapes, so the server decodes its own.
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
-	Capabilities          struct {
-		General struct {
+	workspaceParams
+	Capabilities struct {
+		Workspace workspaceCapabilities `json:"workspace"`
+		General   struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
 		Window struct {
@@ -24,9 +26,6 @@ type initializeParams struct {
 				Support bool `json:"support"`
 			} `json:"showDocument"`
 		} `json:"window"`
-		Workspace struct {
-			ApplyEdit bool `json:"applyEdit"`
-		} `json:"workspace"`
 		TextDocument struct {
 			Completion struct {
 				CompletionItem struct {
@@ -142,17 +141,19 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
 			},
-			HoverProvider:      true,
-			DefinitionProvider: true,
-			ReferencesProvider: true,
-			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":", " "}},
+			HoverProvider:          true,
+			DefinitionProvider:     true,
+			ImplementationProvider: true,
+			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
+			ReferencesProvider:     true,
+			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":", " "}},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 				protocol.QuickFix, protocol.RefactorRewrite, "source.fixAll", CodeActionKindFixAll, protocol.Source,
 			}},
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion}},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -207,6 +208,7 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()
+	s.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	return &initializeResult{
 		Capabilities: ServerCapabilities(enc),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},

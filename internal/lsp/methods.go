@@ -18,6 +18,8 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 		"textDocument/foldingRange":              request(foldingRanges),
 		"textDocument/formatting":                request(formatting),
 		"textDocument/hover":                     request(hover),
+		"textDocument/implementation":            request(implementation),
+		"textDocument/documentLink":              request(documentLinks),
 		"textDocument/inlayHint":                 request(inlayHints),
 		"textDocument/references":                request(references),
 		"textDocument/semanticTokens/full":       request(semanticTokensFull),
@@ -32,6 +34,7 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 		"textDocument/didChange":           textNotification(decodeChangeParams, didChange),
 		"textDocument/didClose":            notification(didClose),
 		"workspace/didChangeConfiguration": notification(didChangeConfiguration),
+		"workspace/didChangeWatchedFiles":  notification(didChangeWatchedFiles),
 	}
 	return requests, notifications
 }

@@ -13,6 +13,8 @@ var capabilityMethods = map[string][]string{
 	"textDocumentSync":           {"textDocument/didOpen", "textDocument/didChange", "textDocument/didClose"},
 	"hoverProvider":              {"textDocument/hover"},
 	"definitionProvider":         {"textDocument/definition"},
+	"implementationProvider":     {"textDocument/implementation"},
+	"documentLinkProvider":       {"textDocument/documentLink"},
 	"referencesProvider":         {"textDocument/references"},
 	"completionProvider":         {"textDocument/completion"},
 	"codeActionProvider":         {"textDocument/codeAction"},
@@ -27,7 +29,9 @@ var capabilityMethods = map[string][]string{
 }
 
 // lifecycleMethods are handled whatever the capabilities.
-var lifecycleMethods = []string{"initialize", "initialized", "shutdown", "$/cancelRequest", "workspace/didChangeConfiguration"}
+var lifecycleMethods = []string{"initialize", "initialized", "shutdown", "$/cancelRequest", "workspace/didChangeConfiguration",
+	// registered dynamically, when the client can (worktree.go)
+	"workspace/didChangeWatchedFiles"}
 
 // TestCapabilitiesHaveHandlers: every capability initialize advertises
 // has its methods in the server's table, and every method in the table is

@@ -94,6 +94,9 @@ type Server struct {
 	// closes (a client may pipe its requests in and close its end).
 	handling sync.WaitGroup
 
+	// wt is what the session knows of working trees (worktree.go).
+	wt *worktreeState
+
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
 	// didClose removes the document and sends the empty list under it,
@@ -130,6 +133,7 @@ func NewServer(opts Options) *Server {
 		bg:            bg,
 		stopBG:        stop,
 		exit:          make(chan int, 1),
+		wt:            newWorktreeState(),
 	}
 }
 

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 )
 
 // Settings are the user's options, from initializationOptions and
@@ -15,6 +16,12 @@ type Settings struct {
 		// Disabled lists diagnostic codes not to publish.
 		Disabled []string `json:"disabled"`
 	} `json:"diagnostics"`
+	// SourceRoot is the working tree's root (the reviewed repository),
+	// relative to the first workspace folder when not absolute; "" finds
+	// it (worktree.go).
+	SourceRoot string `json:"sourceRoot"`
+	// WorkingTree false turns the working-tree features off.
+	WorkingTree *bool `json:"workingTree"`
 }
 
 // parseSettings reads raw settings. Clients send their whole current
@@ -30,10 +37,8 @@ func parseSettings(raw json.RawMessage, cur Settings) Settings {
 	}
 	if wrapped, ok := members["lreview"]; ok {
 		raw = wrapped
-	} else if _, ok := members["author"]; !ok {
-		if _, ok := members["diagnostics"]; !ok {
-			return cur
-		}
+	} else if !slices.ContainsFunc([]string{"author", "diagnostics", "sourceRoot", "workingTree"}, func(k string) bool { _, ok := members[k]; return ok }) {
+		return cur
 	}
 	// A fresh value: Unmarshal writes into the slices it is given, and
 	// cur's are being read by publishers.

@@ -32,3 +32,18 @@ vim.api.nvim_create_autocmd('FileType', {
     require('lreview').auto_setup()
   end,
 })
+
+-- gd in a review goes to the server's definition — from a diff line, the
+-- source in the working tree — as in most LSP setups; a gd the user mapped
+-- stays theirs. Whichever way the server started (setup() or
+-- vim.lsp.enable()), it attaches through LspAttach.
+vim.api.nvim_create_autocmd('LspAttach', {
+  group = vim.api.nvim_create_augroup('lreview.keys', { clear = true }),
+  desc = 'Map gd to the lreview server definition',
+  callback = function(ev)
+    local client = vim.lsp.get_client_by_id(ev.data.client_id)
+    if client and client.name == 'lreview' and vim.fn.maparg('gd', 'n') == '' then
+      vim.keymap.set('n', 'gd', vim.lsp.buf.definition, { buffer = ev.buf, desc = 'lreview: go to definition' })
+    end
+  end,
+})

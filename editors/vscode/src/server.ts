@@ -71,9 +71,11 @@ export const EXTENSION_CODES = ['renamed-path', 'header-path', 'lone-surrogate']
 /**
  * Codes only the language server publishes, for editors: `too-large` says a
  * file is over the server's message size limit; `dismissed` greys out a
- * dismissed comment (an Unnecessary-tagged hint); `check` prints neither.
+ * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
+ * `worktree-differs` compare the review with the working tree; `check`
+ * prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
@@ -84,6 +86,10 @@ export interface ConfigReader {
 export interface ServerSettings {
   author: string;
   diagnostics: { disabled: string[] };
+  /** The reviewed repository, when it is not the workspace folder; sent only when set. */
+  sourceRoot?: string;
+  /** false turns the working-tree features off; sent only then. */
+  workingTree?: false;
 }
 
 /** Where to look for the binary; the defaults are the real process environment. */
@@ -111,9 +117,13 @@ export function serverSettings(config: ConfigReader): ServerSettings {
   const codes = Array.isArray(disabled)
     ? [...new Set(disabled.filter((c): c is string => typeof c === 'string' && c.trim() !== '').map((c) => c.trim()))]
     : [];
+  const sourceRoot = config.get<unknown>('sourceRoot');
+  const workingTree = config.get<unknown>('workingTree');
   return {
     author: typeof author === 'string' ? author.trim() : '',
     diagnostics: { disabled: codes },
+    ...(typeof sourceRoot === 'string' && sourceRoot.trim() !== '' ? { sourceRoot: sourceRoot.trim() } : {}),
+    ...(workingTree === false ? { workingTree: false as const } : {}),
   };
 }
 

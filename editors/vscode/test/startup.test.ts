@@ -184,6 +184,16 @@ test('initializationOptions: {author, diagnostics: {disabled}} from settings', (
   });
 });
 
+test('initializationOptions: sourceRoot and workingTree only when set', () => {
+  assert.deepEqual(initializationOptions(settings({ sourceRoot: ' ../repo ', workingTree: false })), {
+    author: '',
+    diagnostics: { disabled: [] },
+    sourceRoot: '../repo',
+    workingTree: false,
+  });
+  assert.deepEqual(initializationOptions(settings({ sourceRoot: '', workingTree: true })), { author: '', diagnostics: { disabled: [] } });
+});
+
 test('buildClientOptions: lreview documents, no library settings sync, live init options', () => {
   let current = settings({ author: 'a' });
   const opts = buildClientOptions(() => current);

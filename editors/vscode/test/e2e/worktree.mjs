@@ -1,0 +1,136 @@
+// The review meets its working tree: the workspace is the reviewed repository, holding
+// reviews/handler.review.json and the file it reviews. Ctrl+click on a diff line and "Go to
+// Implementations" on a comment open the source at the right line; the suggestion's code action
+// edits the source.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fail, goTo, runCommand, until, waitFor } from './ui.mjs';
+
+const REVIEW = 'handler.review.json';
+const SOURCE = 'handler.go';
+
+/** sourceLines is the RIGHT image of the review's file: its hunk at line 70. */
+function sourceLines() {
+  const out = ['package api'];
+  for (let i = 2; i <= 69; i++) out.push(`// line ${i}`);
+  out.push('    ctx := context.Background()', '    defer cancel(ctx)', '    result, err := calculate(input)', '    _ = err // 🚀 later', '    return result, nil', '}');
+  return out.join('\n') + '\n';
+}
+
+/** writeRepository fills the workspace with the reviewed repository. */
+export function writeRepository(workspace, fixtures) {
+  fs.mkdirSync(path.join(workspace, '.git'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.mkdirSync(path.join(workspace, 'internal', 'api'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'internal', 'api', SOURCE), sourceLines());
+  fs.mkdirSync(path.join(workspace, 'reviews'), { recursive: true });
+  fs.copyFileSync(path.join(fixtures, 'worktree.review.json'), path.join(workspace, 'reviews', REVIEW));
+}
+
+/** openFile opens a file of the workspace through Quick Open, as a user does. */
+async function openFile(page, name) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(name);
+  // The row whose file name is name: the list first shows the recently opened files.
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
+    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
+  });
+  await row.first().waitFor({ state: 'visible', timeout: 10_000 });
+  await row.first().click();
+  await activeTab(page, name);
+}
+
+async function activeTab(page, name) {
+  await waitFor(page, `the active editor tab ${name}`, (n) => {
+    const tab = document.querySelector('.tabs-container .tab.active');
+    return tab && tab.textContent.includes(n);
+  }, name);
+}
+
+/** sourceAt waits for handler.go to be the active editor with the cursor on line. */
+async function sourceAt(page, what, line) {
+  await until(page, `${what}: ${SOURCE} open at line ${line}`, (args) => {
+    const tab = document.querySelector('.tabs-container .tab.active')?.textContent ?? '';
+    const at = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+    return { ok: tab.includes(args.source) && at.includes(`Ln ${args.line},`), value: { tab, at } };
+  }, { source: SOURCE, line });
+}
+
+/** reviewLine is the 1-based line of the review fixture holding text. */
+function reviewLine(fixtures, text) {
+  const lines = fs.readFileSync(path.join(fixtures, 'worktree.review.json'), 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.includes(text));
+  if (i < 0) throw new Error(`${text} is not in the fixture`);
+  return { line: i + 1, column: lines[i].indexOf(text) + 2 };
+}
+
+async function ctrlClick({ page, shot, fixtures }) {
+  await openFile(page, REVIEW);
+  const at = reviewLine(fixtures, '"+    _ = err');
+  // The point to click is where Go to Line put the cursor: inside "_ = err" on that line.
+  await goTo(page, at.line, at.column + 6);
+  const cursor = page.locator('.editor-instance .cursors-layer .cursor:visible').first();
+  await cursor.waitFor({ state: 'visible' });
+  const box = await cursor.boundingBox();
+  if (!box) fail(`the cursor at ${at.line}:${at.column + 6} has no box on screen`);
+  const x = box.x + 3;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.keyboard.down('Control');
+  await page.mouse.move(x + 1, y);
+  await page.mouse.click(x + 1, y);
+  await page.keyboard.up('Control');
+  await sourceAt(page, 'Ctrl+click on the diff line', 73);
+  await shot('worktree-ctrl-click');
+}
+
+async function implementations({ page, shot, fixtures }) {
+  await openFile(page, REVIEW);
+  const at = reviewLine(fixtures, 'Return the error');
+  await goTo(page, at.line, at.column);
+  await runCommand(page, 'Go to Implementations');
+  await sourceAt(page, 'Go to Implementations on c1', 72);
+  await shot('worktree-implementations');
+}
+
+async function applySuggestion({ page, shot, fixtures }) {
+  await openFile(page, REVIEW);
+  const at = reviewLine(fixtures, 'Return the error');
+  await goTo(page, at.line, at.column);
+  const title = "Apply c1's suggestion to internal/api/handler.go:72–73";
+  const item = page.locator('.action-widget .monaco-list-row', { hasText: title });
+  await runCommand(page, 'Quick Fix...');
+  try {
+    await item.first().waitFor({ state: 'visible', timeout: 15_000 });
+  } catch {
+    const offered = await page.locator('.action-widget .monaco-list-row').allTextContents();
+    fail(`the code action menu has no "${title}"; it offers ${JSON.stringify(offered)}`);
+  }
+  await shot('worktree-suggestion-menu');
+  for (let i = 0; ; i++) {
+    const focused = await page.locator('.action-widget .monaco-list-row.focused').first().getAttribute('aria-label');
+    if (focused === title) break;
+    if (i > 20) fail(`could not move the menu's focus to "${title}" (at ${focused})`);
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await openFile(page, SOURCE);
+  await until(page, `${SOURCE} to hold the suggestion`, () => {
+    const text = [...document.querySelectorAll('.editor-instance .view-lines .view-line')]
+      .map((l) => l.textContent.replace(/\u00a0/g, ' '))
+      .join('\n');
+    return { ok: text.includes('if err != nil {') && text.includes('return Output{}, err') && !text.includes('_ = err'), value: text.split('\n').filter((l) => l.includes('err')) };
+  });
+  await shot('worktree-suggestion-applied');
+  await openFile(page, 'drifted.review.json'); // where the checks after these work
+}
+
+export const worktreeChecks = [
+  { name: 'worktree-ctrl-click', run: ctrlClick },
+  { name: 'worktree-implementations', run: implementations },
+  { name: 'worktree-apply-suggestion', run: applySuggestion },
+];

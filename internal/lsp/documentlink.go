@@ -1,0 +1,33 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// documentLinks links comments' paths and file headers to the working
+// tree's files (see features.Analysed.SourceLinks), at the line where
+// their lines are: file:///…/handler.go#L74, the fragment editors read
+// as a line.
+func documentLinks(ctx context.Context, s *requestView, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
+	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	out := []protocol.DocumentLink{}
+	t := s.treeFor(p.TextDocument.URI)
+	if t == nil {
+		return out, nil
+	}
+	for _, l := range an.SourceLinks(t) {
+		target := string(uri.File(l.File))
+		if l.Line > 0 {
+			target += fmt.Sprintf("#L%d", l.Line)
+		}
+		out = append(out, protocol.DocumentLink{Range: conv.Range(l.Range), Target: protocol.DocumentURI(target)})
+	}
+	return out, nil
+}

@@ -1,0 +1,308 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
+)
+
+// The working tree of a review (internal/worktree): its root is the
+// setting sourceRoot, else the workspace folder holding the review (or
+// rootUri), else the nearest ancestor of the review holding .git. The
+// server only reads it: edits go to the client as workspace/applyEdit.
+
+// CommandApplySuggestion applies a comment's ```suggestion block to the
+// working tree, through workspace/applyEdit. Its arguments are the
+// review's URI and the comment's index and name.
+const CommandApplySuggestion = "lreview.applySuggestion"
+
+// worktreeState is the session's knowledge of working trees.
+type worktreeState struct {
+	mu sync.Mutex
+	// folders are the workspace folders' paths (rootUri's when none).
+	folders []string
+	// watch: the client registers didChangeWatchedFiles dynamically;
+	// applyEdit: it answers workspace/applyEdit.
+	watch, applyEdit bool
+	trees            map[string]*worktree.Tree
+	// watched is, by review, the registration sent and its patterns.
+	watched map[protocol.DocumentURI]string
+}
+
+func newWorktreeState() *worktreeState {
+	return &worktreeState{trees: map[string]*worktree.Tree{}, watched: map[protocol.DocumentURI]string{}}
+}
+
+// workspaceParams is what initialize says about the workspace.
+type workspaceParams struct {
+	RootURI          string `json:"rootUri"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+}
+
+// workspaceCapabilities is the client's workspace capabilities the
+// working tree uses.
+type workspaceCapabilities struct {
+	ApplyEdit             bool `json:"applyEdit"`
+	DidChangeWatchedFiles struct {
+		DynamicRegistration bool `json:"dynamicRegistration"`
+	} `json:"didChangeWatchedFiles"`
+}
+
+// initWorktree records initialize's workspace and capabilities.
+func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
+	w := s.wt
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range p.WorkspaceFolders {
+		if path := fileOf(f.URI); path != "" {
+			w.folders = append(w.folders, path)
+		}
+	}
+	if len(w.folders) == 0 && p.RootURI != "" {
+		if path := fileOf(p.RootURI); path != "" {
+			w.folders = append(w.folders, path)
+		}
+	}
+	w.watch, w.applyEdit = caps.DidChangeWatchedFiles.DynamicRegistration, caps.ApplyEdit
+}
+
+// fileOf is the path of a file: URI, or "".
+func fileOf(u string) string {
+	if !strings.HasPrefix(u, "file:") {
+		return ""
+	}
+	return uri.URI(u).Filename()
+}
+
+// treeFor returns a snapshot of the working tree of the review at
+// docURI, or nil when there is none or the settings turn it off.
+func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
+	settings := s.currentSettings()
+	if settings.WorkingTree != nil && !*settings.WorkingTree {
+		return nil
+	}
+	review := fileOf(string(docURI))
+	w := s.wt
+	w.mu.Lock()
+	folders := w.folders
+	w.mu.Unlock()
+	root := settings.SourceRoot
+	if root != "" && !filepath.IsAbs(root) && len(folders) > 0 {
+		root = filepath.Join(folders[0], root)
+	}
+	if root == "" && review != "" {
+		for _, f := range folders {
+			if within(f, review) && len(f) > len(root) {
+				root = f
+			}
+		}
+		if root == "" {
+			root = worktree.FindRoot(review)
+		}
+	}
+	if root == "" && len(folders) == 1 {
+		root = folders[0]
+	}
+	if root == "" {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := w.trees[root]
+	if t == nil {
+		var err error
+		if t, err = worktree.Open(root); err != nil {
+			return nil
+		}
+		w.trees[root] = t
+	}
+	return t.Snapshot()
+}
+
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// worktreeDiagnostics are the working tree's diagnostics of an analysis
+// of the review at docURI (features.Analysed.WorktreeDiagnostics), and
+// it has the client watch the files they were read from.
+func (s *Server) worktreeDiagnostics(docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
+	t := s.treeFor(docURI)
+	if t == nil {
+		return nil
+	}
+	ds := an.WorktreeDiagnostics(t)
+	s.watchFiles(docURI, t, an)
+	return ds
+}
+
+// watchFiles registers workspace/didChangeWatchedFiles for the files the
+// review's patch names, when the client registers it dynamically and
+// they changed since the last registration for this review.
+func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *Analysis) {
+	var watchers []protocol.FileSystemWatcher
+	var names []string
+	for _, f := range an.Index.Files {
+		if file, err := t.Read(f.NewName); err == nil {
+			names = append(names, file.Abs)
+			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(file.Abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
+		}
+	}
+	key := strings.Join(names, "\n")
+	w := s.wt
+	w.mu.Lock()
+	old, had := w.watched[docURI]
+	if !w.watch || len(watchers) == 0 || had && old == key {
+		w.mu.Unlock()
+		return
+	}
+	w.watched[docURI] = key
+	w.mu.Unlock()
+	id := "lreview-worktree:" + string(docURI)
+	s.spawn(func() {
+		ctx := s.bg
+		if had {
+			_, _ = s.conn.Call(ctx, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
+		}
+		_, err := s.conn.Call(ctx, "client/registerCapability", &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID: id, Method: "workspace/didChangeWatchedFiles",
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+		}}}, nil)
+		if err != nil {
+			s.logf(protocol.MessageTypeWarning, "registering the working tree's files of %s: %v", docURI, err)
+		}
+	})
+}
+
+// didChangeWatchedFiles publishes again the diagnostics of the open
+// reviews whose working tree holds a file that changed.
+func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChangeWatchedFilesParams) error {
+	var changed []string
+	for _, c := range p.Changes {
+		if path := fileOf(string(c.URI)); path != "" {
+			changed = append(changed, path)
+		}
+	}
+	s.mu.Lock()
+	var files []*file
+	for _, f := range s.files {
+		files = append(files, f)
+	}
+	s.mu.Unlock()
+	for _, f := range files {
+		t := s.treeFor(f.uri)
+		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return within(t.Root(), path) }) {
+			s.schedule(f, 0)
+		}
+	}
+	return nil
+}
+
+// sourceLocation converts a working-tree location to the protocol's: its
+// lines, in the file's own positions.
+func sourceLocation(loc worktree.Location, enc exchange.Encoding) protocol.Location {
+	f := loc.File
+	conv := Converter{M: f.Mapper(), Enc: enc}
+	return protocol.Location{
+		URI:   protocol.DocumentURI(uri.File(f.Abs)),
+		Range: conv.Range(exchange.Range{Start: f.LineStart(loc.Start), End: f.LineEnd(loc.End)}),
+	}
+}
+
+// sourceRelated converts related information in a working-tree file.
+func sourceRelated(r exchange.Related) protocol.DiagnosticRelatedInformation {
+	return protocol.DiagnosticRelatedInformation{
+		Location: protocol.Location{URI: protocol.DocumentURI(uri.File(r.File)), Range: protocol.Range{
+			Start: protocol.Position{Line: uint32(r.FileStart - 1)},
+			End:   protocol.Position{Line: uint32(r.FileEnd)},
+		}},
+		Message: r.Message,
+	}
+}
+
+// suggestionActions are the actions applying the suggestions of the
+// comments the range touches.
+func (s *Server) suggestionActions(docURI protocol.DocumentURI, an *Analysis, span exchange.Range, only []protocol.CodeActionKind) []protocol.CodeAction {
+	if !wantsKind(only, protocol.RefactorRewrite) {
+		return nil
+	}
+	s.wt.mu.Lock()
+	can := s.wt.applyEdit
+	s.wt.mu.Unlock()
+	t := s.treeFor(docURI)
+	if t == nil || !can {
+		return nil
+	}
+	var out []protocol.CodeAction
+	for _, sg := range an.SuggestionsIn(t, span.Start, span.End) {
+		out = append(out, protocol.CodeAction{
+			Title: sg.Title,
+			Kind:  protocol.RefactorRewrite,
+			Command: &protocol.Command{Title: sg.Title, Command: CommandApplySuggestion,
+				Arguments: []any{docURI, sg.Comment, sg.Name}},
+		})
+	}
+	return out
+}
+
+func wantsKind(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	return actionRequest{context: protocol.CodeActionContext{Only: only}}.wants(kind)
+}
+
+// applySuggestion runs CommandApplySuggestion: the suggestion is computed
+// again from the files as they are now, refused when its lines moved on,
+// and sent as workspace/applyEdit; the answer waits for the client's.
+func applySuggestion(ctx context.Context, s *requestView, args []any) (any, error) {
+	var docURI protocol.DocumentURI
+	var ci int
+	var name string
+	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &ci) != nil || remarshal(args[2], &name) != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplySuggestion+" takes three arguments: the review's URI, the comment's index and its name")
+	}
+	_, an, err := s.fileAnalysis(ctx, docURI)
+	if err != nil {
+		return nil, err
+	}
+	t := s.treeFor(docURI)
+	switch {
+	case t == nil:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, string(docURI)+" has no working tree")
+	case ci < 0 || ci >= len(an.Doc.Review.Comments) || anchor.CommentName(an.Doc.Review.Comments[ci]) != name:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s has no comment %s at index %d", docURI, name, ci))
+	}
+	sg, err := an.Suggestion(t, ci)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s's suggestion cannot be applied: %v", name, err))
+	}
+	s.mu.Lock()
+	enc := s.enc
+	s.mu.Unlock()
+	conv := Converter{M: sg.File.Mapper(), Enc: enc}
+	target := protocol.DocumentURI(uri.File(sg.File.Abs))
+	params := &protocol.ApplyWorkspaceEditParams{
+		Label: sg.Title,
+		Edit:  protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}},
+	}
+	var res protocol.ApplyWorkspaceEditResponse
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
+		return nil, err
+	}
+	if !res.Applied {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the client did not apply %s's suggestion to %s: %s", name, sg.File.Path, res.FailureReason))
+	}
+	return nil, nil
+}

@@ -1,0 +1,272 @@
+package worktree
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// MaxFileSize is the largest file read: anything larger is not source a
+// person reviews line by line.
+const MaxFileSize = 16 << 20
+
+// Errors of Read for files that are ignored.
+var (
+	ErrTooLarge   = errors.New("larger than 16 MB")
+	ErrBinary     = errors.New("a binary file")
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// File is a working-tree file as it was read. It never changes: a newer
+// copy on disk is a new File.
+type File struct {
+	// Path is the path the review names it by; Abs the file read.
+	Path, Abs string
+	// Text is the file's content.
+	Text string
+	// Size and ModTime are what the file's stat said when it was read.
+	Size    int64
+	ModTime time.Time
+	// lines are the texts of its lines without their terminators
+	// (a "\r" before "\n" dropped); starts the offset of each in Data.
+	lines  []string
+	starts []int
+	// CRLF is set when the file's first line ends with "\r\n": edits
+	// written into it end their lines the same way.
+	CRLF bool
+
+	textOnce sync.Once
+	text     *anchor.Text
+	mapOnce  sync.Once
+	mapper   *exchange.Mapper
+}
+
+// Mapper converts the file's byte offsets to positions, made on first use.
+func (f *File) Mapper() *exchange.Mapper {
+	f.mapOnce.Do(func() { f.mapper = exchange.NewMapper([]byte(f.Text)) })
+	return f.mapper
+}
+
+// Lines is the number of lines of the file.
+func (f *File) Lines() int { return len(f.lines) }
+
+// Line is the text of line n (from 1), without its terminator.
+func (f *File) Line(n int) string { return f.lines[n-1] }
+
+// LineStart is the byte offset of line n (from 1) in Text; n one past
+// the last line is the end of the file.
+func (f *File) LineStart(n int) int {
+	if n > len(f.lines) {
+		return len(f.Text)
+	}
+	return f.starts[n-1]
+}
+
+// LineEnd is the byte offset of the end of line n's text (before its
+// terminator).
+func (f *File) LineEnd(n int) int { return f.starts[n-1] + len(f.lines[n-1]) }
+
+// Search is the file's text for the drift search, indexed on first use.
+func (f *File) Search() *anchor.Text {
+	f.textOnce.Do(func() { f.text = anchor.NewText(f.lines) })
+	return f.text
+}
+
+// Newline is the line terminator the file uses.
+func (f *File) Newline() string {
+	if f.CRLF {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// Read returns the file the review's path names, as it is on disk now:
+// stat on every call, read again only when its size or modification time
+// changed since it was last read.
+func (t *Tree) Read(path string) (*File, error) {
+	if t.reads == nil {
+		return t.read(path)
+	}
+	t.reads.mu.Lock()
+	r, ok := t.reads.m[path]
+	t.reads.mu.Unlock()
+	if !ok {
+		r.f, r.err = t.read(path)
+		t.reads.mu.Lock()
+		t.reads.m[path] = r
+		t.reads.mu.Unlock()
+	}
+	return r.f, r.err
+}
+
+func (t *Tree) read(path string) (*File, error) {
+	abs, err := t.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+	}
+	if f := t.cache.get(abs, fi.Size(), fi.ModTime()); f != nil && f.Path == path {
+		return f, nil
+	}
+	f, err := readFile(path, abs)
+	if err != nil {
+		return nil, err
+	}
+	t.cache.put(abs, f)
+	return f, nil
+}
+
+// readFile reads abs, at most MaxFileSize bytes, and splits it in lines.
+func readFile(path, abs string) (*File, error) {
+	fh, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	// Read into a builder, whose String is the text without a copy;
+	// room for the size stat said and one byte more, to see a file that
+	// grew past the limit meanwhile.
+	var b strings.Builder
+	b.Grow(int(min(fi.Size(), MaxFileSize)) + 1)
+	if _, err := io.Copy(&b, io.LimitReader(fh, MaxFileSize+1)); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	data := b.String()
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+	}
+	if strings.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return nil, fmt.Errorf("%s: %w", path, ErrBinary)
+	}
+	f := &File{Path: path, Abs: abs, Text: data, Size: fi.Size(), ModTime: fi.ModTime()}
+	f.split()
+	return f, nil
+}
+
+// split fills lines and starts. A final line without a terminator is a
+// line; the empty text after a final terminator is not.
+func (f *File) split() {
+	s := f.Text
+	n := strings.Count(s, "\n") + 1
+	f.lines, f.starts = make([]string, 0, n), make([]int, 0, n)
+	for at := 0; at < len(s); {
+		end := len(s)
+		next := end
+		if i := strings.IndexByte(s[at:], '\n'); i >= 0 {
+			end, next = at+i, at+i+1
+		}
+		line := s[at:end]
+		if next != end && len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+			if len(f.lines) == 0 {
+				f.CRLF = true
+			}
+		}
+		f.lines, f.starts = append(f.lines, line), append(f.starts, at)
+		at = next
+	}
+}
+
+// cache holds the files read, by absolute path, with the size and
+// modification time they were read at.
+type cache struct {
+	mu    sync.Mutex
+	files map[string]*File
+	// located and holding remember where lines of a patch were found in
+	// a file as read (the *File is part of the key: a file read again is
+	// searched again). They are cleared when they grow past maxMemo.
+	located map[locKey]Location
+	holding map[holdKey]bool
+}
+
+// maxMemo bounds the memos: a patch edited over a long session leaves
+// the keys of its old file diffs behind.
+const maxMemo = 1 << 16
+
+func newCache() *cache {
+	return &cache{files: map[string]*File{}, located: map[locKey]Location{}, holding: map[holdKey]bool{}}
+}
+
+// locKey is a run of lines of a file diff (the patch indexes of its first
+// and last lines, and how many) in a file as read.
+type locKey struct {
+	fd          *anchor.FileDiff
+	first, last int
+	n           int
+	file        *File
+}
+
+type holdKey struct {
+	fd   *anchor.FileDiff
+	file *File
+}
+
+func (c *cache) location(k locKey) (Location, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	loc, ok := c.located[k]
+	return loc, ok
+}
+
+func (c *cache) setLocation(k locKey, loc Location) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.located) >= maxMemo {
+		clear(c.located)
+	}
+	c.located[k] = loc
+}
+
+func (c *cache) holds(k holdKey) (bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.holding[k]
+	return h, ok
+}
+
+func (c *cache) setHolds(k holdKey, h bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.holding) >= maxMemo {
+		clear(c.holding)
+	}
+	c.holding[k] = h
+}
+
+func (c *cache) get(abs string, size int64, mod time.Time) *File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.files[abs]; f != nil && f.Size == size && f.ModTime.Equal(mod) {
+		return f
+	}
+	return nil
+}
+
+func (c *cache) put(abs string, f *File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.files[abs] = f
+}

@@ -1,0 +1,330 @@
+package worktree
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+)
+
+// Location is where lines of the patch are in the working tree.
+type Location struct {
+	// Path is the file's path in the patch (a renamed file's new name);
+	// File the file read, nil when it could not be.
+	Path string
+	File *File
+	// Start and End are the lines found, from 1; 0 when not found.
+	Start, End int
+	// Expected is the RIGHT line number the first of them has in the
+	// review, and Lines how many RIGHT lines were looked for.
+	Expected, Lines int
+	// Exact is set when the lines are the same text, not only the same
+	// white space aside.
+	Exact bool
+	// PartialStart and PartialEnd are the nearest place holding a part
+	// of the lines, when they were not found whole (0 if none).
+	PartialStart, PartialEnd int
+	// Err says why the lines were not found.
+	Err error
+}
+
+// Found reports whether the lines were found.
+func (l Location) Found() bool { return l.Start > 0 }
+
+// Moved is how many lines below where the review has them the lines are
+// (negative: above).
+func (l Location) Moved() int { return l.Start - l.Expected }
+
+// Reasons a location is not found, besides the file's own read errors.
+var (
+	ErrChanged    = errors.New("the file no longer holds these lines")
+	ErrUnresolved = errors.New("its anchor does not resolve in the patch")
+	ErrDeleted    = errors.New("the review deletes this file")
+	ErrNoLine     = errors.New("nothing of the new file to look for")
+)
+
+// LocateComment returns where the lines resolution r anchors are in the
+// tree: a RIGHT comment's lines as a block; a LEFT comment's first line,
+// a removed line standing for where it was removed (the first RIGHT line
+// after it).
+func (t *Tree) LocateComment(r *anchor.Resolution) Location {
+	if r == nil || !r.Resolved || r.File == nil {
+		return Location{Err: ErrUnresolved}
+	}
+	if r.Side == anchor.Left {
+		return t.LocateDiffLine(r.File, r.Hunk, r.First)
+	}
+	ls := r.Lines()
+	return t.locate(r.File, ls)
+}
+
+// LocateDiffLine returns where line i of hunk h of f is in the tree: a
+// RIGHT line itself (a blank one with the lines after it up to the next
+// that is not blank, which place it); a removed line where it was removed:
+// the first RIGHT line after it.
+func (t *Tree) LocateDiffLine(f *anchor.FileDiff, h, i int) Location {
+	if h < 0 || h >= len(f.Hunks) || i < 0 {
+		return Location{Path: f.NewName, Err: ErrNoLine}
+	}
+	ls := f.Hunks[h].Lines
+	for i < len(ls) && !ls[i].In(anchor.Right) {
+		i++
+	}
+	if i == len(ls) {
+		return Location{Path: f.NewName, Err: ErrNoLine}
+	}
+	j := i
+	for j < len(ls) && (!ls[j].In(anchor.Right) || f.Content(ls[j]) == "" || blank(f.Content(ls[j]))) {
+		j++
+	}
+	run := make([]anchor.DiffLine, 0, j-i+1)
+	for k := i; k <= j && k < len(ls); k++ {
+		if ls[k].In(anchor.Right) {
+			run = append(run, ls[k])
+		}
+	}
+	loc := t.locate(f, run)
+	if loc.Found() {
+		loc.End = loc.Start // the line, not the lines that placed it
+	}
+	loc.Lines = 1
+	return loc
+}
+
+func blank(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// LocateHunk returns where the first RIGHT line of hunk h of f is.
+func (t *Tree) LocateHunk(f *anchor.FileDiff, h int) Location {
+	return t.LocateDiffLine(f, h, 0)
+}
+
+// locate finds the RIGHT lines ls of f in the tree.
+func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
+	loc := Location{Path: f.NewName, Lines: len(ls)}
+	if f.NewName == "" || f.Status == anchor.DeletedFile {
+		loc.Path, loc.Err = f.OldName, ErrDeleted
+		return loc
+	}
+	if len(ls) == 0 {
+		loc.Err = ErrNoLine
+		return loc
+	}
+	loc.Expected = ls[0].Number(anchor.Right)
+	file, err := t.Read(f.NewName)
+	if err != nil {
+		loc.Err = err
+		return loc
+	}
+	loc.File = file
+	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls), file: file}
+	if memo, ok := t.cache.location(key); ok {
+		return memo
+	}
+	defer func() { t.cache.setLocation(key, loc) }()
+	texts := make([]string, len(ls))
+	for k, l := range ls {
+		texts[k] = f.Content(l)
+	}
+	m, ok := file.Search().Find(texts, loc.Expected)
+	if allBlank(texts) {
+		m, ok = findBlank(f, ls, file, loc.Expected)
+	}
+	switch {
+	case !ok:
+		loc.Err = ErrChanged
+		loc.PartialStart = nearestLine(file, texts, loc.Expected)
+		loc.PartialEnd = loc.PartialStart
+	case m.Partial:
+		loc.Err = ErrChanged
+		loc.PartialStart, loc.PartialEnd = m.Start, m.End
+	default:
+		loc.Start, loc.End, loc.Exact = m.Start, m.End, m.Exact
+	}
+	return loc
+}
+
+func allBlank(texts []string) bool {
+	for _, s := range texts {
+		if !blank(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// findBlank places blank lines ls by the nearest line of their hunk that
+// is not blank: the next one (the blank lines are then its leading
+// offset), else the one before.
+func findBlank(f *anchor.FileDiff, ls []anchor.DiffLine, file *File, expect int) (anchor.TextMatch, bool) {
+	h, i, ok := f.Find(anchor.Right, int(ls[len(ls)-1].New))
+	if !ok {
+		return anchor.TextMatch{}, false
+	}
+	lines := f.Hunks[h].Lines
+	for j := i + 1; j < len(lines); j++ {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+			run := make([]string, int(l.New)-expect+1)
+			run[len(run)-1] = f.Content(l)
+			m, ok := file.Search().Find(run, expect)
+			m.End = m.Start + len(ls) - 1
+			return m, ok && !m.Partial
+		}
+	}
+	for j := i - len(ls); j >= 0; j-- {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+			before := expect - int(l.New)
+			m, ok := file.Search().Find([]string{f.Content(l)}, int(l.New))
+			m.Start += before
+			m.End = m.Start + len(ls) - 1
+			return m, ok && !m.Partial && m.End <= file.Lines()
+		}
+	}
+	return anchor.TextMatch{}, false
+}
+
+// nearestLine is the line of file nearest expect that holds one of texts
+// (the k-th expected at expect+k), or 0: where a part of lines the file
+// no longer holds as a block still is.
+func nearestLine(file *File, texts []string, expect int) int {
+	best, bestDist := 0, 0
+	if len(texts) < 2 {
+		return 0
+	}
+	for k, s := range texts {
+		if blank(s) {
+			continue
+		}
+		m, ok := file.Search().Find(texts[k:k+1], expect+k)
+		if ok && !m.Partial && (best == 0 || m.Distance < bestDist) {
+			best, bestDist = m.Start, m.Distance
+		}
+	}
+	return best
+}
+
+// Holding counts the patch's files that have RIGHT lines (total) and those
+// of them the tree holds (holding): a file holds its RIGHT lines when it
+// has at least half of them, anywhere the search reaches. Fewer than half
+// of the files holding theirs says the tree is not the reviewed revision.
+func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
+	var names []string
+	for _, f := range ix.Files {
+		names = append(names, f.NewName)
+	}
+	t.prefetch(names)
+	for _, f := range ix.Files {
+		if f.NewName == "" || f.Status == anchor.DeletedFile || f.Binary || !hasRight(f) {
+			continue
+		}
+		total++
+		if t.holds(f) {
+			holding++
+		}
+	}
+	return holding, total
+}
+
+// prefetchWorkers read files at once: reading is mostly waiting for
+// system calls, which another file's read can fill.
+const prefetchWorkers = 4
+
+// prefetch reads the files of a snapshot (Tree.Snapshot) on a few
+// goroutines, so that what follows finds them read; a tree that is not a
+// snapshot keeps nothing, and reads nothing ahead.
+func (t *Tree) prefetch(paths []string) {
+	if t.reads == nil || len(paths) < 2 {
+		return
+	}
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for range min(prefetchWorkers, len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				_, _ = t.Read(p) // the error is kept with the file, for its reader
+			}
+		}()
+	}
+	for _, p := range paths {
+		if p != "" {
+			next <- p
+		}
+	}
+	close(next)
+	wg.Wait()
+}
+
+func hasRight(f *anchor.FileDiff) bool {
+	for h := range f.Hunks {
+		if f.Hunks[h].NewCount > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether the tree holds at least half of f's RIGHT lines
+// that are not blank: each hunk's as a block, else line by line.
+func (t *Tree) holds(f *anchor.FileDiff) bool {
+	file, err := t.Read(f.NewName)
+	if err != nil {
+		return false
+	}
+	key := holdKey{fd: f, file: file}
+	if h, ok := t.cache.holds(key); ok {
+		return h
+	}
+	h := t.holdsLines(f, file)
+	t.cache.setHolds(key, h)
+	return h
+}
+
+// holdSample is how many RIGHT lines of a file holds looks for: enough
+// to tell the reviewed revision from another, few enough that a patch of
+// 100,000 lines costs a few thousand lookups.
+const holdSample = 16
+
+// holdsLines is holds for f's file as read: at least half of a sample of
+// its RIGHT lines that are not blank, spread over the file diff, are
+// found (anywhere the search reaches).
+func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
+	var ls []anchor.DiffLine
+	for h := range f.Hunks {
+		for _, l := range f.Hunks[h].Lines {
+			if l.In(anchor.Right) {
+				ls = append(ls, l)
+			}
+		}
+	}
+	step := max(1, len(ls)/holdSample)
+	found, all := 0, 0
+	for k := 0; k < len(ls); k += step {
+		s := f.Content(ls[k])
+		if blank(s) {
+			continue
+		}
+		all++
+		if m, ok := file.Search().Find([]string{s}, int(ls[k].New)); ok && !m.Partial {
+			found++
+		}
+	}
+	return found*2 >= all
+}
+
+// Describe says where loc is, for people: "internal/api/handler.go:74",
+// or why it is not found.
+func (l Location) Describe() string {
+	if l.Found() {
+		return fmt.Sprintf("%s:%d", l.Path, l.Start)
+	}
+	return fmt.Sprintf("not found: %v", l.Err)
+}
