@@ -7,9 +7,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // where formats an offset as "line N" for messages about distant openers.
@@ -77,10 +77,8 @@ func (r *reader) number(n *Node) {
 //
 // A string without a backslash decodes to its source bytes exactly (raw
 // control characters and invalid UTF-8 are kept as they are, and
-// reported), so its Str is a view of the source rather than a copy: see
-// Parse on why the source must not change afterwards. Escaped strings,
-// and every string of the patch (see reader.copy), are copied into the
-// reader's string blocks instead.
+// reported). The value is copied into the reader's string blocks (see
+// keep), or, for a reader that peeks, left in r.peeked.
 func (r *reader) stringValue(n *Node) {
 	s := r.src
 	start := r.pos
@@ -143,8 +141,8 @@ func (r *reader) stringValue(n *Node) {
 		return
 	}
 	r.scratch = append(r.scratch, s[run:end]...)
-	n.Str = r.keep(r.scratch)
 	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
+	n.Str = r.keep(r.scratch)
 }
 
 // Eight bytes at a time: every byte 0x01 and every byte 0x80.
@@ -180,16 +178,13 @@ func plainASCII(s []byte, i int) int {
 
 func hasZero(x uint64) uint64 { return (x - ones) &^ x }
 
-// plain returns the unescaped string content src[start:end]: a view of the
-// source, or a copy inside the patch.
+// plain returns the unescaped string content src[start:end] as keep does.
 func (r *reader) plain(start, end int) string {
 	if end <= start {
+		r.peeked = r.src[start:start]
 		return ""
 	}
-	if r.copy {
-		return r.keep(r.src[start:end])
-	}
-	return unsafe.String(&r.src[start], end-start)
+	return r.keep(r.src[start:end])
 }
 
 // strBlock is the size of the blocks strings are copied into: one
@@ -197,35 +192,60 @@ func (r *reader) plain(start, end int) string {
 // class rounding of small allocations.
 const strBlock = 64 << 10
 
-// keep copies b into the reader's string blocks and returns the copy. A
-// reader that does not copy (an elemDecoder's) returns a string of b's
-// own, and one that peeks, a view of b, valid until b changes.
+// keep returns b as a string in the reader's string blocks. A reader that
+// peeks keeps b in r.peeked instead, to be looked at before the next
+// value is read, and returns "".
 func (r *reader) keep(b []byte) string {
 	if r.peek {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		r.peeked = b
+		return ""
 	}
-	if !r.copy {
-		return string(b)
-	}
-	return keepIn(&r.strs, b)
+	return r.strs.keep(b)
 }
 
-// keepIn copies b into the block *strs, or a new one when it is full,
-// and returns the copy.
-func keepIn(strs *[]byte, b []byte) string {
+// stringBlocks copies strings into blocks: one allocation per block
+// instead of one per string. A strings.Builder never changes the bytes it
+// has handed out, so the strings of one block share its memory. A copy of
+// a stringBlocks shares its block until either starts another.
+type stringBlocks struct{ b *strings.Builder }
+
+// keep copies b into the block, or a new one when it is full, and returns
+// the copy.
+func (s *stringBlocks) keep(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	if len(b) > strBlock/8 {
 		return string(b) // a large one would waste the rest of a block
 	}
-	if cap(*strs)-len(*strs) < len(b) {
-		*strs = make([]byte, 0, strBlock)
+	at := s.roomFor(len(b))
+	s.b.Write(b)
+	return s.b.String()[at:]
+}
+
+// keepString is keep for a string.
+func (s *stringBlocks) keepString(str string) string {
+	if len(str) == 0 || len(str) > strBlock/8 {
+		return strings.Clone(str)
 	}
-	at := len(*strs)
-	*strs = append(*strs, b...)
-	// The block's bytes up to len(*strs) are never written again.
-	return unsafe.String(&(*strs)[at], len(b))
+	at := s.roomFor(len(str))
+	s.b.WriteString(str)
+	return s.b.String()[at:]
+}
+
+// roomFor makes room for n more bytes in the block, starting a new one
+// when it is full, and returns where they go. Blocks grow from small, for
+// a reader that keeps few strings.
+func (s *stringBlocks) roomFor(n int) int {
+	if s.b == nil || s.b.Cap()-s.b.Len() < n {
+		size := 256
+		if s.b != nil {
+			size = s.b.Cap() * 2
+		}
+		s.b = new(strings.Builder)
+		s.b.Grow(min(strBlock, max(size, 2*n)))
+	}
+	return s.b.Len()
 }
 
 // escape decodes the escape at s[i] (a backslash) into r.scratch and
