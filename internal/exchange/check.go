@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+
 	"bytes"
 	"fmt"
 	"slices"
@@ -242,7 +244,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 			if loneSurrogateAt(src[:end], i) {
 				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
 					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", src[i:i+6])})
-			} else if r, ok := hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
+			} else if r, ok := jsontext.Hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
 				i += 11 // a valid pair: its low half is not alone
 				continue
 			}

@@ -4,12 +4,12 @@ package exchange
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // where formats an offset as "line N" for messages about distant openers.
@@ -83,7 +83,7 @@ func (r *reader) stringValue(n *Node) {
 	s := r.src
 	start := r.pos
 	i := start + 1
-	i = plainASCII(s, i) // fast path: plain ASCII without escapes
+	i = jsontext.PlainASCII(s, i) // fast path: plain ASCII without escapes
 	if i < len(s) && s[i] == '"' {
 		n.Str = r.plain(start+1, i)
 		r.pos = i + 1
@@ -124,7 +124,7 @@ func (r *reader) stringValue(n *Node) {
 			i += size // kept as it is
 			continue
 		case c != '\\':
-			i = plainASCII(s, i+1)
+			i = jsontext.PlainASCII(s, i+1)
 			continue
 		}
 		if !n.Escape {
@@ -144,39 +144,6 @@ func (r *reader) stringValue(n *Node) {
 	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
 	n.Str = r.keep(r.scratch)
 }
-
-// Eight bytes at a time: every byte 0x01 and every byte 0x80.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// plainASCII returns the offset of the first byte from i on that a string
-// reader must look at: a quote, a backslash, a control character or a
-// byte of a multi-byte character. Most of a review's text is plain ASCII,
-// so it is skipped eight bytes at a time.
-func plainASCII(s []byte, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		// A byte below n sets its high bit in (x - n*ones) &^ x, and
-		// a zero byte of x^(c*ones) is a byte equal to c. Borrows can
-		// only flag bytes after a real match, which the byte loop below
-		// then finds first.
-		special := x | (x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))
-		if special&highs != 0 {
-			break
-		}
-	}
-	for i < len(s) {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-func hasZero(x uint64) uint64 { return (x - ones) &^ x }
 
 // plain returns the unescaped string content src[start:end] as keep does.
 func (r *reader) plain(start, end int) string {
@@ -250,7 +217,9 @@ func (s *stringBlocks) roomFor(n int) int {
 
 // escape decodes the escape at s[i] (a backslash) into r.scratch and
 // returns the offset after it and where the next run of source bytes to
-// copy begins.
+// copy begins. An invalid one is reported and read as encoding/json
+// would not: a \u escape as written, any other the character without its
+// backslash.
 func (r *reader) escape(i int) (next, run int) {
 	s := r.src
 	if i+1 >= len(s) || s[i+1] == '\n' || s[i+1] == '\r' {
@@ -259,78 +228,24 @@ func (r *reader) escape(i int) (next, run int) {
 		// unterminated there.
 		return i + 1, i + 1
 	}
-	switch e := s[i+1]; e {
-	case '"', '\\', '/':
-		r.scratch = append(r.scratch, e)
-	case 'b':
-		r.scratch = append(r.scratch, '\b')
-	case 'f':
-		r.scratch = append(r.scratch, '\f')
-	case 'n':
-		r.scratch = append(r.scratch, '\n')
-	case 'r':
-		r.scratch = append(r.scratch, '\r')
-	case 't':
-		r.scratch = append(r.scratch, '\t')
-	case 'u':
-		ru, size := decodeUnicodeEscape(s[i:])
-		if size == 0 {
-			end := i + 2
-			for end < len(s) && end < i+6 && isHex(s[end]) {
-				end++
-			}
-			r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
-			return end, i // kept as written
-		}
-		r.scratch = utf8.AppendRune(r.scratch, ru)
+	var size int
+	if r.scratch, size = jsontext.AppendEscape(r.scratch, s[i:]); size > 0 {
 		return i + size, i + size
-	default:
-		_, size := utf8.DecodeRune(s[i+1:])
-		r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
-		return i + 1 + size, i + 1 // the character, without its backslash
 	}
-	return i + 2, i + 2
-}
-
-// decodeUnicodeEscape decodes \uXXXX at the start of s, joining a surrogate
-// pair when a second escape follows. size is 0 when s has no valid escape.
-// A lone surrogate decodes to U+FFFD, as encoding/json does.
-func decodeUnicodeEscape(s []byte) (rune, int) {
-	r1, ok := hex4(s)
-	if !ok {
-		return 0, 0
-	}
-	if utf16.IsSurrogate(r1) {
-		if r2, ok := hex4(s[6:]); ok && len(s) >= 12 {
-			if ru := utf16.DecodeRune(r1, r2); ru != utf8.RuneError {
-				return ru, 12
-			}
+	if s[i+1] == 'u' {
+		end := i + 2
+		for end < len(s) && end < i+6 && isHex(s[end]) {
+			end++
 		}
-		return utf8.RuneError, 6
+		r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
+		return end, i // kept as written
 	}
-	return r1, 6
-}
-
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return 0, false
-	}
-	var v rune
-	for _, c := range s[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
+	_, size = utf8.DecodeRune(s[i+1:])
+	r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
+	return i + 1 + size, i + 1 // the character, without its backslash
 }
 
 func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	_, ok := jsontext.HexDigit(c)
+	return ok
 }

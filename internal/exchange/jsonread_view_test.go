@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"bytes"
 	"testing"
 	"unsafe"
 )
@@ -38,32 +37,3 @@ func TestNodeSize(t *testing.T) {
 	}
 }
 
-// TestPlainASCII compares the eight-bytes-at-a-time scan with a byte loop
-// on every alignment of strings that put each kind of byte everywhere.
-func TestPlainASCII(t *testing.T) {
-	naive := func(s []byte, i int) int {
-		for ; i < len(s); i++ {
-			if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-				return i
-			}
-		}
-		return i
-	}
-	for _, special := range []byte{'"', '\\', 0, 0x1f, '\n', 0x80, 0xff, 0xc3} {
-		for _, fill := range []byte{'a', ' ', 0x21, 0x7f, '!', '#', '[', ']', 0x5b, 0x5d} {
-			for n := 0; n < 20; n++ {
-				for at := 0; at <= n; at++ {
-					s := bytes.Repeat([]byte{fill}, n)
-					if at < n {
-						s[at] = special
-					}
-					for from := 0; from <= n; from++ {
-						if got, want := plainASCII(s, from), naive(s, from); got != want {
-							t.Fatalf("plainASCII(%q, %d) = %d, want %d", s, from, got, want)
-						}
-					}
-				}
-			}
-		}
-	}
-}
