@@ -43,7 +43,7 @@ func Check(doc *Document) Result {
 // checked (by ParseIncremental or not). What a check finds inside one
 // comment depends on nothing but that comment's bytes and index, so a
 // comment spelt as in prev at the same index gets prev's findings, moved:
-// a keystroke checks the comment it changed, not the 2,000 others. What
+// a keystroke checks the comment it changed, not all the others. What
 // spans comments (ids) is checked again unless the ids are unchanged.
 // When the patch was carried over, so are its html-escape findings, which
 // would otherwise mean scanning every escaped diff line again. The result

@@ -126,7 +126,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
-	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs, id: new(docID)}, prev, ch)
+	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}, prev, ch)
 	if root.Kind != KindObject {
 		return d, r
 	}
@@ -147,7 +147,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 // document reads the document as Parse does.
 func (r *reader) document() *Document {
 	root, errs := parseJSON(r)
-	d := &Document{Src: r.src, Root: root, Syntax: errs, id: new(docID)}
+	d := &Document{Src: r.src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
 		d.Review = decodeReview(r.src, root)
 	}
@@ -206,8 +206,8 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 // text changed, when prev has one: the lines before the edit keep their
 // index and those after it are prev's moved, without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
-	if prev.mapper != nil {
-		d.mapper = prev.mapper.edited(d.Src, ch)
+	if m := prev.mapper.built(); m != nil {
+		d.mapper.m = m.edited(d.Src, ch)
 	}
 	return d
 }

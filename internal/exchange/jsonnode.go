@@ -85,7 +85,7 @@ type Node struct {
 	// check for HTML-style escapes need not read every key.
 	keyEscape bool
 	// onlyStrings reports an array whose elements are all strings, so
-	// that schema validation need not look at the patch's 100,000.
+	// that schema validation need not look at every line of the patch.
 	onlyStrings bool
 }
 

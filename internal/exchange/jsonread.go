@@ -86,8 +86,8 @@ const slabNodes = 1024
 const ptrBlock = 4096
 
 // pushKid adds n to r.kids, doubling the stack when it is full: append
-// grows a large slice by a quarter, which for the 100,000 elements of a
-// large patch made about four times the final stack of garbage.
+// grows a large slice by a quarter, which for a large array makes several
+// times the final stack of garbage.
 func (r *reader) pushKid(n *Node) {
 	if len(r.kids) == cap(r.kids) {
 		r.kids = slices.Grow(r.kids, len(r.kids)+8)

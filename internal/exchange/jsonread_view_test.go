@@ -36,4 +36,3 @@ func TestNodeSize(t *testing.T) {
 		t.Errorf("Node is %d bytes, want at most 112", size)
 	}
 }
-

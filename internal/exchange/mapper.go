@@ -48,8 +48,8 @@ type Mapper struct {
 	shared, lines []int32
 	// marks, sorted by offset, are character boundaries every markStep
 	// bytes or so inside long lines, with the columns before them: a
-	// document written on one line (a minified review is 8 MB on one
-	// line) would otherwise cost a scan from its start per position.
+	// document written on one line (a minified review) would otherwise
+	// cost a scan from its start per position.
 	marks []mark
 }
 

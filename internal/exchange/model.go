@@ -1,6 +1,9 @@
 package exchange
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Member names in the spec's order. The canonical writer emits them in this
 // order; anything else is an unknown member.
@@ -21,14 +24,14 @@ const (
 // Document is a parsed review exchange file: the JSON tree with positions
 // and the review model decoded from it with the spec's tolerance rules.
 //
-// A Document never changes once parsed (but for the mapper it builds on
-// first use); Src must never be modified.
+// A Document never changes once parsed, but for the mapper it builds on
+// first use; Src must never be modified.
 type Document struct {
 	Src    []byte
 	Root   *Node
 	Syntax []SyntaxError
 	Review Review
-	mapper *Mapper
+	mapper *lazyMapper
 	// patchFrom is the patch node of the earlier version whose subtree
 	// this document reuses, moved by patchDelta bytes (ParseIncremental).
 	// A node, not the Document: each version would otherwise keep the one
@@ -50,10 +53,32 @@ type docID struct{ _ byte }
 
 // Mapper returns the document's position mapper, built on first use.
 func (d *Document) Mapper() *Mapper {
-	if d.mapper == nil {
-		d.mapper = NewMapper(d.Src)
+	if d.mapper == nil { // a Document not made by this package's parsers
+		return NewMapper(d.Src)
 	}
-	return d.mapper
+	d.mapper.mu.Lock()
+	defer d.mapper.mu.Unlock()
+	if d.mapper.m == nil {
+		d.mapper.m = NewMapper(d.Src)
+	}
+	return d.mapper.m
+}
+
+// lazyMapper is a document's mapper, built once, by the first request
+// that needs it, while others may ask at the same time.
+type lazyMapper struct {
+	mu sync.Mutex
+	m  *Mapper
+}
+
+// built returns the mapper if it was built, else nil.
+func (l *lazyMapper) built() *Mapper {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m
 }
 
 // Review is the top-level object. Fields hold decoded values where the
@@ -128,8 +153,8 @@ func (p *Patch) Detached() Patch {
 // for a document without a patch.
 func (p *Patch) Origin() *PatchOrigin { return p.origin }
 
-// PatchLine is one diff line of the patch. A large review has 100,000 of
-// them: it holds 32-bit numbers only (Parse takes no source of 2 GiB),
+// PatchLine is one diff line of the patch. A large review has very many
+// of them: it holds 32-bit numbers only (Parse takes no source of 2 GiB),
 // relative to the patch node and to the line's element, so that the
 // garbage collector need not scan the table and a moved patch need not
 // copy it. Patch's Line methods read it.
@@ -271,7 +296,7 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 // more is not read: it gets one syntax error.
 func Parse(src []byte) *Document {
 	root, errs := ParseJSON(src)
-	d := &Document{Src: src, Root: root, Syntax: errs, id: new(docID)}
+	d := &Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
 		d.Review = decodeReview(src, root)
 	}
