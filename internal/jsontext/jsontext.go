@@ -30,17 +30,17 @@ func Plain(b []byte, i int) int { return scan(b, i, false) }
 func PlainASCII(b []byte, i int) int { return scan(b, i, true) }
 
 func scan(b []byte, i int, ascii bool) int {
-	var stop uint64 // flags the bytes of x at or above 0x80 when ascii
+	var high uint64 // keeps the high bits of x, which flag bytes from 0x80, when ascii
+	if ascii {
+		high = highs
+	}
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i : i+8])
-		if ascii {
-			stop = x
-		}
 		// A byte below n sets its high bit in (x - n*ones) &^ x, and a
 		// zero byte of x^(c*ones) is a byte equal to c. Borrows can only
 		// flag bytes after a real match, which the byte loop below then
 		// finds first.
-		if (stop|(x-0x20*ones)&^x|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)))&highs != 0 {
+		if (x&high|(x-0x20*ones)&^x|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)))&highs != 0 {
 			break
 		}
 	}
@@ -188,6 +188,12 @@ func Unescape(b []byte, i int) (n, next int, err error) {
 			return w - start, j + 1, nil
 		case b[j] < 0x20:
 			return w - start, j, ErrControl
+		}
+		if j+1 < len(b) && simple[b[j+1]] != 0 {
+			// Most escapes of a text, spared the call.
+			b[w] = simple[b[j+1]]
+			w, i = w+1, i+2
+			continue
 		}
 		out, size := AppendEscape(b[w:w], b[j:])
 		if size == 0 {
