@@ -14,11 +14,12 @@ import (
 // only when something asks for them (lazyElems), and its lines are
 // shared (see PatchLine). The comments the edit leaves whole, before or
 // after it, are copied rather than read again: the edited one is read,
-// not the thousands of others.
+// not all the others.
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
-// not views of prev.Src, and its Parent a stand-in (see Node.Parent).
+// its table holds a copy of its text, and its Parent is a stand-in (see
+// Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
 	return ParseEdited(src, prev, ChangeBetween(prev.Src, src))
 }

@@ -67,7 +67,7 @@ type reader struct {
 	// read counts the nodes read, for tests of what was taken instead.
 	read int
 	// table holds the elements of the patch array while they are all
-	// strings (see lazyArray), tabling says it still does, and tableArray
+	// strings (see lazyElems), tabling says it still does, and tableArray
 	// asks array to start one (see patch).
 	table      stringTable
 	tabling    bool
@@ -451,7 +451,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 	keyEnd := r.pos
 	isPatch := depth == 0 && name == "patch"
 	if isPatch {
-		name = "patch" // the constant, not a view of src
+		name = "patch" // the constant, not a copy in the blocks of the tree it leaves
 	}
 	r.skipSpace()
 	var v *Node

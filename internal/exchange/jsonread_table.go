@@ -7,15 +7,15 @@ import (
 
 // The reader's side of the patch's table: the elements of the root's
 // patch array are kept as table entries rather than nodes while they are
-// all strings (see lazyArray).
+// all strings (see lazyElems).
 
 // patch reads the value of the root's patch member. Later versions may
 // share what it reads (ParseIncremental), so nothing of it may keep this
-// version's tree or source alive: its strings are copies (see plain), and
-// its nodes and strings get blocks of their own, since one node or string
-// in a block keeps the whole block, and whatever the rest of it points to.
-// An array of strings comes back as a lazyArray, whose table holds no
-// string at all.
+// version's tree or source alive: its nodes and strings get blocks of
+// their own, since one node or string in a block keeps the whole block,
+// and whatever the rest of it points to. An array of strings comes back
+// as a node whose elements are made from a table when asked for (see
+// lazyElems), which holds no string at all.
 func (r *reader) patch(obj *Node, depth int) *Node {
 	r.slab, r.strs, r.ptrs = nil, stringBlocks{}, nil
 	r.tableArray, r.table = true, nil
