@@ -310,13 +310,13 @@ func (d *paramsReader) text() ([]byte, error) {
 	}
 	start := d.i + 1
 	n, next, err := jsontext.Unescape(d.b, start)
-	// The bytes before where decoding stopped may have been written.
-	d.decoded = append(d.decoded, [2]int{start, max(start, min(next, len(d.b))-1)})
+	d.i = next
 	if err != nil {
-		d.i = next
+		// The bytes before where decoding stopped may have been written.
+		d.decoded = append(d.decoded, [2]int{start, next})
 		return nil, d.errorf("%v", err)
 	}
-	d.i = next
+	d.decoded = append(d.decoded, [2]int{start, next - 1}) // up to the closing quote
 	return d.b[start : start+n : start+n], nil
 }
 
