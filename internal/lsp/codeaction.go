@@ -49,6 +49,9 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) (a
 	}
 	caps := s.clientCaps()
 	if caps.actionLiterals {
+		for i := range actions {
+			actions[i].IsPreferred = actions[i].IsPreferred && caps.preferred
+		}
 		return actions, nil
 	}
 	commands := []protocol.Command{}

@@ -1,6 +1,7 @@
 package metamodel
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 )
@@ -29,6 +30,9 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 			if _, isCommand := field(a, "command").(string); !isCommand && !literals {
 				fail(fmt.Sprintf("[%d]", i), "a CodeAction literal, to a client without codeActionLiteralSupport (Command only)")
 			}
+			if field(a, "isPreferred") != nil && field(field(td, "codeAction"), "isPreferredSupport") != true {
+				fail(fmt.Sprintf("[%d].isPreferred", i), "isPreferred, to a client without codeAction.isPreferredSupport")
+			}
 		}
 	case kind == "response" && method == "textDocument/hover":
 		formats := stringList(field(field(td, "hover"), "contentFormat"))
@@ -36,9 +40,11 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 			fail(".contents", "markdown, to a client whose hover.contentFormat is %q", formats)
 		}
 	case kind == "response" && method == "textDocument/documentSymbol":
-		hierarchical := field(field(td, "documentSymbol"), "hierarchicalDocumentSymbolSupport") == true
-		tags := field(field(td, "documentSymbol"), "tagSupport") != nil
-		out = append(out, symbolRules(asArray(value), "", hierarchical, tags)...)
+		ds := field(td, "documentSymbol")
+		hierarchical := field(ds, "hierarchicalDocumentSymbolSupport") == true
+		tags := field(ds, "tagSupport") != nil
+		kinds := asArray(field(field(ds, "symbolKind"), "valueSet"))
+		out = append(out, symbolRules(asArray(value), "", hierarchical, tags, kinds)...)
 	case kind == "response" && method == "textDocument/completion":
 		item := field(field(td, "completion"), "completionItem")
 		items := asArray(value)
@@ -55,6 +61,15 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 			}
 			if _, isReplace := field(field(it, "textEdit"), "insert").(map[string]any); isReplace && field(item, "insertReplaceSupport") != true {
 				fail(at+".textEdit", "an InsertReplaceEdit, to a client without insertReplaceSupport")
+			}
+			if m := field(it, "insertTextMode"); m != nil && !slices.Contains(asArray(field(field(item, "insertTextModeSupport"), "valueSet")), m) {
+				fail(at+".insertTextMode", "insertTextMode %v, to a client whose insertTextModeSupport lacks it", m)
+			}
+			if field(it, "preselect") != nil && field(item, "preselectSupport") != true {
+				fail(at+".preselect", "preselect, to a client without preselectSupport")
+			}
+			if !knownKind(field(it, "kind"), 18, field(field(field(td, "completion"), "completionItemKind"), "valueSet")) {
+				fail(at+".kind", "kind %v, past Text to Reference, to a client whose completionItemKind.valueSet lacks it", field(it, "kind"))
 			}
 		}
 	case kind == "notification" && method == "textDocument/publishDiagnostics":
@@ -88,17 +103,20 @@ func CapabilityRules(caps any, kind, method string, value any) []Violation {
 
 // symbolRules: DocumentSymbol only to a client with hierarchical support,
 // SymbolInformation otherwise; tags only to a client that takes them.
-func symbolRules(syms []any, path string, hierarchical, tags bool) []Violation {
+func symbolRules(syms []any, path string, hierarchical, tags bool, kinds []any) []Violation {
 	var out []Violation
 	for i, s := range syms {
 		at := fmt.Sprintf("%s[%d]", path, i)
+		if !knownKind(field(s, "kind"), 18, kinds) {
+			out = append(out, Violation{Path: at + ".kind", Message: fmt.Sprintf("kind %v, past File to Array, to a client whose symbolKind.valueSet lacks it", field(s, "kind"))})
+		}
 		if _, isDocumentSymbol := field(s, "selectionRange").(map[string]any); isDocumentSymbol && !hierarchical {
 			out = append(out, Violation{Path: at, Message: "a DocumentSymbol, to a client without hierarchicalDocumentSymbolSupport"})
 		}
 		if field(s, "tags") != nil && !tags {
 			out = append(out, Violation{Path: at + ".tags", Message: "tags, to a client without documentSymbol.tagSupport"})
 		}
-		out = append(out, symbolRules(asArray(field(s, "children")), at+".children", hierarchical, tags)...)
+		out = append(out, symbolRules(asArray(field(s, "children")), at+".children", hierarchical, tags, kinds)...)
 	}
 	return out
 }
@@ -111,4 +129,19 @@ func stringList(v any) []string {
 		}
 	}
 	return out
+}
+
+// knownKind reports whether kind (absent is fine) is one a client takes:
+// one of the protocol's initial ones, 1 to initial, or one of its
+// valueSet: "if this property is not present the client only supports"
+// those.
+func knownKind(kind any, initial int64, valueSet any) bool {
+	n, ok := kind.(json.Number)
+	if !ok {
+		return true
+	}
+	if i, err := n.Int64(); err == nil && i >= 1 && i <= initial {
+		return true
+	}
+	return slices.Contains(asArray(valueSet), kind)
 }
