@@ -11,13 +11,13 @@ PREFIX  ?= $(HOME)/.local
 NVIMS   ?= $(or $(NVIM),$(wildcard /opt/lreview-nvim/bin/nvim /opt/lreview-nvim-sid/bin/nvim),$(shell command -v nvim 2>/dev/null))
 # HX and EMACS (the editor to test) are passed on as given: unset, the test
 # scripts pick the default (/opt/lreview-helix/bin/hx, else hx or emacs on PATH).
-# tree-sitter's JSON grammar (sh .ci/build-json-grammar): with it the Helix
+# tree-sitter's JSON grammar (sh scripts/build-json-grammar): with it the Helix
 # test checks the diff colours and the Emacs test runs on json-ts-mode too.
 TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
-.PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install bench clean
+.PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install lint test-race bench clean
 
-test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e
+test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e test-sarif
 
 build:
 	$(GO) build -o $(BIN) ./cmd/lreview-lsp
@@ -30,10 +30,25 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
 
+# lint: go vet and staticcheck at a pinned release (run from the module
+# proxy, so nothing is installed and every machine runs the same checks).
+STATICCHECK_VERSION := v0.8.2
+lint:
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# test-race: the Go tests under the race detector, as .ci/run runs them.
+# -short trims the randomised rounds and skips the 8 MB documents; RACE_SKIP
+# names the tests of big inputs in one goroutine, where the detector has
+# nothing to find and costs minutes. `make test` runs them all without it.
+RACE_SKIP := ^(TestDiffLarge|TestMapperLongLines|TestFastColumnsMatchReference|TestMapperEditedMatchesNewMapper)$$
+test-race:
+	$(GO) test -race -short -skip '$(RACE_SKIP)' ./...
+
 test-vim: build
 	@if [ -z "$(strip $(NVIMS))" ]; then \
-		if [ -n "$$CI" ]; then echo "vim tests: no Neovim under CI (sh ../shared/tools/install-nvim)" >&2; exit 1; fi; \
-		echo "vim tests skipped: no Neovim (install it with: sh ../shared/tools/install-nvim)"; \
+		if [ -n "$$CI" ]; then echo "vim tests: no Neovim under CI (sh scripts/install-nvim)" >&2; exit 1; fi; \
+		echo "vim tests skipped: no Neovim (install it with: sh scripts/install-nvim)"; \
 	fi
 	@set -e; for nvim in $(NVIMS); do \
 		echo "=== Neovim: $$nvim ($$($$nvim --version | head -n 1))"; \
@@ -54,16 +69,30 @@ test-vscode: build
 	fi
 
 # The extension in a real VS Code (code-server + headless Chromium from
-# ../shared/tools/install-code-server, prefix $LREVIEW_CODE_SERVER or
+# scripts/install-code-server, prefix $LREVIEW_CODE_SERVER or
 # /opt/lreview-code-server). Skipped when missing, except when CI is set.
 test-vscode-e2e: build
 	@cs="$${LREVIEW_CODE_SERVER:-/opt/lreview-code-server}"; \
 	if [ -f "$$cs/.ok" ] && [ -d editors/vscode/node_modules ]; then \
 		cd editors/vscode && LREVIEW_LSP="$(BIN)" LREVIEW_CODE_SERVER="$$cs" npm run --silent test:e2e; \
 	elif [ -n "$$CI" ]; then \
-		echo "vscode e2e: no code-server in $$cs or no editors/vscode/node_modules; CI needs both (sh ../shared/tools/install-code-server; npm ci)"; exit 1; \
+		echo "vscode e2e: no code-server in $$cs or no editors/vscode/node_modules; CI needs both (sh scripts/install-code-server; npm ci)"; exit 1; \
 	else \
-		echo "vscode e2e skipped: no code-server in $$cs (install it with: sh ../shared/tools/install-code-server) or no editors/vscode/node_modules (npm ci)"; \
+		echo "vscode e2e skipped: no code-server in $$cs (install it with: sh scripts/install-code-server) or no editors/vscode/node_modules (npm ci)"; \
+	fi
+
+# The SARIF of `check --format sarif` (examples, check's golden reviews, a
+# failed read) validated by Microsoft's SARIF multitool, pinned in
+# tools/sarif/package-lock.json (install: cd tools/sarif && npm ci): any
+# error or warning fails. Skipped without it, except when CI is set.
+.PHONY: test-sarif
+test-sarif: build
+	@if [ -d tools/sarif/node_modules/@microsoft/sarif-multitool ]; then \
+		sh tools/sarif/validate.sh "$(BIN)"; \
+	elif [ -n "$$CI" ]; then \
+		echo "sarif tests: no tools/sarif/node_modules under CI (cd tools/sarif && npm ci --no-audit --no-fund)" >&2; exit 1; \
+	else \
+		echo "sarif tests skipped: run 'npm ci' in tools/sarif first"; \
 	fi
 
 bench:
@@ -85,4 +114,4 @@ bench-peer: build
 		mkdir -p "$(PEER_DIR)" && \
 		npm install --no-save --no-audit --no-fund --prefix "$(PEER_DIR)" vscode-langservers-extracted@$(PEER_VERSION); \
 	fi
-	$(GO) run ./internal/lsp/peerbench -ours "$(BIN)" -peer "$(PEER_BIN)"
+	$(GO) run ./internal/bench/peerbench -ours "$(BIN)" -peer "$(PEER_BIN)"

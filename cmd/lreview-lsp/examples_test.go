@@ -129,7 +129,7 @@ func TestFixLoop(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			var fixed, report, errb bytes.Buffer
 			status := run([]string{"fix", "-"}, bytes.NewReader(in.src), &fixed, &report)
-			if status != 0 {
+			if status > 1 || status == 1 && fixed.Len() == 0 {
 				if strings.Contains(report.String(), "syntax error") {
 					t.Skip("fix refuses documents with syntax errors")
 				}
@@ -137,14 +137,16 @@ func TestFixLoop(t *testing.T) {
 			}
 			out := fixed.Bytes()
 
-			// A fixed point: nothing left to fix. What fix declined (a tie,
-			// a state it must not change) it says again, and only that.
+			// A fixed point: nothing left to fix. What fix left (a tie, a
+			// state it must not change, an error it cannot fix) it says
+			// again, and only that, with the same exit status.
 			var again bytes.Buffer
 			errb.Reset()
+			first := status
 			status = run([]string{"fix", "-"}, bytes.NewReader(out), &again, &errb)
 			var declined, still []string
 			for _, l := range strings.Split(strings.TrimSpace(report.String()), "\n") {
-				if strings.Contains(l, ": not fixed: ") {
+				if strings.Contains(l, ": left ") {
 					declined = append(declined, l)
 				}
 			}
@@ -153,7 +155,7 @@ func TestFixLoop(t *testing.T) {
 					still = append(still, l)
 				}
 			}
-			if status != 0 || len(still) > 0 || !bytes.Equal(again.Bytes(), out) {
+			if status != first || len(still) > 0 || !bytes.Equal(again.Bytes(), out) {
 				t.Errorf("fix on fix's output: exit %d, still fixes:\n%s", status, strings.Join(still, "\n"))
 			}
 			_, after := checkJSON(t, out)

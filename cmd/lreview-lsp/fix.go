@@ -11,25 +11,59 @@ import (
 )
 
 func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return rewriteFiles("fix", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
-		out, applied, err := anchor.FixAll(src)
+	return rewriter{}.fix(args, stdin, stdout, stderr)
+}
+
+// fix applies the fixes that need no choice, reports each on standard
+// error, then one line per comment it left and why; like check, it exits 1
+// when the fixed document still has an error.
+func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	errorsLeft := false
+	status := rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
+		fixed, err := anchor.FixDocument(src)
 		if err != nil {
 			return nil, false, err
 		}
 		changed := false
-		for _, a := range applied {
-			if a.Declined {
-				fmt.Fprintf(stderr, "%s:%d: not fixed: %s\n", displayName(name), a.Line, a.Done)
-				continue
-			}
-			changed = true
+		for _, a := range fixed.Applied {
+			changed = changed || !a.Declined
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		return out, changed, nil
+		errorsLeft = errorsLeft || reportErrorsLeft(name, fixed, stderr)
+		return fixed.Src, changed, nil
 	})
+	if errorsLeft {
+		return max(status, 1)
+	}
+	return status
+}
+
+// reportErrorsLeft prints, as check does, the errors of the fixed document
+// that no "left" line told about (a schema error, a duplicate id), and
+// reports whether it has any error.
+func reportErrorsLeft(name string, fixed *anchor.Fixed, stderr io.Writer) bool {
+	told := map[int]bool{}
+	for _, a := range fixed.Applied {
+		if a.Declined {
+			told[a.Offset] = true
+		}
+	}
+	m := fixed.Report.Doc.Mapper()
+	for _, d := range fixed.Report.Diagnostics {
+		if d.Severity != exchange.SeverityError || told[d.Range.Start] {
+			continue
+		}
+		line, col := m.LineCol(d.Range.Start)
+		fmt.Fprintf(stderr, "%s:%d:%d: left error: %s [%s]\n", displayName(name), line, col, d.Message, d.Code)
+	}
+	return fixed.Errors() > 0
 }
 
 func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return rewriter{}.rebase(args, stdin, stdout, stderr)
+}
+
+func (rw rewriter) rebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, write, ok := parseRewriteFlags("rebase", args, stderr)
 	if !ok {
 		return 2
@@ -39,11 +73,12 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name, diffName := fs.Arg(0), fs.Arg(1)
-	src, err := readInput(name, stdin)
+	in, err := rw.read(name, write, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 		return 2
 	}
+	src := in.src
 	diffData, err := os.ReadFile(diffName)
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp: cannot read %s: %v\n", diffName, unwrapPath(err))
@@ -87,12 +122,12 @@ func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
 	}
-	if inPlace(name, write) && bytes.Equal(out, src) {
+	if in.orig != nil && bytes.Equal(out, src) {
 		return 0 // nothing moved and the patch is the same: leave the file alone
 	}
-	if err := emit(name, out, write, stdout); err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
-		return 2
+	if err := rw.emit(name, in, out, "rebased", stdout); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %v\n", err)
+		return writeStatus(err)
 	}
 	return 0
 }

@@ -100,6 +100,7 @@ var codeSpec = map[string]struct {
 	"orphaned-resolves":       {[]int{sevInfo}, true, false},
 	"stale-anchor":            {[]int{sevInfo}, true, false},
 	"renamed-path":            {[]int{sevHint}, true, false},
+	"header-path":             {[]int{sevHint}, true, true},
 	"lone-surrogate":          {[]int{sevWarn}, false, false},
 	"id-missing":              {[]int{sevHint}, true, false},
 	"id-duplicate":            {[]int{sevError}, true, false},

@@ -18,8 +18,16 @@ Usage:
   lreview-lsp check [--format F] FILE...          report problems; exit 1 when there is an error
                                                   (F: text, json, sarif, rdjson, github)
   lreview-lsp fmt [-w] FILE...                    print the canonical form (-w: rewrite the files)
-  lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place)
+  lreview-lsp fix [-w] FILE...                    apply the fixes that need no choice (-w: in place); print
+                                                  each, then one "left ..." line per comment not settled;
+                                                  exit 1 when an error remains, as check would
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
+  lreview-lsp export --to github|gitlab FILE      print the review as a GitHub review or GitLab discussions (JSON)
+  lreview-lsp import --from github --comments C --patch D [-o OUT]
+                                                  make a review from a pull request's review threads
+  lreview-lsp new [--title T] [--summary S] [DIFF|-]
+                                                  print a new review around a unified diff (default: stdin)
+  lreview-lsp mcp [--root DIR]                    serve the agent tools (Model Context Protocol) on stdin/stdout
   lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
@@ -52,6 +60,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runFix(rest, stdin, stdout, stderr)
 	case "rebase":
 		return runRebase(rest, stdin, stdout, stderr)
+	case "export":
+		return runExport(rest, stdin, stdout, stderr)
+	case "import":
+		return runImport(rest, stdin, stdout, stderr)
+	case "new":
+		return runNew(rest, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(rest, stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
 		return 0

@@ -22,7 +22,9 @@ var formatNames = []string{"text", "json", "sarif", "rdjson", "github"}
 // the check's workers, concurrently, while the document is at hand; add
 // receives its results in the order of the arguments; failed hears of the
 // files that could not be read (already reported on standard error);
-// finish writes what a whole-document format gathered.
+// finish writes what a whole-document format gathered. A formatter whose
+// add changes it gives file a pointer receiver: a value receiver would
+// copy the formatter, reading what add writes at the same time.
 type formatter interface {
 	file(name string, src []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any
 	add(w io.Writer, part any) error
@@ -77,7 +79,7 @@ type fileReport struct {
 // columns and the fixes in data.fixes.
 type jsonFormat struct{ reports []fileReport }
 
-func (jsonFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+func (*jsonFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
 	conv := lsp.Converter{M: m, Enc: exchange.UTF16}
 	return fileReport{File: displayName(name), Diagnostics: conv.Diagnostics(fileURI(name), ds)}
 }

@@ -61,7 +61,7 @@ type (
 // suggested change.
 type rdjsonFormat struct{ diagnostics []rdDiagnostic }
 
-func (rdjsonFormat) file(name string, src []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+func (*rdjsonFormat) file(name string, src []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
 	path := reportPath(name)
 	rng := func(start, end int) rdRange {
 		sl, sc := m.LineCol(start)

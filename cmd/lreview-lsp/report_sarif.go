@@ -47,7 +47,10 @@ type (
 	}
 	sarifRule struct {
 		ID                   string      `json:"id"`
+		Name                 string      `json:"name"`
 		ShortDescription     sarifText   `json:"shortDescription"`
+		FullDescription      sarifText   `json:"fullDescription"`
+		HelpURI              string      `json:"helpUri"`
 		DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
 	}
 	sarifConfig struct {
@@ -117,7 +120,7 @@ type sarifFormat struct {
 	failures []sarifNotification
 }
 
-func (sarifFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
+func (*sarifFormat) file(name string, _ []byte, m *exchange.Mapper, ds []exchange.Diagnostic) any {
 	artifact := sarifArtifact{URI: sarifURI(name)}
 	region := func(r exchange.Range) *sarifRegion {
 		start, end := m.Range(r.Start, r.End, exchange.UTF16)
@@ -177,12 +180,12 @@ func (f *sarifFormat) failed(_ io.Writer, name string, err error) error {
 func (f *sarifFormat) finish(w io.Writer) error {
 	driver := sarifDriver{Name: "lreview-lsp", Version: version, InformationURI: "https://github.com/leanreview/lreview-lsp"}
 	index := map[string]int{}
-	addRule := func(code string, level exchange.Severity, description string) {
-		index[code] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, sarifRule{ID: code, ShortDescription: sarifText{Text: description}, DefaultConfiguration: sarifConfig{Level: sarifLevel(level)}})
+	addRule := func(c exchange.CodeInfo) {
+		index[c.Code] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, sarifRuleOf(c))
 	}
 	for _, r := range rules() {
-		addRule(r.Code, r.Severity, r.Description)
+		addRule(r)
 	}
 	results := f.results
 	if results == nil {
@@ -192,7 +195,7 @@ func (f *sarifFormat) finish(w io.Writer) error {
 		if _, ok := index[results[i].RuleID]; !ok {
 			// A code newer than the table still gets a rule, as results
 			// must point at one.
-			addRule(results[i].RuleID, exchange.SeverityWarning, "lreview diagnostic "+results[i].RuleID+".")
+			addRule(exchange.CodeInfo{Code: results[i].RuleID, Severity: exchange.SeverityWarning, Description: "lreview diagnostic " + results[i].RuleID + "."})
 		}
 		results[i].RuleIndex = index[results[i].RuleID]
 	}
@@ -206,6 +209,51 @@ func (f *sarifFormat) finish(w io.Writer) error {
 			Results:     results,
 		}},
 	})
+}
+
+// codesHelpURI is where a person reads about every code: the README's
+// table of diagnostic codes.
+const codesHelpURI = "https://github.com/leanreview/lreview-lsp#diagnostic-codes"
+
+// sarifRuleOf describes code c as a SARIF rule (§3.49): its id, a
+// Pascal-case name, the table's sentence, and a full description that
+// adds what fixes it (the README's fix and fixAll columns).
+func sarifRuleOf(c exchange.CodeInfo) sarifRule {
+	fixes := "No fix is offered: edit the review by hand."
+	switch {
+	case c.FixAll:
+		fixes = "An editor offers quick fixes; the one that needs no choice is applied by `lreview-lsp fix` and by an editor's fix-all."
+	case c.Fix:
+		fixes = "An editor offers quick fixes; each needs a person's choice, so `lreview-lsp fix` leaves it."
+	}
+	return sarifRule{
+		ID:                   c.Code,
+		Name:                 ruleName(c.Code),
+		ShortDescription:     sarifText{Text: c.Description},
+		FullDescription:      sarifText{Text: c.Description + " " + fixes},
+		HelpURI:              codesHelpURI,
+		DefaultConfiguration: sarifConfig{Level: sarifLevel(c.Severity)},
+	}
+}
+
+// ruleName spells a code in Pascal case, the form SARIF viewers show as a
+// rule's friendly name: "orphaned-anchor" is "OrphanedAnchor". A code of
+// one word gets a name of two, as a name that only capitalises the id is
+// no name (SARIF §3.49.7; the multitool's SARIF1001 warns of it).
+func ruleName(code string) string {
+	switch code {
+	case exchange.CodeSyntax:
+		return "InvalidJson"
+	case exchange.CodeSchema:
+		return "SchemaViolation"
+	}
+	var b strings.Builder
+	for _, w := range strings.Split(code, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
 }
 
 // sarifLevel maps a severity to a result level; information and hints are

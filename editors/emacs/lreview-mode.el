@@ -50,6 +50,7 @@ Put an absolute path first when lreview-lsp is not on `exec-path'."
   go install ./cmd/lreview-lsp
 or, once the module is published:
   go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest
+then add its folder (go install puts it in ~/go/bin) to `exec-path',
 or set `lreview-server-command' to its path."
   "How to install the server, shown when it is not found.")
 

@@ -67,71 +67,163 @@ func SafeEdits(r *Report) ([]exchange.Edit, []Applied) {
 // fixed, then a drift resolved), but never endlessly.
 const maxFixRounds = 5
 
-// FixAll applies the safe fixes to src until none is left, and returns the
-// fixed text and what it did, then (Declined) what it left to a person and
-// why: a tie, a path that names several files, a comment whose state a
-// move would contradict. A document with syntax errors is refused: its
-// structure is a guess, and a fix must never lose data.
+// Fixed is what FixDocument made of a document.
+type Fixed struct {
+	// Src is the fixed text.
+	Src []byte
+	// Applied lists the fixes applied, then (Declined) one entry per
+	// comment whose anchor still has a diagnostic, saying why it was left.
+	Applied []Applied
+	// Report is the check of Src: what `check` would say of it.
+	Report *Report
+}
+
+// Errors counts the error diagnostics the fixed document still has.
+func (f *Fixed) Errors() int {
+	n := 0
+	for _, d := range f.Report.Diagnostics {
+		if d.Severity == exchange.SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// FixAll is FixDocument for a caller that needs the fixed text and the
+// list of what was done and left, not the check of the result.
 func FixAll(src []byte) ([]byte, []Applied, error) {
+	f, err := FixDocument(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.Src, f.Applied, nil
+}
+
+// FixDocument applies the safe fixes to src until none is left, and
+// returns the fixed text, what it did, then (Declined) what it left to a
+// person and why, comment by comment: a tie, a path that names several
+// files, a comment whose state a move would contradict, a snippet found
+// nowhere; and the check of the result. A document with syntax errors is
+// refused: its structure is a guess, and a fix must never lose data.
+func FixDocument(src []byte) (*Fixed, error) {
 	var all []Applied
 	var last *Report
-	for round := 0; round < maxFixRounds; round++ {
+	for round := 0; round <= maxFixRounds; round++ {
 		doc := exchange.Parse(src)
 		if len(doc.Syntax) > 0 {
 			if round == 0 {
 				line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
-				return nil, nil, fmt.Errorf("not fixing a document with syntax errors (first at %d:%d: %s)", line, col, doc.Syntax[0].Msg)
+				return nil, fmt.Errorf("not fixing a document with syntax errors (first at %d:%d: %s)", line, col, doc.Syntax[0].Msg)
 			}
-			return nil, nil, fmt.Errorf("internal error: a fix produced invalid JSON; nothing written")
+			return nil, fmt.Errorf("internal error: a fix produced invalid JSON; nothing written")
 		}
 		last = CheckDocument(doc, nil)
+		if round == maxFixRounds {
+			break // the check of the last round's result: what is left
+		}
 		edits, applied := SafeEdits(last)
 		if len(edits) == 0 {
 			break
 		}
-		last = nil
 		next, err := exchange.ApplyEdits(src, edits)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		src = next
 		all = append(all, applied...)
 	}
-	if last != nil {
-		all = append(all, declined(last)...)
-	}
-	return src, all, nil
+	all = append(all, declined(last)...)
+	return &Fixed{Src: src, Applied: all, Report: last}, nil
 }
 
-// declined says why the anchoring diagnostics of r that fixAll would
-// otherwise handle got no safe fix.
+// declined says, once per comment that still has an anchoring diagnostic,
+// why fix left it (leftReason). Dismissed comments have none: a person
+// already decided about them.
 func declined(r *Report) []Applied {
 	var out []Applied
-	for _, d := range r.Diagnostics {
-		if d.Code != exchange.CodeOrphanedAnchor && d.Code != exchange.CodeSnippetMismatch && d.Code != exchange.CodeStaleAnchor || hasSafe(d.Fixes) {
+	m := r.Doc.Mapper()
+	for i, ds := range r.Anchors.byComment {
+		d := leftOn(ds)
+		if d == nil || i >= len(r.Anchors.Resolutions) {
 			continue
 		}
-		c := CommentAt(r.Doc, d.Range.Start)
-		if c == nil || c.Index >= len(r.Anchors.Resolutions) {
-			continue
-		}
-		res := r.Anchors.Resolutions[c.Index]
-		why := declineReason(res)
-		if d.Code == exchange.CodeStaleAnchor {
-			// Said once per comment: a drifted stale comment is told
-			// about on its anchoring diagnostic.
-			why = ""
-			if res.Resolved && SnippetMatches(c.Snippet, res.Side, res.File, res.Lines()) {
-				why = fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", CommentName(c), LineSpan(res.Side, c.StartLine, c.EndLine))
-			}
-		}
-		if why == "" {
-			continue
-		}
-		line, _ := r.Doc.Mapper().LineCol(d.Range.Start)
-		out = append(out, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: why, Declined: true})
+		line, _ := m.LineCol(d.Range.Start)
+		out = append(out, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: leftReason(r.Anchors.Resolutions[i], d), Declined: true})
 	}
 	return out
+}
+
+// leftOn picks the diagnostic that tells best why a comment was left: its
+// anchor's (orphaned-anchor, snippet-mismatch) before its state's
+// (stale-anchor, orphaned-resolves); nil when it has none of them.
+func leftOn(ds []exchange.Diagnostic) *exchange.Diagnostic {
+	var state *exchange.Diagnostic
+	for i := range ds {
+		switch ds[i].Code {
+		case exchange.CodeOrphanedAnchor, exchange.CodeSnippetMismatch:
+			return &ds[i]
+		case exchange.CodeStaleAnchor, exchange.CodeOrphanedResolves:
+			state = &ds[i]
+		}
+	}
+	return state
+}
+
+// leftReason says why comment r, diagnosed d, was left as it is.
+func leftReason(r *Resolution, d *exchange.Diagnostic) string {
+	c := r.Comment
+	name := CommentName(c)
+	at := LineSpan(r.Side, c.StartLine, c.EndLine)
+	switch d.Code {
+	case exchange.CodeStaleAnchor:
+		return fmt.Sprintf("left %s stale at %s: its anchor holds, but fix never changes a comment's state", name, at)
+	case exchange.CodeOrphanedResolves:
+		return fmt.Sprintf("left %s orphaned at %s: its anchor resolves again, but fix never changes a comment's state", name, at)
+	}
+	if why := declineReason(r); why != "" {
+		return why
+	}
+	if hasSafe(d.Fixes) {
+		return fmt.Sprintf("left %s: its fix was still pending after %d rounds of fixes", name, maxFixRounds)
+	}
+	if !isActive(c) && hasPreferredFix(d.Fixes) {
+		return fmt.Sprintf("left %s at %s: it is %s, and fix changes only active comments", name, at, c.StateNorm())
+	}
+	if d.Code == exchange.CodeSnippetMismatch {
+		return fmt.Sprintf("left %s at %s: its snippet is not there, and no place in the patch holds it", name, at)
+	}
+	switch {
+	case r.Reason == ReasonUnknownPath && len(r.NearPaths) == 0:
+		return fmt.Sprintf("left %s: orphaned — no file %q in the patch, nor one with a name near it", name, c.Path)
+	case strings.TrimSpace(c.Snippet) == "":
+		return fmt.Sprintf("left %s: orphaned — %s, and it has no snippet to look for", name, orphanedWords(r))
+	}
+	return fmt.Sprintf("left %s: orphaned — no place in the patch holds its snippet", name)
+}
+
+// orphanedWords says in a few words why r does not resolve.
+func orphanedWords(r *Resolution) string {
+	c := r.Comment
+	switch r.Reason {
+	case ReasonUnknownPath:
+		return fmt.Sprintf("no file %q in the patch", c.Path)
+	case ReasonNoSuchImage:
+		return fmt.Sprintf("%q has no %s image", c.Path, r.Side)
+	case ReasonInvertedRange:
+		return "its end_line is before its start_line"
+	case ReasonRangeCrossesHunks:
+		return LineSpan(r.Side, c.StartLine, c.EndLine) + " crosses hunks"
+	}
+	return LineSpan(r.Side, c.StartLine, c.EndLine) + " is not in the patch"
+}
+
+func hasPreferredFix(fs []exchange.Fix) bool {
+	for _, f := range fs {
+		if f.Preferred {
+			return true
+		}
+	}
+	return false
 }
 
 func hasSafe(fs []exchange.Fix) bool {

@@ -68,7 +68,11 @@ func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
 		for i := range ds {
 			ds[i].Related = append(ds[i].Related, *r.Hint)
 		}
-		ds = append(ds, an.renamedPath(r))
+		if r.Written {
+			ds = append(ds, an.headerPath(r))
+		} else {
+			ds = append(ds, an.renamedPath(r))
+		}
 	}
 	return ds
 }

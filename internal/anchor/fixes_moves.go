@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -174,4 +175,27 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 		out = append(out, exchange.Related{Range: an.patchRange(int(lines[i].Patch), int(lines[j].Patch)), Message: msg})
 	}
 	return out
+}
+
+// headerPath is the hint on a path that names a plain diff's file as its
+// "---"/"+++" line writes it (a/x, x.orig): the anchor resolves, and the
+// fix, which needs no choice, names the file by its path.
+func (an *analyzer) headerPath(r *Resolution) exchange.Diagnostic {
+	c := r.Comment
+	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
+	f := exchange.Fix{
+		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Preferred: true,
+		Safe:      isActive(c),
+	}
+	return exchange.Diagnostic{
+		Range:    exchange.NodeRange(c.Member("path")),
+		Severity: exchange.SeverityHint,
+		Code:     exchange.CodeHeaderPath,
+		Message:  fmt.Sprintf("%q is how the diff's header writes %q: name the file by its path, %q", c.Path, name, name),
+		Related:  []exchange.Related{*r.Hint},
+		Fixes:    []exchange.Fix{f},
+	}
 }

@@ -101,8 +101,13 @@ type FileDiff struct {
 	// OldName and NewName are the paths without the a/ and b/ prefixes; the
 	// absent side of a new or deleted file is "".
 	OldName, NewName string
-	Status           FileStatus
-	Binary           bool
+	// Written holds, for a plain (non-git) diff, the old and new names as
+	// its "---"/"+++" lines write them (a/x, old/x, x.orig), where they
+	// differ from OldName and NewName: a comment may name the file by them
+	// too, on either side, with a header-path hint.
+	Written [2]string
+	Status  FileStatus
+	Binary  bool
 	// ModeOnly is set for a diff that changes only the file mode.
 	ModeOnly bool
 	// First and Last are the indexes in exchange.Patch.Lines of the file

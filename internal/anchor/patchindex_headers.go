@@ -3,6 +3,7 @@ package anchor
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/go-diff/diff"
 )
@@ -123,11 +124,124 @@ func (b *builder) settle(f *fileBuild, rawOld, rawNew string, ext []string) {
 	default:
 		fd.Status = Modified
 	}
+	if f.git < 0 {
+		plainNames(fd, rawOld, rawNew)
+		b.epochSide(f)
+	}
 	// Copies: the header lines are views of the text of the version that
 	// built the index, which later versions share.
 	fd.OldName, fd.NewName = strings.Clone(fd.OldName), strings.Clone(fd.NewName)
+	fd.Written = [2]string{strings.Clone(fd.Written[0]), strings.Clone(fd.Written[1])}
 	fd.Binary = binary
 	fd.ModeOnly = oldMode && newMode && !binary && fd.Status == Modified && len(fd.Hunks) == 0
+}
+
+// plainNames settles the names of a plain diff's file (`diff -u x.orig x`,
+// `diff -ruN a b`), whose "---"/"+++" lines name two copies of one file:
+// when its old and new names differ only by a backup suffix or by one
+// folder (the two trees compared), both become the repository path, the
+// part they share. Written keeps the names as written, where they differ.
+func plainNames(fd *FileDiff, rawOld, rawNew string) {
+	if fd.Status == Modified {
+		if p, ok := repositoryPath(fd.OldName, fd.NewName); ok {
+			fd.OldName, fd.NewName = p, p
+		}
+	}
+	for s, raw := range [2]string{rawOld, rawNew} {
+		if raw != "" && raw != "/dev/null" && raw != fd.Name(Side(s)) {
+			fd.Written[s] = raw
+		}
+	}
+}
+
+// epochSide marks a plain diff's file new or deleted when `diff -N` wrote
+// its absent side: dated the epoch (in any time zone), where git writes
+// /dev/null, with no line in any hunk.
+func (b *builder) epochSide(f *fileBuild) {
+	fd := f.fd
+	if f.minus < 0 || fd.Status != Modified || fd.Binary || len(fd.Hunks) == 0 {
+		return
+	}
+	for s := Left; s <= Right; s++ {
+		if !isEpoch(b.text(f.minus + int(s))) {
+			continue
+		}
+		for i := range fd.Hunks {
+			if h := &fd.Hunks[i]; s == Left && h.OldCount != 0 || s == Right && h.NewCount != 0 {
+				return
+			}
+		}
+		if s == Left {
+			fd.Status, fd.OldName = NewFile, ""
+		} else {
+			fd.Status, fd.NewName = DeletedFile, ""
+		}
+		return
+	}
+}
+
+// isEpoch reports whether a "---"/"+++" line's timestamp (after its TAB)
+// is the Unix epoch.
+func isEpoch(header string) bool {
+	_, stamp, ok := strings.Cut(header, "\t")
+	if !ok {
+		return false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700", strings.TrimSpace(stamp))
+	return err == nil && t.Unix() == 0
+}
+
+// backupSuffixes are the suffixes of the old copy in `diff -u x.orig x`:
+// patch's and quilt's .orig, Emacs's and Vim's ~.
+var backupSuffixes = [...]string{".orig", "~"}
+
+// repositoryPath returns the path two written names of one file share:
+// new when old is new with a backup suffix; the segments after the only
+// one that differs when they have as many segments and differ in one
+// folder, not the last segment ("old/x" and "new/x", "/tmp/a/src/x" and
+// "/tmp/b/src/x"); both at once ("a/x.orig" and "b/x"). ok is false for
+// names that do not share a path so.
+func repositoryPath(old, new string) (string, bool) {
+	if old == "" || new == "" || old == new {
+		return "", false
+	}
+	forms := []string{old}
+	for _, suffix := range backupSuffixes {
+		if o, ok := strings.CutSuffix(old, suffix); ok && o != "" && !strings.HasSuffix(o, "/") {
+			forms = append(forms, o)
+		}
+	}
+	for _, o := range forms {
+		if o == new {
+			return new, true
+		}
+		if p, ok := oneFolderApart(o, new); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// oneFolderApart returns what follows the only segment in which a and b
+// differ, when that segment is a folder and they have as many segments.
+func oneFolderApart(a, b string) (string, bool) {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	if len(as) != len(bs) {
+		return "", false
+	}
+	k := -1
+	for i := range as {
+		if as[i] != bs[i] {
+			if k >= 0 {
+				return "", false
+			}
+			k = i
+		}
+	}
+	if k < 0 || k == len(as)-1 || as[k] == "" || bs[k] == "" {
+		return "", false
+	}
+	return strings.Join(as[k+1:], "/"), true
 }
 
 // prefixPairs are the source/destination prefixes git writes: the

@@ -8,8 +8,9 @@ import (
 // lookup holds what BuildIndex precomputes for the lookups. An Index built
 // by hand (tests) has none, and the lookups then scan.
 type lookup struct {
-	byName [2]map[string]int // side → name → first file with that name on that side
-	paths  []string
+	byName  [2]map[string]int // side → name → first file with that name on that side
+	written map[string]int    // a name a plain diff's header writes → first file it names
+	paths   []string
 }
 
 func newLookup(files []*FileDiff) *lookup {
@@ -26,6 +27,14 @@ func newLookup(files []*FileDiff) *lookup {
 			if !seen[name] {
 				seen[name] = true
 				lk.paths = append(lk.paths, name)
+			}
+		}
+		for _, name := range f.Written {
+			if _, dup := lk.written[name]; name != "" && !dup {
+				if lk.written == nil {
+					lk.written = map[string]int{}
+				}
+				lk.written[name] = i
 			}
 		}
 	}
@@ -46,10 +55,11 @@ func (f *FileDiff) Name(s Side) string {
 func (f *FileDiff) DisplayName() string { return cmp.Or(f.NewName, f.OldName) }
 
 // FileFor returns the file diff whose name on side matches path exactly
-// (new name for RIGHT, old name for LEFT), and, failing that, a renamed
-// file whose other name matches (renamed=true). The first file in patch
-// order wins when several match.
-func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
+// (new name for RIGHT, old name for LEFT), and, failing that (other=true),
+// a renamed file whose other name matches, or a plain diff's file whose
+// header writes path on either side (FileDiff.Written). The first file in
+// patch order wins when several match.
+func (ix *Index) FileFor(path string, s Side) (f *FileDiff, other bool) {
 	if ix == nil || path == "" || s > Right {
 		return nil, false
 	}
@@ -69,7 +79,34 @@ func (ix *Index) FileFor(path string, s Side) (f *FileDiff, renamed bool) {
 			return f, true
 		}
 	}
+	if ix.look != nil {
+		if i, ok := ix.look.written[path]; ok && ix.Files[i].writes(path, s) {
+			return ix.Files[i], true
+		}
+		return nil, false
+	}
+	for _, f := range ix.Files {
+		if f.writes(path, s) {
+			return f, true
+		}
+	}
 	return nil, false
+}
+
+// writes reports whether f's header writes path for side s: either name
+// when f has one path (both names alike, or one side absent), else only
+// that side's.
+func (f *FileDiff) writes(path string, s Side) bool {
+	if f.OldName == f.NewName || f.OldName == "" || f.NewName == "" {
+		return f.Written[Left] == path || f.Written[Right] == path
+	}
+	return f.Written[s] == path
+}
+
+// isWritten reports whether path names f only as a plain diff's header
+// writes it, not by its name on either side.
+func (f *FileDiff) isWritten(path string) bool {
+	return path != "" && path != f.OldName && path != f.NewName && (f.Written[Left] == path || f.Written[Right] == path)
 }
 
 // FileEither is FileFor on side s, then on the other side: the file a

@@ -676,7 +676,8 @@ func TestIndexGitOutput(t *testing.T) {
 			"0@15 -1,3 +1,4: A1 C1/2 C2/3 C3/4", "0@20 -12,7 +13,7: C12/13 C13/14 C14/15 R15 A16 C16/17 C17/18 C18/19",
 		}, goDiff: 2},
 		"pure-rename.diff": {files: []string{"R renamed.txt>renamed2.txt 0-3"}, goDiff: 1},
-		"plain-multi.diff": {files: []string{"M new.txt>new.txt 1-4", "M src/x.txt>src/x.txt 6-12", "M y.txt>y.txt 14-20"}, hunks: []string{
+		"plain-multi.diff": {files: []string{"A >new.txt 1-4", // diff -N dates the file it lacks the epoch
+			"M src/x.txt>src/x.txt 6-12", "M y.txt>y.txt 14-20"}, hunks: []string{
 			"0@3 -0,0 +1,1: A1", "1@8 -3,3 +3,4: C3/3 C4/4 C5/5 A6", "2@16 -1,2 +1,3: C1/1 R2 A2 A3",
 		}, goDiff: 3},
 	}

@@ -322,7 +322,7 @@ func foundWhy(c *exchange.Comment, side Side, p *place, lf lookFor, renamed bool
 		where = fmt.Sprintf("found %s higher", Plural(-d, "line", "lines"))
 	}
 	s := what + " " + where
-	if renamed {
+	if renamed && f.Status == Renamed { // not a name a plain diff's header writes
 		s += " in renamed file " + strconv.Quote(cmp.Or(f.Name(p.side), f.DisplayName()))
 	}
 	return s

@@ -326,10 +326,9 @@ const rebaseOneBrace = `diff --git a/pkg/w.go b/pkg/w.go
 // rebaseComment is a comment of a test document. Each one carries an unknown
 // member, which must survive.
 type rebaseComment struct {
-	id, path, side   string
-	start, end       int
-	snippet, state   string
-	noEnd, noSnippet bool
+	id, path, side string
+	start, end     int
+	snippet, state string
 }
 
 func (c rebaseComment) json(indent string) string {

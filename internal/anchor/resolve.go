@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -56,6 +57,10 @@ type Resolution struct {
 	// related information on the comment's anchoring diagnostics and on
 	// its renamed-path hint.
 	Renamed bool
+	// Written is set when Path is a name a plain diff's header writes for
+	// the file (FileDiff.Written), not its path; Hint then says so, for
+	// the header-path hint.
+	Written bool
 	Hint    *exchange.Related
 	// Candidates are the drift candidates, nearest first (at most five).
 	// They are searched only for comments that get a diagnostic needing
@@ -364,15 +369,18 @@ func (an *analyzer) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 		return r
 	}
 	r.File = f
-	if renamed {
-		r.Renamed = true
-		other := f.NewName // the file's name on the comment's side
-		if r.Side == Left {
-			other = f.OldName
-		}
+	switch {
+	case renamed && f.isWritten(c.Path):
+		r.Written = true
 		r.Hint = &exchange.Related{
 			Range:   an.patchRange(f.First, f.First),
-			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, ImageWord(r.Side.other()), r.Side, other),
+			Message: fmt.Sprintf("this diff's header writes %q for %q", c.Path, cmp.Or(f.Name(r.Side), f.DisplayName())),
+		}
+	case renamed:
+		r.Renamed = true
+		r.Hint = &exchange.Related{
+			Range:   an.patchRange(f.First, f.First),
+			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, ImageWord(r.Side.other()), r.Side, f.Name(r.Side)),
 		}
 	}
 	if !HasImage(f, r.Side) {

@@ -120,8 +120,6 @@ var blankPatch = []string{
 	"\\ No newline at end of file",
 }
 
-const handler = "internal/api/handler.go"
-
 // cm writes a comment object on one line; fields are JSON members.
 func cm(fields string) string { return "{" + fields + `, "body": "b"}` }
 

@@ -445,7 +445,7 @@ func countCommon(want, got []string) int {
 		return 0
 	}
 	var usedBuf [2 * contextLines]bool
-	used := usedBuf[:0]
+	var used []bool
 	if len(got) <= len(usedBuf) {
 		used = usedBuf[:len(got)]
 	} else {

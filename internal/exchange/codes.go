@@ -32,6 +32,10 @@ const (
 	// CodeRenamedPath is the hint on a path that names a renamed file by
 	// its other name (review-exchange.md, "Decision — paths").
 	CodeRenamedPath = "renamed-path"
+	// CodeHeaderPath is the hint on a path that names a plain diff's file
+	// as its "---"/"+++" line writes it (a/x, x.orig) rather than by its
+	// repository path.
+	CodeHeaderPath = "header-path"
 	// CodeLoneSurrogate is the warning on a \u escape of half a surrogate
 	// pair, which the document keeps as written (surrogate.go).
 	CodeLoneSurrogate = "lone-surrogate"
@@ -85,6 +89,7 @@ func Codes() []CodeInfo {
 		{Code: CodeIDMissing, Severity: SeverityHint, Fix: true, Description: "A comment has no id."},
 		{Code: CodeIDDuplicate, Severity: SeverityError, Fix: true, Description: "Two comments share an id."},
 		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment names a renamed file by its other name."},
+		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},

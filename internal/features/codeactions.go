@@ -197,7 +197,14 @@ func actReanchor(r Analysed, c *exchange.Comment) (Action, bool) {
 // spec orders them) when it is absent. ok is false when `replies` is not
 // an array: that is a schema error to fix first.
 func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edit, bool) {
-	members := []actMember{{"author", exchange.Quote(author)}, {"body", `""`}, {"at", exchange.Quote(at)}}
+	return ReplyBodyEdit(src, c, author, "", at)
+}
+
+// ReplyBodyEdit is ReplyEdit with the reply's body written: an agent
+// replies with its text, where an editor leaves the body for the person
+// to type.
+func ReplyBodyEdit(src []byte, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
+	members := []actMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
 	obj := c.Node
 	outer := actStyleOf(src, obj)
 	inner := outer.nested()
@@ -219,11 +226,13 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 	return actAppend(src, rs, inner.render(members)), true
 }
 
-// NewComment is a comment to add.
+// NewComment is a comment to add. Body is empty when an editor adds it
+// (the person types it next).
 type NewComment struct {
 	ID, Author, Path string
 	Side             anchor.Side
 	Start, End       int
+	Body             string
 	Snippet, At      string
 }
 
@@ -242,7 +251,7 @@ func (nc NewComment) members() []actMember {
 	if nc.End != nc.Start {
 		ms = append(ms, actMember{"end_line", strconv.Itoa(nc.End)})
 	}
-	ms = append(ms, actMember{"body", `""`}, actMember{"state", exchange.Quote(exchange.StateActive)})
+	ms = append(ms, actMember{"body", exchange.Quote(nc.Body)}, actMember{"state", exchange.Quote(exchange.StateActive)})
 	if nc.Snippet != "" {
 		ms = append(ms, actMember{"snippet", exchange.Quote(nc.Snippet)})
 	}

@@ -103,25 +103,26 @@ func (r Analysed) newCommentItem(c cx) Item {
 // file, on the new image unless the file was deleted, at the first line
 // of its first hunk in that image; "" RIGHT 1 for an empty patch.
 func (r Analysed) firstPlace() (string, anchor.Side, int) {
-	for _, f := range r.Index.Files {
-		side, path := anchor.Right, f.NewName
-		if path == "" {
-			side, path = anchor.Left, f.OldName
-		}
-		line := 1
-		for _, h := range f.Hunks {
-			start := h.NewStart
-			if side == anchor.Left {
-				start = h.OldStart
-			}
-			if start > 0 {
-				line = start
-				break
-			}
-		}
-		return path, side, line
+	if len(r.Index.Files) == 0 {
+		return "", anchor.Right, 1
 	}
-	return "", anchor.Right, 1
+	f := r.Index.Files[0]
+	side, path := anchor.Right, f.NewName
+	if path == "" {
+		side, path = anchor.Left, f.OldName
+	}
+	line := 1
+	for _, h := range f.Hunks {
+		start := h.NewStart
+		if side == anchor.Left {
+			start = h.OldStart
+		}
+		if start > 0 {
+			line = start
+			break
+		}
+	}
+	return path, side, line
 }
 
 // snippetText escapes text for an LSP snippet placeholder, where "$", "}"

@@ -42,7 +42,7 @@ const CommandApplyEdit = "lreview.applyEdit"
 // codeAction answers with CodeAction literals, or with Commands to a
 // client that declared no codeActionLiteralSupport (none at all to a
 // client that cannot apply a server's edit either).
-func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) (any, error) {
+func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParams) (any, error) {
 	actions, err := codeActionLiterals(ctx, s, p)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) (a
 
 // applyEdit runs CommandApplyEdit: it asks the client to apply the edit,
 // and answers once the client has.
-func applyEdit(ctx context.Context, s *Server, args []any) (any, error) {
+func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
 	var edit protocol.WorkspaceEdit
 	if len(args) != 1 || remarshal(args[0], &edit) != nil || len(edit.Changes) == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplyEdit+" takes one argument, a WorkspaceEdit with changes")
@@ -84,8 +84,8 @@ func applyEdit(ctx context.Context, s *Server, args []any) (any, error) {
 	return nil, nil
 }
 
-func codeActionLiterals(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ import (
 // hovered token's, so that the editor highlights what the text is about.
 // The text is Markdown for a client whose hover.contentFormat lists it,
 // plain text otherwise.
-func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.Hover, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

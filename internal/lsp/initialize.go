@@ -150,7 +150,7 @@ func negotiateEncoding(offered []string) exchange.Encoding {
 	return exchange.UTF16
 }
 
-func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
+func initialize(ctx context.Context, s *requestView, p *initializeParams) (*initializeResult, error) {
 	enc := negotiateEncoding(p.Capabilities.General.PositionEncodings)
 	s.mu.Lock()
 	s.enc = enc

@@ -291,7 +291,7 @@ func TestResultOfAnEditedVersionIsSentUnlessEdits(t *testing.T) {
 			computed, release := make(chan struct{}), make(chan struct{})
 			requests, _ := methods()
 			real := requests[tc.method]
-			slow := func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+			slow := func(ctx context.Context, s *requestView, raw json.RawMessage) (any, error) {
 				res, err := real(ctx, s, raw)
 				close(computed)
 				<-release

@@ -2,7 +2,7 @@
 
 ;;; Commentary:
 
-;; Run by test/run.sh in batch mode: emacs -Q --batch -l this-file -f
+;; Run by test/run.sh in batch mode: emacs -q --batch -l this-file -f
 ;; ert-run-tests-batch-and-exit, with LREVIEW_LSP naming the server under
 ;; test.  The eglot test waits for events (the connection, the diagnostics,
 ;; the edit) by polling with `accept-process-output' under a timeout.
@@ -17,12 +17,10 @@
 (defconst lreview-test-dir (file-name-directory (or load-file-name buffer-file-name)))
 (add-to-list 'load-path (expand-file-name ".." lreview-test-dir))
 ;; run.sh runs the suite twice: without the JSON grammar (js-json-mode is
-;; the parent) and with it (json-ts-mode), which it names here.
-(defconst lreview-test-grammar-dir
-  (let ((dir (getenv "LREVIEW_TS_JSON_DIR"))) (and dir (not (string-empty-p dir)) dir)))
-(when lreview-test-grammar-dir
-  (require 'treesit)
-  (add-to-list 'treesit-extra-load-path lreview-test-grammar-dir))
+;; the parent) and with it (json-ts-mode) in ~/.emacs.d/tree-sitter, where
+;; Emacs looks by itself.
+(defconst lreview-test-grammar
+  (equal (getenv "LREVIEW_TEST_GRAMMAR") "json-ts"))
 (require 'lreview-mode)
 
 (defconst lreview-test-fixture
@@ -59,8 +57,8 @@
   (let ((file (lreview-test-copy "x.review.json")))
     (with-current-buffer (find-file-noselect file)
       (should (eq major-mode 'lreview-mode))
-      (should (derived-mode-p (if lreview-test-grammar-dir 'json-ts-mode 'js-json-mode)))
-      (when lreview-test-grammar-dir
+      (should (derived-mode-p (if lreview-test-grammar 'json-ts-mode 'js-json-mode)))
+      (when lreview-test-grammar
         (should (treesit-parser-list)))
       (kill-buffer)))
   (let ((file (lreview-test-copy "plain.json" "{\n  \"leanreview_review\": 1,\n  \"patch\": []\n}\n")))
@@ -162,5 +160,111 @@
       (when server
         (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
       (kill-buffer buf))))
+
+;;; The README's install steps, as written
+
+(defun lreview-test-readme-block (first-line)
+  "The fenced elisp block of README.md whose first line is FIRST-LINE."
+  (with-temp-buffer
+    (insert-file-contents (expand-file-name "../README.md" lreview-test-dir))
+    (goto-char (point-min))
+    (let (found)
+      (while (and (not found) (re-search-forward "^\\( *\\)```elisp\n" nil t))
+        (let ((indent (match-string 1))
+              (start (point)))
+          (should (re-search-forward "^ *```$" nil t))
+          (let ((lines (mapcar (lambda (l) (string-remove-prefix indent l))
+                               (split-string (buffer-substring start (match-beginning 0)) "\n"))))
+            (when (equal (car lines) first-line)
+              (setq found (string-join lines "\n"))))))
+      found)))
+
+(defun lreview-test-eval-all (text)
+  "Evaluate every form of TEXT in turn, as Emacs loads an init file."
+  (with-temp-buffer
+    (insert text)
+    (goto-char (point-min))
+    (let (form)
+      (while (setq form (condition-case nil (read (current-buffer)) (end-of-file nil)))
+        (eval form t)))))
+
+(ert-deftest lreview-readme-init ()
+  "README.md's init block in a HOME laid out as its steps say (run.sh):
+the checkout in ~/src/lreview-lsp, the server in ~/go/bin, off PATH."
+  (require 'treesit)
+  (let ((init (lreview-test-readme-block ";; ~/.emacs.d/init.el"))
+        (server-file (expand-file-name "~/go/bin/lreview-lsp"))
+        (load-path load-path)
+        (exec-path exec-path)
+        (lreview-mode-hook lreview-mode-hook)
+        (treesit-language-source-alist treesit-language-source-alist)
+        (markdown (progn
+                    ;; What Emacs does at startup and -Q skips: activate the
+                    ;; installed packages, markdown-mode among them.
+                    (package-activate-all)
+                    (fboundp 'gfm-view-mode)))
+        buf server)
+    (should init)
+    (should (file-executable-p server-file))
+    (unless (or markdown (not (getenv "CI")))
+      (ert-fail "markdown-mode is not installed (scripts/install-emacs installs it)"))
+    (lreview-test-eval-all init)
+    (should (string-prefix-p (expand-file-name "~/src/lreview-lsp/editors/emacs/")
+                             (locate-library "lreview-mode")))
+    (should (equal (executable-find "lreview-lsp") server-file))
+    (let ((source (cadr (assq 'json treesit-language-source-alist))))
+      (should (equal source "https://github.com/tree-sitter/tree-sitter-json")))
+    (setq buf (find-file-noselect (lreview-test-copy "guide.review.json")))
+    (unwind-protect
+        (with-current-buffer buf
+          (should (eq major-mode 'lreview-mode))
+          ;; eglot-ensure connects when the command that opened the file
+          ;; ends; batch mode has no command loop to run that hook.
+          (run-hooks 'post-command-hook)
+          (lreview-test-wait "eglot started by eglot-ensure"
+            (setq server (eglot-current-server)))
+          (lreview-test-wait "eglot connected" (jsonrpc-running-p server))
+          (should (equal (car (process-command (jsonrpc--process server))) "lreview-lsp"))
+          ;; Hover: eldoc asks when point rests (its idle timer does not run
+          ;; in batch mode: called here), C-h . shows the whole of it.
+          (lreview-test-goto "\"assistant\"")
+          (forward-char 3)
+          (should (eq (key-binding (kbd "C-h .")) #'eldoc-doc-buffer))
+          ;; Eldoc keeps one buffer: drop what an earlier test left there.
+          (when-let* ((old (ignore-errors (eldoc-doc-buffer)))) (kill-buffer old))
+          (eldoc-print-current-symbol-info)
+          (lreview-test-wait "the hover in eldoc's buffer"
+            (ignore-errors
+              (with-current-buffer (eldoc-doc-buffer)
+                (string-match-p "calculate(input)" (buffer-string)))))
+          (call-interactively (key-binding (kbd "C-h .")))
+          (let ((doc (with-current-buffer (eldoc-doc-buffer) (buffer-string))))
+            (should (get-buffer-window (eldoc-doc-buffer)))
+            (should (string-match-p (regexp-quote "│     result, err := calculate(input)") doc))
+            (when markdown
+              ;; Rendered: the words without their Markdown marks.
+              (should (string-match-p "Comment c1 by assistant" doc))
+              (should-not (string-match-p "```\\|\\*\\*" doc)))))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (kill-buffer buf))))
+
+(ert-deftest lreview-readme-use-package ()
+  "README.md's use-package block sets up what its plain init block does."
+  (require 'treesit)
+  (require 'use-package)
+  (let ((init (lreview-test-readme-block ";; ~/.emacs.d/init.el, with use-package"))
+        (load-path load-path)
+        (exec-path exec-path)
+        (lreview-mode-hook lreview-mode-hook)
+        (treesit-language-source-alist treesit-language-source-alist))
+    (should init)
+    (lreview-test-eval-all init)
+    (should (string-prefix-p (expand-file-name "~/src/lreview-lsp/editors/emacs/")
+                             (locate-library "lreview-mode")))
+    (should (memq #'eglot-ensure lreview-mode-hook))
+    (should (equal (executable-find "lreview-lsp") (expand-file-name "~/go/bin/lreview-lsp")))
+    (should (equal (cadr (assq 'json treesit-language-source-alist))
+                   "https://github.com/tree-sitter/tree-sitter-json"))))
 
 ;;; lreview-mode-test.el ends here

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end test of the Helix integration in a real Helix under tmux: the
-# languages.toml snippet as shipped (with lreview-lsp found on PATH), a
-# drifted review opened, the diagnostic read from the screen, the preferred
-# code action chosen from the space-a menu, the file saved and checked.
+# End-to-end test of the Helix integration in a real Helix under tmux, set
+# up as README.md says (languages.toml as shipped, the README's config.toml
+# block, lreview-lsp found on PATH): `hx --health lreview`, a drifted review
+# opened, the diagnostic and the inlay hints read from the screen, the
+# preferred code action chosen from the space-a menu, the file saved and
+# checked.
 #   HX           Helix to run (default: /opt/lreview-helix/bin/hx, then hx on PATH)
 #   LREVIEW_LSP  the lreview-lsp binary under test (required)
-#   TS_JSON      tree-sitter's JSON grammar (.ci/build-json-grammar): loaded as
+#   TS_JSON      tree-sitter's JSON grammar (scripts/build-json-grammar): loaded as
 #                the json grammar, so that the diff colours are checked too
 #   CI           when set, a missing Helix, tmux or TS_JSON fails instead of skipping
 # Every wait polls the screen until what it waits for shows, with a timeout.
@@ -28,7 +30,7 @@ hx=${HX:-}
 if [[ -z $hx ]]; then
   if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
 fi
-[[ -n $hx && -x $hx ]] || skip "no Helix (install it with: sh ../shared/tools/install-helix)"
+[[ -n $hx && -x $hx ]] || skip "no Helix (install it with: sh scripts/install-helix)"
 version=$("$hx" --version 2>/dev/null | head -n 1 || true)
 [[ $version == helix\ * ]] || skip "$hx is not Helix (--version says: ${version:-nothing})"
 echo "== $version"
@@ -43,19 +45,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# An isolated Helix: its own HOME and config folder with the shipped
-# snippet and queries, lreview-lsp on PATH as the snippet expects.
+# An isolated Helix set up as README.md's install steps say: its own HOME
+# and config folder, the shipped languages.toml and queries, the README's
+# config.toml block as written there, the grammar under the name Helix
+# looks for, and lreview-lsp on PATH as the snippet expects.
 mkdir -p "$tmp/home" "$tmp/config/helix/runtime/queries" "$tmp/bin" "$tmp/work"
 cp "$helixdir/languages.toml" "$tmp/config/helix/languages.toml"
 cp -r "$helixdir/runtime/queries/lreview" "$tmp/config/helix/runtime/queries/"
 ln -s "$LREVIEW_LSP" "$tmp/bin/lreview-lsp"
-# The diagnostic's text at the end of its line, as the README suggests.
-cat >"$tmp/config/helix/config.toml" <<'TOML'
-[editor]
-end-of-line-diagnostics = "hint"
-[editor.inline-diagnostics]
-cursor-line = "warning"
-TOML
+# readme_config: the fenced toml block of README.md whose first line is
+# "# ~/.config/helix/config.toml", without the list item's indentation.
+readme_config() {
+  awk '
+    /^ *```toml *$/ { fence = 1; first = 1; next }
+    fence && /^ *``` *$/ { if (found) exit; fence = 0; next }
+    fence {
+      sub(/^   /, "")
+      if (first && $0 == "# ~/.config/helix/config.toml") found = 1
+      first = 0
+      if (found) print
+    }' "$helixdir/README.md"
+}
+readme_config >"$tmp/config/helix/config.toml"
+grep -q '^display-inlay-hints = true$' "$tmp/config/helix/config.toml" ||
+  { echo "helix tests: README.md has no config.toml block turning on display-inlay-hints" >&2; exit 1; }
 # Debian's Helix ships no grammars: the JSON one, when given, makes the
 # queries under runtime/queries/lreview take effect.
 colours=false
@@ -65,9 +78,10 @@ if [[ -n ${TS_JSON:-} ]]; then
   cp "$TS_JSON" "$tmp/config/helix/runtime/grammars/json.so"
   colours=true
 elif [[ -n ${CI:-} ]]; then
-  echo "helix tests: TS_JSON is unset (sh .ci/build-json-grammar); CI is set: failing instead of skipping the colours" >&2
+  echo "helix tests: TS_JSON is unset (sh scripts/build-json-grammar); CI is set: failing instead of skipping the colours" >&2
   exit 1
 fi
+hxenv=(env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" PATH="$tmp/bin:$PATH")
 fixture="$repo/editors/vim/test/fixtures/drift.review.json"
 cp "$fixture" "$tmp/work/drift.review.json"
 
@@ -101,9 +115,26 @@ wait_for_cursor() {
 }
 keys() { tmux -L "$sock" send-keys -t hx "$@"; }
 
-tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 50 -s hx \
-  "cd '$tmp/work' && env HOME='$tmp/home' XDG_CONFIG_HOME='$tmp/config' PATH='$tmp/bin:$PATH' TERM=xterm-256color '$hx' drift.review.json"
 passed=0
+
+# 0. `hx --health lreview`, the README's check: the server found on PATH,
+#    the grammar found once installed.
+health=$("${hxenv[@]}" NO_COLOR=1 "$hx" --health lreview 2>&1 | sed $'s/\e\\[[0-9;]*m//g')
+grep -qF "lreview-lsp: $tmp/bin/lreview-lsp" <<<"$health" ||
+  { echo "FAIL helix: hx --health lreview does not find lreview-lsp:" >&2; echo "$health" >&2; exit 1; }
+if $colours; then
+  grep -qE '^Tree-sitter parser: *✓' <<<"$health" ||
+    { echo "FAIL helix: hx --health lreview does not find the JSON grammar:" >&2; echo "$health" >&2; exit 1; }
+fi
+if $colours; then
+  echo "ok   helix: hx --health lreview finds the server and the grammar"
+else
+  echo "ok   helix: hx --health lreview finds the server"
+fi
+passed=$((passed + 1))
+
+tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 50 -s hx \
+  "cd '$tmp/work' && ${hxenv[*]@Q} TERM=xterm-256color '$hx' drift.review.json"
 
 # 1. The server starts and its drift diagnostic shows at the end of the
 #    snippet's line (26 in the fixture).
@@ -112,6 +143,12 @@ wait_for "$want"
 screen | grep -F -- "$want" | grep -q '"snippet": "result, err := calculate(input)"' ||
   fail "the diagnostic is not on the snippet's line"
 echo "ok   helix: the drift diagnostic shows on the snippet's line"
+passed=$((passed + 1))
+
+# 1a. The inlay hints (display-inlay-hints, from the README's block): the
+#     diff's old and new line numbers before a context line of the patch.
+wait_for '71 71 "     defer cancel(ctx)",'
+echo "ok   helix: inlay hints show the patch lines' numbers"
 passed=$((passed + 1))
 
 # 1b. With the grammar, patch lines are coloured as a diff: the removed
@@ -172,6 +209,23 @@ keys g l
 wait_for_cursor "26:$len"
 keys h h
 wait_for_cursor "26:$((len - 2))"
+
+# 2a. space-k hovers: the comment and the diff lines it is anchored to,
+#     rendered (no Markdown marks); Escape closes the popup.
+keys Space
+keys k
+wait_for "Comment c1 by assistant"
+wait_for "│     result, err := calculate(input)"
+if screen | grep -qF '**Comment'; then fail "the hover shows its Markdown marks"; fi
+keys Escape
+deadline=$((SECONDS + 20))
+while screen | grep -qF "Comment c1 by assistant"; do
+  ((SECONDS < deadline)) || fail "the hover stays open after Escape"
+  sleep 0.1
+done
+echo "ok   helix: space-k shows the comment's hover with its diff lines"
+passed=$((passed + 1))
+
 keys Space
 keys a
 wait_for "Re-anchor c1 to RIGHT 72"

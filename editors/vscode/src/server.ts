@@ -61,10 +61,12 @@ export const DIAGNOSTIC_CODES = [
 
 /**
  * Codes this project adds to the spec's table: `renamed-path` (a comment
- * names the other side's name of a renamed file) and `lone-surrogate` (half
- * of a surrogate pair escaped alone). `check` prints them too.
+ * names the other side's name of a renamed file), `header-path` (a comment
+ * names a plain diff's file as its ---/+++ line writes it) and
+ * `lone-surrogate` (half of a surrogate pair escaped alone). `check` prints
+ * them too.
  */
-export const EXTENSION_CODES = ['renamed-path', 'lone-surrogate'] as const;
+export const EXTENSION_CODES = ['renamed-path', 'header-path', 'lone-surrogate'] as const;
 
 /**
  * Codes only the language server publishes, for editors: `too-large` says a

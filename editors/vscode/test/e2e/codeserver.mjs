@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-/** The paths of an installed code-server (see ../../../shared/tools/install-code-server). */
+/** The paths of an installed code-server (see scripts/install-code-server). */
 export function locate(prefix) {
   const entry = path.join(prefix, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   const playwright = path.join(prefix, 'pw', 'node_modules', 'playwright-core');

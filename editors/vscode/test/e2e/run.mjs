@@ -5,7 +5,7 @@
 //
 //   LREVIEW_LSP=/path/to/lreview-lsp npm run test:e2e [-- --vsix file.vsix] [-- --keep]
 //
-// Needs code-server, Chromium and playwright-core from ../shared/tools/install-code-server
+// Needs code-server, Chromium and playwright-core from scripts/install-code-server
 // (prefix /opt/lreview-code-server, or $LREVIEW_CODE_SERVER). Exits 1 when a check fails,
 // naming it; 2 when something it needs is missing.
 
@@ -43,7 +43,7 @@ function preconditions() {
   }
   const prefix = process.env.LREVIEW_CODE_SERVER || '/opt/lreview-code-server';
   const found = cs.locate(prefix);
-  if (!found.ok) die(`code-server is not installed under ${prefix}: run sh ../shared/tools/install-code-server`);
+  if (!found.ok) die(`code-server is not installed under ${prefix}: run sh scripts/install-code-server`);
   const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
   if (!fs.existsSync(chromium)) die(`no Chromium at ${chromium} (set CHROMIUM)`);
   return { binary, cs: found, chromium };

@@ -7,8 +7,8 @@
 // alone: the peer has none) to the semantic tokens after it, and the peak
 // resident memory after the open and after 40 edits, with `lreview-lsp
 // check` on the same file as the yardstick. check against encoding/json
-// in one process is BenchmarkCheckVsJSONFloor's (internal/lsp). `make bench-peer` installs the peer and runs it; it is not
-// part of CI.
+// in one process is BenchmarkCheckVsJSONFloor's (internal/lsp). `make
+// bench-peer` installs the peer and runs it; it is not part of CI.
 package main
 
 import (
@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/schema"
 )
@@ -77,7 +78,7 @@ func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "bench.review.json")
-	if err := os.WriteFile(path, src, 0o644); err != nil {
+	if err := filewrite.Create(path, src); err != nil {
 		return err
 	}
 	servers := []struct {

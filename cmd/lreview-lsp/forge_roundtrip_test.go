@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// TestExportImportCommands runs the two commands as the README's
+// pipelines do, with what GitHub would list in between: export a shipped
+// example, post it (the test turns each payload comment into a listed
+// comment), import the listing with the example's diff, and compare every
+// exported comment with the one it comes back as.
+func TestExportImportCommands(t *testing.T) {
+	for _, name := range []string{"auth", "python-rename", "typescript-string-patch", "unicode-escapes"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, err := os.ReadFile(filepath.Join("..", "..", "examples", name+".review.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			review := filepath.Join(dir, "in.review.json")
+			writeTestFile(t, review, src)
+			var payload, stderr bytes.Buffer
+			if code := run([]string{"export", "--to", "github", review}, nil, &payload, &stderr); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr.String())
+			}
+			comments, reviews := listed(t, payload.Bytes())
+			doc := exchange.Parse(src)
+			writeTestFile(t, filepath.Join(dir, "comments.json"), comments)
+			writeTestFile(t, filepath.Join(dir, "reviews.json"), reviews)
+			writeTestFile(t, filepath.Join(dir, "pr.diff"), []byte(patchText(doc)))
+			out := filepath.Join(dir, "back.review.json")
+			stderr.Reset()
+			args := []string{"import", "--from", "github", "--comments", filepath.Join(dir, "comments.json"),
+				"--reviews", filepath.Join(dir, "reviews.json"), "--patch", filepath.Join(dir, "pr.diff"), "-o", out}
+			var stdout bytes.Buffer
+			if code := run(args, nil, &stdout, &stderr); code != 0 || stdout.Len() > 0 {
+				t.Fatalf("import -o: exit %d, stdout %q: %s", code, stdout.String(), stderr.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareCommands(t, doc, exchange.Parse(data))
+		})
+	}
+}
+
+func writeTestFile(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listed turns an exported review into what gh api lists once it is
+// posted: its comments (one page) and the review.
+func listed(t *testing.T, payload []byte) (comments, reviews []byte) {
+	t.Helper()
+	var rv struct {
+		Body     string           `json:"body"`
+		Comments []map[string]any `json:"comments"`
+	}
+	if err := json.Unmarshal(payload, &rv); err != nil {
+		t.Fatalf("export printed no JSON review: %v\n%s", err, payload)
+	}
+	for i, c := range rv.Comments {
+		c["id"] = 500 + i
+		c["user"] = map[string]any{"login": "poster"}
+		c["created_at"] = "2026-12-01T09:00:00Z"
+		c["original_line"] = c["line"]
+		c["subject_type"] = "line"
+	}
+	comments, _ = json.Marshal(rv.Comments)
+	reviews, _ = json.Marshal([]map[string]any{{"id": 9, "body": rv.Body, "state": "COMMENTED", "submitted_at": "2026-12-01T09:00:00Z"}})
+	return comments, reviews
+}
+
+func patchText(doc *exchange.Document) string {
+	var b strings.Builder
+	for i := range doc.Review.Patch.Lines {
+		b.WriteString(doc.Review.Patch.LineText(i) + "\n")
+	}
+	return b.String()
+}
+
+// compareCommands checks that every active comment of the example came
+// back with its id, path, side, lines, body and replies.
+func compareCommands(t *testing.T, want, got *exchange.Document) {
+	t.Helper()
+	if got.Review.Title != want.Review.Title || got.Review.Summary != want.Review.Summary {
+		t.Errorf("got title %q summary %q, want %q and %q", got.Review.Title, got.Review.Summary, want.Review.Title, want.Review.Summary)
+	}
+	back := map[string]*exchange.Comment{}
+	for _, c := range got.Review.Comments {
+		back[c.ID] = c
+	}
+	n := 0
+	for _, w := range want.Review.Comments {
+		if w.StateNorm() != exchange.StateActive {
+			continue
+		}
+		n++
+		g := back[w.ID]
+		if g == nil {
+			t.Errorf("%s did not come back", w.ID)
+			continue
+		}
+		if got, want := commentKey(g), commentKey(w); got != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", w.ID, got, want)
+		}
+	}
+	if n != len(got.Review.Comments) {
+		t.Errorf("got %d comments back, want the %d active ones", len(got.Review.Comments), n)
+	}
+}
+
+func commentKey(c *exchange.Comment) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %d-%d %q\n", c.Path, c.SideNorm(), c.StartLine, cmp.Or(c.EndLine, c.StartLine), c.Body)
+	for _, r := range c.Replies {
+		fmt.Fprintf(&b, "  %s @ %s: %q\n", r.Author, r.At, r.Body)
+	}
+	return b.String()
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/leanreview/lreview-lsp/internal/agent"
+)
+
+// runMCP serves the agent tools over the Model Context Protocol on
+// standard input and output.
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", "", "the directory whose files the tools may read and write (default: the working directory)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "lreview-lsp mcp: usage: lreview-lsp mcp [--root DIR]")
+		return 2
+	}
+	srv, err := agent.NewServer(agent.Options{Root: *root, Version: version})
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
+		return 2
+	}
+	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	if err := srv.Run(context.Background(), t); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// nopWriteCloser lets the transport close standard output without
+// closing it: the process exits just after.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,217 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
+)
+
+// The tools over the whole patch: lreview_fix, lreview_rebase and
+// lreview_new.
+
+// FixInput is lreview_fix's input.
+type FixInput struct {
+	File  string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	Write bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+}
+
+// Fixed is one fix lreview_fix applied, or left to a person.
+type Fixed struct {
+	Line     int    `json:"line" jsonschema:"1-based line of the review file"`
+	Code     string `json:"code"`
+	Done     string `json:"done" jsonschema:"what the fix does, or why it was left"`
+	Declined bool   `json:"declined,omitempty" jsonschema:"true when it needs a choice: not applied"`
+}
+
+// FixOutput is lreview_fix's output.
+type FixOutput struct {
+	File    string  `json:"file"`
+	Fixes   []Fixed `json:"fixes"`
+	Diff    string  `json:"diff" jsonschema:"the change to the review file as a unified diff; empty when nothing changes"`
+	Written bool    `json:"written"`
+}
+
+func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+	r, err := s.readReview("file", in.File, true)
+	if err != nil {
+		return nil, FixOutput{}, err
+	}
+	fixed, applied, err := anchor.FixAll(r.orig.Data)
+	if err != nil {
+		return nil, FixOutput{}, argError("file", "%s: %v", r.name, err)
+	}
+	out := FixOutput{File: r.name, Fixes: []Fixed{}, Diff: exchange.Unified(r.name, r.orig.Data, fixed)}
+	for _, a := range applied {
+		out.Fixes = append(out.Fixes, Fixed{Line: a.Line, Code: a.Code, Done: a.Done, Declined: a.Declined})
+	}
+	if in.Write && out.Diff != "" {
+		if err := s.write(r, fixed); err != nil {
+			return nil, FixOutput{}, err
+		}
+		out.Written = true
+	}
+	var b strings.Builder
+	for _, f := range out.Fixes {
+		word := ""
+		if f.Declined {
+			word = "not fixed: "
+		}
+		fmt.Fprintf(&b, "%s:%d: %s%s\n", r.name, f.Line, word, f.Done)
+	}
+	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
+}
+
+// changeText ends a fix's or rebase's text: what was written, or the diff
+// that write: true would write.
+func changeText(name, diff string, written bool) string {
+	switch {
+	case diff == "":
+		return "nothing to change in " + name
+	case written:
+		return "written: " + name
+	}
+	return "not written (write: true writes it):\n" + diff
+}
+
+// RebaseInput is lreview_rebase's input.
+type RebaseInput struct {
+	File     string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself (or give diff_file)"`
+	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+}
+
+// Move is what rebasing does to one comment.
+type Move struct {
+	ID       string   `json:"id"`
+	From     Location `json:"from"`
+	To       Location `json:"to"`
+	Orphaned bool     `json:"orphaned,omitempty" jsonschema:"no clear place in the new diff: marked orphaned (a dismissed comment stays dismissed)"`
+	State    string   `json:"state" jsonschema:"the comment's state afterwards"`
+	Why      string   `json:"why,omitempty"`
+}
+
+// RebaseOutput is lreview_rebase's output.
+type RebaseOutput struct {
+	File    string `json:"file"`
+	Moves   []Move `json:"moves" jsonschema:"every comment that moves or is orphaned; those that stay are left out"`
+	Diff    string `json:"diff" jsonschema:"the change to the review file as a unified diff"`
+	Written bool   `json:"written"`
+}
+
+func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
+	lines, err := s.diffArg(in.DiffFile, in.DiffText)
+	if err != nil {
+		return nil, RebaseOutput{}, err
+	}
+	r, err := s.readReview("file", in.File, true)
+	if err != nil {
+		return nil, RebaseOutput{}, err
+	}
+	edits, moves, err := anchor.Rebase(r.doc, lines)
+	if err != nil {
+		return nil, RebaseOutput{}, argError("file", "%s: %v", r.name, err)
+	}
+	after, err := exchange.ApplyEdits(r.orig.Data, edits)
+	if err != nil {
+		return nil, RebaseOutput{}, fmt.Errorf("file: internal error, nothing written: %v", err)
+	}
+	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, after)}
+	var b strings.Builder
+	for _, m := range moves {
+		if m.Unchanged && !m.Orphaned {
+			continue
+		}
+		c := m.Comment
+		mv := Move{ID: anchor.CommentName(c), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
+			From: Location{Path: c.Path, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
+			To:   Location{Path: c.Path, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}}
+		out.Moves = append(out.Moves, mv)
+		if m.Orphaned {
+			fmt.Fprintf(&b, "%s: no clear place (%s); state %s\n", mv.ID, m.Why, m.State)
+		} else {
+			fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mv.ID, anchor.LineSpan(m.FromSide, m.FromStart, m.FromEnd), anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
+		}
+	}
+	if in.Write && out.Diff != "" {
+		if err := s.write(r, after); err != nil {
+			return nil, RebaseOutput{}, err
+		}
+		out.Written = true
+	}
+	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
+}
+
+// diffArg reads diff_file or diff_text and checks it is a unified diff.
+func (s *server) diffArg(file, text string) ([]string, error) {
+	data, err := s.readDiff(file, text)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := anchor.DiffLines(data)
+	if err != nil {
+		return nil, argError(diffMember(file), "%v", err)
+	}
+	return lines, nil
+}
+
+func diffMember(file string) string {
+	if file != "" {
+		return "diff_file"
+	}
+	return "diff_text"
+}
+
+// NewInput is lreview_new's input.
+type NewInput struct {
+	DiffFile string `json:"diff_file,omitempty" jsonschema:"the unified diff to review, a file inside the server's root (or give diff_text)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the unified diff itself, e.g. the output of git diff (or give diff_file)"`
+	File     string `json:"file" jsonschema:"the review file to create (*.review.json), relative to the server's root; it must not exist"`
+	Title    string `json:"title,omitempty"`
+	Summary  string `json:"summary,omitempty" jsonschema:"the review-level overview or verdict"`
+}
+
+// NewOutput is lreview_new's output.
+type NewOutput struct {
+	File  string   `json:"file"`
+	Files []string `json:"files" jsonschema:"the files of the diff, to comment on"`
+	Hunks int      `json:"hunks"`
+}
+
+func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInput) (*mcp.CallToolResult, NewOutput, error) {
+	path, err := s.resolve("file", in.File)
+	if err != nil {
+		return nil, NewOutput{}, err
+	}
+	data, err := s.readDiff(in.DiffFile, in.DiffText)
+	if err != nil {
+		return nil, NewOutput{}, err
+	}
+	text, err := anchor.NewReview(data, in.Title, in.Summary)
+	if err != nil {
+		return nil, NewOutput{}, argError(diffMember(in.DiffFile), "%v", err)
+	}
+	name := s.display(path)
+	if err := filewrite.Create(path, text); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, NewOutput{}, argError("file", "%s already exists: choose another name, or use lreview_rebase to put a new diff into it", name)
+		}
+		return nil, NewOutput{}, argError("file", "%v", err)
+	}
+	ix := anchor.BuildIndex(&exchange.Parse(text).Review.Patch)
+	out := NewOutput{File: name, Files: []string{}}
+	for _, f := range ix.Files {
+		out.Files = append(out.Files, f.DisplayName())
+		out.Hunks += len(f.Hunks)
+	}
+	return textResult(fmt.Sprintf("created %s: %s, %s (%s); no comment yet", name,
+		anchor.Plural(len(out.Files), "file", "files"), anchor.Plural(out.Hunks, "hunk", "hunks"), strings.Join(out.Files, ", "))), out, nil
+}

@@ -1,0 +1,129 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+)
+
+const rebaseDiff = "diff --git a/app/users.py b/app/users.py\n--- a/app/users.py\n+++ b/app/users.py\n@@ -9,6 +9,7 @@\n \n def get_user(user_id):\n+    # one connection per call\n     with closing(connect()) as conn:\n         row = conn.execute(\"SELECT * FROM users WHERE id = ?\", (user_id,)).fetchone()\n     if row is None:\n         return None\n"
+
+func TestFix(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
+	var out FixOutput
+	text := s.ok("lreview_fix", map[string]any{"file": "pr.review.json"}, &out)
+	wantDiff := `--- a/pr.review.json
++++ b/pr.review.json
+@@ -64,7 +64,7 @@
+       "author": "assistant",
+       "path": "app/users.py",
+       "side": "RIGHT",
+-      "start_line": 10,
++      "start_line": 13,
+       "body": "The row is fetched twice.",
+       "snippet": "row = conn.execute(\"SELECT * FROM users WHERE id = ?\", (user_id,)).fetchone()"
+     },
+`
+	if out.Diff != wantDiff || out.Written {
+		t.Errorf("got diff\n%s\nwritten %v, want\n%s", out.Diff, out.Written, wantDiff)
+	}
+	if len(out.Fixes) < 1 || out.Fixes[0] != (Fixed{Line: 69, Code: "snippet-mismatch", Done: "moved c2 from RIGHT 10 to RIGHT 13"}) {
+		t.Errorf("got fixes %+v", out.Fixes)
+	}
+	if !strings.Contains(text, "not written (write: true writes it)") || s.read("pr.review.json") != fixture(t) {
+		t.Errorf("without write: got text %q, or the file was written", text)
+	}
+	s.ok("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, &out)
+	if want := strings.Replace(fixture(t), `"start_line": 10,`, `"start_line": 13,`, 1); !out.Written || s.read("pr.review.json") != want {
+		t.Errorf("with write: got %+v and file\n%s", out, s.read("pr.review.json"))
+	}
+	s.ok("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, &out)
+	if out.Diff != "" || out.Written {
+		t.Errorf("nothing left to fix: got %+v", out)
+	}
+}
+
+func TestRebase(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t), "v2.diff": rebaseDiff})
+	var out RebaseOutput
+	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_file": "v2.diff"}, &out)
+	if out.Written || s.read("pr.review.json") != fixture(t) {
+		t.Fatal("without write the file was written")
+	}
+	moves := map[string]Move{}
+	for _, m := range out.Moves {
+		moves[m.ID] = m
+	}
+	if m, ok := moves["c1"]; ok {
+		t.Errorf("c1: got %+v, want it left out: it stays at RIGHT 12", m)
+	}
+	if m := moves["c2"]; m.Orphaned || m.To.StartLine != 13 {
+		t.Errorf("c2: got %+v, want moved to RIGHT 13 by its snippet", m)
+	}
+	if m := moves["c4"]; !m.Orphaned || m.State != "dismissed" {
+		t.Errorf("c4: got %+v, want no place and still dismissed", m)
+	}
+	if !strings.HasPrefix(out.Diff, "--- a/pr.review.json\n+++ b/pr.review.json\n@@ ") || !strings.Contains(out.Diff, "\n+    \"+    # one connection per call\",\n") {
+		t.Errorf("got diff\n%s", out.Diff)
+	}
+	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff, "write": true}, &out)
+	if !out.Written || !strings.Contains(s.read("pr.review.json"), `"+    # one connection per call"`) {
+		t.Errorf("with write: got %+v", out)
+	}
+
+	for _, tc := range []struct {
+		args  map[string]any
+		wants []string
+	}{
+		{map[string]any{"diff_file": "v2.diff", "diff_text": rebaseDiff}, []string{"diff_file: give diff_file or diff_text, not both"}},
+		{map[string]any{}, []string{"diff_file: expected the path of a unified diff"}},
+		{map[string]any{"diff_text": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\nthis is prose\n"}, []string{"diff_text: line 7 is not a unified diff line", `"this is prose"`}},
+		{map[string]any{"diff_file": "missing.diff"}, []string{"diff_file: ", "missing.diff"}},
+	} {
+		tc.args["file"] = "pr.review.json"
+		s.refused("lreview_rebase", tc.args, tc.wants...)
+	}
+}
+
+func TestNew(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"v2.diff": rebaseDiff, "taken.review.json": "{}\n"})
+	var out NewOutput
+	text := s.ok("lreview_new", map[string]any{"diff_file": "v2.diff", "file": "pr.review.json", "title": "users: one connection", "summary": "A <small> change & more"}, &out)
+	want := `{
+  "leanreview_review": 1,
+  "title": "users: one connection",
+  "summary": "A <small> change & more",
+  "patch": [
+    "diff --git a/app/users.py b/app/users.py",
+    "--- a/app/users.py",
+    "+++ b/app/users.py",
+    "@@ -9,6 +9,7 @@",
+    " ",
+    " def get_user(user_id):",
+    "+    # one connection per call",
+    "     with closing(connect()) as conn:",
+    "         row = conn.execute(\"SELECT * FROM users WHERE id = ?\", (user_id,)).fetchone()",
+    "     if row is None:",
+    "         return None"
+  ],
+  "comments": []
+}
+`
+	if got := s.read("pr.review.json"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if out.File != "pr.review.json" || len(out.Files) != 1 || out.Files[0] != "app/users.py" || out.Hunks != 1 {
+		t.Errorf("got %+v", out)
+	}
+	if want := "created pr.review.json: 1 file, 1 hunk (app/users.py); no comment yet"; text != want {
+		t.Errorf("got text %q, want %q", text, want)
+	}
+	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "taken.review.json"}, "file: taken.review.json already exists", "lreview_rebase")
+	if s.read("taken.review.json") != "{}\n" {
+		t.Error("an existing file was overwritten")
+	}
+	s.refused("lreview_new", map[string]any{"diff_text": "Fix the bug.\n\ndiff --git a/x b/x\n", "file": "n.review.json"}, `diff_text: line 1 is not a unified diff line`, `"Fix the bug."`)
+	s.refused("lreview_new", map[string]any{"diff_text": "\n", "file": "n.review.json"}, "diff_text: the diff is empty")
+	s.refused("lreview_new", map[string]any{"diff_text": "--- a/x\n+++ b/x\n@@ -1,x +1 @@\n-a\n+b\n", "file": "n.review.json"}, "diff_text: line 3 is not a unified diff line")
+	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "no/such/dir/n.review.json"}, "file: the directory of no/such/dir/n.review.json does not exist")
+	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff}, "file")
+}

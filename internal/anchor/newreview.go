@@ -1,0 +1,82 @@
+package anchor
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Starting a review: the document an agent or `lreview-lsp new` writes
+// around a diff before any comment exists.
+
+// DiffLines splits the bytes of a diff (SplitDiffFile) and checks that
+// every line belongs to a unified diff: a file header, a hunk header or a
+// hunk body line, as the patch index reads them. The error names the first
+// line that does not (1-based) and what was expected there, so that a
+// commit message, a diffstat or a file that is no diff at all is refused
+// rather than embedded.
+func DiffLines(data []byte) ([]string, error) {
+	lines := cleanLines(SplitDiffFile(data))
+	if len(lines) == 0 {
+		return nil, errors.New("the diff is empty: expected a unified diff (\"diff --git\" or \"---\"/\"+++\" file headers, then \"@@\" hunks)")
+	}
+	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(nil, &exchange.Node{}, nil, lines) + `}`))
+	ix := BuildIndex(&doc.Review.Patch)
+	for _, d := range ix.Problems {
+		if d.Severity == exchange.SeverityError {
+			i := patchLineOf(&doc.Review.Patch, d.Range.Start)
+			return nil, fmt.Errorf("line %d is not a unified diff line: %s: %q", i+1, d.Message, Clip(lines[i]))
+		}
+	}
+	covered := make([]bool, len(lines))
+	for _, f := range ix.Files {
+		for i := f.First; i <= f.Last && i < len(lines); i++ {
+			covered[i] = true
+		}
+	}
+	for i, ok := range covered {
+		if !ok && !diffCommandLine(lines[i]) {
+			return nil, fmt.Errorf("line %d is not a unified diff line: expected a \"diff --git\" or \"---\"/\"+++\" file header, an \"@@\" hunk header or a hunk line (\" \", \"+\", \"-\"), got %q", i+1, Clip(lines[i]))
+		}
+	}
+	return lines, nil
+}
+
+// diffCommandLine reports whether t is a line diff -r writes between file
+// diffs: the command that compared the next pair ("diff -ruN a/x b/x"),
+// or a file only one side has.
+func diffCommandLine(t string) bool {
+	return strings.HasPrefix(t, "diff ") || strings.HasPrefix(t, "Only in ")
+}
+
+// patchLineOf returns the index of the patch line holding offset.
+func patchLineOf(p *exchange.Patch, offset int) int {
+	for i := range p.Lines {
+		if offset < p.LineEnd(i) {
+			return i
+		}
+	}
+	return len(p.Lines) - 1
+}
+
+// NewReview returns the canonical review exchange document (exchange.Format)
+// around diff, with the title and summary when they are not empty and no
+// comments. The diff must be a unified diff (DiffLines).
+func NewReview(diff []byte, title, summary string) ([]byte, error) {
+	lines, err := DiffLines(diff)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(`{"leanreview_review": 1`)
+	if title != "" {
+		b.WriteString(`, "title": ` + exchange.Quote(title))
+	}
+	if summary != "" {
+		b.WriteString(`, "summary": ` + exchange.Quote(summary))
+	}
+	b.WriteString(`, "patch": ` + renderPatch(nil, &exchange.Node{}, nil, lines) + `, "comments": []}`)
+	return exchange.Format(exchange.Parse([]byte(b.String())))
+}

@@ -1,0 +1,261 @@
+package forge
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// The hidden markers an export writes into bodies, so that an import
+// recognises its own comments. HTML comments are not shown by either
+// forge's Markdown.
+const (
+	markerOpen  = "<!-- lreview:"
+	markerClose = " -->"
+	// repliesMarker introduces the quoted replies under a comment's body.
+	repliesMarker = "<!-- lreview:replies -->"
+	// reviewMarker ends a review body made of the summary alone, and
+	// reviewTitleMarker one whose first paragraph is the title in bold.
+	reviewMarker      = "<!-- lreview -->"
+	reviewTitleMarker = "<!-- lreview title -->"
+)
+
+// paragraphs joins the non-empty parts with a blank line.
+func paragraphs(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// commentBody is what a forge shows for c: its body, its replies quoted
+// (unless dropped) and, with marker, the hidden marker with its id.
+func commentBody(c *exchange.Comment, replies Replies, marker bool) string {
+	marker = marker && c.ID != "" // an import could not name it anyway
+	quoted := ""
+	if replies == QuoteReplies && len(c.Replies) > 0 {
+		quoted = quoteReplies(c.Replies)
+		if marker {
+			quoted = repliesMarker + "\n" + quoted
+		}
+	}
+	m := ""
+	if marker {
+		m = markerOpen + escapeID(c.ID) + markerClose
+	}
+	return joinBody(c.Body, quoted, m)
+}
+
+// joinBody puts the body first as it is, even empty, so that splitBody
+// finds it again: a blank line separates it from what follows.
+func joinBody(body string, rest ...string) string {
+	tail := paragraphs(rest...)
+	if body == "" || tail == "" {
+		return body + tail
+	}
+	return body + "\n\n" + tail
+}
+
+// quoteReplies writes replies as Markdown block quotes, one per reply,
+// separated by a blank line: "> **author** (at): body", every line of
+// the body quoted.
+func quoteReplies(rs []*exchange.Reply) string {
+	var b strings.Builder
+	for i, r := range rs {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(">")
+		if r.Author != "" {
+			b.WriteString(" **" + r.Author + "**")
+			if r.At != "" {
+				b.WriteString(" (" + r.At + ")")
+			}
+			b.WriteString(":")
+		}
+		for j, line := range strings.Split(r.Body, "\n") {
+			if j > 0 {
+				b.WriteString("\n>")
+			}
+			if line != "" {
+				b.WriteString(" " + line)
+			}
+		}
+	}
+	return b.String()
+}
+
+// reply is a reply read back from a quote.
+type reply struct{ author, body, at string }
+
+// splitBody reverses commentBody: the body, the quoted replies and the
+// marker's id. A body without a marker is all body (ok false); quoted
+// replies are read only under the replies marker, and left in the body
+// when they do not read back.
+func splitBody(text string) (body string, replies []reply, id string, ok bool) {
+	marked := text
+	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
+		// Every line ends in CRLF: an edit in the forge's web page
+		// rewrote the LF an export writes before the marker, and every
+		// other.
+		marked = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	rest, id, ok := cutMarker(marked)
+	if !ok {
+		return text, nil, "", false
+	}
+	rest = strings.TrimSuffix(rest, "\n\n")
+	head, quoted, found := "", "", false
+	if q, cut := strings.CutPrefix(rest, repliesMarker+"\n"); cut {
+		quoted, found = q, true
+	} else if i := strings.LastIndex(rest, "\n\n"+repliesMarker+"\n"); i >= 0 {
+		head, quoted, found = rest[:i], rest[i+len("\n\n"+repliesMarker+"\n"):], true
+	}
+	if found {
+		if rs, good := unquoteReplies(quoted); good {
+			return head, rs, id, true
+		}
+	}
+	return rest, nil, id, true
+}
+
+// cutMarker removes the id marker that ends text (trailing white space
+// aside, which a forge may add or drop).
+func cutMarker(text string) (rest, id string, ok bool) {
+	t := strings.TrimRight(text, " \t\r\n")
+	if !strings.HasSuffix(t, markerClose) {
+		return text, "", false
+	}
+	i := strings.LastIndex(t, markerOpen)
+	if i < 0 || (i > 0 && t[i-1] != '\n') {
+		return text, "", false
+	}
+	raw := t[i+len(markerOpen) : len(t)-len(markerClose)]
+	if raw == "" || raw == "replies" || strings.ContainsAny(raw, " \n") {
+		return text, "", false
+	}
+	id, good := unescapeID(raw)
+	if !good {
+		return text, "", false
+	}
+	return t[:i], id, true
+}
+
+// unquoteReplies reads quoteReplies' text back.
+func unquoteReplies(text string) ([]reply, bool) {
+	var out []reply
+	for _, block := range strings.Split(text, "\n\n") {
+		var body []string
+		for _, line := range strings.Split(block, "\n") {
+			switch {
+			case line == ">":
+				body = append(body, "")
+			case strings.HasPrefix(line, "> "):
+				body = append(body, line[2:])
+			default:
+				return nil, false
+			}
+		}
+		r := reply{}
+		first := body[0]
+		if a, after, found := strings.Cut(strings.TrimPrefix(first, "**"), "**"); strings.HasPrefix(first, "**") && found {
+			r.author = a
+			if at, more, has := strings.Cut(strings.TrimPrefix(after, " ("), "):"); strings.HasPrefix(after, " (") && has {
+				r.at, after = at, ":"+more
+			}
+			if !strings.HasPrefix(after, ":") {
+				return nil, false
+			}
+			first = strings.TrimPrefix(after[1:], " ")
+		}
+		body[0] = first
+		r.body = strings.Join(body, "\n")
+		out = append(out, r)
+	}
+	return out, true
+}
+
+// reviewBody is the review's own body: the title in bold, the summary,
+// and with marker the hidden marker that lets an import tell them apart.
+func reviewBody(title, summary string, marker bool) string {
+	bold := ""
+	if title != "" {
+		bold = "**" + title + "**"
+	}
+	body := paragraphs(bold, summary)
+	if !marker || body == "" {
+		return body
+	}
+	if title != "" {
+		return paragraphs(body, reviewTitleMarker)
+	}
+	return paragraphs(body, reviewMarker)
+}
+
+// splitReviewBody reverses reviewBody: a body an export did not write is
+// all summary.
+func splitReviewBody(text string) (title, summary string) {
+	t := strings.TrimRight(text, " \t\r\n")
+	if rest, ok := strings.CutSuffix(t, reviewMarker); ok {
+		return "", strings.TrimSuffix(rest, "\n\n")
+	}
+	rest, ok := strings.CutSuffix(t, reviewTitleMarker)
+	if !ok {
+		return "", text
+	}
+	rest = strings.TrimSuffix(rest, "\n\n")
+	first, summary, _ := strings.Cut(rest, "\n\n")
+	if len(first) < 4 || !strings.HasPrefix(first, "**") || !strings.HasSuffix(first, "**") {
+		return "", text
+	}
+	return first[2 : len(first)-2], summary
+}
+
+// escapeID writes a comment id for a marker: an HTML comment may not hold
+// "--" nor end with "-", and the marker ends at a space. What does not fit
+// is percent-encoded.
+func escapeID(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		safe := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._:~+=/@", c) >= 0
+		if c == '-' {
+			safe = i+1 < len(id) && id[i+1] != '-' && (i == 0 || id[i-1] != '-')
+		}
+		if safe {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("%" + strconv.FormatUint(uint64(c)>>4, 16) + strconv.FormatUint(uint64(c)&15, 16))
+	}
+	return b.String()
+}
+
+// unescapeID reverses escapeID.
+func unescapeID(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", false
+		}
+		b.WriteByte(byte(v))
+		i += 2
+	}
+	return b.String(), true
+}

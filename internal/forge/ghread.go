@@ -1,0 +1,219 @@
+package forge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// GitHubThreadComment is a review comment as GET
+// /repos/{owner}/{repo}/pulls/{n}/comments lists it: the members an
+// import reads.
+type GitHubThreadComment struct {
+	ID                int64       `json:"id"`
+	InReplyToID       *int64      `json:"in_reply_to_id"`
+	Path              string      `json:"path"`
+	Body              string      `json:"body"`
+	User              *GitHubUser `json:"user"`
+	CreatedAt         string      `json:"created_at"`
+	Line              *int        `json:"line"`
+	OriginalLine      *int        `json:"original_line"`
+	StartLine         *int        `json:"start_line"`
+	OriginalStartLine *int        `json:"original_start_line"`
+	Side              *string     `json:"side"`
+	StartSide         *string     `json:"start_side"`
+	SubjectType       string      `json:"subject_type"`
+	// DiffHunk is the diff around the comment, ending at its last line.
+	DiffHunk string `json:"diff_hunk"`
+}
+
+// GitHubUser is a comment's or review's author; null for a deleted
+// account.
+type GitHubUser struct {
+	Login string `json:"login"`
+}
+
+// GitHubReviewRecord is a review as GET …/pulls/{n}/reviews lists it.
+type GitHubReviewRecord struct {
+	ID          int64  `json:"id"`
+	Body        string `json:"body"`
+	State       string `json:"state"`
+	SubmittedAt string `json:"submitted_at"`
+}
+
+// ReadGitHubComments reads the output of
+// gh api repos/{o}/{r}/pulls/{n}/comments --paginate: one JSON array per
+// page, concatenated (or, with --slurp, one array of them). name is the
+// file's name, for messages.
+func ReadGitHubComments(name string, data []byte) ([]GitHubThreadComment, error) {
+	var out []GitHubThreadComment
+	err := readPages(name, data, "the review comments of gh api repos/OWNER/REPO/pulls/N/comments --paginate",
+		[]string{"id", "path", "body"}, func(elem json.RawMessage) error {
+			var c GitHubThreadComment
+			if err := json.Unmarshal(elem, &c); err != nil {
+				return err
+			}
+			out = append(out, c)
+			return nil
+		})
+	return out, err
+}
+
+// ReadGitHubReviews reads the output of
+// gh api repos/{o}/{r}/pulls/{n}/reviews --paginate.
+func ReadGitHubReviews(name string, data []byte) ([]GitHubReviewRecord, error) {
+	var out []GitHubReviewRecord
+	err := readPages(name, data, "the reviews of gh api repos/OWNER/REPO/pulls/N/reviews --paginate",
+		[]string{"id", "body"}, func(elem json.RawMessage) error {
+			var r GitHubReviewRecord
+			if err := json.Unmarshal(elem, &r); err != nil {
+				return err
+			}
+			out = append(out, r)
+			return nil
+		})
+	return out, err
+}
+
+// readPages calls each for every object of every top-level array of
+// data, after checking it has the members required. what says what the
+// file should hold, for messages.
+func readPages(name string, data []byte, what string, required []string, each func(json.RawMessage) error) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%s is empty; expected %s", name, what)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	n := 0 // elements read, for messages
+	for page := 1; ; page++ {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return syntaxError(name, data, start, err)
+		}
+		elems, err := pageElems(name, page, raw, what)
+		if err != nil {
+			return err
+		}
+		for _, e := range elems {
+			n++
+			if err := checkElem(name, n, e, required, what); err != nil {
+				return err
+			}
+			if err := each(e); err != nil {
+				return memberError(name, n, err)
+			}
+		}
+	}
+}
+
+// pageElems returns the elements of one top-level value: an array, or
+// with --slurp an array of arrays.
+func pageElems(name string, page int, raw json.RawMessage, what string) ([]json.RawMessage, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		var apiErr struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(raw, &apiErr) == nil && apiErr.Message != "" {
+			return nil, fmt.Errorf("%s: value %d is GitHub's error %q, not %s", name, page, apiErr.Message, what)
+		}
+		return nil, fmt.Errorf("%s: value %d is %s; expected an array: %s", name, page, jsonKind(raw), what)
+	}
+	var flat []json.RawMessage
+	for _, e := range elems {
+		var inner []json.RawMessage
+		if jsonKind(e) == "an array" && json.Unmarshal(e, &inner) == nil {
+			flat = append(flat, inner...) // gh api --slurp
+			continue
+		}
+		flat = append(flat, e)
+	}
+	return flat, nil
+}
+
+// checkElem checks that element n is an object with the required members.
+func checkElem(name string, n int, e json.RawMessage, required []string, what string) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(e, &members); err != nil || members == nil {
+		return fmt.Errorf("%s: element %d is %s; expected an object: %s", name, n, jsonKind(e), what)
+	}
+	for _, r := range required {
+		if v, ok := members[r]; !ok || string(v) == "null" {
+			return fmt.Errorf("%s: element %d has no %q member; expected %s", name, n, r, what)
+		}
+	}
+	return nil
+}
+
+// memberError names the member a decode failed on and what it expected.
+func memberError(name string, n int, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: element %d: member %q is a JSON %s; expected %s", name, n, te.Field, te.Value, goKind(te.Type))
+	}
+	return fmt.Errorf("%s: element %d: %v", name, n, err)
+}
+
+func goKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.String:
+		return "a string"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return t.String()
+}
+
+// syntaxError places a JSON syntax error at its line and column.
+func syntaxError(name string, data []byte, start int64, err error) error {
+	off := int(start)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset) - 1 // Offset counts the offending byte as read
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		off = len(data)
+	}
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	msg := err.Error()
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "the JSON ends too early"
+	}
+	return fmt.Errorf("%s:%d:%d: not valid JSON: %s", name, line, col, strings.TrimPrefix(msg, "json: "))
+}
+
+// jsonKind names a JSON value's type with its article.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

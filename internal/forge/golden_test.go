@@ -1,0 +1,232 @@
+package forge
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// update rewrites the expected sections of the golden archives:
+// go test ./internal/forge -run Golden -update
+var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
+
+// The SHAs every GitLab golden is exported with.
+var goldenGitLab = GitLabOptions{
+	BaseSHA:  "5e6dffa282c5129aa67cd227a0429be21bfdaf80",
+	StartSHA: "5e6dffa282c5129aa67cd227a0429be21bfdaf80",
+	HeadSHA:  "f9ce7e16e56c162edbc9e480108041cf6b0291fe",
+}
+
+// An export archive (testdata/export-*.txtar) holds:
+//
+//	-- review.json --   the review exported
+//	-- options --       optional: replies=drop, no-marker, event=E, commit=SHA
+//	-- github.json --   expected: the GitHub review payload
+//	-- gitlab.json --   expected: the GitLab discussions (goldenGitLab's SHAs)
+//	-- notes --         expected: the comments left out and refused, one a line
+//
+// Both payloads are also validated against the forge's request schemas.
+func TestExportGolden(t *testing.T) {
+	ghSchema := forgeSchema(t, "github-create-review.request.schema.json")
+	glSchema := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	forEachArchive(t, "export-*.txtar", func(t *testing.T, ar *txtar.Archive) map[string][]byte {
+		src := section(t, ar, "review.json")
+		doc := exchange.Parse(src)
+		plan, err := NewPlan(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh, gl := goldenOptions(t, ar)
+		review := plan.GitHub(gh)
+		validate(t, ghSchema, "the GitHub review", review)
+		discussions := plan.GitLab(gl)
+		for i, d := range discussions {
+			validate(t, glSchema, fmt.Sprintf("GitLab discussion %d", i), d)
+		}
+		return map[string][]byte{
+			"github.json": encode(t, review),
+			"gitlab.json": encode(t, discussions),
+			"notes":       planNotes(doc, plan),
+		}
+	})
+}
+
+// An import archive (testdata/import-*.txtar) holds:
+//
+//	-- comments.json --  gh api repos/O/R/pulls/N/comments --paginate
+//	-- reviews.json --   optional: gh api …/reviews --paginate
+//	-- pr.diff --        gh pr diff N
+//	-- review.json --    expected: the review exchange document
+//	-- notes --          expected: what the import says
+//
+// The document made must check without an error.
+func TestImportGolden(t *testing.T) {
+	forEachArchive(t, "import-*.txtar", func(t *testing.T, ar *txtar.Archive) map[string][]byte {
+		comments, err := ReadGitHubComments("comments.json", section(t, ar, "comments.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reviews []GitHubReviewRecord
+		if data, ok := optionalSection(ar, "reviews.json"); ok {
+			if reviews, err = ReadGitHubReviews("reviews.json", data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		im, err := ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := anchor.CheckDocument(exchange.Parse(im.Data), nil)
+		for _, d := range rep.Diagnostics {
+			if d.Severity == exchange.SeverityError && d.Code != exchange.CodeOrphanedAnchor {
+				t.Errorf("the imported review has an error: %s [%s]", d.Message, d.Code)
+			}
+		}
+		return map[string][]byte{
+			"review.json": im.Data,
+			"notes":       lines(im.Notes),
+		}
+	})
+}
+
+// forEachArchive runs produce on every archive matching pattern and
+// compares what it returns with the archive's sections of those names,
+// or with -update writes them.
+func forEachArchive(t *testing.T, pattern string, produce func(*testing.T, *txtar.Archive) map[string][]byte) {
+	files, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no golden archives testdata/%s", pattern)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := produce(t, ar)
+			if *update {
+				writeSections(t, file, ar, got)
+				return
+			}
+			for name, data := range got {
+				want, ok := optionalSection(ar, name)
+				if !ok {
+					t.Errorf("no %s section (run with -update to write it); got:\n%s", name, data)
+					continue
+				}
+				if !bytes.Equal(data, want) {
+					t.Errorf("%s differs (run with -update to accept):\ngot:\n%s\nwant:\n%s", name, data, want)
+				}
+			}
+		})
+	}
+}
+
+func writeSections(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	t.Helper()
+	for i := range ar.Files {
+		if data, ok := got[ar.Files[i].Name]; ok {
+			ar.Files[i].Data = data
+			delete(got, ar.Files[i].Name)
+		}
+	}
+	for _, name := range []string{"github.json", "gitlab.json", "review.json", "notes"} {
+		if data, ok := got[name]; ok {
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
+		}
+	}
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func section(t *testing.T, ar *txtar.Archive, name string) []byte {
+	t.Helper()
+	data, ok := optionalSection(ar, name)
+	if !ok {
+		t.Fatalf("the archive has no %s section", name)
+	}
+	return data
+}
+
+func optionalSection(ar *txtar.Archive, name string) ([]byte, bool) {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data, true
+		}
+	}
+	return nil, false
+}
+
+// goldenOptions reads the options section: words replies=drop,
+// no-marker, event=E, commit=SHA.
+func goldenOptions(t *testing.T, ar *txtar.Archive) (GitHubOptions, GitLabOptions) {
+	gh, gl := GitHubOptions{}, goldenGitLab
+	data, _ := optionalSection(ar, "options")
+	for _, w := range strings.Fields(string(data)) {
+		key, value, _ := strings.Cut(w, "=")
+		switch key {
+		case "replies":
+			if value == "drop" {
+				gh.Replies, gl.Replies = DropReplies, DropReplies
+			}
+		case "no-marker":
+			gh.NoMarker, gl.NoMarker = true, true
+		case "event":
+			gh.Event = value
+		case "commit":
+			gh.CommitID = value
+		default:
+			t.Fatalf("unknown option %q", w)
+		}
+	}
+	return gh, gl
+}
+
+// encode writes v as the export command does: indented, no HTML escaping.
+func encode(t *testing.T, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// planNotes lists the comments left out and refused, with their lines.
+func planNotes(doc *exchange.Document, p *Plan) []byte {
+	var out []string
+	m := doc.Mapper()
+	for _, l := range p.Left {
+		line, _ := m.LineCol(l.Offset)
+		out = append(out, fmt.Sprintf("%d: left out %s: %s", line, l.Comment, l.Why))
+	}
+	for _, pr := range p.Problems {
+		line, col := m.LineCol(pr.Offset)
+		out = append(out, fmt.Sprintf("%d:%d: refused %s: %s [%s]; fix: %s", line, col, pr.Comment, pr.Message, pr.Code, pr.Hint))
+	}
+	return lines(out)
+}
+
+func lines(ls []string) []byte {
+	if len(ls) == 0 {
+		return nil
+	}
+	return []byte(strings.Join(ls, "\n") + "\n")
+}

@@ -1,0 +1,108 @@
+package forge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// TestRoundTripRealDiffs puts comments on the real diffs of
+// ../shared/data (renames, copies, quoted non-ASCII paths, deleted and
+// new files, CRLF and control characters): on each hunk's first and last
+// line of each image, and a range between them. Every one must export
+// to payloads the forges' schemas accept and come back from GitHub's
+// response shape on the same path, side and lines.
+func TestRoundTripRealDiffs(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"realdiff", "realdiff2"} {
+		fs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", dir, "*.diff"))
+		files = append(files, fs...)
+	}
+	if len(files) == 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI is set and ../shared/data has no real diffs")
+		}
+		t.Skip("no real diffs in ../shared/data beside the repository")
+	}
+	ghSchema := forgeSchema(t, "github-create-review.request.schema.json")
+	glSchema := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			patch := anchor.SplitDiffFile(data)
+			doc := commentedReview(t, patch, 150)
+			plan, err := NewPlan(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Problems) > 0 || len(plan.placed) != len(doc.Review.Comments) {
+				t.Fatalf("got %d placed and problems %v, want all %d comments placed", len(plan.placed), plan.Problems, len(doc.Review.Comments))
+			}
+			review := plan.GitHub(GitHubOptions{})
+			validate(t, ghSchema, "the GitHub review", review)
+			for i, d := range plan.GitLab(goldenGitLab) {
+				validate(t, glSchema, fmt.Sprintf("GitLab discussion %d", i), d)
+			}
+			pr := posted(review, plan, false)
+			comments, err := ReadGitHubComments("comments.json", pages(t, pr.comments))
+			if err != nil {
+				t.Fatal(err)
+			}
+			im, err := ImportGitHub(comments, nil, patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan.Title, plan.Summary = "", ""
+			compareRoundTrip(t, plan, exchange.Parse(im.Data), false)
+		})
+	}
+}
+
+// commentedReview makes a review of patch with up to max comments on the
+// first and last line of each hunk's images, and ranges between them.
+func commentedReview(t *testing.T, patch []string, max int) *exchange.Document {
+	t.Helper()
+	ix, err := patchIndex(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
+	add := func(f *anchor.FileDiff, s anchor.Side, start, end int) {
+		if len(rv.Comments) >= max {
+			return
+		}
+		c := &exComment{ID: fmt.Sprintf("r%d", len(rv.Comments)+1), Path: f.Name(s), Side: s.String(), StartLine: start,
+			Body: fmt.Sprintf("On %s of %s.", anchor.LineSpan(s, start, end), f.Name(s)), State: exchange.StateActive}
+		if end > start {
+			c.EndLine = end
+		}
+		rv.Comments = append(rv.Comments, c)
+	}
+	for _, f := range ix.Files {
+		for h := range f.Hunks {
+			for _, s := range []anchor.Side{anchor.Left, anchor.Right} {
+				first, last := f.Hunks[h].Span(s)
+				if last < first || f.Name(s) == "" {
+					continue
+				}
+				add(f, s, first, first)
+				if last > first {
+					add(f, s, last, last)
+					add(f, s, first, last)
+				}
+			}
+		}
+	}
+	doc, err := rv.document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
