@@ -227,3 +227,65 @@ func TestPositionEncodingIsOneOffered(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsAndFlagsFollowTheClient: a client that declared neither the
+// kinds past the protocol's first ones nor preselect, insertTextMode and
+// isPreferred gets none of them; a full one gets them all.
+func TestKindsAndFlagsFollowTheClient(t *testing.T) {
+	literalsOnly := map[string]any{"textDocument": map[string]any{
+		"codeAction":     map[string]any{"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix"}}}},
+		"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+	}}
+	for _, tc := range []struct {
+		name string
+		caps map[string]any
+		full bool
+	}{{"full", fullCapabilities(), true}, {"literals only", literalsOnly, false}} {
+		c, uri, _ := capsClient(t, tc.caps)
+		doc := map[string]any{"uri": uri}
+
+		// A new comment (multi-line, preselected) and the values of side
+		// (enum members).
+		var list struct {
+			Items []map[string]any `json:"items"`
+		}
+		end := strings.LastIndex(capsReview, "}\n  ]") + 1
+		c.mustCall("textDocument/completion", map[string]any{"textDocument": doc, "position": capsPos(t, capsReview[end-20:end], 20)}, &list)
+		var side struct {
+			Items []map[string]any `json:"items"`
+		}
+		c.mustCall("textDocument/completion", map[string]any{"textDocument": doc, "position": capsPos(t, `"RIGHT"`, 1)}, &side)
+		got := map[string]bool{}
+		for _, it := range append(list.Items, side.Items...) {
+			got["preselect"] = got["preselect"] || it["preselect"] != nil
+			got["insertTextMode"] = got["insertTextMode"] || it["insertTextMode"] != nil
+			got["enumMember"] = got["enumMember"] || it["kind"] == float64(protocol.CompletionItemKindEnumMember)
+		}
+		var syms []protocol.DocumentSymbol
+		c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": doc}, &syms)
+		var walk func([]protocol.DocumentSymbol)
+		walk = func(ss []protocol.DocumentSymbol) {
+			for _, s := range ss {
+				got["event"] = got["event"] || s.Kind == protocol.SymbolKindEvent
+				walk(s.Children)
+			}
+		}
+		walk(syms)
+		drift := protocol.DocumentURI("file:///work/drift.review.json")
+		c.open(drift, driftReview("71"))
+		c.waitDiagnostics(drift, 1)
+		var actions []map[string]any
+		at := strings.Index(driftReview("71"), `"snippet"`)
+		p := exchange.NewMapper([]byte(driftReview("71"))).Position(at, exchange.UTF16)
+		pos := protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+		c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": drift}, "range": protocol.Range{Start: pos, End: pos}, "context": map[string]any{"diagnostics": []any{}}}, &actions)
+		for _, a := range actions {
+			got["isPreferred"] = got["isPreferred"] || a["isPreferred"] != nil
+		}
+		for _, what := range []string{"preselect", "insertTextMode", "enumMember", "event", "isPreferred"} {
+			if got[what] != tc.full {
+				t.Errorf("%s client: got %s %v, want %v", tc.name, what, got[what], tc.full)
+			}
+		}
+	}
+}

@@ -216,6 +216,14 @@ func fullCapabilities(encodings ...string) map[string]any {
 		"window":  map[string]any{"showDocument": map[string]any{"support": true}},
 		"textDocument": map[string]any{
 			"hover": map[string]any{"contentFormat": markup},
+			"completion": map[string]any{
+				"completionItem": map[string]any{
+					"documentationFormat":   markup,
+					"preselectSupport":      true,
+					"insertTextModeSupport": map[string]any{"valueSet": []int{1, 2}},
+				},
+				"completionItemKind": map[string]any{"valueSet": kinds(25)},
+			},
 			"codeAction": map[string]any{
 				"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix", "refactor", "source"}}},
 				"isPreferredSupport":       true,
@@ -223,14 +231,23 @@ func fullCapabilities(encodings ...string) map[string]any {
 			"documentSymbol": map[string]any{
 				"hierarchicalDocumentSymbolSupport": true,
 				"tagSupport":                        map[string]any{"valueSet": []int{1}},
+				"symbolKind":                        map[string]any{"valueSet": kinds(26)},
 			},
-			"completion": map[string]any{"completionItem": map[string]any{"documentationFormat": markup}},
 			"publishDiagnostics": map[string]any{
 				"relatedInformation": true,
 				"tagSupport":         map[string]any{"valueSet": []int{1, 2}},
 			},
 		},
 	}
+}
+
+// kinds is the valueSet 1 to n: every kind of an enumeration.
+func kinds(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
 }
 
 // initializeWith runs the handshake declaring capabilities.

@@ -49,6 +49,9 @@ func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParam
 	}
 	caps := s.clientCaps()
 	if caps.actionLiterals {
+		for i := range actions {
+			actions[i].IsPreferred = actions[i].IsPreferred && caps.preferred
+		}
 		return actions, nil
 	}
 	commands := []protocol.Command{}
@@ -63,7 +66,7 @@ func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParam
 
 // applyEdit runs CommandApplyEdit: it asks the client to apply the edit,
 // and answers once the client has.
-func applyEdit(ctx context.Context, s *Server, args []any) (any, error) {
+func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
 	var edit protocol.WorkspaceEdit
 	if len(args) != 1 || remarshal(args[0], &edit) != nil || len(edit.Changes) == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplyEdit+" takes one argument, a WorkspaceEdit with changes")

@@ -43,7 +43,7 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
 	case CommandApplyEdit:
-		return applyEdit(ctx, s.Server, p.Arguments)
+		return applyEdit(ctx, s, p.Arguments)
 	case CommandApplySuggestion:
 		return applySuggestion(ctx, s, p.Arguments)
 	}

@@ -53,16 +53,6 @@ func (s *Server) view() *requestView {
 	return v
 }
 
-// latestSnapshot returns a document's newest snapshot, nil once it is closed.
-func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.files[uri]; f != nil {
-		return f.latest
-	}
-	return nil
-}
-
 // snapshot returns the request's version of uri.
 func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
 	sn := v.docs[uri]
@@ -88,6 +78,17 @@ func (v *requestView) superseded(edits bool) error {
 	return nil
 }
 
+// latestSnapshot returns a document's newest snapshot, nil once it is
+// closed.
+func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.files[uri]; f != nil {
+		return f.latest
+	}
+	return nil
+}
+
 // newest returns the newest snapshot of the document sn is a version of,
 // which the request reads in sn's place, or nil once the document is
 // closed.
@@ -104,16 +105,36 @@ func (v *requestView) newest(sn *snapshot) *snapshot {
 	return next
 }
 
+// stale reports whether the request's own snapshot of uri has a newer
+// version: a position that does not fit the newer one's text was meant
+// for the older one, and the request cannot be answered.
+func (v *requestView) stale(uri protocol.DocumentURI) error {
+	if sn := v.docs[uri]; sn != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		return contentModified(sn)
+	}
+	return nil
+}
+
 // errNotOpen is the outcome of a request about a document that is not
 // open: editors send them around a close, or after the server dropped
 // a document over its limits. The answer is null, which every method
 // allows, rather than an error the editor would show.
 var errNotOpen = errors.New("the document is not open")
 
-// snapshotAnalysis returns the analysis that answers a request about
-// uri, and the snapshot it is of: the request's version, or the newest
-// when a newer version cancelled the request's before it was done.
-func (v *requestView) snapshotAnalysis(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+// fileAnalysis is what most handlers start with: the document's analysis
+// as of the request, and the converter for its positions.
+func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
+	sn, an, err := v.analysisOf(ctx, uri)
+	if err != nil {
+		return Converter{}, nil, err
+	}
+	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
+}
+
+// analysisOf returns the request's version of uri and its analysis; when
+// a newer version cancelled that analysis before it was done, the newest
+// version and its analysis, at hand or on its way, answer instead.
+func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
 	sn, err := v.snapshot(uri)
 	if err != nil {
 		return nil, nil, err
@@ -131,29 +152,6 @@ func (v *requestView) snapshotAnalysis(ctx context.Context, uri protocol.Documen
 		return nil, nil, err
 	}
 	return sn, an, nil
-}
-
-// fileAnalysis is what most handlers start with: the document's analysis
-// as of the request, and the converter for its positions.
-func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
-	sn, an, err := v.snapshotAnalysis(ctx, uri)
-	if err != nil {
-		return Converter{}, nil, err
-	}
-	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
-}
-
-// stale reports whether the request's own snapshot of uri has a newer
-// version: a position that does not fit the newer one's text was meant
-// for the older one, and the request cannot be answered.
-func (v *requestView) stale(uri protocol.DocumentURI) error {
-	if v.docs[uri] == nil {
-		return nil
-	}
-	if sn := v.docs[uri]; errors.Is(context.Cause(sn.ctx), errSuperseded) {
-		return contentModified(sn)
-	}
-	return nil
 }
 
 // fileIn is fileAnalysis for a request about a range: it also returns

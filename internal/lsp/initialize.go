@@ -29,15 +29,23 @@ type initializeParams struct {
 		TextDocument struct {
 			Completion struct {
 				CompletionItem struct {
-					SnippetSupport      bool     `json:"snippetSupport"`
-					DocumentationFormat []string `json:"documentationFormat"`
+					SnippetSupport        bool     `json:"snippetSupport"`
+					DocumentationFormat   []string `json:"documentationFormat"`
+					PreselectSupport      bool     `json:"preselectSupport"`
+					InsertTextModeSupport struct {
+						ValueSet []protocol.InsertTextMode `json:"valueSet"`
+					} `json:"insertTextModeSupport"`
 				} `json:"completionItem"`
+				CompletionItemKind struct {
+					ValueSet []protocol.CompletionItemKind `json:"valueSet"`
+				} `json:"completionItemKind"`
 			} `json:"completion"`
 			Hover struct {
 				ContentFormat []string `json:"contentFormat"`
 			} `json:"hover"`
 			CodeAction struct {
 				CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport"`
+				IsPreferredSupport       bool            `json:"isPreferredSupport"`
 			} `json:"codeAction"`
 			PublishDiagnostics struct {
 				RelatedInformation bool `json:"relatedInformation"`
@@ -50,67 +58,12 @@ type initializeParams struct {
 				TagSupport   struct {
 					ValueSet []protocol.SymbolTag `json:"valueSet"`
 				} `json:"tagSupport"`
+				SymbolKind struct {
+					ValueSet []protocol.SymbolKind `json:"valueSet"`
+				} `json:"symbolKind"`
 			} `json:"documentSymbol"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
-}
-
-// clientCaps are the client's capabilities that shape replies: what a
-// client did not declare it is not sent.
-type clientCaps struct {
-	// actionLiterals: code actions as CodeAction literals; without it,
-	// as Commands (CommandApplyEdit), when the client applies edits.
-	actionLiterals, applyEdit bool
-	// hoverMarkdown, docMarkdown: hovers and completion documentation in
-	// Markdown; without, plain text.
-	hoverMarkdown, docMarkdown bool
-	// hierarchical: the outline as DocumentSymbol[]; without it,
-	// SymbolInformation[]. symbolTags: dismissed comments tagged
-	// deprecated (tags replace the deprecated flag).
-	hierarchical, symbolTags bool
-	// unnecessary: diagnostics tagged Unnecessary, the greying out of
-	// dismissed comments; related: their related information.
-	unnecessary, related bool
-}
-
-// published are the diagnostics to publish, the hints that grey out
-// dismissed comments first: those only to a client that takes the
-// Unnecessary tag (to any other they would be noise, a hint per dismissed
-// comment), related information only to one that takes it. ds is not
-// changed.
-func (c clientCaps) published(hints, ds []exchange.Diagnostic) []exchange.Diagnostic {
-	if !c.unnecessary {
-		hints = nil
-	}
-	out := append(slices.Clip(hints), ds...)
-	if !c.related {
-		for i := range out {
-			out[i].Related = nil
-		}
-	}
-	return out
-}
-
-func (p *initializeParams) clientCaps() clientCaps {
-	td := &p.Capabilities.TextDocument
-	literals := td.CodeAction.CodeActionLiteralSupport
-	return clientCaps{
-		actionLiterals: len(literals) > 0 && string(literals) != "null",
-		applyEdit:      p.Capabilities.Workspace.ApplyEdit,
-		hoverMarkdown:  slices.Contains(td.Hover.ContentFormat, string(protocol.Markdown)),
-		docMarkdown:    slices.Contains(td.Completion.CompletionItem.DocumentationFormat, string(protocol.Markdown)),
-		hierarchical:   td.DocumentSymbol.Hierarchical,
-		symbolTags:     slices.Contains(td.DocumentSymbol.TagSupport.ValueSet, protocol.SymbolTagDeprecated),
-		unnecessary:    slices.Contains(td.PublishDiagnostics.TagSupport.ValueSet, protocol.DiagnosticTagUnnecessary),
-		related:        td.PublishDiagnostics.RelatedInformation,
-	}
-}
-
-// clientCaps returns the capabilities read at initialize.
-func (s *Server) clientCaps() clientCaps {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.client
 }
 
 // Capabilities is ServerCapabilities with the LSP 3.17 members the

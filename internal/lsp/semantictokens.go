@@ -74,7 +74,7 @@ type tokenResult struct {
 // newest result made before them for an earlier version (nil if none),
 // which a delta starts from.
 func (s *requestView) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
-	sn, an, err := s.snapshotAnalysis(ctx, uri)
+	sn, an, err := s.analysisOf(ctx, uri)
 	if err != nil {
 		return nil, nil, err
 	}

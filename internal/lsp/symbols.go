@@ -31,14 +31,14 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 // the same (versionCache.outlinePatch): an editor asks again after every
 // keystroke, which on a large review is in a comment.
 func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
-	sn, an, err := s.snapshotAnalysis(ctx, p.TextDocument.URI)
+	sn, an, err := s.analysisOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	conv := Converter{M: an.Mapper, Enc: sn.enc}
 	caps := s.clientCaps()
 	if !caps.hierarchical {
-		return fastjson.Marshal(flatSymbols(conv, p.TextDocument.URI, an, caps.symbolTags))
+		return fastjson.Marshal(flatSymbols(conv, p.TextDocument.URI, an, caps))
 	}
 	patch, err := sn.cache.outlinePatch(conv, an)
 	if err != nil {
@@ -46,11 +46,7 @@ func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSy
 	}
 	out := append([]byte{'['}, patch...)
 	if g, ok := an.CommentSymbols(); ok {
-		syms := convertSymbols(conv, []features.Symbol{g})
-		if !caps.symbolTags {
-			syms = withoutTags(syms)
-		}
-		comments, err := fastjson.Marshal(syms)
+		comments, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, []features.Symbol{g})))
 		if err != nil {
 			return nil, err
 		}
@@ -160,11 +156,15 @@ func symbolTags(sym features.Symbol) []protocol.SymbolTag {
 	return nil
 }
 
-// withoutTags drops the tags of syms, for a client that takes none.
-func withoutTags(syms []protocol.DocumentSymbol) []protocol.DocumentSymbol {
+// symbols shapes syms for the client: no tags to one that takes none,
+// only kinds it takes.
+func (c clientCaps) symbols(syms []protocol.DocumentSymbol) []protocol.DocumentSymbol {
 	for i := range syms {
-		syms[i].Tags = nil
-		syms[i].Children = withoutTags(syms[i].Children)
+		if !c.symbolTags {
+			syms[i].Tags = nil
+		}
+		syms[i].Kind = c.symbolKind(syms[i].Kind)
+		syms[i].Children = c.symbols(syms[i].Children)
 	}
 	return syms
 }
@@ -172,7 +172,7 @@ func withoutTags(syms []protocol.DocumentSymbol) []protocol.DocumentSymbol {
 // flatSymbols is the outline for a client without
 // hierarchicalDocumentSymbolSupport: every entry as a SymbolInformation,
 // in the tree's order, named with the entry that holds it.
-func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, tags bool) []protocol.SymbolInformation {
+func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, caps clientCaps) []protocol.SymbolInformation {
 	tree := an.PatchSymbols(features.Outline(an.Anchors, an.Doc))
 	if g, ok := an.CommentSymbols(); ok {
 		tree = append(tree, g)
@@ -183,11 +183,11 @@ func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, tags bo
 		for _, sym := range syms {
 			si := protocol.SymbolInformation{
 				Name:          sym.Name,
-				Kind:          symbolKind(sym.Kind),
+				Kind:          caps.symbolKind(symbolKind(sym.Kind)),
 				Location:      protocol.Location{URI: uri, Range: conv.Range(sym.Range)},
 				ContainerName: container,
 			}
-			if tags {
+			if caps.symbolTags {
 				si.Tags = symbolTags(sym)
 			}
 			out = append(out, si)

@@ -172,9 +172,10 @@ func TestOfficialModel(t *testing.T) {
 }
 
 func TestCapabilityRules(t *testing.T) {
-	full := `{"textDocument": {"codeAction": {"codeActionLiteralSupport": {}}, "hover": {"contentFormat": ["markdown"]},
-		"documentSymbol": {"hierarchicalDocumentSymbolSupport": true, "tagSupport": {"valueSet": [1]}},
-		"completion": {"completionItem": {"snippetSupport": true, "documentationFormat": ["markdown"]}},
+	full := `{"textDocument": {"codeAction": {"codeActionLiteralSupport": {}, "isPreferredSupport": true}, "hover": {"contentFormat": ["markdown"]},
+		"documentSymbol": {"hierarchicalDocumentSymbolSupport": true, "tagSupport": {"valueSet": [1]}, "symbolKind": {"valueSet": [24]}},
+		"completion": {"completionItem": {"snippetSupport": true, "documentationFormat": ["markdown"], "preselectSupport": true,
+			"insertTextModeSupport": {"valueSet": [1]}}, "completionItemKind": {"valueSet": [20]}},
 		"publishDiagnostics": {"relatedInformation": true, "tagSupport": {"valueSet": [1]}}},
 		"workspace": {"applyEdit": true}, "window": {"showDocument": {"support": true}}, "general": {"positionEncodings": ["utf-8"]}}`
 	for _, tc := range []struct {
@@ -186,6 +187,9 @@ func TestCapabilityRules(t *testing.T) {
 		{"a markdown hover", "response", "textDocument/hover", `{"contents": {"kind": "markdown", "value": "x"}}`, 0, 1},
 		{"a DocumentSymbol with tags", "response", "textDocument/documentSymbol", `[{"name": "n", "selectionRange": {}, "tags": [1]}]`, 0, 2},
 		{"a snippet with markdown", "response", "textDocument/completion", `{"items": [{"label": "l", "insertTextFormat": 2, "documentation": {"kind": "markdown"}}]}`, 0, 2},
+		{"an item as is, preselected, an enum member", "response", "textDocument/completion", `{"items": [{"label": "l", "insertTextMode": 1, "preselect": true, "kind": 20}]}`, 0, 3},
+		{"a preferred fix", "response", "textDocument/codeAction", `[{"title": "t", "isPreferred": true}]`, 0, 2},
+		{"an event symbol", "response", "textDocument/documentSymbol", `[{"name": "n", "kind": 24, "location": {}}]`, 0, 1},
 		{"an encoding not offered", "response", "initialize", `{"capabilities": {"positionEncoding": "utf-8"}}`, 0, 1},
 		{"utf-16", "response", "initialize", `{"capabilities": {"positionEncoding": "utf-16"}}`, 0, 0},
 		{"tags and notes", "notification", "textDocument/publishDiagnostics", `{"diagnostics": [{"tags": [1], "relatedInformation": []}]}`, 0, 2},
