@@ -17,7 +17,7 @@ import (
 // at the first line that does not look like one (and would read a removed
 // "-- x" line followed by "++ y" as the next file). Leaving hunks out also
 // keeps its per-hunk scanning (fmt.Sscanf) and per-line allocations off
-// large patches: on a 100,000-line review they were half of indexing. When
+// large patches, where they would cost as much as the rest of indexing. When
 // go-diff refuses a file, the file is read by ownHeaders instead, which
 // understands the same headers.
 

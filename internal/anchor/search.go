@@ -104,9 +104,9 @@ func newBudget(p *exchange.Patch) *budget {
 	return &budget{left: 1<<16 + 2*n}
 }
 
-// workBytes is how much of a long line one unit of work covers: visiting
-// a 100 KB line costs what visiting 1,600 short ones does, so that a patch
-// of a few huge lines cannot make every comment's search scan megabytes.
+// workBytes is how much of a long line one unit of work covers: a long
+// line costs in proportion to its length, so that a patch of a few huge
+// lines cannot make every comment's search scan the whole of them.
 const workBytes = 64
 
 // lineWork is what visiting line s costs.

@@ -60,7 +60,7 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 }
 
 // key32 folds a line key to the 32 bits the index keeps (half the memory
-// of 64, and a random collision in a side of 100,000 lines still rare):
+// of 64, and a random collision within one side of a patch still rare):
 // never 0, which marks a blank line.
 func key32(k uint64) uint32 {
 	if x := uint32(k ^ k>>32); x != 0 {

@@ -25,7 +25,7 @@ import (
 
 // normLine trims s and collapses each inner run of white space to a single
 // space. Most code lines have no such run, and for them the result shares
-// s's memory: normalising a 100,000-line patch must not allocate per line.
+// s's memory: normalising a large patch must not allocate per line.
 func normLine(s string) string {
 	i, j := 0, len(s)
 	for i < j && byteClass[s[i]]-classSpace < 2 {

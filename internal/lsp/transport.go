@@ -33,8 +33,8 @@ import (
 // documents skip jsonrpc2 altogether (transport_text.go).
 const (
 	// MaxMessageSize is the largest message body the server reads:
-	// 64 MiB, eight times the largest review the benchmarks generate
-	// (8 MB) with room for its escaping in a didOpen. A larger request is
+	// eight times the largest review the benchmarks generate
+	// (reviewgen.Default), with room for its escaping in a didOpen. A larger request is
 	// answered with Invalid Request; a larger didOpen or didChange leaves
 	// the document unchecked, with a diagnostic that says why.
 	MaxMessageSize = 64 << 20
