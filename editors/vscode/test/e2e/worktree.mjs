@@ -83,12 +83,19 @@ async function ctrlClick({ page, shot, fixtures }) {
     if (!box) fail(`the cursor at ${at.line}:${col} has no box on screen`);
     x = box.x + 3;
     y = box.y + box.height / 2;
-    await goTo(page, 1, 1);
-    await page.mouse.click(x, y);
-    const landed = await until(page, 'the status bar after a click', () => {
+    // Away from the point without scrolling (Go to Line would scroll): the next line's start.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Home');
+    const away = await until(page, 'the cursor off the point', (line) => {
       const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
-      return { ok: !text.includes('Ln 1, Col 1'), value: text };
-    });
+      return { ok: text.includes(`Ln ${line},`), value: text };
+    }, at.line + 1);
+    await page.mouse.click(x, y);
+    const landed = await until(page, 'the status bar after a click', (before) => {
+      const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: text !== before, value: text };
+    }, away);
     if (landed.includes(`Ln ${at.line},`)) break;
     if (attempt === 3) fail(`a click where the cursor of ${at.line}:${col} was lands at ${landed}`);
   }
