@@ -4,8 +4,6 @@
 package anchor
 
 import (
-	"sync/atomic"
-
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -130,20 +128,15 @@ type FileDiff struct {
 }
 
 // patchTexts is where the file diffs of an index read their lines' texts:
-// the patch of the latest version it serves. The versions an index is
-// moved to (reuseIndex) spell the patch alike, so any of them has the
-// same texts; holding the latest lets the earlier documents be collected,
-// which a pointer fixed at BuildIndex would keep alive (their node trees
-// are megabytes).
+// the patch of the version the index was built for, detached from it (see
+// exchange.Patch.Detached), so that the index, shared by the later
+// versions it is moved to (reuseIndex), keeps no version alive. They spell
+// the patch alike, so it has their texts; it never changes.
 type patchTexts struct {
-	p atomic.Pointer[exchange.Patch]
+	p exchange.Patch
 }
 
-func newPatchTexts(p *exchange.Patch) *patchTexts {
-	t := &patchTexts{}
-	t.p.Store(p)
-	return t
-}
+func newPatchTexts(p *exchange.Patch) *patchTexts { return &patchTexts{p: p.Detached()} }
 
 // Content returns the text of f's body line l without its diff marker
 // (nor the "\r" the index drops from a CRLF line).
@@ -151,24 +144,23 @@ func (f *FileDiff) Content(l DiffLine) string {
 	if f.plain != nil {
 		return f.plain[l.Patch]
 	}
-	return content(f.texts.p.Load().LineText(int(l.Patch)))
+	return content(f.texts.p.LineText(int(l.Patch)))
 }
 
 // content is a line's text without its diff marker and carriage return.
-func content(t string) string {
+func content[T string | []byte](t T) T {
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		t = t[:n-1]
 	}
-	if t == "" {
-		return ""
+	if len(t) == 0 {
+		return t
 	}
 	return t[1:]
 }
 
 // Index is the patch of one document, parsed into files, hunks and
 // numbered lines. It is built once per patch text and read by every
-// feature; it never changes after BuildIndex returns, but for which
-// version's patch, alike in text, its lines are read from (patchTexts).
+// feature; it never changes after BuildIndex returns.
 type Index struct {
 	Patch *exchange.Patch
 	Files []*FileDiff

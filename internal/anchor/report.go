@@ -75,7 +75,7 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 	}
 	// A patch the parse carried over is spelt as it was, which saves
 	// comparing megabytes; one read again may still be.
-	if from, _ := doc.PatchSource(); from != old && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
+	if doc.Review.Patch.Origin() != prev.Doc.Review.Patch.Origin() && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
 		return nil
 	}
 	return prev.Index.moved(&doc.Review.Patch, cur.Start-old.Start)
@@ -87,9 +87,6 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 func (ix *Index) moved(p *exchange.Patch, delta int) *Index {
 	c := *ix
 	c.Patch = p
-	if c.texts != nil {
-		c.texts.p.Store(p)
-	}
 	c.Problems = exchange.MovedBy(ix.Problems, delta)
 	return &c
 }

@@ -48,9 +48,9 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 		si.texts[f] = ft
 		return ft
 	}
-	lr := f.texts.p.Load().NewLineReader()
+	lr := f.texts.p.NewLineReader()
 	for i := range ls {
-		t, _ := lr.Peek(int(ls[i].Patch)) // hashed, then dropped
+		t := lr.Peek(int(ls[i].Patch)) // hashed, then dropped
 		if k, blank := lineKey(si.seed, content(t)); !blank {
 			ft.key[i] = key32(k)
 		}

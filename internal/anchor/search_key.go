@@ -125,7 +125,7 @@ var compactSteps = func() (t [256]compactStep) {
 // time, decodes runes only outside ASCII, and keeps the hash state in
 // registers (keyHash's fields, inlined by hand); a line with invalid UTF-8
 // takes the long way, so that the keys agree with normLine to the byte.
-func lineKey(seed uint64, s string) (uint64, bool) {
+func lineKey[T string | []byte](seed uint64, s T) (uint64, bool) {
 	h, acc, fill, n := seed, uint64(0), uint(0), uint(0)
 	for i := 0; i < len(s); {
 		var w uint64
@@ -159,9 +159,9 @@ func lineKey(seed uint64, s string) (uint64, bool) {
 			x, k = compactWord(w&(^uint64(0)>>(64-8*ascii)) | 0x2020202020202020<<(8*ascii))
 			i += int(ascii)
 		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
+			r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 			if r == utf8.RuneError && size == 1 {
-				norm := normLine(s)
+				norm := normLine(string(s))
 				return looseKey(seed, norm), norm == ""
 			}
 			if !unicode.IsSpace(r) {
@@ -184,7 +184,7 @@ func lineKey(seed uint64, s string) (uint64, bool) {
 // tailWord reads the last bytes of a line (fewer than eight) as a
 // little-endian word; the bytes past the end read as spaces, which
 // compactWord drops.
-func tailWord(s string) uint64 {
+func tailWord[T string | []byte](s T) uint64 {
 	w := uint64(0x2020202020202020)
 	for j := len(s) - 1; j >= 0; j-- {
 		w = w<<8 | uint64(s[j])

@@ -148,7 +148,7 @@ func TestSnippetOf(t *testing.T) {
 func TestSnippetOfOneLineIsACopy(t *testing.T) {
 	f, lines := handLines(Context, "a := 1")
 	got := SnippetOf(f, lines)
-	line := f.texts.p.Load().LineText(0)
+	line := f.texts.p.LineText(0)
 	if got != "a := 1" {
 		t.Fatalf("SnippetOf: got %q, want %q", got, "a := 1")
 	}

@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+
 	"bytes"
 	"fmt"
 	"slices"
@@ -41,7 +43,7 @@ func Check(doc *Document) Result {
 // checked (by ParseIncremental or not). What a check finds inside one
 // comment depends on nothing but that comment's bytes and index, so a
 // comment spelt as in prev at the same index gets prev's findings, moved:
-// a keystroke checks the comment it changed, not the 2,000 others. What
+// a keystroke checks the comment it changed, not all the others. What
 // spans comments (ids) is checked again unless the ids are unchanged.
 // When the patch was carried over, so are its html-escape findings, which
 // would otherwise mean scanning every escaped diff line again. The result
@@ -242,7 +244,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 			if loneSurrogateAt(src[:end], i) {
 				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
 					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", src[i:i+6])})
-			} else if r, ok := hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
+			} else if r, ok := jsontext.Hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
 				i += 11 // a valid pair: its low half is not alone
 				continue
 			}
@@ -281,7 +283,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 				walk(m)
 			}
 		case KindArray:
-			if t := asLazy(n); t != nil { // the patch's table: no element made
+			if t := n.lazy; t != nil { // the patch's table: no element made
 				for i := range t.table {
 					if e := &t.table[i]; e.escape {
 						scan(int(e.start)+t.delta, int(e.end)+t.delta)

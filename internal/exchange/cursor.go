@@ -2,7 +2,7 @@ package exchange
 
 // Cursor converts the offsets of one text to positions, as Position does,
 // for a caller whose offsets mostly ascend: the semantic tokens of a
-// patch, one or two a line over 100,000 lines. It remembers the line of
+// patch, one or two a line over all its lines. It remembers the line of
 // the last offset and the column of a character boundary on it, so that
 // the next offset costs a step to its line and a count from there, not a
 // search of the line table and a count from the line's start. An offset

@@ -141,7 +141,7 @@ func RemoveElement(e *Node) Edit {
 	switch {
 	case i > 0:
 		return Edit{Start: elemRange(arr, i-1).End, End: e.End}
-	case arr.nkids > 1:
+	case arr.childCount() > 1:
 		return Edit{Start: e.Start, End: elemRange(arr, 1).Start}
 	}
 	return Edit{Start: e.Start, End: e.End}

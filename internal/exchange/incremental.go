@@ -2,8 +2,6 @@ package exchange
 
 import (
 	"bytes"
-	"unsafe"
-	"weak"
 )
 
 // ParseIncremental parses src, the text of a document whose previous
@@ -13,14 +11,15 @@ import (
 // every edit is in a comment, and the patch is nearly all of the bytes.
 // An edit after the patch shares them as they are; one before it moves
 // them: the patch node is copied with its offsets shifted, its elements
-// only when something asks for them (lazyArray), and its lines are
+// only when something asks for them (lazyElems), and its lines are
 // shared (see PatchLine). The comments the edit leaves whole, before or
 // after it, are copied rather than read again: the edited one is read,
-// not the thousands of others.
+// not all the others.
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
-// not views of prev.Src, and its Parent a stand-in (see Node.Parent).
+// its table holds a copy of its text, and its Parent is a stand-in (see
+// Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
 	return ParseEdited(src, prev, ChangeBetween(prev.Src, src))
 }
@@ -54,14 +53,27 @@ func (c Change) fit(a, b int) Change {
 	return c
 }
 
-// ChangeFrom returns how d's text differs from old, when d was parsed by
-// ParseEdited as an edit of a document whose text was old (the same
-// slice, not equal bytes): the caller then need not compare them again.
-func (d *Document) ChangeFrom(old []byte) (Change, bool) {
-	if len(old) == 0 || d.baseLen != len(old) || d.base != weak.Make(&old[0]) {
+// EditOf returns how d's text differs from prev's, when d was parsed by
+// ParseEdited as an edit of prev: the caller then need not compare them.
+func (d *Document) EditOf(prev *Document) (Change, bool) {
+	if d.base == nil || d.base != prev.id {
 		return Change{}, false
 	}
 	return d.change, true
+}
+
+// ChangeFrom returns how d's text differs from old, when d was parsed by
+// ParseEdited as an edit of a text equal to old. It compares the bytes the
+// change says are unchanged, which EditOf, given the earlier document,
+// need not.
+func (d *Document) ChangeFrom(old []byte) (Change, bool) {
+	ch := d.change
+	if d.base == nil || d.baseLen != len(old) ||
+		!bytes.Equal(old[:ch.Prefix], d.Src[:ch.Prefix]) ||
+		!bytes.Equal(old[len(old)-ch.Suffix:], d.Src[len(d.Src)-ch.Suffix:]) {
+		return Change{}, false
+	}
+	return ch, true
 }
 
 // ParseEdited is ParseIncremental told by the caller how src differs from
@@ -70,10 +82,7 @@ func (d *Document) ChangeFrom(old []byte) (Change, bool) {
 func ParseEdited(src []byte, prev *Document, ch Change) *Document {
 	ch = ch.fit(len(prev.Src), len(src))
 	d := parseEdited(src, prev, ch)
-	if len(prev.Src) > 0 {
-		// A weak pointer: identity without keeping prev's text alive.
-		d.base, d.baseLen, d.change = weak.Make(&prev.Src[0]), len(prev.Src), ch
-	}
+	d.base, d.baseLen, d.change = prev.id, len(prev.Src), ch
 	return d
 }
 
@@ -107,17 +116,18 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	// An unmoved subtree is shared with prev: nothing in it differs but
 	// the patch node's Parent, which stays the stand-in for the root of
 	// the version that read it (an object without a Parent, so Pointer
-	// and IsMember are unchanged; see Node.Parent). A moved one gets a
-	// patch node of its own, which shares the elements' table and makes
-	// them, moved, only if asked (lazyArray); a patch the table could not
+	// and IsMember are unchanged; see Node.Parent), and nothing in it
+	// holds prev's text (see reader.patch). A moved one gets a patch node
+	// of its own, which shares the elements' table and text and makes
+	// them, moved, only if asked (lazyElems); a patch the table could not
 	// hold (a string, an array with other values) is copied, moved.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 {
-		reuse, shared = newMovedNode(p.Node, delta, src), nil
+		reuse, shared = newMovedNode(p.Node, delta), nil
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
-	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs}, prev, ch)
+	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}, prev, ch)
 	if root.Kind != KindObject {
 		return d, r
 	}
@@ -127,8 +137,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 		return d, r
 	}
 	d.patchFrom, d.patchDelta = p.Node, delta
-	if delta == 0 {
-		useSource(p.Node, src)
+	if reuse == p.Node {
 		d.Review = decodeReviewWithPatch(src, root, p)
 		return d, r
 	}
@@ -139,7 +148,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 // document reads the document as Parse does.
 func (r *reader) document() *Document {
 	root, errs := parseJSON(r)
-	d := &Document{Src: r.src, Root: root, Syntax: errs}
+	d := &Document{Src: r.src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
 		d.Review = decodeReview(r.src, root)
 	}
@@ -190,7 +199,7 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 		return nil, nil
 	}
 	c := newShiftedCopier(0, 0)
-	c.from, c.to = old, src
+	c.owns = true
 	return slots, c
 }
 
@@ -198,8 +207,8 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 // text changed, when prev has one: the lines before the edit keep their
 // index and those after it are prev's moved, without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
-	if prev.mapper != nil {
-		d.mapper = prev.mapper.edited(d.Src, ch)
+	if m := prev.mapper.built(); m != nil {
+		d.mapper.m = m.edited(d.Src, ch)
 	}
 	return d
 }
@@ -240,12 +249,10 @@ type shiftedCopier struct {
 	delta int
 	slab  []Node
 	ptrs  []*Node
-	// from and to, when set, are the texts of the version the subtrees
-	// are copied from and of the one they are copied into: the copies'
-	// strings are then made to keep nothing of from's version (see own).
-	from, to []byte
+	// owns, when set, has the copies' strings copied too (see own).
+	owns bool
 	// strs is the block strings are copied into, as the reader's.
-	strs []byte
+	strs stringBlocks
 }
 
 // newShiftedCopier returns a copier with room for count nodes; past
@@ -261,14 +268,14 @@ func newShiftedCopier(count, delta int) *shiftedCopier {
 // paid it twice.
 func (s *shiftedCopier) clone(n, parent *Node) *Node {
 	v := *n
-	v.Parent, v.lazy = parent, false // a lazyArray's children are copied below
+	v.Parent, v.lazy = parent, nil // a table's elements are copied below
 	v.Start += s.delta
 	v.End += s.delta
 	if n.keyEnd > 0 {
 		v.keyStart += int32(s.delta)
 		v.keyEnd += int32(s.delta)
 	}
-	if s.from != nil {
+	if s.owns {
 		v.Name, v.Str = s.own(n.Name), s.own(n.Str)
 	}
 	kids := n.children()
@@ -290,30 +297,15 @@ func (s *shiftedCopier) clone(n, parent *Node) *Node {
 	return c
 }
 
-// own returns str, a string of a node of from's version, as one that
-// keeps nothing of that version alive. A view of from's text (an
-// unescaped string or member name, see reader.plain) becomes the same
-// bytes of to, delta bytes later: the copier is only given subtrees that
-// to spells as from did. Any other string is a copy in a block of the
-// reader of some version (see reader.keep), shared with that version's
-// other strings: it is copied again, so that the blocks of versions
-// whose comments were edited once do not pile up, one per comment.
-//
-// The address decides, not the reader's flags: which strings are views
-// depends on more than Escape (a key's quotes, the patch's copies), and
-// a string whose bytes start inside from's text can only be a view of
-// it, since Go's memory blocks do not overlap and are not moved (heap
-// memory; node strings are never on a stack).
+// own returns a copy of str, a string of a node of an earlier version,
+// in the copier's blocks: a string left in the blocks of the reader that
+// read it would keep them alive, one block for each version whose
+// comments were edited.
 func (s *shiftedCopier) own(str string) string {
 	if str == "" {
 		return ""
 	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(str)))
-	// Below from's first byte, the difference wraps to a large number.
-	if off := p - uintptr(unsafe.Pointer(unsafe.SliceData(s.from))); off < uintptr(len(s.from)) {
-		return unsafe.String(&s.to[int(off)+s.delta], len(str))
-	}
-	return keepIn(&s.strs, unsafe.Slice(unsafe.StringData(str), len(str)))
+	return s.strs.keepString(str)
 }
 
 func countNodes(n *Node) int {

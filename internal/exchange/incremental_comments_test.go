@@ -229,9 +229,8 @@ func TestParseEditedReadsOnlyTheEditedComment(t *testing.T) {
 }
 
 // TestParseEditedCommentsKeepNoEarlierVersion: the comments copied from
-// an earlier version keep neither its text (their unescaped strings and
-// names are views: they are made views of the new text) nor the blocks
-// its reader copied escaped strings into (those are copied again).
+// an earlier version keep neither its text nor the blocks its reader
+// copied strings into (those are copied again).
 func TestParseEditedCommentsKeepNoEarlierVersion(t *testing.T) {
 	base := []byte(`{"leanreview_review": 1, "patch": [], "comments": [
   {"id": "c1", "path": "a", "side": "RIGHT", "start_line": 1, "body": "one\nline \u00e9", "n\u00e4me": 2.5e1},
@@ -240,7 +239,7 @@ func TestParseEditedCommentsKeepNoEarlierVersion(t *testing.T) {
 	v1 := append([]byte(nil), base...)
 	prev := Parse(v1)
 	escaped := prev.Review.Comments[0].Member("body").Str
-	if !prev.Review.Comments[0].Member("body").Escape || inSource(escaped, v1) {
+	if !prev.Review.Comments[0].Member("body").Escape {
 		t.Fatal("the first body is not an escaped string: nothing to check")
 	}
 	at := bytes.Index(base, []byte(`"two`)) + 1

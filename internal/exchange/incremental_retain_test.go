@@ -11,8 +11,8 @@ import (
 
 // TestSharedPatchKeepsNoEarlierVersion checks that a version sharing an
 // earlier version's patch does not keep that version's tree or text
-// alive: through the patch's Parent, a block of nodes or strings shared
-// with the rest of its tree, or a view of its text.
+// alive: through the patch's Parent, its table, a block of nodes or
+// strings shared with the rest of its tree.
 func TestSharedPatchKeepsNoEarlierVersion(t *testing.T) {
 	base, err := os.ReadFile("../../examples/auth.review.json")
 	if err != nil {

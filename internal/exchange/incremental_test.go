@@ -133,8 +133,16 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 		if c, ok := got.ChangeFrom(prev.Src); !ok || c != ch.fit(len(prev.Src), len(src)) {
 			t.Fatalf("edit %d: ChangeFrom(prev's text) = %+v, %v; want %+v, true", i, c, ok, ch)
 		}
-		if _, ok := got.ChangeFrom([]byte(text)); ok && len(text) > 0 {
-			t.Fatalf("edit %d: ChangeFrom a copy of prev's text answered; want only the very slice", i)
+		if c, ok := got.EditOf(prev); !ok || c != ch.fit(len(prev.Src), len(src)) {
+			t.Fatalf("edit %d: EditOf(prev) = %+v, %v; want %+v, true", i, c, ok, ch)
+		}
+		if _, ok := got.EditOf(got); ok {
+			t.Fatalf("edit %d: EditOf(itself) answered; want only the document it was parsed from", i)
+		}
+		if other := append([]byte("x"), prev.Src[1:]...); len(prev.Src) > 0 && ch.Prefix > 0 {
+			if _, ok := got.ChangeFrom(other); ok {
+				t.Fatalf("edit %d: ChangeFrom a text that differs in the unchanged prefix answered", i)
+			}
 		}
 		text, prev = next, got
 		if i%50 == 0 {
@@ -232,8 +240,8 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 
 // TestParseIncrementalSharesTheUnmovedPatch: an edit after the patch takes
 // its nodes and lines as they are (no copy, nothing allocated for them),
-// and leaves the earlier version's tree as it was, for the requests that
-// still read it.
+// and leaves the earlier version's tree as it was, for the
+// requests that still read it.
 func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	base, err := os.ReadFile("../../examples/auth.review.json")
 	if err != nil {
@@ -243,7 +251,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	before := shape(prev.Root)
 	next := []byte(strings.Replace(string(base), "return it instead", "return it now", 1))
 	got := ParseIncremental(next, prev)
-	if got.Review.Patch.Node != prev.Review.Patch.Node || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] {
+	if got.Review.Patch.Node != prev.Review.Patch.Node || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
 		t.Errorf("an edit after the patch copied it: got node %p lines %p, want %p %p",
 			got.Review.Patch.Node, &got.Review.Patch.Lines[0], prev.Review.Patch.Node, &prev.Review.Patch.Lines[0])
 	}

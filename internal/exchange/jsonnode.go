@@ -5,7 +5,6 @@ package exchange
 import (
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // Kind is the JSON type of a Node.
@@ -45,9 +44,9 @@ func (k Kind) String() string {
 // ranges rather than decoded values alone because every diagnostic, hover and
 // edit the project makes is addressed by source position.
 //
-// A large review holds over 100,000 nodes, so the struct is kept small (88
-// bytes): the children are one exactly sized array reached through
-// Members or Elems, and the small fields share a word.
+// A large review holds many nodes, so the small fields share a word.
+// A Node may be copied: the copy reads the same children (whose Parent
+// stays the original).
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
@@ -60,16 +59,18 @@ type Node struct {
 	// Name is the member name when the parent is an object.
 	Name string
 	Str  string // decoded string value (KindString)
-	// kids are the object's members or the array's elements, nkids of
-	// them (see Members and Elems).
-	kids **Node
+	// kids are the object's members or the array's elements (see
+	// Members and Elems).
+	kids []*Node
+	// lazy, for the patch array read into a table, makes its elements
+	// when first asked for; kids is then nil.
+	lazy *lazyElems
 	// keyStart and keyEnd delimit the member's key, quotes included (see
 	// KeyStart). 32 bits, like Index: Parse takes no source of 2 GiB.
 	keyStart, keyEnd int32
 	// Index is the element index when the parent is an array, -1
 	// otherwise.
 	Index int32
-	nkids int32
 	Bool  bool // KindBool
 	// Escape reports a string value that contains at least one escape.
 	Escape bool
@@ -84,11 +85,8 @@ type Node struct {
 	// check for HTML-style escapes need not read every key.
 	keyEscape bool
 	// onlyStrings reports an array whose elements are all strings, so
-	// that schema validation need not look at the patch's 100,000.
+	// that schema validation need not look at every line of the patch.
 	onlyStrings bool
-	// lazy marks the Node of a lazyArray, whose children are made when
-	// first asked for.
-	lazy bool
 }
 
 // KeyStart returns where the member's key starts (its opening quote);
@@ -118,23 +116,28 @@ func (n *Node) Elems() []*Node {
 }
 
 func (n *Node) children() []*Node {
-	if n.lazy {
-		return (*lazyArray)(unsafe.Pointer(n)).children()
+	if n.lazy != nil {
+		return n.lazy.children()
 	}
-	if n.nkids == 0 {
-		return nil
+	return n.kids
+}
+
+// childCount returns the number of members or elements, without making
+// the elements of a table.
+func (n *Node) childCount() int {
+	if n.lazy != nil {
+		return len(n.lazy.table)
 	}
-	return unsafe.Slice(n.kids, n.nkids)
+	return len(n.kids)
 }
 
 // setChildren makes kids, which the node then owns, its members or
 // elements.
 func (n *Node) setChildren(kids []*Node) {
 	if len(kids) == 0 {
-		n.kids, n.nkids = nil, 0
-		return
+		kids = nil
 	}
-	n.kids, n.nkids = &kids[0], int32(len(kids))
+	n.kids = kids
 }
 
 // IsMember reports whether n is the value of an object member.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // SyntaxError is a place where the source is not valid JSON.
@@ -25,18 +24,14 @@ type reader struct {
 	src  []byte
 	pos  int
 	errs []SyntaxError
-	// slab hands out nodes in blocks: a review has ~100,000 of them, and
-	// one allocation each would dominate reading.
+	// slab hands out nodes in blocks: one allocation per node would
+	// dominate reading.
 	slab []Node
 	key  Node // scratch node for decoding member names
 	// scratch holds an escaped string while it is decoded; strs is the
 	// block that decoded strings are then copied into (see keep).
-	scratch, strs []byte
-	// copy is set while reading the root's patch member: its strings are
-	// copied rather than views of src, since ParseIncremental carries
-	// the patch's nodes over to later versions, and views would keep
-	// each earlier version's whole text alive with them.
-	copy bool
+	scratch []byte
+	strs    stringBlocks
 	// standIn is the patch node's Parent: a childless copy of the root
 	// object, so that a later version sharing the patch's nodes does not
 	// keep this version's tree, and through its strings its source,
@@ -72,27 +67,27 @@ type reader struct {
 	// read counts the nodes read, for tests of what was taken instead.
 	read int
 	// table holds the elements of the patch array while they are all
-	// strings (see lazyArray), tabling says it still does, and tableArray
+	// strings (see lazyElems), tabling says it still does, and tableArray
 	// asks array to start one (see patch).
 	table      stringTable
 	tabling    bool
 	tableArray bool
-	// peek has a string value read as a view of the scratch or source,
-	// to be looked at and dropped (a table element's).
-	peek bool
+	// peek has a string value left in peeked, a view of the scratch or
+	// source, to be looked at and dropped (a table element's), instead of
+	// copied into Str.
+	peek   bool
+	peeked []byte
 }
 
-// slabNodes is as many nodes as fill 9 pages: the runtime rounds a large
-// allocation up to whole 8 KB pages, so a block of a round number of nodes
-// would leave part of its last page unused.
-const slabNodes = 9 * 8192 / int(unsafe.Sizeof(Node{}))
+// slabNodes is the number of nodes per block of r.slab.
+const slabNodes = 1024
 
 // ptrBlock is the number of child pointers per block of r.ptrs.
 const ptrBlock = 4096
 
 // pushKid adds n to r.kids, doubling the stack when it is full: append
-// grows a large slice by a quarter, which for the 100,000 elements of a
-// large patch made about four times the final stack of garbage.
+// grows a large slice by a quarter, which for a large array makes several
+// times the final stack of garbage.
 func (r *reader) pushKid(n *Node) {
 	if len(r.kids) == cap(r.kids) {
 		r.kids = slices.Grow(r.kids, len(r.kids)+8)
@@ -456,7 +451,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 	keyEnd := r.pos
 	isPatch := depth == 0 && name == "patch"
 	if isPatch {
-		name = "patch" // the constant, not a view of src
+		name = "patch" // the constant, not a copy in the blocks of the tree it leaves
 	}
 	r.skipSpace()
 	var v *Node

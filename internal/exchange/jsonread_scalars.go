@@ -4,12 +4,12 @@ package exchange
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"strconv"
-	"unicode/utf16"
+	"strings"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // where formats an offset as "line N" for messages about distant openers.
@@ -77,15 +77,13 @@ func (r *reader) number(n *Node) {
 //
 // A string without a backslash decodes to its source bytes exactly (raw
 // control characters and invalid UTF-8 are kept as they are, and
-// reported), so its Str is a view of the source rather than a copy: see
-// Parse on why the source must not change afterwards. Escaped strings,
-// and every string of the patch (see reader.copy), are copied into the
-// reader's string blocks instead.
+// reported). The value is copied into the reader's string blocks (see
+// keep), or, for a reader that peeks, left in r.peeked.
 func (r *reader) stringValue(n *Node) {
 	s := r.src
 	start := r.pos
 	i := start + 1
-	i = plainASCII(s, i) // fast path: plain ASCII without escapes
+	i = jsontext.PlainASCII(s, i) // fast path: plain ASCII without escapes
 	if i < len(s) && s[i] == '"' {
 		n.Str = r.plain(start+1, i)
 		r.pos = i + 1
@@ -126,7 +124,7 @@ func (r *reader) stringValue(n *Node) {
 			i += size // kept as it is
 			continue
 		case c != '\\':
-			i = plainASCII(s, i+1)
+			i = jsontext.PlainASCII(s, i+1)
 			continue
 		}
 		if !n.Escape {
@@ -143,53 +141,17 @@ func (r *reader) stringValue(n *Node) {
 		return
 	}
 	r.scratch = append(r.scratch, s[run:end]...)
-	n.Str = r.keep(r.scratch)
 	n.lineFeed = bytes.IndexByte(r.scratch, '\n') >= 0
+	n.Str = r.keep(r.scratch)
 }
 
-// Eight bytes at a time: every byte 0x01 and every byte 0x80.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// plainASCII returns the offset of the first byte from i on that a string
-// reader must look at: a quote, a backslash, a control character or a
-// byte of a multi-byte character. Most of a review's text is plain ASCII,
-// so it is skipped eight bytes at a time.
-func plainASCII(s []byte, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		// A byte below n sets its high bit in (x - n*ones) &^ x, and
-		// a zero byte of x^(c*ones) is a byte equal to c. Borrows can
-		// only flag bytes after a real match, which the byte loop below
-		// then finds first.
-		special := x | (x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))
-		if special&highs != 0 {
-			break
-		}
-	}
-	for i < len(s) {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-func hasZero(x uint64) uint64 { return (x - ones) &^ x }
-
-// plain returns the unescaped string content src[start:end]: a view of the
-// source, or a copy inside the patch.
+// plain returns the unescaped string content src[start:end] as keep does.
 func (r *reader) plain(start, end int) string {
 	if end <= start {
+		r.peeked = r.src[start:start]
 		return ""
 	}
-	if r.copy {
-		return r.keep(r.src[start:end])
-	}
-	return unsafe.String(&r.src[start], end-start)
+	return r.keep(r.src[start:end])
 }
 
 // strBlock is the size of the blocks strings are copied into: one
@@ -197,40 +159,67 @@ func (r *reader) plain(start, end int) string {
 // class rounding of small allocations.
 const strBlock = 64 << 10
 
-// keep copies b into the reader's string blocks and returns the copy. A
-// reader that does not copy (an elemDecoder's) returns a string of b's
-// own, and one that peeks, a view of b, valid until b changes.
+// keep returns b as a string in the reader's string blocks. A reader that
+// peeks keeps b in r.peeked instead, to be looked at before the next
+// value is read, and returns "".
 func (r *reader) keep(b []byte) string {
 	if r.peek {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		r.peeked = b
+		return ""
 	}
-	if !r.copy {
-		return string(b)
-	}
-	return keepIn(&r.strs, b)
+	return r.strs.keep(b)
 }
 
-// keepIn copies b into the block *strs, or a new one when it is full,
-// and returns the copy.
-func keepIn(strs *[]byte, b []byte) string {
+// stringBlocks copies strings into blocks: one allocation per block
+// instead of one per string. A strings.Builder never changes the bytes it
+// has handed out, so the strings of one block share its memory. A copy of
+// a stringBlocks shares its block until either starts another.
+type stringBlocks struct{ b *strings.Builder }
+
+// keep copies b into the block, or a new one when it is full, and returns
+// the copy.
+func (s *stringBlocks) keep(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	if len(b) > strBlock/8 {
 		return string(b) // a large one would waste the rest of a block
 	}
-	if cap(*strs)-len(*strs) < len(b) {
-		*strs = make([]byte, 0, strBlock)
+	at := s.roomFor(len(b))
+	s.b.Write(b)
+	return s.b.String()[at:]
+}
+
+// keepString is keep for a string.
+func (s *stringBlocks) keepString(str string) string {
+	if len(str) == 0 || len(str) > strBlock/8 {
+		return strings.Clone(str)
 	}
-	at := len(*strs)
-	*strs = append(*strs, b...)
-	// The block's bytes up to len(*strs) are never written again.
-	return unsafe.String(&(*strs)[at], len(b))
+	at := s.roomFor(len(str))
+	s.b.WriteString(str)
+	return s.b.String()[at:]
+}
+
+// roomFor makes room for n more bytes in the block, starting a new one
+// when it is full, and returns where they go. Blocks grow from small, for
+// a reader that keeps few strings.
+func (s *stringBlocks) roomFor(n int) int {
+	if s.b == nil || s.b.Cap()-s.b.Len() < n {
+		size := 256
+		if s.b != nil {
+			size = s.b.Cap() * 2
+		}
+		s.b = new(strings.Builder)
+		s.b.Grow(min(strBlock, max(size, 2*n)))
+	}
+	return s.b.Len()
 }
 
 // escape decodes the escape at s[i] (a backslash) into r.scratch and
 // returns the offset after it and where the next run of source bytes to
-// copy begins.
+// copy begins. An invalid one is reported and read as encoding/json
+// would not: a \u escape as written, any other the character without its
+// backslash.
 func (r *reader) escape(i int) (next, run int) {
 	s := r.src
 	if i+1 >= len(s) || s[i+1] == '\n' || s[i+1] == '\r' {
@@ -239,78 +228,24 @@ func (r *reader) escape(i int) (next, run int) {
 		// unterminated there.
 		return i + 1, i + 1
 	}
-	switch e := s[i+1]; e {
-	case '"', '\\', '/':
-		r.scratch = append(r.scratch, e)
-	case 'b':
-		r.scratch = append(r.scratch, '\b')
-	case 'f':
-		r.scratch = append(r.scratch, '\f')
-	case 'n':
-		r.scratch = append(r.scratch, '\n')
-	case 'r':
-		r.scratch = append(r.scratch, '\r')
-	case 't':
-		r.scratch = append(r.scratch, '\t')
-	case 'u':
-		ru, size := decodeUnicodeEscape(s[i:])
-		if size == 0 {
-			end := i + 2
-			for end < len(s) && end < i+6 && isHex(s[end]) {
-				end++
-			}
-			r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
-			return end, i // kept as written
-		}
-		r.scratch = utf8.AppendRune(r.scratch, ru)
+	var size int
+	if r.scratch, size = jsontext.AppendEscape(r.scratch, s[i:]); size > 0 {
 		return i + size, i + size
-	default:
-		_, size := utf8.DecodeRune(s[i+1:])
-		r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
-		return i + 1 + size, i + 1 // the character, without its backslash
 	}
-	return i + 2, i + 2
-}
-
-// decodeUnicodeEscape decodes \uXXXX at the start of s, joining a surrogate
-// pair when a second escape follows. size is 0 when s has no valid escape.
-// A lone surrogate decodes to U+FFFD, as encoding/json does.
-func decodeUnicodeEscape(s []byte) (rune, int) {
-	r1, ok := hex4(s)
-	if !ok {
-		return 0, 0
-	}
-	if utf16.IsSurrogate(r1) {
-		if r2, ok := hex4(s[6:]); ok && len(s) >= 12 {
-			if ru := utf16.DecodeRune(r1, r2); ru != utf8.RuneError {
-				return ru, 12
-			}
+	if s[i+1] == 'u' {
+		end := i + 2
+		for end < len(s) && end < i+6 && isHex(s[end]) {
+			end++
 		}
-		return utf8.RuneError, 6
+		r.fail(i, end, "invalid \\u escape: expected four hexadecimal digits")
+		return end, i // kept as written
 	}
-	return r1, 6
-}
-
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return 0, false
-	}
-	var v rune
-	for _, c := range s[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
+	_, size = utf8.DecodeRune(s[i+1:])
+	r.fail(i, i+1+size, fmt.Sprintf("invalid escape %q", s[i:i+1+size]))
+	return i + 1 + size, i + 1 // the character, without its backslash
 }
 
 func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	_, ok := jsontext.HexDigit(c)
+	return ok
 }

@@ -3,22 +3,21 @@ package exchange
 import (
 	"bytes"
 	"slices"
-	"strings"
 )
 
 // The reader's side of the patch's table: the elements of the root's
 // patch array are kept as table entries rather than nodes while they are
-// all strings (see lazyArray).
+// all strings (see lazyElems).
 
 // patch reads the value of the root's patch member. Later versions may
 // share what it reads (ParseIncremental), so nothing of it may keep this
-// version's tree or source alive: its strings are copies (see plain), and
-// its nodes and strings get blocks of their own, since one node or string
-// in a block keeps the whole block, and whatever the rest of it points to.
-// An array of strings comes back as a lazyArray, whose table holds no
-// string at all.
+// version's tree or source alive: its nodes and strings get blocks of
+// their own, since one node or string in a block keeps the whole block,
+// and whatever the rest of it points to. An array of strings comes back
+// as a node whose elements are made from a table when asked for (see
+// lazyElems), which holds no string at all.
 func (r *reader) patch(obj *Node, depth int) *Node {
-	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, true
+	r.slab, r.strs, r.ptrs = nil, stringBlocks{}, nil
 	r.tableArray, r.table = true, nil
 	v := r.value(obj, depth+1)
 	if r.tabling && len(r.table) > 0 {
@@ -31,7 +30,7 @@ func (r *reader) patch(obj *Node, depth int) *Node {
 		v = newLazyArray(v, t, r.src)
 	}
 	r.tableArray, r.tabling, r.table = false, false, nil
-	r.slab, r.strs, r.ptrs, r.copy = nil, nil, nil, false
+	r.slab, r.strs, r.ptrs = nil, stringBlocks{}, nil
 	return v
 }
 
@@ -46,15 +45,14 @@ func (r *reader) tableElem() {
 	if len(r.table) == cap(r.table) {
 		r.growTable()
 	}
-	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), size: int32(len(e.Str)),
-		closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed, carriage: e.Escape && strings.IndexByte(e.Str, '\r') >= 0})
+	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), size: int32(len(r.peeked)),
+		closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed, carriage: e.Escape && bytes.IndexByte(r.peeked, '\r') >= 0})
 }
 
 // growTable makes room for the rest of the patch's elements at once: as
 // many as there are lines left in the text, a patch being written one
-// element per line, or twice the table for one that is not. Growing
-// 100,000 entries step by step copies them at each step (10 ms of an
-// open when the entries held a string).
+// element per line, or twice the table for one that is not. Growing a
+// large table step by step would copy it at each step.
 func (r *reader) growTable() {
 	more := bytes.Count(r.src[r.pos:], []byte{'\n'}) + 1
 	if more < len(r.table) {
@@ -69,12 +67,11 @@ func (r *reader) spillTable(arr *Node) {
 	if !r.tabling {
 		return
 	}
-	dec := elemDecoder{r: reader{src: r.src, copy: true, strs: r.strs}}
+	dec := elemDecoder{r: reader{src: r.src}}
 	for i := range r.table {
 		n := r.newNode()
 		*n = r.table.node(i, arr, 0, dec.value(&r.table[i], 0))
 		r.pushKid(n)
 	}
-	r.strs = dec.r.strs
 	r.tabling, r.table = false, nil
 }

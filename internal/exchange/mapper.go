@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sort"
 	"unicode/utf8"
@@ -49,8 +48,8 @@ type Mapper struct {
 	shared, lines []int32
 	// marks, sorted by offset, are character boundaries every markStep
 	// bytes or so inside long lines, with the columns before them: a
-	// document written on one line (a minified review is 8 MB on one
-	// line) would otherwise cost a scan from its start per position.
+	// document written on one line (a minified review) would otherwise
+	// cost a scan from its start per position.
 	marks []mark
 }
 
@@ -317,35 +316,21 @@ func columns(line []byte, upto int, enc Encoding) int {
 
 // advance is columns in UTF-16 or UTF-32 that also returns where the last
 // character it counts ends: a boundary a later count can start from. A
-// run of ASCII, most of a review, counts a unit a byte, so it is read a
-// word at a time; only the other bytes are decoded.
+// run of ASCII, most of a review, counts a unit a byte, so it is read
+// eight bytes at a time; only the other bytes are decoded.
 func advance(line []byte, upto int, enc Encoding) (n, i int) {
 	for i < upto {
-		// Sixteen bytes at a time along a long run.
 		for upto-i >= 16 && (load64(line, i)|load64(line, i+8))&highBits == 0 {
 			n, i = n+16, i+16
 		}
+		for upto-i >= 8 && load64(line, i)&highBits == 0 {
+			n, i = n+8, i+8
+		}
+		for i < upto && line[i] < utf8.RuneSelf {
+			n, i = n+1, i+1
+		}
 		if i == upto {
 			break
-		}
-		if i+8 <= cap(line) {
-			// A word at i, of which only the bytes before upto count: those
-			// after it, up to the capacity, are read but masked off, so
-			// that a short run needs no loop of bytes.
-			w := load64(line[:cap(line)], i) & highBits
-			if left := upto - i; left < 8 {
-				w &= 1<<(8*left) - 1
-			}
-			if w == 0 {
-				k := min(8, upto-i)
-				n, i = n+k, i+k
-				continue
-			}
-			k := bits.TrailingZeros64(w) / 8
-			n, i = n+k, i+k // line[i] is not ASCII
-		} else if line[i] < utf8.RuneSelf {
-			n, i = n+1, i+1
-			continue
 		}
 		r, size := utf8.DecodeRune(line[i:])
 		if i+size > upto {

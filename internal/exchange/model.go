@@ -2,8 +2,7 @@ package exchange
 
 import (
 	"strings"
-	"unsafe"
-	"weak"
+	"sync"
 )
 
 // Member names in the spec's order. The canonical writer emits them in this
@@ -25,34 +24,61 @@ const (
 // Document is a parsed review exchange file: the JSON tree with positions
 // and the review model decoded from it with the spec's tolerance rules.
 //
-// Src must never be modified: the strings of the tree and the model that
-// have no escapes (Node.Name, Node.Str, Comment.Body...) are views of its
-// bytes, not copies (see Parse).
+// A Document never changes once parsed, but for the mapper it builds on
+// first use; Src must never be modified.
 type Document struct {
 	Src    []byte
 	Root   *Node
 	Syntax []SyntaxError
 	Review Review
-	mapper *Mapper
+	mapper *lazyMapper
 	// patchFrom is the patch node of the earlier version whose subtree
 	// this document reuses, moved by patchDelta bytes (ParseIncremental).
 	// A node, not the Document: each version would otherwise keep the one
 	// before it, and its text, alive.
 	patchFrom  *Node
 	patchDelta int
-	// base identifies the text this document was parsed as an edit of
-	// (ParseEdited), and change is how its own text differs from it.
-	base    weak.Pointer[byte]
-	baseLen int
-	change  Change
+	// id identifies the document; base is the id of the one it was
+	// parsed as an edit of (ParseEdited), whose text was baseLen bytes,
+	// and change is how its own text differs from it. Identity by a
+	// pointer to a value of its own keeps nothing of the earlier version
+	// alive.
+	id, base *docID
+	baseLen  int
+	change   Change
 }
+
+// docID is a document's identity: each document points to one of its own.
+type docID struct{ _ byte }
 
 // Mapper returns the document's position mapper, built on first use.
 func (d *Document) Mapper() *Mapper {
-	if d.mapper == nil {
-		d.mapper = NewMapper(d.Src)
+	if d.mapper == nil { // a Document not made by this package's parsers
+		return NewMapper(d.Src)
 	}
-	return d.mapper
+	d.mapper.mu.Lock()
+	defer d.mapper.mu.Unlock()
+	if d.mapper.m == nil {
+		d.mapper.m = NewMapper(d.Src)
+	}
+	return d.mapper.m
+}
+
+// lazyMapper is a document's mapper, built once, by the first request
+// that needs it, while others may ask at the same time.
+type lazyMapper struct {
+	mu sync.Mutex
+	m  *Mapper
+}
+
+// built returns the mapper if it was built, else nil.
+func (l *lazyMapper) built() *Mapper {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m
 }
 
 // Review is the top-level object. Fields hold decoded values where the
@@ -93,10 +119,42 @@ type Patch struct {
 	// src is the document's text, which the lines' texts are decoded from
 	// when the elements are kept in a table (see stringElem).
 	src []byte
+	// origin is shared by the versions whose patch was carried over from
+	// one read (ParseIncremental): see Origin.
+	origin *PatchOrigin
 }
 
-// PatchLine is one diff line of the patch. A large review has 100,000 of
-// them: it holds 32-bit numbers only (Parse takes no source of 2 GiB),
+// PatchOrigin identifies a patch as read: the versions of a document whose
+// patch the parse carried over from an earlier one, moved or not, share
+// their Patch's origin, and so spell the patch alike. It holds nothing of
+// any version, so a result kept with it keeps no version alive.
+type PatchOrigin struct{ _ byte }
+
+// Detached returns a Patch that reads the same lines' texts (LineText,
+// LineHead, NewLineReader) and keeps nothing of the document alive: one
+// whose elements are kept in a table reads them from the table's copy of
+// the patch's text, its offsets then counted from the patch's first byte.
+// A holder that outlives the version, as an index shared by later
+// versions does, keeps it rather than p.
+func (p *Patch) Detached() Patch {
+	c := *p
+	c.TrailingEmpty = nil
+	if p.Node == nil || p.Node.lazy == nil {
+		c.src = nil // the strings are the nodes' own (see reader.patch)
+		return c
+	}
+	c.src = p.Node.lazy.text
+	c.Node = newMovedNode(p.Node, -p.Node.Start)
+	c.Node.Parent = nil
+	return c
+}
+
+// Origin returns the identity of the patch's text (see PatchOrigin), nil
+// for a document without a patch.
+func (p *Patch) Origin() *PatchOrigin { return p.origin }
+
+// PatchLine is one diff line of the patch. A large review has very many
+// of them: it holds 32-bit numbers only (Parse takes no source of 2 GiB),
 // relative to the patch node and to the line's element, so that the
 // garbage collector need not scan the table and a moved patch need not
 // copy it. Patch's Line methods read it.
@@ -125,15 +183,14 @@ func (p *Patch) nodeOf(l *PatchLine) *Node {
 }
 
 // text returns line l's decoded text. When the elements are kept in a
-// table (see lazyArray), which reading a line then does not make, its
-// element is decoded from the version's text with dec, and scratch
-// reports a line in dec's scratch (a peeking decoder's, escaped).
-func (p *Patch) text(dec *elemDecoder, l *PatchLine) (text string, scratch bool) {
-	if t := asLazy(p.Node); t != nil && p.Form == PatchArray {
+// table (see lazyElems), which reading a line then does not make, its
+// element is decoded from the version's text with dec.
+func (p *Patch) text(dec *elemDecoder, l *PatchLine) string {
+	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
 		e, delta := t.elem(int(l.elem))
-		return dec.value(e, delta)[l.textStart:l.textEnd], e.escape && dec.r.peek
+		return dec.value(e, delta)[l.textStart:l.textEnd]
 	}
-	return p.nodeOf(l).Str[l.textStart:l.textEnd], false
+	return p.nodeOf(l).Str[l.textStart:l.textEnd]
 }
 
 // element returns array element i with this version's offsets. When the
@@ -142,7 +199,7 @@ func (p *Patch) text(dec *elemDecoder, l *PatchLine) (text string, scratch bool)
 // ranges, not pointers): the checks that run on every version read a few
 // elements that way, and make no other.
 func (p *Patch) element(i int) *Node {
-	t := asLazy(p.Node)
+	t := p.Node.lazy
 	if t == nil {
 		return p.Node.children()[i]
 	}
@@ -153,7 +210,7 @@ func (p *Patch) element(i int) *Node {
 
 // LineElemRange returns the range of line i's string node, LineNode's,
 // quotes included, without making the elements kept in a table (see
-// lazyArray): the lenses and gutter hints an editor asks for after every
+// lazyElems): the lenses and gutter hints an editor asks for after every
 // keystroke read one per file or per visible line.
 func (p *Patch) LineElemRange(i int) Range {
 	if p.Form != PatchArray {
@@ -164,8 +221,7 @@ func (p *Patch) LineElemRange(i int) Range {
 
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
-	t, _ := p.text(&elemDecoder{r: reader{src: p.src}}, &p.Lines[i])
-	return t
+	return p.text(&elemDecoder{r: reader{src: p.src}}, &p.Lines[i])
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
@@ -193,7 +249,7 @@ func (p *Patch) LineShared(i int) bool {
 		return true // the patch string
 	}
 	l := &p.Lines[i]
-	if t := asLazy(p.Node); t != nil {
+	if t := p.Node.lazy; t != nil {
 		e, _ := t.elem(int(l.elem))
 		return e.lineFeed
 	}
@@ -233,15 +289,14 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 // Parse reads a review exchange document. It never fails: syntax errors are
 // listed in Syntax and the model holds whatever could be decoded.
 //
-// The document keeps src, and its strings without escapes share src's
-// memory instead of copying it (but for the patch's: see ParseIncremental
-// and reader.patch). The caller must therefore never modify src's bytes
-// once it is parsed (appending past its length is harmless); give Parse a
-// copy of a buffer that will be reused. A source of 2 GiB or more is not
-// read: it gets one syntax error.
+// The document keeps src, and the patch's elements are decoded from it
+// when asked for (see lazyElems): the caller must therefore never modify
+// src's bytes once it is parsed (appending past its length is harmless);
+// give Parse a copy of a buffer that will be reused. A source of 2 GiB or
+// more is not read: it gets one syntax error.
 func Parse(src []byte) *Document {
 	root, errs := ParseJSON(src)
-	d := &Document{Src: src, Root: root, Syntax: errs}
+	d := &Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
 		d.Review = decodeReview(src, root)
 	}
@@ -278,6 +333,9 @@ func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
 
 func decodePatch(src []byte, n *Node) Patch {
 	p := Patch{Node: n, src: src}
+	if n != nil {
+		p.origin = new(PatchOrigin)
+	}
 	switch {
 	case n == nil:
 		p.Form = PatchMissing
@@ -290,7 +348,7 @@ func decodePatch(src []byte, n *Node) Patch {
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
-		if t := asLazy(n); t != nil {
+		if t := n.lazy; t != nil {
 			p.Lines = decodeTable(src, &p, t)
 			break
 		}
@@ -313,7 +371,7 @@ func decodePatch(src []byte, n *Node) Patch {
 
 // decodeTable is decodePatch for an array whose elements are kept in a
 // table: it reads the table, and makes no element.
-func decodeTable(src []byte, p *Patch, t *lazyArray) []PatchLine {
+func decodeTable(src []byte, p *Patch, t *lazyElems) []PatchLine {
 	k := len(t.table)
 	if k > 0 && t.table[k-1].size == 0 {
 		p.TrailingEmpty = p.element(k - 1)
@@ -388,10 +446,10 @@ func decodeComment(src []byte, n *Node, index int) *Comment {
 			replies = m
 		}
 	}
-	// The short members are copies rather than views of src (see Parse):
-	// they are what other packages keep in results carried over to later
-	// versions of the document (the anchor package's drift candidates
-	// hold the path), and a view would keep this version's text alive.
+	// The short members get memory of their own: they are what other
+	// packages keep in results carried over to later versions of the
+	// document (the anchor package's drift candidates hold the path), and
+	// a string in the reader's blocks would keep the whole block alive.
 	own(&c.ID, &c.Author, &c.Path, &c.Side, &c.State, &c.At)
 	c.StartLine, _ = start.Int(src)
 	c.EndLine = c.StartLine
@@ -414,53 +472,51 @@ func own(ss ...*string) {
 	for _, s := range ss {
 		size += len(*s)
 	}
-	buf := make([]byte, 0, size)
+	var b strings.Builder
+	b.Grow(size)
 	for _, s := range ss {
-		at := len(buf)
-		buf = append(buf, *s...)
-		if len(*s) > 0 {
-			*s = unsafe.String(&buf[at], len(*s)) // buf is not written again
-		}
+		at := b.Len()
+		b.WriteString(*s)
+		*s = b.String()[at:]
 	}
 }
 
 // PatchSource returns the patch node of the earlier version whose subtree
 // this document's patch was taken from, and how many bytes it moved, or
-// nil when the patch was read afresh. Callers that derived something from
+// nil when the patch was read afresh. The document keeps that node, and
+// with it that version's text: Patch.Origin tells the same without. Callers that derived something from
 // that earlier patch may reuse it: the bytes are the same, at offsets
 // moved by the delta (and a result in positions holds when the patch
 // begins on the same line and column).
 func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }
 
 // LineReader reads many lines' texts, as LineText does, with few
-// allocations: the lines spelt with escapes are decoded into blocks it
-// holds (see keepIn), the others are views of the text. What it returns
-// is the patch's version's: a holder that outlives it copies.
+// allocations: the lines are decoded into blocks it holds (see stringBlocks),
+// or, by Peek, into a scratch it reuses.
 type LineReader struct {
 	p    *Patch
-	dec  elemDecoder
-	strs []byte
+	dec  elemDecoder // copies
+	peek elemDecoder // peeks
 }
 
 // NewLineReader returns a LineReader of p's lines.
 func (p *Patch) NewLineReader() *LineReader {
-	return &LineReader{p: p, dec: elemDecoder{r: reader{src: p.src, peek: true}}}
+	return &LineReader{p: p, dec: elemDecoder{r: reader{src: p.src}}, peek: elemDecoder{r: reader{src: p.src, peek: true}}}
 }
 
 // Text returns line i decoded, without its line terminator.
-func (lr *LineReader) Text(i int) string {
-	t, scratch := lr.Peek(i)
-	if scratch {
-		return keepIn(&lr.strs, unsafe.Slice(unsafe.StringData(t), len(t)))
-	}
-	return t
-}
+func (lr *LineReader) Text(i int) string { return lr.p.text(&lr.dec, &lr.p.Lines[i]) }
 
-// Peek is Text for a reader that drops the text before it reads the next
-// line: a line spelt with escapes is then decoded into the reader's
-// scratch, which the next call overwrites, and scratch says so.
-func (lr *LineReader) Peek(i int) (text string, scratch bool) {
-	return lr.p.text(&lr.dec, &lr.p.Lines[i])
+// Peek returns line i decoded, without its line terminator, for a caller
+// that drops it before it reads the next line: the bytes are the text's
+// or the reader's scratch, which the next call may overwrite.
+func (lr *LineReader) Peek(i int) []byte {
+	p, l := lr.p, &lr.p.Lines[i]
+	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
+		e, delta := t.elem(int(l.elem))
+		return lr.peek.peek(e, delta)[l.textStart:l.textEnd]
+	}
+	return []byte(p.nodeOf(l).Str[l.textStart:l.textEnd])
 }
 
 // LineHead returns the first byte of line i decoded, and false for an

@@ -66,7 +66,7 @@ func TestMovedPatchMatchesAFreshParse(t *testing.T) {
 func TestMovedPatchCopiesOnce(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 2, Seed: 4})
 	doc := Parse(src)
-	moved := newMovedNode(doc.Review.Patch.Node, 4, append([]byte("new "), src...)) // "new " typed before it
+	moved := newMovedNode(doc.Review.Patch.Node, 4) // "new " typed before it
 	var wg sync.WaitGroup
 	firsts := make([]*Node, 8)
 	for i := range firsts {
@@ -87,17 +87,17 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	}
 	// The next version moves the patch while a request of this one makes
 	// its elements: the move must not read what the making writes.
-	fresh := newMovedNode(doc.Review.Patch.Node, 2, append([]byte("ab"), src...))
+	fresh := newMovedNode(doc.Review.Patch.Node, 2)
 	var race sync.WaitGroup
 	race.Add(2)
 	go func() { defer race.Done(); fresh.Elems() }()
-	go func() { defer race.Done(); newMovedNode(fresh, 1, append([]byte("abc"), src...)) }()
+	go func() { defer race.Done(); newMovedNode(fresh, 1) }()
 	race.Wait()
 	clone := cloneShifted(moved, 0)
-	if clone.lazy || shape(clone) != shape(moved) {
-		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy, shape(clone) == shape(moved))
+	if clone.lazy != nil || shape(clone) != shape(moved) {
+		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy != nil, shape(clone) == shape(moved))
 	}
-	read, again := asLazy(doc.Review.Patch.Node), asLazy(newMovedNode(moved, -4, src))
+	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4).lazy
 	if again == nil || again.delta != 0 || &again.table[0] != &read.table[0] {
 		t.Fatalf("moved twice: %+v, want the table read, moved by 0", again)
 	}
@@ -123,7 +123,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
 		check = CheckIncremental(got, &check)
 		p := got.Review.Patch
-		if l := asLazy(p.Node); l == nil || l.made != nil {
+		if l := p.Node.lazy; l == nil || l.made != nil {
 			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
 		want := Parse(next).Review.Patch
@@ -136,7 +136,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer() != want.TrailingEmpty.Pointer() {
 			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(), w, want.TrailingEmpty.Pointer())
 		}
-		if asLazy(p.Node).made != nil {
+		if p.Node.lazy.made != nil {
 			t.Fatalf("edit %d: reading the lines made the elements", k)
 		}
 		src, doc = next, got

@@ -3,6 +3,8 @@ package exchange
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 func numberValue(text []byte) any { return json.Number(text) }
@@ -24,27 +26,16 @@ func escapeAt(s []byte, i int) (decoded []byte, size int) {
 		return nil, 1 // an unterminated string's last backslash decodes to nothing
 	}
 	if c != '\\' {
-		if c >= 0x80 {
+		if c >= utf8.RuneSelf {
 			_, size := utf8.DecodeRune(s[i:])
 			return s[i : i+size], size
 		}
 		return s[i : i+1], 1
 	}
-	switch s[i+1] {
-	case 'n':
-		return []byte{'\n'}, 2
-	case 'r':
-		return []byte{'\r'}, 2
-	case 't':
-		return []byte{'\t'}, 2
-	case 'b':
-		return []byte{'\b'}, 2
-	case 'f':
-		return []byte{'\f'}, 2
-	case 'u':
-		if ru, n := decodeUnicodeEscape(s[i:]); n > 0 {
-			return utf8.AppendRune(nil, ru), n
-		}
+	if dec, size := jsontext.AppendEscape(nil, s[i:]); size > 0 {
+		return dec, size
+	}
+	if s[i+1] == 'u' {
 		return s[i : i+2], 2
 	}
 	_, size = utf8.DecodeRune(s[i+1:]) // an invalid escape of "é" keeps all of "é"

@@ -150,7 +150,7 @@ func (v *SchemaValidator) run(inst any) (err error) {
 // With shortcut, validation stays proportional to what may be wrong rather
 // than to the size of the review, by two exact shortcuts:
 //
-//   - A patch array (100,000 elements in a large review) is handed over
+//   - A patch array (most of a large review's elements) is handed over
 //     empty, and its non-string elements are returned, to be reported in Go
 //     with the words the schema's failing "items" would get. The schema asks
 //     one thing only of those elements, that each be a string, so an empty

@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+
 	"bytes"
 	"unicode/utf16"
 )
@@ -18,12 +20,12 @@ import (
 // half that completes a pair is never seen here: the pair is read as one
 // unit starting at its high half.
 func loneSurrogateAt(s []byte, i int) bool {
-	r1, ok := hex4(s[i:])
+	r1, ok := jsontext.Hex4(s[i:])
 	if !ok || !utf16.IsSurrogate(r1) {
 		return false
 	}
 	if r1 < 0xdc00 && i+6 <= len(s) {
-		if r2, ok := hex4(s[i+6:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+		if r2, ok := jsontext.Hex4(s[i+6:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
 			return false
 		}
 	}
@@ -48,7 +50,7 @@ func hasLoneSurrogate(src []byte, start, end int) bool {
 		if loneSurrogateAt(s, i) {
 			return true
 		}
-		if r, ok := hex4(s[i:]); ok && utf16.IsSurrogate(r) {
+		if r, ok := jsontext.Hex4(s[i:]); ok && utf16.IsSurrogate(r) {
 			i += 12 // a valid pair: its low half is not alone
 		} else {
 			i += 2

@@ -95,15 +95,15 @@ func actCommentActions(r Analysed, c *exchange.Comment, opts ActionOptions) []Ac
 	}
 	switch c.StateNorm() {
 	case exchange.StateDismissed:
-		add("Restore comment "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
+		add("Restore "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
 	case exchange.StateOrphaned, exchange.StateStale:
-		add("Reactivate comment "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
-		add("Dismiss comment "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
+		add("Reactivate "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
+		add("Dismiss "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
 	default:
-		add("Dismiss comment "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
+		add("Dismiss "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
 	}
 	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
-		add("Reply to comment "+name, e)
+		add("Reply to "+name, e)
 	}
 	for i := range out {
 		out[i].Resolves = actFixedBy(r, c, out[i].Edits)
@@ -111,6 +111,28 @@ func actCommentActions(r Analysed, c *exchange.Comment, opts ActionOptions) []Ac
 	if c.StateNorm() == exchange.StateStale {
 		if a, ok := actReanchor(r, c); ok {
 			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// CommentDiagnostics returns those of ds that are about the comment
+// holding offset (its object, from brace to brace), or none when offset
+// is in no comment: the fixes of a comment's problems are offered wherever
+// the cursor is in it, as an editor that sends only the cursor (Helix)
+// names no diagnostic.
+func CommentDiagnostics(r Analysed, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
+	if r.Doc == nil || r.Doc.Review.Node == nil {
+		return nil
+	}
+	c := anchor.CommentAt(r.Doc, offset)
+	if c == nil {
+		return nil
+	}
+	var out []exchange.Diagnostic
+	for _, d := range ds {
+		if actInside(d.Range, c.Node) {
+			out = append(out, d)
 		}
 	}
 	return out

@@ -370,24 +370,24 @@ func TestActionsAt(t *testing.T) {
 		// resolves lists "title prefix=code" for actions that are fixes.
 		resolves []string
 	}{
-		{at: `"one"`, want: []string{"Dismiss comment c1", "Reply to comment c1"}},
-		{at: `{ "id": "c1"`, want: []string{"Dismiss comment c1", "Reply to comment c1"}},
-		{at: `"two"`, want: []string{"Restore comment c2", "Reply to comment c2"}},
+		{at: `"one"`, want: []string{"Dismiss c1", "Reply to c1"}},
+		{at: `{ "id": "c1"`, want: []string{"Dismiss c1", "Reply to c1"}},
+		{at: `"two"`, want: []string{"Restore c2", "Reply to c2"}},
 		{
 			at:       `"three"`,
-			want:     []string{"Reactivate comment c3", "Dismiss comment c3", "Reply to comment c3"},
-			resolves: []string{"Dismiss comment c3=orphaned-anchor"},
+			want:     []string{"Reactivate c3", "Dismiss c3", "Reply to c3"},
+			resolves: []string{"Dismiss c3=orphaned-anchor"},
 		},
-		{at: `"four"`, want: []string{"Dismiss comment #4", "Reply to comment #4"}},
+		{at: `"four"`, want: []string{"Dismiss #4", "Reply to #4"}},
 		{
 			at:       `"five"`,
-			want:     []string{"Reactivate comment c5", "Dismiss comment c5", "Reply to comment c5", "Re-anchor c5 by content: move to RIGHT 2 (snippet found 1 line lower)"},
-			resolves: []string{"Dismiss comment c5=snippet-mismatch", "Re-anchor c5=stale-anchor"},
+			want:     []string{"Reactivate c5", "Dismiss c5", "Reply to c5", "Re-anchor c5 by content: move to RIGHT 2 (snippet found 1 line lower)"},
+			resolves: []string{"Dismiss c5=snippet-mismatch", "Re-anchor c5=stale-anchor"},
 		},
 		{
 			at:       `"six"`,
-			want:     []string{"Reactivate comment c6", "Dismiss comment c6", "Reply to comment c6"},
-			resolves: []string{"Reactivate comment c6=orphaned-resolves"},
+			want:     []string{"Reactivate c6", "Dismiss c6", "Reply to c6"},
+			resolves: []string{"Reactivate c6=orphaned-resolves"},
 		},
 		{at: `" package a"`, want: []string{"Comment on RIGHT 1", "Comment on LEFT 1"}},
 		{at: `"-var x = 1"`, want: []string{"Comment on LEFT 2"}},

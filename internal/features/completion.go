@@ -81,8 +81,29 @@ func (r Analysed) Complete(offset int) Completion {
 		if quoted {
 			it.Filter = exchange.Quote(it.Label)
 		}
+		it.Extra = commaInside(it, cx.rng)
 	}
 	return out
+}
+
+// commaInside moves a comma that goes where the replaced range starts into
+// the item's own text, and returns the extra edits left. An extra edit at
+// the main edit's position would land before or after the item's text as
+// each client pleases (the protocol forbids it); elsewhere it is kept
+// apart, so that the replaced range stays the token the client filters by.
+func commaInside(it *Item, rng exchange.Range) []exchange.Edit {
+	var rest []exchange.Edit
+	for _, e := range it.Extra {
+		if e.Start == rng.Start && e.End == e.Start && e.NewText == "," {
+			it.Text = "," + it.Text
+			if it.Snippet != "" {
+				it.Snippet = "," + it.Snippet
+			}
+			continue
+		}
+		rest = append(rest, e)
+	}
+	return rest
 }
 
 type cxKind uint8

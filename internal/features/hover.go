@@ -39,6 +39,9 @@ func (r Analysed) Hover(offset int) (h Hover, ok bool) {
 			h.Markdown = r.commentHover(p.Comment)
 		}
 	}
+	// The range holds the offset, which a place can leave just outside:
+	// the opening quote of a string-form patch, a line's `\n` escape.
+	h.Range.Start, h.Range.End = min(h.Range.Start, offset), max(h.Range.End, offset)
 	return h, h.Markdown != ""
 }
 

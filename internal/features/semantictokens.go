@@ -43,8 +43,8 @@ func Tokens(ix *anchor.Index, src []byte) []Token {
 }
 
 // AllTokens yields the tokens of Tokens without collecting them, for a
-// caller that encodes them as they come (the whole document's are 100,000
-// on a large review): in the order the index's files and hunks give them,
+// caller that encodes them as they come (a large review has one or
+// more a line of its patch): in the order the index's files and hunks give them,
 // which is source order but for a patch whose files or hunks the index
 // holds out of order. ok says whether they came in source order; a
 // caller that needs it takes Tokens when they did not.
@@ -62,7 +62,7 @@ func AllTokens(ix *anchor.Index, src []byte, yield func(Token)) (ok bool) {
 
 // TokensIn returns the tokens of Tokens that overlap span, classifying
 // only the hunks around it: a range request asks for the lines an editor
-// shows, out of a patch of 100,000.
+// shows, a few out of a large patch.
 func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
 	p := ix.Patch
 	lo := sort.Search(len(p.Lines), func(i int) bool { return p.LineEnd(i) >= span.Start })

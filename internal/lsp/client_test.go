@@ -38,16 +38,20 @@ type testClient struct {
 	// shown are the window/showDocument requests the server sent, which
 	// the client answers with success.
 	shown []protocol.ShowDocumentParams
+	// applied are the workspace/applyEdit requests the server sent, which
+	// the client answers with success.
+	applied []protocol.ApplyWorkspaceEditParams
 	// stall, when set, holds the client's reading at the next
 	// publishDiagnostics until it is closed, as a busy editor does;
 	// stalledAt, when set, is told the version it holds at, if it has
 	// room.
 	stall     chan struct{}
 	stalledAt chan int32
-	// applyEdits and registrations are the workspace/applyEdit and
-	// client/registerCapability requests the server sent; the client
-	// answers that it applied and registered.
-	applyEdits    []protocol.ApplyWorkspaceEditParams
+	// conf checks the server's messages against the LSP meta model
+	// (nil in benchmarks, or without the model).
+	conf *conformance
+	// registrations are the client/registerCapability requests the
+	// server sent; the client answers that it registered.
 	registrations []protocol.RegistrationParams
 }
 
@@ -77,11 +81,12 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	srv := NewServer(opts)
-	c := &testClient{t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
-	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
-	c.raw = clientWrite
+	tappedClientWrite, tappedServerWrite, conf := tapConformance(t, clientWrite, serverWrite)
+	c := &testClient{conf: conf, t: t, srv: srv, exit: make(chan int, 1), diagnostics: map[protocol.DocumentURI][]publishedDiagnostics{}, notify: make(chan struct{}, 1)}
+	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, tappedServerWrite}) }()
+	c.raw = tappedClientWrite
 	c.serverWrite = serverWrite
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}))
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{clientRead, tappedClientWrite}))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {
 		c.conn.Close()
@@ -139,7 +144,7 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 			c.t.Errorf("bad applyEdit: %v", err)
 		}
 		c.mu.Lock()
-		c.applyEdits = append(c.applyEdits, p)
+		c.applied = append(c.applied, p)
 		c.mu.Unlock()
 		return reply(ctx, protocol.ApplyWorkspaceEditResponse{Applied: true}, nil)
 	case "client/registerCapability":
@@ -194,17 +199,64 @@ func (c *testClient) notifyServer(method string, params any) {
 	}
 }
 
-// initialize runs the handshake, offering the given position encodings
-// and window/showDocument.
+// initialize runs the handshake as a full-featured editor does (see
+// fullCapabilities), offering the given position encodings.
 func (c *testClient) initialize(encodings ...string) initializeResult {
 	c.t.Helper()
-	params := map[string]any{
-		"processId": nil,
-		"rootUri":   nil,
-		"capabilities": map[string]any{
-			"general": map[string]any{"positionEncodings": encodings},
-			"window":  map[string]any{"showDocument": map[string]any{"support": true}},
+	return c.initializeWith(fullCapabilities(encodings...))
+}
+
+// fullCapabilities are those of an editor that takes everything the
+// server can send but snippets: code action literals, markdown, the
+// outline as a tree, tags, window/showDocument.
+func fullCapabilities(encodings ...string) map[string]any {
+	markup := []string{"markdown", "plaintext"}
+	return map[string]any{
+		"general": map[string]any{"positionEncodings": encodings},
+		"window":  map[string]any{"showDocument": map[string]any{"support": true}},
+		"textDocument": map[string]any{
+			"hover": map[string]any{"contentFormat": markup},
+			"completion": map[string]any{
+				"completionItem": map[string]any{
+					"documentationFormat":   markup,
+					"preselectSupport":      true,
+					"insertTextModeSupport": map[string]any{"valueSet": []int{1, 2}},
+				},
+				"completionItemKind": map[string]any{"valueSet": kinds(25)},
+			},
+			"codeAction": map[string]any{
+				"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix", "refactor", "source"}}},
+				"isPreferredSupport":       true,
+			},
+			"documentSymbol": map[string]any{
+				"hierarchicalDocumentSymbolSupport": true,
+				"tagSupport":                        map[string]any{"valueSet": []int{1}},
+				"symbolKind":                        map[string]any{"valueSet": kinds(26)},
+			},
+			"publishDiagnostics": map[string]any{
+				"relatedInformation": true,
+				"tagSupport":         map[string]any{"valueSet": []int{1, 2}},
+			},
 		},
+	}
+}
+
+// kinds is the valueSet 1 to n: every kind of an enumeration.
+func kinds(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// initializeWith runs the handshake declaring capabilities.
+func (c *testClient) initializeWith(capabilities map[string]any) initializeResult {
+	c.t.Helper()
+	params := map[string]any{
+		"processId":    nil,
+		"rootUri":      nil,
+		"capabilities": capabilities,
 	}
 	var res initializeResult
 	c.mustCall("initialize", params, &res)

@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -31,8 +33,59 @@ import (
 // Edits are WorkspaceEdit.changes: every client supports them, and a
 // review is one document, so versioned documentChanges would buy little.
 
-func codeAction(ctx context.Context, s *Server, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+// CommandApplyEdit is the command of a code action sent to a client
+// without codeActionLiteralSupport, which takes Commands only: its one
+// argument is the action's WorkspaceEdit, which the server asks the client
+// to apply (workspace/applyEdit) when the person picks it.
+const CommandApplyEdit = "lreview.applyEdit"
+
+// codeAction answers with CodeAction literals, or with Commands to a
+// client that declared no codeActionLiteralSupport (none at all to a
+// client that cannot apply a server's edit either).
+func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParams) (any, error) {
+	actions, err := codeActionLiterals(ctx, s, p)
+	if err != nil {
+		return nil, err
+	}
+	caps := s.clientCaps()
+	if caps.actionLiterals {
+		for i := range actions {
+			actions[i].IsPreferred = actions[i].IsPreferred && caps.preferred
+		}
+		return actions, nil
+	}
+	commands := []protocol.Command{}
+	if !caps.applyEdit {
+		return commands, nil
+	}
+	for _, a := range actions {
+		commands = append(commands, protocol.Command{Title: a.Title, Command: CommandApplyEdit, Arguments: []any{a.Edit}})
+	}
+	return commands, nil
+}
+
+// applyEdit runs CommandApplyEdit: it asks the client to apply the edit,
+// and answers once the client has.
+func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
+	var edit protocol.WorkspaceEdit
+	if len(args) != 1 || remarshal(args[0], &edit) != nil || len(edit.Changes) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplyEdit+" takes one argument, a WorkspaceEdit with changes")
+	}
+	if !s.clientCaps().applyEdit {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplyEdit+" needs a client that supports workspace/applyEdit")
+	}
+	var res protocol.ApplyWorkspaceEditResponse
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Edit: edit}, &res); err != nil {
+		return nil, err
+	}
+	if !res.Applied {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the client did not apply the edit: "+res.FailureReason)
+	}
+	return nil, nil
+}
+
+func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +132,9 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 	out := []protocol.CodeAction{}
 	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
 	targets := targetDiagnostics(visible, req)
+	if req.wants(protocol.QuickFix) {
+		targets = withComment(targets, features.CommentDiagnostics(features.Analysed{Report: rep}, visible, req.span.Start))
+	}
 	// Actions already offered, by their edits, so that one change reached
 	// two ways (the same fix of two diagnostics, an editing action that is
 	// a fix) is listed once.
@@ -104,6 +160,11 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 			}
 		}
 	}
+	// The preferred fix first: an editor that shows the list without the
+	// flag (or selects its first item) still proposes it.
+	slices.SortStableFunc(out, func(a, b protocol.CodeAction) int {
+		return cmp.Compare(boolRank(a.IsPreferred), boolRank(b.IsPreferred))
+	})
 	if req.wants(CodeActionKindFixAll) && len(rep.Doc.Syntax) == 0 {
 		// What the user sees is what gets fixed: silenced codes are left
 		// alone here too. A document with syntax errors gets no fixAll,
@@ -156,6 +217,29 @@ func quickFixes(out []protocol.CodeAction, targets []exchange.Diagnostic, req ac
 		}
 	}
 	return out
+}
+
+// withComment adds to targets the diagnostics of the comment the cursor
+// is in (with fixes) that it lacks, and orders them as the document does:
+// one change that fixes two of them is titled by the first, wherever the
+// cursor is.
+func withComment(targets, comment []exchange.Diagnostic) []exchange.Diagnostic {
+	for _, d := range comment {
+		if len(d.Fixes) > 0 && !slices.ContainsFunc(targets, func(t exchange.Diagnostic) bool { return t.Code == d.Code && t.Range == d.Range }) {
+			targets = append(targets, d)
+		}
+	}
+	slices.SortStableFunc(targets, func(a, b exchange.Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Range.Start, b.Range.Start), cmp.Compare(a.Range.End, b.Range.End))
+	})
+	return targets
+}
+
+func boolRank(preferred bool) int {
+	if preferred {
+		return 0
+	}
+	return 1
 }
 
 // fixesAny reports whether the safe fixes applied include one of the

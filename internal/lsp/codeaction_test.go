@@ -381,7 +381,7 @@ func TestCodeActionDismissRestore(t *testing.T) {
 	original := s.text
 	cursor := s.at(`"author": "assistant"`)
 
-	a := caFind(t, s.actions(cursor, nil, nil), "Dismiss comment c1")
+	a := caFind(t, s.actions(cursor, nil, nil), "Dismiss c1")
 	if a.Kind != protocol.RefactorRewrite {
 		t.Errorf("dismiss kind: got %s, want refactor.rewrite", a.Kind)
 	}
@@ -396,13 +396,13 @@ func TestCodeActionDismissRestore(t *testing.T) {
 			t.Errorf("dismissed comment: got %q, want no dismiss", x.Title)
 		}
 	}
-	s.apply(caFind(t, as, "Restore comment c1"))
+	s.apply(caFind(t, as, "Restore c1"))
 	if s.text != original {
 		t.Errorf("after restore: got\n%s\nwant the original text", s.text)
 	}
 
 	// Inside a reply is inside the comment too.
-	caFind(t, s.actions(s.at(`"hduran"`), nil, nil), "Dismiss comment c1")
+	caFind(t, s.actions(s.at(`"hduran"`), nil, nil), "Dismiss c1")
 }
 
 func TestCodeActionReactivateAndReanchor(t *testing.T) {
@@ -411,7 +411,7 @@ func TestCodeActionReactivateAndReanchor(t *testing.T) {
 	caDiagnostic(t, s.diagnostics(), "orphaned-resolves")
 	// Away from the state value, reactivating is still the fix of the
 	// orphaned-resolves diagnostic: a quick fix that names it.
-	a := caFind(t, s.actions(s.at(`"author": "assistant"`), nil, nil), "Reactivate comment c1")
+	a := caFind(t, s.actions(s.at(`"author": "assistant"`), nil, nil), "Reactivate c1")
 	if a.Kind != protocol.QuickFix || len(a.Diagnostics) != 1 || fmt.Sprint(a.Diagnostics[0].Code) != "orphaned-resolves" {
 		t.Errorf("reactivate: got kind %s diagnostics %v, want a quickfix for orphaned-resolves", a.Kind, a.Diagnostics)
 	}
@@ -432,11 +432,13 @@ func TestCodeActionReactivateAndReanchor(t *testing.T) {
 	s = caOpen(t, stale)
 	caDiagnostic(t, s.diagnostics(), "stale-anchor")
 	as = s.actions(s.at(`"author": "assistant"`), nil, nil)
-	caFind(t, as, "Reactivate comment c1")
-	caFind(t, as, "Dismiss comment c1")
+	caFind(t, as, "Reactivate c1")
+	caFind(t, as, "Dismiss c1")
 	a = caFind(t, as, "Re-anchor c1 by content")
-	if a.Kind != protocol.QuickFix || len(a.Diagnostics) != 1 || fmt.Sprint(a.Diagnostics[0].Code) != "stale-anchor" {
-		t.Errorf("re-anchor: got kind %s diagnostics %v, want a quickfix for stale-anchor", a.Kind, a.Diagnostics)
+	// It is the fix of both the stale-anchor and the snippet-mismatch
+	// of the comment, offered wherever the cursor is in it.
+	if a.Kind != protocol.QuickFix || len(a.Diagnostics) != 2 || fmt.Sprint(a.Diagnostics[0].Code) != "stale-anchor" || fmt.Sprint(a.Diagnostics[1].Code) != "snippet-mismatch" {
+		t.Errorf("re-anchor: got kind %s diagnostics %v, want a quickfix for stale-anchor and snippet-mismatch", a.Kind, a.Diagnostics)
 	}
 	ds := s.apply(a)
 	if !strings.Contains(s.text, `"start_line": 72,`) || !strings.Contains(s.text, `"state": "active"`) {
@@ -448,7 +450,7 @@ func TestCodeActionReactivateAndReanchor(t *testing.T) {
 func TestCodeActionReply(t *testing.T) {
 	t.Run("pretty-printed", func(t *testing.T) {
 		s := caOpen(t, exampleReview)
-		a := caFind(t, s.actions(s.at(`"id": "c1"`), nil, nil), "Reply to comment c1")
+		a := caFind(t, s.actions(s.at(`"id": "c1"`), nil, nil), "Reply to c1")
 		if a.Kind != protocol.RefactorRewrite {
 			t.Errorf("kind: got %s, want refactor.rewrite", a.Kind)
 		}
@@ -469,7 +471,7 @@ func TestCodeActionReply(t *testing.T) {
       ]`, "", 1)
 		s := caOpen(t, text)
 		s.c.notifyServer("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"lreview": map[string]any{"author": "hduran"}}})
-		s.apply(caFind(t, s.actions(s.at(`"id": "c1"`), nil, nil), "Reply to comment c1"))
+		s.apply(caFind(t, s.actions(s.at(`"id": "c1"`), nil, nil), "Reply to c1"))
 		want := strings.Replace(text, `"snippet": "result, err := calculate(input)"`, `"snippet": "result, err := calculate(input)",
       "replies": [
         {
@@ -485,7 +487,7 @@ func TestCodeActionReply(t *testing.T) {
 	t.Run("one line", func(t *testing.T) {
 		text := `{"leanreview_review": 1, "patch": ["diff --git a/a.go b/a.go", "--- a/a.go", "+++ b/a.go", "@@ -1 +1 @@", "-x", "+y"], "comments": [{"id": "c1", "path": "a.go", "side": "RIGHT", "start_line": 1, "body": "why?"}]}` + "\n"
 		s := caOpen(t, text)
-		s.apply(caFind(t, s.actions(s.at(`"why?"`), nil, nil), "Reply to comment c1"))
+		s.apply(caFind(t, s.actions(s.at(`"why?"`), nil, nil), "Reply to c1"))
 		want := strings.Replace(text, `"body": "why?"}`, `"body": "why?", "replies": [{"author": "user", "body": "", "at": "2026-12-02T10:00:00Z"}]}`, 1)
 		if s.text != want {
 			t.Errorf("got\n%s\nwant\n%s", s.text, want)
@@ -671,7 +673,7 @@ func TestCodeActionOnly(t *testing.T) {
 	}
 	// With only refactorings asked for, a dismiss that also fixes the
 	// snippet mismatch is still offered, as a rewrite.
-	caFind(t, s.actions(s.at(`"author": "assistant"`), []string{"refactor"}, nil), "Dismiss comment c1")
+	caFind(t, s.actions(s.at(`"author": "assistant"`), []string{"refactor"}, nil), "Dismiss c1")
 }
 
 // emojiReview has a one-line comment whose body holds characters of
@@ -702,11 +704,11 @@ func TestCodeActionEncodings(t *testing.T) {
 			}
 			// The cursor after the emoji: on the state value.
 			cursor := s.at(`"active"`)
-			got := s.applied(caFind(t, s.actions(cursor, nil, nil), "Dismiss comment c1"))
+			got := s.applied(caFind(t, s.actions(cursor, nil, nil), "Dismiss c1"))
 			if want := strings.Replace(emojiReview, `"state": "active"`, `"state": "dismissed"`, 1); got != want {
 				t.Errorf("dismiss: got\n%s\nwant\n%s", got, want)
 			}
-			got = s.applied(caFind(t, s.actions(cursor, nil, nil), "Reply to comment c1"))
+			got = s.applied(caFind(t, s.actions(cursor, nil, nil), "Reply to c1"))
 			if want := strings.Replace(emojiReview, `"snippet": "var x = 2" }`, `"snippet": "var x = 2", "replies": [{ "author": "user", "body": "", "at": "2026-12-02T10:00:00Z" }] }`, 1); got != want {
 				t.Errorf("reply: got\n%s\nwant\n%s", got, want)
 			}
@@ -723,9 +725,9 @@ func TestCodeActionCRLF(t *testing.T) {
 	text := strings.ReplaceAll(exampleReview, "\n", "\r\n")
 	s := caOpen(t, text)
 	for _, tt := range []struct{ at, title string }{
-		{`"id": "c1"`, "Reply to comment c1"},
+		{`"id": "c1"`, "Reply to c1"},
 		{`"+    _ = err"`, "Comment on RIGHT 73"},
-		{`"id": "c1"`, "Dismiss comment c1"},
+		{`"id": "c1"`, "Dismiss c1"},
 	} {
 		got := s.applied(caFind(t, s.actions(s.at(tt.at), nil, nil), tt.title))
 		if strings.Count(got, "\n") != strings.Count(got, "\r\n") {

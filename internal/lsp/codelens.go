@@ -21,8 +21,8 @@ const CommandShow = "lreview.show"
 // codeLenses converts features.Analysed.Lenses: the review's comments by state
 // and its problems at the top, each file's comments on its header, every
 // lens going to the place that needs attention.
-func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -40,12 +40,15 @@ func codeLenses(ctx context.Context, s *Server, p *protocol.CodeLensParams) ([]p
 
 // executeCommand runs CommandShow: it asks the client to show the
 // location with the cursor there, and answers once the client has.
-func executeCommand(ctx context.Context, s *Server, p *protocol.ExecuteCommandParams) (any, error) {
-	if p.Command == CommandApplySuggestion {
+func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteCommandParams) (any, error) {
+	switch p.Command {
+	case CommandApplyEdit:
+		return applyEdit(ctx, s, p.Arguments)
+	case CommandApplySuggestion:
 		return applySuggestion(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s and %s", p.Command, CommandShow, CommandApplySuggestion))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))
 	}
 	var loc protocol.Location
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {

@@ -12,12 +12,12 @@ import (
 // completion proposes member names, enumerated values, the patch's paths
 // and the line numbers of the chosen image (see features.Analysed.Complete),
 // on documents as half-typed as they are while being written.
-func completion(ctx context.Context, s *Server, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+func completion(ctx context.Context, s *requestView, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	return completionList(conv, an.Complete(off), s.clientSnippets()), nil
+	return completionList(conv, an.Complete(off), s.clientSnippets(), s.clientCaps()), nil
 }
 
 // clientSnippets reports whether the client takes snippet completions
@@ -39,21 +39,23 @@ var itemKinds = map[features.ItemKind]protocol.CompletionItemKind{
 	features.ItemComment: protocol.CompletionItemKindSnippet,
 }
 
-// completionList converts candidates. Every item carries a text edit over
+// completionList converts candidates, as the client declared it takes
+// them: documentation in Markdown or plain text, kinds it knows, preselect
+// and insertTextMode only when it supports them. Every item carries a text edit over
 // the partial token, not an insertText: clients disagree on what word an
 // insertText replaces, and a token such as `"inter` starts with a quote
 // that no word definition includes.
-func completionList(conv Converter, c features.Completion, snippets bool) *protocol.CompletionList {
+func completionList(conv Converter, c features.Completion, snippets bool, caps clientCaps) *protocol.CompletionList {
 	rng := conv.Range(c.Range)
 	list := &protocol.CompletionList{Items: make([]protocol.CompletionItem, 0, len(c.Items))}
 	for _, it := range c.Items {
 		item := protocol.CompletionItem{
 			Label:            it.Label,
-			Kind:             itemKinds[it.Kind],
+			Kind:             caps.completionKind(itemKinds[it.Kind]),
 			Detail:           it.Detail,
 			FilterText:       it.Filter,
 			SortText:         it.Sort,
-			Preselect:        it.Preselect,
+			Preselect:        it.Preselect && caps.preselect,
 			InsertTextFormat: protocol.InsertTextFormatPlainText,
 			TextEdit:         &protocol.TextEdit{Range: rng, NewText: it.Text},
 		}
@@ -61,13 +63,16 @@ func completionList(conv Converter, c features.Completion, snippets bool) *proto
 			item.InsertTextFormat = protocol.InsertTextFormatSnippet
 			item.TextEdit.NewText = it.Snippet
 		}
-		if strings.Contains(item.TextEdit.NewText, "\n") {
+		if strings.Contains(item.TextEdit.NewText, "\n") && caps.asIs {
 			// Its lines are indented as the document's comments are:
 			// the client must not indent them again.
 			item.InsertTextMode = protocol.InsertTextModeAsIs
 		}
-		if it.Doc != "" {
+		switch {
+		case it.Doc != "" && caps.docMarkdown:
 			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Doc}
+		case it.Doc != "":
+			item.Documentation = protocol.MarkupContent{Kind: protocol.PlainText, Value: features.PlainText(it.Doc)}
 		}
 		if len(it.Extra) > 0 {
 			item.AdditionalTextEdits = conv.TextEdits(it.Extra)

@@ -34,7 +34,9 @@ func TestCompletionNewComment(t *testing.T) {
 			for _, snippets := range []bool{false, true} {
 				c := newTestClient(t, Options{})
 				c.mustCall("initialize", map[string]any{"capabilities": map[string]any{
-					"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": snippets}}},
+					"textDocument": map[string]any{"completion": map[string]any{"completionItem": map[string]any{
+						"snippetSupport": snippets, "insertTextModeSupport": map[string]any{"valueSet": []int{1, 2}},
+					}}},
 				}}, nil)
 				at := strings.Index(tc.text, cplCursor)
 				text := tc.text[:at] + tc.text[at+len(cplCursor):]

@@ -238,7 +238,7 @@ func TestCompletionListSnippets(t *testing.T) {
 		{true, []string{`2 "side": "$1"`, `1 "LEFT"`}},
 	} {
 		t.Run(fmt.Sprint("snippets=", tc.snippets), func(t *testing.T) {
-			list := completionList(conv, c, tc.snippets)
+			list := completionList(conv, c, tc.snippets, clientCaps{docMarkdown: true, preselect: true, asIs: true, completionKinds: []protocol.CompletionItemKind{protocol.CompletionItemKindEnumMember}})
 			var got []string
 			for _, it := range list.Items {
 				got = append(got, fmt.Sprintf("%d %s", int(it.InsertTextFormat), it.TextEdit.NewText))

@@ -12,8 +12,8 @@ import (
 // end_line) to the patch lines it lands on, one location per line; from
 // an anchor that does not resolve, to the places its snippet is found (see
 // features.Analysed.Definition).
-func definition(ctx context.Context, s *Server, p *protocol.DefinitionParams) ([]protocol.Location, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+func definition(ctx context.Context, s *requestView, p *protocol.DefinitionParams) ([]protocol.Location, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

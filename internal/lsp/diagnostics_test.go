@@ -109,7 +109,7 @@ func TestPublishIsNotHTMLEscaped(t *testing.T) {
 	review := `{"leanreview_review": 1, "patch": ["diff --git a/a.go b/a.go", "--- a/a.go", "+++ b/a.go", "@@ -1 +1 @@", "-x", "+if a < b && c > d {"], ` +
 		`"comments": [{"id": "c1", "path": "a.go", "side": "RIGHT", "start_line": 1, "body": "b", "snippet": "if a < b && c > e {"}]}`
 	params, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///w/a.review.json", "languageId": "lreview", "version": 3, "text": review}})
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"textDocument":{"publishDiagnostics":{"relatedInformation":true}}}}}`)
 	read() // the pipe holds one message at a time: take the reply first
 	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":` + string(params) + `}`)
@@ -135,8 +135,8 @@ func TestPublishIsNotHTMLEscaped(t *testing.T) {
 }
 
 // TestEncodeReusesOnlyStablePositions publishes diagnostics of random
-// texts, then of random edits of them: each publish must be the bytes a
-// fresh cache encodes, whatever the cache kept from the one before.
+// texts, then of random edits of them: each publish must be the bytes
+// encoded afresh, whatever encodings the publish before left.
 func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{"a", "é", "😀", "\n", "\r\n", "\r", " ", "{}"}
@@ -163,9 +163,8 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 		return ds
 	}
 	for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
-		var cache diagCache
+		var before *encodedDiagnostics
 		text := randText(200)
-		doc := exchange.Parse(text)
 		ds := randDiags(len(text))
 		for round := range 200 {
 			if round > 0 {
@@ -173,12 +172,6 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				del := min(r.IntN(4), len(text)-at)
 				next := bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
 				prevText := text
-				// Told where the edit was half the time, as the server is.
-				if round%2 == 0 {
-					doc = exchange.ParseEdited(next, doc, exchange.Change{Prefix: at, Suffix: len(text) - at - del})
-				} else {
-					doc = exchange.Parse(next)
-				}
 				text = next
 				// The same findings at the same offsets, whose positions
 				// the edit may have moved, or moved with the text after
@@ -198,12 +191,12 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 				}
 			}
 			conv := Converter{M: exchange.NewMapper(text), Enc: enc}
-			parts, err := cache.encode("file:///r", int32(round+1), doc, conv, ds)
+			cur, parts, err := encodeDiagnostics("file:///r", int32(round+1), conv, ds, before)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var fresh diagCache
-			freshParts, _ := fresh.encode("file:///r", int32(round+1), doc, conv, ds)
+			before = cur
+			_, freshParts, _ := encodeDiagnostics("file:///r", int32(round+1), conv, ds, nil)
 			got, want := bytes.Join(parts, nil), bytes.Join(freshParts, nil)
 			if !bytes.Equal(got, want) || !json.Valid(got) {
 				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)
@@ -227,10 +220,10 @@ func movedByEdit(at, del, delta int) func(int) int {
 	}
 }
 
-// TestPublishConvertsOnlyWhatMoved types in the first comment of a
+// TestPublishEncodesOnlyWhatMoved types in the first comment of a
 // review with findings on most comments: the findings after it move in
-// bytes, not in positions, and are sent as encoded before, unconverted.
-func TestPublishConvertsOnlyWhatMoved(t *testing.T) {
+// bytes, not in positions, and are sent as encoded before.
+func TestPublishEncodesOnlyWhatMoved(t *testing.T) {
 	src := string(reviewgen.Generate(reviewgen.Config{Files: 4, DiffLines: 400, Comments: 80, DriftedFraction: 0.5, Seed: 7}))
 	bodyAt := strings.Index(src, `"body": "`) + len(`"body": "`)
 	c := newTestClient(t, Options{})
@@ -245,12 +238,12 @@ func TestPublishConvertsOnlyWhatMoved(t *testing.T) {
 	c.change(uri, 2, &rng, "x")
 	c.waitDiagnostics(uri, 2)
 	c.srv.mu.Lock()
-	dc := &c.srv.files[uri].diags
+	cache := c.srv.files[uri].latest.cache
 	c.srv.mu.Unlock()
-	dc.mu.Lock()
-	converted := dc.converted
-	dc.mu.Unlock()
-	if all < 20 || converted > 3 {
-		t.Fatalf("a keystroke in the first comment converted %d of %d diagnostics; want at most those on its line", converted, all)
+	cache.mu.Lock()
+	encoded := cache.diags.encoded
+	cache.mu.Unlock()
+	if all < 20 || encoded > 3 {
+		t.Fatalf("a keystroke in the first comment encoded %d of %d diagnostics; want at most those on its line", encoded, all)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // tree's files (see features.Analysed.SourceLinks), at the line where
 // their lines are: file:///…/handler.go#L74, the fragment editors read
 // as a line.
-func documentLinks(ctx context.Context, s *Server, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+func documentLinks(ctx context.Context, s *requestView, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
+	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

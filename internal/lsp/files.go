@@ -2,11 +2,11 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -28,63 +28,89 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
-	// diags is the encoding of the last diagnostics published (diagnostics.go).
-	diags diagCache
 	// out is the publish waiting to be sent, under Server.mu.
 	out *outgoing
-	// tokens is the last semantic tokens result sent (semantictokens.go).
-	tokens tokenCache
-	// symbols is the patch's part of the last outline sent (symbols.go).
-	symbols symbolCache
 }
 
-// view is the set of documents as they were when a request arrived, and
-// the ones the request has read.
-type view struct {
+// requestView is the server as one request sees it: the documents as
+// they were when the request arrived, and the ones its handler has read.
+// Handlers get it as a parameter and look their documents up in it; it
+// belongs to the request's goroutine.
+type requestView struct {
+	*Server
 	docs map[protocol.DocumentURI]*snapshot
-	mu   sync.Mutex
 	used []*snapshot
 }
 
-type viewKey struct{}
-
-func withView(ctx context.Context, v *view) context.Context {
-	return context.WithValue(ctx, viewKey{}, v)
-}
-
-func (s *Server) view() *view {
+// view returns the documents as they are now, for a request.
+func (s *Server) view() *requestView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := &view{docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
+	v := &requestView{Server: s, docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
 	for uri, f := range s.files {
 		v.docs[uri] = f.latest
 	}
 	return v
 }
 
-// snapshotOf returns the request's snapshot of uri.
-func snapshotOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, error) {
-	v, _ := ctx.Value(viewKey{}).(*view)
-	if v == nil || v.docs[uri] == nil {
+// snapshot returns the request's version of uri.
+func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
+	sn := v.docs[uri]
+	if sn == nil {
 		return nil, errNotOpen
 	}
-	sn := v.docs[uri]
-	v.mu.Lock()
 	v.used = append(v.used, sn)
-	v.mu.Unlock()
 	return sn, nil
 }
 
-// superseded returns a ContentModified error when a document the request
-// read has changed since: its positions and edits are for text the editor
-// no longer has.
-func (v *view) superseded() error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+// superseded returns a ContentModified error when a result computed on
+// the documents the request read is of no use: one of them was closed
+// since, or the result is edits (edits) and one of them has a newer
+// version, whose text the edits would corrupt. Any other result computed
+// on an older version is still useful (a hover, a completion list while a
+// person types on), and is sent.
+func (v *requestView) superseded(edits bool) error {
 	for _, sn := range v.used {
-		if errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		if errors.Is(context.Cause(sn.ctx), errSuperseded) && (edits || v.latestSnapshot(sn.uri) == nil) {
 			return contentModified(sn)
 		}
+	}
+	return nil
+}
+
+// latestSnapshot returns a document's newest snapshot, nil once it is
+// closed.
+func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.files[uri]; f != nil {
+		return f.latest
+	}
+	return nil
+}
+
+// newest returns the newest snapshot of the document sn is a version of,
+// which the request reads in sn's place, or nil once the document is
+// closed.
+func (v *requestView) newest(sn *snapshot) *snapshot {
+	next := v.latestSnapshot(sn.uri)
+	if next == nil || next == sn {
+		return nil
+	}
+	if i := slices.Index(v.used, sn); i >= 0 {
+		v.used[i] = next
+	} else {
+		v.used = append(v.used, next)
+	}
+	return next
+}
+
+// stale reports whether the request's own snapshot of uri has a newer
+// version: a position that does not fit the newer one's text was meant
+// for the older one, and the request cannot be answered.
+func (v *requestView) stale(uri protocol.DocumentURI) error {
+	if sn := v.docs[uri]; sn != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		return contentModified(sn)
 	}
 	return nil
 }
@@ -97,37 +123,62 @@ var errNotOpen = errors.New("the document is not open")
 
 // fileAnalysis is what most handlers start with: the document's analysis
 // as of the request, and the converter for its positions.
-func fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
-	sn, err := snapshotOf(ctx, uri)
-	if err != nil {
-		return Converter{}, nil, err
-	}
-	an, err := sn.analysis(ctx)
+func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
+	sn, an, err := v.analysisOf(ctx, uri)
 	if err != nil {
 		return Converter{}, nil, err
 	}
 	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
 }
 
+// analysisOf returns the request's version of uri and its analysis; when
+// a newer version cancelled that analysis before it was done, the newest
+// version and its analysis, at hand or on its way, answer instead.
+func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+	sn, err := v.snapshot(uri)
+	if err != nil {
+		return nil, nil, err
+	}
+	an, err := sn.analysis(ctx)
+	for err != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+		next := v.newest(sn)
+		if next == nil {
+			break
+		}
+		sn = next
+		an, err = sn.analysis(ctx)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return sn, an, nil
+}
+
 // fileIn is fileAnalysis for a request about a range: it also returns
 // that range in byte offsets.
-func fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
-	conv, an, err := fileAnalysis(ctx, uri)
+func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
+	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, exchange.Range{}, err
 	}
 	span, err := conv.Span(rng)
+	if err != nil {
+		err = cmp.Or(v.stale(uri), err)
+	}
 	return conv, an, span, err
 }
 
 // fileAt is fileAnalysis for a request about one position: it also
 // returns that position as a byte offset.
-func fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
-	conv, an, err := fileAnalysis(ctx, uri)
+func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
+	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, 0, err
 	}
 	off, err := conv.Offset(pos)
+	if err != nil {
+		err = cmp.Or(v.stale(uri), err)
+	}
 	return conv, an, off, err
 }
 
@@ -143,7 +194,6 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
-	s.collectBeforeCopy(p)
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {
@@ -215,7 +265,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.mu.Lock()
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
-	s.activity++
 	s.mu.Unlock()
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
@@ -226,7 +275,6 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 func (s *Server) schedule(f *file, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.activity++
 	if f.timer != nil {
 		f.timer.Stop()
 	}

@@ -8,8 +8,8 @@ import (
 
 // foldingRanges converts features.Analysed.Folds to lines, dropping the
 // regions that fit on one.
-func foldingRanges(ctx context.Context, s *Server, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+func foldingRanges(ctx context.Context, s *requestView, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

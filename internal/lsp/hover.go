@@ -4,14 +4,18 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // hover explains what the cursor is on (see features.Analysed.Hover): the diff
 // lines a comment lands on, the numbers and comments of a patch line, the
 // schema's words for a member or an enumerated value. The range is the
 // hovered token's, so that the editor highlights what the text is about.
-func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.Hover, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+// The text is Markdown for a client whose hover.contentFormat lists it,
+// plain text otherwise.
+func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
@@ -24,9 +28,10 @@ func hover(ctx context.Context, s *Server, p *protocol.HoverParams) (*protocol.H
 	if !ok {
 		return nil, nil
 	}
+	contents := protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}
+	if !s.clientCaps().hoverMarkdown {
+		contents = protocol.MarkupContent{Kind: protocol.PlainText, Value: features.PlainText(h.Markdown)}
+	}
 	rng := conv.Range(h.Range)
-	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown},
-		Range:    &rng,
-	}, nil
+	return &protocol.Hover{Contents: contents, Range: &rng}, nil
 }

@@ -29,9 +29,39 @@ type initializeParams struct {
 		TextDocument struct {
 			Completion struct {
 				CompletionItem struct {
-					SnippetSupport bool `json:"snippetSupport"`
+					SnippetSupport        bool     `json:"snippetSupport"`
+					DocumentationFormat   []string `json:"documentationFormat"`
+					PreselectSupport      bool     `json:"preselectSupport"`
+					InsertTextModeSupport struct {
+						ValueSet []protocol.InsertTextMode `json:"valueSet"`
+					} `json:"insertTextModeSupport"`
 				} `json:"completionItem"`
+				CompletionItemKind struct {
+					ValueSet []protocol.CompletionItemKind `json:"valueSet"`
+				} `json:"completionItemKind"`
 			} `json:"completion"`
+			Hover struct {
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+			CodeAction struct {
+				CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport"`
+				IsPreferredSupport       bool            `json:"isPreferredSupport"`
+			} `json:"codeAction"`
+			PublishDiagnostics struct {
+				RelatedInformation bool `json:"relatedInformation"`
+				TagSupport         struct {
+					ValueSet []protocol.DiagnosticTag `json:"valueSet"`
+				} `json:"tagSupport"`
+			} `json:"publishDiagnostics"`
+			DocumentSymbol struct {
+				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
+				TagSupport   struct {
+					ValueSet []protocol.SymbolTag `json:"valueSet"`
+				} `json:"tagSupport"`
+				SymbolKind struct {
+					ValueSet []protocol.SymbolKind `json:"valueSet"`
+				} `json:"symbolKind"`
+			} `json:"documentSymbol"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
@@ -76,7 +106,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplySuggestion}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion}},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -121,12 +151,13 @@ func negotiateEncoding(offered []string) exchange.Encoding {
 	return exchange.UTF16
 }
 
-func initialize(ctx context.Context, s *Server, p *initializeParams) (*initializeResult, error) {
+func initialize(ctx context.Context, s *requestView, p *initializeParams) (*initializeResult, error) {
 	enc := negotiateEncoding(p.Capabilities.General.PositionEncodings)
 	s.mu.Lock()
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 	s.showDocument = p.Capabilities.Window.ShowDocument.Support
+	s.client = p.clientCaps()
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()

@@ -22,8 +22,8 @@ type inlayHint struct {
 }
 
 // inlayHints converts features.Analysed.Gutter for the range asked for.
-func inlayHints(ctx context.Context, s *Server, p *inlayHintParams) ([]inlayHint, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+func inlayHints(ctx context.Context, s *requestView, p *inlayHintParams) ([]inlayHint, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}

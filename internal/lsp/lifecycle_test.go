@@ -27,8 +27,9 @@ func newRawClient(t *testing.T) *rawClient {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
 	srv := NewServer(Options{Debounce: time.Millisecond, testRequests: testMethods})
-	c := &rawClient{t: t, stream: jsonrpc2.NewStream(pipeRWC{clientRead, clientWrite}), msgs: make(chan jsonrpc2.Message, 100), exit: make(chan int, 1)}
-	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite}) }()
+	tappedClientWrite, tappedServerWrite, _ := tapConformance(t, clientWrite, serverWrite)
+	c := &rawClient{t: t, stream: jsonrpc2.NewStream(pipeRWC{clientRead, tappedClientWrite}), msgs: make(chan jsonrpc2.Message, 100), exit: make(chan int, 1)}
+	go func() { c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, tappedServerWrite}) }()
 	go func() {
 		for {
 			msg, _, err := c.stream.Read(context.Background())
@@ -155,7 +156,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 // start through Options.testRequests: one that waits to be cancelled, one
 // that panics, one that counts itself while it runs.
 var testMethods = map[string]requestFunc{
-	"lreview/test/block": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+	"lreview/test/block": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -163,13 +164,13 @@ var testMethods = map[string]requestFunc{
 			return "not cancelled", nil
 		}
 	},
-	"lreview/test/panic": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+	"lreview/test/panic": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
 		var m map[string]int
 		//lint:ignore SA5000 the handler must fail with a real runtime panic
 		m["boom"]++
 		return nil, nil
 	},
-	"lreview/test/blockCounted": func(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+	"lreview/test/blockCounted": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
 		blockedRunning.Add(1)
 		defer blockedRunning.Add(-1)
 		select {

@@ -157,35 +157,87 @@ func TestIncrementalThroughTheDebounce(t *testing.T) {
 	}
 }
 
-// TestSupersededRequestIsContentModified asks about a version whose
-// analysis is running when a newer version arrives: the answer is
-// ContentModified, which tells the editor to ask again.
-func TestSupersededRequestIsContentModified(t *testing.T) {
+// TestSupersededRequestIsAnsweredFromTheNewest asks about a version whose
+// analysis is running when a newer version arrives and cancels it: the
+// request is answered from the newer version, not with ContentModified;
+// asked again and the document closed meanwhile, it gets ContentModified,
+// as no useful answer exists.
+func TestSupersededRequestIsAnsweredFromTheNewest(t *testing.T) {
 	g := newGatedAnalysis(t)
 	c := newTestClient(t, Options{analyze: g.analyze})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/modified.review.json")
 	c.open(uri, versioned(1))
 	g.waitStart(t, 1)
-	errc := make(chan error, 1)
+	type answer struct {
+		syms json.RawMessage
+		err  error
+	}
+	ask := func() chan answer {
+		out := make(chan answer, 1)
+		go func() {
+			var a answer
+			a.err = c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &a.syms)
+			out <- a
+		}()
+		// Once the request waits on the analysis, the test goes on.
+		deadline := time.Now().Add(20 * time.Second)
+		for inflight := 0; inflight == 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			c.srv.mu.Lock()
+			inflight = len(c.srv.inflight)
+			c.srv.mu.Unlock()
+		}
+		return out
+	}
+	first := ask()
+	c.change(uri, 2, nil, versioned(2))
+	g.waitStart(t, 2)
+	close(g.release)
+	if a := <-first; a.err != nil || !strings.Contains(string(a.syms), "v2 ") {
+		t.Fatalf("got %s, %v, want version 2's outline", a.syms, a.err)
+	}
+	c.waitDiagnostics(uri, 2)
+
+	// Code actions too: their edits are the newest version's, which the
+	// editor has, so they are sent.
+	g = newGatedAnalysis(t)
+	c = newTestClient(t, Options{analyze: g.analyze})
+	c.initialize()
+	c.open(uri, versioned(1))
+	g.waitStart(t, 1)
+	at := navPosition(versioned(1), strings.Index(versioned(1), `"id": "c1"`), exchange.UTF16)
+	actions := make(chan error, 1)
+	var got []protocol.CodeAction
 	go func() {
-		errc <- c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+		actions <- c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": protocol.Range{Start: at, End: at}, "context": map[string]any{"diagnostics": []any{}}}, &got)
 	}()
-	// Once the request waits on version 1's analysis, the edit cancels it.
-	deadline := time.Now().Add(20 * time.Second)
-	for inflight := 0; inflight == 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for inflight := 0; inflight == 0; time.Sleep(time.Millisecond) {
 		c.srv.mu.Lock()
 		inflight = len(c.srv.inflight)
 		c.srv.mu.Unlock()
 	}
 	c.change(uri, 2, nil, versioned(2))
 	g.waitStart(t, 2)
-	var e *jsonrpc2.Error
-	if err := <-errc; !errors.As(err, &e) || e.Code != -32801 {
-		t.Fatalf("got %v, want a ContentModified (-32801) error", err)
-	}
 	close(g.release)
+	if err := <-actions; err != nil {
+		t.Fatalf("code actions: got %v, want version 2's", err)
+	}
+	dismiss := caFind(t, got, "Dismiss c1")
+	if text := caApply(t, versioned(2), dismiss.Edit.Changes[uri], exchange.UTF16); !strings.Contains(text, `"state": "dismissed"`) || !strings.Contains(text, "v2 ") {
+		t.Errorf("code actions: Dismiss c1 applied to version 2 gives\n%s\nwant version 2 with c1 dismissed", text)
+	}
 	c.waitDiagnostics(uri, 2)
+
+	closing := newTestClient(t, Options{analyze: newGatedAnalysis(t).analyze})
+	closing.initialize()
+	closing.open(uri, versioned(1))
+	c = closing
+	closed := ask()
+	c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	var e *jsonrpc2.Error
+	if a := <-closed; !errors.As(a.err, &e) || e.Code != -32801 {
+		t.Fatalf("closed: got %s, %v, want a ContentModified (-32801) error", a.syms, a.err)
+	}
 }
 
 // TestServeWaitsForAnalyses exits while an analysis runs: Serve returns
@@ -221,33 +273,55 @@ func TestNotOpenIsNull(t *testing.T) {
 	}
 }
 
-// TestResultOfAnEditedVersionIsContentModified: a request whose answer
-// was computed for a version the user has edited since gets
-// ContentModified, not positions and edits for text the editor no longer
-// has.
-func TestResultOfAnEditedVersionIsContentModified(t *testing.T) {
-	computed, release := make(chan struct{}), make(chan struct{})
-	slowSymbols := func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
-		res, err := request(documentSymbols)(ctx, s, raw)
-		close(computed)
-		<-release
-		return res, err
-	}
-	c := newTestClient(t, Options{testRequests: map[string]requestFunc{"lreview/test/slowSymbols": slowSymbols}})
-	c.initialize()
-	uri := protocol.DocumentURI("file:///tmp/edited.review.json")
-	c.open(uri, versioned(1))
-	errc := make(chan error, 1)
-	go func() {
-		errc <- c.call("lreview/test/slowSymbols", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
-	}()
-	<-computed
-	c.change(uri, 2, nil, versioned(2))
-	c.waitDiagnostics(uri, 2)
-	close(release)
-	var e *jsonrpc2.Error
-	if err := <-errc; !errors.As(err, &e) || e.Code != -32801 {
-		t.Fatalf("got %v, want a ContentModified (-32801) error", err)
+// TestResultOfAnEditedVersionIsSentUnlessEdits: a request whose answer
+// was computed for a version the user has edited since is answered with
+// it (positions a version late are still useful), unless the answer is
+// edits of that version's text: those would corrupt the newer text, and
+// the answer is ContentModified.
+func TestResultOfAnEditedVersionIsSentUnlessEdits(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		params map[string]any
+		edits  bool
+	}{
+		{"textDocument/documentSymbol", map[string]any{}, false},
+		{"textDocument/formatting", map[string]any{"options": map[string]any{"tabSize": 2, "insertSpaces": true}}, true},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			computed, release := make(chan struct{}), make(chan struct{})
+			requests, _ := methods()
+			real := requests[tc.method]
+			slow := func(ctx context.Context, s *requestView, raw json.RawMessage) (any, error) {
+				res, err := real(ctx, s, raw)
+				close(computed)
+				<-release
+				return res, err
+			}
+			c := newTestClient(t, Options{testRequests: map[string]requestFunc{tc.method: slow}})
+			c.initialize()
+			uri := protocol.DocumentURI("file:///tmp/edited.review.json")
+			c.open(uri, versioned(1))
+			errc := make(chan error, 1)
+			go func() {
+				params := map[string]any{"textDocument": map[string]any{"uri": uri}}
+				for k, v := range tc.params {
+					params[k] = v
+				}
+				errc <- c.call(tc.method, params, nil)
+			}()
+			<-computed
+			c.change(uri, 2, nil, versioned(2))
+			c.waitDiagnostics(uri, 2)
+			close(release)
+			var e *jsonrpc2.Error
+			err := <-errc
+			switch {
+			case tc.edits && (!errors.As(err, &e) || e.Code != -32801):
+				t.Fatalf("got %v, want a ContentModified (-32801) error", err)
+			case !tc.edits && err != nil:
+				t.Fatalf("got %v, want the result", err)
+			}
+		})
 	}
 }
 

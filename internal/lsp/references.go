@@ -11,8 +11,8 @@ import (
 // reads as the places that point at the line and a jump lands where the
 // anchor would be edited. On a hunk or file header they are the comments
 // in that hunk or file (see features.Analysed.References).
-func references(ctx context.Context, s *Server, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	conv, an, off, err := fileAt(ctx, p.TextDocument.URI, p.Position)
+func references(ctx context.Context, s *requestView, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}

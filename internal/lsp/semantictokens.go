@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"sync"
-	"weak"
 
 	"go.lsp.dev/protocol"
 
@@ -18,7 +16,7 @@ import (
 // semanticTokensFull answers with the whole encoding, already in JSON:
 // it depends on the patch alone, so an edit in a comment reuses the one
 // sent before, and its id, as they are.
-func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
+func semanticTokensFull(ctx context.Context, s *requestView, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
 	res, _, err := s.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -29,7 +27,7 @@ func semanticTokensFull(ctx context.Context, s *Server, p *protocol.SemanticToke
 // semanticTokensDelta answers with the edits from the result the client
 // holds to the current one; a client that names a result the server no
 // longer has gets the whole encoding, as the protocol allows.
-func semanticTokensDelta(ctx context.Context, s *Server, p *protocol.SemanticTokensDeltaParams) (any, error) {
+func semanticTokensDelta(ctx context.Context, s *requestView, p *protocol.SemanticTokensDeltaParams) (any, error) {
 	res, prev, err := s.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
@@ -64,107 +62,64 @@ func tokenEdits(old, cur []uint32) []protocol.SemanticTokensEdit {
 	}}
 }
 
-// tokenCache is a document's last semantic tokens result.
-type tokenCache struct {
-	mu   sync.Mutex
-	seq  int
-	last *tokenResult
-}
-
 // tokenResult is one encoding of a document's tokens.
 type tokenResult struct {
 	id    string
 	reply json.RawMessage // {"resultId": id, "data": [...]}
-	// place is the patch the result was computed from.
-	place patchPlace
+	// patch is what the result was made for.
+	patch patchKey
 }
 
 // tokensOf returns the tokens of the request's version of uri, and the
-// result sent before it (nil if none).
-func (s *Server) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
-	sn, err := snapshotOf(ctx, uri)
+// newest result made before them for an earlier version (nil if none),
+// which a delta starts from.
+func (s *requestView) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
+	sn, an, err := s.analysisOf(ctx, uri)
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := sn.analysis(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	s.mu.Lock()
-	f := s.files[uri]
-	s.mu.Unlock()
-	c := &tokenCache{} // the file closed meanwhile: nothing to reuse
-	if f != nil {
-		c = &f.tokens
-	}
-	return c.update(Converter{M: an.Mapper, Enc: sn.enc}, an)
-}
-
-// update returns the tokens of an, reusing the last result when an's
-// patch is that result's, at the same position, and makes them the last
-// result.
-func (c *tokenCache) update(conv Converter, an *Analysis) (cur, prev *tokenResult, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	prev = c.last
-	place := placeOf(conv, an.Doc)
-	if prev != nil && prev.place.serves(an.Doc, place) {
-		if prev.place != place {
-			moved := *prev
-			moved.place = place
-			c.last = &moved
-		}
-		return c.last, prev, nil
-	}
-	c.seq++
-	id := strconv.Itoa(c.seq)
-	cur = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), place: place}
-	c.last = cur
+	cur, prev = sn.cache.semanticTokens(Converter{M: an.Mapper, Enc: sn.enc}, an, s.newResultID)
 	return cur, prev, nil
 }
 
-// patchPlace says which patch, where, a result that depends on the patch
-// alone (tokens, the outline's files and hunks) was computed for. The
-// patch node is held weakly, so that a result kept for later keeps no
-// earlier version alive.
-type patchPlace struct {
-	patch weak.Pointer[exchange.Node]
-	at    protocol.Position // where the patch began
-	enc   exchange.Encoding
+// newResultID returns an id no other tokens result of the session has,
+// so that a client holding one of a closed document's never finds it
+// again.
+func (s *Server) newResultID() string {
+	return strconv.FormatUint(s.resultIDs.Add(1), 10)
 }
 
-func placeOf(conv Converter, doc *exchange.Document) patchPlace {
-	p := patchPlace{enc: conv.Enc}
-	if node := doc.Review.Patch.Node; node != nil {
-		p.patch, p.at = weak.Make(node), conv.Position(node.Start)
+// semanticTokens returns the tokens of the cache's version, an, making
+// them unless the prior result was made for the same patch, and that
+// prior result. They are made outside the lock, which the next version's
+// cache takes to start (next): two requests at once may both make them,
+// and the first kept is the one both answer.
+func (c *versionCache) semanticTokens(conv Converter, an *Analysis, newID func() string) (cur, prev *tokenResult) {
+	c.mu.Lock()
+	cur, prev = c.tokens, c.prior.tokens
+	c.mu.Unlock()
+	if cur != nil {
+		return cur, prev
 	}
-	return p
-}
-
-// serves reports whether a result computed at p holds for doc, whose
-// place is cur: doc's patch is p's, or was taken from it, so it is spelt
-// the same, and it begins at the same position. A result in positions
-// then holds whatever the patch's offset: every position in it follows
-// from where it begins and its own bytes. An edit before the patch on a
-// line of its own (the summary, say) moves it in bytes, not in lines;
-// one that keeps its length can still move it down a line.
-func (p patchPlace) serves(doc *exchange.Document, cur patchPlace) bool {
-	node := p.patch.Value()
-	if node == nil || p.enc != cur.enc || p.at != cur.at {
-		return false
+	if key := patchKeyOf(conv, an.Doc); prev != nil && prev.patch == key {
+		cur = prev
+	} else {
+		id := newID()
+		cur = &tokenResult{id: id, reply: encodeAllTokens(conv, an, id), patch: key}
 	}
-	if doc.Review.Patch.Node == node {
-		return true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tokens == nil {
+		c.tokens = cur
 	}
-	from, _ := doc.PatchSource()
-	return from == node
+	return c.tokens, prev
 }
 
 // encodeTokenReply encodes a full result. The cache keeps it for as long
 // as the patch does not change, so it is made at its size, counted first:
-// room for the widest numbers (7 bytes each) was three times what a
-// review's small relative numbers take, 2.6 MB on the 8 MB review, and a
-// copy cut to size was as much again to write and collect.
+// room for the widest numbers would be several times what a review's
+// small relative numbers take, and a copy cut to size as much again to
+// write and collect.
 func encodeTokenReply(id string, data []uint32) json.RawMessage {
 	size := len(`{"resultId":,"data":[]}`) + len(strconv.Quote(id)) + max(len(data)-1, 0) // the commas
 	for _, v := range data {
@@ -198,7 +153,7 @@ func appendSmall(b []byte, v uint32) []byte {
 
 // numbers reads back the numbers of an encoded full result: only a delta
 // between two versions of the patch needs them, so the cache does not
-// keep 4 bytes a number (2 MB on the 8 MB review) beside the reply.
+// keep them beside the reply.
 func numbers(reply json.RawMessage) []uint32 {
 	at := bytes.Index(reply, []byte(`"data":[`)) + len(`"data":[`)
 	out := make([]uint32, 0, bytes.Count(reply[at:], []byte{','})+1)
@@ -227,8 +182,8 @@ func digits(v uint32) int {
 	return n
 }
 
-func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	conv, an, span, err := fileIn(ctx, p.TextDocument.URI, p.Range)
+func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
+	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
@@ -236,15 +191,15 @@ func semanticTokensRange(ctx context.Context, s *Server, p *protocol.SemanticTok
 }
 
 // encodeAllTokens encodes the full result of the whole patch's tokens as
-// they are classified, straight into the reply: no slice of 100,000
-// tokens, nor of their 500,000 numbers, in between (the delta that needs
-// the numbers reads them back, see numbers). In the rare index whose
+// they are classified, straight into the reply: no slice of the tokens,
+// nor of their numbers, in between (the delta that needs the numbers
+// reads them back, see numbers). In the rare index whose
 // tokens do not come in source order, they are encoded again from
 // Tokens, sorted.
 func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
 	ix, src := an.Index, an.Doc.Src
 	e := newTokenEncoder(conv, 0)
-	// About 11 bytes a token on a review: "1,6,42,2,0,".
+	// A token of a review takes a dozen bytes or less: "1,6,42,2,0,".
 	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)
 	e.json = append(strconv.AppendQuote(e.json, id), `,"data":[`...)
 	if !features.AllTokens(ix, src, e.add) {

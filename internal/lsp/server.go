@@ -12,6 +12,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -48,11 +49,6 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
-	// gcWorth replaces the rule of worthCollecting, and collected is
-	// called after each collection the server asks for (tests: idle.go
-	// on a small review).
-	gcWorth   func(gcCause, heapSizes) bool
-	collected func(gcCause)
 }
 
 type lifecycle uint8
@@ -86,16 +82,6 @@ type Server struct {
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
-	// activity counts the edits, opens and closes, under mu; idle is the
-	// collection armed for a pause after a publish (idle.go).
-	activity uint64
-	idle     *time.Timer
-	// gcMu is held by the collection the server runs, so that the next
-	// one reads the heap after it, and by an edit while it counts itself
-	// as activity and decides whether to collect before its copy: a
-	// collection in a pause ends before the copy or does not run
-	// (idle.go).
-	gcMu sync.Mutex
 	// bg is cancelled when Serve returns; debounced analyses wait on it.
 	bg     context.Context
 	stopBG context.CancelFunc
@@ -117,6 +103,12 @@ type Server struct {
 	// so that no older version and nothing after the close can reach the
 	// client last.
 	pubMu sync.Mutex
+
+	// resultIDs counts the semantic tokens results made (their ids).
+	resultIDs atomic.Uint64
+	// client is the rest of what the client declared at initialize,
+	// under mu.
+	client clientCaps
 }
 
 // NewServer returns a server ready to Serve one connection.
@@ -177,9 +169,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 func (s *Server) close() {
 	s.mu.Lock()
 	s.closed = true
-	if s.idle != nil {
-		s.idle.Stop()
-	}
 	for _, f := range s.files {
 		if f.timer != nil {
 			f.timer.Stop()
@@ -240,7 +229,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
-		result, err := s.call(ctx, method, h, req.Params())
+		result, err := s.call(ctx, &requestView{Server: s}, method, h, req.Params())
 		return reply(ctx, result, err)
 	}
 
@@ -291,7 +280,6 @@ func (s *Server) handleText(ctx context.Context, method string, params []byte) {
 func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	v := s.view()
-	reqCtx = withView(reqCtx, v)
 	id := call.ID()
 	s.mu.Lock()
 	if s.closed {
@@ -313,10 +301,10 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 			s.mu.Unlock()
 			cancel()
 		}()
-		result, err := s.call(reqCtx, call.Method(), h, call.Params())
+		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		} else if modified := v.superseded(); modified != nil {
+		} else if modified := v.superseded(answersWithEdits(call.Method())); modified != nil {
 			result, err = nil, modified
 		}
 		if raw, ok := result.(json.RawMessage); ok && err == nil && len(raw) > 0 && s.tr != nil {
@@ -329,13 +317,25 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 	}()
 }
 
+// answersWithEdits reports whether method's result is edits of the text
+// it was computed on. Applied to a newer version they would corrupt it
+// (TextEdit[] and WorkspaceEdit.changes name no version), so they are
+// never sent once a newer version came.
+func answersWithEdits(method string) bool {
+	switch method {
+	case "textDocument/codeAction", "textDocument/formatting":
+		return true
+	}
+	return false
+}
+
 // call runs a request handler. A panic is an internal error, never a null
 // result a client would take for an answer; any error that is not already
 // a protocol error is reported as an internal one.
-func (s *Server) call(ctx context.Context, method string, h requestFunc, params json.RawMessage) (any, error) {
+func (s *Server) call(ctx context.Context, v *requestView, method string, h requestFunc, params json.RawMessage) (any, error) {
 	var result any
 	err := fmt.Errorf("internal error in %s (see the server log)", method)
-	s.safely(method, func() { result, err = h(ctx, s, params) })
+	s.safely(method, func() { result, err = h(ctx, v, params) })
 	if errors.Is(err, errNotOpen) {
 		return nil, nil
 	}
@@ -367,21 +367,23 @@ func (s *Server) logf(typ protocol.MessageType, format string, args ...any) {
 	_ = s.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: fmt.Sprintf(format, args...)})
 }
 
-type requestFunc func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+// requestFunc serves a request, with the documents as they were when it
+// arrived.
+type requestFunc func(ctx context.Context, v *requestView, params json.RawMessage) (any, error)
 type notificationFunc func(ctx context.Context, s *Server, params json.RawMessage) error
 
 // request adapts a typed handler to the dispatch table. Params are decoded
 // with the same fast decoder the transport uses: a didOpen of a large
 // review carries megabytes of escaped text.
-func request[P any, R any](fn func(ctx context.Context, s *Server, params *P) (R, error)) requestFunc {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+func request[P any, R any](fn func(ctx context.Context, v *requestView, params *P) (R, error)) requestFunc {
+	return func(ctx context.Context, v *requestView, raw json.RawMessage) (any, error) {
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := fastjson.Unmarshal(raw, &p); err != nil {
 				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 			}
 		}
-		return fn(ctx, s, &p)
+		return fn(ctx, v, &p)
 	}
 }
 
@@ -409,7 +411,7 @@ type cancelParams struct {
 }
 
 // shutdown moves the session to its last state: only exit is accepted.
-func shutdown(ctx context.Context, s *Server, _ json.RawMessage) (any, error) {
+func shutdown(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()

@@ -27,6 +27,8 @@ type snapshot struct {
 	// seq orders the snapshots of one document; hist is what they share.
 	seq  uint64
 	hist *history
+	// cache holds what publishes and requests reuse of this version.
+	cache *versionCache
 	// ctx is cancelled, with errSuperseded, when a newer version comes
 	// or the document is closed, and when the server exits.
 	ctx    context.Context
@@ -126,6 +128,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byt
 	sn := newSnapshot(s.bg, uri, version, text, s.enc, prev)
 	if prev != nil {
 		sn.hist.add(sn.seq, ch)
+		sn.cache = prev.cache.next(ch, len(prev.text), len(text))
 	}
 	sn.spawn = s.spawn
 	if s.opts.analyze != nil {
@@ -135,7 +138,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byt
 }
 
 func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
-	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, analyze: Analyze, done: make(chan struct{}),
+	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, cache: &versionCache{}, analyze: Analyze, done: make(chan struct{}),
 		spawn: func(fn func()) bool { go fn(); return true }}
 	sn.ctx, sn.cancel = context.WithCancelCause(parent)
 	if prev != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
@@ -27,29 +26,27 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 }
 
 // documentSymbols answers with the outline, already in JSON. Its part for
-// the patch, thousands of files and hunks on a large review, is the last
-// answer's while the patch, the position it begins at and the outline's
-// counts are the same: an editor asks again after every keystroke, which
-// on a large review is in a comment.
-func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
-	conv, an, err := fileAnalysis(ctx, p.TextDocument.URI)
+// the patch, every file and hunk, is taken over from an earlier version
+// while the patch, the position it begins at and the outline's counts are
+// the same (versionCache.outlinePatch): an editor asks again after every
+// keystroke, which on a large review is in a comment.
+func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
+	sn, an, err := s.analysisOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	f := s.files[p.TextDocument.URI]
-	s.mu.Unlock()
-	c := &symbolCache{} // the file closed meanwhile: nothing to reuse
-	if f != nil {
-		c = &f.symbols
+	conv := Converter{M: an.Mapper, Enc: sn.enc}
+	caps := s.clientCaps()
+	if !caps.hierarchical {
+		return fastjson.Marshal(flatSymbols(conv, p.TextDocument.URI, an, caps))
 	}
-	patch, err := c.patchPart(conv, an)
+	patch, err := sn.cache.outlinePatch(conv, an)
 	if err != nil {
 		return nil, err
 	}
 	out := append([]byte{'['}, patch...)
 	if g, ok := an.CommentSymbols(); ok {
-		comments, err := fastjson.Marshal(convertSymbols(conv, []features.Symbol{g}))
+		comments, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, []features.Symbol{g})))
 		if err != nil {
 			return nil, err
 		}
@@ -61,41 +58,50 @@ func documentSymbols(ctx context.Context, s *Server, p *protocol.DocumentSymbolP
 	return append(out, ']'), nil
 }
 
-// symbolCache is the patch's part of a document's last outline. It
-// holds nothing of the version it came from alive (a weak pointer to its
-// patch, the outline's names and counts): after an edit in the patch,
-// that version's text and tree go with it.
-type symbolCache struct {
-	mu    sync.Mutex
-	place patchPlace
+// outlinePart is the patch's part of an outline, encoded. It holds
+// nothing of the version it was made for (the outline's names and counts
+// are copies), so a later version that takes it over keeps that version
+// alive no longer.
+type outlinePart struct {
+	patch patchKey
 	dirs  []features.DirSummary
 	// json is the part's symbols encoded, without the brackets of the
 	// array they are elements of.
 	json []byte
 }
 
-// patchPart returns the encoded outline of an's patch, from the cache
-// when it holds that of the same patch at the same place with the same
-// counts, and makes it the cached one.
-func (c *symbolCache) patchPart(conv Converter, an *Analysis) ([]byte, error) {
+// outlinePatch returns the encoded outline of the patch of the cache's
+// version, an, taking over the prior one when it was made for the same
+// patch with the same counts. It is made outside the lock, as the tokens
+// are (versionCache.semanticTokens).
+func (c *versionCache) outlinePatch(conv Converter, an *Analysis) ([]byte, error) {
+	c.mu.Lock()
+	cur, prior := c.outline, c.prior.outline
+	c.mu.Unlock()
+	if cur != nil {
+		return cur.json, nil
+	}
 	dirs := features.Outline(an.Anchors, an.Doc)
-	place := placeOf(conv, an.Doc)
+	key := patchKeyOf(conv, an.Doc)
+	if prior != nil && prior.patch == key && sameOutline(prior.dirs, dirs) {
+		cur = prior
+	} else {
+		part := []byte{}
+		if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
+			enc, err := fastjson.Marshal(syms)
+			if err != nil {
+				return nil, err
+			}
+			part = enc[1 : len(enc)-1]
+		}
+		cur = &outlinePart{patch: key, dirs: detached(dirs), json: part}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.json != nil && c.place.serves(an.Doc, place) && sameOutline(c.dirs, dirs) {
-		c.place = place
-		return c.json, nil
+	if c.outline == nil {
+		c.outline, c.prior.outline = cur, nil
 	}
-	part := []byte{} // not nil: the cache holds it
-	if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
-		enc, err := fastjson.Marshal(syms)
-		if err != nil {
-			return nil, err
-		}
-		part = enc[1 : len(enc)-1]
-	}
-	c.place, c.dirs, c.json = place, detached(dirs), part
-	return c.json, nil
+	return c.outline.json, nil
 }
 
 // detached returns the names and counts of an outline, without its file
@@ -129,7 +135,7 @@ func convertSymbols(conv Converter, syms []features.Symbol) []protocol.DocumentS
 			Name:           sym.Name,
 			Detail:         sym.Detail,
 			Kind:           symbolKind(sym.Kind),
-			Deprecated:     sym.Dismissed,
+			Tags:           symbolTags(sym),
 			Range:          conv.Range(sym.Range),
 			SelectionRange: conv.Range(sym.Selection),
 		}
@@ -138,5 +144,56 @@ func convertSymbols(conv Converter, syms []features.Symbol) []protocol.DocumentS
 		}
 		out = append(out, ds)
 	}
+	return out
+}
+
+// symbolTags marks a dismissed comment deprecated: clients strike it
+// through. Tags replace the deprecated flag (LSP 3.16), which is not sent.
+func symbolTags(sym features.Symbol) []protocol.SymbolTag {
+	if sym.Dismissed {
+		return []protocol.SymbolTag{protocol.SymbolTagDeprecated}
+	}
+	return nil
+}
+
+// symbols shapes syms for the client: no tags to one that takes none,
+// only kinds it takes.
+func (c clientCaps) symbols(syms []protocol.DocumentSymbol) []protocol.DocumentSymbol {
+	for i := range syms {
+		if !c.symbolTags {
+			syms[i].Tags = nil
+		}
+		syms[i].Kind = c.symbolKind(syms[i].Kind)
+		syms[i].Children = c.symbols(syms[i].Children)
+	}
+	return syms
+}
+
+// flatSymbols is the outline for a client without
+// hierarchicalDocumentSymbolSupport: every entry as a SymbolInformation,
+// in the tree's order, named with the entry that holds it.
+func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, caps clientCaps) []protocol.SymbolInformation {
+	tree := an.PatchSymbols(features.Outline(an.Anchors, an.Doc))
+	if g, ok := an.CommentSymbols(); ok {
+		tree = append(tree, g)
+	}
+	out := []protocol.SymbolInformation{}
+	var walk func(syms []features.Symbol, container string)
+	walk = func(syms []features.Symbol, container string) {
+		for _, sym := range syms {
+			si := protocol.SymbolInformation{
+				Name:          sym.Name,
+				Kind:          caps.symbolKind(symbolKind(sym.Kind)),
+				Location:      protocol.Location{URI: uri, Range: conv.Range(sym.Range)},
+				ContainerName: container,
+			}
+			if caps.symbolTags {
+				si.Tags = symbolTags(sym)
+			}
+			out = append(out, si)
+			walk(sym.Children, sym.Name)
+		}
+	}
+	walk(tree, "")
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 	"weak"
 
 	"go.lsp.dev/protocol"
@@ -81,14 +80,18 @@ func TestOutlineAcrossEdits(t *testing.T) {
 	}
 }
 
-// cachedPart identifies the encoded patch part the server holds for uri.
+// cachedPart identifies the encoded patch part the server holds for
+// uri's latest version: its first byte (nil when it has none).
 func cachedPart(c *testClient, uri protocol.DocumentURI) *byte {
 	c.srv.mu.Lock()
-	defer c.srv.mu.Unlock()
-	sc := &c.srv.files[uri].symbols
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return unsafe.SliceData(sc.json)
+	cache := c.srv.files[uri].latest.cache
+	c.srv.mu.Unlock()
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.outline == nil || len(cache.outline.json) == 0 {
+		return nil
+	}
+	return &cache.outline.json[0]
 }
 
 // TestOutlineCacheKeepsNoEarlierVersion: once the patch is edited, the

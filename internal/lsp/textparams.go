@@ -2,25 +2,23 @@ package lsp
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The params of didOpen and didChange carry the document: megabytes of
 // escaped JSON on a large review. A general decoder makes a Go string of
 // the text, and the server then copies it into the []byte the parser
 // reads; this small decoder unescapes the text fields in place, in one
-// pass, so that the text is a slice of the params, and leaves the few
-// other members to fastjson. The params must be the caller's to overwrite
+// pass (jsontext.Unescape), so that the text is a slice of the params, and
+// leaves the few other members to fastjson. The params must be the caller's to overwrite
 // and must never change afterwards: the transport gives each message a
 // buffer of its own, and so does jsonrpc2.
 
@@ -303,87 +301,23 @@ func (d *paramsReader) skip() error {
 	return d.errorf("unexpected %q", c)
 }
 
-// plain marks the bytes a string copies as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// plainRun returns the offset of the first byte of b from i on that a
-// string must not hold as it is: a quote, a backslash or a control
-// character. An 8 MB document's text is one string of the didOpen
-// message, so it is scanned eight bytes at a time: a byte below 0x20
-// sets its high bit in (x - 0x20·ones) &^ x, and a zero byte of x^(c·ones)
-// is a byte equal to c. Borrows flag bytes only above a real match, so
-// the lowest flag is the first special byte.
-func plainRun(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) &^ x }
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if m := ((x-0x20*ones)&^x | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones))) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(b) && plain[b[i]] {
-		i++
-	}
-	return i
-}
-
-// text decodes the string at the reader in place: its bytes, unescaped,
-// are written over its escaped ones from the start. An escape is never
-// shorter than what it stands for, so writing never overtakes reading.
+// text decodes the string at the reader in place (jsontext.Unescape):
+// its bytes, unescaped, are written over its escaped ones from the start.
 // The result is capped, so that an append to it copies.
 func (d *paramsReader) text() ([]byte, error) {
 	if c, err := d.peek(); err != nil || c != '"' {
 		return nil, d.errorf("expected a string")
 	}
-	b := d.b
-	d.i++
-	start := d.i
-	w := start // where the next unescaped byte goes
-	for {
-		j := plainRun(b, d.i)
-		if w != d.i {
-			copy(b[w:], b[d.i:j])
-		}
-		w += j - d.i
-		d.i = j
-		var err error
-		switch {
-		case j >= len(b):
-			err = errEnd
-		case b[j] == '"':
-			d.i++
-			d.decoded = append(d.decoded, [2]int{start, j})
-			return b[start:w:w], nil
-		case b[j] < 0x20:
-			err = d.errorf("control character %#x in a string", b[j])
-		case j+1 < len(b) && (b[j+1] == 'n' || b[j+1] == '"' || b[j+1] == '\\'):
-			// The escapes of a JSON text, nearly all a review's, spared
-			// the call.
-			c := b[j+1]
-			if c == 'n' {
-				c = '\n'
-			}
-			b[w] = c
-			w++
-			d.i += 2
-		default:
-			var out []byte
-			out, err = d.escape(b[start:w]) // its appends write into b
-			w = start + len(out)
-		}
-		if err != nil {
-			// b[start:j] was read as valid string bytes; nothing from j
-			// on was written.
-			d.decoded = append(d.decoded, [2]int{start, j})
-			return nil, err
-		}
+	start := d.i + 1
+	n, next, err := jsontext.Unescape(d.b, start)
+	d.i = next
+	if err != nil {
+		// The bytes before where decoding stopped may have been written.
+		d.decoded = append(d.decoded, [2]int{start, next})
+		return nil, d.errorf("%v", err)
 	}
+	d.decoded = append(d.decoded, [2]int{start, next - 1}) // up to the closing quote
+	return d.b[start : start+n : start+n], nil
 }
 
 // failed is the error of a decode that failed. The text decoded in place
@@ -405,100 +339,15 @@ func (d *paramsReader) failed(method string, err error) error {
 // str decodes the string whose opening quote is at the reader, into a new
 // buffer, or as a slice of the params when it has no escapes.
 func (d *paramsReader) str() ([]byte, error) {
-	d.i++
-	b := d.b
-	j := plainRun(b, d.i)
-	if j < len(b) && b[j] == '"' {
-		s := b[d.i:j]
+	start := d.i + 1
+	if j := jsontext.Plain(d.b, start); j < len(d.b) && d.b[j] == '"' {
 		d.i = j + 1
-		return s, nil
+		return d.b[start:j], nil
 	}
-	out := make([]byte, 0, 32)
-	for {
-		j := plainRun(b, d.i)
-		out = append(out, b[d.i:j]...)
-		d.i = j
-		if j >= len(b) {
-			return nil, errEnd
-		}
-		switch c := b[j]; {
-		case c == '"':
-			d.i++
-			return out, nil
-		case c < 0x20:
-			return nil, d.errorf("control character %#x in a string", c)
-		}
-		var err error
-		if out, err = d.escape(out); err != nil {
-			return nil, err
-		}
+	out, next, err := jsontext.AppendString(nil, d.b, start)
+	d.i = next
+	if err != nil {
+		return nil, d.errorf("%v", err)
 	}
-}
-
-// escape decodes the escape sequence at the reader onto out.
-func (d *paramsReader) escape(out []byte) ([]byte, error) {
-	b := d.b
-	if d.i+1 >= len(b) {
-		return nil, errEnd
-	}
-	c := b[d.i+1]
-	d.i += 2
-	switch c {
-	case '"', '\\', '/':
-		return append(out, c), nil
-	case 'b':
-		return append(out, '\b'), nil
-	case 'f':
-		return append(out, '\f'), nil
-	case 'n':
-		return append(out, '\n'), nil
-	case 'r':
-		return append(out, '\r'), nil
-	case 't':
-		return append(out, '\t'), nil
-	case 'u':
-		r, ok := d.hex4()
-		if !ok {
-			return nil, d.errorf("bad \\u escape")
-		}
-		if utf16.IsSurrogate(r) {
-			// A pair makes one rune; a lone half is U+FFFD, as encoding/json has it.
-			save := d.i
-			if d.i+1 < len(b) && b[d.i] == '\\' && b[d.i+1] == 'u' {
-				d.i += 2
-				if r2, ok := d.hex4(); ok {
-					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
-						return utf8.AppendRune(out, pair), nil
-					}
-				}
-			}
-			d.i = save
-			r = utf8.RuneError
-		}
-		return utf8.AppendRune(out, r), nil
-	}
-	return nil, d.errorf("bad escape \\%c", c)
-}
-
-func (d *paramsReader) hex4() (rune, bool) {
-	if len(d.b)-d.i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d.b[d.i : d.i+4] {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(v)
-	}
-	d.i += 4
-	return r, true
+	return out, nil
 }

@@ -1,11 +1,15 @@
 package lsp
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+)
 
 // envelopeScanner makes one linear pass over a message body, before any
 // JSON decoder sees it, to learn what the decoders cannot be trusted to
 // survive or to report: how deep the body nests (the decoders recurse, and
-// 2,000,000 levels overflow the stack), whether its brackets balance, and
+// deep enough nesting overflows the stack), whether its brackets balance, and
 // the raw text of the few members the transport needs even when the body
 // is refused (jsonrpc, id, method, and params.textDocument.uri for a
 // refused didOpen). It validates nothing else: the one real decode that
@@ -13,7 +17,7 @@ import "bytes"
 //
 // It is fed in chunks, so that a body over the size limit can be read
 // through without being kept. Strings, nearly all of a didOpen's bytes,
-// are skipped with bytes.IndexByte.
+// are skipped with jsontext.SkipString.
 type envelopeScanner struct {
 	maxDepth int
 
@@ -135,48 +139,24 @@ func (s *envelopeScanner) finish() {
 	}
 }
 
-// skipString moves through a string from b[i] and returns where scanning
-// goes on: past the closing quote, or at the end of the chunk.
+// skipString moves through a string from b[i] (jsontext.SkipString) and
+// returns where scanning goes on: past the closing quote, or at the end
+// of the chunk.
 func (s *envelopeScanner) skipString(b []byte, i, base int) int {
-	start := i
-	for i < len(b) {
-		if s.esc {
-			s.esc = false
-			i++
-			continue
-		}
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			// A run of backslashes at the chunk's end escapes the first
-			// byte of the next chunk when it is odd.
-			n := 0
-			for k := len(b) - 1; k >= i && b[k] == '\\'; k-- {
-				n++
-			}
-			s.esc = n%2 == 1
-			s.keyText(b[start:])
-			return len(b)
-		}
-		q += i
-		n := 0
-		for k := q - 1; k >= i && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 1 {
-			i = q + 1
-			continue
-		}
-		s.keyText(b[start:q])
-		s.inStr = false
-		if s.strIsKey {
-			s.endKey()
-		} else {
-			s.valueEnd(b, q+1, base)
-		}
-		return q + 1
+	next, open, pending := jsontext.SkipString(b, i, s.esc)
+	s.esc = pending
+	if open {
+		s.keyText(b[i:])
+		return next
 	}
-	s.keyText(b[start:i])
-	return i
+	s.keyText(b[i : next-1])
+	s.inStr = false
+	if s.strIsKey {
+		s.endKey()
+	} else {
+		s.valueEnd(b, next, base)
+	}
+	return next
 }
 
 func (s *envelopeScanner) keyText(t []byte) {

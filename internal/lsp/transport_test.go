@@ -53,11 +53,12 @@ func newWireClientWith(t testing.TB, opts Options) *wireClient {
 	t.Helper()
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
-	c := &wireClient{t: t, w: clientWrite, msgs: make(chan map[string]json.RawMessage, 1024), exit: make(chan int, 1), log: &syncBuffer{}}
+	tappedClientWrite, tappedServerWrite, _ := tapConformance(t, clientWrite, serverWrite)
+	c := &wireClient{t: t, w: tappedClientWrite, msgs: make(chan map[string]json.RawMessage, 1024), exit: make(chan int, 1), log: &syncBuffer{}}
 	opts.Debounce, opts.Log, opts.testRequests = time.Millisecond, c.log, testMethods
 	srv := NewServer(opts)
 	go func() {
-		c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, serverWrite})
+		c.exit <- srv.Serve(context.Background(), pipeRWC{serverRead, tappedServerWrite})
 		serverWrite.Close()
 	}()
 	c.queue = make(chan []byte, 64)

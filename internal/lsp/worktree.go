@@ -266,14 +266,14 @@ func wantsKind(only []protocol.CodeActionKind, kind protocol.CodeActionKind) boo
 // applySuggestion runs CommandApplySuggestion: the suggestion is computed
 // again from the files as they are now, refused when its lines moved on,
 // and sent as workspace/applyEdit; the answer waits for the client's.
-func applySuggestion(ctx context.Context, s *Server, args []any) (any, error) {
+func applySuggestion(ctx context.Context, s *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var ci int
 	var name string
 	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &ci) != nil || remarshal(args[2], &name) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplySuggestion+" takes three arguments: the review's URI, the comment's index and its name")
 	}
-	_, an, err := fileAnalysis(ctx, docURI)
+	_, an, err := s.fileAnalysis(ctx, docURI)
 	if err != nil {
 		return nil, err
 	}

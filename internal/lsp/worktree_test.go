@@ -30,13 +30,12 @@ func newWTSession(t *testing.T, settings map[string]any) *wtSession {
 	t.Helper()
 	root, review := testreviews.WorktreeRepo(t, 0, "")
 	c := newTestClient(t, Options{})
+	caps := fullCapabilities("utf-16")
+	caps["workspace"] = map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}
 	params := map[string]any{
 		"processId":        nil,
 		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}},
-		"capabilities": map[string]any{
-			"general":   map[string]any{"positionEncodings": []string{"utf-16"}},
-			"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
-		},
+		"capabilities":     caps,
 	}
 	if settings != nil {
 		params["initializationOptions"] = settings
@@ -255,7 +254,7 @@ func TestWorktreeApplySuggestion(t *testing.T) {
 	}
 	s.c.mustCall("workspace/executeCommand", map[string]any{"command": apply.Command.Command, "arguments": apply.Command.Arguments}, nil)
 	s.c.mu.Lock()
-	edits := slices.Clone(s.c.applyEdits)
+	edits := slices.Clone(s.c.applied)
 	s.c.mu.Unlock()
 	if len(edits) != 1 {
 		t.Fatalf("got %d applyEdit requests, want 1", len(edits))

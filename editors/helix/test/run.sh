@@ -173,6 +173,32 @@ else
   echo "helix diff colours skipped: no TS_JSON"
 fi
 
+# 2a. From anywhere in the comment: at column 1 of the snippet's line,
+#     outside the diagnostic's range, space-a lists the comment's fixes
+#     too, the preferred re-anchor fix above Dismiss and Reply.
+keys 2 6 G
+wait_for_cursor "26:[0-9]+"
+keys g h
+wait_for_cursor "26:1"
+keys Space
+keys a
+wait_for "Re-anchor c1 to RIGHT 72"
+wait_for "Reply to c1"
+menu=$(screen)
+first=$(grep -nF "Re-anchor c1 to RIGHT 72" <<<"$menu" | head -n 1 | cut -d: -f1)
+for other in "Dismiss c1" "Reply to c1"; do
+  row=$(grep -nF "$other" <<<"$menu" | head -n 1 | cut -d: -f1)
+  [[ -n $row && $first -lt $row ]] || fail "at column 1 the re-anchor fix is not listed above $other"
+done
+keys Escape
+deadline=$((SECONDS + 20))
+while screen | grep -qF "Reply to c1"; do
+  ((SECONDS < deadline)) || fail "the code action menu did not close"
+  sleep 0.1
+done
+echo "ok   helix: at column 1 of the snippet's line space-a offers the re-anchor fix first"
+passed=$((passed + 1))
+
 # 2. Cursor into the snippet value (line 26, end of line, two left: on the
 #    closing parenthesis), then space-a lists the fixes.
 line=$(sed -n 26p "$fixture")

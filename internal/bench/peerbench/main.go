@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/schema"
 )
@@ -77,7 +78,7 @@ func run(ours, peer string, rounds int, cfg reviewgen.Config) error {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "bench.review.json")
-	if err := os.WriteFile(path, src, 0o644); err != nil {
+	if err := filewrite.Create(path, src); err != nil {
 		return err
 	}
 	servers := []struct {
