@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -53,6 +54,10 @@ type testClient struct {
 	// registrations are the client/registerCapability requests the
 	// server sent; the client answers that it registered.
 	registrations []protocol.RegistrationParams
+	// marker, when set with versionsOnly, is looked for in each publish's
+	// raw params; marked notes the files whose publish held it.
+	marker []byte
+	marked map[protocol.DocumentURI]bool
 }
 
 type publishedDiagnostics struct {
@@ -110,6 +115,14 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 			}
 			_ = fastjson.Unmarshal(req.Params(), &v)
 			p.URI, p.Version = v.URI, v.Version
+			if c.marker != nil && bytes.Contains(req.Params(), c.marker) {
+				c.mu.Lock()
+				if c.marked == nil {
+					c.marked = map[protocol.DocumentURI]bool{}
+				}
+				c.marked[v.URI] = true
+				c.mu.Unlock()
+			}
 			p.Diagnostics = []protocol.Diagnostic{{}}
 		} else if err := fastjson.Unmarshal(req.Params(), &p); err != nil {
 			c.t.Errorf("bad publishDiagnostics: %v", err)

@@ -36,12 +36,14 @@ type worktreeState struct {
 	// applyEdit: it answers workspace/applyEdit.
 	watch, applyEdit bool
 	trees            map[string]*worktree.Tree
-	// watched is, by review, the registration sent and its patterns.
+	// watched is, by review, the registration sent and its patterns;
+	// warm the reviews whose files were read once (worktreeDiagnostics).
 	watched map[protocol.DocumentURI]string
+	warm    map[protocol.DocumentURI]bool
 }
 
 func newWorktreeState() *worktreeState {
-	return &worktreeState{trees: map[string]*worktree.Tree{}, watched: map[protocol.DocumentURI]string{}}
+	return &worktreeState{trees: map[string]*worktree.Tree{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}}
 }
 
 // workspaceParams is what initialize says about the workspace.
@@ -140,9 +142,27 @@ func within(dir, path string) bool {
 // worktreeDiagnostics are the working tree's diagnostics of an analysis
 // of the review at docURI (features.Analysed.WorktreeDiagnostics), and
 // it has the client watch the files they were read from.
-func (s *Server) worktreeDiagnostics(docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
+//
+// The first time for a review they are not waited for: reading a large
+// review's files would delay its first diagnostics, so they are computed
+// on the side (the tree keeps the files and locations) and f is
+// published again. Later publishes find the files read and the lines
+// located, unless a file changed, and include them at once.
+func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
 	t := s.treeFor(docURI)
 	if t == nil {
+		return nil
+	}
+	w := s.wt
+	w.mu.Lock()
+	warm := w.warm[docURI]
+	w.warm[docURI] = true
+	w.mu.Unlock()
+	if !warm {
+		s.spawn(func() {
+			an.WorktreeDiagnostics(t)
+			s.schedule(f, 0)
+		})
 		return nil
 	}
 	ds := an.WorktreeDiagnostics(t)

@@ -71,15 +71,34 @@ function reviewLine(fixtures, text) {
 async function ctrlClick({ page, shot, fixtures }) {
   await openFile(page, REVIEW);
   const at = reviewLine(fixtures, '"+    _ = err');
-  // The point to click is where Go to Line put the cursor: inside "_ = err" on that line.
-  await goTo(page, at.line, at.column + 6);
-  const cursor = page.locator('.editor-instance .cursors-layer .cursor:visible').first();
-  await cursor.waitFor({ state: 'visible' });
-  const box = await cursor.boundingBox();
-  if (!box) fail(`the cursor at ${at.line}:${at.column + 6} has no box on screen`);
-  const x = box.x + 3;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x, y);
+  const col = at.column + 6; // inside "_ = err"
+  // The point to click is where Go to Line puts the cursor. The layout may still move (inlay
+  // hints arrive, the editor scrolls): a plain click there must land on that line, else the
+  // point is measured again.
+  let x;
+  let y;
+  for (let attempt = 1; ; attempt++) {
+    await goTo(page, at.line, col);
+    const box = await page.locator('.editor-instance .cursors-layer .cursor:visible').first().boundingBox();
+    if (!box) fail(`the cursor at ${at.line}:${col} has no box on screen`);
+    x = box.x + 3;
+    y = box.y + box.height / 2;
+    // Away from the point without scrolling (Go to Line would scroll): the next line's start.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Home');
+    const away = await until(page, 'the cursor off the point', (line) => {
+      const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: text.includes(`Ln ${line},`), value: text };
+    }, at.line + 1);
+    await page.mouse.click(x, y);
+    const landed = await until(page, 'the status bar after a click', (before) => {
+      const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: text !== before, value: text };
+    }, away);
+    if (landed.includes(`Ln ${at.line},`)) break;
+    if (attempt === 3) fail(`a click where the cursor of ${at.line}:${col} was lands at ${landed}`);
+  }
   await page.keyboard.down('Control');
   await page.mouse.move(x + 1, y);
   await page.mouse.click(x + 1, y);
@@ -129,8 +148,34 @@ async function applySuggestion({ page, shot, fixtures }) {
   await openFile(page, 'drifted.review.json'); // where the checks after these work
 }
 
+async function watchedFile({ page, shot, dirs }) {
+  const source = path.join(dirs.workspace, 'internal', 'api', SOURCE);
+  const original = fs.readFileSync(source, 'utf8');
+  const changed = 'no longer holds RIGHT 72–73 of the review';
+  await openFile(page, REVIEW);
+  // The file changes on disk, behind the editor's back: the server hears it through the
+  // watcher it registered, and says so.
+  fs.writeFileSync(source, original.replace('    result, err := calculate(input)', '    result, err := calculate(input, opts)'));
+  try {
+    await runCommand(page, 'Problems: Focus on Problems View');
+    await until(page, `Problems to show "${changed}"`, (want) => {
+      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent);
+      return { ok: rows.some((r) => r.includes(want)), value: rows };
+    }, changed, 30_000);
+    await shot('worktree-source-changed');
+  } finally {
+    fs.writeFileSync(source, original);
+  }
+  await until(page, `"${changed}" to leave Problems once the file is back`, (want) => {
+    const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent);
+    return { ok: !rows.some((r) => r.includes(want)), value: rows };
+  }, changed, 30_000);
+  await page.keyboard.press('Escape');
+}
+
 export const worktreeChecks = [
   { name: 'worktree-ctrl-click', run: ctrlClick },
   { name: 'worktree-implementations', run: implementations },
+  { name: 'worktree-watched-file', run: watchedFile },
   { name: 'worktree-apply-suggestion', run: applySuggestion },
 ];
