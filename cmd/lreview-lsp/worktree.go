@@ -20,10 +20,10 @@ import (
 // reviewed repository (the nearest ancestor of the review holding .git,
 // or --root).
 
-// worktreeInput is a review analysed, with its working tree.
+// worktreeInput is a review analyzed, with its working tree.
 type worktreeInput struct {
 	name string
-	an   features.Analysed
+	an   features.Analysis
 	tree *worktree.Tree
 }
 
@@ -48,7 +48,7 @@ func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worktreeInput{name: name, an: features.Analysed{Report: anchor.CheckDocument(doc, nil)}, tree: tree}, nil
+	return &worktreeInput{name: name, an: features.Analysis{Report: anchor.CheckDocument(doc, nil)}, tree: tree}, nil
 }
 
 // located is one comment's line of `locate --format json`.

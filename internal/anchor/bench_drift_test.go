@@ -107,7 +107,7 @@ func bigFilePatch(n int) []string {
 // trigram is somewhere (so that only a scan can tell), on a file larger
 // than a search may visit, is reported with the search cut short; once the
 // analysis's budget is spent, a comment that drifted by a few lines is
-// still found; and analysing many such comments costs about a pass over
+// still found; and analyzing many such comments costs about a pass over
 // the patch, not one per comment.
 func TestDriftSearchIsBounded(t *testing.T) {
 	const n = 20_000
@@ -134,7 +134,7 @@ func TestDriftSearchIsBounded(t *testing.T) {
 	}
 	// The budget: at most its start, plus minSearchWork per comment once
 	// it is spent.
-	an := newAnalyzer(doc, BuildIndex(&doc.Review.Patch), Options{})
+	an := newResolver(doc, BuildIndex(&doc.Review.Patch), Options{})
 	start := an.budget.left
 	for _, c := range doc.Review.Comments {
 		r := an.resolve(c)
@@ -159,7 +159,7 @@ func TestDriftSearchIsBoundedOnLongLines(t *testing.T) {
 		comments = append(comments, cm(fmt.Sprintf(`"id": "x%d", "path": "long.txt", "side": "RIGHT", "start_line": %d, "snippet": "step1 step3"`, i, 1+i%40)))
 	}
 	doc := exchange.Parse(reviewJSON(patch, comments...))
-	an := newAnalyzer(doc, BuildIndex(&doc.Review.Patch), Options{})
+	an := newResolver(doc, BuildIndex(&doc.Review.Patch), Options{})
 	start := an.budget.left
 	for _, c := range doc.Review.Comments {
 		an.findCandidates(an.resolve(c))

@@ -17,7 +17,7 @@ import (
 // sideIndex returns the search index of side s of f: the Index's, shared
 // by every analysis of the patch, or the analysis's own for an Index built
 // by hand.
-func (an *analyzer) sideIndex(f *FileDiff, s Side) *sideIndex {
+func (an *resolver) sideIndex(f *FileDiff, s Side) *sideIndex {
 	if an.search == nil {
 		an.search = an.ix.search
 		if an.search == nil {
@@ -30,7 +30,7 @@ func (an *analyzer) sideIndex(f *FileDiff, s Side) *sideIndex {
 // driftQuery is the search of c's snippet in f: the comment's side first,
 // each side with its readings of the snippet (markers stripped, then as
 // written). Weak snippets ("}") are never searched: they are everywhere.
-func (an *analyzer) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
+func (an *resolver) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 	c := r.Comment
 	rangeW := max(1, c.EndLine-c.StartLine+1)
 	off := min(leadingBlankLines(c.Snippet), rangeW-1)
@@ -76,7 +76,7 @@ func leadingBlankLines(snippet string) int {
 // (r.Tie), a search cut short (r.SearchCut) and a best place that is the
 // comment's own (r.Here: the snippet differs from its lines in white
 // space only).
-func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string) []Candidate {
+func (an *resolver) candidates(r *Resolution, files []*FileDiff, paths []string) []Candidate {
 	c := r.Comment
 	if c.Snippet == "" {
 		return nil
@@ -124,7 +124,7 @@ func (an *analyzer) candidates(r *Resolution, files []*FileDiff, paths []string)
 // quoted is the snippet the lines matched at p make: a snippet that
 // matched them white space aside is rewritten as them, so that the moved
 // comment's snippet matches.
-func (an *analyzer) quoted(p place) string {
+func (an *resolver) quoted(p place) string {
 	f := an.ix.FileEither(p.path, p.side)
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
@@ -153,7 +153,7 @@ func normalisePath(path string) []string {
 // normalisedPaths returns the patch paths an unknown path names once
 // normalised (normalisePath), in patch order: exactly one is a fix that
 // needs no choice (diagnostics.md's fixAll set); several are a choice.
-func (an *analyzer) normalisedPaths(path string) []string {
+func (an *resolver) normalisedPaths(path string) []string {
 	forms := normalisePath(path)
 	var out []string
 	for _, k := range an.ix.Paths() {
@@ -170,7 +170,7 @@ func (an *analyzer) normalisedPaths(path string) []string {
 // with it, or that it ends with, at a directory boundary (an LLM dropping
 // or adding a leading directory); then a small edit distance (a typo).
 // Anything farther is no guess at all.
-func (an *analyzer) nearPaths(path string) []string {
+func (an *resolver) nearPaths(path string) []string {
 	if ps, ok := an.near[path]; ok {
 		return ps
 	}

@@ -61,7 +61,7 @@ func TestNearPaths(t *testing.T) {
 		"+b",
 	}
 	doc := exchange.Parse(reviewJSON(patch))
-	an := newAnalyzer(doc, BuildIndex(&doc.Review.Patch), Options{})
+	an := newResolver(doc, BuildIndex(&doc.Review.Patch), Options{})
 	for _, tc := range []struct {
 		path string
 		want []string
@@ -131,12 +131,12 @@ func BenchmarkAnalyze(b *testing.B) {
 	ix := BuildIndex(&doc.Review.Patch)
 	b.Run("analyze", func(b *testing.B) {
 		for b.Loop() {
-			Analyze(doc, ix, Options{})
+			Resolve(doc, ix, Options{})
 		}
 	})
 	b.Run("index+analyze", func(b *testing.B) {
 		for b.Loop() {
-			Analyze(doc, BuildIndex(&doc.Review.Patch), Options{})
+			Resolve(doc, BuildIndex(&doc.Review.Patch), Options{})
 		}
 	})
 }

@@ -37,7 +37,7 @@ import (
 // maxRelatedLines bounds the related entries listing anchored lines.
 const maxRelatedLines = 10
 
-func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
+func (an *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
 	if r.Skipped {
 		return nil
 	}
@@ -79,7 +79,7 @@ func (an *analyzer) diagnose(r *Resolution) []exchange.Diagnostic {
 
 // orphanedMessage says why r does not resolve, adding related
 // information to d.
-func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
+func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
 	var msg string
 	switch r.Reason {
@@ -136,7 +136,7 @@ func (an *analyzer) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 }
 
 // findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
-func (an *analyzer) findCandidates(r *Resolution) {
+func (an *resolver) findCandidates(r *Resolution) {
 	c := r.Comment
 	if r.Reason == ReasonUnknownPath {
 		r.NearPaths = an.nearPaths(c.Path)
@@ -156,14 +156,14 @@ func (an *analyzer) findCandidates(r *Resolution) {
 	}
 }
 
-func (an *analyzer) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
+func (an *resolver) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
 	if c.StateNorm() == exchange.StateOrphaned {
 		return exchange.SeverityInformation
 	}
 	return normal
 }
 
-func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
+func (an *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member(r.Member)),
@@ -202,7 +202,7 @@ func (an *analyzer) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 // the snippet, that is certain: the swap comes first, preferred (and
 // fixAll's for an active comment) over any move, which would drop lines
 // of the range.
-func (an *analyzer) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+func (an *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	swap := exchange.Fix{
 		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
@@ -268,7 +268,7 @@ func hasPreferred(cs []Candidate) bool {
 	return false
 }
 
-func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
+func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	lines := r.Lines()
 	d := exchange.Diagnostic{
@@ -318,7 +318,7 @@ func (an *analyzer) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	return d
 }
 
-func (an *analyzer) orphanedResolves(r *Resolution) exchange.Diagnostic {
+func (an *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
@@ -336,7 +336,7 @@ func (an *analyzer) orphanedResolves(r *Resolution) exchange.Diagnostic {
 // staleAnchor reports a stale comment. Its fix re-anchors by content:
 // state active where the anchor already holds, a move (and active) to the
 // snippet's nearest place, or orphaned when the snippet is nowhere.
-func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
+func (an *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
@@ -372,7 +372,7 @@ func (an *analyzer) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 
 // stateFix sets the comment's state, inserting the member in the spec's
 // key order when it is absent.
-func (an *analyzer) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
+func (an *resolver) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
 	return exchange.Fix{Title: title, Edits: []exchange.Edit{
 		SetStateEdit(an.src, c, state),
 	}}
@@ -395,7 +395,7 @@ func KeyAfter(obj *exchange.Node, keys []string, name string) string {
 	return after
 }
 
-func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
+func (an *resolver) lineRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for i, l := range r.Lines() {
 		if i == maxRelatedLines {
@@ -409,7 +409,7 @@ func (an *analyzer) lineRelated(r *Resolution) []exchange.Related {
 
 // contentOf returns the text, without its diff marker, of line n of side
 // s of path.
-func (an *analyzer) contentOf(path string, s Side, n int) (string, bool) {
+func (an *resolver) contentOf(path string, s Side, n int) (string, bool) {
 	f := an.ix.FileEither(path, s)
 	if f == nil {
 		return "", false
@@ -422,7 +422,7 @@ func (an *analyzer) contentOf(path string, s Side, n int) (string, bool) {
 }
 
 // lineText returns patch line i's text, clipped, for messages.
-func (an *analyzer) lineText(i int) string {
+func (an *resolver) lineText(i int) string {
 	p := &an.doc.Review.Patch
 	if i < 0 || i >= len(p.Lines) {
 		return ""
@@ -507,7 +507,7 @@ func lineRange(start, end int) string {
 // U+FFFD there, and writing it into the snippet would turn the escape
 // into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
-func (an *analyzer) loneSurrogateIn(lines []DiffLine) bool {
+func (an *resolver) loneSurrogateIn(lines []DiffLine) bool {
 	src := an.doc.Src
 	for _, l := range lines {
 		if an.doc.Review.Patch.LineHoldsLoneSurrogate(src, int(l.Patch)) {

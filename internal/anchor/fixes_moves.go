@@ -20,7 +20,7 @@ import (
 // `lreview-lsp fix` reports. fixAll says whether the unique best
 // candidate may be marked Safe: never a tie (no candidate is Preferred
 // then), never a move that changes the state.
-func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
+func (an *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
 	c := r.Comment
 	var fs []exchange.Fix
 	for _, k := range r.Candidates {
@@ -53,7 +53,7 @@ func (an *analyzer) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 
 // moveEdits sets the anchor members that differ from candidate k, and the
 // state to active for an orphaned or stale comment.
-func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
+func (an *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 	c := r.Comment
 	var edits []exchange.Edit
 	if k.Path != c.Path {
@@ -95,7 +95,7 @@ func (an *analyzer) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 // names one patch path once normalised (a/ or b/ prefix, leading ./,
 // backslashes) needs no choice: its fix comes first, is preferred over any
 // move (the moves rest on it) and is fixAll's for an active comment.
-func (an *analyzer) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+func (an *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	certain := r.Normalised && len(r.NearPaths) == 1
 	var paths []exchange.Fix
@@ -120,7 +120,7 @@ func (an *analyzer) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 // renamedPath is the hint review-exchange.md promises when a path names a
 // renamed file by its other name ("Decision — paths"): the anchor
 // resolves, but leanreview shows the comment under the name of its side.
-func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
+func (an *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := r.File.Name(r.Side)
 	f := exchange.Fix{
@@ -141,7 +141,7 @@ func (an *analyzer) renamedPath(r *Resolution) exchange.Diagnostic {
 
 // placeName describes a candidate in titles and messages: "RIGHT 74:
 // text", with the path first when it is not the comment's.
-func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
+func (an *resolver) placeName(c *exchange.Comment, k Candidate) string {
 	s := LineSpan(k.Side, k.Start, k.End)
 	if k.Path != c.Path {
 		s = k.Path + " " + s
@@ -152,7 +152,7 @@ func (an *analyzer) placeName(c *exchange.Comment, k Candidate) string {
 	return s
 }
 
-func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
+func (an *resolver) candidateRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for _, k := range r.Candidates {
 		f := an.ix.FileEither(k.Path, k.Side)
@@ -180,7 +180,7 @@ func (an *analyzer) candidateRelated(r *Resolution) []exchange.Related {
 // headerPath is the hint on a path that names a plain diff's file as its
 // "---"/"+++" line writes it (a/x, x.orig): the anchor resolves, and the
 // fix, which needs no choice, names the file by its path.
-func (an *analyzer) headerPath(r *Resolution) exchange.Diagnostic {
+func (an *resolver) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
 	f := exchange.Fix{

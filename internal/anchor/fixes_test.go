@@ -12,7 +12,7 @@ import (
 )
 
 // FuzzAnalyze feeds arbitrary patches and anchors through BuildIndex and
-// Analyze and applies every fix alone: nothing panics, every range and
+// Resolve and applies every fix alone: nothing panics, every range and
 // edit lies inside the document, and each fix leaves a document without
 // syntax errors that still holds every comment.
 func FuzzAnalyze(f *testing.F) {
@@ -51,7 +51,7 @@ func FuzzAnalyze(f *testing.F) {
 			t.Skip("not a valid document")
 		}
 		ix := BuildIndex(&doc.Review.Patch)
-		a := Analyze(doc, ix, Options{})
+		a := Resolve(doc, ix, Options{})
 		if len(a.Resolutions) != len(doc.Review.Comments) {
 			t.Fatalf("got %d resolutions for %d comments", len(a.Resolutions), len(doc.Review.Comments))
 		}

@@ -52,7 +52,7 @@ func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Rep
 		opts.Prev = prev.Anchors
 	}
 	var err error
-	if r.Anchors, err = analyzeContext(ctx, doc, r.Index, opts); err != nil {
+	if r.Anchors, err = resolveContext(ctx, doc, r.Index, opts); err != nil {
 		return nil, err
 	}
 	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))

@@ -21,7 +21,7 @@ const (
 	ReasonNoSuchImage       = "no-such-image"
 )
 
-// Options tunes Analyze.
+// Options tunes Resolve.
 type Options struct {
 	// SkipAnchor lists comments whose anchor members failed the schema:
 	// they get the schema diagnostics only.
@@ -124,7 +124,7 @@ type Anchoring struct {
 	Diagnostics []exchange.Diagnostic
 
 	// doc, byComment and newline (doc's line terminator) let a later
-	// Analyze reuse this one (Options.Prev).
+	// Resolve reuse this one (Options.Prev).
 	doc       *exchange.Document
 	byComment [][]exchange.Diagnostic
 	newline   string
@@ -149,10 +149,10 @@ func (a *Anchoring) CommentsOn(patchLine int) []int {
 	return a.on[patchLine]
 }
 
-// Analyze resolves every comment of doc against ix (the index of
+// Resolve resolves every comment of doc against ix (the index of
 // doc.Review.Patch) and reports the anchoring diagnostics with their fixes.
-func Analyze(doc *exchange.Document, ix *Index, opts Options) *Anchoring {
-	a, _ := analyzeContext(context.Background(), doc, ix, opts)
+func Resolve(doc *exchange.Document, ix *Index, opts Options) *Anchoring {
+	a, _ := resolveContext(context.Background(), doc, ix, opts)
 	return a
 }
 
@@ -160,10 +160,10 @@ func Analyze(doc *exchange.Document, ix *Index, opts Options) *Anchoring {
 // whether the analysis is still wanted.
 const checkEvery = 32
 
-// analyzeContext is Analyze that stops with ctx's error between batches of
+// resolveContext is Resolve that stops with ctx's error between batches of
 // comments.
-func analyzeContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Anchoring, error) {
-	an := newAnalyzer(doc, ix, opts)
+func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Anchoring, error) {
+	an := newResolver(doc, ix, opts)
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	a.newline = exchange.Newline(doc.Src)
@@ -290,9 +290,9 @@ func (u *reuse) moveComment(i int, c *exchange.Comment, r *Resolution) (_ *Resol
 	return r, ds, ok
 }
 
-// analyzer holds what one Analyze call builds lazily and shares between
+// resolver holds what one Resolve call builds lazily and shares between
 // comments: the content index of the patch and the nearest-path cache.
-type analyzer struct {
+type resolver struct {
 	doc   *exchange.Document
 	src   []byte
 	ix    *Index
@@ -304,8 +304,8 @@ type analyzer struct {
 	near   map[string][]string
 }
 
-func newAnalyzer(doc *exchange.Document, ix *Index, opts Options) *analyzer {
-	an := &analyzer{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+func newResolver(doc *exchange.Document, ix *Index, opts Options) *resolver {
+	an := &resolver{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
 	an.budget = newBudget(ix.Patch)
 	for i, f := range ix.Files {
 		an.files[f] = i
@@ -347,12 +347,12 @@ func HasImage(f *FileDiff, s Side) bool {
 
 func (s Side) other() Side { return 1 - s }
 
-func (an *analyzer) resolve(c *exchange.Comment) *Resolution {
+func (an *resolver) resolve(c *exchange.Comment) *Resolution {
 	return an.resolveIn(new(Resolution), c)
 }
 
 // resolveIn resolves c into r, which it returns.
-func (an *analyzer) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
+func (an *resolver) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 	*r = Resolution{Comment: c}
 	if an.opts.SkipAnchor[c] || !anchorReadable(an.src, c) {
 		r.Skipped = true
@@ -419,7 +419,7 @@ func ImageWord(s Side) string {
 
 // patchRange is the source range from patch line first's text to patch
 // line last's, or the patch value when the lines are out of range.
-func (an *analyzer) patchRange(first, last int) exchange.Range {
+func (an *resolver) patchRange(first, last int) exchange.Range {
 	// The document's patch, not ix.Patch: an index reused from an earlier
 	// version of the document has the same lines at other offsets.
 	p := &an.doc.Review.Patch

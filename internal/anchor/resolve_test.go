@@ -41,7 +41,7 @@ func analyze(t testing.TB, src []byte, opts Options) (*exchange.Document, *Ancho
 		t.Fatalf("test document has syntax errors: %v\n%s", doc.Syntax, src)
 	}
 	ix := BuildIndex(&doc.Review.Patch)
-	return doc, Analyze(doc, ix, opts)
+	return doc, Resolve(doc, ix, opts)
 }
 
 // handlerPatch is the spec's example with correct hunk counts, a second
@@ -661,7 +661,7 @@ func TestAnalyze(t *testing.T) {
 			for _, i := range tc.skip {
 				opts.SkipAnchor[doc.Review.Comments[i]] = true
 			}
-			a := Analyze(doc, BuildIndex(&doc.Review.Patch), opts)
+			a := Resolve(doc, BuildIndex(&doc.Review.Patch), opts)
 
 			if got, want := len(a.Resolutions), len(doc.Review.Comments); got != want {
 				t.Fatalf("got %d resolutions, want %d (one per comment)", got, want)

@@ -14,7 +14,7 @@ import (
 //
 // It depends on the patch alone, so an Index carries one (patchindex.go)
 // and it serves every version of a document whose patch did not change;
-// mu guards it, since requests analyse versions concurrently.
+// mu guards it, since requests analyze versions concurrently.
 type searchIndex struct {
 	seed  uint64 // salts the line keys (lineKey)
 	mu    sync.Mutex

@@ -20,7 +20,7 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 600, Comments: 20, DriftedFraction: 0.3, Seed: 9})
 	doc := exchange.Parse(src)
 	rep := anchor.CheckDocument(doc, nil)
-	askAll(features.Analysed{Report: rep})
+	askAll(features.Analysis{Report: rep})
 	if exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("the open made the patch's elements")
 	}
@@ -30,12 +30,12 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 		doc = exchange.ParseEdited(next, doc, exchange.Change{Prefix: at, Suffix: len(src) - at})
 		rep = anchor.CheckDocument(doc, rep)
 		src = next
-		askAll(features.Analysed{Report: rep})
+		askAll(features.Analysis{Report: rep})
 		if exchange.ElementsMade(doc.Review.Patch.Node) {
 			t.Fatalf("keystroke %d: the moved patch's elements were made", k)
 		}
 	}
-	r := features.Analysed{Report: rep}
+	r := features.Analysis{Report: rep}
 	r.Hover(doc.Review.Patch.LineStart(3))
 	if !exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("a hover in the patch did not make its elements: the test no longer sees them")
@@ -43,7 +43,7 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 }
 
 // askAll asks r for what an editor asks after every change.
-func askAll(r features.Analysed) {
+func askAll(r features.Analysis) {
 	p := &r.Doc.Review.Patch
 	mid := p.LineStart(len(p.Lines) / 2)
 	r.Lenses(r.Diagnostics)

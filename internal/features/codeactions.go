@@ -71,7 +71,7 @@ func Stamp(t time.Time) string {
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
-func ActionsAt(r Analysed, start, end int, opts ActionOptions) []Action {
+func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 	doc := r.Doc
 	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
 		return nil
@@ -86,7 +86,7 @@ func ActionsAt(r Analysed, start, end int, opts ActionOptions) []Action {
 
 // actCommentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
-func actCommentActions(r Analysed, c *exchange.Comment, opts ActionOptions) []Action {
+func actCommentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Src
 	name := anchor.CommentName(c)
 	var out []Action
@@ -121,7 +121,7 @@ func actCommentActions(r Analysed, c *exchange.Comment, opts ActionOptions) []Ac
 // is in no comment: the fixes of a comment's problems are offered wherever
 // the cursor is in it, as an editor that sends only the cursor (Helix)
 // names no diagnostic.
-func CommentDiagnostics(r Analysed, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
+func CommentDiagnostics(r Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
 	if r.Doc == nil || r.Doc.Review.Node == nil {
 		return nil
 	}
@@ -141,7 +141,7 @@ func CommentDiagnostics(r Analysed, ds []exchange.Diagnostic, offset int) []exch
 // actFixedBy returns the diagnostic of comment c one of whose fixes makes
 // exactly edits: the action is then that fix, reached from elsewhere in
 // the comment.
-func actFixedBy(r Analysed, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+func actFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if !actInside(d.Range, c.Node) {
@@ -157,7 +157,7 @@ func actFixedBy(r Analysed, c *exchange.Comment, edits []exchange.Edit) *exchang
 }
 
 // actDiagnosticOf returns comment c's diagnostic with code, or nil.
-func actDiagnosticOf(r Analysed, c *exchange.Comment, code string) *exchange.Diagnostic {
+func actDiagnosticOf(r Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
 		if d := &r.Diagnostics[i]; d.Code == code && actInside(d.Range, c.Node) {
 			return d
@@ -173,7 +173,7 @@ func actInside(rg exchange.Range, n *exchange.Node) bool {
 // actReanchor re-anchors stale comment c by content (Reanchor, the
 // rebase machinery, with the comment's context), as the terminal UI's
 // re-anchoring pass would.
-func actReanchor(r Analysed, c *exchange.Comment) (Action, bool) {
+func actReanchor(r Analysis, c *exchange.Comment) (Action, bool) {
 	edits, moves := anchor.Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
 	if len(edits) == 0 || len(moves) != 1 {
 		return Action{}, false
@@ -323,7 +323,7 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // line) when start is on a body line of a hunk. When end is on another
 // body line of the same hunk, the comment spans the lines between, on each
 // side whose image holds both ends.
-func actNewCommentActions(r Analysed, start, end int, opts ActionOptions) []Action {
+func actNewCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
 	doc, ix := r.Doc, r.Index
 	p, ok := PatchLineAt(doc, start)
 	if !ok {

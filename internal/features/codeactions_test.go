@@ -279,7 +279,7 @@ func TestNewCommentEdit(t *testing.T) {
 			}
 			// The new comment resolves where it was put.
 			after := exchange.Parse([]byte(got))
-			rep := analyse(after)
+			rep := analyze(after)
 			last := rep.Anchors.Resolutions[len(rep.Anchors.Resolutions)-1]
 			if last.Comment.ID != c.ID || !last.Resolved {
 				t.Errorf("the new comment %s: got resolved=%v (%s), want resolved", last.Comment.ID, last.Resolved, last.Reason)
@@ -404,7 +404,7 @@ func TestActionsAt(t *testing.T) {
 		{at: `"comments": [`},
 	}
 	doc := exchange.Parse([]byte(actReview))
-	rep := analyse(doc)
+	rep := analyze(doc)
 	for _, tt := range tests {
 		t.Run(tt.at+".."+tt.to, func(t *testing.T) {
 			start := strings.Index(actReview, tt.at)
@@ -445,7 +445,7 @@ func TestActionsAt(t *testing.T) {
 
 func TestActionsAtEdits(t *testing.T) {
 	doc := exchange.Parse([]byte(actReview))
-	rep := analyse(doc)
+	rep := analyze(doc)
 	run := func(at, title string) string {
 		t.Helper()
 		off := strings.Index(actReview, at) + 1
@@ -488,7 +488,7 @@ func TestActionsAtRefusesSyntaxErrors(t *testing.T) {
 		t.Fatal("the test document should be broken")
 	}
 	off := strings.Index(src, `"+var x = 2"`) + 1
-	if as := ActionsAt(analyse(doc), off, off, ActionOptions{Now: actNow}); len(as) != 0 {
+	if as := ActionsAt(analyze(doc), off, off, ActionOptions{Now: actNow}); len(as) != 0 {
 		t.Errorf("got %d actions, want none", len(as))
 	}
 }

@@ -30,7 +30,7 @@ type Lens struct {
 //
 // A comment needs attention when a diagnostic other than a hint sits on
 // it: an anchor that broke or drifted, a stale or orphaned state to settle.
-func (r Analysed) Lenses(shown []exchange.Diagnostic) []Lens {
+func (r Analysis) Lenses(shown []exchange.Diagnostic) []Lens {
 	root := r.Doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return nil
@@ -63,7 +63,7 @@ func (r Analysed) Lenses(shown []exchange.Diagnostic) []Lens {
 }
 
 // commentsTitle reads "3 comments: 2 active, 1 stale", or "no comments".
-func (r Analysed) commentsTitle(idx []int) string {
+func (r Analysis) commentsTitle(idx []int) string {
 	if len(idx) == 0 {
 		return "no comments"
 	}
@@ -92,7 +92,7 @@ func StateWords(counts map[string]int) string {
 // lensTarget is where a lens over comments idx goes: the first problem on
 // the first comment that has one, else the first comment, else (no
 // comment) the `comments` member, where a new one would go.
-func (r Analysed) lensTarget(idx []int, attention map[int]int) exchange.Range {
+func (r Analysis) lensTarget(idx []int, attention map[int]int) exchange.Range {
 	at := -1
 	for _, i := range idx {
 		if off, ok := attention[i]; ok {
@@ -115,7 +115,7 @@ func (r Analysed) lensTarget(idx []int, attention map[int]int) exchange.Range {
 
 // attention maps each comment that needs attention to the start of its
 // first problem.
-func (r Analysed) attention(shown []exchange.Diagnostic) map[int]int {
+func (r Analysis) attention(shown []exchange.Diagnostic) map[int]int {
 	cs := r.Doc.Review.Comments
 	out := map[int]int{}
 	for _, d := range shown {

@@ -60,7 +60,7 @@ type Completion struct {
 const maxLineDocs = 300
 
 // Complete returns the completion candidates at offset.
-func (r Analysed) Complete(offset int) Completion {
+func (r Analysis) Complete(offset int) Completion {
 	doc := r.Doc
 	cx := completionAt(doc, offset)
 	out := Completion{Range: cx.rng}
@@ -398,7 +398,7 @@ func valueSnippet(owner string, m exchange.MemberInfo) string {
 	return "$1"
 }
 
-func (r Analysed) valueItems(c cx) []Item {
+func (r Analysis) valueItems(c cx) []Item {
 	var items []Item
 	switch {
 	case c.owner == exchange.OwnerReview && c.name == "leanreview_review":
@@ -434,7 +434,7 @@ func sideOf(obj *exchange.Node) (anchor.Side, bool) {
 // pathItems proposes the patch's file names: those of the comment's side
 // when it has one (a path is compared with the new name for RIGHT, the
 // old one for LEFT), every name otherwise.
-func (r Analysed) pathItems(c cx) []Item {
+func (r Analysis) pathItems(c cx) []Item {
 	side, known := sideOf(c.obj)
 	var items []Item
 	seen := map[string]bool{}
@@ -487,7 +487,7 @@ func fileDetail(f *anchor.FileDiff) string {
 // side name (RIGHT when the side is not set yet), in order. An end_line
 // must stay in start_line's hunk, at or after it, when start_line
 // resolves.
-func (r Analysed) lineItems(c cx) []Item {
+func (r Analysis) lineItems(c cx) []Item {
 	pathNode := c.obj.Member("path")
 	if pathNode == nil || pathNode.Kind != exchange.KindString {
 		return nil
@@ -555,7 +555,7 @@ func (r Analysed) lineItems(c cx) []Item {
 
 // authorItems proposes the authors already in the review, in order of
 // appearance, but not the one being typed.
-func (r Analysed) authorItems(c cx) []Item {
+func (r Analysis) authorItems(c cx) []Item {
 	var items []Item
 	seen := map[string]bool{}
 	add := func(n *exchange.Node) {

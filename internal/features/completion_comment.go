@@ -48,7 +48,7 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // first line of that file's image) so that the plain text is a comment
 // that resolves; the snippet makes each a placeholder, the side a choice,
 // and leaves the cursor in the body.
-func (r Analysed) newCommentItem(c cx) Item {
+func (r Analysis) newCommentItem(c cx) Item {
 	doc := r.Doc
 	id := FreshID(doc)
 	path, side, line := r.firstPlace()
@@ -102,7 +102,7 @@ func (r Analysed) newCommentItem(c cx) Item {
 // firstPlace is where a new comment starts anchored: the patch's first
 // file, on the new image unless the file was deleted, at the first line
 // of its first hunk in that image; "" RIGHT 1 for an empty patch.
-func (r Analysed) firstPlace() (string, anchor.Side, int) {
+func (r Analysis) firstPlace() (string, anchor.Side, int) {
 	if len(r.Index.Files) == 0 {
 		return "", anchor.Right, 1
 	}

@@ -73,7 +73,7 @@ func cpComplete(t *testing.T, src string) (string, Completion) {
 		t.Fatalf("no cursor in %q", src)
 	}
 	src = src[:at] + src[at+len(cpCursor):]
-	r := analyse(exchange.Parse([]byte(src)))
+	r := analyze(exchange.Parse([]byte(src)))
 	return src, r.Complete(at)
 }
 

@@ -12,7 +12,7 @@ import (
 // open a picker). An anchor that does not resolve points at its drift
 // candidates, one range each, which is a real choice; failing those, and
 // from `path` always, at the first header line of the file it names.
-func (r Analysed) Definition(offset int) []exchange.Range {
+func (r Analysis) Definition(offset int) []exchange.Range {
 	p := placeNear(r.Doc, offset)
 	if p.Comment < 0 || p.Owner != exchange.OwnerComment || p.Node.Parent != r.Doc.Review.Comments[p.Comment].Node {
 		return nil
@@ -43,7 +43,7 @@ func (r Analysed) Definition(offset int) []exchange.Range {
 
 // anchorSpan is the source range from the first to the last patch line a
 // resolved anchor covers (the other side's lines between them included).
-func (r Analysed) anchorSpan(res *anchor.Resolution) (exchange.Range, bool) {
+func (r Analysis) anchorSpan(res *anchor.Resolution) (exchange.Range, bool) {
 	ls := res.Lines()
 	if len(ls) == 0 {
 		return exchange.Range{}, false
@@ -54,7 +54,7 @@ func (r Analysed) anchorSpan(res *anchor.Resolution) (exchange.Range, bool) {
 }
 
 // fileHeader is the first header line of the file a comment's path names.
-func (r Analysed) fileHeader(res *anchor.Resolution) []exchange.Range {
+func (r Analysis) fileHeader(res *anchor.Resolution) []exchange.Range {
 	patch := &r.Doc.Review.Patch
 	f := res.File
 	if f == nil {

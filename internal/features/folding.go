@@ -4,7 +4,7 @@ import "github.com/leanreview/lreview-lsp/internal/exchange"
 
 // Folds are the regions an editor may fold: each file of the patch, each
 // hunk, and each comment. A region on one line is the editor's to drop.
-func (r Analysed) Folds() []exchange.Range {
+func (r Analysis) Folds() []exchange.Range {
 	var out []exchange.Range
 	p := r.Index.Patch
 	for _, f := range r.Index.Files {

@@ -49,7 +49,7 @@ type GutterHint struct {
 // writes in start_line. The lines are in the patch's order, so the span's
 // are found by a binary search in each hunk it reaches: an editor asks
 // for the visible lines at every scroll, a few out of a large patch.
-func (r Analysed) Gutter(span exchange.Range) []GutterHint {
+func (r Analysis) Gutter(span exchange.Range) []GutterHint {
 	var out []GutterHint
 	at := func(dl anchor.DiffLine) int { return LineRange(r.Index.Patch, int(dl.Patch)).Start }
 	for _, f := range r.Index.Files {

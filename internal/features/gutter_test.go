@@ -16,7 +16,7 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 	cfg := reviewgen.Default()
 	cfg.Files, cfg.DiffLines, cfg.Comments = 6, 600, 10
 	doc := exchange.Parse(reviewgen.Generate(cfg))
-	r := Analysed{Report: anchor.CheckDocument(doc, nil)}
+	r := Analysis{Report: anchor.CheckDocument(doc, nil)}
 	every := func(span exchange.Range) []GutterHint {
 		var out []GutterHint
 		for _, f := range r.Index.Files {
@@ -48,7 +48,7 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 // the middle of the 8 MB review, as an editor does at every scroll.
 func BenchmarkGutterVisibleLines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
-	r := Analysed{Report: anchor.CheckDocument(doc, nil)}
+	r := Analysis{Report: anchor.CheckDocument(doc, nil)}
 	mid := len(doc.Src) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {

@@ -10,7 +10,7 @@ import (
 )
 
 // Hover: what a person learns about the place under the cursor, in
-// Markdown, reading the analysed document; the language server only
+// Markdown, reading the analyzed document; the language server only
 // converts positions.
 
 // Hover is a hover's Markdown text and the source range it is about.
@@ -24,7 +24,7 @@ type Hover struct {
 // and the comments anchored on it, and anything else inside a comment the
 // diff lines the comment lands on. ok is false where there is nothing to
 // say.
-func (r Analysed) Hover(offset int) (h Hover, ok bool) {
+func (r Analysis) Hover(offset int) (h Hover, ok bool) {
 	p := PlaceAt(r.Doc, offset)
 	h.Range = p.Range
 	switch p.Kind {
@@ -96,7 +96,7 @@ const (
 	hoverMaxLines = 16
 )
 
-func (r Analysed) commentHover(ci int) string {
+func (r Analysis) commentHover(ci int) string {
 	c := r.Doc.Review.Comments[ci]
 	res := r.Anchors.Resolutions[ci]
 	var b strings.Builder
@@ -146,7 +146,7 @@ func (r Analysed) commentHover(ci int) string {
 
 // reasonWords says why an anchor does not resolve, as the orphaned-anchor
 // diagnostic does, for comments that have none (dismissed ones).
-func (r Analysed) reasonWords(res *anchor.Resolution) string {
+func (r Analysis) reasonWords(res *anchor.Resolution) string {
 	c := res.Comment
 	switch res.Reason {
 	case anchor.ReasonUnknownPath:
@@ -188,7 +188,7 @@ func (r Analysed) reasonWords(res *anchor.Resolution) string {
 	return res.Reason
 }
 
-func (r Analysed) candidateList(b *strings.Builder, c *exchange.Comment, ks []anchor.Candidate) {
+func (r Analysis) candidateList(b *strings.Builder, c *exchange.Comment, ks []anchor.Candidate) {
 	if len(ks) == 0 {
 		return
 	}
@@ -206,7 +206,7 @@ func (r Analysed) candidateList(b *strings.Builder, c *exchange.Comment, ks []an
 
 // candidateWords reads "snippet found at RIGHT 74", naming the file when
 // it is not the comment's.
-func (r Analysed) candidateWords(c *exchange.Comment, k anchor.Candidate) string {
+func (r Analysis) candidateWords(c *exchange.Comment, k anchor.Candidate) string {
 	if k.Path != c.Path {
 		return "snippet found in " + code(k.Path) + " at " + anchor.LineSpan(k.Side, k.Start, k.End)
 	}
@@ -215,7 +215,7 @@ func (r Analysed) candidateWords(c *exchange.Comment, k anchor.Candidate) string
 
 // candidateLines finds a candidate's lines: its file, hunk and the line
 // indexes of its first and last lines.
-func (r Analysed) candidateLines(k anchor.Candidate) (f *anchor.FileDiff, h *anchor.Hunk, first, last int, ok bool) {
+func (r Analysis) candidateLines(k anchor.Candidate) (f *anchor.FileDiff, h *anchor.Hunk, first, last int, ok bool) {
 	if f = r.Index.FileEither(k.Path, k.Side); f == nil {
 		return nil, nil, 0, 0, false
 	}
@@ -318,7 +318,7 @@ func fileWords(f *anchor.FileDiff) string {
 	return code(f.OldName)
 }
 
-func (r Analysed) patchLineHover(pl int) string {
+func (r Analysis) patchLineHover(pl int) string {
 	fi, hi, li, ok := r.Index.LineAt(pl)
 	if fi < 0 {
 		return ""
@@ -369,7 +369,7 @@ func statusWords(f *anchor.FileDiff) string {
 
 // commentsWhere returns the indexes of the comments whose resolution
 // satisfies keep.
-func (r Analysed) commentsWhere(keep func(*anchor.Resolution) bool) []int {
+func (r Analysis) commentsWhere(keep func(*anchor.Resolution) bool) []int {
 	var out []int
 	for i, res := range r.Anchors.Resolutions {
 		if keep(res) {
@@ -382,7 +382,7 @@ func (r Analysed) commentsWhere(keep func(*anchor.Resolution) bool) []int {
 // commentList lists comments by author, state and the first line of their
 // body (Markdown, shown as such): enough to tell them apart without
 // opening them.
-func (r Analysed) commentList(b *strings.Builder, idx []int) {
+func (r Analysis) commentList(b *strings.Builder, idx []int) {
 	if len(idx) == 0 {
 		return
 	}

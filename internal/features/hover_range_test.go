@@ -31,7 +31,7 @@ func TestHoverRangeHoldsTheOffset(t *testing.T) {
 		}
 		bad := 0
 		for _, text := range texts {
-			r := analyse(exchange.Parse([]byte(text)))
+			r := analyze(exchange.Parse([]byte(text)))
 			for off := 0; off <= len(text); off++ {
 				h, ok := r.Hover(off)
 				if ok && (off < h.Range.Start || off > h.Range.End) {

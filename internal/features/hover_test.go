@@ -52,10 +52,10 @@ const hvSrc = `{
 }
 `
 
-func hvReport(t *testing.T, src string) Analysed {
+func hvReport(t *testing.T, src string) Analysis {
 	t.Helper()
 	doc := exchange.Parse([]byte(src))
-	return analyse(doc)
+	return analyze(doc)
 }
 
 // hvAt returns the offset of the unique occurrence of needle in src,

@@ -15,7 +15,7 @@ import (
 // covers (one range) and the other comments anchored on any of them. With
 // includeDecl the place itself (the line, or the comment's start_line)
 // comes first.
-func (r Analysed) References(offset int, includeDecl bool) []exchange.Range {
+func (r Analysis) References(offset int, includeDecl bool) []exchange.Range {
 	p := placeNear(r.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		if p.Comment >= 0 {
@@ -49,7 +49,7 @@ func (r Analysed) References(offset int, includeDecl bool) []exchange.Range {
 // commentReferences is References from inside comment ci: its anchor's
 // lines, then the other comments on those lines in document order. A
 // comment that does not resolve has no lines, and so no neighbours.
-func (r Analysed) commentReferences(ci int, includeDecl bool) []exchange.Range {
+func (r Analysis) commentReferences(ci int, includeDecl bool) []exchange.Range {
 	var out []exchange.Range
 	if includeDecl {
 		out = append(out, r.anchorValue(ci))
@@ -77,7 +77,7 @@ func (r Analysed) commentReferences(ci int, includeDecl bool) []exchange.Range {
 
 // anchorValue is comment i's start_line value, or the comment object when
 // it has none.
-func (r Analysed) anchorValue(i int) exchange.Range {
+func (r Analysis) anchorValue(i int) exchange.Range {
 	c := r.Doc.Review.Comments[i]
 	n := c.Member("start_line")
 	if n == nil {

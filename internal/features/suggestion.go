@@ -42,7 +42,7 @@ func IsNoSuggestion(err error) bool { return errors.Is(err, errNoSuggestion) }
 
 // Suggestion returns comment ci's suggestion as an edit of the working
 // tree's file, or why it cannot be applied.
-func (r Analysed) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
+func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	c := r.Doc.Review.Comments[ci]
 	block, ok := threadSuggestion(c)
 	if !ok {
@@ -80,7 +80,7 @@ func (r Analysed) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 
 // SuggestionsIn returns the suggestions of the comments the byte range
 // start–end touches that can be applied.
-func (r Analysed) SuggestionsIn(t *worktree.Tree, start, end int) []Suggestion {
+func (r Analysis) SuggestionsIn(t *worktree.Tree, start, end int) []Suggestion {
 	var out []Suggestion
 	for ci, c := range r.Doc.Review.Comments {
 		if c.Node == nil || c.Node.End < start || c.Node.Start > end {

@@ -131,7 +131,7 @@ type Symbol struct {
 // Symbols outlines the review: the patch's files grouped by directory,
 // busiest first, each with its hunks (PatchSymbols); then the comments
 // (CommentSymbols).
-func (r Analysed) Symbols() []Symbol {
+func (r Analysis) Symbols() []Symbol {
 	out := r.PatchSymbols(Outline(r.Anchors, r.Doc))
 	if g, ok := r.CommentSymbols(); ok {
 		out = append(out, g)
@@ -142,7 +142,7 @@ func (r Analysed) Symbols() []Symbol {
 // PatchSymbols is the outline of the patch, dirs being its Outline: on a
 // large review, thousands of files and hunks that an edit in a comment
 // leaves as they were, but for the counts of active comments.
-func (r Analysed) PatchSymbols(dirs []DirSummary) []Symbol {
+func (r Analysis) PatchSymbols(dirs []DirSummary) []Symbol {
 	p := r.Index.Patch
 	var out []Symbol
 	for _, d := range dirs {
@@ -186,7 +186,7 @@ func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
 }
 
 // CommentSymbols is the comments array with an entry per comment.
-func (r Analysed) CommentSymbols() (Symbol, bool) {
+func (r Analysis) CommentSymbols() (Symbol, bool) {
 	cs := r.Doc.Root.Member("comments")
 	if cs == nil || len(r.Doc.Review.Comments) == 0 {
 		return Symbol{}, false

@@ -19,7 +19,7 @@ import (
 // tree: a body line itself, a removed line where it was removed, a hunk
 // header its hunk's first line, a file header its first hunk's. ok is
 // false off the patch, or where the tree does not hold the line.
-func (r Analysed) SourceLine(t *worktree.Tree, offset int) (worktree.Location, bool) {
+func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, bool) {
 	p := PlaceAt(r.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		return worktree.Location{}, false
@@ -42,7 +42,7 @@ func (r Analysed) SourceLine(t *worktree.Tree, offset int) (worktree.Location, b
 }
 
 // fileStart is where the first hunk of f starts in the tree.
-func (r Analysed) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
+func (r Analysis) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
 	for h := range f.Hunks {
 		if loc := t.LocateHunk(f, h); loc.Found() || loc.File == nil {
 			return loc
@@ -54,7 +54,7 @@ func (r Analysed) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Locat
 // SourceOfComment returns where the comment the offset is in (any of its
 // members, its replies included) has its lines in the working tree: a
 // RIGHT comment all its lines, a LEFT one its first.
-func (r Analysed) SourceOfComment(t *worktree.Tree, offset int) (worktree.Location, bool) {
+func (r Analysis) SourceOfComment(t *worktree.Tree, offset int) (worktree.Location, bool) {
 	p := placeNear(r.Doc, offset)
 	if p.Comment < 0 {
 		return worktree.Location{}, false
@@ -76,7 +76,7 @@ type SourceLink struct {
 // "diff --git" and "+++" lines to the file in the working tree, at the
 // line where the comment's (or the first hunk's) lines are. A path the
 // tree does not hold, or that leads out of it, is not linked.
-func (r Analysed) SourceLinks(t *worktree.Tree) []SourceLink {
+func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 	var out []SourceLink
 	patch := &r.Doc.Review.Patch
 	for _, f := range r.Index.Files {
@@ -121,7 +121,7 @@ func (r Analysed) SourceLinks(t *worktree.Tree) []SourceLink {
 // longer holds, or, when the tree is plainly not the reviewed revision
 // (fewer than half of the files with RIGHT lines hold them), one
 // worktree-differs on the patch instead.
-func (r Analysed) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
+func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
 	patch := r.Doc.Review.Patch.Node
 	if patch == nil {
 		return nil
@@ -192,7 +192,7 @@ func lineSpan(path string, start, end int) string {
 // SourceHover is the line a comment's hover adds about the working tree:
 // where its lines are now, moved by how much, or changed; and why its
 // suggestion cannot be applied, when it has one that cannot.
-func (r Analysed) SourceHover(t *worktree.Tree, offset int) string {
+func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
 	p := PlaceAt(r.Doc, offset)
 	if p.Comment < 0 || p.Kind != PlaceValue {
 		return ""

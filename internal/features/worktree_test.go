@@ -15,14 +15,14 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
-func wtAnalysed(t *testing.T, shift int, changed string) (Analysed, *worktree.Tree) {
+func wtAnalysis(t *testing.T, shift int, changed string) (Analysis, *worktree.Tree) {
 	t.Helper()
 	root, _ := testreviews.WorktreeRepo(t, shift, changed)
 	tree, err := worktree.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Analysed{Report: anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)}, tree
+	return Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)}, tree
 }
 
 // at is the offset of the n-th occurrence (from 0) of s in the review.
@@ -52,7 +52,7 @@ func TestSourceLineAndComment(t *testing.T) {
 		{"shifted", 5, 78, 77, 75, 77, 78, 77},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, tree := wtAnalysed(t, tc.shift, "")
+			r, tree := wtAnalysis(t, tc.shift, "")
 			for _, c := range []struct {
 				what string
 				off  int
@@ -87,7 +87,7 @@ func TestSourceLineAndComment(t *testing.T) {
 }
 
 func TestWorktreeDiagnostics(t *testing.T) {
-	r, tree := wtAnalysed(t, 0, "    result, err := calculate(input, opts)")
+	r, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
 	ds := r.WorktreeDiagnostics(tree)
 	if len(ds) != 1 {
 		t.Fatalf("got %d diagnostics (%v), want 1 source-changed", len(ds), ds)
@@ -107,7 +107,7 @@ func TestWorktreeDiagnostics(t *testing.T) {
 }
 
 func TestWorktreeDiffers(t *testing.T) {
-	r, tree := wtAnalysed(t, 0, "")
+	r, tree := wtAnalysis(t, 0, "")
 	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte("package api\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestWorktreeDiffers(t *testing.T) {
 }
 
 func TestSourceLinks(t *testing.T) {
-	r, tree := wtAnalysed(t, 2, "")
+	r, tree := wtAnalysis(t, 2, "")
 	var got []string
 	for _, l := range r.SourceLinks(tree) {
 		got = append(got, testreviews.WorktreeReview[l.Range.Start:l.Range.End]+" → "+filepath.Base(l.File)+":"+strconv.Itoa(l.Line))
@@ -139,7 +139,7 @@ func TestSourceLinks(t *testing.T) {
 }
 
 func TestSuggestion(t *testing.T) {
-	r, tree := wtAnalysed(t, 1, "")
+	r, tree := wtAnalysis(t, 1, "")
 	s, err := r.Suggestion(tree, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestSuggestion(t *testing.T) {
 }
 
 func TestSuggestionNotOfferedOnChangedLines(t *testing.T) {
-	r, tree := wtAnalysed(t, 0, "    result, err := calculate(input, opts)")
+	r, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
 	if _, err := r.Suggestion(tree, 0); err == nil {
 		t.Fatal("a suggestion was offered on lines the tree no longer holds")
 	}
@@ -221,7 +221,7 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 		comments = append(comments, fmt.Sprintf(`{"id": "c%d", "path": %q, "side": "RIGHT", "start_line": 1, "body": "x\n`+"```suggestion\\nmine\\n```"+`"}`, i+1, p))
 	}
 	src := `{"leanreview_review": 1, "patch": [` + strings.Join(lines, ", ") + `], "comments": [` + strings.Join(comments, ", ") + `]}`
-	r := Analysed{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
+	r := Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
 	tree, err := worktree.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +247,7 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 func TestRenamedFileUsesTheNewName(t *testing.T) {
 	src := `{"leanreview_review": 1, "patch": ["diff --git a/old.go b/new.go", "similarity index 90%", "rename from old.go", "rename to new.go", "--- a/old.go", "+++ b/new.go", "@@ -1,2 +1,2 @@", " package x", "-var a = 1", "+var a = 2"],
 	"comments": [{"id": "c1", "path": "old.go", "side": "RIGHT", "start_line": 2, "body": "x"}]}`
-	r := Analysed{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
+	r := Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(src)), nil)}
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "new.go"), []byte("package x\n\nvar a = 2\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestRenamedFileUsesTheNewName(t *testing.T) {
 // TestSuggestionKeepsCRLF: a file with CRLF line ends gets the
 // suggestion's lines with CRLF ends too.
 func TestSuggestionKeepsCRLF(t *testing.T) {
-	r, tree := wtAnalysed(t, 0, "")
+	r, tree := wtAnalysis(t, 0, "")
 	crlf := strings.ReplaceAll(testreviews.WorktreeSource(0, ""), "\n", "\r\n")
 	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte(crlf), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,10 +8,11 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
-// Analysis is everything the server knows about one version of a
-// document. It is computed once per version and shared by every request.
+// Analysis is the analysis of one version of a document (features.Analysis)
+// with the mapper that turns its byte offsets into positions. It is made
+// once per version and shared by every request.
 type Analysis struct {
-	features.Analysed
+	features.Analysis
 	Mapper *exchange.Mapper
 }
 
@@ -45,5 +46,5 @@ func Analyze(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Chan
 	if err != nil {
 		return nil, err
 	}
-	return &Analysis{Analysed: features.Analysed{Report: rep}, Mapper: doc.Mapper()}, nil
+	return &Analysis{Analysis: features.Analysis{Report: rep}, Mapper: doc.Mapper()}, nil
 }

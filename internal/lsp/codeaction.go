@@ -133,7 +133,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
 	targets := targetDiagnostics(visible, req)
 	if req.wants(protocol.QuickFix) {
-		targets = withComment(targets, features.CommentDiagnostics(features.Analysed{Report: rep}, visible, req.span.Start))
+		targets = withComment(targets, features.CommentDiagnostics(features.Analysis{Report: rep}, visible, req.span.Start))
 	}
 	// Actions already offered, by their edits, so that one change reached
 	// two ways (the same fix of two diagnostics, an editing action that is
@@ -143,7 +143,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		out = quickFixes(out, targets, req, offered)
 	}
 	if req.wants(protocol.QuickFix) || req.wants(protocol.RefactorRewrite) {
-		for _, a := range features.ActionsAt(features.Analysed{Report: rep}, req.span.Start, req.span.End, req.opts) {
+		for _, a := range features.ActionsAt(features.Analysis{Report: rep}, req.span.Start, req.span.End, req.opts) {
 			if offered[editsKey(a.Edits)] {
 				continue
 			}

@@ -18,7 +18,7 @@ import (
 // server lists. Neither needs client-side code.
 const CommandShow = "lreview.show"
 
-// codeLenses converts features.Analysed.Lenses: the review's comments by state
+// codeLenses converts features.Analysis.Lenses: the review's comments by state
 // and its problems at the top, each file's comments on its header, every
 // lens going to the place that needs attention.
 func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {

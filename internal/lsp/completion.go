@@ -10,7 +10,7 @@ import (
 )
 
 // completion proposes member names, enumerated values, the patch's paths
-// and the line numbers of the chosen image (see features.Analysed.Complete),
+// and the line numbers of the chosen image (see features.Analysis.Complete),
 // on documents as half-typed as they are while being written.
 func completion(ctx context.Context, s *requestView, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)

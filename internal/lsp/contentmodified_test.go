@@ -17,7 +17,7 @@ func TestBurstRequestsGetResults(t *testing.T) {
 	for _, debounce := range []struct {
 		name string
 		opts Options
-	}{{"debounced", Options{}}, {"analysed at once", Options{Debounce: -1}}} {
+	}{{"debounced", Options{}}, {"analyzed at once", Options{Debounce: -1}}} {
 		t.Run(debounce.name, func(t *testing.T) {
 			c := newTestClient(t, debounce.opts)
 			c.initialize()

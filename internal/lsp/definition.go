@@ -11,7 +11,7 @@ import (
 // definition goes from a comment's anchor (path, side, start_line,
 // end_line) to the patch lines it lands on, one location per line; from
 // an anchor that does not resolve, to the places its snippet is found (see
-// features.Analysed.Definition).
+// features.Analysis.Definition).
 func definition(ctx context.Context, s *requestView, p *protocol.DefinitionParams) ([]protocol.Location, error) {
 	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // documentLinks links comments' paths and file headers to the working
-// tree's files (see features.Analysed.SourceLinks), at the line where
+// tree's files (see features.Analysis.SourceLinks), at the line where
 // their lines are: file:///…/handler.go#L74, the fragment editors read
 // as a line.
 func documentLinks(ctx context.Context, s *requestView, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {

@@ -206,7 +206,7 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	change := exchange.Change{Prefix: len(text), Suffix: len(text)}
 	var m *exchange.Mapper
 	if an := f.latest.analyzed(); an != nil {
-		m = an.Mapper // analysed already: its mapper fits the text
+		m = an.Mapper // analyzed already: its mapper fits the text
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
@@ -237,15 +237,15 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 }
 
 // maxDebounce bounds how long a pause in the edits the server waits for
-// before analysing a document whose analyses are slower than the edits.
+// before analyzing a document whose analyses are slower than the edits.
 const maxDebounce = time.Second
 
-// debounce returns how long to wait before analysing the version after
+// debounce returns how long to wait before analyzing the version after
 // old. When old's analysis was running, or old was still waiting out such
 // a wait, edits come faster than analyses end, and any analysis started
 // before the edits pause is cancelled: the wait is then twice the time
 // since the last edit (up to maxDebounce), so that a slow document being
-// typed into is analysed once the typing pauses instead of once per
+// typed into is analyzed once the typing pauses instead of once per
 // keystroke. s.mu must be held.
 func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 	now := time.Now()
@@ -270,7 +270,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 }
 
-// schedule analyses f's latest snapshot after delay and publishes its
+// schedule analyzes f's latest snapshot after delay and publishes its
 // diagnostics, unless a newer version arrived meanwhile.
 func (s *Server) schedule(f *file, delay time.Duration) {
 	s.mu.Lock()

@@ -6,7 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// foldingRanges converts features.Analysed.Folds to lines, dropping the
+// foldingRanges converts features.Analysis.Folds to lines, dropping the
 // regions that fit on one.
 func foldingRanges(ctx context.Context, s *requestView, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
 	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)

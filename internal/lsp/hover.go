@@ -8,7 +8,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
-// hover explains what the cursor is on (see features.Analysed.Hover): the diff
+// hover explains what the cursor is on (see features.Analysis.Hover): the diff
 // lines a comment lands on, the numbers and comments of a patch line, the
 // schema's words for a member or an enumerated value. The range is the
 // hovered token's, so that the editor highlights what the text is about.

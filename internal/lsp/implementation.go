@@ -7,7 +7,7 @@ import (
 )
 
 // implementation goes from any member of a comment to where its lines are
-// in the working tree (see features.Analysed.SourceOfComment): the review
+// in the working tree (see features.Analysis.SourceOfComment): the review
 // says what to change, the source is where it is implemented.
 func implementation(ctx context.Context, s *requestView, p *protocol.ImplementationParams) ([]protocol.Location, error) {
 	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)

@@ -21,7 +21,7 @@ type inlayHint struct {
 	PaddingRight bool              `json:"paddingRight,omitempty"`
 }
 
-// inlayHints converts features.Analysed.Gutter for the range asked for.
+// inlayHints converts features.Analysis.Gutter for the range asked for.
 func inlayHints(ctx context.Context, s *requestView, p *inlayHintParams) ([]inlayHint, error) {
 	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {

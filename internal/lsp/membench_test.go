@@ -62,7 +62,7 @@ func BenchmarkMemoryTyping(b *testing.B) {
 // BenchmarkMemoryBackToBack is BenchmarkMemoryOpenAndEdits to the server
 // as shipped: each character as soon as the head of the diagnostics of
 // the one before came, the rest read after it at 64 KB a millisecond, as
-// an editor busy with a large message reads; each analysed after the
+// an editor busy with a large message reads; each analyzed after the
 // command's debounce. The server writes the rest of a publish while the
 // next version waits out its debounce.
 func BenchmarkMemoryBackToBack(b *testing.B) {

@@ -14,7 +14,7 @@ import (
 
 // BenchmarkPileUp opens the 8 MB generated review and waits for its
 // diagnostics ("one"), or opens it and types five characters in a comment
-// while it is analysed, one every eleventh of an analysis (the issue's
+// while it is analyzed, one every eleventh of an analysis (the issue's
 // 11 s analysis with edits 1 s apart), and waits for the last version's
 // diagnostics ("five-edits"). It reports the process's CPU time and peak
 // RSS for each: superseded analyses must be cancelled, not run to the end.

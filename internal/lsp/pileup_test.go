@@ -132,8 +132,8 @@ func TestPileUpOnlyTheLatestCompletes(t *testing.T) {
 }
 
 // TestIncrementalThroughTheDebounce sends two edits within one debounce
-// after version 1 was analysed: version 3's analysis must start from
-// version 1's, the last one analysed, not from nothing because version 2,
+// after version 1 was analyzed: version 3's analysis must start from
+// version 1's, the last one analyzed, not from nothing because version 2,
 // the one it was edited from, never was.
 func TestIncrementalThroughTheDebounce(t *testing.T) {
 	g := newGatedAnalysis(t)
@@ -141,7 +141,7 @@ func TestIncrementalThroughTheDebounce(t *testing.T) {
 	c := newTestClient(t, Options{analyze: g.analyze, Debounce: time.Hour})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/debounce.review.json")
-	c.open(uri, versioned(1)) // didOpen is analysed at once
+	c.open(uri, versioned(1)) // didOpen is analyzed at once
 	c.waitDiagnostics(uri, 1)
 	c.change(uri, 2, nil, versioned(2))
 	c.change(uri, 3, nil, versioned(3))
@@ -153,7 +153,7 @@ func TestIncrementalThroughTheDebounce(t *testing.T) {
 		t.Fatalf("got analyses of versions %v, want 1 and 3", got)
 	}
 	if got := g.prevOf[3]; got != 1 {
-		t.Errorf("version 3 was analysed from version %d, want from version 1", got)
+		t.Errorf("version 3 was analyzed from version %d, want from version 1", got)
 	}
 }
 

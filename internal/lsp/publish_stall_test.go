@@ -14,7 +14,7 @@ import (
 )
 
 // TestStalledClientKeepsNoVersion: while the client reads nothing (an
-// editor busy for a while), the server goes on analysing the edits and
+// editor busy for a while), the server goes on analyzing the edits and
 // keeps the newest publish for when it reads again, not one per version:
 // a publish waiting for the writer held its version's text and analysis,
 // hundreds of megabytes after a few seconds of typing into a large
@@ -27,7 +27,7 @@ func TestStalledClientKeepsNoVersion(t *testing.T) {
 	for v := int32(2); v <= last; v++ {
 		c.change(uri, v, &protocol.Range{Start: p, End: p}, "x")
 		sn := c.latestSnapshot(uri, v)
-		<-sn.done // analysed, then published or left for the client
+		<-sn.done // analyzed, then published or left for the client
 		texts = append(texts, weak.Make(&sn.text[0]))
 	}
 	// Versions 2 to 20 are neither the latest nor its analysis.

@@ -10,7 +10,7 @@ import (
 // start_line value, the number that anchors it there, so that the list
 // reads as the places that point at the line and a jump lands where the
 // anchor would be edited. On a hunk or file header they are the comments
-// in that hunk or file (see features.Analysed.References).
+// in that hunk or file (see features.Analysis.References).
 func references(ctx context.Context, s *requestView, p *protocol.ReferenceParams) ([]protocol.Location, error) {
 	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {

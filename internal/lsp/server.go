@@ -32,7 +32,7 @@ type Options struct {
 	// Version is reported in initialize's serverInfo.
 	Version string
 	// Debounce is how long the server waits after a change before
-	// analysing: 0 analyses at once. The command uses DefaultDebounce.
+	// analyzing: 0 analyzes at once. The command uses DefaultDebounce.
 	Debounce time.Duration
 	// Now returns the current time, for `at` stamps (tests pin it).
 	Now func() time.Time

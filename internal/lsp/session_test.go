@@ -15,7 +15,7 @@ import (
 )
 
 // slowReview is a review on one long line with a diagnostic per comment:
-// analysing it is quick, but converting each diagnostic's offsets to
+// analyzing it is quick, but converting each diagnostic's offsets to
 // UTF-16 positions scans the line, so publishing it takes a while. That
 // is the window the publishing races live in.
 func slowReview() string {
@@ -31,8 +31,8 @@ func slowReview() string {
 	return b.String()
 }
 
-// analysed waits until the server has analysed the latest version of uri.
-func (c *testClient) analysed(uri protocol.DocumentURI) {
+// analyzed waits until the server has analyzed the latest version of uri.
+func (c *testClient) analyzed(uri protocol.DocumentURI) {
 	c.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
@@ -51,7 +51,7 @@ func (c *testClient) analysed(uri protocol.DocumentURI) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	c.t.Fatalf("%s was never analysed", uri)
+	c.t.Fatalf("%s was never analyzed", uri)
 }
 
 // drain ends the session and waits until the client has handled every
@@ -93,7 +93,7 @@ func TestCloseIsTheLastWord(t *testing.T) {
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/close.review.json")
 	c.open(uri, slowReview())
-	c.analysed(uri)
+	c.analyzed(uri)
 	c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	c.waitDiagnostics(uri, 0)
 	c.drain()
@@ -110,7 +110,7 @@ func TestLatestVersionIsTheLastWord(t *testing.T) {
 	c.initialize()
 	uri := protocol.DocumentURI("file:///tmp/latest.review.json")
 	c.open(uri, slowReview())
-	c.analysed(uri)
+	c.analyzed(uri)
 	c.change(uri, 2, nil, exampleReview)
 	c.waitDiagnostics(uri, 2)
 	c.drain()

@@ -140,7 +140,7 @@ func within(dir, path string) bool {
 }
 
 // worktreeDiagnostics are the working tree's diagnostics of an analysis
-// of the review at docURI (features.Analysed.WorktreeDiagnostics), and
+// of the review at docURI (features.Analysis.WorktreeDiagnostics), and
 // it has the client watch the files they were read from.
 //
 // The first time for a review they are not waited for: reading a large

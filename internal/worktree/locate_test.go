@@ -47,7 +47,7 @@ func handler(shift int, changed string) string {
 	return b.String()
 }
 
-func analysed(t *testing.T) *anchor.Report {
+func analyzed(t *testing.T) *anchor.Report {
 	t.Helper()
 	rep := anchor.CheckDocument(exchange.Parse([]byte(review)), nil)
 	for _, d := range rep.Diagnostics {
@@ -57,7 +57,7 @@ func analysed(t *testing.T) *anchor.Report {
 }
 
 func TestLocateComment(t *testing.T) {
-	rep := analysed(t)
+	rep := analyzed(t)
 	for _, tc := range []struct {
 		name       string
 		source     string
@@ -97,7 +97,7 @@ func TestLocateComment(t *testing.T) {
 }
 
 func TestLocateCommentWithoutFile(t *testing.T) {
-	rep := analysed(t)
+	rep := analyzed(t)
 	tree, _ := Open(t.TempDir())
 	loc := tree.LocateComment(rep.Anchors.Resolutions[0])
 	if loc.Found() || loc.Err == nil || !strings.Contains(loc.Err.Error(), "no such file") {
@@ -106,7 +106,7 @@ func TestLocateCommentWithoutFile(t *testing.T) {
 }
 
 func TestLocateDiffLine(t *testing.T) {
-	rep := analysed(t)
+	rep := analyzed(t)
 	root := t.TempDir()
 	write(t, filepath.Join(root, "internal/api/handler.go"), handler(3, ""))
 	tree, _ := Open(root)
