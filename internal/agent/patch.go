@@ -19,8 +19,8 @@ import (
 
 // FixInput is lreview_fix's input.
 type FixInput struct {
-	File  string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
-	Write bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+	ReviewFile
+	Write bool `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
 }
 
 // Fixed is one fix lreview_fix applied, or left to a person.
@@ -83,7 +83,7 @@ func changeText(name, diff string, written bool) string {
 
 // RebaseInput is lreview_rebase's input.
 type RebaseInput struct {
-	File     string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	ReviewFile
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
 	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself (or give diff_file)"`
 	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`

@@ -13,9 +13,21 @@ import (
 
 // The reading tools: lreview_check and lreview_comments.
 
+// ReviewFile names the review file a tool reads, in every tool's input
+// but lreview_new's (whose file must not exist yet).
+type ReviewFile struct {
+	File string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+}
+
+// CommentRef names one comment of a review file.
+type CommentRef struct {
+	ReviewFile
+	ID string `json:"id" jsonschema:"the comment's id, as lreview_comments lists it"`
+}
+
 // CheckInput is lreview_check's input.
 type CheckInput struct {
-	File string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	ReviewFile
 }
 
 // Diagnostic is one problem of a review file.
@@ -107,7 +119,7 @@ func checkText(out CheckOutput) string {
 
 // CommentsInput is lreview_comments's input.
 type CommentsInput struct {
-	File  string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	ReviewFile
 	State string `json:"state,omitempty" jsonschema:"only the comments in this state: active, dismissed, orphaned or stale"`
 	Path  string `json:"path,omitempty" jsonschema:"only the comments on this file of the patch"`
 }

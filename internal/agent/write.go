@@ -17,7 +17,7 @@ import (
 
 // AddCommentInput is lreview_add_comment's input.
 type AddCommentInput struct {
-	File      string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
+	ReviewFile
 	Path      string `json:"path" jsonschema:"the file of the patch the comment is about, as the patch names it (without a/ or b/)"`
 	Side      string `json:"side" jsonschema:"RIGHT: the new version (added and context lines); LEFT: the old version (removed and context lines)"`
 	Body      string `json:"body" jsonschema:"the comment, in Markdown"`
@@ -133,8 +133,7 @@ func findComment(r *review, id string) (*exchange.Comment, error) {
 
 // ReplyInput is lreview_reply's input.
 type ReplyInput struct {
-	File   string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
-	ID     string `json:"id" jsonschema:"the comment's id, as lreview_comments lists it"`
+	CommentRef
 	Body   string `json:"body" jsonschema:"the reply, in Markdown"`
 	Author string `json:"author,omitempty" jsonschema:"who replies; assistant by default"`
 }
@@ -173,8 +172,7 @@ func (s *server) reply(_ context.Context, _ *mcp.CallToolRequest, in ReplyInput)
 
 // SetStateInput is lreview_set_state's input.
 type SetStateInput struct {
-	File  string `json:"file" jsonschema:"the review file (*.review.json), relative to the server's root or absolute inside it"`
-	ID    string `json:"id" jsonschema:"the comment's id, as lreview_comments lists it"`
+	CommentRef
 	State string `json:"state" jsonschema:"active, dismissed, orphaned or stale"`
 }
 
