@@ -105,11 +105,21 @@ func (s *server) write(r *review, data []byte) error {
 	return nil
 }
 
-// apply applies edits to the review and writes it.
-func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
+// edited returns the review's text with edits applied; an error is a bug
+// of the edits' maker, not of the file.
+func edited(r *review, edits []exchange.Edit) ([]byte, error) {
 	out, err := exchange.ApplyEdits(r.orig.Data, edits)
 	if err != nil {
-		return nil, fmt.Errorf("file: internal error, nothing written: %v", err)
+		return nil, fmt.Errorf("file: %s: internal error, nothing written: %v", r.name, err)
+	}
+	return out, nil
+}
+
+// apply applies edits to the review and writes it.
+func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
+	out, err := edited(r, edits)
+	if err != nil {
+		return nil, err
 	}
 	return out, s.write(r, out)
 }

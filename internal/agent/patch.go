@@ -120,9 +120,9 @@ func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInpu
 	if err != nil {
 		return nil, RebaseOutput{}, argError("file", "%s: %v", r.name, err)
 	}
-	after, err := exchange.ApplyEdits(r.orig.Data, edits)
+	after, err := edited(r, edits)
 	if err != nil {
-		return nil, RebaseOutput{}, fmt.Errorf("file: internal error, nothing written: %v", err)
+		return nil, RebaseOutput{}, err
 	}
 	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, after)}
 	var b strings.Builder
