@@ -9,47 +9,12 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
-
-const review = `{
-  "leanreview_review": 1,
-  "patch": [
-    "diff --git a/internal/api/handler.go b/internal/api/handler.go",
-    "--- a/internal/api/handler.go",
-    "+++ b/internal/api/handler.go",
-    "@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {",
-    "     ctx := context.Background()",
-    "     defer cancel(ctx)",
-    "-    result := calculate(input)",
-    "+    result, err := calculate(input)",
-    "+    _ = err",
-    "     return result, nil"
-  ],
-  "comments": [
-    {"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "end_line": 73, "body": "x"},
-    {"id": "c2", "path": "internal/api/handler.go", "side": "LEFT", "start_line": 72, "body": "y"}
-  ]
-}`
-
-// handler is the RIGHT image of the review's file: filler, then the hunk
-// at line 70, shifted down by shift lines, with line 72 replaced by
-// changed when it is not "".
-func handler(shift int, changed string) string {
-	var b strings.Builder
-	for i := 1; i <= 69+shift; i++ {
-		fmt.Fprintf(&b, "// line %d\n", i)
-	}
-	l72 := "    result, err := calculate(input)"
-	if changed != "" {
-		l72 = changed
-	}
-	b.WriteString("    ctx := context.Background()\n    defer cancel(ctx)\n" + l72 + "\n    _ = err\n    return result, nil\n}\n")
-	return b.String()
-}
 
 func analyzed(t *testing.T) *anchor.Report {
 	t.Helper()
-	rep := anchor.CheckDocument(exchange.Parse([]byte(review)), nil)
+	rep := anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)
 	for _, d := range rep.Diagnostics {
 		t.Fatalf("the fixture has a diagnostic: %s", d.Message)
 	}
@@ -64,12 +29,11 @@ func TestLocateComment(t *testing.T) {
 		start, end int
 		moved      int
 		err        error
-		partial    int
 	}{
-		{"as reviewed", handler(0, ""), 72, 73, 0, nil, 0},
-		{"shifted", handler(2, ""), 74, 75, 2, nil, 0},
-		{"re-indented", strings.Replace(handler(0, ""), "    result, err", "\tresult,  err", 1), 72, 73, 0, nil, 0},
-		{"changed", handler(0, "    result, err := calculate(input, opts)"), 0, 0, 0, ErrChanged, 0},
+		{"as reviewed", testreviews.WorktreeSource(0, ""), 72, 73, 0, nil},
+		{"shifted", testreviews.WorktreeSource(2, ""), 74, 75, 2, nil},
+		{"re-indented", strings.Replace(testreviews.WorktreeSource(0, ""), "    result, err", "\tresult,  err", 1), 72, 73, 0, nil},
+		{"changed", testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)"), 0, 0, 0, ErrChanged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -108,7 +72,7 @@ func TestLocateCommentWithoutFile(t *testing.T) {
 func TestLocateDiffLine(t *testing.T) {
 	rep := analyzed(t)
 	root := t.TempDir()
-	write(t, filepath.Join(root, "internal/api/handler.go"), handler(3, ""))
+	write(t, filepath.Join(root, "internal/api/handler.go"), testreviews.WorktreeSource(3, ""))
 	tree, _ := Open(root)
 	f := rep.Index.Files[0]
 	// Hunk lines: ctx 70, defer 71, removed, result 72, _ = err 73, return 74.
