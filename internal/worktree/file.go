@@ -197,9 +197,9 @@ type cache struct {
 	files map[string]*File
 	// located and holding remember where lines of a patch were found in
 	// a file as read (the *File is part of the key: a file read again is
-	// searched again). They are cleared when they grow past maxMemo.
-	located map[locKey]Location
-	holding map[holdKey]bool
+	// searched again).
+	located memo[locKey, Location]
+	holding memo[holdKey, bool]
 }
 
 // maxMemo bounds the memos: a patch edited over a long session leaves
@@ -207,7 +207,7 @@ type cache struct {
 const maxMemo = 1 << 16
 
 func newCache() *cache {
-	return &cache{files: map[string]*File{}, located: map[locKey]Location{}, holding: map[holdKey]bool{}}
+	return &cache{files: map[string]*File{}}
 }
 
 // locKey is a run of lines of a file diff (the patch indexes of its first
@@ -224,36 +224,27 @@ type holdKey struct {
 	file *File
 }
 
-func (c *cache) location(k locKey) (Location, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	loc, ok := c.located[k]
-	return loc, ok
+// memo is a map safe for concurrent use, cleared when it grows past
+// maxMemo.
+type memo[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
 }
 
-func (c *cache) setLocation(k locKey, loc Location) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.located) >= maxMemo {
-		clear(c.located)
+func (m *memo[K, V]) load(k K) (V, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[k]
+	return v, ok
+}
+
+func (m *memo[K, V]) store(k K, v V) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxMemo {
+		m.m = map[K]V{}
 	}
-	c.located[k] = loc
-}
-
-func (c *cache) holds(k holdKey) (bool, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	h, ok := c.holding[k]
-	return h, ok
-}
-
-func (c *cache) setHolds(k holdKey, h bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.holding) >= maxMemo {
-		clear(c.holding)
-	}
-	c.holding[k] = h
+	m.m[k] = v
 }
 
 func (c *cache) get(abs string, size int64, mod time.Time) *File {

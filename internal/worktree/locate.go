@@ -125,10 +125,10 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	}
 	loc.File = file
 	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls), file: file}
-	if memo, ok := t.cache.location(key); ok {
+	if memo, ok := t.cache.located.load(key); ok {
 		return memo
 	}
-	defer func() { t.cache.setLocation(key, loc) }()
+	defer func() { t.cache.located.store(key, loc) }()
 	texts := make([]string, len(ls))
 	for k, l := range ls {
 		texts[k] = f.Content(l)
@@ -280,11 +280,11 @@ func (t *Tree) holds(f *anchor.FileDiff) bool {
 		return false
 	}
 	key := holdKey{fd: f, file: file}
-	if h, ok := t.cache.holds(key); ok {
+	if h, ok := t.cache.holding.load(key); ok {
 		return h
 	}
 	h := t.holdsLines(f, file)
-	t.cache.setHolds(key, h)
+	t.cache.holding.store(key, h)
 	return h
 }
 
