@@ -3,51 +3,23 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"golang.org/x/tools/txtar"
-)
 
-// forgeSchema compiles a request schema of ../shared/forge (beside the
-// repository). Without it the test is skipped, unless CI is set.
-func forgeSchema(t *testing.T, file string) *jsonschema.Schema {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "forge", file))
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and the forge schema is missing: %v", err)
-		}
-		t.Skipf("no forge schema to validate against (%v)", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(url string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("%s asks to load %s: no network in tests", file, url)
-	}
-	url := "file:///forge/" + file
-	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+	"github.com/leanreview/lreview-lsp/internal/testschema"
+)
 
 // TestExportPayloadsValidate runs every successful export golden and the
 // shipped examples through the command and validates what it prints
 // against the forge's request schema: GitHub's create-review body, or
 // each of GitLab's discussion bodies.
 func TestExportPayloadsValidate(t *testing.T) {
-	github := forgeSchema(t, "github-create-review.request.schema.json")
-	gitlab := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	github := testschema.Forge(t, "github-create-review.request.schema.json")
+	gitlab := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
 	archives, _ := filepath.Glob(filepath.Join("testdata", "export-*.txtar"))
 	runs := 0
 	for _, file := range archives {

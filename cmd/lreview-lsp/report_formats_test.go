@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,30 +14,17 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
-// compileSchema compiles a JSON Schema stored in testdata/schemas, with no
-// loader for the network: every reference must resolve inside the file.
+// compileSchema compiles a JSON Schema stored in testdata/schemas.
 func compileSchema(t *testing.T, file string) *jsonschema.Schema {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "schemas", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat = true
-	c.LoadURL = func(url string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("the schema %s asks to load %s: no network in tests", file, url)
-	}
-	url := "file:///schemas/" + file
-	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return s
+	return testschema.Compile(t, file, data)
 }
 
 // corpus writes every review the golden archives and examples hold into

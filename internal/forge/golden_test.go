@@ -14,6 +14,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
 // update rewrites the expected sections of the golden archives:
@@ -37,8 +38,8 @@ var goldenGitLab = GitLabOptions{
 //
 // Both payloads are also validated against the forge's request schemas.
 func TestExportGolden(t *testing.T) {
-	ghSchema := forgeSchema(t, "github-create-review.request.schema.json")
-	glSchema := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
+	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
 	forEachArchive(t, "export-*.txtar", func(t *testing.T, ar *txtar.Archive) map[string][]byte {
 		src := section(t, ar, "review.json")
 		doc := exchange.Parse(src)

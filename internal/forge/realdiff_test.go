@@ -8,6 +8,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
 // TestRoundTripRealDiffs puts comments on the real diffs of
@@ -28,8 +29,8 @@ func TestRoundTripRealDiffs(t *testing.T) {
 		}
 		t.Skip("no real diffs in ../shared/data beside the repository")
 	}
-	ghSchema := forgeSchema(t, "github-create-review.request.schema.json")
-	glSchema := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
+	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			data, err := os.ReadFile(file)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
 // TestRoundTrip exports every export golden's review to GitHub, turns
@@ -22,8 +23,8 @@ import (
 // compares each exported comment with the one it comes back as: id,
 // path, side, lines, body, replies; and the title and summary.
 func TestRoundTrip(t *testing.T) {
-	commentSchema := forgeSchema(t, "github-review-comment.schema.json")
-	reviewSchema := forgeSchema(t, "github-review.schema.json")
+	commentSchema := testschema.Forge(t, "github-review-comment.schema.json")
+	reviewSchema := testschema.Forge(t, "github-review.schema.json")
 	for _, file := range []string{"export-full", "export-unicode", "export-refused"} {
 		for _, mode := range []string{"quote", "forge-replies"} {
 			t.Run(file+"/"+mode, func(t *testing.T) {

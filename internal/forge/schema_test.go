@@ -1,49 +1,13 @@
 package forge
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
-
-// forgeDir holds the request and response schemas extracted from
-// GitHub's OpenAPI description and GitLab's docs; it sits beside the
-// repository, not in it.
-var forgeDir = filepath.Join("..", "..", "..", "shared", "forge")
-
-// forgeSchema compiles one schema of forgeDir. Without the folder the
-// test is skipped, unless CI is set: there a missing reference fails.
-func forgeSchema(t *testing.T, file string) *jsonschema.Schema {
-	t.Helper()
-	path := filepath.Join(forgeDir, file)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and the forge schema is missing: %v", err)
-		}
-		t.Skipf("no forge schema to validate against (%v); it lives in ../shared/forge beside the repository", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(url string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("%s asks to load %s: no network in tests", file, url)
-	}
-	url := "file:///forge/" + file
-	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return s
-}
 
 // validate checks the JSON encoding of v against s.
 func validate(t *testing.T, s *jsonschema.Schema, what string, v any) {
@@ -64,8 +28,8 @@ func validate(t *testing.T, s *jsonschema.Schema, what string, v any) {
 // TestSchemasRejectWhatTheForgeRejects makes sure the validation can
 // fail: a payload the request schemas forbid is refused.
 func TestSchemasRejectWhatTheForgeRejects(t *testing.T) {
-	gh := forgeSchema(t, "github-create-review.request.schema.json")
-	gl := forgeSchema(t, "gitlab-create-discussion.request.schema.json")
+	gh := testschema.Forge(t, "github-create-review.request.schema.json")
+	gl := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
 	bad := []struct {
 		name   string
 		schema *jsonschema.Schema
