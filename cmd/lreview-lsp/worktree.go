@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -92,7 +91,10 @@ func runLocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		_ = enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
+			return 2
+		}
 		return 0
 	}
 	for _, l := range out {
@@ -155,7 +157,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *dry {
 			fmt.Fprint(stdout, suggestionDiff(f, sgs))
 			for _, sg := range sgs {
-				fmt.Fprintf(stderr, "%s: would apply to %s\n", sg.Name, sg.Title[strings.LastIndex(sg.Title, " ")+1:])
+				fmt.Fprintf(stderr, "%s: would apply to %s\n", sg.Name, sg.Place)
 			}
 			continue
 		}
@@ -165,7 +167,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, sg := range sgs {
-			fmt.Fprintf(stderr, "%s: applied to %s\n", sg.Name, sg.Title[strings.LastIndex(sg.Title, " ")+1:])
+			fmt.Fprintf(stderr, "%s: applied to %s\n", sg.Name, sg.Place)
 		}
 	}
 	return status

@@ -113,3 +113,26 @@ func TestApplyRefusesAFileChangedSinceRead(t *testing.T) {
 		t.Errorf("the file was written over")
 	}
 }
+
+// TestApplyNamesAPathWithSpaces: the lines applied are named whole, a
+// path holding spaces too.
+func TestApplyNamesAPathWithSpaces(t *testing.T) {
+	root := t.TempDir()
+	const path = "internal/my api/handler.go"
+	for name, content := range map[string]string{
+		filepath.Join(root, ".git", "HEAD"):                   "ref: refs/heads/main\n",
+		filepath.Join(root, filepath.FromSlash(path)):         testreviews.WorktreeSource(0, ""),
+		filepath.Join(root, "reviews", "handler.review.json"): strings.ReplaceAll(testreviews.WorktreeReview, "internal/api/handler.go", path),
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, errs := runCmd(t, "apply", "--dry-run", filepath.Join(root, "reviews", "handler.review.json"))
+	if want := "c1: would apply to " + path + ":72–73\n"; !strings.Contains(errs, want) {
+		t.Errorf("apply --dry-run: stderr %q, want it to hold %q", errs, want)
+	}
+}

@@ -20,8 +20,9 @@ type Suggestion struct {
 	// Comment indexes doc.Review.Comments; Name is "c1".
 	Comment int
 	Name    string
-	// Title is the action's: "Apply c1's suggestion to handler.go:72–73".
-	Title string
+	// Title is the action's: "Apply c1's suggestion to handler.go:72–73";
+	// Place the lines it replaces: "handler.go:72–73".
+	Title, Place string
 	// File is the working-tree file and Start to End the lines replaced
 	// (from 1), where the comment's lines are now.
 	File       *worktree.File
@@ -71,10 +72,10 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	if len(block) == 0 {
 		edit.End = f.LineStart(loc.End + 1) // the lines go, terminators and all
 	}
-	name := anchor.CommentName(c)
+	name, place := anchor.CommentName(c), lineSpan(loc.Path, loc.Start, loc.End)
 	return Suggestion{
 		Comment: ci, Name: name, File: f, Start: loc.Start, End: loc.End, Lines: block, Edit: edit,
-		Title: fmt.Sprintf("Apply %s's suggestion to %s", name, lineSpan(loc.Path, loc.Start, loc.End)),
+		Title: fmt.Sprintf("Apply %s's suggestion to %s", name, place), Place: place,
 	}, nil
 }
 
