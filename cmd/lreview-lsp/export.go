@@ -123,9 +123,9 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			displayName(name), anchor.Plural(n, "active comment", "active comments"), them)
 		return 1
 	}
-	payload, msg := exportPayload(f, plan)
-	if msg != "" {
-		fmt.Fprintf(stderr, "lreview-lsp export: %s: %s\n", displayName(name), msg)
+	payload, err := exportPayload(f, plan)
+	if err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v\n", displayName(name), err)
 		return 1
 	}
 	if _, err := stdout.Write(payload); err != nil {
@@ -165,14 +165,14 @@ func reportPlan(stderr io.Writer, name string, m *exchange.Mapper, plan *forge.P
 }
 
 // exportPayload encodes the forge's payload, or says why there is none.
-func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, string) {
+func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, error) {
 	var v any
 	if f.to == "github" {
 		rv := plan.GitHub(forge.GitHubOptions{Event: f.event, CommitID: f.commit, Replies: f.repliesMode(), NoMarker: f.noMarker})
 		// GitHub's create-review: body is "Required when using
 		// REQUEST_CHANGES or COMMENT for the event parameter".
 		if rv.Body == "" && rv.Event != forge.EventApprove {
-			return nil, fmt.Sprintf("a %s review needs a body, and the review has no title or summary: write one, or use --event APPROVE", rv.Event)
+			return nil, fmt.Errorf("a %s review needs a body, and the review has no title or summary: write one, or use --event APPROVE", rv.Event)
 		}
 		v = rv
 	} else {
@@ -183,7 +183,7 @@ func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, string) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return nil, err.Error()
+		return nil, err
 	}
-	return buf.Bytes(), ""
+	return buf.Bytes(), nil
 }
