@@ -151,6 +151,9 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		byFile[sg.File] = append(byFile[sg.File], sg)
 	}
+	if len(files) == 0 && status == 0 {
+		fmt.Fprintf(stderr, "lreview-lsp apply: %s: no comment holds a suggestion block; nothing to apply\n", displayName(fs.Arg(0)))
+	}
 	for _, f := range files {
 		sgs := byFile[f]
 		after := applySuggestions([]byte(f.Text), sgs)

@@ -136,3 +136,17 @@ func TestApplyNamesAPathWithSpaces(t *testing.T) {
 		t.Errorf("apply --dry-run: stderr %q, want it to hold %q", errs, want)
 	}
 }
+
+// TestApplyWithoutSuggestions says so rather than exiting in silence.
+func TestApplyWithoutSuggestions(t *testing.T) {
+	root := t.TempDir()
+	review := filepath.Join(root, "x.review.json")
+	src := strings.ReplaceAll(testreviews.WorktreeReview, "suggestion", "go")
+	if err := os.WriteFile(review, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "apply", "--root", root, review)
+	if want := "no comment holds a suggestion block; nothing to apply"; code != 0 || out != "" || !strings.Contains(errs, want) {
+		t.Errorf("apply: exit %d, stdout %q, stderr %q; want exit 0, stderr holding %q", code, out, errs, want)
+	}
+}
