@@ -216,7 +216,8 @@ func TestWorktreeSourceChanged(t *testing.T) {
 	}
 }
 
-func (s *wtSession) actionTitles() []string {
+// actions are the code actions at the start of c1's body.
+func (s *wtSession) actions() []protocol.CodeAction {
 	s.t.Helper()
 	var actions []protocol.CodeAction
 	p := s.pos(`Return the error`, 0)
@@ -225,8 +226,13 @@ func (s *wtSession) actionTitles() []string {
 		"range":        protocol.Range{Start: p, End: p},
 		"context":      map[string]any{"diagnostics": []any{}},
 	}, &actions)
+	return actions
+}
+
+func (s *wtSession) actionTitles() []string {
+	s.t.Helper()
 	var titles []string
-	for _, a := range actions {
+	for _, a := range s.actions() {
 		titles = append(titles, a.Title)
 	}
 	return titles
@@ -236,13 +242,7 @@ func TestWorktreeApplySuggestion(t *testing.T) {
 	s := newWTSession(t, nil)
 	s.rewrite(testreviews.WorktreeSource(1, ""))
 	s.waitCodes()
-	var actions []protocol.CodeAction
-	p := s.pos(`Return the error`, 0)
-	s.c.mustCall("textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": s.uri},
-		"range":        protocol.Range{Start: p, End: p},
-		"context":      map[string]any{"diagnostics": []any{}},
-	}, &actions)
+	actions := s.actions()
 	var apply *protocol.CodeAction
 	for i := range actions {
 		if actions[i].Title == "Apply c1's suggestion to internal/api/handler.go:73–74" {
