@@ -2,7 +2,6 @@ package worktree
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -289,8 +288,8 @@ func (t *Tree) holds(f *anchor.FileDiff) bool {
 }
 
 // holdSample is how many RIGHT lines of a file holds looks for: enough
-// to tell the reviewed revision from another, few enough that a patch of
-// 100,000 lines costs a few thousand lookups.
+// to tell the reviewed revision from another, and a cost per file that
+// does not grow with its diff.
 const holdSample = 16
 
 // holdsLines is holds for f's file as read: at least half of a sample of
@@ -318,13 +317,4 @@ func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
 		}
 	}
 	return found*2 >= all
-}
-
-// Describe says where loc is, for people: "internal/api/handler.go:74",
-// or why it is not found.
-func (l Location) Describe() string {
-	if l.Found() {
-		return fmt.Sprintf("%s:%d", l.Path, l.Start)
-	}
-	return fmt.Sprintf("not found: %v", l.Err)
 }
