@@ -21,9 +21,6 @@ type Plan struct {
 	placed   []placed
 }
 
-// Exported counts the comments the payloads carry.
-func (p *Plan) Exported() int { return len(p.placed) }
-
 // NewPlan checks doc for export. It fails on a document that has syntax
 // errors or is not an object: where its comments anchor would be a guess.
 func NewPlan(doc *exchange.Document) (*Plan, error) {
