@@ -56,16 +56,6 @@ type fileStat struct {
 	nlink    uint64
 }
 
-func statOf(fi fs.FileInfo) fileStat {
-	s := fileStat{size: fi.Size(), mtimeNs: fi.ModTime().UnixNano(), mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.dev, s.ino = uint64(st.Dev), uint64(st.Ino)
-		s.uid, s.gid = st.Uid, st.Gid
-		s.nlink = uint64(st.Nlink)
-	}
-	return s
-}
-
 // Read reads the file name will be replaced through. Symbolic links are
 // followed: the file they lead to is the one read and, later, replaced.
 func Read(name string) (*Original, error) {
@@ -106,7 +96,7 @@ func regular(name string, fi fs.FileInfo) error {
 	if fi.Mode().IsRegular() {
 		return nil
 	}
-	kind := "not a regular file"
+	kind := "a special file"
 	switch {
 	case fi.IsDir():
 		kind = "a directory"
