@@ -32,10 +32,9 @@ type worktreeState struct {
 	mu sync.Mutex
 	// folders are the workspace folders' paths (rootUri's when none).
 	folders []string
-	// watch: the client registers didChangeWatchedFiles dynamically;
-	// applyEdit: it answers workspace/applyEdit.
-	watch, applyEdit bool
-	trees            map[string]*worktree.Tree
+	// watch: the client registers didChangeWatchedFiles dynamically.
+	watch bool
+	trees map[string]*worktree.Tree
 	// watched is, by review, the registration sent and its patterns;
 	// warm the reviews whose files were read once (worktreeDiagnostics).
 	watched map[protocol.DocumentURI]string
@@ -54,8 +53,8 @@ type workspaceParams struct {
 	} `json:"workspaceFolders"`
 }
 
-// workspaceCapabilities is the client's workspace capabilities the
-// working tree uses.
+// workspaceCapabilities is the client's workspace capabilities: whether
+// it applies edits (read into clientCaps) and registers watchers.
 type workspaceCapabilities struct {
 	ApplyEdit             bool `json:"applyEdit"`
 	DidChangeWatchedFiles struct {
@@ -78,7 +77,7 @@ func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
 			w.folders = append(w.folders, path)
 		}
 	}
-	w.watch, w.applyEdit = caps.DidChangeWatchedFiles.DynamicRegistration, caps.ApplyEdit
+	w.watch = caps.DidChangeWatchedFiles.DynamicRegistration
 }
 
 // fileOf is the path of a file: URI, or "".
@@ -260,11 +259,11 @@ func (s *Server) suggestionActions(docURI protocol.DocumentURI, an *Analysis, sp
 	if !wantsKind(only, protocol.RefactorRewrite) {
 		return nil
 	}
-	s.wt.mu.Lock()
-	can := s.wt.applyEdit
-	s.wt.mu.Unlock()
+	if !s.clientCaps().applyEdit {
+		return nil
+	}
 	t := s.treeFor(docURI)
-	if t == nil || !can {
+	if t == nil {
 		return nil
 	}
 	var out []protocol.CodeAction
@@ -292,6 +291,9 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 	var name string
 	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &ci) != nil || remarshal(args[2], &name) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplySuggestion+" takes three arguments: the review's URI, the comment's index and its name")
+	}
+	if !s.clientCaps().applyEdit {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplySuggestion+" needs a client that supports workspace/applyEdit")
 	}
 	_, an, err := s.fileAnalysis(ctx, docURI)
 	if err != nil {
