@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,7 +141,7 @@ func runGolden(t *testing.T, file string) {
 
 	// Files the run wrote or left behind, as the expected out/ sections.
 	var outs []txtar.File
-	for _, name := range sortedKeys(r.after) {
+	for _, name := range slices.Sorted(maps.Keys(r.after)) {
 		in, isInput := r.inputs[name]
 		if isInput && bytes.Equal(in, r.after[name]) {
 			continue
@@ -202,7 +203,7 @@ func runGolden(t *testing.T, file string) {
 			t.Errorf("the archive has no %s section (run with -update)", name)
 		}
 	}
-	names := append(sortedKeys(got), sortedKeys(want)...)
+	names := append(slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want))...)
 	slices.Sort(names)
 	for _, name := range slices.Compact(names) {
 		g, gok := got[name]
@@ -220,15 +221,6 @@ func runGolden(t *testing.T, file string) {
 
 func hasSection(ar *txtar.Archive, name string) bool {
 	return slices.ContainsFunc(ar.Files, func(f txtar.File) bool { return f.Name == name })
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // lineDiff shows want and got line by line around the first difference;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -211,7 +212,7 @@ func TestCheckJSONStructure(t *testing.T) {
 		})
 	}
 	t.Run("coverage", func(t *testing.T) {
-		for _, code := range sortedKeys(codeSpec) {
+		for _, code := range slices.Sorted(maps.Keys(codeSpec)) {
 			if !seenCodes[code] {
 				t.Errorf("no check golden produces code %s", code)
 			}

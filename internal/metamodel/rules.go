@@ -3,6 +3,8 @@ package metamodel
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -92,7 +94,7 @@ func hoverRules(params, result any) []Violation {
 func workspaceEditRules(edit any, path string) []Violation {
 	var out []Violation
 	if changes, ok := field(edit, "changes").(map[string]any); ok {
-		for _, uri := range sortedKeys(changes) {
+		for _, uri := range slices.Sorted(maps.Keys(changes)) {
 			out = append(out, editListRules(asArray(changes[uri]), path+".changes["+strconv.Quote(uri)+"]")...)
 		}
 	}

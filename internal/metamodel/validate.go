@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -84,7 +85,7 @@ func (c *checker) check(t *Type, v any, path string) {
 			c.fail(path, "got %s, want an object (map)", describe(v))
 			return
 		}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			c.check(t.Key, k, path+"{key "+strconv.Quote(k)+"}")
 			c.check(t.mapValue, obj[k], path+"["+strconv.Quote(k)+"]")
 		}
@@ -220,7 +221,7 @@ func (c *checker) properties(props map[string]*property, v any, path, name strin
 		c.fail(path, "got %s, want an object (%s)", describe(v), name)
 		return
 	}
-	for _, pn := range sortedKeys(props) {
+	for _, pn := range slices.Sorted(maps.Keys(props)) {
 		p := props[pn]
 		pv, present := obj[pn]
 		switch {
@@ -232,7 +233,7 @@ func (c *checker) properties(props map[string]*property, v any, path, name strin
 			c.check(p.Type, pv, path+"."+pn)
 		}
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if props[k] == nil {
 			c.fail(path, "%s has no property %q", name, k)
 		}
@@ -276,7 +277,7 @@ func describe(v any) string {
 	case []any:
 		return fmt.Sprintf("array of %d", len(x))
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		if len(keys) > 6 {
 			keys = append(keys[:6], "…")
 		}
@@ -309,13 +310,4 @@ func typeName(t *Type) string {
 		return "{literal}"
 	}
 	return string(t.Value)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
