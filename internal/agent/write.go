@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -51,7 +52,7 @@ func (s *server) addComment(_ context.Context, _ *mcp.CallToolRequest, in AddCom
 		return nil, Comment{}, err
 	}
 	nc := features.NewComment{
-		ID: features.FreshID(r.doc), Author: or(in.Author, DefaultAuthor), Path: place.Path(), Side: side,
+		ID: features.FreshID(r.doc), Author: cmp.Or(in.Author, DefaultAuthor), Path: place.Path(), Side: side,
 		Start: place.Start, End: place.End, Body: in.Body,
 		Snippet: anchor.SnippetOf(place.File, place.Lines()), At: features.Stamp(s.now()),
 	}
@@ -158,7 +159,7 @@ func (s *server) reply(_ context.Context, _ *mcp.CallToolRequest, in ReplyInput)
 	if err != nil {
 		return nil, ReplyOutput{}, err
 	}
-	reply := Reply{Author: or(in.Author, DefaultAuthor), Body: in.Body, At: features.Stamp(s.now())}
+	reply := Reply{Author: cmp.Or(in.Author, DefaultAuthor), Body: in.Body, At: features.Stamp(s.now())}
 	edit, ok := features.ReplyBodyEdit(r.doc.Src, c, reply.Author, reply.Body, reply.At)
 	if !ok {
 		return nil, ReplyOutput{}, argError("id", "comment %s: its replies member is not an array: fix it first (lreview_check)", in.ID)
@@ -209,11 +210,4 @@ func (s *server) setState(_ context.Context, _ *mcp.CallToolRequest, in SetState
 	}
 	out.Changed = true
 	return textResult(fmt.Sprintf("%s: %s → %s in %s", in.ID, out.From, in.State, r.name)), out, nil
-}
-
-func or(s, dflt string) string {
-	if s == "" {
-		return dflt
-	}
-	return s
 }
