@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,47 +48,47 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 		fmt.Fprintf(stderr, "lreview-lsp export: name one FILE (or - for standard input)\n%s\n", exportUsage)
 		return nil, "", false
 	}
-	if msg := f.check(); msg != "" {
-		fmt.Fprintf(stderr, "lreview-lsp export: %s\n%s\n", msg, exportUsage)
+	f.event = strings.ToUpper(f.event)
+	if err := f.check(); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp export: %v\n%s\n", err, exportUsage)
 		return nil, "", false
 	}
 	return f, fs.Arg(0), true
 }
 
-// check returns what is wrong with the flags' values and combination.
-func (f *exportFlags) check() string {
+// check says what is wrong with the flags' values and combination.
+func (f *exportFlags) check() error {
 	only := map[string][]string{"github": {"event", "commit"}, "gitlab": {"base-sha", "start-sha", "head-sha"}}
 	switch f.to {
 	case "github", "gitlab":
 	case "":
-		return "--to is required: github or gitlab"
+		return errors.New("--to is required: github or gitlab")
 	default:
-		return fmt.Sprintf("--to must be github or gitlab, got %q", f.to)
+		return fmt.Errorf("--to must be github or gitlab, got %q", f.to)
 	}
 	for forgeName, names := range only {
 		for _, n := range names {
 			if f.set[n] && forgeName != f.to {
-				return fmt.Sprintf("--%s is for --to %s only", n, forgeName)
+				return fmt.Errorf("--%s is for --to %s only", n, forgeName)
 			}
 		}
 	}
 	if f.replies != "quote" && f.replies != "drop" {
-		return fmt.Sprintf("--replies must be quote or drop, got %q", f.replies)
+		return fmt.Errorf("--replies must be quote or drop, got %q", f.replies)
 	}
-	f.event = strings.ToUpper(f.event)
 	switch f.event {
 	case forge.EventComment, forge.EventRequestChanges, forge.EventApprove:
 	default:
-		return fmt.Sprintf("--event must be COMMENT, REQUEST_CHANGES or APPROVE, got %q", f.event)
+		return fmt.Errorf("--event must be COMMENT, REQUEST_CHANGES or APPROVE, got %q", f.event)
 	}
 	if f.to == "gitlab" {
 		for _, n := range []string{"base-sha", "start-sha", "head-sha"} {
 			if !f.set[n] {
-				return fmt.Sprintf("--to gitlab needs --base-sha, --start-sha and --head-sha (GitLab's merge request versions); --%s is missing", n)
+				return fmt.Errorf("--to gitlab needs --base-sha, --start-sha and --head-sha (GitLab's merge request versions); --%s is missing", n)
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 func (f *exportFlags) repliesMode() forge.Replies {
