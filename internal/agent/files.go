@@ -6,10 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // argError is a refused argument: the member at fault and what was
@@ -40,7 +40,7 @@ func (s *server) resolve(member, name string) (string, error) {
 	} else if err != nil {
 		return "", argError(member, "cannot read %s: %v", name, err)
 	}
-	if rel, err := filepath.Rel(s.root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !worktree.Within(s.root, real) {
 		return "", argError(member, "%s is outside the server's root %s (its working directory or --root): only files inside it are read or written", name, s.root)
 	}
 	return real, nil

@@ -106,7 +106,7 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 	}
 	if root == "" && review != "" {
 		for _, f := range folders {
-			if within(f, review) && len(f) > len(root) {
+			if worktree.Within(f, review) && len(f) > len(root) {
 				root = f
 			}
 		}
@@ -131,11 +131,6 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 		w.trees[root] = t
 	}
 	return t.Snapshot()
-}
-
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // worktreeDiagnostics are the working tree's diagnostics of an analysis
@@ -224,7 +219,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 	s.mu.Unlock()
 	for _, f := range files {
 		t := s.treeFor(f.uri)
-		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return within(t.Root(), path) }) {
+		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return worktree.Within(t.Root(), path) }) {
 			s.schedule(f, 0)
 		}
 	}

@@ -125,7 +125,7 @@ func (t *Tree) Resolve(path string) (string, error) {
 		}
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	if !inside(t.root, real) {
+	if !Within(t.root, real) {
 		return "", fmt.Errorf("%s: %w", path, ErrOutside)
 	}
 	return filepath.Join(t.dir, filepath.FromSlash(path)), nil
@@ -156,9 +156,9 @@ func (t *Tree) noLinks(name string) (bool, error) {
 	return true, nil
 }
 
-// inside reports whether path is root or below it; both are clean and
+// Within reports whether path is dir or below it; both are clean and
 // absolute.
-func inside(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
