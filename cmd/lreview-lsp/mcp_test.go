@@ -38,35 +38,14 @@ func TestMCPEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := filepath.Join(t.TempDir(), "lreview-lsp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "change.diff"), []byte(e2eDiff), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "mcp", "--root", root)
-	cmd.Dir = t.TempDir() // the root is the flag's, not the working directory
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := startMCP(t, root)
 	call := func(tool string, args map[string]any, out any) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", tool, err)
-		}
-		if res.IsError {
-			t.Fatalf("%s: %v", tool, res.Content[0].(*mcp.TextContent).Text)
-		}
-		data, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(data, out); err != nil {
-			t.Fatal(err)
-		}
+		callTool(t, cs, tool, args, out)
 	}
 	const file = "pr.review.json"
 
@@ -121,20 +100,65 @@ func TestMCPEndToEnd(t *testing.T) {
 	}
 }
 
+// startMCP builds the command and connects to `lreview-lsp mcp --root
+// root` through the SDK's command transport, from another directory: the
+// root is the flag's, not the working directory.
+func startMCP(t *testing.T, root string) *mcp.ClientSession {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lreview-lsp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "mcp", "--root", root)
+	cmd.Dir = t.TempDir()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool calls tool and decodes its structured result into out; a tool
+// error fails the test.
+func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: %v", tool, res.Content[0].(*mcp.TextContent).Text)
+	}
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatalf("%s: its structured content %s: %v", tool, data, err)
+	}
+}
+
 // personEdit does what a person does to the review in an editor: marks
 // c2 dismissed and replies to c1, by hand.
 func personEdit(t *testing.T, text string) string {
 	t.Helper()
 	c2 := strings.Index(text, `"id": "c2"`)
+	if c2 < 0 {
+		t.Fatalf("no c2 in\n%s", text)
+	}
 	state := strings.Index(text[c2:], `"state": "active"`)
-	if c2 < 0 || state < 0 {
+	if state < 0 {
 		t.Fatalf("no c2 state in\n%s", text)
 	}
 	text = text[:c2+state] + `"state": "dismissed"` + text[c2+state+len(`"state": "active"`):]
 	c1 := strings.Index(text, `"id": "c1"`)
-	end := strings.Index(text[c1:], "\n    }")
-	if c1 < 0 || end < 0 {
+	if c1 < 0 {
 		t.Fatalf("no c1 in\n%s", text)
+	}
+	end := strings.Index(text[c1:], "\n    }")
+	if end < 0 {
+		t.Fatalf("no end of c1 in\n%s", text)
 	}
 	at := c1 + end
 	return text[:at] + ",\n      \"replies\": [\n        {\"author\": \"hduran\", \"body\": \"Done — it returns now.\"}\n      ]" + text[at:]
