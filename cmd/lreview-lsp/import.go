@@ -73,13 +73,12 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func importGitHub(commentsName, reviewsName, patchName string, stdin io.Reader, stderr io.Writer) (*forge.Imported, int) {
 	stdinUsed := false
 	read := func(name string) ([]byte, bool) {
-		r := stdin
 		if name == "-" && stdinUsed {
 			fmt.Fprintln(stderr, "lreview-lsp import: only one of --comments, --reviews and --patch may be - (standard input)")
 			return nil, false
 		}
 		stdinUsed = stdinUsed || name == "-"
-		data, err := readInput(name, r)
+		data, err := readInput(name, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 			return nil, false
