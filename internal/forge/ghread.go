@@ -50,32 +50,28 @@ type GitHubReviewRecord struct {
 // page, concatenated (or, with --slurp, one array of them). name is the
 // file's name, for messages.
 func ReadGitHubComments(name string, data []byte) ([]GitHubThreadComment, error) {
-	var out []GitHubThreadComment
-	err := readPages(name, data, "the review comments of gh api repos/OWNER/REPO/pulls/N/comments --paginate",
-		[]string{"id", "path", "body"}, func(elem json.RawMessage) error {
-			var c GitHubThreadComment
-			if err := json.Unmarshal(elem, &c); err != nil {
-				return err
-			}
-			out = append(out, c)
-			return nil
-		})
-	return out, err
+	return readRecords[GitHubThreadComment](name, data, "the review comments of gh api repos/OWNER/REPO/pulls/N/comments --paginate",
+		[]string{"id", "path", "body"})
 }
 
 // ReadGitHubReviews reads the output of
 // gh api repos/{o}/{r}/pulls/{n}/reviews --paginate.
 func ReadGitHubReviews(name string, data []byte) ([]GitHubReviewRecord, error) {
-	var out []GitHubReviewRecord
-	err := readPages(name, data, "the reviews of gh api repos/OWNER/REPO/pulls/N/reviews --paginate",
-		[]string{"id", "body"}, func(elem json.RawMessage) error {
-			var r GitHubReviewRecord
-			if err := json.Unmarshal(elem, &r); err != nil {
-				return err
-			}
-			out = append(out, r)
-			return nil
-		})
+	return readRecords[GitHubReviewRecord](name, data, "the reviews of gh api repos/OWNER/REPO/pulls/N/reviews --paginate",
+		[]string{"id", "body"})
+}
+
+// readRecords decodes every object of every page of data as a T.
+func readRecords[T any](name string, data []byte, what string, required []string) ([]T, error) {
+	var out []T
+	err := readPages(name, data, what, required, func(elem json.RawMessage) error {
+		var r T
+		if err := json.Unmarshal(elem, &r); err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
 	return out, err
 }
 
