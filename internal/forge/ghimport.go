@@ -228,9 +228,9 @@ func place(c *exComment, g *GitHubThreadComment, ix *anchor.Index, im *Imported)
 		// The lines it was on, from the hunk GitHub kept with it: the
 		// snippet a re-anchoring pass (lreview-lsp fix, a quick fix)
 		// searches the patch for.
-		c.Snippet = hunkTail(g.DiffHunk, side, *end-deref(start, *end)+1)
+		c.Snippet = hunkTail(g.DiffHunk, side, *end-rangeStart(start, *end)+1)
 		im.Notes = append(im.Notes, fmt.Sprintf("%s: outdated on GitHub (its line is gone from the pull request's diff): imported stale at %s of %q",
-			c.ID, anchor.LineSpan(side, deref(start, *end), *end), c.Path))
+			c.ID, anchor.LineSpan(side, rangeStart(start, *end), *end), c.Path))
 	}
 	c.StartLine = *end
 	if start != nil && *start < *end {
@@ -311,11 +311,13 @@ func fileNamed(ix *anchor.Index, path string) *anchor.FileDiff {
 	return nil
 }
 
-func deref(p *int, def int) int {
-	if p == nil || *p >= def {
-		return def
+// rangeStart is a range's first line: start when GitHub gives one
+// before end, else end.
+func rangeStart(start *int, end int) int {
+	if start == nil || *start >= end {
+		return end
 	}
-	return *p
+	return *start
 }
 
 func sideOf(s string) anchor.Side {
