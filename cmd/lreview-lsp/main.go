@@ -1,5 +1,8 @@
-// Command lreview-lsp checks, formats and fixes review exchange files
-// (*.review.json), and serves the Language Server Protocol for editors.
+// Command lreview-lsp serves the Language Server Protocol for review
+// exchange files (*.review.json) to editors and their tools to agents
+// (mcp); from the command line it checks, formats, fixes and rebases
+// them, makes new ones, carries them to and from GitHub and GitLab
+// (export, import), and meets them with the working tree (locate, apply).
 package main
 
 import (
@@ -23,7 +26,7 @@ Usage:
                                                   exit 1 when an error remains, as check would
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
   lreview-lsp export --to github|gitlab FILE      print the review as a GitHub review or GitLab discussions (JSON)
-  lreview-lsp import --from github --comments C --patch D [-o OUT]
+  lreview-lsp import --from github --comments C --patch D [--reviews R] [-o OUT]
                                                   make a review from a pull request's review threads
   lreview-lsp new [--title T] [--summary S] [DIFF|-]
                                                   print a new review around a unified diff (default: stdin)
