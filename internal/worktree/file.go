@@ -19,7 +19,7 @@ const MaxFileSize = 16 << 20
 
 // Errors of Read for files that are ignored.
 var (
-	ErrTooLarge   = errors.New("larger than 16 MB")
+	ErrTooLarge   = fmt.Errorf("larger than %d MB", MaxFileSize>>20)
 	ErrBinary     = errors.New("a binary file")
 	ErrNotRegular = errors.New("not a regular file")
 )
