@@ -25,11 +25,12 @@ func wtAnalysis(t *testing.T, shift int, changed string) (Analysis, *worktree.Tr
 	return Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)}, tree
 }
 
-// at is the offset of the n-th occurrence (from 0) of s in the review.
+// at is an offset inside the n-th occurrence (from 0) of s in the
+// review: its second byte.
 func at(t *testing.T, s string, n int) int {
 	t.Helper()
 	src := testreviews.WorktreeReview
-	off := 0
+	off := 0 // one past the start of the occurrence found last
 	for ; n >= 0; n-- {
 		i := strings.Index(src[off:], s)
 		if i < 0 {
@@ -37,7 +38,7 @@ func at(t *testing.T, s string, n int) int {
 		}
 		off += i + 1
 	}
-	return off - 1 + 1 // inside s
+	return off
 }
 
 func TestSourceLineAndComment(t *testing.T) {
