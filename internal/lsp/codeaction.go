@@ -59,6 +59,10 @@ func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParam
 		return commands, nil
 	}
 	for _, a := range actions {
+		if a.Command != nil { // an action that runs a command of its own, not an edit
+			commands = append(commands, *a.Command)
+			continue
+		}
 		commands = append(commands, protocol.Command{Title: a.Title, Command: CommandApplyEdit, Arguments: []any{a.Edit}})
 	}
 	return commands, nil

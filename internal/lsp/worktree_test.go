@@ -28,9 +28,15 @@ type wtSession struct {
 
 func newWTSession(t *testing.T, settings map[string]any) *wtSession {
 	t.Helper()
+	return newWTSessionWith(t, settings, fullCapabilities("utf-16"))
+}
+
+// newWTSessionWith is newWTSession from a client with caps, to which it
+// adds applyEdit and dynamic file watching.
+func newWTSessionWith(t *testing.T, settings, caps map[string]any) *wtSession {
+	t.Helper()
 	root, review := testreviews.WorktreeRepo(t, 0, "")
 	c := newTestClient(t, Options{})
-	caps := fullCapabilities("utf-16")
 	caps["workspace"] = map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}
 	params := map[string]any{
 		"processId":        nil,
@@ -362,5 +368,34 @@ func TestWorktreeSourceRootSetting(t *testing.T) {
 				t.Errorf("implementation: got %v, want handler.go line %d", locs, tc.want)
 			}
 		})
+	}
+}
+
+// TestWorktreeSuggestionAsCommand: a client that takes code actions only
+// as Commands gets the suggestion's own command, which applies it, not a
+// command carrying an edit it does not have.
+func TestWorktreeSuggestionAsCommand(t *testing.T) {
+	caps := fullCapabilities("utf-16")
+	delete(caps["textDocument"].(map[string]any)["codeAction"].(map[string]any), "codeActionLiteralSupport")
+	s := newWTSessionWith(t, nil, caps)
+	s.waitCodes()
+	var commands []protocol.Command
+	p := s.pos(`Return the error`, 0)
+	s.c.mustCall("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": s.uri},
+		"range":        protocol.Range{Start: p, End: p},
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &commands)
+	const title = "Apply c1's suggestion to internal/api/handler.go:72–73"
+	i := slices.IndexFunc(commands, func(c protocol.Command) bool { return c.Title == title })
+	if i < 0 || commands[i].Command != CommandApplySuggestion {
+		t.Fatalf("got %+v, want a command %q running %s", commands, title, CommandApplySuggestion)
+	}
+	s.c.mustCall("workspace/executeCommand", map[string]any{"command": commands[i].Command, "arguments": commands[i].Arguments}, nil)
+	s.c.mu.Lock()
+	applied := len(s.c.applied)
+	s.c.mu.Unlock()
+	if applied != 1 {
+		t.Errorf("got %d applyEdit requests, want 1", applied)
 	}
 }
