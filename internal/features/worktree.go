@@ -89,7 +89,8 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 		}
 		loc := r.fileStart(t, f)
 		for i := f.First; i <= f.Last && i < len(patch.Lines); i++ {
-			if i == f.First && strings.HasPrefix(patch.LineText(i), "diff --git") || strings.HasPrefix(patch.LineText(i), "+++ ") {
+			text := patch.LineText(i)
+			if (i == f.First && strings.HasPrefix(text, "diff --git")) || strings.HasPrefix(text, "+++ ") {
 				out = append(out, SourceLink{Range: LineRange(patch, i), File: abs, Line: loc.Start})
 			}
 			if len(f.Hunks) > 0 && i >= f.Hunks[0].Header {
