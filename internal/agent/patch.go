@@ -52,11 +52,8 @@ func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*m
 	for _, a := range applied {
 		out.Fixes = append(out.Fixes, Fixed{Line: a.Line, Code: a.Code, Done: a.Done, Declined: a.Declined})
 	}
-	if in.Write && out.Diff != "" {
-		if err := s.write(r, fixed); err != nil {
-			return nil, FixOutput{}, err
-		}
-		out.Written = true
+	if out.Written, err = s.writeChange(r, in.Write, out.Diff, fixed); err != nil {
+		return nil, FixOutput{}, err
 	}
 	var b strings.Builder
 	for _, f := range out.Fixes {
@@ -67,6 +64,18 @@ func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*m
 		fmt.Fprintf(&b, "%s:%d: %s%s\n", r.name, f.Line, word, f.Done)
 	}
 	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
+}
+
+// writeChange writes data over the review when the tool was asked to
+// write and diff shows a change; it says whether it wrote.
+func (s *server) writeChange(r *review, asked bool, diff string, data []byte) (bool, error) {
+	if !asked || diff == "" {
+		return false, nil
+	}
+	if err := s.write(r, data); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // changeText ends a fix's or rebase's text: what was written, or the diff
@@ -141,11 +150,8 @@ func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInpu
 			fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mv.ID, anchor.LineSpan(m.FromSide, m.FromStart, m.FromEnd), anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 		}
 	}
-	if in.Write && out.Diff != "" {
-		if err := s.write(r, after); err != nil {
-			return nil, RebaseOutput{}, err
-		}
-		out.Written = true
+	if out.Written, err = s.writeChange(r, in.Write, out.Diff, after); err != nil {
+		return nil, RebaseOutput{}, err
 	}
 	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
 }
