@@ -7,6 +7,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Completion while a person writes a review by hand: member names from the
@@ -283,11 +284,8 @@ func closedString(src []byte, start, end int) bool {
 	if end-start < 2 || src[start] != '"' || src[end-1] != '"' {
 		return false
 	}
-	bs := 0
-	for i := end - 2; i > start && src[i] == '\\'; i-- {
-		bs++
-	}
-	return bs%2 == 0
+	next, open, _ := jsontext.SkipString(src[:end], start+1, false)
+	return !open && next == end
 }
 
 // tokenRange is the range a completion replaces for the token
