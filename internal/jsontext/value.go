@@ -166,7 +166,7 @@ func Literal(b []byte, i int) (int, bool) {
 // nest at most maxDepth deep. It walks the value without recursion, in
 // time linear in its length.
 func SkipValue(b []byte, i, maxDepth int) (int, error) {
-	nest := NewNesting(maxDepth)
+	nest := Nesting{max: maxDepth} // allocates only when a container opens
 	for {
 		i = SkipSpace(b, i)
 		if i >= len(b) {
