@@ -57,7 +57,8 @@ type Completion struct {
 }
 
 // maxLineDocs bounds the line items that carry a diff excerpt as their
-// documentation: beyond it the list would weigh megabytes.
+// documentation: beyond it the list would outweigh the rest of the reply
+// many times over.
 const maxLineDocs = 300
 
 // Complete returns the completion candidates at offset.

@@ -12,14 +12,14 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// The params of didOpen and didChange carry the document: megabytes of
-// escaped JSON on a large review. A general decoder makes a Go string of
+// The params of didOpen and didChange carry the whole document as escaped
+// JSON, nearly all of the message. A general decoder makes a Go string of
 // the text, and the server then copies it into the []byte the parser
 // reads; this small decoder unescapes the text fields in place, in one
 // pass (jsontext.Unescape), so that the text is a slice of the params, and
-// leaves the few other members to fastjson. The params must be the caller's to overwrite
-// and must never change afterwards: the transport gives each message a
-// buffer of its own, and so does jsonrpc2.
+// leaves the few other members to fastjson. The params must be the
+// caller's to overwrite and must never change afterwards: the transport
+// gives each message a buffer of its own, and so does jsonrpc2.
 
 // errParamsNotJSON is a decode's error when the params are not JSON at
 // all, which only params the transport handed over unread can be.

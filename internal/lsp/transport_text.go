@@ -10,9 +10,9 @@ import (
 )
 
 // The notifications that carry documents skip jsonrpc2. Its decoder would
-// copy a didOpen's megabytes of params out of the body before the server
-// decodes them again; instead the transport hands the params over as a
-// slice of the body, and the server decodes the text in place (see
+// copy a didOpen's params, the whole document, out of the body before the
+// server decodes them again; instead the transport hands the params over
+// as a slice of the body, and the server decodes the text in place (see
 // paramsReader.text). jsonrpc2 calls its handler from its read loop, one
 // message after the other, so a notification handled inside Read, before
 // the next message is read, keeps its place among the others.
