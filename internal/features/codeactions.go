@@ -78,15 +78,15 @@ func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 	}
 	var out []Action
 	if c := anchor.CommentAt(doc, start); c != nil {
-		out = append(out, actCommentActions(r, c, opts)...)
+		out = append(out, commentActions(r, c, opts)...)
 	}
-	out = append(out, actNewCommentActions(r, start, end, opts)...)
+	out = append(out, newCommentActions(r, start, end, opts)...)
 	return out
 }
 
-// actCommentActions are the actions on comment c: its state, a reply, and
+// commentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
-func actCommentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
+func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Src
 	name := anchor.CommentName(c)
 	var out []Action
@@ -106,10 +106,10 @@ func actCommentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Ac
 		add("Reply to "+name, e)
 	}
 	for i := range out {
-		out[i].Resolves = actFixedBy(r, c, out[i].Edits)
+		out[i].Resolves = diagnosticFixedBy(r, c, out[i].Edits)
 	}
 	if c.StateNorm() == exchange.StateStale {
-		if a, ok := actReanchor(r, c); ok {
+		if a, ok := reanchorAction(r, c); ok {
 			out = append(out, a)
 		}
 	}
@@ -131,20 +131,20 @@ func CommentDiagnostics(r Analysis, ds []exchange.Diagnostic, offset int) []exch
 	}
 	var out []exchange.Diagnostic
 	for _, d := range ds {
-		if actInside(d.Range, c.Node) {
+		if rangeInNode(d.Range, c.Node) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// actFixedBy returns the diagnostic of comment c one of whose fixes makes
+// diagnosticFixedBy returns the diagnostic of comment c one of whose fixes makes
 // exactly edits: the action is then that fix, reached from elsewhere in
 // the comment.
-func actFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+func diagnosticFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		if !actInside(d.Range, c.Node) {
+		if !rangeInNode(d.Range, c.Node) {
 			continue
 		}
 		for _, f := range d.Fixes {
@@ -156,24 +156,25 @@ func actFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *exchang
 	return nil
 }
 
-// actDiagnosticOf returns comment c's diagnostic with code, or nil.
-func actDiagnosticOf(r Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
+// commentDiagnostic returns comment c's diagnostic with code, or nil.
+func commentDiagnostic(r Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
 	for i := range r.Diagnostics {
-		if d := &r.Diagnostics[i]; d.Code == code && actInside(d.Range, c.Node) {
+		if d := &r.Diagnostics[i]; d.Code == code && rangeInNode(d.Range, c.Node) {
 			return d
 		}
 	}
 	return nil
 }
 
-func actInside(rg exchange.Range, n *exchange.Node) bool {
+// rangeInNode reports whether rg lies within n.
+func rangeInNode(rg exchange.Range, n *exchange.Node) bool {
 	return n.Start <= rg.Start && rg.End <= n.End
 }
 
-// actReanchor re-anchors stale comment c by content (Reanchor, the
+// reanchorAction re-anchors stale comment c by content (Reanchor, the
 // rebase machinery, with the comment's context), as the terminal UI's
 // re-anchoring pass would.
-func actReanchor(r Analysis, c *exchange.Comment) (Action, bool) {
+func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 	edits, moves := anchor.Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
 	if len(edits) == 0 || len(moves) != 1 {
 		return Action{}, false
@@ -189,7 +190,7 @@ func actReanchor(r Analysis, c *exchange.Comment) (Action, bool) {
 	default:
 		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 	}
-	return Action{Title: title, Edits: edits, Resolves: actDiagnosticOf(r, c, exchange.CodeStaleAnchor)}, true
+	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(r, c, exchange.CodeStaleAnchor)}, true
 }
 
 // ReplyEdit returns the edit that appends the reply {author, "", at} to
@@ -204,9 +205,9 @@ func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edi
 // replies with its text, where an editor leaves the body for the person
 // to type.
 func ReplyBodyEdit(src []byte, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
-	members := []actMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
+	members := []jsonMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
 	obj := c.Node
-	outer := actStyleOf(src, obj)
+	outer := layoutOf(src, obj)
 	inner := outer.nested()
 	rs := obj.Member("replies")
 	switch {
@@ -219,11 +220,11 @@ func ReplyBodyEdit(src []byte, c *exchange.Comment, author, body, at string) (ex
 	}
 	last := rs.Elems()[len(rs.Elems())-1]
 	if last.Kind == exchange.KindObject && len(last.Members()) > 0 {
-		inner = actStyleOf(src, last)
+		inner = layoutOf(src, last)
 	} else if e := rs.Elems()[0]; e.Kind == exchange.KindObject && len(e.Members()) > 0 {
-		inner = actStyleOf(src, e)
+		inner = layoutOf(src, e)
 	}
-	return actAppend(src, rs, inner.render(members)), true
+	return appendElementEdit(src, rs, inner.render(members)), true
 }
 
 // NewComment is a comment to add. Body is empty when an editor adds it
@@ -240,8 +241,8 @@ type NewComment struct {
 // state is written although active is the default: the spec's example
 // writes it, and the LLM reading the review back should not have to know
 // defaults. An empty snippet is left out (the spec recomputes it).
-func (nc NewComment) members() []actMember {
-	ms := []actMember{
+func (nc NewComment) members() []jsonMember {
+	ms := []jsonMember{
 		{"id", exchange.Quote(nc.ID)},
 		{"author", exchange.Quote(nc.Author)},
 		{"path", exchange.Quote(nc.Path)},
@@ -249,13 +250,13 @@ func (nc NewComment) members() []actMember {
 		{"start_line", strconv.Itoa(nc.Start)},
 	}
 	if nc.End != nc.Start {
-		ms = append(ms, actMember{"end_line", strconv.Itoa(nc.End)})
+		ms = append(ms, jsonMember{"end_line", strconv.Itoa(nc.End)})
 	}
-	ms = append(ms, actMember{"body", exchange.Quote(nc.Body)}, actMember{"state", exchange.Quote(exchange.StateActive)})
+	ms = append(ms, jsonMember{"body", exchange.Quote(nc.Body)}, jsonMember{"state", exchange.Quote(exchange.StateActive)})
 	if nc.Snippet != "" {
-		ms = append(ms, actMember{"snippet", exchange.Quote(nc.Snippet)})
+		ms = append(ms, jsonMember{"snippet", exchange.Quote(nc.Snippet)})
 	}
-	return append(ms, actMember{"at", exchange.Quote(nc.At)})
+	return append(ms, jsonMember{"at", exchange.Quote(nc.At)})
 }
 
 // NewCommentEdit returns the edit that appends nc to the document's
@@ -267,7 +268,7 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 		return exchange.Edit{}, false
 	}
 	members := nc.members()
-	outer := actStyleOf(src, root)
+	outer := layoutOf(src, root)
 	inner := outer.nested()
 	cs := root.Member("comments")
 	switch {
@@ -279,9 +280,9 @@ func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool)
 		return exchange.ReplaceValue(cs, outer.array(inner.render(members))), true
 	}
 	if first := cs.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
-		inner = actStyleOf(src, first)
+		inner = layoutOf(src, first)
 	}
-	return actAppend(src, cs, inner.render(members)), true
+	return appendElementEdit(src, cs, inner.render(members)), true
 }
 
 // FreshID returns an id for a new comment: "c" and one more than the
@@ -319,11 +320,11 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 	return -1, false
 }
 
-// actNewCommentActions are "Comment on RIGHT 74" (and on LEFT for a context
+// newCommentActions are "Comment on RIGHT 74" (and on LEFT for a context
 // line) when start is on a body line of a hunk. When end is on another
 // body line of the same hunk, the comment spans the lines between, on each
 // side whose image holds both ends.
-func actNewCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
+func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
 	doc, ix := r.Doc, r.Index
 	p, ok := PatchLineAt(doc, start)
 	if !ok {
@@ -373,11 +374,11 @@ func actNewCommentActions(r Analysis, start, end int, opts ActionOptions) []Acti
 	return out
 }
 
-// actMember is one member of an object to write: its name and its JSON text.
-type actMember struct{ name, value string }
+// jsonMember is one member of an object to write: its name and its JSON text.
+type jsonMember struct{ name, value string }
 
-// actStyle is how an object's members are laid out.
-type actStyle struct {
+// objectLayout is how an object's members are laid out.
+type objectLayout struct {
 	nl        string
 	multiline bool
 	// indent is the members' indentation and close the closing brace's
@@ -385,15 +386,15 @@ type actStyle struct {
 	indent, close, pad string
 }
 
-// actStyleOf reads obj's layout from the source.
-func actStyleOf(src []byte, obj *exchange.Node) actStyle {
-	st := actStyle{nl: exchange.Newline(src)}
+// layoutOf reads obj's layout from the source.
+func layoutOf(src []byte, obj *exchange.Node) objectLayout {
+	st := objectLayout{nl: exchange.Newline(src)}
 	open := exchange.LineIndent(src, obj.Start)
 	if len(obj.Members()) == 0 {
 		return st
 	}
 	first := obj.Members()[0]
-	if !actHasNewline(src[obj.Start+1 : first.KeyStart()]) {
+	if !hasNewline(src[obj.Start+1 : first.KeyStart()]) {
 		if first.KeyStart() > obj.Start+1 && src[obj.Start+1] == ' ' {
 			st.pad = " "
 		}
@@ -402,7 +403,7 @@ func actStyleOf(src []byte, obj *exchange.Node) actStyle {
 	st.multiline = true
 	st.indent = exchange.LineIndent(src, first.KeyStart())
 	st.close = open
-	if end := obj.End - 1; obj.Closed && actHasNewline(src[obj.Members()[len(obj.Members())-1].End:end]) {
+	if end := obj.End - 1; obj.Closed && hasNewline(src[obj.Members()[len(obj.Members())-1].End:end]) {
 		st.close = exchange.LineIndent(src, end)
 	}
 	return st
@@ -411,20 +412,20 @@ func actStyleOf(src []byte, obj *exchange.Node) actStyle {
 // nested is the style of an object written as a member value of one laid
 // out in st: one indentation step deeper (the step st itself uses, or two
 // spaces), or on one line like st.
-func (st actStyle) nested() actStyle {
+func (st objectLayout) nested() objectLayout {
 	if !st.multiline {
-		return actStyle{nl: st.nl, pad: st.pad}
+		return objectLayout{nl: st.nl, pad: st.pad}
 	}
 	unit := st.unit()
 	// The value's array sits at st.indent; its elements one step deeper,
 	// their members two.
-	return actStyle{nl: st.nl, multiline: true, indent: st.indent + unit + unit, close: st.indent + unit}
+	return objectLayout{nl: st.nl, multiline: true, indent: st.indent + unit + unit, close: st.indent + unit}
 }
 
 // unit is the indentation step of a multi-line style: what its members'
 // indentation adds to its closing brace's, or two spaces when that is
 // nothing or not a step.
-func (st actStyle) unit() string {
+func (st objectLayout) unit() string {
 	if !strings.HasPrefix(st.indent, st.close) || len(st.indent) == len(st.close) {
 		return "  "
 	}
@@ -433,7 +434,7 @@ func (st actStyle) unit() string {
 
 // array writes a one-element array holding elem (laid out by nested())
 // as the value of a member of an object in st.
-func (st actStyle) array(elem string) string {
+func (st objectLayout) array(elem string) string {
 	if !st.multiline {
 		return "[" + elem + "]"
 	}
@@ -441,7 +442,7 @@ func (st actStyle) array(elem string) string {
 }
 
 // render writes an object with members in style st.
-func (st actStyle) render(ms []actMember) string {
+func (st objectLayout) render(ms []jsonMember) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, m := range ms {
@@ -466,19 +467,19 @@ func (st actStyle) render(ms []actMember) string {
 	return b.String()
 }
 
-// actAppend returns the edit that adds text after arr's last element,
+// appendElementEdit returns the edit that adds text after arr's last element,
 // on a line of its own indented like the first element when the array is
 // laid out one element per line.
-func actAppend(src []byte, arr *exchange.Node, text string) exchange.Edit {
+func appendElementEdit(src []byte, arr *exchange.Node, text string) exchange.Edit {
 	first, last := arr.Elems()[0], arr.Elems()[len(arr.Elems())-1]
 	sep := ", "
-	if actHasNewline(src[arr.Start+1 : first.Start]) {
+	if hasNewline(src[arr.Start+1 : first.Start]) {
 		sep = "," + exchange.Newline(src) + exchange.LineIndent(src, first.Start)
 	}
 	return exchange.Edit{Start: last.End, End: last.End, NewText: sep + text}
 }
 
-func actHasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
+func hasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
 
 // FixAllTitle names the source.fixAll action after what it applies.
 func FixAllTitle(applied []anchor.Applied) string {

@@ -10,12 +10,12 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-var actNow = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+var fixedNow = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 
-const actAt = "2026-12-02T10:00:00Z"
+const fixedAt = "2026-12-02T10:00:00Z"
 
-// actApply applies edit to src and checks that the result is still JSON.
-func actApply(t *testing.T, src string, edits ...exchange.Edit) string {
+// applyChecked applies edit to src and checks that the result is still JSON.
+func applyChecked(t *testing.T, src string, edits ...exchange.Edit) string {
 	t.Helper()
 	out, err := exchange.ApplyEdits([]byte(src), edits)
 	if err != nil {
@@ -27,8 +27,8 @@ func actApply(t *testing.T, src string, edits ...exchange.Edit) string {
 	return string(out)
 }
 
-// actPatch is a small patch: RIGHT 1–3 / LEFT 1–3 with a change in line 2.
-const actPatch = `[
+// smallPatch is a small patch: RIGHT 1–3 / LEFT 1–3 with a change in line 2.
+const smallPatch = `[
     "diff --git a/a.go b/a.go",
     "--- a/a.go",
     "+++ b/a.go",
@@ -44,8 +44,8 @@ func TestStamp(t *testing.T) {
 		in   time.Time
 		want string
 	}{
-		{actNow, actAt},
-		{time.Date(2026, 12, 2, 11, 0, 0, 999_999_999, time.FixedZone("CET", 3600)), actAt},
+		{fixedNow, fixedAt},
+		{time.Date(2026, 12, 2, 11, 0, 0, 999_999_999, time.FixedZone("CET", 3600)), fixedAt},
 		{time.Date(2027, 1, 1, 0, 0, 5, 0, time.UTC), "2027-01-01T00:00:05Z"},
 	}
 	for _, tt := range tests {
@@ -77,7 +77,7 @@ func TestReplyEdit(t *testing.T) {
       "body": "b",
       "replies": [
         { "author": "hduran", "body": "ok" },
-        { "author": "user", "body": "", "at": "` + actAt + `" }
+        { "author": "user", "body": "", "at": "` + fixedAt + `" }
       ]
     }`,
 		},
@@ -104,7 +104,7 @@ func TestReplyEdit(t *testing.T) {
         {
           "author": "user",
           "body": "",
-          "at": "` + actAt + `"
+          "at": "` + fixedAt + `"
         }
       ]
     }`,
@@ -125,7 +125,7 @@ func TestReplyEdit(t *testing.T) {
         {
           "author": "user",
           "body": "",
-          "at": "` + actAt + `"
+          "at": "` + fixedAt + `"
         }
       ],
       "x-note": 1
@@ -141,7 +141,7 @@ func TestReplyEdit(t *testing.T) {
         {
           "author": "user",
           "body": "",
-          "at": "` + actAt + `"
+          "at": "` + fixedAt + `"
         }
       ]
     }`,
@@ -149,17 +149,17 @@ func TestReplyEdit(t *testing.T) {
 		{
 			name:    "one-line comment stays on one line",
 			comment: `{ "id": "c1", "body": "b" }`,
-			want:    `{ "id": "c1", "body": "b", "replies": [{ "author": "user", "body": "", "at": "` + actAt + `" }] }`,
+			want:    `{ "id": "c1", "body": "b", "replies": [{ "author": "user", "body": "", "at": "` + fixedAt + `" }] }`,
 		},
 		{
 			name:    "one-line comment, one-line replies",
 			comment: `{"id": "c1", "body": "b", "replies": [{"author": "a", "body": "x"}]}`,
-			want:    `{"id": "c1", "body": "b", "replies": [{"author": "a", "body": "x"}, {"author": "user", "body": "", "at": "` + actAt + `"}]}`,
+			want:    `{"id": "c1", "body": "b", "replies": [{"author": "a", "body": "x"}, {"author": "user", "body": "", "at": "` + fixedAt + `"}]}`,
 		},
 		{
 			name:    "tabs",
 			comment: "{\n\t\t\t\"id\": \"c1\",\n\t\t\t\"body\": \"b\"\n\t\t}",
-			want:    "{\n\t\t\t\"id\": \"c1\",\n\t\t\t\"body\": \"b\",\n\t\t\t\"replies\": [\n\t\t\t\t{\n\t\t\t\t\t\"author\": \"user\",\n\t\t\t\t\t\"body\": \"\",\n\t\t\t\t\t\"at\": \"" + actAt + "\"\n\t\t\t\t}\n\t\t\t]\n\t\t}",
+			want:    "{\n\t\t\t\"id\": \"c1\",\n\t\t\t\"body\": \"b\",\n\t\t\t\"replies\": [\n\t\t\t\t{\n\t\t\t\t\t\"author\": \"user\",\n\t\t\t\t\t\"body\": \"\",\n\t\t\t\t\t\"at\": \"" + fixedAt + "\"\n\t\t\t\t}\n\t\t\t]\n\t\t}",
 		},
 		{
 			name:    "replies is not an array",
@@ -173,7 +173,7 @@ func TestReplyEdit(t *testing.T) {
 			if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 1 {
 				t.Fatalf("bad test document: %v", doc.Syntax)
 			}
-			e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], DefaultAuthor, actAt)
+			e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], DefaultAuthor, fixedAt)
 			if tt.want == "" {
 				if ok {
 					t.Errorf("got edit %+v, want none", e)
@@ -184,7 +184,7 @@ func TestReplyEdit(t *testing.T) {
 				t.Fatalf("got no edit, want one")
 			}
 			want := strings.Replace(src, tt.comment, tt.want, 1)
-			if got := actApply(t, src, e); got != want {
+			if got := applyChecked(t, src, e); got != want {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
 		})
@@ -194,20 +194,20 @@ func TestReplyEdit(t *testing.T) {
 func TestReplyEditCRLF(t *testing.T) {
 	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": [\n    {\n      \"id\": \"c1\",\n      \"body\": \"b\"\n    }\n  ]\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], "ana", actAt)
+	e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], "ana", fixedAt)
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}
-	got := actApply(t, src, e)
-	want := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": [\n    {\n      \"id\": \"c1\",\n      \"body\": \"b\",\n      \"replies\": [\n        {\n          \"author\": \"ana\",\n          \"body\": \"\",\n          \"at\": \""+actAt+"\"\n        }\n      ]\n    }\n  ]\n}\n", "\n", "\r\n")
+	got := applyChecked(t, src, e)
+	want := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": [\n    {\n      \"id\": \"c1\",\n      \"body\": \"b\",\n      \"replies\": [\n        {\n          \"author\": \"ana\",\n          \"body\": \"\",\n          \"at\": \""+fixedAt+"\"\n        }\n      ]\n    }\n  ]\n}\n", "\n", "\r\n")
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
 
 func TestNewCommentEdit(t *testing.T) {
-	nc := NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: anchor.Right, Start: 2, End: 2, Snippet: "var x = 2", At: actAt}
-	const members = `"id": "c2", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + actAt + `"`
+	nc := NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: anchor.Right, Start: 2, End: 2, Snippet: "var x = 2", At: fixedAt}
+	const members = `"id": "c2", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + fixedAt + `"`
 	multi := func(indent, close string) string {
 		return "{\n" + indent + strings.ReplaceAll(members, `, "`, ",\n"+indent+`"`) + "\n" + close + "}"
 	}
@@ -218,19 +218,19 @@ func TestNewCommentEdit(t *testing.T) {
 	}{
 		{
 			name: "after a multi-line comment, copying its layout",
-			src:  "{\n    \"leanreview_review\": 1,\n    \"patch\": " + actPatch + ",\n    \"comments\": [\n        {\n            \"id\": \"c1\",\n            \"body\": \"b\"\n        }\n    ]\n}\n",
-			want: "{\n    \"leanreview_review\": 1,\n    \"patch\": " + actPatch + ",\n    \"comments\": [\n        {\n            \"id\": \"c1\",\n            \"body\": \"b\"\n        },\n        " +
+			src:  "{\n    \"leanreview_review\": 1,\n    \"patch\": " + smallPatch + ",\n    \"comments\": [\n        {\n            \"id\": \"c1\",\n            \"body\": \"b\"\n        }\n    ]\n}\n",
+			want: "{\n    \"leanreview_review\": 1,\n    \"patch\": " + smallPatch + ",\n    \"comments\": [\n        {\n            \"id\": \"c1\",\n            \"body\": \"b\"\n        },\n        " +
 				multi("            ", "        ") + "\n    ]\n}\n",
 		},
 		{
 			name: "after one-line comments, one per line",
-			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"comments\": [\n    { \"id\": \"c1\", \"body\": \"b\" }\n  ]\n}\n",
-			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"comments\": [\n    { \"id\": \"c1\", \"body\": \"b\" },\n    { " + members + " }\n  ]\n}\n",
+			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"comments\": [\n    { \"id\": \"c1\", \"body\": \"b\" }\n  ]\n}\n",
+			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"comments\": [\n    { \"id\": \"c1\", \"body\": \"b\" },\n    { " + members + " }\n  ]\n}\n",
 		},
 		{
 			name: "empty comments in a pretty-printed document",
-			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"comments\": []\n}\n",
-			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"comments\": [\n    " + multi("      ", "    ") + "\n  ]\n}\n",
+			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"comments\": []\n}\n",
+			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"comments\": [\n    " + multi("      ", "    ") + "\n  ]\n}\n",
 		},
 		{
 			name: "empty comments in a one-line document",
@@ -239,18 +239,18 @@ func TestNewCommentEdit(t *testing.T) {
 		},
 		{
 			name: "no comments member: after the patch",
-			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"x-gen\": \"llm\"\n}\n",
-			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + actPatch + ",\n  \"comments\": [\n    " + multi("      ", "    ") + "\n  ],\n  \"x-gen\": \"llm\"\n}\n",
+			src:  "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"x-gen\": \"llm\"\n}\n",
+			want: "{\n  \"leanreview_review\": 1,\n  \"patch\": " + smallPatch + ",\n  \"comments\": [\n    " + multi("      ", "    ") + "\n  ],\n  \"x-gen\": \"llm\"\n}\n",
 		},
 		{
 			name: "a range without a snippet",
-			src:  "{\"leanreview_review\": 1, \"patch\": " + actPatch + ", \"comments\": []}",
-			nc:   NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Left, Start: 1, End: 2, At: actAt},
-			want: "{\"leanreview_review\": 1, \"patch\": " + actPatch + `, "comments": [{"id": "c1", "author": "user", "path": "a.go", "side": "LEFT", "start_line": 1, "end_line": 2, "body": "", "state": "active", "at": "` + actAt + `"}]}`,
+			src:  "{\"leanreview_review\": 1, \"patch\": " + smallPatch + ", \"comments\": []}",
+			nc:   NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Left, Start: 1, End: 2, At: fixedAt},
+			want: "{\"leanreview_review\": 1, \"patch\": " + smallPatch + `, "comments": [{"id": "c1", "author": "user", "path": "a.go", "side": "LEFT", "start_line": 1, "end_line": 2, "body": "", "state": "active", "at": "` + fixedAt + `"}]}`,
 		},
 		{
 			name: "comments is not an array",
-			src:  "{\"leanreview_review\": 1, \"patch\": " + actPatch + ", \"comments\": {}}",
+			src:  "{\"leanreview_review\": 1, \"patch\": " + smallPatch + ", \"comments\": {}}",
 		},
 	}
 	for _, tt := range tests {
@@ -273,7 +273,7 @@ func TestNewCommentEdit(t *testing.T) {
 			if !ok {
 				t.Fatal("got no edit, want one")
 			}
-			got := actApply(t, tt.src, e)
+			got := applyChecked(t, tt.src, e)
 			if got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
@@ -289,13 +289,13 @@ func TestNewCommentEdit(t *testing.T) {
 }
 
 func TestNewCommentEditCRLF(t *testing.T) {
-	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": "+actPatch+",\n  \"comments\": []\n}\n", "\n", "\r\n")
+	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": "+smallPatch+",\n  \"comments\": []\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := NewCommentEdit(doc, NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Right, Start: 1, End: 1, Snippet: "package a", At: actAt})
+	e, ok := NewCommentEdit(doc, NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Right, Start: 1, End: 1, Snippet: "package a", At: fixedAt})
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}
-	got := actApply(t, src, e)
+	got := applyChecked(t, src, e)
 	if n, crlf := strings.Count(got, "\n"), strings.Count(got, "\r\n"); n != crlf {
 		t.Errorf("got %d line feeds, %d of them in CRLF, want all:\n%q", n, crlf, got)
 	}
@@ -330,9 +330,9 @@ func TestFreshID(t *testing.T) {
 	}
 }
 
-// actReview has a comment in each state; c5 is stale one line above its
+// actionReview has a comment in each state; c5 is stale one line above its
 // snippet, c6 orphaned although it resolves.
-const actReview = `{
+const actionReview = `{
   "leanreview_review": 1,
   "patch": [
     "diff --git a/a.go b/a.go",
@@ -403,27 +403,27 @@ func TestActionsAt(t *testing.T) {
 		{at: `"leanreview_review"`},
 		{at: `"comments": [`},
 	}
-	doc := exchange.Parse([]byte(actReview))
+	doc := exchange.Parse([]byte(actionReview))
 	rep := analyze(doc)
 	for _, tt := range tests {
 		t.Run(tt.at+".."+tt.to, func(t *testing.T) {
-			start := strings.Index(actReview, tt.at)
+			start := strings.Index(actionReview, tt.at)
 			if start < 0 {
 				t.Fatalf("%q is not in the document", tt.at)
 			}
 			start++
 			end := start
 			if tt.to != "" {
-				end = strings.Index(actReview, tt.to) + 1
+				end = strings.Index(actionReview, tt.to) + 1
 			}
-			as := ActionsAt(rep, start, end, ActionOptions{Now: actNow})
+			as := ActionsAt(rep, start, end, ActionOptions{Now: fixedNow})
 			var got, resolves []string
 			for _, a := range as {
 				got = append(got, a.Title)
 				if len(a.Edits) == 0 {
 					t.Errorf("at %s: %q has no edits", tt.at, a.Title)
 				}
-				actApply(t, actReview, a.Edits...)
+				applyChecked(t, actionReview, a.Edits...)
 				if a.Resolves != nil {
 					for _, r := range tt.resolves {
 						prefix, code, _ := strings.Cut(r, "=")
@@ -444,14 +444,14 @@ func TestActionsAt(t *testing.T) {
 }
 
 func TestActionsAtEdits(t *testing.T) {
-	doc := exchange.Parse([]byte(actReview))
+	doc := exchange.Parse([]byte(actionReview))
 	rep := analyze(doc)
 	run := func(at, title string) string {
 		t.Helper()
-		off := strings.Index(actReview, at) + 1
-		for _, a := range ActionsAt(rep, off, off, ActionOptions{Author: "ana", Now: actNow}) {
+		off := strings.Index(actionReview, at) + 1
+		for _, a := range ActionsAt(rep, off, off, ActionOptions{Author: "ana", Now: fixedNow}) {
 			if strings.HasPrefix(a.Title, title) {
-				return actApply(t, actReview, a.Edits...)
+				return applyChecked(t, actionReview, a.Edits...)
 			}
 		}
 		t.Fatalf("no %q at %s", title, at)
@@ -464,14 +464,14 @@ func TestActionsAtEdits(t *testing.T) {
 		{`"two"`, "Restore", `"body": "two", "state": "dismissed"`, `"body": "two", "state": "active"`},
 		{`"three"`, "Reactivate", `"body": "three", "state": "orphaned"`, `"body": "three", "state": "active"`},
 		{`"five"`, "Re-anchor", `"start_line": 1, "body": "five", "state": "stale"`, `"start_line": 2, "body": "five", "state": "active"`},
-		{`"one"`, "Reply", `"snippet": "var x = 2" },`, `"snippet": "var x = 2", "replies": [{ "author": "ana", "body": "", "at": "` + actAt + `" }] },`},
+		{`"one"`, "Reply", `"snippet": "var x = 2" },`, `"snippet": "var x = 2", "replies": [{ "author": "ana", "body": "", "at": "` + fixedAt + `" }] },`},
 		{`"+var x = 2"`, "Comment on RIGHT 2", `"body": "six", "state": "orphaned" }`, `"body": "six", "state": "orphaned" },
-    { "id": "c7", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + actAt + `" }`},
+    { "id": "c7", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + fixedAt + `" }`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.title+" "+tt.at, func(t *testing.T) {
-			want := strings.Replace(actReview, tt.from, tt.to, 1)
-			if want == actReview {
+			want := strings.Replace(actionReview, tt.from, tt.to, 1)
+			if want == actionReview {
 				t.Fatalf("%s: %q is not in the document", tt.title, tt.from)
 			}
 			if got := run(tt.at, tt.title); got != want {
@@ -482,13 +482,13 @@ func TestActionsAtEdits(t *testing.T) {
 }
 
 func TestActionsAtRefusesSyntaxErrors(t *testing.T) {
-	src := strings.Replace(actReview, `"body": "one"`, `"body": one"`, 1)
+	src := strings.Replace(actionReview, `"body": "one"`, `"body": one"`, 1)
 	doc := exchange.Parse([]byte(src))
 	if len(doc.Syntax) == 0 {
 		t.Fatal("the test document should be broken")
 	}
 	off := strings.Index(src, `"+var x = 2"`) + 1
-	if as := ActionsAt(analyze(doc), off, off, ActionOptions{Now: actNow}); len(as) != 0 {
+	if as := ActionsAt(analyze(doc), off, off, ActionOptions{Now: fixedNow}); len(as) != 0 {
 		t.Errorf("got %d actions, want none", len(as))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Completion while a person writes a review by hand: member names from the
@@ -56,32 +57,33 @@ type Completion struct {
 }
 
 // maxLineDocs bounds the line items that carry a diff excerpt as their
-// documentation: beyond it the list would weigh megabytes.
+// documentation: beyond it the list would outweigh the rest of the reply
+// many times over.
 const maxLineDocs = 300
 
 // Complete returns the completion candidates at offset.
 func (r Analysis) Complete(offset int) Completion {
 	doc := r.Doc
-	cx := completionAt(doc, offset)
-	out := Completion{Range: cx.rng}
-	switch cx.kind {
-	case cxKey:
-		out.Items = memberItems(doc, cx)
-	case cxValue:
-		out.Items = r.valueItems(cx)
-	case cxComment:
-		out.Items = []Item{r.newCommentItem(cx)}
+	place := completionAt(doc, offset)
+	out := Completion{Range: place.rng}
+	switch place.kind {
+	case completeKey:
+		out.Items = memberItems(doc, place)
+	case completeValue:
+		out.Items = r.valueItems(place)
+	case completeComment:
+		out.Items = []Item{r.newCommentItem(place)}
 	}
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
-	quoted := cx.rng.End > cx.rng.Start && doc.Src[cx.rng.Start] == '"'
+	quoted := place.rng.End > place.rng.Start && doc.Src[place.rng.Start] == '"'
 	for i := range out.Items {
 		it := &out.Items[i]
 		it.Filter = it.Label
 		if quoted {
 			it.Filter = exchange.Quote(it.Label)
 		}
-		it.Extra = commaInside(it, cx.rng)
+		it.Extra = commaInside(it, place.rng)
 	}
 	return out
 }
@@ -106,26 +108,27 @@ func commaInside(it *Item, rng exchange.Range) []exchange.Edit {
 	return rest
 }
 
-type cxKind uint8
+// completionKind says what may be typed at the cursor.
+type completionKind uint8
 
 const (
-	cxNone    cxKind = iota
-	cxKey            // a member name goes here
-	cxValue          // the value of member goes here
-	cxComment        // a new element of `comments` goes here
+	completeNothing completionKind = iota
+	completeKey                    // a member name goes here
+	completeValue                  // the value of member goes here
+	completeComment                // a new element of `comments` goes here
 )
 
-// cx is a completion context: where the cursor is and what may go there.
-type cx struct {
-	kind cxKind
+// completionContext is where the cursor is and what may go there.
+type completionContext struct {
+	kind completionKind
 	rng  exchange.Range
-	// obj is the object the member goes in (cxKey) or belongs to (cxValue).
+	// obj is the object the member goes in (completeKey) or belongs to (completeValue).
 	obj   *exchange.Node
 	owner string
-	// member is the member whose value is typed (cxValue), or whose key
-	// is typed (cxKey, nil at a fresh place).
+	// member is the member whose value is typed (completeValue), or whose key
+	// is typed (completeKey, nil at a fresh place).
 	member *exchange.Node
-	name   string // cxValue: the member's name
+	name   string // completeValue: the member's name
 	// colon reports that the key being typed already has its colon: only
 	// the name is inserted then.
 	colon bool
@@ -136,7 +139,7 @@ type cx struct {
 	// a space before it.
 	space bool
 	// trail: an element follows the slot without a comma between them, so
-	// the new element is inserted with one after it (cxComment).
+	// the new element is inserted with one after it (completeComment).
 	trail bool
 }
 
@@ -144,9 +147,9 @@ type cx struct {
 // cursor from just after its first byte to its end: a cursor right after
 // `7` or inside `"si` completes that token; one after a closing quote is
 // past the string.
-func completionAt(doc *exchange.Document, offset int) cx {
+func completionAt(doc *exchange.Document, offset int) completionContext {
 	src := doc.Src
-	none := cx{rng: exchange.Range{Start: offset, End: offset}, comma: -1}
+	none := completionContext{rng: exchange.Range{Start: offset, End: offset}, comma: -1}
 	n := doc.Root
 	if n == nil || !holdsCursor(src, n, offset) || (n.Kind != exchange.KindObject && n.Kind != exchange.KindArray) {
 		return none
@@ -157,7 +160,7 @@ func completionAt(doc *exchange.Document, offset int) cx {
 			for _, m := range n.Members() {
 				if keyHoldsCursor(src, m, offset) {
 					c := none
-					c.kind, c.obj, c.owner, c.member = cxKey, n, ownerOf(doc, n), m
+					c.kind, c.obj, c.owner, c.member = completeKey, n, ownerOf(doc, n), m
 					c.rng = tokenRange(src, m.KeyStart(), m.KeyEnd(), closedString(src, m.KeyStart(), m.KeyEnd()), offset)
 					c.colon = colonAfter(src, m.KeyEnd())
 					c.comma = missingComma(src, n, m.KeyStart(), m)
@@ -185,7 +188,7 @@ func completionAt(doc *exchange.Document, offset int) cx {
 				return none
 			}
 			c := none
-			c.kind, c.obj, c.owner, c.member, c.name = cxValue, n, ownerOf(doc, n), next, next.Name
+			c.kind, c.obj, c.owner, c.member, c.name = completeValue, n, ownerOf(doc, n), next, next.Name
 			c.rng = tokenRange(src, next.Start, next.End, next.Kind != exchange.KindString || next.Closed, offset)
 			return c
 		}
@@ -202,7 +205,7 @@ func completionAt(doc *exchange.Document, offset int) cx {
 
 // betweenTokens reads the context of a cursor between the tokens of
 // object n: what comes before it says whether a name or a value goes here.
-func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx) cx {
+func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none completionContext) completionContext {
 	src := doc.Src
 	prev := offset - 1
 	for prev >= 0 && isBlank(src[prev]) {
@@ -217,14 +220,14 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 	case ':':
 		for _, m := range n.Members() {
 			if m.KeyEnd() <= prev && onlyBlanks(src[m.KeyEnd():prev]) {
-				c.kind, c.member, c.name = cxValue, m, m.Name
+				c.kind, c.member, c.name = completeValue, m, m.Name
 				c.space = prev == offset-1
 				return c
 			}
 		}
 		return none
 	case '{', ',':
-		c.kind = cxKey
+		c.kind = completeKey
 		c.comma = missingComma(src, n, offset, nil)
 		return c
 	}
@@ -235,7 +238,7 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none cx
 			return none
 		}
 	}
-	c.kind = cxKey
+	c.kind = completeKey
 	c.comma = missingComma(src, n, offset, nil)
 	return c
 }
@@ -282,11 +285,8 @@ func closedString(src []byte, start, end int) bool {
 	if end-start < 2 || src[start] != '"' || src[end-1] != '"' {
 		return false
 	}
-	bs := 0
-	for i := end - 2; i > start && src[i] == '\\'; i-- {
-		bs++
-	}
-	return bs%2 == 0
+	next, open, _ := jsontext.SkipString(src[:end], start+1, false)
+	return !open && next == end
 }
 
 // tokenRange is the range a completion replaces for the token
@@ -339,7 +339,7 @@ func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) 
 }
 
 // memberItems proposes the owner's members that obj does not have yet.
-func memberItems(doc *exchange.Document, c cx) []Item {
+func memberItems(doc *exchange.Document, c completionContext) []Item {
 	if c.owner == "" {
 		return nil
 	}
@@ -398,7 +398,7 @@ func valueSnippet(owner string, m exchange.MemberInfo) string {
 	return "$1"
 }
 
-func (r Analysis) valueItems(c cx) []Item {
+func (r Analysis) valueItems(c completionContext) []Item {
 	var items []Item
 	switch {
 	case c.owner == exchange.OwnerReview && c.name == "leanreview_review":
@@ -434,7 +434,7 @@ func sideOf(obj *exchange.Node) (anchor.Side, bool) {
 // pathItems proposes the patch's file names: those of the comment's side
 // when it has one (a path is compared with the new name for RIGHT, the
 // old one for LEFT), every name otherwise.
-func (r Analysis) pathItems(c cx) []Item {
+func (r Analysis) pathItems(c completionContext) []Item {
 	side, known := sideOf(c.obj)
 	var items []Item
 	seen := map[string]bool{}
@@ -487,7 +487,7 @@ func fileDetail(f *anchor.FileDiff) string {
 // side name (RIGHT when the side is not set yet), in order. An end_line
 // must stay in start_line's hunk, at or after it, when start_line
 // resolves.
-func (r Analysis) lineItems(c cx) []Item {
+func (r Analysis) lineItems(c completionContext) []Item {
 	pathNode := c.obj.Member("path")
 	if pathNode == nil || pathNode.Kind != exchange.KindString {
 		return nil
@@ -555,7 +555,7 @@ func (r Analysis) lineItems(c cx) []Item {
 
 // authorItems proposes the authors already in the review, in order of
 // appearance, but not the one being typed.
-func (r Analysis) authorItems(c cx) []Item {
+func (r Analysis) authorItems(c completionContext) []Item {
 	var items []Item
 	seen := map[string]bool{}
 	add := func(n *exchange.Node) {

@@ -17,8 +17,8 @@ const ItemComment ItemKind = ItemValue + 1
 // part of the item: one after the element before the cursor when that
 // has none (an extra edit), one after the new object when an element
 // follows without one between.
-func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) cx {
-	c := cx{kind: cxComment, obj: arr, rng: exchange.Range{Start: offset, End: offset}, comma: -1}
+func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) completionContext {
+	c := completionContext{kind: completeComment, obj: arr, rng: exchange.Range{Start: offset, End: offset}, comma: -1}
 	src := doc.Src
 	for _, e := range arr.Elems() {
 		switch {
@@ -31,7 +31,7 @@ func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) cx {
 			c.trail = !strings.Contains(string(src[offset:e.Start]), ",")
 			return c
 		default:
-			return cx{rng: c.rng, comma: -1} // inside an element that is not an object: not a slot
+			return completionContext{rng: c.rng, comma: -1} // inside an element that is not an object: not a slot
 		}
 	}
 	return c
@@ -48,28 +48,28 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // first line of that file's image) so that the plain text is a comment
 // that resolves; the snippet makes each a placeholder, the side a choice,
 // and leaves the cursor in the body.
-func (r Analysis) newCommentItem(c cx) Item {
+func (r Analysis) newCommentItem(c completionContext) Item {
 	doc := r.Doc
 	id := FreshID(doc)
 	path, side, line := r.firstPlace()
-	st := actStyleOf(doc.Src, doc.Root).nested()
+	st := layoutOf(doc.Src, doc.Root).nested()
 	if len(c.obj.Elems()) > 0 {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
-			st = actStyleOf(doc.Src, first)
+			st = layoutOf(doc.Src, first)
 		}
 	}
 	other := anchor.Left
 	if side == anchor.Left {
 		other = anchor.Right
 	}
-	plain := []actMember{
+	plain := []jsonMember{
 		{"id", exchange.Quote(id)},
 		{"path", exchange.Quote(path)},
 		{"side", exchange.Quote(side.String())},
 		{"start_line", strconv.Itoa(line)},
 		{"body", `""`},
 	}
-	snip := []actMember{
+	snip := []jsonMember{
 		{"id", `"${1:` + snippetText(strings.Trim(exchange.Quote(id), `"`)) + `}"`},
 		{"path", `"${2:` + snippetText(strings.Trim(exchange.Quote(path), `"`)) + `}"`},
 		{"side", `"${3|` + side.String() + "," + other.String() + `|}"`},

@@ -1,9 +1,11 @@
-// Package jsontext is the project's one reader of JSON strings: the scan
-// over their plain bytes and the decoding of their escapes, shared by the
-// transport's envelope check, the decoder of didOpen's and didChange's
-// text and the document reader (package exchange), which each walk the
-// structure around the strings their own way (streamed, strict, and
-// tolerant of errors it reports).
+// Package jsontext is the project's one JSON scanner: the scan over a
+// string's plain bytes and the decoding of its escapes, white space, the
+// grammar of numbers and literals, the nesting of objects and arrays, and
+// a strict skip over a whole value. The transport's streamed envelope
+// check and the strict reader of didOpen's and didChange's params are
+// built on it; the document reader (package exchange), which must go on
+// past errors and report each, walks the structure its own way and uses
+// the string layer.
 package jsontext
 
 import (

@@ -373,8 +373,8 @@ type requestFunc func(ctx context.Context, v *requestView, params json.RawMessag
 type notificationFunc func(ctx context.Context, s *Server, params json.RawMessage) error
 
 // request adapts a typed handler to the dispatch table. Params are decoded
-// with the same fast decoder the transport uses: a didOpen of a large
-// review carries megabytes of escaped text.
+// with the same fast decoder the transport uses: a didOpen carries the
+// whole review as escaped text.
 func request[P any, R any](fn func(ctx context.Context, v *requestView, params *P) (R, error)) requestFunc {
 	return func(ctx context.Context, v *requestView, raw json.RawMessage) (any, error) {
 		var p P

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
@@ -13,14 +12,14 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// The params of didOpen and didChange carry the document: megabytes of
-// escaped JSON on a large review. A general decoder makes a Go string of
+// The params of didOpen and didChange carry the whole document as escaped
+// JSON, nearly all of the message. A general decoder makes a Go string of
 // the text, and the server then copies it into the []byte the parser
 // reads; this small decoder unescapes the text fields in place, in one
 // pass (jsontext.Unescape), so that the text is a slice of the params, and
-// leaves the few other members to fastjson. The params must be the caller's to overwrite
-// and must never change afterwards: the transport gives each message a
-// buffer of its own, and so does jsonrpc2.
+// leaves the few other members to fastjson. The params must be the
+// caller's to overwrite and must never change afterwards: the transport
+// gives each message a buffer of its own, and so does jsonrpc2.
 
 // errParamsNotJSON is a decode's error when the params are not JSON at
 // all, which only params the transport handed over unread can be.
@@ -151,16 +150,7 @@ func (d *paramsReader) errorf(format string, args ...any) error {
 	return fmt.Errorf("at byte %d: %s", d.i, fmt.Sprintf(format, args...))
 }
 
-func (d *paramsReader) ws() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *paramsReader) ws() { d.i = jsontext.SkipSpace(d.b, d.i) }
 
 // peek returns the next byte that is not white space.
 func (d *paramsReader) peek() (byte, error) {
@@ -209,7 +199,12 @@ func (d *paramsReader) container(open, close byte, item func() error) error {
 		return err
 	}
 	if c == 'n' {
-		return d.literal("null")
+		end, ok := jsontext.Literal(d.b, d.i)
+		if !ok || end-d.i != len("null") {
+			return d.errorf("expected null")
+		}
+		d.i = end
+		return nil
 	}
 	if c != open {
 		return d.errorf("expected %q, got %q", open, c)
@@ -248,14 +243,6 @@ func (d *paramsReader) key() ([]byte, error) {
 	return d.str()
 }
 
-func (d *paramsReader) literal(word string) error {
-	if len(d.b)-d.i < len(word) || string(d.b[d.i:d.i+len(word)]) != word {
-		return d.errorf("expected %s", word)
-	}
-	d.i += len(word)
-	return nil
-}
-
 // member decodes the next value, a small one, into v with fastjson.
 func (d *paramsReader) member(v any) error {
 	start := d.i
@@ -268,37 +255,12 @@ func (d *paramsReader) member(v any) error {
 	return nil
 }
 
-// skip steps over the next value, checking its syntax.
+// skip steps over the next value, checking its syntax (jsontext.SkipValue)
+// within what is left of the nesting allowed.
 func (d *paramsReader) skip() error {
-	c, err := d.peek()
-	if err != nil {
-		return err
-	}
-	switch {
-	case c == '{':
-		return d.object(func([]byte) error { return d.skip() })
-	case c == '[':
-		return d.array(d.skip)
-	case c == '"':
-		_, err := d.str()
-		return err
-	case c == 't':
-		return d.literal("true")
-	case c == 'f':
-		return d.literal("false")
-	case c == 'n':
-		return d.literal("null")
-	case c == '-' || c >= '0' && c <= '9':
-		start := d.i
-		for d.i < len(d.b) && (d.b[d.i] >= '0' && d.b[d.i] <= '9' || d.b[d.i] == '-' || d.b[d.i] == '+' || d.b[d.i] == '.' || d.b[d.i] == 'e' || d.b[d.i] == 'E') {
-			d.i++
-		}
-		if _, err := strconv.ParseFloat(string(d.b[start:d.i]), 64); err != nil {
-			return d.errorf("bad number %q", d.b[start:d.i])
-		}
-		return nil
-	}
-	return d.errorf("unexpected %q", c)
+	next, err := jsontext.SkipValue(d.b, d.i, maxParamsDepth-d.depth)
+	d.i = next
+	return err
 }
 
 // text decodes the string at the reader in place (jsontext.Unescape):

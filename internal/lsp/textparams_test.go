@@ -61,6 +61,11 @@ func TestDecodeParamsRejects(t *testing.T) {
 		`{"textDocument":{"uri":"file:///a","text":"a"},"x":tru}`,
 		`{"textDocument":["text"]}`,
 		`{"x":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":01}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":1.}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":{"y":[1,]}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":{"y" 1}}`,
+		`{"textDocument":{"uri":"file:///a","text":"a"},"x":"\u00g1"}`,
 	} {
 		if p, err := decodeOpenParams([]byte(params)); err == nil {
 			t.Errorf("%q: got text %q, want an error", params, p.TextDocument.Text)

@@ -288,7 +288,7 @@ func (w scanWriter) Write(b []byte) (int, error) { w.sc.feed(b); return len(b), 
 // hands a text notification to t.text.
 func (t *transport) decode(ctx context.Context, body []byte, sc *envelopeScanner) jsonrpc2.Message {
 	switch {
-	case sc.tooDeep:
+	case sc.nest.TooDeep():
 		t.refuse(sc, fmt.Sprintf("the message nests deeper than %d levels", MaxNesting))
 		return nil
 	case sc.first != '{':

@@ -19,13 +19,9 @@ import (
 // through without being kept. Strings, nearly all of a didOpen's bytes,
 // are skipped with jsontext.SkipString.
 type envelopeScanner struct {
-	maxDepth int
-
 	off      int  // bytes fed so far
 	first    byte // the first byte that is not white space
-	depth    int
-	stack    []byte // '{' or '[' for each open level up to maxDepth
-	tooDeep  bool
+	nest     jsontext.Nesting
 	broken   bool // a close bracket that does not match, or one too many
 	trailing bool // text after the top-level value
 
@@ -74,7 +70,7 @@ const (
 const maxCapture = 64 << 10
 
 func newEnvelopeScanner(maxDepth int) *envelopeScanner {
-	return &envelopeScanner{maxDepth: maxDepth, stack: make([]byte, 0, 16)}
+	return &envelopeScanner{nest: jsontext.NewNesting(maxDepth)}
 }
 
 // feed scans the next chunk of the body.
@@ -89,7 +85,7 @@ func (s *envelopeScanner) feed(b []byte) {
 			continue
 		}
 		c := b[i]
-		if s.inScalar && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '}' || c == ']' || c == ':') {
+		if s.inScalar && jsontext.EndsScalar(c) {
 			s.inScalar = false
 			s.valueEnd(b, i, base)
 		}
@@ -102,7 +98,7 @@ func (s *envelopeScanner) feed(b []byte) {
 			s.close(c)
 			s.valueEnd(b, i+1, base)
 		case ',':
-			s.expectKey = s.depth > 0 && s.depth <= s.maxDepth && s.stack[s.depth-1] == '{'
+			s.expectKey = s.nest.InObject()
 		case ':':
 			s.expectKey = false
 		case '"':
@@ -134,7 +130,7 @@ func (s *envelopeScanner) finish() {
 		s.inScalar = false
 		s.valueEnd(nil, 0, s.off)
 	}
-	if s.inStr || s.depth != 0 {
+	if s.inStr || s.nest.Depth() != 0 {
 		s.broken = true
 	}
 }
@@ -173,51 +169,35 @@ func (s *envelopeScanner) keyText(t []byte) {
 // endKey records the name just read as the member name at this depth.
 func (s *envelopeScanner) endKey() {
 	s.expectKey = false
-	if s.depth < 1 || s.depth >= len(s.keys) {
+	d := s.nest.Depth()
+	if d < 1 || d >= len(s.keys) {
 		return
 	}
-	d := s.depth
 	s.keys[d] = append(s.keys[d][:0], s.keyBuf...)
 	s.keyLong[d] = s.keyOver || bytes.IndexByte(s.keyBuf, '\\') >= 0
 }
 
 func (s *envelopeScanner) open(c byte) {
-	s.depth++
-	if s.depth > s.maxDepth {
-		s.tooDeep = true
-	} else {
-		s.stack = append(s.stack, c)
-	}
-	if s.depth < len(s.keys) {
-		s.keys[s.depth] = s.keys[s.depth][:0]
-		s.keyLong[s.depth] = false
+	s.nest.Open(c)
+	if d := s.nest.Depth(); d < len(s.keys) {
+		s.keys[d] = s.keys[d][:0]
+		s.keyLong[d] = false
 	}
 	s.expectKey = c == '{'
 }
 
 func (s *envelopeScanner) close(c byte) {
-	if s.depth == 0 {
+	if !s.nest.Close(c) {
 		s.broken = true
-		return
 	}
-	if s.depth <= s.maxDepth {
-		want := byte('{')
-		if c == ']' {
-			want = '['
-		}
-		if s.stack[len(s.stack)-1] != want {
-			s.broken = true
-		}
-		s.stack = s.stack[:len(s.stack)-1]
-	}
-	s.depth--
 	s.expectKey = false
 }
 
 // valueStart notes a value beginning at b[i]: the top-level value, or a
 // member the transport looks for.
 func (s *envelopeScanner) valueStart(b []byte, i, base int) {
-	if s.depth == 0 {
+	depth := s.nest.Depth()
+	if depth == 0 {
 		if s.first == 0 {
 			s.first = b[i]
 		} else {
@@ -235,23 +215,24 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 	case memParams, memResult, memError:
 		// Only their presence matters; params.textDocument.uri is
 		// captured inside params.
-		s.members[m] = member{present: true, start: base + i, depth: s.depth}
+		s.members[m] = member{present: true, start: base + i, depth: depth}
 		s.spanning = &s.members[m]
 		return
 	}
 	s.cur = &s.members[m]
-	*s.cur = member{present: true, start: base + i, depth: s.depth, raw: s.cur.raw[:0]}
+	*s.cur = member{present: true, start: base + i, depth: depth, raw: s.cur.raw[:0]}
 	s.curAt = i
 }
 
 // valueEnd notes that a value ended just before b[i] at the current
 // depth; it ends the capture of the member that started at this depth.
 func (s *envelopeScanner) valueEnd(b []byte, i, base int) {
-	if s.spanning != nil && s.spanning.depth == s.depth {
+	depth := s.nest.Depth()
+	if s.spanning != nil && s.spanning.depth == depth {
 		s.spanning.end = base + i
 		s.spanning = nil
 	}
-	if s.cur == nil || s.cur.depth != s.depth {
+	if s.cur == nil || s.cur.depth != depth {
 		return
 	}
 	if b != nil {
@@ -272,9 +253,10 @@ func (s *envelopeScanner) capture(t []byte) {
 
 // wanted returns which member the value starting now is, or -1.
 func (s *envelopeScanner) wanted() int {
-	switch s.depth {
+	kept := s.nest.Kept()
+	switch s.nest.Depth() {
 	case 1:
-		if s.stack[0] != '{' || s.keyLong[1] {
+		if len(kept) == 0 || kept[0] != '{' || s.keyLong[1] {
 			return -1
 		}
 		switch string(s.keys[1]) {
@@ -292,7 +274,7 @@ func (s *envelopeScanner) wanted() int {
 			return memError
 		}
 	case 3:
-		if s.depth <= s.maxDepth && string(s.stack) == "{{{" && !s.keyLong[1] && !s.keyLong[2] && !s.keyLong[3] &&
+		if string(kept) == "{{{" && !s.keyLong[1] && !s.keyLong[2] && !s.keyLong[3] &&
 			string(s.keys[1]) == "params" && string(s.keys[2]) == "textDocument" && string(s.keys[3]) == "uri" {
 			return memURI
 		}

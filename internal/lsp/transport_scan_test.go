@@ -40,7 +40,7 @@ func TestEnvelopeScanInChunks(t *testing.T) {
 		}
 		bytewise.finish()
 		for name, sc := range map[string]*envelopeScanner{"whole": whole, "byte by byte": bytewise} {
-			got := []any{string(sc.members[memID].raw), string(sc.members[memMethod].raw), string(sc.members[memURI].raw), sc.tooDeep, sc.broken, sc.trailing, sc.members[memParams].present}
+			got := []any{string(sc.members[memID].raw), string(sc.members[memMethod].raw), string(sc.members[memURI].raw), sc.nest.TooDeep(), sc.broken, sc.trailing, sc.members[memParams].present}
 			want := []any{tt.id, tt.method, tt.uri, tt.tooDeep, tt.broken, tt.trailing, tt.params}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s, %.60s: got id, method, uri, too deep, broken, trailing, params = %q, want %q", name, tt.body, got, want)

@@ -5,12 +5,14 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The notifications that carry documents skip jsonrpc2. Its decoder would
-// copy a didOpen's megabytes of params out of the body before the server
-// decodes them again; instead the transport hands the params over as a
-// slice of the body, and the server decodes the text in place (see
+// copy a didOpen's params, the whole document, out of the body before the
+// server decodes them again; instead the transport hands the params over
+// as a slice of the body, and the server decodes the text in place (see
 // paramsReader.text). jsonrpc2 calls its handler from its read loop, one
 // message after the other, so a notification handled inside Read, before
 // the next message is read, keeps its place among the others.
@@ -56,7 +58,7 @@ func bareParams(body []byte, sc *envelopeScanner) ([]byte, bool) {
 		}
 		at = mb.end
 	}
-	if rest := bytes.TrimLeft(body[at:], " \t\r\n"); len(rest) == 0 || rest[0] != '}' || len(bytes.TrimLeft(rest[1:], " \t\r\n")) > 0 {
+	if end := jsontext.SkipSpace(body, at); end >= len(body) || body[end] != '}' || jsontext.SkipSpace(body, end+1) < len(body) {
 		return nil, false
 	}
 	p := sc.members[memParams]
@@ -73,7 +75,7 @@ var memberNames = [...]string{memJSONRPC: "jsonrpc", memMethod: "method", memPar
 // with white space around each.
 func isMemberHead(gap []byte, sep byte, name string) bool {
 	ws := func() {
-		gap = bytes.TrimLeft(gap, " \t\r\n")
+		gap = gap[jsontext.SkipSpace(gap, 0):]
 	}
 	next := func(want string) bool {
 		ws()

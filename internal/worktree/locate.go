@@ -288,8 +288,8 @@ func (t *Tree) holds(f *anchor.FileDiff) bool {
 }
 
 // holdSample is how many RIGHT lines of a file holds looks for: enough
-// to tell the reviewed revision from another, and a cost per file that
-// does not grow with its diff.
+// to tell the reviewed revision from another, few enough that the lookups
+// grow with the number of files, not with the length of the patch.
 const holdSample = 16
 
 // holdsLines is holds for f's file as read: at least half of a sample of

@@ -158,8 +158,8 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 			map[string]any{"fileMatch": []string{"*.review.json"}, "uri": "file:///lreview/review-exchange.v1.schema.json", "schema": schemaDoc},
 		}},
 	}})
-	// Encoded before the clock starts: the harness's encoding of 8 MB is
-	// not the server's time.
+	// Encoded before the clock starts: the harness's encoding of the
+	// whole review is not the server's time.
 	open := frame(notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": string(src)}}))
 	began := time.Now()
 	c.send(open)
@@ -308,7 +308,7 @@ func (c *client) read(r *bufio.Reader) {
 
 // decodeMessage decodes a server's message. A publish of thousands of
 // diagnostics, or the reply with a large review's tokens, is not decoded:
-// decoding megabytes would be the harness's time counted as the server's;
+// decoding them would be the harness's time counted as the server's;
 // a publish's method and uri are found among its first bytes, where both
 // servers write them, and our reply's id is its first member.
 func decodeMessage(body []byte) (message, bool) {

@@ -69,42 +69,59 @@ function reviewLine(fixtures, text) {
 }
 
 async function ctrlClick({ page, shot, fixtures }) {
-  await openFile(page, REVIEW);
   const at = reviewLine(fixtures, '"+    _ = err');
   const col = at.column + 6; // inside "_ = err"
-  // The point to click is where Go to Line puts the cursor. The layout may still move (inlay
-  // hints arrive, the editor scrolls): a plain click there must land on that line, else the
-  // point is measured again.
-  let x;
-  let y;
+  // Late layout (inlay hints, code lenses) can move the line under a measured point between
+  // the measure and the click: a Ctrl+click that opened the source elsewhere is tried again,
+  // from the start, and reported.
   for (let attempt = 1; ; attempt++) {
-    await goTo(page, at.line, col);
+    await openFile(page, REVIEW);
+    const { x, y } = await pointOnLine(page, at.line, col);
+    await page.keyboard.down('Control');
+    await page.mouse.move(x + 1, y);
+    await page.mouse.click(x + 1, y);
+    await page.keyboard.up('Control');
+    await activeTab(page, SOURCE);
+    const landed = await until(page, 'the status bar of the opened source', () => {
+      const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: /Ln \d+,/.test(text), value: text };
+    });
+    if (landed.includes('Ln 73,')) break;
+    if (attempt === 3) fail(`Ctrl+click on the diff line opened ${SOURCE} at ${landed}, three times; want line 73`);
+    console.log(`     worktree-ctrl-click: attempt ${attempt} opened ${SOURCE} at ${landed}; trying again`);
+  }
+  await sourceAt(page, 'Ctrl+click on the diff line', 73);
+  await shot('worktree-ctrl-click');
+}
+
+/**
+ * pointOnLine returns a point of the editor on line:col, checked by a plain click there. The
+ * point is where Go to Line puts the cursor; the layout may still move (inlay hints arrive, the
+ * editor scrolls), so a click that does not land on line is measured again.
+ */
+async function pointOnLine(page, line, col) {
+  for (let attempt = 1; ; attempt++) {
+    await goTo(page, line, col);
     const box = await page.locator('.editor-instance .cursors-layer .cursor:visible').first().boundingBox();
-    if (!box) fail(`the cursor at ${at.line}:${col} has no box on screen`);
-    x = box.x + 3;
-    y = box.y + box.height / 2;
+    if (!box) fail(`the cursor at ${line}:${col} has no box on screen`);
+    const x = box.x + 3;
+    const y = box.y + box.height / 2;
     // Away from the point without scrolling (Go to Line would scroll): the next line's start.
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Home');
     await page.keyboard.press('Home');
-    const away = await until(page, 'the cursor off the point', (line) => {
+    const away = await until(page, 'the cursor off the point', (l) => {
       const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
-      return { ok: text.includes(`Ln ${line},`), value: text };
-    }, at.line + 1);
+      return { ok: text.includes(`Ln ${l},`), value: text };
+    }, line + 1);
     await page.mouse.click(x, y);
     const landed = await until(page, 'the status bar after a click', (before) => {
       const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
       return { ok: text !== before, value: text };
     }, away);
-    if (landed.includes(`Ln ${at.line},`)) break;
-    if (attempt === 3) fail(`a click where the cursor of ${at.line}:${col} was lands at ${landed}`);
+    if (landed.includes(`Ln ${line},`)) return { x, y };
+    if (attempt === 3) fail(`a click where the cursor of ${line}:${col} was lands at ${landed}`);
   }
-  await page.keyboard.down('Control');
-  await page.mouse.move(x + 1, y);
-  await page.mouse.click(x + 1, y);
-  await page.keyboard.up('Control');
-  await sourceAt(page, 'Ctrl+click on the diff line', 73);
-  await shot('worktree-ctrl-click');
 }
 
 async function implementations({ page, shot, fixtures }) {
