@@ -150,3 +150,24 @@ func TestApplyWithoutSuggestions(t *testing.T) {
 		t.Errorf("apply: exit %d, stdout %q, stderr %q; want exit 0, stderr holding %q", code, out, errs, want)
 	}
 }
+
+// TestApplyDryRunWithoutFinalNewline: the diff marks a last line without
+// a terminator, on both sides, so that git apply takes it.
+func TestApplyDryRunWithoutFinalNewline(t *testing.T) {
+	root := t.TempDir()
+	review := `{
+  "leanreview_review": 1,
+  "patch": ["diff --git a/f.txt b/f.txt", "--- a/f.txt", "+++ b/f.txt", "@@ -1,3 +1,3 @@", " a", " b", "-x", "+c", "\\ No newline at end of file"],
+  "comments": [{"id": "c1", "path": "f.txt", "side": "RIGHT", "start_line": 3, "body": "` + "```suggestion\\nC\\n```" + `"}]
+}`
+	for name, content := range map[string]string{"f.txt": "a\nb\nc", "r.review.json": review} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCmd(t, "apply", "--dry-run", "--root", root, filepath.Join(root, "r.review.json"))
+	want := "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+C\n\\ No newline at end of file\n"
+	if code != 0 || out != want {
+		t.Errorf("apply --dry-run: exit %d, stdout\n%s(stderr %q)\nwant exit 0 and\n%s", code, out, errs, want)
+	}
+}
