@@ -26,7 +26,6 @@ func suggestionDiff(f *worktree.File, sgs []features.Suggestion) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", f.Path, f.Path)
 	delta := 0 // new lines minus old lines before the hunk
-	noEOL := f.Text != "" && !strings.HasSuffix(f.Text, "\n")
 	for i := 0; i < len(sorted); {
 		// A hunk takes the changes whose contexts touch.
 		j := i + 1
@@ -36,34 +35,30 @@ func suggestionDiff(f *worktree.File, sgs []features.Suggestion) string {
 		first := max(1, sorted[i].Start-diffContext)
 		last := min(f.Lines(), sorted[j-1].End+diffContext)
 		var body strings.Builder
-		oldLine := func(marker byte, n int) {
-			fmt.Fprintf(&body, "%c%s\n", marker, f.Line(n))
-			if n == f.Lines() && noEOL {
-				body.WriteString(noNewlineMarker)
-			}
-		}
 		oldN, newN := 0, 0
 		n := first
 		for _, sg := range sorted[i:j] {
 			for ; n < sg.Start; n++ {
-				oldLine(' ', n)
+				diffLine(&body, ' ', f.Line(n), terminator(f, n))
 				oldN, newN = oldN+1, newN+1
 			}
 			for ; n <= sg.End; n++ {
-				oldLine('-', n)
+				diffLine(&body, '-', f.Line(n), terminator(f, n))
 				oldN++
 			}
-			for _, l := range sg.Lines {
-				fmt.Fprintf(&body, "+%s\n", l)
+			// The block's lines are joined by the file's newline; the last
+			// keeps the terminator of the last line it replaces.
+			for k, l := range sg.Lines {
+				term := f.Newline()
+				if k == len(sg.Lines)-1 {
+					term = terminator(f, sg.End)
+				}
+				diffLine(&body, '+', l, term)
 				newN++
-			}
-			// The block replaces the last line without its terminator.
-			if sg.End == f.Lines() && noEOL && len(sg.Lines) > 0 {
-				body.WriteString(noNewlineMarker)
 			}
 		}
 		for ; n <= last; n++ {
-			oldLine(' ', n)
+			diffLine(&body, ' ', f.Line(n), terminator(f, n))
 			oldN, newN = oldN+1, newN+1
 		}
 		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n%s", first, oldN, first+delta, newN, body.String())
@@ -71,4 +66,22 @@ func suggestionDiff(f *worktree.File, sgs []features.Suggestion) string {
 		i = j
 	}
 	return b.String()
+}
+
+// terminator is what ends line n of f: "\r\n", "\n", or "" for a last
+// line without one.
+func terminator(f *worktree.File, n int) string {
+	return f.Text[f.LineEnd(n):f.LineStart(n+1)]
+}
+
+// diffLine writes one line of a hunk with its own terminator, as diff -u
+// does (a CRLF line keeps its CR), and the marker after a line without one.
+func diffLine(b *strings.Builder, marker byte, text, term string) {
+	b.WriteByte(marker)
+	b.WriteString(text)
+	if term == "" {
+		b.WriteString("\n" + noNewlineMarker)
+		return
+	}
+	b.WriteString(term)
 }

@@ -151,23 +151,31 @@ func TestApplyWithoutSuggestions(t *testing.T) {
 	}
 }
 
-// TestApplyDryRunWithoutFinalNewline: the diff marks a last line without
-// a terminator, on both sides, so that git apply takes it.
-func TestApplyDryRunWithoutFinalNewline(t *testing.T) {
-	root := t.TempDir()
+// TestApplyDryRunTerminators: the diff writes each line with the
+// terminator it has in the file (a CRLF line keeps its CR) and marks a
+// last line without one, on both sides, so that git apply takes it.
+func TestApplyDryRunTerminators(t *testing.T) {
 	review := `{
   "leanreview_review": 1,
-  "patch": ["diff --git a/f.txt b/f.txt", "--- a/f.txt", "+++ b/f.txt", "@@ -1,3 +1,3 @@", " a", " b", "-x", "+c", "\\ No newline at end of file"],
-  "comments": [{"id": "c1", "path": "f.txt", "side": "RIGHT", "start_line": 3, "body": "` + "```suggestion\\nC\\n```" + `"}]
+  "patch": ["diff --git a/f.txt b/f.txt", "--- a/f.txt", "+++ b/f.txt", "@@ -1,3 +1,3 @@", " a", " b", "-x", "+c"],
+  "comments": [{"id": "c1", "path": "f.txt", "side": "RIGHT", "start_line": 2, "end_line": 3, "body": "` + "```suggestion\\nB\\nC\\n```" + `"}]
 }`
-	for name, content := range map[string]string{"f.txt": "a\nb\nc", "r.review.json": review} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	code, out, errs := runCmd(t, "apply", "--dry-run", "--root", root, filepath.Join(root, "r.review.json"))
-	want := "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+C\n\\ No newline at end of file\n"
-	if code != 0 || out != want {
-		t.Errorf("apply --dry-run: exit %d, stdout\n%s(stderr %q)\nwant exit 0 and\n%s", code, out, errs, want)
+	const head = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n"
+	for _, tc := range []struct{ name, source, want string }{
+		{"no final newline", "a\nb\nc", head + " a\n-b\n-c\n\\ No newline at end of file\n+B\n+C\n\\ No newline at end of file\n"},
+		{"CRLF", "a\r\nb\r\nc\r\n", head + " a\r\n-b\r\n-c\r\n+B\r\n+C\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, content := range map[string]string{"f.txt": tc.source, "r.review.json": review} {
+				if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, errs := runCmd(t, "apply", "--dry-run", "--root", root, filepath.Join(root, "r.review.json"))
+			if code != 0 || out != tc.want {
+				t.Errorf("apply --dry-run: exit %d, stdout\n%q (stderr %q)\nwant exit 0 and\n%q", code, out, errs, tc.want)
+			}
+		})
 	}
 }
