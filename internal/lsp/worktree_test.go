@@ -226,13 +226,20 @@ func TestWorktreeSourceChanged(t *testing.T) {
 func (s *wtSession) actions() []protocol.CodeAction {
 	s.t.Helper()
 	var actions []protocol.CodeAction
+	s.codeActionsInto(&actions)
+	return actions
+}
+
+// codeActionsInto decodes the answer to codeAction at the start of c1's
+// body into out: CodeAction literals, or Commands.
+func (s *wtSession) codeActionsInto(out any) {
+	s.t.Helper()
 	p := s.pos(`Return the error`, 0)
 	s.c.mustCall("textDocument/codeAction", map[string]any{
 		"textDocument": map[string]any{"uri": s.uri},
 		"range":        protocol.Range{Start: p, End: p},
 		"context":      map[string]any{"diagnostics": []any{}},
-	}, &actions)
-	return actions
+	}, out)
 }
 
 func (s *wtSession) actionTitles() []string {
@@ -380,12 +387,7 @@ func TestWorktreeSuggestionAsCommand(t *testing.T) {
 	s := newWTSessionWith(t, nil, caps)
 	s.waitCodes()
 	var commands []protocol.Command
-	p := s.pos(`Return the error`, 0)
-	s.c.mustCall("textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": s.uri},
-		"range":        protocol.Range{Start: p, End: p},
-		"context":      map[string]any{"diagnostics": []any{}},
-	}, &commands)
+	s.codeActionsInto(&commands)
 	const title = "Apply c1's suggestion to internal/api/handler.go:72–73"
 	i := slices.IndexFunc(commands, func(c protocol.Command) bool { return c.Title == title })
 	if i < 0 || commands[i].Command != CommandApplySuggestion {
