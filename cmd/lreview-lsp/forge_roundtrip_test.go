@@ -27,16 +27,16 @@ func TestExportImportCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			review := filepath.Join(dir, "in.review.json")
-			writeTestFile(t, review, src)
+			writeFile(t, review, src, 0o644)
 			var payload, stderr bytes.Buffer
 			if code := run([]string{"export", "--to", "github", review}, nil, &payload, &stderr); code != 0 {
 				t.Fatalf("export: exit %d: %s", code, stderr.String())
 			}
 			comments, reviews := listed(t, payload.Bytes())
 			doc := exchange.Parse(src)
-			writeTestFile(t, filepath.Join(dir, "comments.json"), comments)
-			writeTestFile(t, filepath.Join(dir, "reviews.json"), reviews)
-			writeTestFile(t, filepath.Join(dir, "pr.diff"), []byte(patchText(doc)))
+			writeFile(t, filepath.Join(dir, "comments.json"), comments, 0o644)
+			writeFile(t, filepath.Join(dir, "reviews.json"), reviews, 0o644)
+			writeFile(t, filepath.Join(dir, "pr.diff"), []byte(patchText(doc)), 0o644)
 			out := filepath.Join(dir, "back.review.json")
 			stderr.Reset()
 			args := []string{"import", "--from", "github", "--comments", filepath.Join(dir, "comments.json"),
@@ -51,13 +51,6 @@ func TestExportImportCommands(t *testing.T) {
 			}
 			compareCommands(t, doc, exchange.Parse(data))
 		})
-	}
-}
-
-func writeTestFile(t *testing.T, name string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(name, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

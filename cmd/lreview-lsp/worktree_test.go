@@ -141,10 +141,7 @@ func TestApplyNamesAPathWithSpaces(t *testing.T) {
 func TestApplyWithoutSuggestions(t *testing.T) {
 	root := t.TempDir()
 	review := filepath.Join(root, "x.review.json")
-	src := strings.ReplaceAll(testreviews.WorktreeReview, "suggestion", "go")
-	if err := os.WriteFile(review, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, review, []byte(strings.ReplaceAll(testreviews.WorktreeReview, "suggestion", "go")), 0o644)
 	code, out, errs := runCmd(t, "apply", "--root", root, review)
 	if want := "no comment holds a suggestion block; nothing to apply"; code != 0 || out != "" || !strings.Contains(errs, want) {
 		t.Errorf("apply: exit %d, stdout %q, stderr %q; want exit 0, stderr holding %q", code, out, errs, want)
@@ -167,11 +164,8 @@ func TestApplyDryRunTerminators(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			for name, content := range map[string]string{"f.txt": tc.source, "r.review.json": review} {
-				if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFile(t, filepath.Join(root, "f.txt"), []byte(tc.source), 0o644)
+			writeFile(t, filepath.Join(root, "r.review.json"), []byte(review), 0o644)
 			code, out, errs := runCmd(t, "apply", "--dry-run", "--root", root, filepath.Join(root, "r.review.json"))
 			if code != 0 || out != tc.want {
 				t.Errorf("apply --dry-run: exit %d, stdout\n%q (stderr %q)\nwant exit 0 and\n%q", code, out, errs, tc.want)
