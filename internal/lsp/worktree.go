@@ -35,6 +35,8 @@ type worktreeState struct {
 	// watch: the client registers didChangeWatchedFiles dynamically.
 	watch bool
 	trees map[string]*worktree.Tree
+	// unopened are the roots that could not be opened, logged once.
+	unopened map[string]bool
 	// watched is, by review, the registration sent and its patterns;
 	// warm the reviews whose files were read once (worktreeDiagnostics).
 	watched map[protocol.DocumentURI]string
@@ -42,7 +44,7 @@ type worktreeState struct {
 }
 
 func newWorktreeState() *worktreeState {
-	return &worktreeState{trees: map[string]*worktree.Tree{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}}
+	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}}
 }
 
 // workspaceParams is what initialize says about the workspace.
@@ -126,6 +128,10 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 	if t == nil {
 		var err error
 		if t, err = worktree.Open(root); err != nil {
+			if !w.unopened[root] {
+				w.unopened[root] = true
+				s.spawn(func() { s.logf(protocol.MessageTypeWarning, "%v: the working tree's features are off for %s", err, docURI) })
+			}
 			return nil
 		}
 		w.trees[root] = t

@@ -401,3 +401,31 @@ func TestWorktreeSuggestionAsCommand(t *testing.T) {
 		t.Errorf("got %d applyEdit requests, want 1", applied)
 	}
 }
+
+// TestWorktreeUnopenedRootIsLogged: a sourceRoot that is not a directory
+// turns the working tree off for the review, and the server says so once.
+func TestWorktreeUnopenedRootIsLogged(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	s := newWTSession(t, map[string]any{"lreview": map[string]any{"sourceRoot": missing}})
+	s.c.waitDiagnostics(s.uri, 1)
+	if got := s.locations("textDocument/implementation", s.pos(`Return the error`, 0)); len(got) != 0 {
+		t.Errorf("implementation: got %v, want none without a working tree", got)
+	}
+	deadline := time.After(20 * time.Second)
+	for {
+		s.c.mu.Lock()
+		logs := slices.Clone(s.c.logs)
+		s.c.mu.Unlock()
+		if n := len(slices.DeleteFunc(logs, func(l string) bool { return !strings.Contains(l, missing) })); n > 0 {
+			if n != 1 {
+				t.Errorf("got %d log messages naming %s, want 1", n, missing)
+			}
+			return
+		}
+		select {
+		case <-s.c.notify:
+		case <-deadline:
+			t.Fatalf("no log message names %s; logs: %q", missing, logs)
+		}
+	}
+}
