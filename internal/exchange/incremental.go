@@ -9,10 +9,9 @@ import (
 // the patch's text untouched, the patch's subtree and lines are taken from
 // prev instead of being read and decoded again: on a large review nearly
 // every edit is in a comment, and the patch is nearly all of the bytes.
-// An edit after the patch shares them as they are; one before it moves
-// them: the patch node is copied with its offsets shifted, its elements
-// made only when something asks for them (lazyElems), and its lines are
-// shared (see PatchLine). The comments the edit leaves whole, before or
+// The patch gets a node of its own, moved by an edit before it, that
+// shares the elements' table and makes them from src only when something
+// asks for them (lazyElems); its lines are shared (see PatchLine). The comments the edit leaves whole, before or
 // after it, are copied rather than read again: the edited one is read,
 // not all the others.
 //

@@ -8,9 +8,9 @@ import (
 // nodes: what reads them on every version (the patch lines, their texts,
 // the checks, the index) reads the table and the text. Nodes are made
 // when something asks for the elements (a hover in the patch, a fix that
-// edits it), once per array node. A version whose patch an edit before it
-// moved shares the table and applies the move when it makes them, so that
-// the keystroke copies no element.
+// edits it), once per array node. A version whose patch was carried over
+// shares the table and makes them from its own text, moved, so that the
+// keystroke copies no element and no text.
 
 // stringElem is one element of the table: where the string was read and
 // the reader's flags. It holds no text: the element's value is decoded
