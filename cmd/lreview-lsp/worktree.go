@@ -78,7 +78,7 @@ func runLocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	out := []located{}
 	for ci, c := range in.an.Doc.Review.Comments {
-		loc := in.tree.LocateComment(in.an.Anchors.Resolutions[ci])
+		loc := in.tree.LocateComment(&in.an.Doc.Review.Patch, in.an.Anchors.Resolutions[ci])
 		l := located{ID: anchor.CommentName(c), Index: ci, Path: loc.Path, Found: loc.Found()}
 		if loc.Found() {
 			l.Line, l.EndLine, l.Moved = loc.Start, loc.End, loc.Moved()

@@ -229,7 +229,7 @@ func anchorOf(rep *anchor.Report, res *anchor.Resolution) Anchor {
 		return Anchor{Status: "orphaned", Reason: "invalid", Message: "its path, side or line members are invalid: lreview_check says which"}
 	case !res.Resolved:
 		a = Anchor{Status: "orphaned", Reason: res.Reason}
-	case !anchor.SnippetMatches(c.Snippet, res.Side, res.File, res.Lines()):
+	case !anchor.SnippetMatches(c.Snippet, res.Side, &rep.Doc.Review.Patch, res.File, res.Lines()):
 		a = Anchor{Status: "drift"}
 	default:
 		return Anchor{Status: "ok"}

@@ -54,7 +54,7 @@ func (s *server) addComment(_ context.Context, _ *mcp.CallToolRequest, in AddCom
 	nc := features.NewComment{
 		ID: features.FreshID(r.doc), Author: cmp.Or(in.Author, DefaultAuthor), Path: place.Path(), Side: side,
 		Start: place.Start, End: place.End, Body: in.Body,
-		Snippet: anchor.SnippetOf(place.File, place.Lines()), At: features.Stamp(s.now()),
+		Snippet: anchor.SnippetOf(rep.Index.Patch, place.File, place.Lines()), At: features.Stamp(s.now()),
 	}
 	edit, ok := features.NewCommentEdit(r.doc, nc)
 	if !ok {
@@ -79,7 +79,7 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 		return anchor.Place{}, err
 	}
 	if start == 0 {
-		found, err := anchor.FindSnippet(f, side, snippet)
+		found, err := anchor.FindSnippet(ix.Patch, f, side, snippet)
 		switch {
 		case err != nil:
 			return anchor.Place{}, err
@@ -97,9 +97,9 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 	if err != nil {
 		return anchor.Place{}, err
 	}
-	if snippet != "" && !anchor.SnippetMatches(snippet, side, f, p.Lines()) {
-		found, _ := anchor.FindSnippet(f, side, snippet)
-		return anchor.Place{}, anchor.SnippetMismatch(p, snippet, found)
+	if snippet != "" && !anchor.SnippetMatches(snippet, side, ix.Patch, f, p.Lines()) {
+		found, _ := anchor.FindSnippet(ix.Patch, f, side, snippet)
+		return anchor.Place{}, anchor.SnippetMismatch(ix.Patch, p, snippet, found)
 	}
 	return p, nil
 }

@@ -24,7 +24,7 @@ func (an *resolver) sideIndex(f *FileDiff, s Side) *sideIndex {
 			an.search = newSearchIndex()
 		}
 	}
-	return an.search.side(f, s)
+	return an.search.side(f, s, an.ix.Patch)
 }
 
 // driftQuery is the search of c's snippet in f: the comment's side first,
@@ -129,7 +129,7 @@ func (an *resolver) quoted(p place) string {
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}
-	return SnippetOf(f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
+	return SnippetOf(an.ix.Patch, f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without

@@ -148,7 +148,7 @@ func TestGeneratedDriftIsFound(t *testing.T) {
 	drifted, found := 0, 0
 	for i, r := range a.Resolutions {
 		c := doc.Review.Comments[i]
-		if c.StateNorm() == exchange.StateDismissed || c.Snippet == "" || r.Resolved && SnippetMatches(c.Snippet, r.Side, r.File, r.Lines()) {
+		if c.StateNorm() == exchange.StateDismissed || c.Snippet == "" || r.Resolved && SnippetMatches(c.Snippet, r.Side, &doc.Review.Patch, r.File, r.Lines()) {
 			continue
 		}
 		drifted++

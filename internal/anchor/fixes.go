@@ -52,7 +52,7 @@ func (an *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
 	case !r.Resolved:
 		an.findCandidates(r)
 		ds = append(ds, an.orphanedAnchor(r))
-	case !SnippetMatches(c.Snippet, r.Side, r.File, r.Lines()):
+	case !SnippetMatches(c.Snippet, r.Side, an.ix.Patch, r.File, r.Lines()):
 		an.findCandidates(r)
 		ds = append(ds, an.snippetMismatch(r))
 	default:
@@ -214,7 +214,7 @@ func (an *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	}
 	h, i, ok := r.File.Find(r.Side, c.EndLine)
 	h2, i2, ok2 := r.File.Find(r.Side, c.StartLine)
-	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, r.File, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
+	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, an.ix.Patch, r.File, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
 		swap.Preferred = !hasPreferred(r.Candidates)
 		return append(fixes, swap)
 	}
@@ -290,7 +290,7 @@ func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		if i == maxRelatedLines {
 			break
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(l))))})
+		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(an.ix.Patch, l))))})
 	}
 	d.Related = append(d.Related, an.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
@@ -298,7 +298,7 @@ func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	// differs from its lines in white space only (r.Here) is respaced as
 	// they spell it: the unique best place is where the comment is, and
 	// the fix needs no choice.
-	snip := SnippetOf(r.File, lines)
+	snip := SnippetOf(an.ix.Patch, r.File, lines)
 	if r.Here && r.Respaced != "" {
 		snip = r.Respaced
 	}
@@ -402,7 +402,7 @@ func (an *resolver) lineRelated(r *Resolution) []exchange.Related {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(r.File.Content(l))))})
+		out = append(out, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(r.File.Content(an.ix.Patch, l))))})
 	}
 	return out
 }
@@ -418,7 +418,7 @@ func (an *resolver) contentOf(path string, s Side, n int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return f.Content(f.Hunks[h].Lines[i]), true
+	return f.Content(an.ix.Patch, f.Hunks[h].Lines[i]), true
 }
 
 // lineText returns patch line i's text, clipped, for messages.

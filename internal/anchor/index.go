@@ -120,31 +120,29 @@ type FileDiff struct {
 	// lines is the body lines of every hunk, hunk after hunk: the one
 	// array the hunks' Lines are slices of (set by BuildIndex).
 	lines []DiffLine
-	// texts holds the lines' texts (Content); plain holds them instead
-	// for a file's text outside any patch (text.go), where a line's Patch
-	// is its index in plain.
+	// texts identifies the patch the file diff was read from (Content
+	// reads its lines from the version's patch); plain holds the lines'
+	// texts instead for a file's text outside any patch (text.go), where
+	// a line's Patch is its index in plain.
 	texts *patchTexts
 	plain []string
 }
 
-// patchTexts is where the file diffs of an index read their lines' texts:
-// the patch of the version the index was built for, detached from it (see
-// exchange.Patch.Detached), so that the index, shared by the later
-// versions it is moved to (reuseIndex), keeps no version alive. They spell
-// the patch alike, so it has their texts; it never changes.
-type patchTexts struct {
-	p exchange.Patch
-}
-
-func newPatchTexts(p *exchange.Patch) *patchTexts { return &patchTexts{p: p.Detached()} }
+// patchTexts identifies the patch text an index was built from: the
+// versions it is shared with (reuseIndex) spell the patch alike, and each
+// reads the lines' texts from its own patch, so that the index holds no
+// version's text.
+type patchTexts struct{ _ byte }
 
 // Content returns the text of f's body line l without its diff marker
-// (nor the "\r" the index drops from a CRLF line).
-func (f *FileDiff) Content(l DiffLine) string {
+// (nor the "\r" the index drops from a CRLF line), read from p, the patch
+// of a version whose index holds f (Index.Patch); p is not read for a
+// file's text outside any patch (Text).
+func (f *FileDiff) Content(p *exchange.Patch, l DiffLine) string {
 	if f.plain != nil {
 		return f.plain[l.Patch]
 	}
-	return content(f.texts.p.LineText(int(l.Patch)))
+	return content(p.LineText(int(l.Patch)))
 }
 
 // content is a line's text without its diff marker and carriage return.

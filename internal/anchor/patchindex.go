@@ -77,7 +77,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 	}
 	b.p, b.ix, b.n = p, ix, len(p.Lines)
 	b.lr, b.at = p.NewLineReader(), [2]int{-1, -1}
-	ix.texts = newPatchTexts(p)
+	ix.texts = new(patchTexts)
 	// Body lines can never outnumber patch lines, so appends to all never
 	// move it and every hunk can keep a slice of it.
 	b.all = make([]DiffLine, 0, b.n)

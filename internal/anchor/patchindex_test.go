@@ -580,7 +580,7 @@ func TestBuildIndexCases(t *testing.T) {
 					t.Errorf("patch line %d: not a hunk line, want content %q", pl, want)
 					continue
 				}
-				if got := ix.Files[fi].Content(ix.Files[fi].Hunks[hi].Lines[li]); got != want {
+				if got := ix.Files[fi].Content(ix.Patch, ix.Files[fi].Hunks[hi].Lines[li]); got != want {
 					t.Errorf("patch line %d: got content %q, want %q", pl, got, want)
 				}
 			}
@@ -712,7 +712,7 @@ func TestIndexGitOutput(t *testing.T) {
 	// The CRLF file's lines end in "\r" in the array form; contents do not.
 	doc := ixArrayDoc(t, data["git-mixed.diff"])
 	ix := BuildIndex(&doc.Review.Patch)
-	if got := ix.Files[2].Content(ix.Files[2].Hunks[0].Lines[1]); got != "two" {
+	if got := ix.Files[2].Content(ix.Patch, ix.Files[2].Hunks[0].Lines[1]); got != "two" {
 		t.Errorf("CRLF content: got %q, want %q", got, "two")
 	}
 }
@@ -754,7 +754,7 @@ func TestIndexSpecExampleFix(t *testing.T) {
 		t.Fatalf("FileFor: got %v, %v", f, renamed)
 	}
 	h, l, ok := f.Find(Right, 72)
-	if !ok || f.Content(f.Hunks[h].Lines[l]) != "    result, err := calculate(input)" {
+	if !ok || f.Content(ix.Patch, f.Hunks[h].Lines[l]) != "    result, err := calculate(input)" {
 		t.Fatalf("Find(RIGHT, 72) = %d,%d,%v", h, l, ok)
 	}
 	d := ix.Problems[0]

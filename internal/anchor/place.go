@@ -3,6 +3,8 @@ package anchor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // Placing a new comment: the lines a comment about to be written will
@@ -130,7 +132,7 @@ func hunkSpans(f *FileDiff, s Side) []string {
 // snippet (SnippetMatches), as many lines as the snippet has, in patch
 // order. A blank snippet, or one too weak to anchor by (no letter or
 // digit: "}"), is a PlaceError.
-func FindSnippet(f *FileDiff, s Side, snippet string) ([]Place, error) {
+func FindSnippet(patch *exchange.Patch, f *FileDiff, s Side, snippet string) ([]Place, error) {
 	variants := snippetVariants(snippet, s)
 	if len(variants) == 0 {
 		return nil, &PlaceError{"snippet", "is blank: give the text of the line(s) to comment on, or start_line"}
@@ -151,7 +153,7 @@ func FindSnippet(f *FileDiff, s Side, snippet string) ([]Place, error) {
 			lines := f.Hunks[h].Lines
 			p := Place{File: f, Side: s, Hunk: h, First: idx[i], Last: idx[i+k-1],
 				Start: lines[idx[i]].Number(s), End: lines[idx[i+k-1]].Number(s)}
-			if SnippetMatches(snippet, s, f, p.Lines()) {
+			if SnippetMatches(snippet, s, patch, f, p.Lines()) {
 				out = append(out, p)
 			}
 		}
@@ -179,8 +181,8 @@ func SnippetAmbiguous(snippet string, places []Place) error {
 
 // SnippetMismatch is the PlaceError of a snippet that is not what the
 // lines of p hold: where the snippet is, if anywhere.
-func SnippetMismatch(p Place, snippet string, found []Place) error {
-	msg := fmt.Sprintf("%q is not what %s of %q holds (%q)", Clip(snippet), p, p.Path(), Clip(SnippetOf(p.File, p.Lines())))
+func SnippetMismatch(patch *exchange.Patch, p Place, snippet string, found []Place) error {
+	msg := fmt.Sprintf("%q is not what %s of %q holds (%q)", Clip(snippet), p, p.Path(), Clip(SnippetOf(patch, p.File, p.Lines())))
 	switch {
 	case len(found) == 1:
 		msg += fmt.Sprintf("; it is at %s: use start_line %d", found[0], found[0].Start)

@@ -43,7 +43,8 @@ func TestPlaceLines(t *testing.T) {
 }
 
 func TestFindSnippet(t *testing.T) {
-	f := placeIndex(t).Files[0]
+	ix := placeIndex(t)
+	f := ix.Files[0]
 	for _, tc := range []struct {
 		side    Side
 		snippet string
@@ -56,7 +57,7 @@ func TestFindSnippet(t *testing.T) {
 		{Right, "return", "RIGHT 22"},
 		{Right, "b", "RIGHT 2, RIGHT 3"},
 	} {
-		ps, err := FindSnippet(f, tc.side, tc.snippet)
+		ps, err := FindSnippet(ix.Patch, f, tc.side, tc.snippet)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestFindSnippet(t *testing.T) {
 			t.Errorf("%s %q: got %v, want %s", tc.side, tc.snippet, got, tc.want)
 		}
 	}
-	if _, err := FindSnippet(f, Right, "}"); err == nil {
+	if _, err := FindSnippet(ix.Patch, f, Right, "}"); err == nil {
 		t.Error(`"}": got no error, want too weak`)
 	}
 }

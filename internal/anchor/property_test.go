@@ -99,7 +99,7 @@ func mutate(t *testing.T, doc *exchange.Document, a *Anchoring, rng *rand.Rand) 
 			continue
 		}
 		if once[r.File] == nil {
-			once[r.File] = lineCounts(r.File)
+			once[r.File] = lineCounts(&doc.Review.Patch, r.File)
 		}
 		if once[r.File][vs[0][0]] != 1 {
 			continue
@@ -132,11 +132,11 @@ func mutate(t *testing.T, doc *exchange.Document, a *Anchoring, rng *rand.Rand) 
 
 // lineCounts counts each normalised line of f's diff lines (a context line
 // once: it is one line of the file).
-func lineCounts(f *FileDiff) map[string]int {
+func lineCounts(p *exchange.Patch, f *FileDiff) map[string]int {
 	n := map[string]int{}
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
-			n[normLine(f.Content(l))]++
+			n[normLine(f.Content(p, l))]++
 		}
 	}
 	return n
@@ -166,7 +166,7 @@ func TestSearchAgreesWithExhaustiveRanking(t *testing.T) {
 		if r.File == nil || r.Reason == ReasonUnknownPath || len(a.byComment[i]) == 0 || c.Snippet == "" {
 			continue
 		}
-		want := exhaustive(r)
+		want := exhaustive(&doc.Review.Patch, r)
 		if len(want) == 0 {
 			if len(r.Candidates) > 0 {
 				t.Errorf("%s: got candidates %v, the exhaustive ranking finds none", c.ID, r.Candidates)
@@ -192,7 +192,7 @@ func TestSearchAgreesWithExhaustiveRanking(t *testing.T) {
 
 // exhaustive ranks every place of r's file where r's snippet matches, by
 // trying each quality at each position of each side.
-func exhaustive(r *Resolution) []place {
+func exhaustive(p *exchange.Patch, r *Resolution) []place {
 	c := r.Comment
 	si := newSearchIndex()
 	var all []place
@@ -200,7 +200,7 @@ func exhaustive(r *Resolution) []place {
 		if !HasImage(r.File, s) {
 			continue
 		}
-		sq := sideQuery{si: si.side(r.File, s), expect: c.StartLine}
+		sq := sideQuery{si: si.side(r.File, s, p), expect: c.StartLine}
 		for _, v := range snippetVariants(c.Snippet, s) {
 			if weakSnippet(v) {
 				continue

@@ -35,7 +35,7 @@ func (rb *rebaser) oldPlace(c *exchange.Comment, side Side, sideOK bool) oldPlac
 	if !ok || !ok2 || h != h2 {
 		return op
 	}
-	si := rb.oldS.side(op.f, side)
+	si := rb.oldS.side(op.f, side, rb.old.Patch)
 	p, p2 := si.posOfLine(h, i), si.posOfLine(h, i2)
 	if p >= 0 && p2 >= p {
 		op.si, op.img, op.p, op.rangeW = si, h, p, p2-p+1
@@ -127,7 +127,7 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 		if t == side {
 			return n, trusted
 		}
-		m, ok := rb.newS.side(newF, side).mapLine(n)
+		m, ok := rb.newS.side(newF, side, rb.new.Patch).mapLine(n)
 		return m, ok && trusted
 	}
 	base, exact := n, trusted
@@ -136,14 +136,14 @@ func (rb *rebaser) expected(c *exchange.Comment, side Side, oldF, newF *FileDiff
 			exact = false
 		} else {
 			var ok bool
-			base, ok = rb.oldS.side(oldF, Right).mapLine(n)
+			base, ok = rb.oldS.side(oldF, Right, rb.old.Patch).mapLine(n)
 			exact = exact && ok
 		}
 	}
 	if t == Left {
 		return base, exact
 	}
-	m, ok := rb.newS.side(newF, Left).mapLine(base)
+	m, ok := rb.newS.side(newF, Left, rb.new.Patch).mapLine(base)
 	return m, exact && ok
 }
 
@@ -163,7 +163,7 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 			nd.before, nd.after = nil, nil // context is of the old side
 		}
 		sq := &sides[i]
-		sq.si, sq.needles = rb.newS.side(newF, s), []*needle{&nd}
+		sq.si, sq.needles = rb.newS.side(newF, s, rb.new.Patch), []*needle{&nd}
 		sq.expect, sq.exactMap = rb.expected(c, side, oldF, newF, s, lf.trusted)
 	}
 	res := search(sides, rb.budget)

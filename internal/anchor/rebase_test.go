@@ -954,7 +954,7 @@ func TestMapLineAgreesWithAWalk(t *testing.T) {
 		for _, f := range ix.Files {
 			for _, from := range []Side{Left, Right} {
 				for n := 1; n < 800; n++ {
-					got, gotOK := rb.oldS.side(f, from).mapLine(n)
+					got, gotOK := rb.oldS.side(f, from, ix.Patch).mapLine(n)
 					want, wantOK := rebaseMapByWalk(f, from, n)
 					if got != want || gotOK != wantOK {
 						t.Fatalf("patch %d, %s, mapLine(%s %d): got %d %v, want %d %v", pi, f.NewName, from, n, got, gotOK, want, wantOK)

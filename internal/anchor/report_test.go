@@ -69,8 +69,8 @@ func TestReusedIndexReadsTheLatestPatch(t *testing.T) {
 	for _, f := range got.Index.Files {
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {
-				if want := strings.TrimSuffix(doc.Review.Patch.LineText(int(l.Patch)), "\r"); f.Content(l) != want[min(1, len(want)):] {
-					t.Fatalf("line %d: content %q, want %q", l.Patch, f.Content(l), want)
+				if want := strings.TrimSuffix(doc.Review.Patch.LineText(int(l.Patch)), "\r"); f.Content(&doc.Review.Patch, l) != want[min(1, len(want)):] {
+					t.Fatalf("line %d: content %q, want %q", l.Patch, f.Content(&doc.Review.Patch, l), want)
 				}
 			}
 		}

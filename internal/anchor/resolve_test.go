@@ -676,7 +676,7 @@ func TestAnalyze(t *testing.T) {
 			if tc.lines != nil {
 				var got []string
 				for _, l := range r.Lines() {
-					got = append(got, strings.TrimSpace(r.File.Content(l)))
+					got = append(got, strings.TrimSpace(r.File.Content(a.Index.Patch, l)))
 				}
 				if !slices.Equal(got, tc.lines) {
 					t.Errorf("lines: got %q, want %q", got, tc.lines)
@@ -925,7 +925,7 @@ func TestSpecExample(t *testing.T) {
 	if got := describeResolution(r); got != "RIGHT 72-72" {
 		t.Errorf("c1 resolves to %q, want RIGHT 72-72", got)
 	}
-	if got := SnippetOf(r.File, r.Lines()); got != doc.Review.Comments[0].Snippet {
+	if got := SnippetOf(a.Index.Patch, r.File, r.Lines()); got != doc.Review.Comments[0].Snippet {
 		t.Errorf("SnippetOf: got %q, want the example's snippet %q", got, doc.Review.Comments[0].Snippet)
 	}
 }

@@ -78,7 +78,7 @@ func anchorReview(patch []string) []byte {
 				continue
 			}
 			l, last := lines[0], lines[len(lines)-1]
-			n, text := l.Number(s), strings.TrimSpace(f.Content(l))
+			n, text := l.Number(s), strings.TrimSpace(f.Content(ix.Patch, l))
 			add(f.Name(s), s, n, n, text, "")
 			add(f.Name(s), s, n+2, n+2, text, "")
 			add(f.Name(s), s, n, n, text+"x", "stale")
@@ -184,7 +184,7 @@ func TestReuseAfterEditBeforePatch(t *testing.T) {
 				continue
 			}
 			doc := exchange.ParseIncremental(next, prev.Doc)
-			if from, delta := doc.PatchSource(); from != nil && delta != 0 {
+			if delta, carried := doc.PatchCarried(); carried && delta != 0 {
 				moved++
 			}
 			got := CheckDocument(doc, prev)
@@ -257,8 +257,8 @@ func TestEditBeforePatchReusesComments(t *testing.T) {
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 	next := slices.Concat(src[:at], []byte("typed"), src[at:])
 	doc := exchange.ParseIncremental(next, prev.Doc)
-	if from, delta := doc.PatchSource(); from != prev.Doc.Review.Patch.Node || delta != 5 {
-		t.Fatalf("patch carried over from %p moved by %d, want from %p by 5", from, delta, prev.Doc.Review.Patch.Node)
+	if delta, carried := doc.PatchCarried(); !carried || delta != 5 {
+		t.Fatalf("patch carried over %v, moved by %d; want carried over, moved by 5", carried, delta)
 	}
 	got := CheckDocument(doc, prev)
 	searched, hinted := 0, 0

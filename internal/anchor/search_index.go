@@ -2,6 +2,8 @@ package anchor
 
 import (
 	"hash/maphash"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -18,12 +20,12 @@ import (
 type searchIndex struct {
 	seed  uint64 // salts the line keys (lineKey)
 	mu    sync.Mutex
-	sides map[*FileDiff]*[2]*sideIndex
+	sides map[*FileDiff]*[2]*sideData
 	texts map[*FileDiff]*fileText
 }
 
 func newSearchIndex() *searchIndex {
-	return &searchIndex{seed: maphash.String(maphash.MakeSeed(), "lreview"), sides: map[*FileDiff]*[2]*sideIndex{}, texts: map[*FileDiff]*fileText{}}
+	return &searchIndex{seed: maphash.String(maphash.MakeSeed(), "lreview"), sides: map[*FileDiff]*[2]*sideData{}, texts: map[*FileDiff]*fileText{}}
 }
 
 // fileText is the key (lineKey) of every body line of a file diff, in
@@ -33,7 +35,7 @@ type fileText struct {
 	key []uint32
 }
 
-func (si *searchIndex) text(f *FileDiff) *fileText {
+func (si *searchIndex) text(f *FileDiff, p *exchange.Patch) *fileText {
 	if ft := si.texts[f]; ft != nil {
 		return ft
 	}
@@ -48,7 +50,7 @@ func (si *searchIndex) text(f *FileDiff) *fileText {
 		si.texts[f] = ft
 		return ft
 	}
-	lr := f.texts.p.NewLineReader()
+	lr := p.NewLineReader()
 	for i := range ls {
 		t := lr.Peek(int(ls[i].Patch)) // hashed, then dropped
 		if k, blank := lineKey(si.seed, content(t)); !blank {
@@ -69,28 +71,38 @@ func key32(k uint64) uint32 {
 	return 1
 }
 
-// side returns the index of side s of f, building it on first use.
-func (si *searchIndex) side(f *FileDiff, s Side) *sideIndex {
+// side returns the index of side s of f, building it on first use, for
+// the version whose patch is p (see FileDiff.Content).
+func (si *searchIndex) side(f *FileDiff, s Side, p *exchange.Patch) *sideIndex {
 	si.mu.Lock()
 	defer si.mu.Unlock()
 	both := si.sides[f]
 	if both == nil {
-		both = &[2]*sideIndex{}
+		both = &[2]*sideData{}
 		si.sides[f] = both
 	}
 	if both[s] == nil {
-		both[s] = buildSide(f, s, si.seed, si.text(f))
+		both[s] = buildSide(f, s, si.seed, si.text(f, p))
 		if both[s.other()] != nil {
 			delete(si.texts, f) // both sides built: no longer needed
 		}
 	}
-	return both[s]
+	return &sideIndex{sideData: both[s], patch: p}
 }
 
 // sideIndex is one side of one file diff: its lines in image order (hunk
 // by hunk), and where each line occurs, white space aside. A position is
 // an index in flat; its image and place in it are found from imgs.
 type sideIndex struct {
+	*sideData
+	// patch is the patch of the version searching, which the lines'
+	// texts are read from (FileDiff.Content).
+	patch *exchange.Patch
+}
+
+// sideData is what sideIndex reads, shared by every version of the patch:
+// it holds no text.
+type sideData struct {
 	f    *FileDiff
 	side Side
 	seed uint64
@@ -204,7 +216,7 @@ func (f *FileDiff) body() []DiffLine {
 	return out
 }
 
-func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
+func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideData {
 	body := f.body()
 	n := 0
 	for i := range body {
@@ -212,7 +224,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideIndex {
 			n++
 		}
 	}
-	si := &sideIndex{f: f, side: s, seed: seed, body: body, imgs: make([]image, len(f.Hunks)), flat: make([]int32, 0, n)}
+	si := &sideData{f: f, side: s, seed: seed, body: body, imgs: make([]image, len(f.Hunks)), flat: make([]int32, 0, n)}
 	to := s.other()
 	base := 0
 	for h := range f.Hunks {
@@ -302,36 +314,36 @@ func (ps *postings) of(k uint32) []int32 {
 
 // equalAt returns the positions of the lines that may equal normalised
 // line s, white space aside: a superset (a hash), in image order.
-func (si *sideIndex) equalAt(s string) []int32 {
+func (si *sideData) equalAt(s string) []int32 {
 	return si.equal.of(key32(looseKey(si.seed, s)))
 }
 
 // pos returns the image of position i and its place in it.
-func (si *sideIndex) pos(i int32) pos {
+func (si *sideData) pos(i int32) pos {
 	img := sort.Search(len(si.imgs), func(h int) bool { return si.imgs[h].first+si.imgs[h].n > i })
 	return pos{int32(img), i - si.imgs[img].first}
 }
 
 // line is the diff line at position i.
-func (si *sideIndex) line(i int32) *DiffLine { return &si.body[si.flat[i]] }
+func (si *sideData) line(i int32) *DiffLine { return &si.body[si.flat[i]] }
 
 // num is the line number, in the index's side, at position i.
-func (si *sideIndex) num(i int) int { return si.line(int32(i)).Number(si.side) }
+func (si *sideData) num(i int) int { return si.line(int32(i)).Number(si.side) }
 
 // at is the position of place p of image img.
-func (si *sideIndex) at(img, p int) int32 { return si.imgs[img].first + int32(p) }
+func (si *sideData) at(img, p int) int32 { return si.imgs[img].first + int32(p) }
 
 // size is the number of positions of image img.
-func (si *sideIndex) size(img int) int { return int(si.imgs[img].n) }
+func (si *sideData) size(img int) int { return int(si.imgs[img].n) }
 
 // hunkLine is the index in Hunk.Lines of place p of image img.
-func (si *sideIndex) hunkLine(img, p int) int {
+func (si *sideData) hunkLine(img, p int) int {
 	return int(si.flat[si.at(img, p)] - si.imgs[img].base)
 }
 
 // posOfLine returns the place in image img of line i of its hunk (an index
 // in Hunk.Lines), or -1 when the line is not in the image.
-func (si *sideIndex) posOfLine(img, i int) int {
+func (si *sideData) posOfLine(img, i int) int {
 	im := si.imgs[img]
 	want := im.base + int32(i)
 	ps := si.flat[im.first : im.first+im.n]
@@ -344,11 +356,11 @@ func (si *sideIndex) posOfLine(img, i int) int {
 
 // normAt is the normalised text of position p of image img.
 func (si *sideIndex) normAt(img, p int) string {
-	return normLine(si.f.Content(*si.line(si.at(img, p))))
+	return normLine(si.f.Content(si.patch, *si.line(si.at(img, p))))
 }
 
 // raw is the text of the line at position i, as the patch has it.
-func (si *sideIndex) raw(i int) string { return si.f.Content(*si.line(int32(i))) }
+func (si *sideIndex) raw(i int) string { return si.f.Content(si.patch, *si.line(int32(i))) }
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
 
@@ -365,19 +377,19 @@ func (si *sideIndex) normRange(img, from, to int) []string {
 
 // number is the line number, in the index's side, of position p of image
 // img.
-func (si *sideIndex) number(img, p int) int {
+func (si *sideData) number(img, p int) int {
 	return si.line(si.at(img, p)).Number(si.side)
 }
 
 // nearest returns the first position whose line number is at least n.
-func (si *sideIndex) nearest(n int) int {
+func (si *sideData) nearest(n int) int {
 	return sort.Search(len(si.flat), func(i int) bool { return si.num(i) >= n })
 }
 
 // mapLine carries line n of side from of f to the other side: lines
 // outside the hunks and context lines map exactly; an added or removed
 // line maps next to where it would be, inexactly.
-func (si *sideIndex) mapLine(n int) (int, bool) {
+func (si *sideData) mapLine(n int) (int, bool) {
 	f, from := si.f, si.side
 	offset := 0
 	for i := range f.Hunks {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 func TestNormLine(t *testing.T) {
@@ -64,7 +66,7 @@ func TestSnippetVariants(t *testing.T) {
 // handLines returns a file diff whose patch holds a line of kind k per
 // content, and its body lines, numbered from 1. A content ending in "\r"
 // gets a second one, which the index drops as a CRLF line's.
-func handLines(k LineKind, contents ...string) (*FileDiff, []DiffLine) {
+func handLines(k LineKind, contents ...string) (*exchange.Patch, *FileDiff, []DiffLine) {
 	var patch []string
 	var out []DiffLine
 	for i, c := range contents {
@@ -82,7 +84,7 @@ func handLines(k LineKind, contents ...string) (*FileDiff, []DiffLine) {
 		out = append(out, l)
 	}
 	p, _ := ixPatchIn([]byte(`{"patch": [` + strings.Join(patch, ", ") + `]}`))
-	return &FileDiff{texts: newPatchTexts(p), lines: out}, out
+	return p, &FileDiff{texts: new(patchTexts), lines: out}, out
 }
 
 func TestSnippetMatches(t *testing.T) {
@@ -108,8 +110,8 @@ func TestSnippetMatches(t *testing.T) {
 		{"weak but wrong", "}", Right, lines("x"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, ls := handLines(Added, tc.lines...)
-			if got := SnippetMatches(tc.snippet, tc.side, f, ls); got != tc.want {
+			p, f, ls := handLines(Added, tc.lines...)
+			if got := SnippetMatches(tc.snippet, tc.side, p, f, ls); got != tc.want {
 				t.Errorf("%s: SnippetMatches(%q): got %v, want %v", tc.name, tc.snippet, got, tc.want)
 			}
 		})
@@ -146,9 +148,9 @@ func TestSnippetOf(t *testing.T) {
 // escapes is not a view of the text, which a fix carried over to later
 // versions would keep alive.
 func TestSnippetOfOneLineIsACopy(t *testing.T) {
-	f, lines := handLines(Context, "a := 1")
-	got := SnippetOf(f, lines)
-	line := f.texts.p.LineText(0)
+	p, f, lines := handLines(Context, "a := 1")
+	got := SnippetOf(p, f, lines)
+	line := p.LineText(0)
 	if got != "a := 1" {
 		t.Fatalf("SnippetOf: got %q, want %q", got, "a := 1")
 	}
@@ -176,7 +178,7 @@ func BenchmarkNormLine(b *testing.B) {
 // reads: the snippet's readings, each equal to or a part of the anchored
 // lines normalised (blank runs collapsed), all joined with "\n". It is
 // independent of joinSnippet, which production code uses for both.
-func snippetMatchesRef(snippet string, side Side, f *FileDiff, lines []DiffLine) bool {
+func snippetMatchesRef(snippet string, side Side, p *exchange.Patch, f *FileDiff, lines []DiffLine) bool {
 	var vs [][]string
 	if stripped := snippetLinesRef(snippet, side, true); len(stripped) > 0 {
 		vs = append(vs, stripped)
@@ -189,7 +191,7 @@ func snippetMatchesRef(snippet string, side Side, f *FileDiff, lines []DiffLine)
 	}
 	anchored := make([]string, 0, len(lines))
 	for _, l := range lines {
-		anchored = append(anchored, normLine(f.Content(l)))
+		anchored = append(anchored, normLine(f.Content(p, l)))
 	}
 	a := strings.Join(collapseBlankLines(anchored), "\n")
 	for _, v := range vs {
@@ -273,9 +275,9 @@ func TestSnippetMatchesAgreesWithReference(t *testing.T) {
 		if rng.IntN(3) == 0 && len(contents) > 0 { // a snippet drawn from the lines
 			snippet = contents[rng.IntN(len(contents))]
 		}
-		f, lines := handLines(Context, contents...)
+		p, f, lines := handLines(Context, contents...)
 		for _, side := range []Side{Left, Right} {
-			if got, want := SnippetMatches(snippet, side, f, lines), snippetMatchesRef(snippet, side, f, lines); got != want {
+			if got, want := SnippetMatches(snippet, side, p, f, lines), snippetMatchesRef(snippet, side, p, f, lines); got != want {
 				t.Fatalf("SnippetMatches(%q, %v, %q) = %v, want %v", snippet, side, contents, got, want)
 			}
 		}
@@ -283,9 +285,9 @@ func TestSnippetMatchesAgreesWithReference(t *testing.T) {
 }
 
 func BenchmarkSnippetMatches(b *testing.B) {
-	f, lines := handLines(Context, "\tif err := load(ctx, cfg); err != nil {", "\t\treturn fmt.Errorf(\"load: %w\", err)")
+	p, f, lines := handLines(Context, "\tif err := load(ctx, cfg); err != nil {", "\t\treturn fmt.Errorf(\"load: %w\", err)")
 	b.ReportAllocs()
 	for b.Loop() {
-		SnippetMatches("if err := load(ctx, cfg); err != nil {\n  return fmt.Errorf(\"load: %w\", err)", Right, f, lines)
+		SnippetMatches("if err := load(ctx, cfg); err != nil {\n  return fmt.Errorf(\"load: %w\", err)", Right, p, f, lines)
 	}
 }

@@ -41,7 +41,7 @@ func (t *Text) side() *sideIndex {
 		}
 		t.ix = newSearchIndex()
 	})
-	return t.ix.side(t.f, Right)
+	return t.ix.side(t.f, Right, nil)
 }
 
 // TextMatch is a place of a Text where lines were found.

@@ -19,8 +19,8 @@ type Result struct {
 	// start_line, end_line) fail the schema: anchoring skips them, so that
 	// they get the schema diagnostics only.
 	AnchorInvalid map[*Comment]bool
-	// patch is the patch node that was checked, for CheckIncremental.
-	patch *Node
+	// doc is the identity of the document checked, for CheckIncremental.
+	doc *docID
 	// src and comments are the checked text and what was found in each
 	// comment, for CheckIncremental; src is the document's own, which
 	// the comments in AnchorInvalid keep alive anyway.
@@ -76,7 +76,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 	// and, only when the patch holds line breaks, the document's newline,
 	// which comes from text before the patch's end. A moved patch is
 	// checked again: the newline may have changed.
-	carried := doc.patchFrom != nil && prev != nil && prev.patch == doc.patchFrom
+	carried := doc.patchCarried && prev != nil && prev.doc != nil && prev.doc == doc.base
 	keepForm := carried && doc.patchDelta == 0 && doc.Review.Patch.Form == PatchArray
 	skip := cs.inComment
 	if old := doc.patchFrom; carried {
@@ -99,7 +99,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		skip = func(n *Node) bool { return n == patch || cs.inComment(n) }
 	}
 	checkEscapes(doc, root, add, skip)
-	res.patch = doc.Review.Patch.Node
+	res.doc = doc.id
 	if !keepForm {
 		checkPatchForm(doc, add)
 	}

@@ -53,14 +53,6 @@ func TestExportedTypesAreSafeToCopy(t *testing.T) {
 			t.Fatalf("line %d: copies of the patch and its reader read %q and %q, want %q", i, pc.LineText(i), lrc.Text(i), p.LineText(i))
 		}
 	}
-	det := p.Detached()
-	dc := det
-	for i := range p.Lines {
-		if dc.LineText(i) != p.LineText(i) {
-			t.Fatalf("line %d: a copy of the detached patch reads %q, want %q", i, dc.LineText(i), p.LineText(i))
-		}
-	}
-
 	m := moved.Mapper()
 	mc := *m
 	cur := m.Cursor(UTF16)

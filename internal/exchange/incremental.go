@@ -9,16 +9,15 @@ import (
 // the patch's text untouched, the patch's subtree and lines are taken from
 // prev instead of being read and decoded again: on a large review nearly
 // every edit is in a comment, and the patch is nearly all of the bytes.
-// An edit after the patch shares them as they are; one before it moves
-// them: the patch node is copied with its offsets shifted, its elements
-// only when something asks for them (lazyElems), and its lines are
-// shared (see PatchLine). The comments the edit leaves whole, before or
+// The patch gets a node of its own, moved by an edit before it, that
+// shares the elements' table and makes them from src only when something
+// asks for them (lazyElems); its lines are shared (see PatchLine). The comments the edit leaves whole, before or
 // after it, are copied rather than read again: the edited one is read,
 // not all the others.
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
-// its table holds a copy of its text, and its Parent is a stand-in (see
+// its table holds no text, and its Parent is a stand-in (see
 // Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
 	return ParseEdited(src, prev, ChangeBetween(prev.Src, src))
@@ -62,20 +61,6 @@ func (d *Document) EditOf(prev *Document) (Change, bool) {
 	return d.change, true
 }
 
-// ChangeFrom returns how d's text differs from old, when d was parsed by
-// ParseEdited as an edit of a text equal to old. It compares the bytes the
-// change says are unchanged, which EditOf, given the earlier document,
-// need not.
-func (d *Document) ChangeFrom(old []byte) (Change, bool) {
-	ch := d.change
-	if d.base == nil || d.baseLen != len(old) ||
-		!bytes.Equal(old[:ch.Prefix], d.Src[:ch.Prefix]) ||
-		!bytes.Equal(old[len(old)-ch.Suffix:], d.Src[len(d.Src)-ch.Suffix:]) {
-		return Change{}, false
-	}
-	return ch, true
-}
-
 // ParseEdited is ParseIncremental told by the caller how src differs from
 // prev's text instead of finding out. A wrong ch gives a wrong document:
 // it must come from the edit itself.
@@ -113,17 +98,18 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	default:
 		return reuseMapper(r.document(), prev, ch), r
 	}
-	// An unmoved subtree is shared with prev: nothing in it differs but
-	// the patch node's Parent, which stays the stand-in for the root of
-	// the version that read it (an object without a Parent, so Pointer
-	// and IsMember are unchanged; see Node.Parent), and nothing in it
-	// holds prev's text (see reader.patch). A moved one gets a patch node
-	// of its own, which shares the elements' table and text and makes
-	// them, moved, only if asked (lazyElems); a patch the table could not
-	// hold (a string, an array with other values) is copied, moved.
+	// A patch kept in a table gets a node of its own, moved or not, which
+	// shares the table and decodes its elements, only if asked, from src
+	// (lazyElems): sharing prev's would keep prev's text alive. Any other
+	// patch (a string, an array the table could not hold) holds copies of
+	// its strings and none of the text: unmoved, its subtree is shared
+	// with prev, nothing in it differing but the patch node's Parent,
+	// which stays the stand-in for the root of the version that read it
+	// (an object without a Parent, so Pointer and IsMember are unchanged;
+	// see Node.Parent); moved, it is copied, moved.
 	reuse, shared := p.Node, p.Node
-	if delta != 0 {
-		reuse, shared = newMovedNode(p.Node, delta), nil
+	if delta != 0 || p.Node.lazy != nil {
+		reuse, shared = newMovedNode(p.Node, delta, src), nil
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
@@ -136,7 +122,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 		d.Review = decodeReview(src, root)
 		return d, r
 	}
-	d.patchFrom, d.patchDelta = p.Node, delta
+	d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), delta
 	if reuse == p.Node {
 		d.Review = decodeReviewWithPatch(src, root, p)
 		return d, r
@@ -213,7 +199,7 @@ func reuseMapper(d, prev *Document, ch Change) *Document {
 	return d
 }
 
-// movedPatch returns p for clone, p.Node moved by an edit before it, in
+// movedPatch returns p for clone, p.Node carried over, moved or not, into
 // the text src. The lines are shared, and their texts decoded from src
 // through the table the elements are kept in, so that clone's elements
 // are made only if something asks for them; a trailing empty element gets

@@ -123,26 +123,18 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
 			t.Fatalf("edit %d (change %+v): parse differs from a full parse of\n%s", i, ch, next)
 		}
-		if from, _ := got.PatchSource(); from != nil && from == prev.Review.Patch.Node {
+		if _, ok := got.PatchCarried(); ok {
 			old, cur := prev.Review.Patch.Node, got.Review.Patch.Node
 			if string(prev.Src[old.Start:old.End]) != string(src[cur.Start:cur.End]) {
 				t.Fatalf("edit %d: the patch was carried over, but it is spelt differently", i)
 			}
 			shared++
 		}
-		if c, ok := got.ChangeFrom(prev.Src); !ok || c != ch.fit(len(prev.Src), len(src)) {
-			t.Fatalf("edit %d: ChangeFrom(prev's text) = %+v, %v; want %+v, true", i, c, ok, ch)
-		}
 		if c, ok := got.EditOf(prev); !ok || c != ch.fit(len(prev.Src), len(src)) {
 			t.Fatalf("edit %d: EditOf(prev) = %+v, %v; want %+v, true", i, c, ok, ch)
 		}
 		if _, ok := got.EditOf(got); ok {
 			t.Fatalf("edit %d: EditOf(itself) answered; want only the document it was parsed from", i)
-		}
-		if other := append([]byte("x"), prev.Src[1:]...); len(prev.Src) > 0 && ch.Prefix > 0 {
-			if _, ok := got.ChangeFrom(other); ok {
-				t.Fatalf("edit %d: ChangeFrom a text that differs in the unchanged prefix answered", i)
-			}
 		}
 		text, prev = next, got
 		if i%50 == 0 {
@@ -251,12 +243,15 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	before := shape(prev.Root)
 	next := []byte(strings.Replace(string(base), "return it instead", "return it now", 1))
 	got := ParseIncremental(next, prev)
-	if got.Review.Patch.Node != prev.Review.Patch.Node || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
-		t.Errorf("an edit after the patch copied it: got node %p lines %p, want %p %p",
-			got.Review.Patch.Node, &got.Review.Patch.Lines[0], prev.Review.Patch.Node, &prev.Review.Patch.Lines[0])
+	gn, pn := got.Review.Patch.Node, prev.Review.Patch.Node
+	if gn.lazy == nil || pn.lazy == nil || &gn.lazy.table[0] != &pn.lazy.table[0] || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
+		t.Fatalf("an edit after the patch copied it: got lazy %v lines %p, want the table and lines %p shared", gn.lazy != nil, &got.Review.Patch.Lines[0], &prev.Review.Patch.Lines[0])
 	}
-	if from, delta := got.PatchSource(); from != prev.Review.Patch.Node || delta != 0 {
-		t.Errorf("PatchSource: got %p %d, want the earlier patch node unmoved", from, delta)
+	if &gn.lazy.src[0] != &next[0] {
+		t.Error("the carried over patch decodes from another version's text, want its own")
+	}
+	if delta, ok := got.PatchCarried(); !ok || delta != 0 {
+		t.Errorf("PatchCarried: got %d %v, want the earlier patch unmoved", delta, ok)
 	}
 	if shape(prev.Root) != before {
 		t.Error("parsing the new version changed the earlier version's tree")

@@ -32,12 +32,13 @@ type Document struct {
 	Syntax []SyntaxError
 	Review Review
 	mapper *lazyMapper
-	// patchFrom is the patch node of the earlier version whose subtree
-	// this document reuses, moved by patchDelta bytes (ParseIncremental).
-	// A node, not the Document: each version would otherwise keep the one
-	// before it, and its text, alive.
-	patchFrom  *Node
-	patchDelta int
+	// patchCarried is set when the patch was carried over from the
+	// version this document was parsed as an edit of (base), where it
+	// spanned patchFrom, moved by patchDelta bytes (ParseEdited). A
+	// range, not the earlier node: that holds its version's text.
+	patchCarried bool
+	patchFrom    Range
+	patchDelta   int
 	// id identifies the document; base is the id of the one it was
 	// parsed as an edit of (ParseEdited), whose text was baseLen bytes,
 	// and change is how its own text differs from it. Identity by a
@@ -129,25 +130,6 @@ type Patch struct {
 // their Patch's origin, and so spell the patch alike. It holds nothing of
 // any version, so a result kept with it keeps no version alive.
 type PatchOrigin struct{ _ byte }
-
-// Detached returns a Patch that reads the same lines' texts (LineText,
-// LineHead, NewLineReader) and keeps nothing of the document alive: one
-// whose elements are kept in a table reads them from the table's copy of
-// the patch's text, its offsets then counted from the patch's first byte.
-// A holder that outlives the version, as an index shared by later
-// versions does, keeps it rather than p.
-func (p *Patch) Detached() Patch {
-	c := *p
-	c.TrailingEmpty = nil
-	if p.Node == nil || p.Node.lazy == nil {
-		c.src = nil // the strings are the nodes' own (see reader.patch)
-		return c
-	}
-	c.src = p.Node.lazy.text
-	c.Node = newMovedNode(p.Node, -p.Node.Start)
-	c.Node.Parent = nil
-	return c
-}
 
 // Origin returns the identity of the patch's text (see PatchOrigin), nil
 // for a document without a patch.
@@ -481,14 +463,10 @@ func own(ss ...*string) {
 	}
 }
 
-// PatchSource returns the patch node of the earlier version whose subtree
-// this document's patch was taken from, and how many bytes it moved, or
-// nil when the patch was read afresh. The document keeps that node, and
-// with it that version's text: Patch.Origin tells the same without. Callers that derived something from
-// that earlier patch may reuse it: the bytes are the same, at offsets
-// moved by the delta (and a result in positions holds when the patch
-// begins on the same line and column).
-func (d *Document) PatchSource() (*Node, int) { return d.patchFrom, d.patchDelta }
+// PatchCarried returns how many bytes the patch moved when it was carried
+// over from the version this document was parsed as an edit of
+// (ParseEdited) rather than read afresh, and whether it was.
+func (d *Document) PatchCarried() (delta int, ok bool) { return d.patchDelta, d.patchCarried }
 
 // LineReader reads many lines' texts, as LineText does, with few
 // allocations: the lines are decoded into blocks it holds (see stringBlocks),

@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"bytes"
 	"sync"
 )
 
@@ -9,9 +8,9 @@ import (
 // nodes: what reads them on every version (the patch lines, their texts,
 // the checks, the index) reads the table and the text. Nodes are made
 // when something asks for the elements (a hover in the patch, a fix that
-// edits it), once per array node. A version whose patch an edit before it
-// moved shares the table and applies the move when it makes them, so that
-// the keystroke copies no element.
+// edits it), once per array node. A version whose patch was carried over
+// shares the table and makes them from its own text, moved, so that the
+// keystroke copies no element and no text.
 
 // stringElem is one element of the table: where the string was read and
 // the reader's flags. It holds no text: the element's value is decoded
@@ -42,21 +41,21 @@ func (t stringTable) node(i int, arr *Node, delta int, str string) Node {
 
 // lazyElems holds the elements of an array read into a table (the
 // patch's), made from the table the first time they are asked for, delta
-// bytes from where the table was read. It never changes but for making
-// them, once: the versions that share the array node share them.
+// bytes from where the table was read. It belongs to one version: each
+// version whose patch is carried over gets one of its own, sharing the
+// table (which holds no text) and decoding from its own text, so that no
+// version keeps another's text alive and no text is copied. It never
+// changes but for making the elements, once.
 type lazyElems struct {
 	table stringTable
 	delta int
 	// parent is the node the elements are made for (their Parent).
 	parent *Node
-	// text is a copy of the array's text as read, which the elements are
-	// decoded from, from offset textBase of the version that read it: the
-	// versions that share the table share it, and it keeps none of their
-	// texts alive.
-	text     []byte
-	textBase int
-	once     sync.Once
-	made     []*Node
+	// src is the text of the version the node belongs to, which the
+	// elements are decoded from.
+	src  []byte
+	once sync.Once
+	made []*Node
 }
 
 // newLazyArray returns a copy of n, an array node read with its elements
@@ -64,15 +63,15 @@ type lazyElems struct {
 func newLazyArray(n *Node, table stringTable, src []byte) *Node {
 	c := *n
 	c.kids, c.onlyStrings = nil, true
-	c.lazy = &lazyElems{table: table, parent: &c, text: bytes.Clone(src[n.Start:n.End]), textBase: n.Start}
+	c.lazy = &lazyElems{table: table, parent: &c, src: src}
 	return &c
 }
 
-// newMovedNode returns n moved by delta bytes: a node sharing n's table
-// and text that makes its elements, moved, when asked for, or a copy with
-// its offsets shifted (a patch string, or an array the table could not
-// hold). Its Parent, name and key are the reader's to set.
-func newMovedNode(n *Node, delta int) *Node {
+// newMovedNode returns n moved by delta bytes into the text src: a node
+// sharing n's table that makes its elements, moved, from src when asked
+// for, or a copy with its offsets shifted (a patch string, or an array the
+// table could not hold). Its Parent, name and key are the reader's to set.
+func newMovedNode(n *Node, delta int, src []byte) *Node {
 	if n.lazy == nil {
 		return cloneShifted(n, delta)
 	}
@@ -84,19 +83,19 @@ func newMovedNode(n *Node, delta int) *Node {
 		c.keyEnd += int32(delta)
 	}
 	l := n.lazy
-	c.lazy = &lazyElems{table: l.table, delta: l.delta + delta, parent: &c, text: l.text, textBase: l.textBase}
+	c.lazy = &lazyElems{table: l.table, delta: l.delta + delta, parent: &c, src: src}
 	return &c
 }
 
-// children makes the elements, the first time. Their values are copies:
-// the versions sharing the array share them.
+// children makes the elements, the first time. Their values are copies,
+// which hold none of the text.
 func (l *lazyElems) children() []*Node {
 	l.once.Do(func() {
 		slab := make([]Node, len(l.table))
 		own := make([]*Node, len(l.table))
-		dec := elemDecoder{r: reader{src: l.text}}
+		dec := elemDecoder{r: reader{src: l.src}}
 		for i := range l.table {
-			slab[i] = l.table.node(i, l.parent, l.delta, dec.value(&l.table[i], -l.textBase))
+			slab[i] = l.table.node(i, l.parent, l.delta, dec.value(&l.table[i], l.delta))
 			own[i] = &slab[i]
 		}
 		l.made = own

@@ -3,6 +3,7 @@ package exchange
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -66,7 +67,8 @@ func TestMovedPatchMatchesAFreshParse(t *testing.T) {
 func TestMovedPatchCopiesOnce(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 2, Seed: 4})
 	doc := Parse(src)
-	moved := newMovedNode(doc.Review.Patch.Node, 4) // "new " typed before it
+	shifted := func(n int) []byte { return append([]byte(strings.Repeat(" ", n)), src...) }
+	moved := newMovedNode(doc.Review.Patch.Node, 4, shifted(4)) // "new " typed before it
 	var wg sync.WaitGroup
 	firsts := make([]*Node, 8)
 	for i := range firsts {
@@ -87,17 +89,17 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	}
 	// The next version moves the patch while a request of this one makes
 	// its elements: the move must not read what the making writes.
-	fresh := newMovedNode(doc.Review.Patch.Node, 2)
+	fresh := newMovedNode(doc.Review.Patch.Node, 2, shifted(2))
 	var race sync.WaitGroup
 	race.Add(2)
 	go func() { defer race.Done(); fresh.Elems() }()
-	go func() { defer race.Done(); newMovedNode(fresh, 1) }()
+	go func() { defer race.Done(); newMovedNode(fresh, 1, shifted(3)) }()
 	race.Wait()
 	clone := cloneShifted(moved, 0)
 	if clone.lazy != nil || shape(clone) != shape(moved) {
 		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy != nil, shape(clone) == shape(moved))
 	}
-	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4).lazy
+	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4, src).lazy
 	if again == nil || again.delta != 0 || &again.table[0] != &read.table[0] {
 		t.Fatalf("moved twice: %+v, want the table read, moved by 0", again)
 	}

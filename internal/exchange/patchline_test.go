@@ -60,7 +60,7 @@ func TestMovedPatchSharesLines(t *testing.T) {
 			ctx := fmt.Sprintf("%s, edit %d (%s)", name, k, what)
 			comparePatchLines(t, ctx, got, Parse(src))
 			gp, pp := &got.Review.Patch, &prev.Review.Patch
-			if from, _ := got.PatchSource(); from == pp.Node {
+			if _, ok := got.PatchCarried(); ok {
 				shared++
 				if len(gp.Lines) != len(pp.Lines) || &gp.Lines[0] != &pp.Lines[0] {
 					t.Fatalf("%s: the carried over patch has lines %p (%d), want the earlier version's %p (%d)", ctx, &gp.Lines[0], len(gp.Lines), &pp.Lines[0], len(pp.Lines))

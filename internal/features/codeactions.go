@@ -365,7 +365,7 @@ func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action 
 		}
 		nc := NewComment{
 			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s,
-			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(f, anchored), At: at,
+			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(ix.Patch, f, anchored), At: at,
 		}
 		if e, ok := NewCommentEdit(doc, nc); ok {
 			out = append(out, Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})

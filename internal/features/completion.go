@@ -535,16 +535,16 @@ func (r Analysis) lineItems(c completionContext) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(l))),
+				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(r.Index.Patch, l))),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}
 			if total <= maxLineDocs {
 				var b strings.Builder
-				diffBlock(&b, f, h, i, i, side)
+				diffBlock(&b, r.Index.Patch, f, h, i, i, side)
 				it.Doc = b.String()
 			}
-			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, f, []anchor.DiffLine{l}) {
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, r.Index.Patch, f, []anchor.DiffLine{l}) {
 				it.Preselect, preselected = true, true
 			}
 			items = append(items, it)

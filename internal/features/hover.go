@@ -119,8 +119,8 @@ func (r Analysis) commentHover(ci int) string {
 			b.WriteString(escape(res.Hint.Message) + "\n\n")
 		}
 		h := &res.File.Hunks[res.Hunk]
-		diffBlock(&b, res.File, h, res.First, res.Last, res.Side)
-		if !anchor.SnippetMatches(c.Snippet, res.Side, res.File, res.Lines()) {
+		diffBlock(&b, r.Index.Patch, res.File, h, res.First, res.Last, res.Side)
+		if !anchor.SnippetMatches(c.Snippet, res.Side, r.Index.Patch, res.File, res.Lines()) {
 			b.WriteString("\n**The snippet does not match these lines.**")
 			r.candidateList(&b, c, res.Candidates)
 		}
@@ -137,7 +137,7 @@ func (r Analysis) commentHover(ci int) string {
 					near = " (nearest)"
 				}
 				fmt.Fprintf(&b, "\n\n%s%s:\n\n", anchor.UpperFirst(r.candidateWords(c, k)), near)
-				diffBlock(&b, f, h, first, last, k.Side)
+				diffBlock(&b, r.Index.Patch, f, h, first, last, k.Side)
 			}
 		}
 	}
@@ -199,7 +199,7 @@ func (r Analysis) candidateList(b *strings.Builder, c *exchange.Comment, ks []an
 			b.WriteString(" (nearest)")
 		}
 		if f, h, first, _, ok := r.candidateLines(k); ok {
-			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(h.Lines[first])))))
+			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(r.Index.Patch, h.Lines[first])))))
 		}
 	}
 }
@@ -241,7 +241,7 @@ func (r Analysis) candidateLines(k anchor.Candidate) (f *anchor.FileDiff, h *anc
 //	  70 70  │     ctx := context.Background()
 //	- 72     │     result := calculate(input)
 //	+    72 >│     result, err := calculate(input)
-func diffBlock(b *strings.Builder, f *anchor.FileDiff, h *anchor.Hunk, first, last int, side anchor.Side) {
+func diffBlock(b *strings.Builder, p *exchange.Patch, f *anchor.FileDiff, h *anchor.Hunk, first, last int, side anchor.Side) {
 	lo, hi := first, last
 	for n := 0; lo > 0 && n < hoverContext; {
 		if lo--; h.Lines[lo].In(side) {
@@ -274,7 +274,7 @@ func diffBlock(b *strings.Builder, f *anchor.FileDiff, h *anchor.Hunk, first, la
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(l), "\r")))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(p, l), "\r")))
 	}
 	b.WriteString("```\n")
 }

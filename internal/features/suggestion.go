@@ -58,7 +58,7 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	case res.Side != anchor.Right:
 		return Suggestion{}, errors.New("a suggestion replaces RIGHT lines, and the comment is on LEFT")
 	}
-	loc := t.LocateComment(res)
+	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	switch {
 	case errors.Is(loc.Err, worktree.ErrChanged):
 		return Suggestion{}, fmt.Errorf("%s no longer holds %s of the review", loc.Path, reviewLines(res))

@@ -34,9 +34,9 @@ func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, b
 	case h < 0:
 		loc = r.fileStart(t, f)
 	case i < 0:
-		loc = t.LocateHunk(f, h)
+		loc = t.LocateHunk(&r.Doc.Review.Patch, f, h)
 	default:
-		loc = t.LocateDiffLine(f, h, i)
+		loc = t.LocateDiffLine(&r.Doc.Review.Patch, f, h, i)
 	}
 	return loc, loc.Found()
 }
@@ -44,7 +44,7 @@ func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, b
 // fileStart is where the first hunk of f starts in the tree.
 func (r Analysis) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
 	for h := range f.Hunks {
-		if loc := t.LocateHunk(f, h); loc.Found() || loc.File == nil {
+		if loc := t.LocateHunk(&r.Doc.Review.Patch, f, h); loc.Found() || loc.File == nil {
 			return loc
 		}
 	}
@@ -59,7 +59,7 @@ func (r Analysis) SourceOfComment(t *worktree.Tree, offset int) (worktree.Locati
 	if p.Comment < 0 {
 		return worktree.Location{}, false
 	}
-	loc := t.LocateComment(r.Anchors.Resolutions[p.Comment])
+	loc := t.LocateComment(&r.Doc.Review.Patch, r.Anchors.Resolutions[p.Comment])
 	return loc, loc.Found()
 }
 
@@ -112,7 +112,7 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 		if err != nil {
 			continue
 		}
-		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(res).Start})
+		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(&r.Doc.Review.Patch, res).Start})
 	}
 	return out
 }
@@ -143,7 +143,7 @@ func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.Side != anchor.Right {
 			continue
 		}
-		loc := t.LocateComment(res)
+		loc := t.LocateComment(&r.Doc.Review.Patch, res)
 		if loc.Found() || !errors.Is(loc.Err, worktree.ErrChanged) {
 			continue
 		}
@@ -199,7 +199,7 @@ func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
 		return ""
 	}
 	res := r.Anchors.Resolutions[p.Comment]
-	loc := t.LocateComment(res)
+	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	var b strings.Builder
 	b.WriteString("**Working tree:** ")
 	switch {

@@ -231,7 +231,7 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 		t.Errorf("links: got %+v, want none", links)
 	}
 	for ci, p := range paths {
-		if loc := tree.LocateComment(r.Anchors.Resolutions[ci]); loc.Found() || loc.File != nil {
+		if loc := tree.LocateComment(&r.Doc.Review.Patch, r.Anchors.Resolutions[ci]); loc.Found() || loc.File != nil {
 			t.Errorf("%s: located at %d in %v, want not read", p, loc.Start, loc.File)
 		}
 		if _, err := r.Suggestion(tree, ci); err == nil {
@@ -254,7 +254,7 @@ func TestRenamedFileUsesTheNewName(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree, _ := worktree.Open(root)
-	if loc := tree.LocateComment(r.Anchors.Resolutions[0]); loc.Path != "new.go" || loc.Start != 3 {
+	if loc := tree.LocateComment(&r.Doc.Review.Patch, r.Anchors.Resolutions[0]); loc.Path != "new.go" || loc.Start != 3 {
 		t.Errorf("got %s:%d (%v), want new.go:3", loc.Path, loc.Start, loc.Err)
 	}
 }

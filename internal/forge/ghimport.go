@@ -67,7 +67,7 @@ func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, 
 		switch {
 		case c.State != exchange.StateActive:
 		case r.Resolved:
-			c.Snippet = anchor.SnippetOf(r.File, r.Lines())
+			c.Snippet = anchor.SnippetOf(&doc.Review.Patch, r.File, r.Lines())
 		default:
 			c.State = exchange.StateOrphaned
 			im.Notes = append(im.Notes, fmt.Sprintf("%s: %s of %q is not in the patch: imported orphaned",

@@ -49,7 +49,7 @@ func writeRightImages(b *testing.B, root string, review []byte) int {
 				for len(lines) < int(l.New) {
 					lines = append(lines, fmt.Sprintf("// %s filler %d", f.NewName, len(lines)+1))
 				}
-				lines[l.New-1] = f.Content(l)
+				lines[l.New-1] = f.Content(rep.Index.Patch, l)
 				if changed[f][l.New] {
 					lines[l.New-1] = fmt.Sprintf("// line %d changed since the review", l.New)
 				}

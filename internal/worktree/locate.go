@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // Location is where lines of the patch are in the working tree.
@@ -46,23 +47,25 @@ var (
 // LocateComment returns where the lines resolution r anchors are in the
 // tree: a RIGHT comment's lines as a block; a LEFT comment's first line,
 // a removed line standing for where it was removed (the first RIGHT line
-// after it).
-func (t *Tree) LocateComment(r *anchor.Resolution) Location {
+// after it). p is the patch of the version r belongs to, which the lines'
+// texts are read from (anchor.FileDiff.Content).
+func (t *Tree) LocateComment(p *exchange.Patch, r *anchor.Resolution) Location {
 	if r == nil || !r.Resolved || r.File == nil {
 		return Location{Err: ErrUnresolved}
 	}
 	if r.Side == anchor.Left {
-		return t.LocateDiffLine(r.File, r.Hunk, r.First)
+		return t.LocateDiffLine(p, r.File, r.Hunk, r.First)
 	}
 	ls := r.Lines()
-	return t.locate(r.File, ls)
+	return t.locate(p, r.File, ls)
 }
 
 // LocateDiffLine returns where line i of hunk h of f is in the tree: a
 // RIGHT line itself (a blank one with the lines after it up to the next
 // that is not blank, which place it); a removed line where it was removed:
-// the first RIGHT line after it.
-func (t *Tree) LocateDiffLine(f *anchor.FileDiff, h, i int) Location {
+// the first RIGHT line after it. p is the patch of a version whose index
+// holds f.
+func (t *Tree) LocateDiffLine(p *exchange.Patch, f *anchor.FileDiff, h, i int) Location {
 	if h < 0 || h >= len(f.Hunks) || i < 0 {
 		return Location{Path: f.NewName, Err: ErrNoLine}
 	}
@@ -74,7 +77,7 @@ func (t *Tree) LocateDiffLine(f *anchor.FileDiff, h, i int) Location {
 		return Location{Path: f.NewName, Err: ErrNoLine}
 	}
 	j := i
-	for j < len(ls) && (!ls[j].In(anchor.Right) || f.Content(ls[j]) == "" || blank(f.Content(ls[j]))) {
+	for j < len(ls) && (!ls[j].In(anchor.Right) || f.Content(p, ls[j]) == "" || blank(f.Content(p, ls[j]))) {
 		j++
 	}
 	run := make([]anchor.DiffLine, 0, j-i+1)
@@ -83,7 +86,7 @@ func (t *Tree) LocateDiffLine(f *anchor.FileDiff, h, i int) Location {
 			run = append(run, ls[k])
 		}
 	}
-	loc := t.locate(f, run)
+	loc := t.locate(p, f, run)
 	if loc.Found() {
 		loc.End = loc.Start // the line, not the lines that placed it
 	}
@@ -101,12 +104,12 @@ func blank(s string) bool {
 }
 
 // LocateHunk returns where the first RIGHT line of hunk h of f is.
-func (t *Tree) LocateHunk(f *anchor.FileDiff, h int) Location {
-	return t.LocateDiffLine(f, h, 0)
+func (t *Tree) LocateHunk(p *exchange.Patch, f *anchor.FileDiff, h int) Location {
+	return t.LocateDiffLine(p, f, h, 0)
 }
 
 // locate finds the RIGHT lines ls of f in the tree.
-func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
+func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	loc := Location{Path: f.NewName, Lines: len(ls)}
 	if f.NewName == "" || f.Status == anchor.DeletedFile {
 		loc.Path, loc.Err = f.OldName, ErrDeleted
@@ -130,11 +133,11 @@ func (t *Tree) locate(f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	defer func() { t.cache.located.store(key, loc) }()
 	texts := make([]string, len(ls))
 	for k, l := range ls {
-		texts[k] = f.Content(l)
+		texts[k] = f.Content(p, l)
 	}
 	m, ok := file.Search().Find(texts, loc.Expected)
 	if allBlank(texts) {
-		m, ok = findBlank(f, ls, file, loc.Expected)
+		m, ok = findBlank(p, f, ls, file, loc.Expected)
 	}
 	switch {
 	case !ok:
@@ -162,25 +165,25 @@ func allBlank(texts []string) bool {
 // findBlank places blank lines ls by the nearest line of their hunk that
 // is not blank: the next one (the blank lines are then its leading
 // offset), else the one before.
-func findBlank(f *anchor.FileDiff, ls []anchor.DiffLine, file *File, expect int) (anchor.TextMatch, bool) {
+func findBlank(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLine, file *File, expect int) (anchor.TextMatch, bool) {
 	h, i, ok := f.Find(anchor.Right, int(ls[len(ls)-1].New))
 	if !ok {
 		return anchor.TextMatch{}, false
 	}
 	lines := f.Hunks[h].Lines
 	for j := i + 1; j < len(lines); j++ {
-		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(p, l)) {
 			run := make([]string, int(l.New)-expect+1)
-			run[len(run)-1] = f.Content(l)
+			run[len(run)-1] = f.Content(p, l)
 			m, ok := file.Search().Find(run, expect)
 			m.End = m.Start + len(ls) - 1
 			return m, ok && !m.Partial
 		}
 	}
 	for j := i - len(ls); j >= 0; j-- {
-		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(l)) {
+		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(p, l)) {
 			before := expect - int(l.New)
-			m, ok := file.Search().Find([]string{f.Content(l)}, int(l.New))
+			m, ok := file.Search().Find([]string{f.Content(p, l)}, int(l.New))
 			m.Start += before
 			m.End = m.Start + len(ls) - 1
 			return m, ok && !m.Partial && m.End <= file.Lines()
@@ -224,7 +227,7 @@ func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
 			continue
 		}
 		total++
-		if t.holds(f) {
+		if t.holds(ix.Patch, f) {
 			holding++
 		}
 	}
@@ -273,7 +276,7 @@ func hasRight(f *anchor.FileDiff) bool {
 
 // holds reports whether the tree holds at least half of f's RIGHT lines
 // that are not blank: each hunk's as a block, else line by line.
-func (t *Tree) holds(f *anchor.FileDiff) bool {
+func (t *Tree) holds(p *exchange.Patch, f *anchor.FileDiff) bool {
 	file, err := t.Read(f.NewName)
 	if err != nil {
 		return false
@@ -282,7 +285,7 @@ func (t *Tree) holds(f *anchor.FileDiff) bool {
 	if h, ok := t.cache.holding.load(key); ok {
 		return h
 	}
-	h := t.holdsLines(f, file)
+	h := t.holdsLines(p, f, file)
 	t.cache.holding.store(key, h)
 	return h
 }
@@ -295,7 +298,7 @@ const holdSample = 16
 // holdsLines is holds for f's file as read: at least half of a sample of
 // its RIGHT lines that are not blank, spread over the file diff, are
 // found (anywhere the search reaches).
-func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
+func (t *Tree) holdsLines(p *exchange.Patch, f *anchor.FileDiff, file *File) bool {
 	var ls []anchor.DiffLine
 	for h := range f.Hunks {
 		for _, l := range f.Hunks[h].Lines {
@@ -307,7 +310,7 @@ func (t *Tree) holdsLines(f *anchor.FileDiff, file *File) bool {
 	step := max(1, len(ls)/holdSample)
 	found, all := 0, 0
 	for k := 0; k < len(ls); k += step {
-		s := f.Content(ls[k])
+		s := f.Content(p, ls[k])
 		if blank(s) {
 			continue
 		}

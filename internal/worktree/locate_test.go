@@ -39,7 +39,7 @@ func TestLocateComment(t *testing.T) {
 			root := t.TempDir()
 			write(t, filepath.Join(root, "internal/api/handler.go"), tc.source)
 			tree, _ := Open(root)
-			loc := tree.LocateComment(rep.Anchors.Resolutions[0])
+			loc := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[0])
 			if loc.Start != tc.start || loc.End != tc.end || !errors.Is(loc.Err, tc.err) {
 				t.Fatalf("got %d–%d (%v), want %d–%d (%v)", loc.Start, loc.End, loc.Err, tc.start, tc.end, tc.err)
 			}
@@ -47,7 +47,7 @@ func TestLocateComment(t *testing.T) {
 				t.Errorf("moved: got %d, want %d", loc.Moved(), tc.moved)
 			}
 			// The LEFT comment is on the removed line: where it was removed.
-			left := tree.LocateComment(rep.Anchors.Resolutions[1])
+			left := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[1])
 			if left.Start != tc.start || left.End != tc.start {
 				t.Errorf("LEFT comment: got %d–%d, want %d", left.Start, left.End, tc.start)
 			}
@@ -63,7 +63,7 @@ func TestLocateComment(t *testing.T) {
 func TestLocateCommentWithoutFile(t *testing.T) {
 	rep := analyzed(t)
 	tree, _ := Open(t.TempDir())
-	loc := tree.LocateComment(rep.Anchors.Resolutions[0])
+	loc := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[0])
 	if loc.Found() || loc.Err == nil || !strings.Contains(loc.Err.Error(), "no such file") {
 		t.Errorf("got %+v, want not found: no such file", loc)
 	}
@@ -77,7 +77,7 @@ func TestLocateDiffLine(t *testing.T) {
 	f := rep.Index.Files[0]
 	// Hunk lines: ctx 70, defer 71, removed, result 72, _ = err 73, return 74.
 	for i, want := range []int{73, 74, 75, 75, 76, 77} {
-		if got := tree.LocateDiffLine(f, 0, i); got.Start != want {
+		if got := tree.LocateDiffLine(rep.Index.Patch, f, 0, i); got.Start != want {
 			t.Errorf("line %d of the hunk: got %d (%v), want %d", i, got.Start, got.Err, want)
 		}
 	}
@@ -114,7 +114,7 @@ func TestLocateBlankLines(t *testing.T) {
 	write(t, filepath.Join(root, "a.go"), b.String())
 	tree, _ := Open(root)
 	for i, want := range []int{14, 17} {
-		if got := tree.LocateComment(rep.Anchors.Resolutions[i]); got.Start != want || got.End != want {
+		if got := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[i]); got.Start != want || got.End != want {
 			t.Errorf("c%d: got %d–%d (%v), want %d", i+1, got.Start, got.End, got.Err, want)
 		}
 	}
