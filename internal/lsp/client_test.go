@@ -54,6 +54,8 @@ type testClient struct {
 	// registrations are the client/registerCapability requests the
 	// server sent; the client answers that it registered.
 	registrations []protocol.RegistrationParams
+	// unregistrations are the client/unregisterCapability requests.
+	unregistrations []protocol.UnregistrationParams
 	// marker, when set with versionsOnly, is looked for in each publish's
 	// raw params; marked notes the files whose publish held it.
 	marker []byte
@@ -167,6 +169,14 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		}
 		c.mu.Lock()
 		c.registrations = append(c.registrations, p)
+		c.mu.Unlock()
+	case "client/unregisterCapability":
+		var p protocol.UnregistrationParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("bad unregisterCapability: %v", err)
+		}
+		c.mu.Lock()
+		c.unregistrations = append(c.unregistrations, p)
 		c.mu.Unlock()
 	case "window/logMessage":
 		var p protocol.LogMessageParams

@@ -266,6 +266,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	s.forget(s.files[p.TextDocument.URI])
 	delete(s.files, p.TextDocument.URI)
 	s.mu.Unlock()
+	s.forgetReview(p.TextDocument.URI)
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 }

@@ -130,7 +130,9 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 		if t, err = worktree.Open(root); err != nil {
 			if !w.unopened[root] {
 				w.unopened[root] = true
-				s.spawn(func() { s.logf(protocol.MessageTypeWarning, "%v: the working tree's features are off for %s", err, docURI) })
+				s.spawn(func() {
+					s.logf(protocol.MessageTypeWarning, "%v: the working tree's features are off for %s", err, docURI)
+				})
 			}
 			return nil
 		}
@@ -204,6 +206,27 @@ func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *A
 		}}}, nil)
 		if err != nil {
 			s.logf(protocol.MessageTypeWarning, "registering the working tree's files of %s: %v", docURI, err)
+		}
+	})
+}
+
+// forgetReview drops what the session keeps for a review that closed,
+// and withdraws its file watchers from the client.
+func (s *Server) forgetReview(docURI protocol.DocumentURI) {
+	w := s.wt
+	w.mu.Lock()
+	_, had := w.watched[docURI]
+	delete(w.watched, docURI)
+	delete(w.warm, docURI)
+	w.mu.Unlock()
+	if !had {
+		return
+	}
+	s.spawn(func() {
+		id := "lreview-worktree:" + string(docURI)
+		_, err := s.conn.Call(s.bg, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
+		if err != nil {
+			s.logf(protocol.MessageTypeWarning, "withdrawing the working tree's watchers of %s: %v", docURI, err)
 		}
 	})
 }

@@ -333,6 +333,32 @@ func (s *wtSession) registrations() []protocol.RegistrationParams {
 	}
 }
 
+// TestWorktreeWatchersWithdrawnOnClose: closing a review withdraws the
+// file watchers its working tree registered.
+func TestWorktreeWatchersWithdrawnOnClose(t *testing.T) {
+	s := newWTSession(t, nil)
+	s.waitCodes()
+	id := s.registrations()[0].Registrations[0].ID
+	s.c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": s.uri}})
+	deadline := time.After(20 * time.Second)
+	for {
+		s.c.mu.Lock()
+		unregs := slices.Clone(s.c.unregistrations)
+		s.c.mu.Unlock()
+		if len(unregs) > 0 {
+			if got := unregs[0].Unregisterations[0]; got.ID != id || got.Method != "workspace/didChangeWatchedFiles" {
+				t.Errorf("unregistration: got %+v, want id %q of workspace/didChangeWatchedFiles", got, id)
+			}
+			return
+		}
+		select {
+		case <-s.c.notify:
+		case <-deadline:
+			t.Fatal("no client/unregisterCapability request after the close")
+		}
+	}
+}
+
 // TestWorktreeSourceRootSetting: a review kept outside the repository
 // finds it through lreview.sourceRoot; without it, the review has no
 // working tree and nothing is said.
