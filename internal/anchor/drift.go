@@ -17,20 +17,20 @@ import (
 // sideIndex returns the search index of side s of f: the Index's, shared
 // by every analysis of the patch, or the analysis's own for an Index built
 // by hand.
-func (an *resolver) sideIndex(f *FileDiff, s Side) *sideIndex {
-	if an.search == nil {
-		an.search = an.ix.search
-		if an.search == nil {
-			an.search = newSearchIndex()
+func (rv *resolver) sideIndex(f *FileDiff, s Side) *sideIndex {
+	if rv.search == nil {
+		rv.search = rv.ix.search
+		if rv.search == nil {
+			rv.search = newSearchIndex()
 		}
 	}
-	return an.search.side(f, s, an.ix.Patch)
+	return rv.search.side(f, s, rv.ix.Patch)
 }
 
 // driftQuery is the search of c's snippet in f: the comment's side first,
 // each side with its readings of the snippet (markers stripped, then as
 // written). Weak snippets ("}") are never searched: they are everywhere.
-func (an *resolver) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
+func (rv *resolver) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 	c := r.Comment
 	rangeW := max(1, c.EndLine-c.StartLine+1)
 	off := min(leadingBlankLines(c.Snippet), rangeW-1)
@@ -50,7 +50,7 @@ func (an *resolver) driftQuery(r *Resolution, f *FileDiff) []sideQuery {
 			sides[i].needles = append(sides[i].needles, &nds[len(nds)-1])
 		}
 		if len(sides[i].needles) > 0 {
-			sides[i].si, sides[i].expect = an.sideIndex(f, s), c.StartLine
+			sides[i].si, sides[i].expect = rv.sideIndex(f, s), c.StartLine
 		}
 	}
 	return sides
@@ -76,14 +76,14 @@ func leadingBlankLines(snippet string) int {
 // (r.Tie), a search cut short (r.SearchCut) and a best place that is the
 // comment's own (r.Here: the snippet differs from its lines in white
 // space only).
-func (an *resolver) candidates(r *Resolution, files []*FileDiff, paths []string) []Candidate {
+func (rv *resolver) candidates(r *Resolution, files []*FileDiff, paths []string) []Candidate {
 	c := r.Comment
 	if c.Snippet == "" {
 		return nil
 	}
 	var all []place
 	for pi, f := range files {
-		res := search(an.driftQuery(r, f), an.budget)
+		res := search(rv.driftQuery(r, f), rv.budget)
 		r.SearchCut = r.SearchCut || res.cut
 		for _, p := range res.places {
 			p.path = paths[pi]
@@ -95,7 +95,7 @@ func (an *resolver) candidates(r *Resolution, files []*FileDiff, paths []string)
 	}
 	r.SearchCut = false
 	if best := all[0]; best.q == qualityLoose && best.path == c.Path && best.side == r.Side && best.start == c.StartLine {
-		r.Respaced = an.quoted(best)
+		r.Respaced = rv.quoted(best)
 	}
 	rankPlaces(all, r.Side)
 	n := tied(all, r.Side)
@@ -114,7 +114,7 @@ func (an *resolver) candidates(r *Resolution, files []*FileDiff, paths []string)
 		k := Candidate{Path: p.path, Side: p.side, Start: p.start, End: p.end, Distance: p.dist,
 			Preferred: i == 0 && n == 1, quality: p.q}
 		if p.q == qualityLoose {
-			k.respaced = an.quoted(p)
+			k.respaced = rv.quoted(p)
 		}
 		out = append(out, k)
 	}
@@ -124,12 +124,12 @@ func (an *resolver) candidates(r *Resolution, files []*FileDiff, paths []string)
 // quoted is the snippet the lines matched at p make: a snippet that
 // matched them white space aside is rewritten as them, so that the moved
 // comment's snippet matches.
-func (an *resolver) quoted(p place) string {
-	f := an.ix.FileEither(p.path, p.side)
+func (rv *resolver) quoted(p place) string {
+	f := rv.ix.FileEither(p.path, p.side)
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}
-	return SnippetOf(an.ix.Patch, f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
+	return SnippetOf(rv.ix.Patch, f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without
@@ -153,10 +153,10 @@ func normalisePath(path string) []string {
 // normalisedPaths returns the patch paths an unknown path names once
 // normalised (normalisePath), in patch order: exactly one is a fix that
 // needs no choice (diagnostics.md's fixAll set); several are a choice.
-func (an *resolver) normalisedPaths(path string) []string {
+func (rv *resolver) normalisedPaths(path string) []string {
 	forms := normalisePath(path)
 	var out []string
-	for _, k := range an.ix.Paths() {
+	for _, k := range rv.ix.Paths() {
 		if k != path && slices.Contains(forms, k) {
 			out = append(out, k)
 		}
@@ -170,16 +170,16 @@ func (an *resolver) normalisedPaths(path string) []string {
 // with it, or that it ends with, at a directory boundary (an LLM dropping
 // or adding a leading directory); then a small edit distance (a typo).
 // Anything farther is no guess at all.
-func (an *resolver) nearPaths(path string) []string {
-	if ps, ok := an.near[path]; ok {
+func (rv *resolver) nearPaths(path string) []string {
+	if ps, ok := rv.near[path]; ok {
 		return ps
 	}
-	if an.near == nil {
-		an.near = map[string][]string{}
+	if rv.near == nil {
+		rv.near = map[string][]string{}
 	}
-	if ps := an.normalisedPaths(path); len(ps) > 0 {
-		an.near[path] = ps[:min(3, len(ps))]
-		return an.near[path]
+	if ps := rv.normalisedPaths(path); len(ps) > 0 {
+		rv.near[path] = ps[:min(3, len(ps))]
+		return rv.near[path]
 	}
 	p := normalisePath(path)[0]
 	p = strings.TrimPrefix(p, "/")
@@ -197,7 +197,7 @@ func (an *resolver) nearPaths(path string) []string {
 			best = append(best, k)
 		}
 	}
-	for _, k := range an.ix.Paths() {
+	for _, k := range rv.ix.Paths() {
 		if k == "" || k == path {
 			continue
 		}
@@ -217,7 +217,7 @@ func (an *resolver) nearPaths(path string) []string {
 	if len(best) > 3 {
 		best = best[:3]
 	}
-	an.near[path] = best
+	rv.near[path] = best
 	return best
 }
 

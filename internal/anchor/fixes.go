@@ -37,7 +37,7 @@ import (
 // maxRelatedLines bounds the related entries listing anchored lines.
 const maxRelatedLines = 10
 
-func (an *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
+func (rv *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
 	if r.Skipped {
 		return nil
 	}
@@ -50,28 +50,28 @@ func (an *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
 	holds := false // the anchor resolves and its snippet matches (or is absent)
 	switch {
 	case !r.Resolved:
-		an.findCandidates(r)
-		ds = append(ds, an.orphanedAnchor(r))
-	case !SnippetMatches(c.Snippet, r.Side, an.ix.Patch, r.File, r.Lines()):
-		an.findCandidates(r)
-		ds = append(ds, an.snippetMismatch(r))
+		rv.findCandidates(r)
+		ds = append(ds, rv.orphanedAnchor(r))
+	case !SnippetMatches(c.Snippet, r.Side, rv.ix.Patch, r.File, r.Lines()):
+		rv.findCandidates(r)
+		ds = append(ds, rv.snippetMismatch(r))
 	default:
 		holds = true
 		if state == exchange.StateOrphaned {
-			ds = append(ds, an.orphanedResolves(r))
+			ds = append(ds, rv.orphanedResolves(r))
 		}
 	}
 	if state == exchange.StateStale {
-		ds = append(ds, an.staleAnchor(r, holds))
+		ds = append(ds, rv.staleAnchor(r, holds))
 	}
 	if r.Hint != nil {
 		for i := range ds {
 			ds[i].Related = append(ds[i].Related, *r.Hint)
 		}
 		if r.Written {
-			ds = append(ds, an.headerPath(r))
+			ds = append(ds, rv.headerPath(r))
 		} else {
-			ds = append(ds, an.renamedPath(r))
+			ds = append(ds, rv.renamedPath(r))
 		}
 	}
 	return ds
@@ -79,15 +79,15 @@ func (an *resolver) diagnose(r *Resolution) []exchange.Diagnostic {
 
 // orphanedMessage says why r does not resolve, adding related
 // information to d.
-func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
+func (rv *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
 	var msg string
 	switch r.Reason {
 	case ReasonUnknownPath:
 		msg = fmt.Sprintf("no file %q in the patch", c.Path)
 		for i, p := range r.NearPaths {
-			if f := an.ix.FileEither(p, r.Side); f != nil {
-				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("did you mean %q?", p)})
+			if f := rv.ix.FileEither(p, r.Side); f != nil {
+				d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(f.First, f.First), Message: fmt.Sprintf("did you mean %q?", p)})
 			}
 			if i == 0 {
 				msg += fmt.Sprintf("; did you mean %q", p)
@@ -108,7 +108,7 @@ func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		default:
 			msg = fmt.Sprintf("%q is not in the %s image of the patch", c.Path, r.Side)
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(f.First, f.First), Message: fmt.Sprintf("the diff of %q", c.Path)})
+		d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(f.First, f.First), Message: fmt.Sprintf("the diff of %q", c.Path)})
 	case ReasonInvertedRange:
 		msg = fmt.Sprintf("end_line %d is before start_line %d: the range holds no line", c.EndLine, c.StartLine)
 	case ReasonLineNotInImage:
@@ -119,7 +119,7 @@ func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		msg = fmt.Sprintf("%s is not in the patch", LineSpan(r.Side, line, line))
 		if h, first, last, ok := NearestHunk(r.File, r.Side, line); ok {
 			msg += fmt.Sprintf(": the nearest hunk of %q shows %s", c.Path, LineSpan(r.Side, first, last))
-			d.Related = append(d.Related, exchange.Related{Range: an.patchRange(h.Header, h.Header), Message: "nearest hunk: " + LineSpan(r.Side, first, last)})
+			d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(h.Header, h.Header), Message: "nearest hunk: " + LineSpan(r.Side, first, last)})
 		} else {
 			msg += fmt.Sprintf(": the diff of %q shows no line of its %s image", c.Path, ImageWord(r.Side))
 		}
@@ -128,7 +128,7 @@ func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		for _, n := range []int{c.StartLine, c.EndLine} {
 			if h, i, ok := r.File.Find(r.Side, n); ok {
 				l := r.File.Hunks[h].Lines[i]
-				d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), an.lineText(r.File.Hunks[h].Header))})
+				d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), rv.lineText(r.File.Hunks[h].Header))})
 			}
 		}
 	}
@@ -136,44 +136,44 @@ func (an *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 }
 
 // findCandidates fills r.Candidates (and r.NearPaths for an unknown path).
-func (an *resolver) findCandidates(r *Resolution) {
+func (rv *resolver) findCandidates(r *Resolution) {
 	c := r.Comment
 	if r.Reason == ReasonUnknownPath {
-		r.NearPaths = an.nearPaths(c.Path)
+		r.NearPaths = rv.nearPaths(c.Path)
 		r.Normalised = len(r.NearPaths) > 0 && slices.Contains(normalisePath(c.Path), r.NearPaths[0])
 		var files []*FileDiff
 		var paths []string
 		for _, p := range r.NearPaths {
-			if f := an.ix.FileEither(p, r.Side); f != nil {
+			if f := rv.ix.FileEither(p, r.Side); f != nil {
 				files, paths = append(files, f), append(paths, p)
 			}
 		}
-		r.Candidates = an.candidates(r, files, paths)
+		r.Candidates = rv.candidates(r, files, paths)
 		return
 	}
 	if r.File != nil {
-		r.Candidates = an.candidates(r, []*FileDiff{r.File}, []string{c.Path})
+		r.Candidates = rv.candidates(r, []*FileDiff{r.File}, []string{c.Path})
 	}
 }
 
-func (an *resolver) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
+func (rv *resolver) severity(c *exchange.Comment, normal exchange.Severity) exchange.Severity {
 	if c.StateNorm() == exchange.StateOrphaned {
 		return exchange.SeverityInformation
 	}
 	return normal
 }
 
-func (an *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
+func (rv *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member(r.Member)),
-		Severity: an.severity(c, exchange.SeverityError),
+		Severity: rv.severity(c, exchange.SeverityError),
 		Code:     exchange.CodeOrphanedAnchor,
 		Reason:   r.Reason,
 	}
-	msg := an.orphanedMessage(r, &d)
+	msg := rv.orphanedMessage(r, &d)
 	if len(r.Candidates) > 0 {
-		where := "its snippet is at " + an.placeName(c, r.Candidates[0])
+		where := "its snippet is at " + rv.placeName(c, r.Candidates[0])
 		if r.Tie != "" {
 			where = "its snippet is at " + r.Tie + " (none is chosen)"
 		}
@@ -184,16 +184,16 @@ func (an *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 		}
 	}
 	d.Message = msg + searchNote(r)
-	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
-	d.Fixes = an.pathFixes(r, d.Fixes)
+	d.Related = append(d.Related, rv.candidateRelated(r)...)
+	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
+	d.Fixes = rv.pathFixes(r, d.Fixes)
 	if r.Reason == ReasonInvertedRange {
-		d.Fixes = an.swapFix(r, d.Fixes)
+		d.Fixes = rv.swapFix(r, d.Fixes)
 	}
 	if c.StateNorm() != exchange.StateOrphaned {
-		d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", CommentName(c))))
+		d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", CommentName(c))))
 	}
-	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
+	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
 	return d
 }
 
@@ -202,7 +202,7 @@ func (an *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 // the snippet, that is certain: the swap comes first, preferred (and
 // fixAll's for an active comment) over any move, which would drop lines
 // of the range.
-func (an *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+func (rv *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	swap := exchange.Fix{
 		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
@@ -214,7 +214,7 @@ func (an *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	}
 	h, i, ok := r.File.Find(r.Side, c.EndLine)
 	h2, i2, ok2 := r.File.Find(r.Side, c.StartLine)
-	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, an.ix.Patch, r.File, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
+	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, rv.ix.Patch, r.File, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
 		swap.Preferred = !hasPreferred(r.Candidates)
 		return append(fixes, swap)
 	}
@@ -268,12 +268,12 @@ func hasPreferred(cs []Candidate) bool {
 	return false
 }
 
-func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
+func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	lines := r.Lines()
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("snippet")),
-		Severity: an.severity(c, exchange.SeverityWarning),
+		Severity: rv.severity(c, exchange.SeverityWarning),
 		Code:     exchange.CodeSnippetMismatch,
 		Message:  fmt.Sprintf("the snippet is not what %s of %q holds", LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 	}
@@ -283,26 +283,26 @@ func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	case r.Tie != "":
 		d.Message += "; it is at " + r.Tie + " (none is chosen)"
 	case len(r.Candidates) > 0:
-		d.Message += fmt.Sprintf("; it is at %s", an.placeName(c, r.Candidates[0]))
+		d.Message += fmt.Sprintf("; it is at %s", rv.placeName(c, r.Candidates[0]))
 	}
 	d.Message += searchNote(r)
 	for i, l := range lines {
 		if i == maxRelatedLines {
 			break
 		}
-		d.Related = append(d.Related, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(an.ix.Patch, l))))})
+		d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l))))})
 	}
-	d.Related = append(d.Related, an.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, an.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
+	d.Related = append(d.Related, rv.candidateRelated(r)...)
+	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
 	// An anchor on blank lines has no snippet to offer. A snippet that
 	// differs from its lines in white space only (r.Here) is respaced as
 	// they spell it: the unique best place is where the comment is, and
 	// the fix needs no choice.
-	snip := SnippetOf(an.ix.Patch, r.File, lines)
+	snip := SnippetOf(rv.ix.Patch, r.File, lines)
 	if r.Here && r.Respaced != "" {
 		snip = r.Respaced
 	}
-	if strings.TrimSpace(snip) != "" && !an.loneSurrogateIn(lines) {
+	if strings.TrimSpace(snip) != "" && !rv.loneSurrogateIn(lines) {
 		f := exchange.Fix{
 			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", CommentName(c), Clip(firstLine(snip))),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
@@ -314,20 +314,20 @@ func (an *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		}
 		d.Fixes = append(d.Fixes, f)
 	}
-	d.Fixes = append(d.Fixes, an.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
+	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
 	return d
 }
 
-func (an *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
+func (rv *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeOrphanedResolves,
 		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", CommentName(c), LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
-		Related:  an.lineRelated(r),
+		Related:  rv.lineRelated(r),
 	}
-	f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", CommentName(c)))
+	f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", CommentName(c)))
 	f.Preferred = true
 	d.Fixes = []exchange.Fix{f}
 	return d
@@ -336,7 +336,7 @@ func (an *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
 // staleAnchor reports a stale comment. Its fix re-anchors by content:
 // state active where the anchor already holds, a move (and active) to the
 // snippet's nearest place, or orphaned when the snippet is nowhere.
-func (an *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
+func (rv *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	c := r.Comment
 	d := exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("state")),
@@ -348,8 +348,8 @@ func (an *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	switch {
 	case holds:
 		d.Message += fmt.Sprintf("; it still holds at %s", LineSpan(r.Side, c.StartLine, c.EndLine))
-		d.Related = an.lineRelated(r)
-		f := an.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
+		d.Related = rv.lineRelated(r)
+		f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
 		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
 		// Preferred, but not fixAll's: it changes the state.
 		f.Preferred = true
@@ -358,12 +358,12 @@ func (an *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		if r.Tie != "" {
 			d.Message += "; its snippet is at " + r.Tie + " (none is chosen)"
 		} else {
-			d.Message += fmt.Sprintf("; its snippet is at %s", an.placeName(c, r.Candidates[0]))
+			d.Message += fmt.Sprintf("; its snippet is at %s", rv.placeName(c, r.Candidates[0]))
 		}
-		d.Related = an.candidateRelated(r)
-		d.Fixes = an.moveFixes(r, "Re-anchor "+name+" by content to", false)
+		d.Related = rv.candidateRelated(r)
+		d.Fixes = rv.moveFixes(r, "Re-anchor "+name+" by content to", false)
 	default:
-		f := an.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
+		f := rv.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Re-anchor %s by content: its snippet is not in the patch, mark it orphaned", name))
 		f.Preferred = true
 		d.Fixes = []exchange.Fix{f}
 	}
@@ -372,9 +372,9 @@ func (an *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 
 // stateFix sets the comment's state, inserting the member in the spec's
 // key order when it is absent.
-func (an *resolver) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
+func (rv *resolver) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
 	return exchange.Fix{Title: title, Edits: []exchange.Edit{
-		SetStateEdit(an.src, c, state),
+		SetStateEdit(rv.src, c, state),
 	}}
 }
 
@@ -395,22 +395,22 @@ func KeyAfter(obj *exchange.Node, keys []string, name string) string {
 	return after
 }
 
-func (an *resolver) lineRelated(r *Resolution) []exchange.Related {
+func (rv *resolver) lineRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for i, l := range r.Lines() {
 		if i == maxRelatedLines {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: an.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(r.File.Content(an.ix.Patch, l))))})
+		out = append(out, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l))))})
 	}
 	return out
 }
 
 // contentOf returns the text, without its diff marker, of line n of side
 // s of path.
-func (an *resolver) contentOf(path string, s Side, n int) (string, bool) {
-	f := an.ix.FileEither(path, s)
+func (rv *resolver) contentOf(path string, s Side, n int) (string, bool) {
+	f := rv.ix.FileEither(path, s)
 	if f == nil {
 		return "", false
 	}
@@ -418,12 +418,12 @@ func (an *resolver) contentOf(path string, s Side, n int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return f.Content(an.ix.Patch, f.Hunks[h].Lines[i]), true
+	return f.Content(rv.ix.Patch, f.Hunks[h].Lines[i]), true
 }
 
 // lineText returns patch line i's text, clipped, for messages.
-func (an *resolver) lineText(i int) string {
-	p := &an.doc.Review.Patch
+func (rv *resolver) lineText(i int) string {
+	p := &rv.doc.Review.Patch
 	if i < 0 || i >= len(p.Lines) {
 		return ""
 	}
@@ -507,10 +507,10 @@ func lineRange(start, end int) string {
 // U+FFFD there, and writing it into the snippet would turn the escape
 // into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
-func (an *resolver) loneSurrogateIn(lines []DiffLine) bool {
-	src := an.doc.Src
+func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
+	src := rv.doc.Src
 	for _, l := range lines {
-		if an.doc.Review.Patch.LineHoldsLoneSurrogate(src, int(l.Patch)) {
+		if rv.doc.Review.Patch.LineHoldsLoneSurrogate(src, int(l.Patch)) {
 			return true
 		}
 	}

@@ -20,11 +20,11 @@ import (
 // `lreview-lsp fix` reports. fixAll says whether the unique best
 // candidate may be marked Safe: never a tie (no candidate is Preferred
 // then), never a move that changes the state.
-func (an *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
+func (rv *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []exchange.Fix {
 	c := r.Comment
 	var fs []exchange.Fix
 	for _, k := range r.Candidates {
-		title := prefix + " " + an.placeName(c, k)
+		title := prefix + " " + rv.placeName(c, k)
 		to := LineSpan(k.Side, k.Start, k.End)
 		if k.Path != c.Path {
 			to = k.Path + " " + to
@@ -34,7 +34,7 @@ func (an *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 			title += " (snippet respaced)"
 			done += ", its snippet respaced as the patch spells it"
 		}
-		edits := an.moveEdits(r, k)
+		edits := rv.moveEdits(r, k)
 		if len(edits) == 0 {
 			continue
 		}
@@ -53,7 +53,7 @@ func (an *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 
 // moveEdits sets the anchor members that differ from candidate k, and the
 // state to active for an orphaned or stale comment.
-func (an *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
+func (rv *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 	c := r.Comment
 	var edits []exchange.Edit
 	if k.Path != c.Path {
@@ -71,7 +71,7 @@ func (an *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 	} else if k.End != k.Start {
 		// One edit rather than a replacement and an insertion that touch:
 		// some clients reject adjacent text edits.
-		ins := exchange.InsertMember(an.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
+		ins := exchange.InsertMember(rv.src, c.Node, "end_line", strconv.Itoa(k.End), "start_line")
 		if ins.Start == start.End {
 			start.NewText += ins.NewText
 			changedStart = true
@@ -95,7 +95,7 @@ func (an *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 // names one patch path once normalised (a/ or b/ prefix, leading ./,
 // backslashes) needs no choice: its fix comes first, is preferred over any
 // move (the moves rest on it) and is fixAll's for an active comment.
-func (an *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
+func (rv *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	certain := r.Normalised && len(r.NearPaths) == 1
 	var paths []exchange.Fix
@@ -120,7 +120,7 @@ func (an *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 // renamedPath is the hint review-exchange.md promises when a path names a
 // renamed file by its other name ("Decision — paths"): the anchor
 // resolves, but leanreview shows the comment under the name of its side.
-func (an *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
+func (rv *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := r.File.Name(r.Side)
 	f := exchange.Fix{
@@ -141,21 +141,21 @@ func (an *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 
 // placeName describes a candidate in titles and messages: "RIGHT 74:
 // text", with the path first when it is not the comment's.
-func (an *resolver) placeName(c *exchange.Comment, k Candidate) string {
+func (rv *resolver) placeName(c *exchange.Comment, k Candidate) string {
 	s := LineSpan(k.Side, k.Start, k.End)
 	if k.Path != c.Path {
 		s = k.Path + " " + s
 	}
-	if t, ok := an.contentOf(k.Path, k.Side, k.Start); ok {
+	if t, ok := rv.contentOf(k.Path, k.Side, k.Start); ok {
 		s += ": " + Clip(strings.TrimSpace(t))
 	}
 	return s
 }
 
-func (an *resolver) candidateRelated(r *Resolution) []exchange.Related {
+func (rv *resolver) candidateRelated(r *Resolution) []exchange.Related {
 	var out []exchange.Related
 	for _, k := range r.Candidates {
-		f := an.ix.FileEither(k.Path, k.Side)
+		f := rv.ix.FileEither(k.Path, k.Side)
 		if f == nil {
 			continue
 		}
@@ -172,7 +172,7 @@ func (an *resolver) candidateRelated(r *Resolution) []exchange.Related {
 		if k.Path != r.Comment.Path {
 			msg = "snippet found in " + k.Path + " at " + LineSpan(k.Side, k.Start, k.End)
 		}
-		out = append(out, exchange.Related{Range: an.patchRange(int(lines[i].Patch), int(lines[j].Patch)), Message: msg})
+		out = append(out, exchange.Related{Range: rv.patchRange(int(lines[i].Patch), int(lines[j].Patch)), Message: msg})
 	}
 	return out
 }
@@ -180,7 +180,7 @@ func (an *resolver) candidateRelated(r *Resolution) []exchange.Related {
 // headerPath is the hint on a path that names a plain diff's file as its
 // "---"/"+++" line writes it (a/x, x.orig): the anchor resolves, and the
 // fix, which needs no choice, names the file by its path.
-func (an *resolver) headerPath(r *Resolution) exchange.Diagnostic {
+func (rv *resolver) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
 	f := exchange.Fix{

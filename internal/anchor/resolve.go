@@ -163,7 +163,7 @@ const checkEvery = 32
 // resolveContext is Resolve that stops with ctx's error between batches of
 // comments.
 func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Anchoring, error) {
-	an := newResolver(doc, ix, opts)
+	rv := newResolver(doc, ix, opts)
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	a.newline = exchange.Newline(doc.Src)
@@ -178,9 +178,9 @@ func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 			a.Resolutions[i], a.byComment[i], reused = u.moveComment(i, c, &rs[i])
 		}
 		if !reused {
-			r := an.resolveIn(&rs[i], c)
+			r := rv.resolveIn(&rs[i], c)
 			a.Resolutions[i] = r
-			a.byComment[i] = an.diagnose(r)
+			a.byComment[i] = rv.diagnose(r)
 		}
 		a.Diagnostics = append(a.Diagnostics, a.byComment[i]...)
 	}
@@ -305,12 +305,12 @@ type resolver struct {
 }
 
 func newResolver(doc *exchange.Document, ix *Index, opts Options) *resolver {
-	an := &resolver{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
-	an.budget = newBudget(ix.Patch)
+	rv := &resolver{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+	rv.budget = newBudget(ix.Patch)
 	for i, f := range ix.Files {
-		an.files[f] = i
+		rv.files[f] = i
 	}
-	return an
+	return rv
 }
 
 // anchorReadable reports whether the anchor members have types this
@@ -347,21 +347,21 @@ func HasImage(f *FileDiff, s Side) bool {
 
 func (s Side) other() Side { return 1 - s }
 
-func (an *resolver) resolve(c *exchange.Comment) *Resolution {
-	return an.resolveIn(new(Resolution), c)
+func (rv *resolver) resolve(c *exchange.Comment) *Resolution {
+	return rv.resolveIn(new(Resolution), c)
 }
 
 // resolveIn resolves c into r, which it returns.
-func (an *resolver) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
+func (rv *resolver) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 	*r = Resolution{Comment: c}
-	if an.opts.SkipAnchor[c] || !anchorReadable(an.src, c) {
+	if rv.opts.SkipAnchor[c] || !anchorReadable(rv.src, c) {
 		r.Skipped = true
 		return r
 	}
 	r.Side, _ = ParseSide(c.Side)
-	f, renamed := an.ix.FileFor(c.Path, r.Side)
+	f, renamed := rv.ix.FileFor(c.Path, r.Side)
 	if f == nil {
-		if g, _ := an.ix.FileFor(c.Path, r.Side.other()); g != nil {
+		if g, _ := rv.ix.FileFor(c.Path, r.Side.other()); g != nil {
 			r.File, r.Reason, r.Member = g, ReasonNoSuchImage, "side"
 			return r
 		}
@@ -373,13 +373,13 @@ func (an *resolver) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 	case renamed && f.isWritten(c.Path):
 		r.Written = true
 		r.Hint = &exchange.Related{
-			Range:   an.patchRange(f.First, f.First),
+			Range:   rv.patchRange(f.First, f.First),
 			Message: fmt.Sprintf("this diff's header writes %q for %q", c.Path, cmp.Or(f.Name(r.Side), f.DisplayName())),
 		}
 	case renamed:
 		r.Renamed = true
 		r.Hint = &exchange.Related{
-			Range:   an.patchRange(f.First, f.First),
+			Range:   rv.patchRange(f.First, f.First),
 			Message: fmt.Sprintf("%q is the %s name of this renamed file; on %s it is called %q", c.Path, ImageWord(r.Side.other()), r.Side, f.Name(r.Side)),
 		}
 	}
@@ -419,10 +419,10 @@ func ImageWord(s Side) string {
 
 // patchRange is the source range from patch line first's text to patch
 // line last's, or the patch value when the lines are out of range.
-func (an *resolver) patchRange(first, last int) exchange.Range {
+func (rv *resolver) patchRange(first, last int) exchange.Range {
 	// The document's patch, not ix.Patch: an index reused from an earlier
 	// version of the document has the same lines at other offsets.
-	p := &an.doc.Review.Patch
+	p := &rv.doc.Review.Patch
 	if first < 0 || last >= len(p.Lines) || first > last {
 		if n := p.Node; n != nil {
 			return exchange.NodeRange(n)

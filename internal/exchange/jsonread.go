@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // SyntaxError is a place where the source is not valid JSON.
@@ -201,16 +203,7 @@ func (r *reader) fail(start, end int, msg string) {
 	r.errs = append(r.errs, SyntaxError{Start: start, End: end, Msg: msg})
 }
 
-func (r *reader) skipSpace() {
-	for r.pos < len(r.src) {
-		switch r.src[r.pos] {
-		case ' ', '\t', '\n', '\r':
-			r.pos++
-		default:
-			return
-		}
-	}
-}
+func (r *reader) skipSpace() { r.pos = jsontext.SkipSpace(r.src, r.pos) }
 
 // describe names the token at off for error messages.
 func (r *reader) describe(off int) string {
@@ -301,15 +294,12 @@ func (r *reader) value(parent *Node, depth int) *Node {
 			r.pos++
 		}
 		n.End = r.pos
-		switch string(r.src[n.Start:n.End]) {
-		case "true":
-			n.Kind, n.Bool = KindBool, true
-		case "false":
-			n.Kind = KindBool
-		case "null":
-			n.Kind = KindNull
-		default:
+		if end, ok := jsontext.Literal(r.src, n.Start); !ok || end != n.End {
 			r.fail(n.Start, n.End, "unexpected "+r.describe(n.Start)+": expected a value (strings need double quotes)")
+		} else if c == 'n' {
+			n.Kind = KindNull
+		} else {
+			n.Kind, n.Bool = KindBool, c == 't'
 		}
 	case c == '\'':
 		// A single-quoted string: read it like a string so the rest of the
@@ -371,65 +361,7 @@ func (r *reader) closesOuter(c byte) bool {
 
 func (r *reader) object(n *Node, depth int) {
 	n.Kind = KindObject
-	r.pos++ // {
-	r.open = append(r.open, '}')
-	base := len(r.kids)
-	defer func() {
-		r.open = r.open[:len(r.open)-1]
-		r.children(n, base)
-	}()
-	afterComma := -1
-	for {
-		r.skipSpace()
-		if r.pos >= len(r.src) {
-			r.fail(r.pos, r.pos, "unexpected end of input: missing '}' for the object opened at "+r.where(n.Start))
-			n.End = r.pos
-			return
-		}
-		c := r.src[r.pos]
-		if c == '}' {
-			if afterComma >= 0 {
-				r.fail(afterComma, afterComma+1, "trailing comma before '}'")
-			}
-			r.pos++
-			n.End, n.Closed = r.pos, true
-			return
-		}
-		if c == ']' {
-			r.fail(r.pos, r.pos+1, "unexpected ']': expected '}' to close the object opened at "+r.where(n.Start))
-			if r.closesOuter(c) {
-				n.End = r.pos
-				return
-			}
-			r.pos++
-			continue
-		}
-		if c == ',' {
-			r.fail(r.pos, r.pos+1, "unexpected ',': expected a member name")
-			r.pos++
-			continue
-		}
-		afterComma = -1
-		r.pushKid(r.member(n, depth))
-		r.skipSpace()
-		if r.pos >= len(r.src) {
-			continue // reported at the top of the loop
-		}
-		switch r.src[r.pos] {
-		case ',':
-			afterComma = r.pos
-			r.pos++
-		case '}':
-		case ']':
-		case '"':
-			r.fail(r.pos, r.pos+1, "missing ',' between members")
-		default:
-			start := r.pos
-			r.skipToken()
-			r.fail(start, r.pos, "unexpected "+r.describe(start)+": expected ',' or '}'")
-			r.skipComma(&afterComma) // the junk was the only error
-		}
-	}
+	r.items(n, &objectItems, func() { r.pushKid(r.member(n, depth)) })
 }
 
 // member reads `"key": value`, recovering from a missing colon, an
@@ -510,8 +442,45 @@ func (r *reader) array(n *Node, depth int) {
 	r.slotArray = false
 	r.tabling = r.tableArray && depth == 1
 	r.tableArray = false
-	r.pos++ // [
-	r.open = append(r.open, ']')
+	base := len(r.kids)
+	r.items(n, &arrayItems, func() {
+		if r.tabling && r.src[r.pos] == '"' {
+			r.tableElem()
+			return
+		}
+		r.spillTable(n)
+		e := r.element(n, depth, slots)
+		e.Index = int32(len(r.kids) - base)
+		r.pushKid(e)
+	})
+}
+
+// containerSyntax is what differs between reading an object and an
+// array: the brackets, and the words of the messages.
+type containerSyntax struct {
+	close, otherClose byte
+	noun              string // "object"
+	expected          string // what may follow a comma
+	between           string // what a missing comma is between
+	// startsItem reports a byte that begins an item, not junk, after an
+	// item without a comma.
+	startsItem func(byte) bool
+}
+
+var (
+	objectItems = containerSyntax{close: '}', otherClose: ']', noun: "object", expected: "a member name", between: "members",
+		startsItem: func(c byte) bool { return c == '"' }}
+	arrayItems = containerSyntax{close: ']', otherClose: '}', noun: "array", expected: "a value", between: "array elements",
+		startsItem: startsValue}
+)
+
+// items reads the members or elements of the container n, from its
+// opening bracket to its closing one, item reading each; it reports and
+// steps over a missing or stray comma, a mismatched bracket and junk
+// between items, so that the rest keeps its meaning.
+func (r *reader) items(n *Node, syn *containerSyntax, item func()) {
+	r.pos++ // the opening bracket
+	r.open = append(r.open, syn.close)
 	base := len(r.kids)
 	defer func() {
 		r.open = r.open[:len(r.open)-1]
@@ -521,60 +490,49 @@ func (r *reader) array(n *Node, depth int) {
 	for {
 		r.skipSpace()
 		if r.pos >= len(r.src) {
-			r.fail(r.pos, r.pos, "unexpected end of input: missing ']' for the array opened at "+r.where(n.Start))
+			r.fail(r.pos, r.pos, fmt.Sprintf("unexpected end of input: missing '%c' for the %s opened at %s", syn.close, syn.noun, r.where(n.Start)))
 			n.End = r.pos
 			return
 		}
-		c := r.src[r.pos]
-		if c == ']' {
+		switch c := r.src[r.pos]; c {
+		case syn.close:
 			if afterComma >= 0 {
-				r.fail(afterComma, afterComma+1, "trailing comma before ']'")
+				r.fail(afterComma, afterComma+1, fmt.Sprintf("trailing comma before '%c'", c))
 			}
 			r.pos++
 			n.End, n.Closed = r.pos, true
 			return
-		}
-		if c == '}' {
-			r.fail(r.pos, r.pos+1, "unexpected '}': expected ']' to close the array opened at "+r.where(n.Start))
+		case syn.otherClose:
+			r.fail(r.pos, r.pos+1, fmt.Sprintf("unexpected '%c': expected '%c' to close the %s opened at %s", c, syn.close, syn.noun, r.where(n.Start)))
 			if r.closesOuter(c) {
 				n.End = r.pos
 				return
 			}
 			r.pos++
 			continue
-		}
-		if c == ',' {
-			r.fail(r.pos, r.pos+1, "unexpected ',': expected a value")
+		case ',':
+			r.fail(r.pos, r.pos+1, "unexpected ',': expected "+syn.expected)
 			r.pos++
 			continue
 		}
 		afterComma = -1
-		if r.tabling && c == '"' {
-			r.tableElem()
-		} else {
-			r.spillTable(n)
-			e := r.element(n, depth, slots)
-			e.Index = int32(len(r.kids) - base)
-			r.pushKid(e)
-		}
+		item()
 		r.skipSpace()
 		if r.pos >= len(r.src) {
-			continue
+			continue // reported at the top of the loop
 		}
-		switch r.src[r.pos] {
-		case ',':
+		switch c := r.src[r.pos]; {
+		case c == ',':
 			afterComma = r.pos
 			r.pos++
-		case ']', '}':
+		case c == '}' || c == ']':
+		case syn.startsItem(c):
+			r.fail(r.pos, r.pos+1, "missing ',' between "+syn.between)
 		default:
-			if startsValue(r.src[r.pos]) {
-				r.fail(r.pos, r.pos+1, "missing ',' between array elements")
-			} else {
-				start := r.pos
-				r.skipToken()
-				r.fail(start, r.pos, "unexpected "+r.describe(start)+": expected ',' or ']'")
-				r.skipComma(&afterComma) // the junk was the only error
-			}
+			start := r.pos
+			r.skipToken()
+			r.fail(start, r.pos, fmt.Sprintf("unexpected %s: expected ',' or '%c'", r.describe(start), syn.close))
+			r.skipComma(&afterComma) // the junk was the only error
 		}
 	}
 }

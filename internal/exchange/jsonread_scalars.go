@@ -20,54 +20,19 @@ func (r *reader) where(off int) string {
 	return "line " + strconv.Itoa(r.lines.Line(off)+1)
 }
 
+// number reads a number by JSON's grammar (jsontext.Number), and the
+// word bytes that follow it, so that "12abc" or "1.e5" is one bad token,
+// not two.
 func (r *reader) number(n *Node) {
-	s := r.src
-	i := r.pos
-	valid := true
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '0' {
-		i++
-		if i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			valid = false
-			digits()
-		}
-	} else if digits() == 0 {
+	end, valid := jsontext.Number(r.src, r.pos)
+	for end < len(r.src) && isWordByte(r.src[end]) {
 		valid = false
+		end++
 	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			valid = false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			valid = false
-		}
-	}
-	// Swallow trailing word bytes so "12abc" is one bad token, not two.
-	for i < len(s) && isWordByte(s[i]) {
-		valid = false
-		i++
-	}
-	r.pos = i
-	n.End = i
+	r.pos, n.End = end, end
 	if !valid {
 		n.Kind = KindInvalid
-		r.fail(n.Start, n.End, fmt.Sprintf("invalid number %q", s[n.Start:n.End]))
+		r.fail(n.Start, n.End, fmt.Sprintf("invalid number %q", r.src[n.Start:n.End]))
 	}
 }
 

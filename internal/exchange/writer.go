@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"iter"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Format returns doc rewritten in leanreview's canonical layout: the bytes
@@ -334,16 +335,6 @@ func (w *canonWriter) patch(n *Node, depth int) {
 	p.end()
 }
 
-// jsonSafeASCII marks the ASCII bytes encoding/json writes as they are.
-var jsonSafeASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-const jsonHex = "0123456789abcdef"
-
 // str writes s as a JSON string exactly as encoding/json does with HTML
 // escaping off: short escapes for \" \\ \b \f \n \r \t, \u00XX for the other
 // control characters, \u2028 and \u2029 escaped, and \ufffd for each byte
@@ -385,53 +376,5 @@ func writeQuoted(b *bytes.Buffer, s string) {
 
 // writeEscaped writes s's JSON string content, without the quotes.
 func writeEscaped(b *bytes.Buffer, s string) {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if jsonSafeASCII[c] {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(jsonHex[c>>4])
-				b.WriteByte(jsonHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(jsonHex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b.WriteString(s[start:])
+	b.Write(jsontext.AppendStringContent(b.AvailableBuffer(), s))
 }

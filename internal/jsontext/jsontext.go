@@ -1,11 +1,13 @@
 // Package jsontext is the project's one JSON scanner: the scan over a
-// string's plain bytes and the decoding of its escapes, white space, the
+// string's plain bytes and the decoding of its escapes, the spelling of a
+// string's content (AppendStringContent, its inverse), white space, the
 // grammar of numbers and literals, the nesting of objects and arrays, and
 // a strict skip over a whole value. The transport's streamed envelope
 // check and the strict reader of didOpen's and didChange's params are
-// built on it; the document reader (package exchange), which must go on
-// past errors and report each, walks the structure its own way and uses
-// the string layer.
+// built on it; so is the document reader (package exchange), which must
+// go on past errors and report each: it steps from value to value with
+// its own recovery, and reads every string, number, literal and run of
+// white space here.
 package jsontext
 
 import (

@@ -13,7 +13,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Config says what to generate. Zero fields take the defaults of Default.
@@ -453,49 +454,9 @@ func (g *gen) statement() string {
 	return ind + "s.mu.Lock(); " + a + " := s." + b + "[key]; s.mu.Unlock() // " + g.hex(6)
 }
 
-// quote writes s as a JSON string the way leanreview does (no HTML
-// escaping). It does not use the exchange package, so that exchange's own
-// tests can import this one.
+// quote returns s as a JSON string, spelt as leanreview writes it.
 func quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				b.WriteString(`\ufffd`)
-			case r == '\u2028':
-				b.WriteString(`\u2028`)
-			case r == '\u2029':
-				b.WriteString(`\u2029`)
-			default:
-				b.WriteString(s[i : i+size])
-			}
-			i += size
-			continue
-		}
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte("0123456789abcdef"[c>>4])
-			b.WriteByte("0123456789abcdef"[c&0xF])
-		default:
-			b.WriteByte(c)
-		}
-		i++
-	}
-	b.WriteByte('"')
-	return b.String()
+	b := make([]byte, 0, len(s)+2)
+	b = jsontext.AppendStringContent(append(b, '"'), s)
+	return string(append(b, '"'))
 }
