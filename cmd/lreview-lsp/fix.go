@@ -90,6 +90,10 @@ func (rw rewriter) rebase(args []string, stdin io.Reader, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: not rebasing a document with syntax errors (first at %d:%d: %s)\n", displayName(name), line, col, doc.Syntax[0].Msg)
 		return 1
 	}
+	if diffData, err = anchor.PlainDiff(diffData); err != nil {
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", diffName, err)
+		return 1
+	}
 	edits, moves, err := anchor.Rebase(doc, anchor.SplitDiffFile(diffData))
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(name), err)

@@ -176,10 +176,14 @@ func diffMember(file string) string {
 	return "diff_text"
 }
 
+// reviewSuffix ends the name of every review file: editors recognise a
+// review by it.
+const reviewSuffix = ".review.json"
+
 // NewInput is lreview_new's input.
 type NewInput struct {
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the unified diff to review, a file inside the server's root (or give diff_text)"`
-	DiffText string `json:"diff_text,omitempty" jsonschema:"the unified diff itself, e.g. the output of git diff (or give diff_file)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the unified diff itself, e.g. the output of git diff, or of git format-patch for one commit, whose title and message then serve unless given (or give diff_file)"`
 	File     string `json:"file" jsonschema:"the review file to create (*.review.json), relative to the server's root; it must not exist"`
 	Title    string `json:"title,omitempty"`
 	Summary  string `json:"summary,omitempty" jsonschema:"the review-level overview or verdict"`
@@ -196,6 +200,10 @@ func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInpu
 	path, err := s.resolve("file", in.File)
 	if err != nil {
 		return nil, NewOutput{}, err
+	}
+	if !strings.HasSuffix(in.File, reviewSuffix) {
+		return nil, NewOutput{}, argError("file", "%s does not end in %s, the name editors open a review by (the format's convention): name it %s",
+			in.File, reviewSuffix, strings.TrimSuffix(in.File, ".json")+reviewSuffix)
 	}
 	data, err := s.readDiff(in.DiffFile, in.DiffText)
 	if err != nil {

@@ -1,8 +1,14 @@
 package agent
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 const rebaseDiff = "diff --git a/app/users.py b/app/users.py\n--- a/app/users.py\n+++ b/app/users.py\n@@ -9,6 +9,7 @@\n \n def get_user(user_id):\n+    # one connection per call\n     with closing(connect()) as conn:\n         row = conn.execute(\"SELECT * FROM users WHERE id = ?\", (user_id,)).fetchone()\n     if row is None:\n         return None\n"
@@ -126,4 +132,19 @@ func TestNew(t *testing.T) {
 	s.refused("lreview_new", map[string]any{"diff_text": "--- a/x\n+++ b/x\n@@ -1,x +1 @@\n-a\n+b\n", "file": "n.review.json"}, "diff_text: line 3 is not a unified diff line")
 	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "no/such/dir/n.review.json"}, "file: the directory of no/such/dir/n.review.json does not exist")
 	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff}, "file")
+	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "notes.json"},
+		"file: notes.json does not end in .review.json, the name editors open a review by (the format's convention): name it notes.review.json")
+	if _, err := os.Stat(filepath.Join(s.root, "notes.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused lreview_new wrote notes.json (%v)", err)
+	}
+
+	// What git format-patch writes for one commit: its title and message
+	// unless given, its diff alone; several commits are refused.
+	mail := "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH] users: one connection\n\nWhy: a connection per call.\n---\n app/users.py | 1 +\n\n" + rebaseDiff + "-- \n2.43.0\n"
+	s.ok("lreview_new", map[string]any{"diff_text": mail, "file": "mail.review.json"}, &out)
+	if doc := exchange.Parse([]byte(s.read("mail.review.json"))); doc.Review.Title != "users: one connection" || doc.Review.Summary != "Why: a connection per call." ||
+		len(doc.Review.Patch.Lines) != strings.Count(rebaseDiff, "\n") {
+		t.Errorf("from a format-patch email: title %q, summary %q, %d patch lines, want the commit's and %d", doc.Review.Title, doc.Review.Summary, len(doc.Review.Patch.Lines), strings.Count(rebaseDiff, "\n"))
+	}
+	s.refused("lreview_new", map[string]any{"diff_text": mail + mail, "file": "two.review.json"}, "diff_text: the input holds 2 patches")
 }

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,7 +18,12 @@ import (
 // line that does not (1-based) and what was expected there, so that a
 // commit message, a diffstat or a file that is no diff at all is refused
 // rather than embedded.
+// The output of git format-patch for one commit is taken too: its diff.
 func DiffLines(data []byte) ([]string, error) {
+	data, err := PlainDiff(data)
+	if err != nil {
+		return nil, err
+	}
 	lines := cleanLines(SplitDiffFile(data))
 	if len(lines) == 0 {
 		return nil, errors.New("the diff is empty: expected a unified diff (\"diff --git\" or \"---\"/\"+++\" file headers, then \"@@\" hunks)")
@@ -63,8 +69,17 @@ func patchLineOf(p *exchange.Patch, offset int) int {
 
 // NewReview returns the canonical review exchange document (exchange.Format)
 // around diff, with the title and summary when they are not empty and no
-// comments. The diff must be a unified diff (DiffLines).
+// comments. The diff must be a unified diff (DiffLines), or the output of
+// git format-patch for one commit, whose subject and message are then
+// the title and the summary unless they are given.
 func NewReview(diff []byte, title, summary string) ([]byte, error) {
+	m, isMail, err := ReadPatchMail(diff)
+	if err != nil {
+		return nil, err
+	}
+	if isMail {
+		diff, title, summary = m.Diff, cmp.Or(title, m.Subject), cmp.Or(summary, m.Message)
+	}
 	lines, err := DiffLines(diff)
 	if err != nil {
 		return nil, err

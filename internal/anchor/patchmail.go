@@ -1,0 +1,169 @@
+package anchor
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/quotedprintable"
+	"net/mail"
+	"regexp"
+	"strings"
+)
+
+// PatchMail is a commit as `git format-patch` writes it: an email whose
+// subject is the commit's title and whose body is its message, a "---"
+// line, a diffstat, and the diff.
+type PatchMail struct {
+	// Subject is the title, without its "[PATCH …]" prefix, decoded.
+	Subject string
+	// Message is the commit message after the title, without the "---"
+	// line and what follows it.
+	Message string
+	// Diff is the diff, without the diffstat before it and the
+	// signature ("-- " and git's version) after it.
+	Diff []byte
+}
+
+// mboxFrom is the first line of each message format-patch writes: a
+// commit id and a fixed date, so that mail tools take it for a mailbox.
+var mboxFrom = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\r?$`)
+
+// ReadPatchMail reads data as the output of `git format-patch` for one
+// commit; ok is false when data is not an email (a plain diff), and err
+// says why an email cannot be taken: several commits, an encoding this
+// does not read, no diff in it.
+func ReadPatchMail(data []byte) (m PatchMail, ok bool, err error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !looksLikeMail(data) {
+		return PatchMail{}, false, nil
+	}
+	if n := len(mboxFrom.FindAllIndex(data, -1)); n > 1 {
+		return PatchMail{}, true, fmt.Errorf("the input holds %d patches (git format-patch of %d commits): give one, or the diff of the range (git diff A..B)", n, n)
+	}
+	if loc := mboxFrom.FindIndex(data); loc != nil && loc[0] == 0 {
+		data = data[loc[1]:]
+		data = bytes.TrimPrefix(bytes.TrimPrefix(data, []byte("\r")), []byte("\n"))
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(data))
+	if err != nil {
+		return PatchMail{}, true, fmt.Errorf("reading the patch email's header: %v", err)
+	}
+	body, err := decodeBody(msg)
+	if err != nil {
+		return PatchMail{}, true, err
+	}
+	m.Subject, err = new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if err != nil {
+		return PatchMail{}, true, fmt.Errorf("decoding the patch email's Subject: %v", err)
+	}
+	m.Subject = strings.TrimSpace(patchPrefix.ReplaceAllString(m.Subject, ""))
+	message, diff, found := splitPatchBody(body)
+	if !found {
+		return PatchMail{}, true, errors.New(`the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`)
+	}
+	m.Message, m.Diff = strings.TrimSpace(message), trimSignature(diff)
+	return m, true, nil
+}
+
+// PlainDiff returns the diff data holds: data itself, or, when data is
+// the output of git format-patch for one commit, its diff.
+func PlainDiff(data []byte) ([]byte, error) {
+	m, isMail, err := ReadPatchMail(data)
+	if err != nil || !isMail {
+		return data, err
+	}
+	return m.Diff, nil
+}
+
+// looksLikeMail reports whether data starts as format-patch's output
+// does: its mailbox line, or a header a saved email starts with.
+func looksLikeMail(data []byte) bool {
+	if loc := mboxFrom.FindIndex(data); loc != nil && loc[0] == 0 {
+		return true
+	}
+	for _, h := range []string{"From: ", "Subject: ", "Date: "} {
+		if bytes.HasPrefix(data, []byte(h)) {
+			return true
+		}
+	}
+	return false
+}
+
+// patchPrefix is the "[PATCH]", "[PATCH v2 3/7]" or "[RFC PATCH]" that
+// format-patch puts before a title.
+var patchPrefix = regexp.MustCompile(`^\s*\[[^\]]*PATCH[^\]]*\]\s*`)
+
+// decodeBody returns msg's body as its Content-Transfer-Encoding says.
+func decodeBody(msg *mail.Message) ([]byte, error) {
+	var r io.Reader = msg.Body
+	switch enc := strings.ToLower(strings.TrimSpace(msg.Header.Get("Content-Transfer-Encoding"))); enc {
+	case "", "7bit", "8bit", "binary":
+	case "quoted-printable":
+		r = quotedprintable.NewReader(r)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, r) // line breaks are skipped
+	default:
+		return nil, fmt.Errorf("the patch email's Content-Transfer-Encoding %q is not one this reads (8bit, quoted-printable or base64)", enc)
+	}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the patch email's body: %v", err)
+	}
+	return body, nil
+}
+
+// splitPatchBody splits a format-patch body at its first "---" line into
+// the commit message and the diff, which starts at the first line after
+// it that starts a diff (the diffstat and any notes are in between).
+func splitPatchBody(body []byte) (message string, diff []byte, found bool) {
+	rest := body
+	for len(rest) > 0 {
+		line, next := cutLine(rest)
+		if strings.TrimRight(string(line), "\r") == "---" {
+			message = string(body[:len(body)-len(rest)])
+			for d := next; len(d) > 0; {
+				l, after := cutLine(d)
+				if bytes.HasPrefix(l, []byte("diff ")) || bytes.HasPrefix(l, []byte("--- ")) {
+					return message, d, true
+				}
+				d = after
+			}
+			return message, nil, false
+		}
+		rest = next
+	}
+	return "", nil, false
+}
+
+// cutLine returns b's first line, without its "\n", and what follows.
+func cutLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
+}
+
+// trimSignature drops the signature format-patch ends a message with: a
+// "-- " line and the lines after it, when none of those is a diff line
+// (a removed line "- " is spelt "-- " too, and hunk lines follow it).
+func trimSignature(diff []byte) []byte {
+	at := bytes.LastIndex(diff, []byte("\n-- \n"))
+	if at < 0 {
+		at = bytes.LastIndex(diff, []byte("\n-- \r\n"))
+	}
+	if at < 0 {
+		return diff
+	}
+	_, tail := cutLine(diff[at+1:])
+	for len(tail) > 0 {
+		line, next := cutLine(tail)
+		if len(line) > 0 && strings.ContainsRune(" +-@\\", rune(line[0])) || bytes.HasPrefix(line, []byte("diff ")) {
+			return diff
+		}
+		tail = next
+	}
+	return diff[:at+1]
+}

@@ -1,0 +1,171 @@
+package anchor
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// formatPatch is what `git format-patch -1 --stdout` wrote for a commit
+// whose title has a non-ASCII character: the subject is encoded and folded.
+const formatPatch = `From cc0aad3923fb21cbf9a879b9fdfeef0bc118b740 Mon Sep 17 00:00:00 2001
+From: A Person <a@b>
+Date: Thu, 3 Dec 2026 16:10:39 +0000
+Subject: [PATCH] =?UTF-8?q?Fix=20the=20counting=20in=20f.txt:=20numbers=20?=
+ =?UTF-8?q?n=C3=A9e=20words?=
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: 8bit
+
+Longer explanation of the change,
+over two lines.
+
+Signed-off-by: A Person <a@b>
+---
+ f.txt | 3 ++-
+ 1 file changed, 2 insertions(+), 1 deletion(-)
+
+diff --git a/f.txt b/f.txt
+index 4cb29ea..ea14db2 100644
+--- a/f.txt
++++ b/f.txt
+@@ -1,3 +1,4 @@
+ one
+-two
++2
+ three
++four
+-- 
+2.39.5
+
+`
+
+const formatPatchDiff = `diff --git a/f.txt b/f.txt
+index 4cb29ea..ea14db2 100644
+--- a/f.txt
++++ b/f.txt
+@@ -1,3 +1,4 @@
+ one
+-two
++2
+ three
++four
+`
+
+func TestReadPatchMail(t *testing.T) {
+	qpBody := "Content-Transfer-Encoding: quoted-printable\n\nSee =C3=A9.\n---\n" + strings.ReplaceAll(formatPatchDiff, "+four", "+f=3Dour")
+	tests := []struct {
+		name, in               string
+		subject, message, diff string
+		notMail                bool
+		err                    string
+	}{
+		{name: "git format-patch", in: formatPatch, subject: "Fix the counting in f.txt: numbers née words",
+			message: "Longer explanation of the change,\nover two lines.\n\nSigned-off-by: A Person <a@b>", diff: formatPatchDiff},
+		{name: "CRLF", in: strings.ReplaceAll(formatPatch, "\n", "\r\n"), subject: "Fix the counting in f.txt: numbers née words",
+			message: "Longer explanation of the change,\r\nover two lines.\r\n\r\nSigned-off-by: A Person <a@b>", diff: strings.ReplaceAll(formatPatchDiff, "\n", "\r\n")},
+		{name: "no stat, a series' prefix, no message", in: "From: a@b\nSubject: [PATCH v2 3/7] Title\n\n---\n" + formatPatchDiff + "-- \n2.43.0\n",
+			subject: "Title", diff: formatPatchDiff},
+		{name: "quoted-printable", in: "From: a@b\nSubject: [RFC PATCH] QP\n" + qpBody, subject: "QP", message: "See é.",
+			diff: strings.ReplaceAll(formatPatchDiff, "+four", "+f=our")},
+		{name: "base64", in: "From: a@b\nSubject: B64\nContent-Transfer-Encoding: base64\n\nTGluZQotLS0KZGlmZiAtLWdpdCBhL3ggYi94Ci0tLSBhL3gKKysrIGIveApAQCAtMSArMSBAQAotYQorYgo=\n",
+			subject: "B64", message: "Line", diff: "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"},
+		// A removed line "- " is spelt "-- ": hunk lines after it keep it.
+		{name: "a removed line that looks like a signature", in: "Subject: S\n\n---\n--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-- \n x\n",
+			subject: "S", diff: "--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-- \n x\n"},
+		{name: "a plain diff", in: formatPatchDiff, notMail: true},
+		{name: "two commits", in: formatPatch + formatPatch, err: "the input holds 2 patches (git format-patch of 2 commits): give one, or the diff of the range (git diff A..B)"},
+		{name: "no diff", in: "From: a@b\nSubject: S\n\nJust a message.\n", err: `the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`},
+		{name: "an encoding not read", in: "From: a@b\nSubject: S\nContent-Transfer-Encoding: x-uuencode\n\n", err: `the patch email's Content-Transfer-Encoding "x-uuencode" is not one this reads (8bit, quoted-printable or base64)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, isMail, err := ReadPatchMail([]byte(tt.in))
+			switch {
+			case tt.err != "":
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("got error %v, want %q", err, tt.err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			case isMail == tt.notMail:
+				t.Fatalf("got mail %v, want %v", isMail, !tt.notMail)
+			case tt.notMail:
+				return
+			}
+			if m.Subject != tt.subject || m.Message != tt.message || string(m.Diff) != tt.diff {
+				t.Errorf("got subject %q, message %q, diff\n%s\nwant %q, %q,\n%s", m.Subject, m.Message, m.Diff, tt.subject, tt.message, tt.diff)
+			}
+		})
+	}
+}
+
+// TestNewReviewFromFormatPatch: the review of a commit as git format-patch
+// writes it, by a real git when there is one, has the commit's title and
+// message, its diff alone, and checks clean; a title or summary given
+// wins over the commit's.
+func TestNewReviewFromFormatPatch(t *testing.T) {
+	mail := []byte(formatPatch)
+	if git, err := exec.LookPath("git"); err == nil {
+		mail = gitFormatPatch(t, git)
+	}
+	out, err := NewReview(mail, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := exchange.Parse(out)
+	if got := doc.Review.Title; got != "Fix the counting in f.txt: numbers née words" {
+		t.Errorf("title %q, want the commit's", got)
+	}
+	if got := doc.Review.Summary; !strings.HasPrefix(got, "Longer explanation of the change,\nover two lines.") {
+		t.Errorf("summary %q, want the commit's message", got)
+	}
+	if first, last := doc.Review.Patch.LineText(0), doc.Review.Patch.LineText(len(doc.Review.Patch.Lines)-1); first != "diff --git a/f.txt b/f.txt" || last != "+four" {
+		t.Errorf("patch from %q to %q, want the diff alone", first, last)
+	}
+	if ds := CheckDocument(doc, nil).Diagnostics; len(ds) > 0 {
+		t.Errorf("the new review has diagnostics: %v", ds)
+	}
+	out, err = NewReview(mail, "Mine", "My summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc := exchange.Parse(out); doc.Review.Title != "Mine" || doc.Review.Summary != "My summary" {
+		t.Errorf("got title %q and summary %q, want the ones given", doc.Review.Title, doc.Review.Summary)
+	}
+}
+
+// gitFormatPatch commits formatPatch's change in a new repository and
+// returns git format-patch's output for it.
+func gitFormatPatch(t *testing.T, git string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	run := func(args ...string) []byte {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=A Person", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=A Person", "GIT_COMMITTER_EMAIL=a@b")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+		}
+		return out
+	}
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q")
+	write("one\ntwo\nthree\n")
+	run("add", "f.txt")
+	run("commit", "-qm", "init")
+	write("one\n2\nthree\nfour\n")
+	run("commit", "-qam", "Fix the counting in f.txt: numbers née words\n\nLonger explanation of the change,\nover two lines.")
+	return run("format-patch", "-1", "--stdout")
+}
