@@ -141,8 +141,8 @@ func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInpu
 		}
 		c := m.Comment
 		mv := Move{ID: anchor.CommentName(c), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
-			From: Location{Path: c.Path, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
-			To:   Location{Path: c.Path, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}}
+			From: Location{Path: m.FromPath, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
+			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}}
 		out.Moves = append(out.Moves, mv)
 		if m.Orphaned {
 			fmt.Fprintf(&b, "%s: no clear place (%s); state %s\n", mv.ID, m.Why, m.State)

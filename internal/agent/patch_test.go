@@ -76,6 +76,19 @@ func TestRebase(t *testing.T) {
 		t.Errorf("with write: got %+v", out)
 	}
 
+	// The file renamed by the next diff: c2 follows it under its new
+	// name, which the move reports.
+	renamed := strings.Replace(rebaseDiff, "diff --git a/app/users.py b/app/users.py\n--- a/app/users.py\n+++ b/app/users.py\n",
+		"diff --git a/app/users.py b/app/accounts.py\nsimilarity index 90%\nrename from app/users.py\nrename to app/accounts.py\n--- a/app/users.py\n+++ b/app/accounts.py\n", 1)
+	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": renamed}, &out)
+	moves = map[string]Move{}
+	for _, m := range out.Moves {
+		moves[m.ID] = m
+	}
+	if m := moves["c2"]; m.From.Path != "app/users.py" || m.To.Path != "app/accounts.py" || !strings.Contains(out.Diff, `+      "path": "app/accounts.py",`) {
+		t.Errorf("c2 after a rename: got %+v and diff\n%s\nwant it moved from app/users.py to app/accounts.py", m, out.Diff)
+	}
+
 	for _, tc := range []struct {
 		args  map[string]any
 		wants []string

@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -33,7 +34,10 @@ import (
 
 // Move is what rebasing did to one comment.
 type Move struct {
-	Comment            *exchange.Comment
+	Comment *exchange.Comment
+	// FromPath and ToPath are the comment's path before and after: ToPath
+	// differs when it follows a file the new patch renames.
+	FromPath, ToPath   string
 	FromSide           Side
 	FromStart, FromEnd int
 	ToSide             Side
@@ -147,7 +151,7 @@ func newRebaser(src []byte, old, new *Index, same bool) *rebaser {
 // move decides where c goes and returns the edits that put it there.
 func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 	side, sideOK := ParseSide(c.Side)
-	m := Move{Comment: c, FromSide: side, FromStart: c.StartLine, FromEnd: c.EndLine,
+	m := Move{Comment: c, FromPath: c.Path, ToPath: c.Path, FromSide: side, FromStart: c.StartLine, FromEnd: c.EndLine,
 		ToSide: side, ToStart: c.StartLine, ToEnd: c.EndLine}
 	old := rb.oldPlace(c, side, sideOK)
 	lf, why := rb.lookFor(c, side, old)
@@ -185,10 +189,12 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 	switch {
 	case found != nil:
 		edits = rb.placeEdits(c, side, sideOK, found, newF)
+		m.ToPath = cmp.Or(followedPath(c, newF, found.side), c.Path)
 	case tie != nil && state != exchange.StateDismissed && (tie.start != c.StartLine || !sideOK):
 		// Orphaned between equally good places: kept where its old range
 		// lands, which is as near to each of them.
 		edits = rb.placeEdits(c, side, sideOK, tie, newF)
+		m.ToPath = cmp.Or(followedPath(c, newF, tie.side), c.Path)
 		m.ToStart, m.ToEnd = tie.start, tie.end
 		m.Why += fmt.Sprintf("; kept where %s lands in %s, %s", LineSpan(side, c.StartLine, c.EndLine), rb.patchWord(), LineSpan(side, tie.start, tie.end))
 	}
@@ -217,17 +223,24 @@ func (rb *rebaser) newFile(c *exchange.Comment, side Side, oldF *FileDiff) (f *F
 	return f, renamed, ""
 }
 
+// followedPath returns the name c's path member is given to follow its
+// file into the new patch, f, on side, or "" when it keeps its path. A
+// file renamed in the new patch is called by its new name on RIGHT (its
+// old one on LEFT): the comment follows it there rather than resolving
+// through the other name with a hint.
+func followedPath(c *exchange.Comment, f *FileDiff, side Side) string {
+	if name := f.Name(side); name != "" && name != c.Path && c.Member("path") != nil {
+		return name
+	}
+	return ""
+}
+
 // placeEdits sets c's anchor members to found's place.
 func (rb *rebaser) placeEdits(c *exchange.Comment, side Side, sideOK bool, found *place, newF *FileDiff) []exchange.Edit {
 	var edits []exchange.Edit
 	obj := c.Node
-	// A file renamed in the new patch is called by its new name on RIGHT
-	// (its old one on LEFT): the comment follows it there rather than
-	// resolving through the other name with a hint.
-	if name := newF.Name(found.side); name != "" && name != c.Path {
-		if n := c.Member("path"); n != nil {
-			edits = append(edits, exchange.ReplaceValue(n, exchange.Quote(name)))
-		}
+	if name := followedPath(c, newF, found.side); name != "" {
+		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(name)))
 	}
 	if !sideOK || found.side != side {
 		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), KeyAfter(obj, exchange.CommentKeys, "side")))

@@ -458,6 +458,9 @@ func rebaseCheckMove(t *testing.T, m Move, w rebaseWant) {
 	if !strings.Contains(m.Why, w.why) {
 		t.Errorf("got why %q, want it to contain %q", m.Why, w.why)
 	}
+	if want := cmp.Or(w.path, m.Comment.Path); m.FromPath != m.Comment.Path || m.ToPath != want {
+		t.Errorf("got move from path %q to %q, want from %q to %q", m.FromPath, m.ToPath, m.Comment.Path, want)
+	}
 }
 
 func TestRebase(t *testing.T) {
