@@ -12,7 +12,9 @@ import (
 
 // formatPatch is what `git format-patch -1 --stdout` wrote for a commit
 // whose title has a non-ASCII character: the subject is encoded and folded.
-const formatPatch = `From cc0aad3923fb21cbf9a879b9fdfeef0bc118b740 Mon Sep 17 00:00:00 2001
+const formatPatch = formatPatchHead + formatPatchDiff + "-- \n2.39.5\n\n"
+
+const formatPatchHead = `From cc0aad3923fb21cbf9a879b9fdfeef0bc118b740 Mon Sep 17 00:00:00 2001
 From: A Person <a@b>
 Date: Thu, 3 Dec 2026 16:10:39 +0000
 Subject: [PATCH] =?UTF-8?q?Fix=20the=20counting=20in=20f.txt:=20numbers=20?=
@@ -28,19 +30,6 @@ Signed-off-by: A Person <a@b>
 ---
  f.txt | 3 ++-
  1 file changed, 2 insertions(+), 1 deletion(-)
-
-diff --git a/f.txt b/f.txt
-index 4cb29ea..ea14db2 100644
---- a/f.txt
-+++ b/f.txt
-@@ -1,3 +1,4 @@
- one
--two
-+2
- three
-+four
--- 
-2.39.5
 
 `
 
