@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
 	"regexp"
@@ -32,7 +33,8 @@ type PatchMail struct {
 var mboxFrom = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\r?$`)
 
 // ReadPatchMail reads data as the output of `git format-patch` for one
-// commit; ok is false when data is not an email (a plain diff), and err
+// commit (the diff inline, or attached with --attach or --inline); ok is
+// false when data is not an email (a plain diff), and err
 // says why an email cannot be taken: several commits, an encoding this
 // does not read, no diff in it.
 func ReadPatchMail(data []byte) (m PatchMail, ok bool, err error) {
@@ -51,7 +53,7 @@ func ReadPatchMail(data []byte) (m PatchMail, ok bool, err error) {
 	if err != nil {
 		return PatchMail{}, true, fmt.Errorf("reading the patch email's header: %v", err)
 	}
-	body, err := decodeBody(msg)
+	body, err := mailBody(msg)
 	if err != nil {
 		return PatchMail{}, true, err
 	}
@@ -96,10 +98,36 @@ func looksLikeMail(data []byte) bool {
 // format-patch puts before a title.
 var patchPrefix = regexp.MustCompile(`^\s*\[[^\]]*PATCH[^\]]*\]\s*`)
 
-// decodeBody returns msg's body as its Content-Transfer-Encoding says.
-func decodeBody(msg *mail.Message) ([]byte, error) {
-	var r io.Reader = msg.Body
-	switch enc := strings.ToLower(strings.TrimSpace(msg.Header.Get("Content-Transfer-Encoding"))); enc {
+// mailBody returns msg's text: its body decoded, or, for an email with
+// the patch attached (git format-patch --attach or --inline), its parts
+// decoded and joined in order: the message, then the diff.
+func mailBody(msg *mail.Message) ([]byte, error) {
+	mediaType, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if !strings.HasPrefix(mediaType, "multipart/") {
+		return decodeBody(msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+	}
+	parts := multipart.NewReader(msg.Body, params["boundary"])
+	var body []byte
+	for {
+		part, err := parts.NextPart() // decodes a quoted-printable part itself
+		if errors.Is(err, io.EOF) {
+			return body, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the patch email's parts: %v", err)
+		}
+		text, err := decodeBody(part.Header.Get("Content-Transfer-Encoding"), part)
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, text...)
+	}
+}
+
+// decodeBody returns what r holds, decoded as the Content-Transfer-Encoding
+// enc says.
+func decodeBody(enc string, r io.Reader) ([]byte, error) {
+	switch enc = strings.ToLower(strings.TrimSpace(enc)); enc {
 	case "", "7bit", "8bit", "binary":
 	case "quoted-printable":
 		r = quotedprintable.NewReader(r)

@@ -45,6 +45,31 @@ index 4cb29ea..ea14db2 100644
 +four
 `
 
+// attachedPatch is the shape of git format-patch --attach: the message
+// and diffstat in a first part, the diff (here base64) in a second.
+const attachedPatch = `From: A Person <a@b>
+Subject: [PATCH] Attached
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="------------2.39.5"
+
+This is a multi-part message in MIME format.
+--------------2.39.5
+Content-Type: text/plain; charset=UTF-8; format=fixed
+Content-Transfer-Encoding: quoted-printable
+
+The message=2E
+---
+ f.txt | 3 ++-
+
+--------------2.39.5
+Content-Type: text/x-patch; name="0001-Attached.patch"
+Content-Transfer-Encoding: base64
+Content-Disposition: attachment; filename="0001-Attached.patch"
+
+` + "ZGlmZiAtLWdpdCBhL2YudHh0IGIvZi50eHQKaW5kZXggNGNiMjllYS4uZWExNGRiMiAxMDA2NDQK\nLS0tIGEvZi50eHQKKysrIGIvZi50eHQKQEAgLTEsMyArMSw0IEBACiBvbmUKLXR3bworMgogdGhy\nZWUKK2ZvdXIK\n" + `
+--------------2.39.5--
+`
+
 func TestReadPatchMail(t *testing.T) {
 	qpBody := "Content-Transfer-Encoding: quoted-printable\n\nSee =C3=A9.\n---\n" + strings.ReplaceAll(formatPatchDiff, "+four", "+f=3Dour")
 	tests := []struct {
@@ -69,6 +94,7 @@ func TestReadPatchMail(t *testing.T) {
 		{name: "a plain diff", in: formatPatchDiff, notMail: true},
 		{name: "two commits", in: formatPatch + formatPatch, err: "the input holds 2 patches (git format-patch of 2 commits): give one, or the diff of the range (git diff A..B)"},
 		{name: "no diff", in: "From: a@b\nSubject: S\n\nJust a message.\n", err: `the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`},
+		{name: "the diff attached", in: attachedPatch, subject: "Attached", message: "The message.", diff: formatPatchDiff},
 		{name: "an encoding not read", in: "From: a@b\nSubject: S\nContent-Transfer-Encoding: x-uuencode\n\n", err: `the patch email's Content-Transfer-Encoding "x-uuencode" is not one this reads (8bit, quoted-printable or base64)`},
 	}
 	for _, tt := range tests {
@@ -99,10 +125,17 @@ func TestReadPatchMail(t *testing.T) {
 // message, its diff alone, and checks clean; a title or summary given
 // wins over the commit's.
 func TestNewReviewFromFormatPatch(t *testing.T) {
-	mail := []byte(formatPatch)
+	mails := map[string][]byte{"": []byte(formatPatch)}
 	if git, err := exec.LookPath("git"); err == nil {
-		mail = gitFormatPatch(t, git)
+		mails = gitFormatPatch(t, git, "", "--attach", "--inline")
 	}
+	for how, mail := range mails {
+		t.Run("format-patch "+how, func(t *testing.T) { checkNewReviewFromMail(t, mail) })
+	}
+}
+
+func checkNewReviewFromMail(t *testing.T, mail []byte) {
+	t.Helper()
 	out, err := NewReview(mail, "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -130,8 +163,9 @@ func TestNewReviewFromFormatPatch(t *testing.T) {
 }
 
 // gitFormatPatch commits formatPatch's change in a new repository and
-// returns git format-patch's output for it.
-func gitFormatPatch(t *testing.T, git string) []byte {
+// returns git format-patch's output for it, with each of the options
+// given ("" for none).
+func gitFormatPatch(t *testing.T, git string, options ...string) map[string][]byte {
 	t.Helper()
 	dir := t.TempDir()
 	run := func(args ...string) []byte {
@@ -156,5 +190,13 @@ func gitFormatPatch(t *testing.T, git string) []byte {
 	run("commit", "-qm", "init")
 	write("one\n2\nthree\nfour\n")
 	run("commit", "-qam", "Fix the counting in f.txt: numbers née words\n\nLonger explanation of the change,\nover two lines.")
-	return run("format-patch", "-1", "--stdout")
+	mails := map[string][]byte{}
+	for _, o := range options {
+		args := []string{"format-patch", "-1", "--stdout"}
+		if o != "" {
+			args = append(args, o)
+		}
+		mails[o] = run(args...)
+	}
+	return mails
 }
