@@ -94,7 +94,7 @@ func changeText(name, diff string, written bool) string {
 type RebaseInput struct {
 	ReviewFile
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
-	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself (or give diff_file)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself, or git format-patch's output for one commit (or give diff_file)"`
 	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
 }
 
