@@ -74,3 +74,17 @@ func TestImportGitLabWithoutHead(t *testing.T) {
 		t.Errorf("with --head new: got notes %q (%v), want the thread stale", im.Notes, err)
 	}
 }
+
+// TestImportGitLabSaysWhatIsNotUTF8: the note GitHub's import gives, from
+// the code both share.
+func TestImportGitLabSaysWhatIsNotUTF8(t *testing.T) {
+	patch := []string{"diff --git a/a.txt b/a.txt", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-caf\xe9", "+café"}
+	im, err := ImportGitLab(nil, patch, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the patch has 1 line that is not UTF-8 (the first is line 5): in the review, its invalid bytes are U+FFFD"
+	if len(im.Notes) != 1 || im.Notes[0] != want {
+		t.Errorf("got notes %q, want %q", im.Notes, want)
+	}
+}
