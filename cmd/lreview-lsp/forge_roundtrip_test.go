@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -52,6 +53,91 @@ func TestExportImportCommands(t *testing.T) {
 			compareCommands(t, doc, exchange.Parse(data))
 		})
 	}
+}
+
+// TestExportImportCommandsGitLab is TestExportImportCommands through
+// GitLab: export --to gitlab, each discussion posted (the test lists it
+// as GitLab would), import --from gitlab --head with the example's diff.
+// A LEFT comment on context lines comes back RIGHT at their new numbers.
+func TestExportImportCommandsGitLab(t *testing.T) {
+	const sha = "f9ce7e16e56c162edbc9e480108041cf6b0291fe"
+	for _, name := range []string{"auth", "python-rename", "typescript-string-patch", "unicode-escapes"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, err := os.ReadFile(filepath.Join("..", "..", "examples", name+".review.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			review := filepath.Join(dir, "in.review.json")
+			writeFile(t, review, src, 0o644)
+			var payload, stderr bytes.Buffer
+			args := []string{"export", "--to", "gitlab", "--base-sha", sha, "--start-sha", sha, "--head-sha", sha, review}
+			if code := run(args, nil, &payload, &stderr); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr.String())
+			}
+			doc := exchange.Parse(src)
+			writeFile(t, filepath.Join(dir, "discussions.json"), listedDiscussions(t, payload.Bytes()), 0o644)
+			writeFile(t, filepath.Join(dir, "mr.diff"), []byte(patchText(doc)), 0o644)
+			stderr.Reset()
+			var stdout bytes.Buffer
+			args = []string{"import", "--from", "gitlab", "--discussions", filepath.Join(dir, "discussions.json"),
+				"--patch", filepath.Join(dir, "mr.diff"), "--head", sha}
+			if code := run(args, nil, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+				t.Fatalf("import: exit %d, stderr %q", code, stderr.String())
+			}
+			compareCommands(t, onGitLab(doc), exchange.Parse(stdout.Bytes()))
+		})
+	}
+}
+
+// listedDiscussions turns exported discussions into what glab api lists
+// once they are posted: one discussion each, its note the payload's body
+// and position, in one page.
+func listedDiscussions(t *testing.T, payload []byte) []byte {
+	t.Helper()
+	var ds []map[string]any
+	if err := json.Unmarshal(payload, &ds); err != nil {
+		t.Fatalf("export printed no JSON discussions: %v\n%s", err, payload)
+	}
+	var out []map[string]any
+	for i, d := range ds {
+		note := map[string]any{"id": 700 + i, "body": d["body"], "author": map[string]any{"username": "poster", "name": "Poster"},
+			"created_at": "2026-12-01T09:00:00.000Z", "system": false, "resolved": false, "position": d["position"]}
+		out = append(out, map[string]any{"id": fmt.Sprintf("%040x", i+1), "individual_note": d["position"] == nil, "notes": []any{note}})
+	}
+	data, _ := json.Marshal(out)
+	return data
+}
+
+// onGitLab returns doc with each active LEFT comment whose ends are
+// context lines moved to the RIGHT at their new numbers, where GitLab
+// puts it back: GitLab numbers a context line on both sides.
+func onGitLab(doc *exchange.Document) *exchange.Document {
+	rep := anchor.CheckDocument(doc, nil)
+	for i, c := range doc.Review.Comments {
+		r := rep.Anchors.Resolutions[i]
+		if c.StateNorm() != exchange.StateActive || r == nil || !r.Resolved || r.Side != anchor.Left {
+			continue
+		}
+		lines := r.File.Hunks[r.Hunk].Lines
+		i, j := r.First, r.Last
+		for !lines[i].In(anchor.Left) { // the export's ends are the image's lines
+			i++
+		}
+		for !lines[j].In(anchor.Left) {
+			j--
+		}
+		first, last := lines[i], lines[j]
+		if first.Kind != anchor.Context || last.Kind != anchor.Context {
+			continue
+		}
+		c.Side, c.Path = "RIGHT", r.File.Name(anchor.Right)
+		c.StartLine, c.EndLine = int(first.New), int(last.New)
+		if c.EndLine == c.StartLine {
+			c.EndLine = 0
+		}
+	}
+	return doc
 }
 
 // listed turns an exported review into what gh api lists once it is

@@ -27,7 +27,9 @@ Usage:
   lreview-lsp rebase [-w] FILE NEW.diff           replace the patch with NEW.diff and move comments by content
   lreview-lsp export --to github|gitlab FILE      print the review as a GitHub review or GitLab discussions (JSON)
   lreview-lsp import --from github --comments C --patch D [--reviews R] [-o OUT]
+  lreview-lsp import --from gitlab --discussions C --patch D [--head SHA] [-o OUT]
                                                   make a review from a pull request's review threads
+                                                  or a merge request's discussions
   lreview-lsp new [--title T] [--summary S] [DIFF|-]
                                                   print a new review around a unified diff (default: stdin)
   lreview-lsp mcp [--root DIR]                    serve the agent tools (Model Context Protocol) on stdin/stdout

@@ -219,6 +219,13 @@ func splitReviewBody(text string) (title, summary string) {
 	return first[2 : len(first)-2], summary
 }
 
+// isReviewBody reports whether text ends with the marker reviewBody
+// writes: the thread an export posted for the title and summary.
+func isReviewBody(text string) bool {
+	t := strings.TrimRight(text, " \t\r\n")
+	return strings.HasSuffix(t, reviewMarker) || strings.HasSuffix(t, reviewTitleMarker)
+}
+
 // escapeID writes a comment id for a marker: an HTML comment may not hold
 // "--" nor end with "-", and the marker ends at a space. What does not fit
 // is percent-encoded.

@@ -1,8 +1,9 @@
 // Package forge turns a review exchange document into the review payloads
-// GitHub and GitLab accept, and a GitHub pull request's review threads back
-// into a review exchange document. It is pure transforms over bytes and
-// parsed documents: it makes no network call and needs no token (gh or
-// glab does the posting and the fetching).
+// GitHub and GitLab accept, and a GitHub pull request's review threads or
+// a GitLab merge request's discussions back into a review exchange
+// document. It is pure transforms over bytes and parsed documents: it
+// makes no network call and needs no token (gh or glab does the posting
+// and the fetching).
 //
 // Both directions are built on the engine: a comment is exported only
 // where internal/anchor resolves it, and an imported comment is orphaned

@@ -7,109 +7,29 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// Imported is a review exchange document made from a pull request, and
-// what the import has to say about it.
-type Imported struct {
-	// Data is the document, written canonically (exchange.Format).
-	Data []byte
-	// Notes are one line each: comments left out (file-level ones),
-	// imported orphaned or stale, or placed otherwise than on GitHub.
-	Notes []string
-	// Comments counts the comments the document holds.
-	Comments int
-}
-
 // ImportGitHub makes a review exchange document from a pull request's
 // review comments, its reviews (nil: no summary) and its diff, split into
 // lines: one comment per thread, its replies oldest first.
 func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, patch []string) (*Imported, error) {
-	ix, err := patchIndex(patch)
+	in, err := newImporter(patch, "gh pr diff")
 	if err != nil {
 		return nil, err
 	}
-	im := &Imported{}
-	if n, first := invalidUTF8(patch); n > 0 {
-		// JSON strings hold Unicode text only: such bytes cannot travel.
-		are, their := "are", "their"
-		if n == 1 {
-			are, their = "is", "its"
-		}
-		im.Notes = append(im.Notes, fmt.Sprintf("the patch has %s that %s not UTF-8 (the first is line %d): in the review, %s invalid bytes are U+FFFD",
-			anchor.Plural(n, "line", "lines"), are, first+1, their))
-	}
-	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
 	if latest := latestReview(reviews); latest != nil {
-		rv.Title, rv.Summary = splitReviewBody(latest.Body)
+		in.rv.Title, in.rv.Summary = splitReviewBody(latest.Body)
 	}
-	roots, replies := threads(comments, im)
-	used := map[string]bool{}
+	roots, replies := threads(comments, in.im)
 	for _, root := range roots {
-		c, ok := threadComment(root, replies[root.ID], ix, used, im)
-		if ok {
-			rv.Comments = append(rv.Comments, c)
+		if c, ok := threadComment(root, replies[root.ID], in); ok {
+			in.rv.Comments = append(in.rv.Comments, c)
 		}
 	}
-	// Resolve every comment with the engine: what does not resolve is
-	// orphaned, what does gets its snippet.
-	doc, err := rv.document()
-	if err != nil {
-		return nil, err
-	}
-	rep := anchor.CheckDocument(doc, nil)
-	for i, c := range rv.Comments {
-		r := rep.Anchors.Resolutions[i]
-		switch {
-		case c.State != exchange.StateActive:
-		case r.Resolved:
-			c.Snippet = anchor.SnippetOf(&doc.Review.Patch, r.File, r.Lines())
-		default:
-			c.State = exchange.StateOrphaned
-			im.Notes = append(im.Notes, fmt.Sprintf("%s: %s of %q is not in the patch: imported orphaned",
-				c.ID, anchor.LineSpan(sideOf(c.Side), c.StartLine, cmp.Or(c.EndLine, c.StartLine)), c.Path))
-		}
-	}
-	if doc, err = rv.document(); err != nil {
-		return nil, err
-	}
-	if im.Data, err = exchange.Format(doc); err != nil {
-		return nil, err
-	}
-	im.Comments = len(rv.Comments)
-	return im, nil
-}
-
-// invalidUTF8 counts the lines that are not UTF-8, and gives the first.
-func invalidUTF8(lines []string) (n, first int) {
-	for i, l := range lines {
-		if !utf8.ValidString(l) {
-			if n == 0 {
-				first = i
-			}
-			n++
-		}
-	}
-	return n, first
-}
-
-// patchIndex indexes the patch alone, to place comments before the
-// document is made.
-func patchIndex(patch []string) (*anchor.Index, error) {
-	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
-	doc, err := rv.document()
-	if err != nil {
-		return nil, err
-	}
-	ix := anchor.BuildIndex(&doc.Review.Patch)
-	if len(ix.Files) == 0 {
-		return nil, fmt.Errorf("the patch holds no file diff (expected the output of gh pr diff)")
-	}
-	return ix, nil
+	return in.finish()
 }
 
 // latestReview is the latest submitted review with a body: a review
@@ -178,36 +98,28 @@ func rootOf(c *GitHubThreadComment, byID map[int64]*GitHubThreadComment) *GitHub
 
 // threadComment turns a thread into a comment; ok is false for a
 // file-level thread, which anchors to no line.
-func threadComment(root *GitHubThreadComment, replies []*GitHubThreadComment, ix *anchor.Index, used map[string]bool, im *Imported) (*exComment, bool) {
+func threadComment(root *GitHubThreadComment, replies []*GitHubThreadComment, in *importer) (*exComment, bool) {
 	ghName := "comment " + strconv.FormatInt(root.ID, 10)
 	if root.SubjectType == "file" || (root.Line == nil && root.OriginalLine == nil) {
-		im.Notes = append(im.Notes, fmt.Sprintf("%s on %q is a file-level comment: left out, with its %s (a review exchange comment anchors to lines)",
-			ghName, root.Path, anchor.Plural(len(replies), "reply", "replies")))
+		in.notef("%s on %q is a file-level comment: left out, with its %s (a review exchange comment anchors to lines)",
+			ghName, root.Path, anchor.Plural(len(replies), "reply", "replies"))
 		return nil, false
 	}
-	body, quoted, id, marked := splitBody(root.Body)
-	c := &exComment{ID: "gh-" + strconv.FormatInt(root.ID, 10), Path: root.Path, Body: body, State: exchange.StateActive, At: root.CreatedAt}
-	if marked && id != "" && !used[id] {
-		c.ID = id
-	} else if marked && id != "" {
-		im.Notes = append(im.Notes, fmt.Sprintf("%s: its marker names %s, which an earlier comment took: imported as %s", ghName, id, c.ID))
-	}
-	used[c.ID] = true
-	if root.User != nil {
-		c.Author = root.User.Login
-	}
-	for _, q := range quoted {
-		c.Replies = append(c.Replies, exReply{Author: q.author, Body: q.body, At: q.at})
-	}
+	c := in.comment(ghName, "gh-"+strconv.FormatInt(root.ID, 10), root.Body, login(root.User), root.CreatedAt)
+	c.Path = root.Path
 	for _, r := range replies {
-		er := exReply{Body: r.Body, At: r.CreatedAt}
-		if r.User != nil {
-			er.Author = r.User.Login
-		}
-		c.Replies = append(c.Replies, er)
+		c.Replies = append(c.Replies, exReply{Author: login(r.User), Body: r.Body, At: r.CreatedAt})
 	}
-	place(c, root, ix, im)
+	place(c, root, in.ix, in.im)
 	return c, true
+}
+
+// login is a user's login, "" for a deleted account.
+func login(u *GitHubUser) string {
+	if u == nil {
+		return ""
+	}
+	return u.Login
 }
 
 // place sets c's side and lines from GitHub's: line and start_line, or
@@ -250,33 +162,16 @@ func place(c *exComment, g *GitHubThreadComment, ix *anchor.Index, im *Imported)
 	// replacement): an exchange comment has one side, so the range keeps
 	// the lines of its last line's image.
 	from := c.StartLine
-	c.StartLine, c.EndLine = narrowed(f, side, *g.StartSide, from, c.EndLine)
+	if other, ok := anchor.ParseSide(*g.StartSide); ok {
+		c.StartLine, c.EndLine = narrowed(f, side, other, from, c.EndLine)
+	} else {
+		c.StartLine = c.EndLine
+	}
 	if c.EndLine == c.StartLine {
 		c.EndLine = 0
 	}
 	im.Notes = append(im.Notes, fmt.Sprintf("%s: GitHub's range runs from %s %d to %s %d; a review exchange comment has one side: imported as %s",
 		c.ID, *g.StartSide, from, side, *end, anchor.LineSpan(side, c.StartLine, cmp.Or(c.EndLine, c.StartLine))))
-}
-
-// narrowed returns the part of a range that starts on the other image at
-// from and ends on side at end that lies in side's image: from the first
-// line of that image after from's line, in the same hunk.
-func narrowed(f *anchor.FileDiff, side anchor.Side, startSide string, from, end int) (int, int) {
-	other, ok := anchor.ParseSide(startSide)
-	if f == nil || !ok {
-		return end, end
-	}
-	h1, i, ok1 := f.Find(other, from)
-	h2, j, ok2 := f.Find(side, end)
-	if !ok1 || !ok2 || h1 != h2 {
-		return end, end
-	}
-	for ; i <= j; i++ {
-		if n := f.Hunks[h1].Lines[i].Number(side); n > 0 {
-			return n, end
-		}
-	}
-	return end, end
 }
 
 // hunkTail returns the last n lines of side's image in a diff hunk,
@@ -318,9 +213,4 @@ func rangeStart(start *int, end int) int {
 		return end
 	}
 	return *start
-}
-
-func sideOf(s string) anchor.Side {
-	side, _ := anchor.ParseSide(s)
-	return side
 }

@@ -50,21 +50,29 @@ type GitHubReviewRecord struct {
 // page, concatenated (or, with --slurp, one array of them). name is the
 // file's name, for messages.
 func ReadGitHubComments(name string, data []byte) ([]GitHubThreadComment, error) {
-	return readRecords[GitHubThreadComment](name, data, "the review comments of gh api repos/OWNER/REPO/pulls/N/comments --paginate",
-		[]string{"id", "path", "body"})
+	return readRecords[GitHubThreadComment](name, data, listing{forge: "GitHub",
+		what: "the review comments of gh api repos/OWNER/REPO/pulls/N/comments --paginate", required: []string{"id", "path", "body"}})
 }
 
 // ReadGitHubReviews reads the output of
 // gh api repos/{o}/{r}/pulls/{n}/reviews --paginate.
 func ReadGitHubReviews(name string, data []byte) ([]GitHubReviewRecord, error) {
-	return readRecords[GitHubReviewRecord](name, data, "the reviews of gh api repos/OWNER/REPO/pulls/N/reviews --paginate",
-		[]string{"id", "body"})
+	return readRecords[GitHubReviewRecord](name, data, listing{forge: "GitHub",
+		what: "the reviews of gh api repos/OWNER/REPO/pulls/N/reviews --paginate", required: []string{"id", "body"}})
+}
+
+// listing says what a file of pages should hold: the forge whose API
+// prints it, what it is (for messages) and the members every element must
+// have.
+type listing struct {
+	forge, what string
+	required    []string
 }
 
 // readRecords decodes every object of every page of data as a T.
-func readRecords[T any](name string, data []byte, what string, required []string) ([]T, error) {
+func readRecords[T any](name string, data []byte, l listing) ([]T, error) {
 	var out []T
-	err := readPages(name, data, what, required, func(elem json.RawMessage) error {
+	err := readPages(name, data, l, func(elem json.RawMessage) error {
 		var r T
 		if err := json.Unmarshal(elem, &r); err != nil {
 			return err
@@ -76,11 +84,11 @@ func readRecords[T any](name string, data []byte, what string, required []string
 }
 
 // readPages calls each for every object of every top-level array of
-// data, after checking it has the members required. what says what the
-// file should hold, for messages.
-func readPages(name string, data []byte, what string, required []string, each func(json.RawMessage) error) error {
+// data (gh api --paginate and glab api --paginate both print one array
+// per page), after checking it has the members l requires.
+func readPages(name string, data []byte, l listing, each func(json.RawMessage) error) error {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%s is empty; expected %s", name, what)
+		return fmt.Errorf("%s is empty; expected %s", name, l.what)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	n := 0 // elements read, for messages
@@ -94,13 +102,13 @@ func readPages(name string, data []byte, what string, required []string, each fu
 		if err != nil {
 			return syntaxError(name, data, start, err)
 		}
-		elems, err := pageElems(name, page, raw, what)
+		elems, err := pageElems(name, page, raw, l)
 		if err != nil {
 			return err
 		}
 		for _, e := range elems {
 			n++
-			if err := checkElem(name, n, e, required, what); err != nil {
+			if err := checkElem(name, n, e, l); err != nil {
 				return err
 			}
 			if err := each(e); err != nil {
@@ -112,16 +120,24 @@ func readPages(name string, data []byte, what string, required []string, each fu
 
 // pageElems returns the elements of one top-level value: an array, or
 // with --slurp an array of arrays.
-func pageElems(name string, page int, raw json.RawMessage, what string) ([]json.RawMessage, error) {
+func pageElems(name string, page int, raw json.RawMessage, l listing) ([]json.RawMessage, error) {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil {
+		// Both forges answer a failed request with an object naming the
+		// error: GitHub's and GitLab's "message", GitLab's "error" too.
 		var apiErr struct {
-			Message string `json:"message"`
+			Message any    `json:"message"`
+			Error   string `json:"error"`
 		}
-		if json.Unmarshal(raw, &apiErr) == nil && apiErr.Message != "" {
-			return nil, fmt.Errorf("%s: value %d is GitHub's error %q, not %s", name, page, apiErr.Message, what)
+		if json.Unmarshal(raw, &apiErr) == nil {
+			if m, ok := apiErr.Message.(string); ok && m != "" {
+				return nil, fmt.Errorf("%s: value %d is %s's error %q, not %s", name, page, l.forge, m, l.what)
+			}
+			if apiErr.Error != "" {
+				return nil, fmt.Errorf("%s: value %d is %s's error %q, not %s", name, page, l.forge, apiErr.Error, l.what)
+			}
 		}
-		return nil, fmt.Errorf("%s: value %d is %s; expected an array: %s", name, page, jsonKind(raw), what)
+		return nil, fmt.Errorf("%s: value %d is %s; expected an array: %s", name, page, jsonKind(raw), l.what)
 	}
 	var flat []json.RawMessage
 	for _, e := range elems {
@@ -135,27 +151,43 @@ func pageElems(name string, page int, raw json.RawMessage, what string) ([]json.
 	return flat, nil
 }
 
-// checkElem checks that element n is an object with the required members.
-func checkElem(name string, n int, e json.RawMessage, required []string, what string) error {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(e, &members); err != nil || members == nil {
-		return fmt.Errorf("%s: element %d is %s; expected an object: %s", name, n, jsonKind(e), what)
-	}
-	for _, r := range required {
-		if v, ok := members[r]; !ok || string(v) == "null" {
-			return fmt.Errorf("%s: element %d has no %q member; expected %s", name, n, r, what)
-		}
+// checkElem checks that element n is an object with the members l
+// requires.
+func checkElem(name string, n int, e json.RawMessage, l listing) error {
+	if msg := objectProblem(e, l.required); msg != "" {
+		return fmt.Errorf("%s: element %d %s %s", name, n, msg, l.what)
 	}
 	return nil
 }
 
+// objectProblem says what keeps e from being an object with the required
+// members, ending where what it should hold follows ("is an array;
+// expected an object:", "has no \"id\" member; expected"); "" when nothing does.
+func objectProblem(e json.RawMessage, required []string) string {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(e, &members); err != nil || members == nil {
+		return "is " + jsonKind(e) + "; expected an object:"
+	}
+	for _, r := range required {
+		if v, ok := members[r]; !ok || string(v) == "null" {
+			return fmt.Sprintf("has no %q member; expected", r)
+		}
+	}
+	return ""
+}
+
 // memberError names the member a decode failed on and what it expected.
 func memberError(name string, n int, err error) error {
+	return fmt.Errorf("%s: element %d: %s", name, n, memberProblem(err))
+}
+
+// memberProblem is a decode error as memberError words it.
+func memberProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("%s: element %d: member %q is a JSON %s; expected %s", name, n, te.Field, te.Value, goKind(te.Type))
+		return fmt.Sprintf("member %q is a JSON %s; expected %s", te.Field, te.Value, goKind(te.Type))
 	}
-	return fmt.Errorf("%s: element %d: %v", name, n, err)
+	return err.Error()
 }
 
 func goKind(t reflect.Type) string {
@@ -169,6 +201,10 @@ func goKind(t reflect.Type) string {
 		return "a string"
 	case reflect.Struct, reflect.Map:
 		return "an object"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice:
+		return "an array"
 	}
 	return t.String()
 }

@@ -62,31 +62,27 @@ func TestExportGolden(t *testing.T) {
 	})
 }
 
-// An import archive (testdata/import-*.txtar) holds:
+// An import archive (testdata/import-*.txtar) holds, from GitHub:
 //
 //	-- comments.json --  gh api repos/O/R/pulls/N/comments --paginate
 //	-- reviews.json --   optional: gh api …/reviews --paginate
 //	-- pr.diff --        gh pr diff N
+//
+// or from GitLab:
+//
+//	-- discussions.json --  glab api projects/:id/merge_requests/N/discussions --paginate
+//	-- head --              optional: the merge request's head commit (--head)
+//	-- mr.diff --           glab mr diff N
+//
+// and:
+//
 //	-- review.json --    expected: the review exchange document
 //	-- notes --          expected: what the import says
 //
 // The document made must check without an error.
 func TestImportGolden(t *testing.T) {
 	forEachArchive(t, "import-*.txtar", func(t *testing.T, ar *txtar.Archive) map[string][]byte {
-		comments, err := ReadGitHubComments("comments.json", section(t, ar, "comments.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var reviews []GitHubReviewRecord
-		if data, ok := optionalSection(ar, "reviews.json"); ok {
-			if reviews, err = ReadGitHubReviews("reviews.json", data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		im, err := ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
-		if err != nil {
-			t.Fatal(err)
-		}
+		im := importArchive(t, ar)
 		rep := anchor.CheckDocument(exchange.Parse(im.Data), nil)
 		for _, d := range rep.Diagnostics {
 			if d.Severity == exchange.SeverityError && d.Code != exchange.CodeOrphanedAnchor {
@@ -98,6 +94,37 @@ func TestImportGolden(t *testing.T) {
 			"notes":       lines(im.Notes),
 		}
 	})
+}
+
+// importArchive imports an archive's GitHub or GitLab listing.
+func importArchive(t *testing.T, ar *txtar.Archive) *Imported {
+	t.Helper()
+	var im *Imported
+	var err error
+	if data, ok := optionalSection(ar, "discussions.json"); ok {
+		discussions, err := ReadGitLabDiscussions("discussions.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _ := optionalSection(ar, "head")
+		im, err = ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), strings.TrimSpace(string(head)))
+	} else {
+		comments, err := ReadGitHubComments("comments.json", section(t, ar, "comments.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reviews []GitHubReviewRecord
+		if data, ok := optionalSection(ar, "reviews.json"); ok {
+			if reviews, err = ReadGitHubReviews("reviews.json", data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		im, err = ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
 }
 
 // forEachArchive runs produce on every archive matching pattern and

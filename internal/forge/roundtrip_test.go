@@ -70,19 +70,42 @@ func TestRoundTrip(t *testing.T) {
 
 func compareRoundTrip(t *testing.T, plan *Plan, back *exchange.Document, forgeReplies bool) {
 	t.Helper()
+	compareBack(t, plan, back, forgeReplies, exportedAnchor)
+}
+
+// anchorOf is where a comment is expected back: path, side and lines.
+type anchorOf struct {
+	path        string
+	side        anchor.Side
+	first, last int
+}
+
+func (a anchorOf) String() string {
+	return a.path + " " + anchor.LineSpan(a.side, a.first, a.last)
+}
+
+// exportedAnchor is the comment's own anchor: where GitHub puts it back.
+func exportedAnchor(pc *placed) anchorOf {
+	c := pc.c
+	return anchorOf{c.Path, sideOf(c.SideNorm()), c.StartLine, cmp.Or(c.EndLine, c.StartLine)}
+}
+
+// compareBack compares each placed comment with the one it came back as,
+// expected at expect's anchor.
+func compareBack(t *testing.T, plan *Plan, back *exchange.Document, forgeReplies bool, expect func(*placed) anchorOf) {
+	t.Helper()
 	if back.Review.Title != plan.Title || back.Review.Summary != plan.Summary {
 		t.Errorf("got title %q summary %q, want %q and %q", back.Review.Title, back.Review.Summary, plan.Title, plan.Summary)
 	}
 	if len(back.Review.Comments) != len(plan.placed) {
 		t.Fatalf("got %d comments back, want the %d exported", len(back.Review.Comments), len(plan.placed))
 	}
-	for i, pc := range plan.placed {
-		want, got := pc.c, back.Review.Comments[i]
-		if got.ID != want.ID || got.Path != want.Path || got.SideNorm() != want.SideNorm() ||
-			got.StartLine != want.StartLine || cmp.Or(got.EndLine, got.StartLine) != cmp.Or(want.EndLine, want.StartLine) {
-			t.Errorf("comment %d: got %s %s %s, want %s %s %s", i,
-				got.ID, got.Path, anchor.LineSpan(sideOf(got.Side), got.StartLine, cmp.Or(got.EndLine, got.StartLine)),
-				want.ID, want.Path, anchor.LineSpan(sideOf(want.Side), want.StartLine, cmp.Or(want.EndLine, want.StartLine)))
+	for i := range plan.placed {
+		want, got := plan.placed[i].c, back.Review.Comments[i]
+		wantAt := expect(&plan.placed[i])
+		gotAt := anchorOf{got.Path, sideOf(got.SideNorm()), got.StartLine, cmp.Or(got.EndLine, got.StartLine)}
+		if got.ID != want.ID || gotAt != wantAt {
+			t.Errorf("comment %d: got %s %s, want %s %s", i, got.ID, gotAt, want.ID, wantAt)
 		}
 		if got.Body != want.Body {
 			t.Errorf("%s: got body %q, want %q", want.ID, got.Body, want.Body)

@@ -1,0 +1,168 @@
+package forge
+
+import (
+	"cmp"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
+
+// Imported is a review exchange document made from a pull request or a
+// merge request, and what the import has to say about it.
+type Imported struct {
+	// Data is the document, written canonically (exchange.Format).
+	Data []byte
+	// Notes are one line each: comments left out (file-level ones),
+	// imported orphaned, stale or dismissed, or placed otherwise than on
+	// the forge.
+	Notes []string
+	// Comments counts the comments the document holds.
+	Comments int
+}
+
+// importer is what every import shares: the patch's index to place
+// comments on, the document being built, the ids taken so far and the
+// notes.
+type importer struct {
+	ix   *anchor.Index
+	rv   exReview
+	im   *Imported
+	used map[string]bool
+}
+
+// newImporter starts an import on patch, split into lines. differ names
+// the command whose output the patch should be, for the error on a patch
+// with no file diff.
+func newImporter(patch []string, differ string) (*importer, error) {
+	ix, err := patchIndex(patch, differ)
+	if err != nil {
+		return nil, err
+	}
+	in := &importer{
+		ix:   ix,
+		rv:   exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
+		im:   &Imported{},
+		used: map[string]bool{},
+	}
+	if n, first := invalidUTF8(patch); n > 0 {
+		// JSON strings hold Unicode text only: such bytes cannot travel.
+		are, their := "are", "their"
+		if n == 1 {
+			are, their = "is", "its"
+		}
+		in.notef("the patch has %s that %s not UTF-8 (the first is line %d): in the review, %s invalid bytes are U+FFFD",
+			anchor.Plural(n, "line", "lines"), are, first+1, their)
+	}
+	return in, nil
+}
+
+func (in *importer) notef(format string, args ...any) {
+	in.im.Notes = append(in.im.Notes, fmt.Sprintf(format, args...))
+}
+
+// comment starts the comment a thread becomes from its first post's text:
+// the body, the replies quoted under it and the id come back from the
+// markers an export wrote (splitBody); a thread without a marker, or
+// whose marker names an id an earlier comment took, is fallbackID. name
+// is the post as the forge numbers it, for the notes.
+func (in *importer) comment(name, fallbackID, text, author, at string) *exComment {
+	body, quoted, id, marked := splitBody(text)
+	c := &exComment{ID: fallbackID, Author: author, Body: body, State: exchange.StateActive, At: at}
+	if marked && id != "" && !in.used[id] {
+		c.ID = id
+	} else if marked && id != "" {
+		in.notef("%s: its marker names %s, which an earlier comment took: imported as %s", name, id, c.ID)
+	}
+	in.used[c.ID] = true
+	for _, q := range quoted {
+		c.Replies = append(c.Replies, exReply{Author: q.author, Body: q.body, At: q.at})
+	}
+	return c
+}
+
+// finish resolves every comment with the engine: an active one that does
+// not resolve is orphaned, one that does gets its snippet. It then writes
+// the document canonically.
+func (in *importer) finish() (*Imported, error) {
+	rv, im := &in.rv, in.im
+	doc, err := rv.document()
+	if err != nil {
+		return nil, err
+	}
+	rep := anchor.CheckDocument(doc, nil)
+	for i, c := range rv.Comments {
+		r := rep.Anchors.Resolutions[i]
+		switch {
+		case c.State != exchange.StateActive:
+		case r.Resolved:
+			c.Snippet = anchor.SnippetOf(&doc.Review.Patch, r.File, r.Lines())
+		default:
+			c.State = exchange.StateOrphaned
+			in.notef("%s: %s of %q is not in the patch: imported orphaned",
+				c.ID, anchor.LineSpan(sideOf(c.Side), c.StartLine, cmp.Or(c.EndLine, c.StartLine)), c.Path)
+		}
+	}
+	if doc, err = rv.document(); err != nil {
+		return nil, err
+	}
+	if im.Data, err = exchange.Format(doc); err != nil {
+		return nil, err
+	}
+	im.Comments = len(rv.Comments)
+	return im, nil
+}
+
+// invalidUTF8 counts the lines that are not UTF-8, and gives the first.
+func invalidUTF8(lines []string) (n, first int) {
+	for i, l := range lines {
+		if !utf8.ValidString(l) {
+			if n == 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
+// patchIndex indexes the patch alone, to place comments before the
+// document is made. differ names the command the patch should come from.
+func patchIndex(patch []string, differ string) (*anchor.Index, error) {
+	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
+	doc, err := rv.document()
+	if err != nil {
+		return nil, err
+	}
+	ix := anchor.BuildIndex(&doc.Review.Patch)
+	if len(ix.Files) == 0 {
+		return nil, fmt.Errorf("the patch holds no file diff (expected the output of %s)", differ)
+	}
+	return ix, nil
+}
+
+// narrowed returns the part of a range that starts on the other image at
+// from and ends on side at end that lies in side's image: from the first
+// line of that image after from's line, in the same hunk.
+func narrowed(f *anchor.FileDiff, side, other anchor.Side, from, end int) (int, int) {
+	if f == nil {
+		return end, end
+	}
+	h1, i, ok1 := f.Find(other, from)
+	h2, j, ok2 := f.Find(side, end)
+	if !ok1 || !ok2 || h1 != h2 {
+		return end, end
+	}
+	for ; i <= j; i++ {
+		if n := f.Hunks[h1].Lines[i].Number(side); n > 0 {
+			return n, end
+		}
+	}
+	return end, end
+}
+
+func sideOf(s string) anchor.Side {
+	side, _ := anchor.ParseSide(s)
+	return side
+}
