@@ -22,24 +22,14 @@ import (
 func TestExportImportCommands(t *testing.T) {
 	for _, name := range []string{"auth", "python-rename", "typescript-string-patch", "unicode-escapes"} {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			src, err := os.ReadFile(filepath.Join("..", "..", "examples", name+".review.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			review := filepath.Join(dir, "in.review.json")
-			writeFile(t, review, src, 0o644)
-			var payload, stderr bytes.Buffer
-			if code := run([]string{"export", "--to", "github", review}, nil, &payload, &stderr); code != 0 {
-				t.Fatalf("export: exit %d: %s", code, stderr.String())
-			}
-			comments, reviews := listed(t, payload.Bytes())
+			dir, src, payload := exportExample(t, name, "--to", "github")
+			comments, reviews := listed(t, payload)
 			doc := exchange.Parse(src)
 			writeFile(t, filepath.Join(dir, "comments.json"), comments, 0o644)
 			writeFile(t, filepath.Join(dir, "reviews.json"), reviews, 0o644)
 			writeFile(t, filepath.Join(dir, "pr.diff"), []byte(patchText(doc)), 0o644)
 			out := filepath.Join(dir, "back.review.json")
-			stderr.Reset()
+			var stderr bytes.Buffer
 			args := []string{"import", "--from", "github", "--comments", filepath.Join(dir, "comments.json"),
 				"--reviews", filepath.Join(dir, "reviews.json"), "--patch", filepath.Join(dir, "pr.diff"), "-o", out}
 			var stdout bytes.Buffer
@@ -63,24 +53,12 @@ func TestExportImportCommandsGitLab(t *testing.T) {
 	const sha = "f9ce7e16e56c162edbc9e480108041cf6b0291fe"
 	for _, name := range []string{"auth", "python-rename", "typescript-string-patch", "unicode-escapes"} {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			src, err := os.ReadFile(filepath.Join("..", "..", "examples", name+".review.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			review := filepath.Join(dir, "in.review.json")
-			writeFile(t, review, src, 0o644)
-			var payload, stderr bytes.Buffer
-			args := []string{"export", "--to", "gitlab", "--base-sha", sha, "--start-sha", sha, "--head-sha", sha, review}
-			if code := run(args, nil, &payload, &stderr); code != 0 {
-				t.Fatalf("export: exit %d: %s", code, stderr.String())
-			}
+			dir, src, payload := exportExample(t, name, "--to", "gitlab", "--base-sha", sha, "--start-sha", sha, "--head-sha", sha)
 			doc := exchange.Parse(src)
-			writeFile(t, filepath.Join(dir, "discussions.json"), listedDiscussions(t, payload.Bytes()), 0o644)
+			writeFile(t, filepath.Join(dir, "discussions.json"), listedDiscussions(t, payload), 0o644)
 			writeFile(t, filepath.Join(dir, "mr.diff"), []byte(patchText(doc)), 0o644)
-			stderr.Reset()
-			var stdout bytes.Buffer
-			args = []string{"import", "--from", "gitlab", "--discussions", filepath.Join(dir, "discussions.json"),
+			var stdout, stderr bytes.Buffer
+			args := []string{"import", "--from", "gitlab", "--discussions", filepath.Join(dir, "discussions.json"),
 				"--patch", filepath.Join(dir, "mr.diff"), "--head", sha}
 			if code := run(args, nil, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
 				t.Fatalf("import: exit %d, stderr %q", code, stderr.String())
@@ -88,6 +66,25 @@ func TestExportImportCommandsGitLab(t *testing.T) {
 			compareCommands(t, onGitLab(doc), exchange.Parse(stdout.Bytes()))
 		})
 	}
+}
+
+// exportExample writes the shipped example name into a new directory and
+// runs export with args on it: the directory, the example's text and
+// what export printed.
+func exportExample(t *testing.T, name string, args ...string) (dir string, src, payload []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", name+".review.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := filepath.Join(dir, "in.review.json")
+	writeFile(t, review, src, 0o644)
+	var out, stderr bytes.Buffer
+	if code := run(append(append([]string{"export"}, args...), review), nil, &out, &stderr); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr.String())
+	}
+	return dir, src, out.Bytes()
 }
 
 // listedDiscussions turns exported discussions into what glab api lists
