@@ -102,29 +102,41 @@ func importArchive(t *testing.T, ar *txtar.Archive) *Imported {
 	var im *Imported
 	var err error
 	if data, ok := optionalSection(ar, "discussions.json"); ok {
-		discussions, err := ReadGitLabDiscussions("discussions.json", data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		head, _ := optionalSection(ar, "head")
-		im, err = ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), strings.TrimSpace(string(head)))
+		im, err = importGitLabArchive(t, ar, data)
 	} else {
-		comments, err := ReadGitHubComments("comments.json", section(t, ar, "comments.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var reviews []GitHubReviewRecord
-		if data, ok := optionalSection(ar, "reviews.json"); ok {
-			if reviews, err = ReadGitHubReviews("reviews.json", data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		im, err = ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
+		im, err = importGitHubArchive(t, ar)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	return im
+}
+
+// importGitLabArchive imports an archive's GitLab discussions, data.
+func importGitLabArchive(t *testing.T, ar *txtar.Archive, data []byte) (*Imported, error) {
+	t.Helper()
+	discussions, err := ReadGitLabDiscussions("discussions.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := optionalSection(ar, "head")
+	return ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), strings.TrimSpace(string(head)))
+}
+
+// importGitHubArchive imports an archive's GitHub comments and reviews.
+func importGitHubArchive(t *testing.T, ar *txtar.Archive) (*Imported, error) {
+	t.Helper()
+	comments, err := ReadGitHubComments("comments.json", section(t, ar, "comments.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reviews []GitHubReviewRecord
+	if data, ok := optionalSection(ar, "reviews.json"); ok {
+		if reviews, err = ReadGitHubReviews("reviews.json", data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
 }
 
 // forEachArchive runs produce on every archive matching pattern and
