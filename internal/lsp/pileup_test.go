@@ -346,6 +346,16 @@ func TestPublishesKeepTheirOrder(t *testing.T) {
 	c.mu.Unlock()
 	c.srv.publish(f, sn, an, later)
 	c.srv.publish(f, sn, an, earlier) // decided first, sent last: dropped
+	// A publish goes out on whichever goroutine holds pubMu, perhaps not
+	// this one: once this one holds it with none waiting, every publish
+	// decided above has been written.
+	for waiting := true; waiting; {
+		c.srv.pubMu.Lock()
+		c.srv.mu.Lock()
+		waiting = f.out != nil
+		c.srv.mu.Unlock()
+		c.srv.unlockPub() // sends what waits, here or on its holder
+	}
 	// A round trip: the client has read whatever the server sent before.
 	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
 	c.mu.Lock()
