@@ -94,7 +94,7 @@ func changeText(name, diff string, written bool) string {
 type RebaseInput struct {
 	ReviewFile
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
-	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself, or git format-patch's output for one commit (or give diff_file)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself, or one commit as git format-patch or git show prints it (or give diff_file)"`
 	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
 }
 
@@ -183,7 +183,7 @@ const reviewSuffix = ".review.json"
 // NewInput is lreview_new's input.
 type NewInput struct {
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the unified diff to review, a file inside the server's root (or give diff_text)"`
-	DiffText string `json:"diff_text,omitempty" jsonschema:"the unified diff itself, e.g. the output of git diff, or of git format-patch for one commit, whose title and message then serve unless given (or give diff_file)"`
+	DiffText string `json:"diff_text,omitempty" jsonschema:"the unified diff itself, e.g. the output of git diff, or one commit as git format-patch or git show prints it, whose title and message then serve unless given (or give diff_file)"`
 	File     string `json:"file" jsonschema:"the review file to create (*.review.json), relative to the server's root; it must not exist"`
 	Title    string `json:"title,omitempty"`
 	Summary  string `json:"summary,omitempty" jsonschema:"the review-level overview or verdict"`

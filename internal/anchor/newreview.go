@@ -18,7 +18,7 @@ import (
 // line that does not (1-based) and what was expected there, so that a
 // commit message, a diffstat or a file that is no diff at all is refused
 // rather than embedded.
-// The output of git format-patch for one commit is taken too: its diff.
+// A commit git printed with its diff (ReadCommit) is taken too: its diff.
 func DiffLines(data []byte) ([]string, error) {
 	data, err := PlainDiff(data)
 	if err != nil {
@@ -33,7 +33,7 @@ func DiffLines(data []byte) ([]string, error) {
 	for _, d := range ix.Problems {
 		if d.Severity == exchange.SeverityError {
 			i := patchLineOf(&doc.Review.Patch, d.Range.Start)
-			return nil, fmt.Errorf("line %d is not a unified diff line: %s: %q", i+1, d.Message, Clip(lines[i]))
+			return nil, notDiffLine(i, lines[i], fmt.Sprintf("%s: %q", d.Message, Clip(lines[i])))
 		}
 	}
 	covered := make([]bool, len(lines))
@@ -44,10 +44,20 @@ func DiffLines(data []byte) ([]string, error) {
 	}
 	for i, ok := range covered {
 		if !ok && !diffCommandLine(lines[i]) {
-			return nil, fmt.Errorf("line %d is not a unified diff line: expected a \"diff --git\" or \"---\"/\"+++\" file header, an \"@@\" hunk header or a hunk line (\" \", \"+\", \"-\"), got %q", i+1, Clip(lines[i]))
+			return nil, notDiffLine(i, lines[i], fmt.Sprintf(`expected a "diff --git" or "---"/"+++" file header, an "@@" hunk header or a hunk line (" ", "+", "-"), got %q`, Clip(lines[i])))
 		}
 	}
 	return lines, nil
+}
+
+// notDiffLine is the error for line i, which is not a unified diff line
+// (detail says why), or for a diff printed with terminal colours, whose
+// lines start with an escape no diff line starts with.
+func notDiffLine(i int, line, detail string) error {
+	if strings.HasPrefix(line, "\x1b[") {
+		return fmt.Errorf("line %d starts with a terminal colour code: the diff was printed in colour (git's color.ui = always?); print it with --no-color", i+1)
+	}
+	return fmt.Errorf("line %d is not a unified diff line: %s", i+1, detail)
 }
 
 // diffCommandLine reports whether t is a line diff -r writes between file
@@ -69,16 +79,16 @@ func patchLineOf(p *exchange.Patch, offset int) int {
 
 // NewReview returns the canonical review exchange document (exchange.Format)
 // around diff, with the title and summary when they are not empty and no
-// comments. The diff must be a unified diff (DiffLines), or the output of
-// git format-patch for one commit, whose subject and message are then
-// the title and the summary unless they are given.
+// comments. The diff must be a unified diff (DiffLines), or one commit
+// as git prints it with its diff (ReadCommit: git format-patch, git show),
+// whose title and message are then the review's unless given.
 func NewReview(diff []byte, title, summary string) ([]byte, error) {
-	m, isMail, err := ReadPatchMail(diff)
+	c, isCommit, err := ReadCommit(diff)
 	if err != nil {
 		return nil, err
 	}
-	if isMail {
-		diff, title, summary = m.Diff, cmp.Or(title, m.Subject), cmp.Or(summary, m.Message)
+	if isCommit {
+		diff, title, summary = c.Diff, cmp.Or(title, c.Title), cmp.Or(summary, c.Message)
 	}
 	lines, err := DiffLines(diff)
 	if err != nil {

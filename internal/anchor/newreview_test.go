@@ -22,6 +22,8 @@ func TestDiffLines(t *testing.T) {
 		{"bad hunk header", "--- a/x\n+++ b/x\n@@ -1,two +1 @@\n-a\n+b\n", `line 3 is not a unified diff line: `, 0},
 		{"hunk before a file", "@@ -1 +1 @@\n-a\n+b\n", `line 1 is not a unified diff line: hunk header before any file header`, 0},
 		{"empty", "", "the diff is empty", 0},
+		{"in colour", "\x1b[1mdiff --git a/x b/x\x1b[m\n\x1b[1m--- a/x\x1b[m\n\x1b[1m+++ b/x\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+b\x1b[m\n",
+			"line 1 starts with a terminal colour code: the diff was printed in colour (git's color.ui = always?); print it with --no-color", 0},
 		{"blank lines only", "\n\n", "the diff is empty", 0},
 		{"a Go file", "package main\n\nfunc main() {}\n", `line 1 is not a unified diff line`, 0},
 	} {

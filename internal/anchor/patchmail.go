@@ -14,20 +14,6 @@ import (
 	"strings"
 )
 
-// PatchMail is a commit as `git format-patch` writes it: an email whose
-// subject is the commit's title and whose body is its message, a "---"
-// line, a diffstat, and the diff.
-type PatchMail struct {
-	// Subject is the title, without its "[PATCH …]" prefix, decoded.
-	Subject string
-	// Message is the commit message after the title, without the "---"
-	// line and what follows it.
-	Message string
-	// Diff is the diff, without the diffstat before it and the
-	// signature ("-- " and git's version) after it.
-	Diff []byte
-}
-
 // mboxFrom is the first line of each message format-patch writes: a
 // commit id and a fixed date, so that mail tools take it for a mailbox.
 var mboxFrom = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\r?$`)
@@ -37,13 +23,12 @@ var mboxFrom = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 20
 // false when data is not an email (a plain diff), and err
 // says why an email cannot be taken: several commits, an encoding this
 // does not read, no diff in it.
-func ReadPatchMail(data []byte) (m PatchMail, ok bool, err error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+func readPatchMail(data []byte) (m Commit, ok bool, err error) {
 	if !looksLikeMail(data) {
-		return PatchMail{}, false, nil
+		return Commit{}, false, nil
 	}
 	if n := len(mboxFrom.FindAllIndex(data, -1)); n > 1 {
-		return PatchMail{}, true, fmt.Errorf("the input holds %d patches (git format-patch of %d commits): give one, or the diff of the range (git diff A..B)", n, n)
+		return Commit{}, true, fmt.Errorf("the input holds %d patches (git format-patch of %d commits): give one, or the diff of the range (git diff A..B)", n, n)
 	}
 	if loc := mboxFrom.FindIndex(data); loc != nil && loc[0] == 0 {
 		data = data[loc[1]:]
@@ -51,33 +36,23 @@ func ReadPatchMail(data []byte) (m PatchMail, ok bool, err error) {
 	}
 	msg, err := mail.ReadMessage(bytes.NewReader(data))
 	if err != nil {
-		return PatchMail{}, true, fmt.Errorf("reading the patch email's header: %v", err)
+		return Commit{}, true, fmt.Errorf("reading the patch email's header: %v", err)
 	}
 	body, err := mailBody(msg)
 	if err != nil {
-		return PatchMail{}, true, err
+		return Commit{}, true, err
 	}
-	m.Subject, err = new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	m.Title, err = new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 	if err != nil {
-		return PatchMail{}, true, fmt.Errorf("decoding the patch email's Subject: %v", err)
+		return Commit{}, true, fmt.Errorf("decoding the patch email's Subject: %v", err)
 	}
-	m.Subject = strings.TrimSpace(patchPrefix.ReplaceAllString(m.Subject, ""))
+	m.Title = strings.TrimSpace(patchPrefix.ReplaceAllString(m.Title, ""))
 	message, diff, found := splitPatchBody(body)
 	if !found {
-		return PatchMail{}, true, errors.New(`the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`)
+		return Commit{}, true, errors.New(`the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`)
 	}
 	m.Message, m.Diff = strings.TrimSpace(message), trimSignature(diff)
 	return m, true, nil
-}
-
-// PlainDiff returns the diff data holds: data itself, or, when data is
-// the output of git format-patch for one commit, its diff.
-func PlainDiff(data []byte) ([]byte, error) {
-	m, isMail, err := ReadPatchMail(data)
-	if err != nil || !isMail {
-		return data, err
-	}
-	return m.Diff, nil
 }
 
 // looksLikeMail reports whether data starts as format-patch's output
@@ -147,31 +122,15 @@ func decodeBody(enc string, r io.Reader) ([]byte, error) {
 // the commit message and the diff, which starts at the first line after
 // it that starts a diff (the diffstat and any notes are in between).
 func splitPatchBody(body []byte) (message string, diff []byte, found bool) {
-	rest := body
-	for len(rest) > 0 {
+	for rest := body; len(rest) > 0; {
 		line, next := cutLine(rest)
 		if strings.TrimRight(string(line), "\r") == "---" {
-			message = string(body[:len(body)-len(rest)])
-			for d := next; len(d) > 0; {
-				l, after := cutLine(d)
-				if bytes.HasPrefix(l, []byte("diff ")) || bytes.HasPrefix(l, []byte("--- ")) {
-					return message, d, true
-				}
-				d = after
-			}
-			return message, nil, false
+			diff = diffFrom(next)
+			return string(body[:len(body)-len(rest)]), diff, diff != nil
 		}
 		rest = next
 	}
 	return "", nil, false
-}
-
-// cutLine returns b's first line, without its "\n", and what follows.
-func cutLine(b []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i], b[i+1:]
-	}
-	return b, nil
 }
 
 // trimSignature drops the signature format-patch ends a message with: a

@@ -45,6 +45,21 @@ index 4cb29ea..ea14db2 100644
 +four
 `
 
+// gitShowHead is what git show prints before the diff of formatPatch's
+// commit.
+const gitShowHead = `commit cc0aad3923fb21cbf9a879b9fdfeef0bc118b740
+Author: A Person <a@b>
+Date:   Thu Dec 3 16:10:39 2026 +0000
+
+    Fix the counting in f.txt: numbers née words
+
+    Longer explanation of the change,
+    over two lines.
+
+    Signed-off-by: A Person <a@b>
+
+`
+
 // attachedPatch is the shape of git format-patch --attach: the message
 // and diffstat in a first part, the diff (here base64) in a second.
 const attachedPatch = `From: A Person <a@b>
@@ -70,7 +85,7 @@ Content-Disposition: attachment; filename="0001-Attached.patch"
 --------------2.39.5--
 `
 
-func TestReadPatchMail(t *testing.T) {
+func TestReadCommit(t *testing.T) {
 	qpBody := "Content-Transfer-Encoding: quoted-printable\n\nSee =C3=A9.\n---\n" + strings.ReplaceAll(formatPatchDiff, "+four", "+f=3Dour")
 	tests := []struct {
 		name, in               string
@@ -92,6 +107,13 @@ func TestReadPatchMail(t *testing.T) {
 		{name: "a removed line that looks like a signature", in: "Subject: S\n\n---\n--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-- \n x\n",
 			subject: "S", diff: "--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-- \n x\n"},
 		{name: "a plain diff", in: formatPatchDiff, notMail: true},
+		{name: "git show", in: gitShowHead + formatPatchDiff, subject: "Fix the counting in f.txt: numbers née words",
+			message: "Longer explanation of the change,\nover two lines.\n\nSigned-off-by: A Person <a@b>", diff: formatPatchDiff},
+		{name: "git log -p, decorated, with a diffstat", in: strings.Replace(gitShowHead, "\n", " (HEAD -> main, origin/main)\n", 1) + "---\n f.txt | 3 ++-\n\n" + formatPatchDiff,
+			subject: "Fix the counting in f.txt: numbers née words", message: "Longer explanation of the change,\nover two lines.\n\nSigned-off-by: A Person <a@b>", diff: formatPatchDiff},
+		{name: "git log -p of two commits", in: gitShowHead + formatPatchDiff + "\n" + gitShowHead + formatPatchDiff,
+			err: "the input holds 2 commits (git log -p of several): give one (git show <commit>), or the diff of the range (git diff A..B)"},
+		{name: "git show --no-patch", in: gitShowHead, err: `the commit holds no diff (git show --no-patch?): expected the diff ("diff --git" or "---"/"+++" file headers) after its message`},
 		{name: "two commits", in: formatPatch + formatPatch, err: "the input holds 2 patches (git format-patch of 2 commits): give one, or the diff of the range (git diff A..B)"},
 		{name: "no diff", in: "From: a@b\nSubject: S\n\nJust a message.\n", err: `the patch email holds no diff: expected a "---" line, then the diff ("diff --git" or "---"/"+++" file headers)`},
 		{name: "the diff attached", in: attachedPatch, subject: "Attached", message: "The message.", diff: formatPatchDiff},
@@ -99,7 +121,7 @@ func TestReadPatchMail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, isMail, err := ReadPatchMail([]byte(tt.in))
+			m, isMail, err := ReadCommit([]byte(tt.in))
 			switch {
 			case tt.err != "":
 				if err == nil || err.Error() != tt.err {
@@ -113,24 +135,24 @@ func TestReadPatchMail(t *testing.T) {
 			case tt.notMail:
 				return
 			}
-			if m.Subject != tt.subject || m.Message != tt.message || string(m.Diff) != tt.diff {
-				t.Errorf("got subject %q, message %q, diff\n%s\nwant %q, %q,\n%s", m.Subject, m.Message, m.Diff, tt.subject, tt.message, tt.diff)
+			if m.Title != tt.subject || m.Message != tt.message || string(m.Diff) != tt.diff {
+				t.Errorf("got title %q, message %q, diff\n%s\nwant %q, %q,\n%s", m.Title, m.Message, m.Diff, tt.subject, tt.message, tt.diff)
 			}
 		})
 	}
 }
 
-// TestNewReviewFromFormatPatch: the review of a commit as git format-patch
-// writes it, by a real git when there is one, has the commit's title and
+// TestNewReviewFromCommit: the review of a commit as git prints it
+// with its diff (format-patch, show, log -p), by a real git when there is one, has the commit's title and
 // message, its diff alone, and checks clean; a title or summary given
 // wins over the commit's.
-func TestNewReviewFromFormatPatch(t *testing.T) {
-	mails := map[string][]byte{"": []byte(formatPatch)}
+func TestNewReviewFromCommit(t *testing.T) {
+	mails := map[string][]byte{"format-patch": []byte(formatPatch), "show": []byte(gitShowHead + formatPatchDiff)}
 	if git, err := exec.LookPath("git"); err == nil {
-		mails = gitFormatPatch(t, git, "", "--attach", "--inline")
+		mails = gitCommitOutputs(t, git)
 	}
 	for how, mail := range mails {
-		t.Run("format-patch "+how, func(t *testing.T) { checkNewReviewFromMail(t, mail) })
+		t.Run(how, func(t *testing.T) { checkNewReviewFromMail(t, mail) })
 	}
 }
 
@@ -162,10 +184,10 @@ func checkNewReviewFromMail(t *testing.T, mail []byte) {
 	}
 }
 
-// gitFormatPatch commits formatPatch's change in a new repository and
-// returns git format-patch's output for it, with each of the options
-// given ("" for none).
-func gitFormatPatch(t *testing.T, git string, options ...string) map[string][]byte {
+// gitCommitOutputs commits formatPatch's change in a new repository and
+// returns what git prints of it with its diff: format-patch, plain and
+// with the diff attached, show, and log -p.
+func gitCommitOutputs(t *testing.T, git string) map[string][]byte {
 	t.Helper()
 	dir := t.TempDir()
 	run := func(args ...string) []byte {
@@ -190,13 +212,12 @@ func gitFormatPatch(t *testing.T, git string, options ...string) map[string][]by
 	run("commit", "-qm", "init")
 	write("one\n2\nthree\nfour\n")
 	run("commit", "-qam", "Fix the counting in f.txt: numbers née words\n\nLonger explanation of the change,\nover two lines.")
-	mails := map[string][]byte{}
-	for _, o := range options {
-		args := []string{"format-patch", "-1", "--stdout"}
-		if o != "" {
-			args = append(args, o)
-		}
-		mails[o] = run(args...)
+	return map[string][]byte{
+		"format-patch":          run("format-patch", "-1", "--stdout"),
+		"format-patch --attach": run("format-patch", "-1", "--stdout", "--attach"),
+		"format-patch --inline": run("format-patch", "-1", "--stdout", "--inline"),
+		"show":                  run("show", "--no-color", "HEAD"),
+		"show --stat -p":        run("show", "--no-color", "--stat", "-p", "--decorate", "HEAD"),
+		"log -p -1":             run("log", "--no-color", "-p", "-1"),
 	}
-	return mails
 }
