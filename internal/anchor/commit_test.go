@@ -221,3 +221,20 @@ func gitCommitOutputs(t *testing.T, git string) map[string][]byte {
 		"log -p -1":             run("log", "--no-color", "-p", "-1"),
 	}
 }
+
+// FuzzReadCommit: whatever the input, ReadCommit neither panics nor
+// takes a commit without a diff: what it gives starts a diff.
+func FuzzReadCommit(f *testing.F) {
+	for _, seed := range []string{formatPatch, attachedPatch, gitShowHead + formatPatchDiff, formatPatchDiff, "From: a\n\n---\n--- a\n", "commit " + strings.Repeat("a", 40) + "\n\n    t\n\n--- x\n"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, ok, err := ReadCommit(data)
+		if !ok || err != nil {
+			return
+		}
+		if !strings.HasPrefix(string(c.Diff), "diff ") && !strings.HasPrefix(string(c.Diff), "--- ") {
+			t.Fatalf("ReadCommit(%q) took a commit whose diff starts %q", data, c.Diff[:min(len(c.Diff), 20)])
+		}
+	})
+}
