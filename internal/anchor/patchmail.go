@@ -18,11 +18,12 @@ import (
 // commit id and a fixed date, so that mail tools take it for a mailbox.
 var mboxFrom = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\r?$`)
 
-// ReadPatchMail reads data as the output of `git format-patch` for one
-// commit (the diff inline, or attached with --attach or --inline); ok is
-// false when data is not an email (a plain diff), and err
-// says why an email cannot be taken: several commits, an encoding this
-// does not read, no diff in it.
+// readPatchMail reads data as the output of `git format-patch` for one
+// commit (the diff inline, or attached with --attach or --inline): an
+// email whose subject is the commit's title and whose body is its
+// message, a "---" line, a diffstat, and the diff. ok is false when data
+// is not an email; err says why an email cannot be taken: several
+// commits, an encoding this does not read, no diff in it.
 func readPatchMail(data []byte) (m Commit, ok bool, err error) {
 	if !looksLikeMail(data) {
 		return Commit{}, false, nil
