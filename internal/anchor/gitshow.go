@@ -17,7 +17,7 @@ var gitCommitLine = regexp.MustCompile(`(?m)^commit [0-9a-f]{40}( .*)?\r?$`)
 // line, the message indented by four spaces, then, after any diffstat,
 // the diff. ok is false when data does not start so.
 func readGitShow(data []byte) (c Commit, ok bool, err error) {
-	if loc := gitCommitLine.FindIndex(data); loc == nil || loc[0] != 0 {
+	if first, _ := cutLine(data); !gitCommitLine.Match(first) {
 		return Commit{}, false, nil
 	}
 	if n := len(gitCommitLine.FindAllIndex(data, -1)); n > 1 {

@@ -31,9 +31,8 @@ func readPatchMail(data []byte) (m Commit, ok bool, err error) {
 	if n := len(mboxFrom.FindAllIndex(data, -1)); n > 1 {
 		return Commit{}, true, fmt.Errorf("the input holds %d patches (git format-patch of %d commits): give one, or the diff of the range (git diff A..B)", n, n)
 	}
-	if loc := mboxFrom.FindIndex(data); loc != nil && loc[0] == 0 {
-		data = data[loc[1]:]
-		data = bytes.TrimPrefix(bytes.TrimPrefix(data, []byte("\r")), []byte("\n"))
+	if first, rest := cutLine(data); mboxFrom.Match(first) {
+		data = rest
 	}
 	msg, err := mail.ReadMessage(bytes.NewReader(data))
 	if err != nil {
@@ -59,7 +58,7 @@ func readPatchMail(data []byte) (m Commit, ok bool, err error) {
 // looksLikeMail reports whether data starts as format-patch's output
 // does: its mailbox line, or a header a saved email starts with.
 func looksLikeMail(data []byte) bool {
-	if loc := mboxFrom.FindIndex(data); loc != nil && loc[0] == 0 {
+	if first, _ := cutLine(data); mboxFrom.Match(first) {
 		return true
 	}
 	for _, h := range []string{"From: ", "Subject: ", "Date: "} {
