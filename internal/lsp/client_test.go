@@ -104,6 +104,17 @@ func newTestClient(t testing.TB, opts Options) *testClient {
 }
 
 func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	// The server's requests are answered off the reading loop, as an
+	// editor's event loop answers them: an answer written from the loop
+	// could wait on the server, itself writing into the unbuffered pipe
+	// this loop reads (an OS pipe would have room for both).
+	if _, isCall := req.(*jsonrpc2.Call); isCall {
+		inner := reply
+		reply = func(ctx context.Context, result any, err error) error {
+			go func() { _ = inner(ctx, result, err) }()
+			return nil
+		}
+	}
 	switch req.Method() {
 	case "textDocument/publishDiagnostics":
 		var p struct {
