@@ -53,8 +53,8 @@ func BenchmarkMemoryOpenAndEdits(b *testing.B) { memoryOpenAndEdits(b, typing{})
 
 // BenchmarkMemoryTyping is BenchmarkMemoryOpenAndEdits as a person types,
 // to the server as shipped: a character every 80 ms, whatever the server
-// published, with the command's debounce, which at that pace waits for a
-// pause in the typing; then the diagnostics of the last.
+// published, with the command's debounce; then the diagnostics of the
+// last.
 func BenchmarkMemoryTyping(b *testing.B) {
 	memoryOpenAndEdits(b, typing{gap: 80 * time.Millisecond, shipped: true})
 }

@@ -22,10 +22,12 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// DefaultDebounce is the pause after a change before the analysis, for a
-// person typing: long enough to skip most keystrokes of a word, too short to
-// notice.
-const DefaultDebounce = 30 * time.Millisecond
+// DefaultDebounce is the pause after a change before the analysis: long
+// enough to take the changes an editor sends for one action (a macro, a
+// multi-step edit), which come within a millisecond, as one; short
+// enough that a keystroke never waits for it. A document whose analyses
+// are slower than the typing waits for a pause instead (file.debounce).
+const DefaultDebounce = 2 * time.Millisecond
 
 // Options configures a Server.
 type Options struct {

@@ -163,7 +163,7 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	open := frame(notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": string(src)}}))
 	began := time.Now()
 	c.send(open)
-	if err := c.waitDiagnostics(uri); err != nil {
+	if err := c.waitDiagnostics(uri, 1); err != nil {
 		return s, fmt.Errorf("after didOpen: %w", err)
 	}
 	s.open = time.Since(began)
@@ -181,7 +181,7 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	first := typed(2)
 	began = time.Now()
 	c.send(first)
-	if err := c.waitDiagnostics(uri); err != nil {
+	if err := c.waitDiagnostics(uri, 2); err != nil {
 		return s, fmt.Errorf("after didChange: %w", err)
 	}
 	s.edit = time.Since(began)
@@ -197,7 +197,7 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 		time.Sleep(typingGap)
 		c.send(typed(v))
 	}
-	if err := c.waitSettled(uri); err != nil {
+	if err := c.waitSettled(uri, typedEdits+1); err != nil {
 		return s, fmt.Errorf("after %d edits: %w", typedEdits, err)
 	}
 	s.afterEdits = c.peakMB()
@@ -356,22 +356,36 @@ func (c *client) call(method string, params any) (message, error) {
 	return c.await(func(m message) bool { return m.Method == "" && string(m.ID) == id })
 }
 
-func (c *client) waitDiagnostics(uri string) error {
+// waitDiagnostics waits for the diagnostics of uri's version: a publish
+// that names that version, or, from a server whose publishes carry none
+// (the peer's), the next publish of uri. A publish of an earlier version
+// is not the answer to an edit: ours publishes a version's diagnostics
+// again once the working tree has been looked at.
+func (c *client) waitDiagnostics(uri string, version int) error {
+	uriMember, _ := json.Marshal(uri)
 	_, err := c.await(func(m message) bool {
 		if m.Method != "textDocument/publishDiagnostics" {
 			return false
 		}
-		uriMember, _ := json.Marshal(uri)
 		head := m.Params[:min(len(m.Params), 4<<10)]
-		return bytes.Contains(head, append([]byte(`"uri":`), uriMember...))
+		if !bytes.Contains(head, append([]byte(`"uri":`), uriMember...)) {
+			return false
+		}
+		at := bytes.Index(head, []byte(`"version":`))
+		if at < 0 {
+			return true
+		}
+		rest := head[at+len(`"version":`):]
+		end := bytes.IndexAny(rest, ",}")
+		return end > 0 && string(bytes.TrimSpace(rest[:end])) == strconv.Itoa(version)
 	})
 	return err
 }
 
-// waitSettled waits for diagnostics of uri, then until none has come for
-// the settled time.
-func (c *client) waitSettled(uri string) error {
-	if err := c.waitDiagnostics(uri); err != nil {
+// waitSettled waits for the diagnostics of uri's version, then until none
+// has come for the settled time.
+func (c *client) waitSettled(uri string, version int) error {
+	if err := c.waitDiagnostics(uri, version); err != nil {
 		return err
 	}
 	for {
