@@ -160,7 +160,7 @@ func (s *server) reply(_ context.Context, _ *mcp.CallToolRequest, in ReplyInput)
 		return nil, ReplyOutput{}, err
 	}
 	reply := Reply{Author: cmp.Or(in.Author, DefaultAuthor), Body: in.Body, At: features.Stamp(s.now())}
-	edit, ok := features.ReplyBodyEdit(r.doc.Src, c, reply.Author, reply.Body, reply.At)
+	edit, ok := features.ReplyBodyEdit(r.doc.Text, c, reply.Author, reply.Body, reply.At)
 	if !ok {
 		return nil, ReplyOutput{}, argError("id", "comment %s: its replies member is not an array: fix it first (lreview_check)", in.ID)
 	}
@@ -205,7 +205,7 @@ func (s *server) setState(_ context.Context, _ *mcp.CallToolRequest, in SetState
 	case out.From == exchange.StateDismissed:
 		return nil, SetStateOutput{}, argError("state", "comment %s was dismissed by a person, and a dismissed comment stays dismissed: do not act on it; reply to it (lreview_reply) if you disagree", in.ID)
 	}
-	if _, err := s.apply(r, []exchange.Edit{anchor.SetStateEdit(r.doc.Src, c, in.State)}); err != nil {
+	if _, err := s.apply(r, []exchange.Edit{anchor.SetStateEdit(r.doc.Text, c, in.State)}); err != nil {
 		return nil, SetStateOutput{}, err
 	}
 	out.Changed = true

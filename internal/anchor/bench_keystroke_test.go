@@ -27,7 +27,7 @@ func BenchmarkKeystrokeCheck(b *testing.B) {
 			i = bytes.LastIndex(src, []byte(at.after)) + len(at.after)
 		}
 		next := slices.Concat(src[:i], []byte("x"), src[i:])
-		doc := exchange.ParseEdited(next, prev.Doc, exchange.Change{Prefix: i, Suffix: len(src) - i})
+		doc := exchange.ParseEdited(exchange.NewText(next), prev.Doc, exchange.Change{Prefix: i, Suffix: len(src) - i})
 		if _, carried := doc.PatchCarried(); at.name == "summary" && !carried {
 			b.Fatal("the parse did not carry the patch over")
 		}

@@ -508,9 +508,8 @@ func lineRange(start, end int) string {
 // into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
 func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
-	src := rv.doc.Src
 	for _, l := range lines {
-		if rv.doc.Review.Patch.LineHoldsLoneSurrogate(src, int(l.Patch)) {
+		if rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ func DiffLines(data []byte) ([]string, error) {
 	if len(lines) == 0 {
 		return nil, errors.New("the diff is empty: expected a unified diff (\"diff --git\" or \"---\"/\"+++\" file headers, then \"@@\" hunks)")
 	}
-	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(nil, &exchange.Node{}, nil, lines) + `}`))
+	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `}`))
 	ix := BuildIndex(&doc.Review.Patch)
 	for _, d := range ix.Problems {
 		if d.Severity == exchange.SeverityError {
@@ -102,6 +102,6 @@ func NewReview(diff []byte, title, summary string) ([]byte, error) {
 	if summary != "" {
 		b.WriteString(`, "summary": ` + exchange.Quote(summary))
 	}
-	b.WriteString(`, "patch": ` + renderPatch(nil, &exchange.Node{}, nil, lines) + `, "comments": []}`)
+	b.WriteString(`, "patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `, "comments": []}`)
 	return exchange.Format(exchange.Parse([]byte(b.String())))
 }

@@ -18,12 +18,12 @@ import (
 // "@@ -a,b +c,d" part of a hunk header is written without JSON escapes,
 // which holds for every JSON encoder (none escapes '@', digits, '-', '+',
 // ',' or a space). BuildIndexSource checks it against the source instead.
-func BuildIndex(p *exchange.Patch) *Index { return BuildIndexSource(p, nil) }
+func BuildIndex(p *exchange.Patch) *Index { return BuildIndexSource(p, exchange.Text{}) }
 
 // BuildIndexSource is BuildIndex with the document's source text, so that
 // the header-count fix finds the count digits in the escaped source even
-// when a hunk header is spelt with escapes before them. src may be nil.
-func BuildIndexSource(p *exchange.Patch, src []byte) *Index {
+// when a hunk header is spelt with escapes before them. src may be empty.
+func BuildIndexSource(p *exchange.Patch, src exchange.Text) *Index {
 	b := builder{src: src, goDiff: true}
 	return b.build(p)
 }
@@ -33,7 +33,7 @@ func BuildIndexSource(p *exchange.Patch, src []byte) *Index {
 // counts, as git apply reads them); go-diff then reads each file's
 // headers (see patchindex_headers.go).
 type builder struct {
-	src    []byte
+	src    exchange.Text
 	goDiff bool // read file headers with go-diff (tests turn it off to compare)
 	// goDiffRead counts the files go-diff read (the rest were read by
 	// ownHeaders), for tests.
@@ -507,11 +507,11 @@ func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.
 	t := b.text(i)
 	span := t[hh.oldAt-1 : hh.newEnd] // "-a,b +c,d"
 	base := start                     // source offset of decoded offset 0
-	if b.src != nil {
-		if start < 0 || end > len(b.src) || start > end {
+	if b.src.Len() > 0 {
+		if start < 0 || end > b.src.Len() || start > end {
 			return nil
 		}
-		s := b.src[start:end]
+		s := b.src.Slice(start, end)
 		if len(s) < hh.newEnd || string(s[hh.oldAt-1:hh.newEnd]) != span {
 			k := bytes.Index(s, []byte(span))
 			if k < 0 {

@@ -568,7 +568,7 @@ func TestBuildIndexCases(t *testing.T) {
 			} else {
 				doc = c.doc(t)
 			}
-			ix := BuildIndexSource(&doc.Review.Patch, doc.Src)
+			ix := BuildIndexSource(&doc.Review.Patch, doc.Text)
 			ixCheck(t, ix)
 			got := ixSignatures(ix)
 			ixCompare(t, "files", got.files, c.files)
@@ -611,8 +611,8 @@ func TestIndexOwnHeadersAgreeWithGoDiff(t *testing.T) {
 		docs[name] = ixArrayDoc(t, lines)
 	}
 	for name, doc := range docs {
-		withGD := builder{src: doc.Src, goDiff: true}
-		own := builder{src: doc.Src}
+		withGD := builder{src: doc.Text, goDiff: true}
+		own := builder{src: doc.Text}
 		a, b := ixSignatures(withGD.build(&doc.Review.Patch)), ixSignatures(own.build(&doc.Review.Patch))
 		ixCompare(t, name+": files", b.files, a.files)
 		ixCompare(t, name+": hunks", b.hunks, a.hunks)
@@ -696,7 +696,7 @@ func TestIndexGitOutput(t *testing.T) {
 				} else {
 					doc = ixStringDoc(t, strings.Join(lines, "\n")+"\n")
 				}
-				b := builder{src: doc.Src, goDiff: true}
+				b := builder{src: doc.Text, goDiff: true}
 				ix := b.build(&doc.Review.Patch)
 				ixCheck(t, ix)
 				got := ixSignatures(ix)
@@ -732,7 +732,7 @@ func ixApplyFix(t *testing.T, doc *exchange.Document, d exchange.Diagnostic) *ex
 			t.Errorf("edit [%d,%d) leaves the header's range [%d,%d)", e.Start, e.End, d.Range.Start, d.Range.End)
 		}
 	}
-	out, err := exchange.ApplyEdits(doc.Src, f.Edits)
+	out, err := exchange.ApplyEdits(doc.Text.Bytes(), f.Edits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -745,7 +745,7 @@ func TestIndexSpecExampleFix(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := ixParse(t, string(src))
-	ix := BuildIndexSource(&doc.Review.Patch, doc.Src)
+	ix := BuildIndexSource(&doc.Review.Patch, doc.Text)
 	got := ixSignatures(ix)
 	ixCompare(t, "problems", got.problems, []string{"hunk-count-mismatch@3"})
 	// RIGHT 72 is the line the example's comment anchors to.
@@ -826,7 +826,7 @@ func TestIndexCountFix(t *testing.T) {
 			if c.noSrc {
 				ix = BuildIndex(&doc.Review.Patch)
 			} else {
-				ix = BuildIndexSource(&doc.Review.Patch, doc.Src)
+				ix = BuildIndexSource(&doc.Review.Patch, doc.Text)
 			}
 			var d *exchange.Diagnostic
 			for i := range ix.Problems {
@@ -850,7 +850,7 @@ func TestIndexCountFix(t *testing.T) {
 			if got := fixed.Review.Patch.LineText(c.line); got != c.want {
 				t.Errorf("fixed header: got %q, want %q", got, c.want)
 			}
-			ix2 := BuildIndexSource(&fixed.Review.Patch, fixed.Src)
+			ix2 := BuildIndexSource(&fixed.Review.Patch, fixed.Text)
 			for _, p := range ix2.Problems {
 				if p.Code == exchange.CodeHunkCountMismatch {
 					t.Errorf("after the fix: %s", p.Message)
@@ -888,7 +888,7 @@ func TestIndexLookups(t *testing.T) {
 		// 31-33: a second file with the same name
 		"diff --git a/lib/new.go b/lib/new.go", "old mode 100644", "new mode 100755",
 	})
-	ix := BuildIndexSource(&doc.Review.Patch, doc.Src)
+	ix := BuildIndexSource(&doc.Review.Patch, doc.Text)
 	ixCheck(t, ix)
 	if len(ix.Files) != 4 {
 		t.Fatalf("got %d files, want 4: %v", len(ix.Files), ixSignatures(ix).files)
@@ -1121,7 +1121,7 @@ func BenchmarkBuildIndex(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		BuildIndexSource(p, doc.Src)
+		BuildIndexSource(p, doc.Text)
 	}
 	b.ReportMetric(float64(len(p.Lines)), "lines")
 }
@@ -1139,7 +1139,7 @@ func FuzzBuildIndex(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		p, src := ixPatchOf(text)
-		ix := BuildIndexSource(p, src)
+		ix := BuildIndexSource(p, exchange.NewText(src))
 		ixCheck(t, ix)
 		var edits []exchange.Edit
 		for _, d := range ix.Problems {
@@ -1161,7 +1161,7 @@ func FuzzBuildIndex(f *testing.F) {
 			t.Fatal(err)
 		}
 		p2, src2 := ixPatchIn(fixed)
-		ix2 := BuildIndexSource(p2, src2)
+		ix2 := BuildIndexSource(p2, exchange.NewText(src2))
 		for _, d := range ix2.Problems {
 			if d.Code == exchange.CodeHunkCountMismatch {
 				t.Fatalf("after the count fixes: %s at %v in\n%s", d.Message, d.Range, fixed)

@@ -13,7 +13,7 @@ func placeIndex(t *testing.T) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(nil, &exchange.Node{}, nil, lines) + `}`))
+	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `}`))
 	return BuildIndex(&doc.Review.Patch)
 }
 

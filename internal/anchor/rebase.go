@@ -73,7 +73,7 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	if len(doc.Syntax) > 0 {
 		return nil, nil, fmt.Errorf("the document has %s: fix it before rebasing", Plural(len(doc.Syntax), "syntax error", "syntax errors"))
 	}
-	src, root, patch := doc.Src, doc.Review.Node, doc.Review.Patch.Node
+	src, root, patch := doc.Text, doc.Review.Node, doc.Review.Patch.Node
 	value := renderPatch(src, root, patch, cleanLines(newPatch))
 
 	// The new patch is indexed from the very text that will be written, so
@@ -86,7 +86,7 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	switch {
 	case patch == nil:
 		edits = append(edits, exchange.InsertMember(src, root, "patch", value, KeyAfter(root, exchange.ReviewKeys, "patch")))
-	case string(src[patch.Start:patch.End]) != value:
+	case src.String(patch.Start, patch.End) != value:
 		edits = append(edits, exchange.ReplaceValue(patch, value))
 	}
 
@@ -110,7 +110,7 @@ func Reanchor(doc *exchange.Document, which func(*exchange.Comment) bool) (edits
 		which = func(c *exchange.Comment) bool { return c.StateNorm() == exchange.StateStale }
 	}
 	ix := BuildIndex(&doc.Review.Patch)
-	rb := newRebaser(doc.Src, ix, ix, true)
+	rb := newRebaser(doc.Text, ix, ix, true)
 	for _, c := range doc.Review.Comments {
 		if !which(c) {
 			continue
@@ -125,7 +125,7 @@ func Reanchor(doc *exchange.Document, which func(*exchange.Comment) bool) (edits
 // rebaser moves comments from the old patch into the new one (the same
 // patch for Reanchor).
 type rebaser struct {
-	src      []byte
+	src      exchange.Text
 	old, new *Index
 	same     bool // Reanchor: old and new are the same patch
 	oldS     *searchIndex
@@ -133,7 +133,7 @@ type rebaser struct {
 	budget   *budget
 }
 
-func newRebaser(src []byte, old, new *Index, same bool) *rebaser {
+func newRebaser(src exchange.Text, old, new *Index, same bool) *rebaser {
 	rb := &rebaser{src: src, old: old, new: new, same: same, oldS: old.search, newS: new.search}
 	if rb.oldS == nil {
 		rb.oldS = newSearchIndex()

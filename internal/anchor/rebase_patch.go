@@ -61,7 +61,7 @@ func cleanLines(in []string) []string {
 // with the element and closing indentation of the existing patch array
 // when it has one element per line, else one indentation step deeper than
 // the patch key in a multi-line document, else on one line.
-func renderPatch(src []byte, root, patch *exchange.Node, lines []string) string {
+func renderPatch(src exchange.Text, root, patch *exchange.Node, lines []string) string {
 	if len(lines) == 0 {
 		return "[]"
 	}
@@ -70,17 +70,17 @@ func renderPatch(src []byte, root, patch *exchange.Node, lines []string) string 
 	multiline, closeOwnLine := false, true
 	switch {
 	case patch != nil && patch.Kind == exchange.KindArray && len(patch.Elems()) > 0 &&
-		strings.ContainsAny(string(src[patch.Start+1:patch.Elems()[0].Start]), "\r\n"):
+		strings.ContainsAny(src.String(patch.Start+1, patch.Elems()[0].Start), "\r\n"):
 		multiline = true
 		elemIndent = exchange.LineIndent(src, patch.Elems()[0].Start)
 		last := patch.Elems()[len(patch.Elems())-1]
 		closing := patch.End - 1
-		if strings.ContainsAny(string(src[last.End:closing]), "\r\n") {
+		if strings.ContainsAny(src.String(last.End, closing), "\r\n") {
 			closeIndent = exchange.LineIndent(src, closing)
 		} else {
 			closeOwnLine = false
 		}
-	case len(root.Members()) > 0 && strings.ContainsAny(string(src[root.Start+1:root.Members()[0].KeyStart()]), "\r\n"):
+	case len(root.Members()) > 0 && strings.ContainsAny(src.String(root.Start+1, root.Members()[0].KeyStart()), "\r\n"):
 		multiline = true
 		keyStart := root.Members()[0].KeyStart()
 		if patch != nil {

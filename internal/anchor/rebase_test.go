@@ -405,11 +405,11 @@ func rebaseCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []str
 			t.Errorf("comment %d: got id/body/author/snippet %q/%q/%q/%q, want %q/%q/%q/%q",
 				i, c.ID, c.Body, c.Author, c.Snippet, b.ID, b.Body, b.Author, b.Snippet)
 		}
-		if got, want := rebaseText(after.Src, c.Member("x-keep")), rebaseText(before.Src, b.Member("x-keep")); got != want {
+		if got, want := rebaseText(after.Text.Bytes(), c.Member("x-keep")), rebaseText(before.Text.Bytes(), b.Member("x-keep")); got != want {
 			t.Errorf("comment %s: got x-keep %s, want %s", c.ID, got, want)
 		}
 	}
-	if got := rebaseText(after.Src, after.Root.Member("x-top")); got != "true" {
+	if got := rebaseText(after.Text.Bytes(), after.Root.Member("x-top")); got != "true" {
 		t.Errorf("got x-top %s, want true", got)
 	}
 	if patch != nil {
@@ -953,7 +953,7 @@ func TestMapLineAgreesWithAWalk(t *testing.T) {
 	for pi, lines := range patches {
 		doc := exchange.Parse(reviewJSON(lines))
 		ix := BuildIndex(&doc.Review.Patch)
-		rb := newRebaser(doc.Src, ix, ix, true)
+		rb := newRebaser(doc.Text, ix, ix, true)
 		for _, f := range ix.Files {
 			for _, from := range []Side{Left, Right} {
 				for n := 1; n < 800; n++ {

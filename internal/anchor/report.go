@@ -1,7 +1,6 @@
 package anchor
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -42,7 +41,7 @@ func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Rep
 	}
 	r.Index = reuseIndex(doc, prev)
 	if r.Index == nil {
-		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Src)
+		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Text)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -75,7 +74,7 @@ func reuseIndex(doc *exchange.Document, prev *Report) *Index {
 	}
 	// A patch the parse carried over is spelt as it was, which saves
 	// comparing megabytes; one read again may still be.
-	if doc.Review.Patch.Origin() != prev.Doc.Review.Patch.Origin() && !bytes.Equal(prev.Doc.Src[old.Start:old.End], doc.Src[cur.Start:cur.End]) {
+	if doc.Review.Patch.Origin() != prev.Doc.Review.Patch.Origin() && (old.End-old.Start != cur.End-cur.Start || !doc.Text.Equal(cur.Start, cur.End, prev.Doc.Text, old.Start)) {
 		return nil
 	}
 	return prev.Index.moved(&doc.Review.Patch, cur.Start-old.Start)

@@ -1,7 +1,6 @@
 package anchor
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -166,7 +165,7 @@ func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	rv := newResolver(doc, ix, opts)
 	comments := doc.Review.Comments
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
-	a.newline = exchange.Newline(doc.Src)
+	a.newline = exchange.Newline(doc.Text)
 	u := reusable(opts.Prev, a)
 	rs := make([]Resolution, len(comments)) // one allocation, not one per comment
 	for i, c := range comments {
@@ -245,7 +244,7 @@ func sharesIndex(old, ix *Index) bool {
 // comment without an id), and the index is the same.
 func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comment) bool {
 	old := a.Resolutions[i].Comment.Node
-	return bytes.Equal(a.doc.Src[old.Start:old.End], doc.Src[c.Node.Start:c.Node.End])
+	return old.End-old.Start == c.Node.End-c.Node.Start && doc.Text.Equal(c.Node.Start, c.Node.End, a.doc.Text, old.Start)
 }
 
 // moveComment returns comment i's resolution, copied into r, and
@@ -294,7 +293,7 @@ func (u *reuse) moveComment(i int, c *exchange.Comment, r *Resolution) (_ *Resol
 // comments: the content index of the patch and the nearest-path cache.
 type resolver struct {
 	doc   *exchange.Document
-	src   []byte
+	src   exchange.Text
 	ix    *Index
 	opts  Options
 	files map[*FileDiff]int
@@ -305,7 +304,7 @@ type resolver struct {
 }
 
 func newResolver(doc *exchange.Document, ix *Index, opts Options) *resolver {
-	rv := &resolver{doc: doc, src: doc.Src, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
+	rv := &resolver{doc: doc, src: doc.Text, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
 	rv.budget = newBudget(ix.Patch)
 	for i, f := range ix.Files {
 		rv.files[f] = i
@@ -316,7 +315,7 @@ func newResolver(doc *exchange.Document, ix *Index, opts Options) *resolver {
 // anchorReadable reports whether the anchor members have types this
 // package can read. The schema check reports anything else; resolving a
 // half-typed anchor would only add a second, confusing diagnostic.
-func anchorReadable(src []byte, c *exchange.Comment) bool {
+func anchorReadable(src exchange.Text, c *exchange.Comment) bool {
 	if n := c.Member("path"); n == nil || n.Kind != exchange.KindString {
 		return false
 	}

@@ -789,7 +789,7 @@ func checkAfter(t *testing.T, doc *exchange.Document, a *Anchoring, after map[st
 				continue
 			}
 			found[f.Title] = true
-			out, err := exchange.ApplyEdits(doc.Src, f.Edits)
+			out, err := exchange.ApplyEdits(doc.Text.Bytes(), f.Edits)
 			if err != nil {
 				t.Errorf("fix %q: %v", f.Title, err)
 				continue
@@ -834,11 +834,11 @@ func checkEveryFix(t testing.TB, doc *exchange.Document, a *Anchoring) {
 		ids = append(ids, c.ID)
 	}
 	for _, d := range a.Diagnostics {
-		if d.Range.Start < 0 || d.Range.End > len(doc.Src) || d.Range.Start > d.Range.End {
-			t.Fatalf("%s range %v is outside the document (%d bytes)", d.Code, d.Range, len(doc.Src))
+		if d.Range.Start < 0 || d.Range.End > len(doc.Text.Bytes()) || d.Range.Start > d.Range.End {
+			t.Fatalf("%s range %v is outside the document (%d bytes)", d.Code, d.Range, len(doc.Text.Bytes()))
 		}
 		for _, r := range d.Related {
-			if r.Range.Start < 0 || r.Range.End > len(doc.Src) || r.Range.Start > r.Range.End {
+			if r.Range.Start < 0 || r.Range.End > len(doc.Text.Bytes()) || r.Range.Start > r.Range.End {
 				t.Fatalf("%s related range %v is outside the document", d.Code, r.Range)
 			}
 		}
@@ -851,11 +851,11 @@ func checkEveryFix(t testing.TB, doc *exchange.Document, a *Anchoring) {
 				t.Fatalf("fix %q has no edit", f.Title)
 			}
 			for _, e := range f.Edits {
-				if e.Start < 0 || e.End > len(doc.Src) || e.Start > e.End {
-					t.Fatalf("fix %q: edit %+v is outside the document (%d bytes)", f.Title, e, len(doc.Src))
+				if e.Start < 0 || e.End > len(doc.Text.Bytes()) || e.Start > e.End {
+					t.Fatalf("fix %q: edit %+v is outside the document (%d bytes)", f.Title, e, len(doc.Text.Bytes()))
 				}
 			}
-			out, err := exchange.ApplyEdits(doc.Src, f.Edits)
+			out, err := exchange.ApplyEdits(doc.Text.Bytes(), f.Edits)
 			if err != nil {
 				t.Fatalf("fix %q: %v", f.Title, err)
 			}

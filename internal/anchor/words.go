@@ -23,7 +23,7 @@ func CommentAt(doc *exchange.Document, offset int) *exchange.Comment {
 
 // SetStateEdit sets c's state, inserting the member in the spec's key
 // order when it is absent.
-func SetStateEdit(src []byte, c *exchange.Comment, state string) exchange.Edit {
+func SetStateEdit(src exchange.Text, c *exchange.Comment, state string) exchange.Edit {
 	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), KeyAfter(c.Node, exchange.CommentKeys, "state"))
 }
 

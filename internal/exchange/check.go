@@ -3,7 +3,6 @@ package exchange
 import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,7 +23,7 @@ type Result struct {
 	// src and comments are the checked text and what was found in each
 	// comment, for CheckIncremental; src is the document's own, which
 	// the comments in AnchorInvalid keep alive anyway.
-	src      []byte
+	src      Text
 	comments []commentCheck
 	// idsClean: checkIDs found nothing.
 	idsClean bool
@@ -49,7 +48,7 @@ func Check(doc *Document) Result {
 // would otherwise mean scanning every escaped diff line again. The result
 // is Check's, in the same order.
 func CheckIncremental(doc *Document, prev *Result) Result {
-	res := Result{AnchorInvalid: map[*Comment]bool{}, src: doc.Src}
+	res := Result{AnchorInvalid: map[*Comment]bool{}, src: doc.Text}
 	add := func(d Diagnostic) { res.Diagnostics = append(res.Diagnostics, d) }
 	for _, e := range doc.Syntax {
 		add(Diagnostic{Range: Range{e.Start, e.End}, Severity: SeverityError, Code: CodeSyntax, Message: e.Msg})
@@ -135,8 +134,8 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 			Message: "not a review exchange: no `leanreview_review` version member (it should be the first key)"})
 		return
 	}
-	if n, ok := v.Int(doc.Src); !ok || n != 1 {
-		got := string(doc.Src[v.Start:v.End])
+	if n, ok := v.Int(doc.Text); !ok || n != 1 {
+		got := doc.Text.String(v.Start, v.End)
 		if v.Kind == KindInvalid && v.Start == v.End {
 			got = "nothing"
 		}
@@ -147,8 +146,8 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	// (the one that counts), but detection sees the first.
 	if first := root.Members()[0]; first.Name != "leanreview_review" {
 		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
-			RemoveMember(doc.Src, v),
-			InsertMember(doc.Src, root, "leanreview_review", string(doc.Src[v.Start:v.End]), "^"),
+			RemoveMember(doc.Text, v),
+			InsertMember(doc.Text, root, "leanreview_review", doc.Text.String(v.Start, v.End), "^"),
 		}}
 		if v.Start == v.End {
 			fix = Fix{}
@@ -166,14 +165,15 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 // one at the end of input), all of its bytes, so that a diagnostic on a
 // missing value is still visible.
 func nonEmpty(doc *Document, r Range) Range {
-	if r.End > r.Start || len(doc.Src) == 0 {
+	n := doc.Text.Len()
+	if r.End > r.Start || n == 0 {
 		return r
 	}
-	if r.Start >= len(doc.Src) {
-		_, size := utf8.DecodeLastRune(doc.Src)
-		return Range{len(doc.Src) - size, len(doc.Src)}
+	if r.Start >= n {
+		_, size := utf8.DecodeLastRune(doc.Text.Slice(n-utf8.UTFMax, n))
+		return Range{n - size, n}
 	}
-	_, size := utf8.DecodeRune(doc.Src[r.Start:])
+	_, size := utf8.DecodeRune(doc.Text.Slice(r.Start, r.Start+utf8.UTFMax))
 	return Range{r.Start, r.Start + size}
 }
 
@@ -215,7 +215,7 @@ func unknownMembers(doc *Document, obj *Node, known []string, where string, add 
 		}
 		add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
 			Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
-			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Src, m)}}}})
+			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Text, m)}}}})
 	}
 }
 
@@ -231,9 +231,11 @@ func commentName(c *Comment) string {
 // escapes, in every string and key of n but those of the subtrees skip
 // (nil: none) picks.
 func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node) bool) {
-	scan := func(start, end int) {
-		src := doc.Src
-		for i := start; i+6 <= end; i++ {
+	scan := func(from, end int) {
+		// The string's bytes, in local offsets; diagnostics add from.
+		src := doc.Text.Slice(from, end)
+		end -= from
+		for i := 0; i+6 <= end; i++ {
 			if src[i] != '\\' {
 				continue
 			}
@@ -242,7 +244,7 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 				continue
 			}
 			if loneSurrogateAt(src[:end], i) {
-				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
+				add(Diagnostic{Range: Range{from + i, from + i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
 					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", src[i:i+6])})
 			} else if r, ok := jsontext.Hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
 				i += 11 // a valid pair: its low half is not alone
@@ -258,9 +260,9 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 				lit = "&"
 			}
 			if lit != "" {
-				add(Diagnostic{Range: Range{i, i + 6}, Severity: SeverityHint, Code: CodeHTMLEscape,
+				add(Diagnostic{Range: Range{from + i, from + i + 6}, Severity: SeverityHint, Code: CodeHTMLEscape,
 					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", src[i:i+6], lit),
-					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", src[i:i+6], lit), Safe: true, Edits: []Edit{{Start: i, End: i + 6, NewText: lit}}}}})
+					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", src[i:i+6], lit), Safe: true, Edits: []Edit{{Start: from + i, End: from + i + 6, NewText: lit}}}}})
 			}
 			i += 5
 		}
@@ -321,7 +323,7 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 // in the patch: a patch written with a line feed in every element must
 // not cost a scan of the document per element.
 func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
-	nl := Newline(doc.Src)
+	nl := Newline(doc.Text)
 	// Whether a line break precedes the element in the array: then the
 	// new elements go one per line, else on the element's line.
 	broken, scanned := false, p.Node.Start
@@ -336,14 +338,14 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 		}
 		e := p.element(p.LineElem(first))
 		if !broken {
-			broken = bytes.IndexByte(doc.Src[scanned:e.Start], '\n') >= 0
+			broken = doc.Text.IndexByteIn(scanned, e.Start, '\n') >= 0
 			scanned = e.Start
 		}
 		sep := ", "
 		if broken {
-			sep = "," + nl + LineIndent(doc.Src, e.Start)
+			sep = "," + nl + LineIndent(doc.Text, e.Start)
 		}
-		parts := quotedLines(doc.Src, e) // keeps lone surrogate escapes
+		parts := quotedLines(doc.Text, e) // keeps lone surrogate escapes
 		msg := fmt.Sprintf("patch element %d holds %d diff lines: write one line per element", p.LineElem(first), len(parts))
 		if len(parts) == 1 {
 			msg = fmt.Sprintf("patch element %d ends with a line feed: write one line per element, without it", p.LineElem(first))
@@ -360,8 +362,8 @@ func patchArrayText(doc *Document, p *Patch) string {
 	if p.Node.Str == "" {
 		return "[]"
 	}
-	nl := Newline(doc.Src)
-	base := LineIndent(doc.Src, p.Node.KeyStart())
+	nl := Newline(doc.Text)
+	base := LineIndent(doc.Text, p.Node.KeyStart())
 	var b strings.Builder
 	b.WriteString("[")
 	first := true
@@ -417,7 +419,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) bool {
 	}
 	var all []Edit
 	for _, c := range missing {
-		all = append(all, InsertMember(doc.Src, c.Node, "id", Quote(fresh()), "^"))
+		all = append(all, InsertMember(doc.Text, c.Node, "id", Quote(fresh()), "^"))
 	}
 	for _, c := range missing {
 		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: CodeIDMissing,

@@ -20,7 +20,7 @@ func BenchmarkCheckEditComment(b *testing.B) {
 	fulls := 0
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		text := prev.Src
+		text := prev.Text.Bytes()
 		next := make([]byte, 0, len(text)+1)
 		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
 		doc := ParseIncremental(next, prev)

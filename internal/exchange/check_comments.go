@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"bytes"
 	"sort"
 )
 
@@ -48,7 +47,7 @@ func newCommentSet(doc *Document, prev *Result) *commentSet {
 		cs.arr = a
 	}
 	var old []commentCheck
-	var oldSrc []byte
+	var oldSrc Text
 	if prev != nil {
 		old, oldSrc = prev.comments, prev.src
 	}
@@ -66,7 +65,7 @@ func newCommentSet(doc *Document, prev *Result) *commentSet {
 			continue
 		}
 		o := &old[j]
-		if !o.clean || o.end-o.start != n.End-n.Start || !bytes.Equal(oldSrc[o.start:o.end], doc.Src[n.Start:n.End]) {
+		if !o.clean || o.end-o.start != n.End-n.Start || !doc.Text.Equal(n.Start, n.End, oldSrc, o.start) {
 			continue
 		}
 		rec.reused, rec.anchorInvalid = true, o.anchorInvalid

@@ -23,10 +23,10 @@ func checkLineNumbers(doc *Document, c *Comment, rec *commentCheck) {
 		if n == nil || n.Kind != KindNumber || rec.anchorInvalid && schemaErrorOn(rec.diags, n) {
 			continue
 		}
-		if _, ok := n.Int(doc.Src); ok {
+		if _, ok := n.Int(doc.Text); ok {
 			continue
 		}
-		text := string(doc.Src[n.Start:n.End])
+		text := doc.Text.String(n.Start, n.End)
 		f, err := strconv.ParseFloat(text, 64)
 		if strings.HasPrefix(text, "-") || err == nil && (f != math.Trunc(f) || f <= maxLine) {
 			continue // negative, fractional or small: the schema's own words cover it

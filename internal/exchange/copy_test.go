@@ -21,7 +21,7 @@ func TestExportedTypesAreSafeToCopy(t *testing.T) {
 	}
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 	next := append(append(append([]byte(nil), src[:at]...), 'x'), src[at:]...)
-	moved := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
+	moved := ParseEdited(NewText(next), doc, Change{Prefix: at, Suffix: len(src) - at})
 
 	for name, n := range map[string]*Node{"patch": patch, "moved patch": moved.Review.Patch.Node, "root": doc.Root, "comment": doc.Review.Comments[0].Node} {
 		c := *n

@@ -1,5 +1,7 @@
 package exchange
 
+import "unicode/utf8"
+
 // Cursor converts the offsets of one text to positions, as Position does,
 // for a caller whose offsets mostly ascend: the semantic tokens of a
 // patch, one or two a line over all its lines. It remembers the line of
@@ -32,13 +34,13 @@ func (m *Mapper) Cursor(enc Encoding) Cursor {
 // the same as the mapper's Position.
 func (c *Cursor) Position(offset int) Position {
 	m := c.m
-	offset = max(0, min(offset, len(m.content)))
+	offset = max(0, min(offset, m.content.Len()))
 	if c.line < 0 || offset < c.start || offset >= c.next {
 		c.seek(offset)
 	}
 	offset = min(offset, c.end)
 	if c.enc == UTF8 {
-		return Position{Line: c.line, Character: charStart(m.content[c.start:c.end], offset-c.start)}
+		return Position{Line: c.line, Character: m.charStart(c.start, c.end, offset) - c.start}
 	}
 	if offset < c.at {
 		c.at, c.col = c.start, 0
@@ -48,7 +50,7 @@ func (c *Cursor) Position(offset int) Position {
 			c.at, c.col = int(mk.off), mk.units(c.enc)
 		}
 	}
-	n, i := advance(m.content[c.at:c.end], offset-c.at, c.enc)
+	n, i := advance(m.bytes(c.at, min(c.end, offset+utf8.UTFMax)), offset-c.at, c.enc)
 	c.at, c.col = c.at+i, c.col+n
 	return Position{Line: c.line, Character: c.col}
 }
@@ -70,7 +72,7 @@ func (c *Cursor) seek(offset int) {
 		line = m.Line(offset)
 	}
 	c.line, c.start, c.end = line, m.start(line), m.lineEnd(line)
-	c.next = len(m.content) + 1 // the last line holds the end
+	c.next = m.content.Len() + 1 // the last line holds the end
 	if line+1 < m.Lines() {
 		c.next = m.start(line + 1)
 	}

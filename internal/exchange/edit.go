@@ -21,22 +21,19 @@ func ReplaceValue(n *Node, value string) Edit {
 
 // LineIndent returns the white space that starts the line holding offset,
 // so that inserted lines line up with their neighbours.
-func LineIndent(src []byte, offset int) string {
-	start := offset
-	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
-		start--
-	}
+func LineIndent(src Text, offset int) string {
+	start := src.lastLineBreak(offset) + 1
 	end := start
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+	for end < src.Len() && (src.Byte(end) == ' ' || src.Byte(end) == '\t') {
 		end++
 	}
-	return string(src[start:end])
+	return src.String(start, end)
 }
 
 // Newline returns the document's line terminator, as its first line ends,
 // so that inserted lines match a CRLF file.
-func Newline(src []byte) string {
-	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+func Newline(src Text) string {
+	if i := src.IndexByte(0, '\n'); i > 0 && src.Byte(i-1) == '\r' {
 		return "\r\n"
 	}
 	return "\n"
@@ -44,12 +41,12 @@ func Newline(src []byte) string {
 
 // memberLayout says how an object's members are laid out: on one line, or
 // one per line with an indentation.
-func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
+func memberLayout(src Text, obj *Node) (multiline bool, indent string) {
 	if len(obj.Members()) == 0 {
 		return false, ""
 	}
 	first := obj.Members()[0]
-	if bytes.ContainsAny(src[obj.Start+1:first.KeyStart()], "\n\r") {
+	if bytes.ContainsAny(src.Slice(obj.Start+1, first.KeyStart()), "\n\r") {
 		return true, LineIndent(src, first.KeyStart())
 	}
 	return false, ""
@@ -58,7 +55,7 @@ func memberLayout(src []byte, obj *Node) (multiline bool, indent string) {
 // InsertMember returns the edit that adds `"name": value` to obj, after
 // the member called after (or last when after is "" or absent, first when
 // after is "^"), matching the object's layout.
-func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
+func InsertMember(src Text, obj *Node, name, value, after string) Edit {
 	member := Quote(name) + ": " + value
 	if len(obj.Members()) == 0 {
 		closing := obj.End - 1
@@ -91,7 +88,7 @@ func InsertMember(src []byte, obj *Node, name, value, after string) Edit {
 
 // SetMember returns the edit that sets obj's member name to value:
 // replacing the value when the member exists, inserting it otherwise.
-func SetMember(src []byte, obj *Node, name, value, after string) Edit {
+func SetMember(src Text, obj *Node, name, value, after string) Edit {
 	if m := obj.Member(name); m != nil {
 		return ReplaceValue(m, value)
 	}
@@ -100,7 +97,7 @@ func SetMember(src []byte, obj *Node, name, value, after string) Edit {
 
 // RemoveMember returns the edit that deletes member m from its object,
 // with the comma and the line it stood on when it had one of its own.
-func RemoveMember(src []byte, m *Node) Edit {
+func RemoveMember(src Text, m *Node) Edit {
 	obj := m.Parent
 	idx := -1
 	for i, x := range obj.Members() {
@@ -114,9 +111,9 @@ func RemoveMember(src []byte, m *Node) Edit {
 		// Not among its parent's members: the patch, whose Parent is a
 		// stand-in (see Node.Parent). Take the comma after it, or else
 		// the one before it, from the text.
-		if j := skipWhite(src, end); j < len(src) && src[j] == ',' {
+		if j := skipWhite(src, end); j < src.Len() && src.Byte(j) == ',' {
 			end = skipWhite(src, j+1)
-		} else if k := bytes.LastIndexFunc(src[:start], func(r rune) bool { return !isJSONSpace(r) }); k >= 0 && src[k] == ',' {
+		} else if k := skipWhiteBack(src, start) - 1; k >= 0 && src.Byte(k) == ',' {
 			start = k
 		}
 	case idx+1 < len(obj.Members()):
@@ -151,9 +148,18 @@ func isJSONSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r =
 
 // skipWhite returns the offset of the first byte from i on that is not
 // JSON white space.
-func skipWhite(src []byte, i int) int {
-	for i < len(src) && isJSONSpace(rune(src[i])) {
+func skipWhite(src Text, i int) int {
+	for i < src.Len() && isJSONSpace(rune(src.Byte(i))) {
 		i++
+	}
+	return i
+}
+
+// skipWhiteBack returns the offset after the last byte before i that is
+// not JSON white space (0 if none).
+func skipWhiteBack(src Text, i int) int {
+	for i > 0 && isJSONSpace(rune(src.Byte(i-1))) {
+		i--
 	}
 	return i
 }

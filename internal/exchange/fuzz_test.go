@@ -125,7 +125,7 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			}
 			checkStringNode(t, data, n)
 		case KindNumber:
-			n.Int(data)
+			n.Int(NewText(data))
 		}
 		if n.Kind != KindObject && len(n.Members()) > 0 || n.Kind != KindArray && len(n.Elems()) > 0 {
 			t.Errorf("%s %q has children", n.Kind, n.Pointer())
@@ -158,7 +158,7 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			prevEnd = e.End
 		}
 	})
-	root.Value(data)
+	root.Value(NewText(data))
 }
 
 // checkStringNode checks that SplitLines and SourceOffset agree with the
@@ -169,7 +169,7 @@ func checkStringNode(t *testing.T, data []byte, n *Node) {
 	if start > end {
 		t.Fatalf("string %d-%d: content %d-%d", n.Start, n.End, start, end)
 	}
-	segs := SplitLines(data, n)
+	segs := SplitLines(NewText(data), n)
 	var texts []string
 	prev := start
 	for _, s := range segs {
@@ -189,13 +189,13 @@ func checkStringNode(t *testing.T, data []byte, n *Node) {
 	last := start
 	step := 1 + len(n.Str)/512 // each call is linear: sample long strings
 	for d := 0; d <= len(n.Str); d += step {
-		o := SourceOffset(data, n, d)
+		o := SourceOffset(NewText(data), n, d)
 		if o < last || o > end {
 			t.Fatalf("string %d-%d %q: SourceOffset(%d) = %d, want in %d-%d and not before %d", n.Start, n.End, n.Str, d, o, start, end, last)
 		}
 		last = o
 	}
-	if o := SourceOffset(data, n, len(n.Str)); o != end {
+	if o := SourceOffset(NewText(data), n, len(n.Str)); o != end {
 		t.Errorf("string %d-%d %q: SourceOffset(len) = %d, want the content's end %d", n.Start, n.End, n.Str, o, end)
 	}
 }
@@ -220,7 +220,7 @@ func FuzzParseJSON(f *testing.F) {
 		if err := dec.Decode(&want); err != nil {
 			t.Fatalf("json.Decode(%q): %v", data, err)
 		}
-		if got := root.Value(data); !reflect.DeepEqual(got, want) {
+		if got := root.Value(NewText(data)); !reflect.DeepEqual(got, want) {
 			t.Errorf("Value(%q) = %#v, want %#v", data, got, want)
 		}
 	})

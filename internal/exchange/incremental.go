@@ -20,7 +20,8 @@ import (
 // its table holds no text, and its Parent is a stand-in (see
 // Node.Parent).
 func ParseIncremental(src []byte, prev *Document) *Document {
-	return ParseEdited(src, prev, ChangeBetween(prev.Src, src))
+	t := NewText(src)
+	return ParseEdited(t, prev, ChangeBetween(prev.Text, t))
 }
 
 // Change tells where a text differs from an earlier one: its first Prefix
@@ -33,10 +34,34 @@ type Change struct {
 // ChangeBetween compares two texts, at memory speed: on a large review
 // that is still two passes over megabytes, which a caller that knows
 // where the edit was (an editor says so) saves with ParseEdited.
-func ChangeBetween(old, src []byte) Change {
-	prefix := CommonPrefix(old, src)
-	return Change{Prefix: prefix, Suffix: commonSuffix(old[prefix:], src[prefix:])}
+func ChangeBetween(old, src Text) Change {
+	n := min(old.Len(), src.Len())
+	prefix := 0
+	for prefix < n {
+		run := min(n-prefix, compareRun)
+		k := CommonPrefix(old.Slice(prefix, prefix+run), src.Slice(prefix, prefix+run))
+		prefix += k
+		if k < run {
+			break
+		}
+	}
+	suffix := 0
+	for suffix < n-prefix {
+		run := min(n-prefix-suffix, compareRun)
+		a := old.Slice(old.Len()-suffix-run, old.Len()-suffix)
+		b := src.Slice(src.Len()-suffix-run, src.Len()-suffix)
+		k := commonSuffix(a, b)
+		suffix += k
+		if k < run {
+			break
+		}
+	}
+	return Change{Prefix: prefix, Suffix: suffix}
 }
+
+// compareRun is how many bytes ChangeBetween compares at a time: runs of
+// the two texts, views of their pieces nearly always.
+const compareRun = 64 << 10
 
 // Then is c followed by next: what is unchanged by both.
 func (c Change) Then(next Change) Change {
@@ -64,15 +89,15 @@ func (d *Document) EditOf(prev *Document) (Change, bool) {
 // ParseEdited is ParseIncremental told by the caller how src differs from
 // prev's text instead of finding out. A wrong ch gives a wrong document:
 // it must come from the edit itself.
-func ParseEdited(src []byte, prev *Document, ch Change) *Document {
-	ch = ch.fit(len(prev.Src), len(src))
+func ParseEdited(src Text, prev *Document, ch Change) *Document {
+	ch = ch.fit(prev.Text.Len(), src.Len())
 	d := parseEdited(src, prev, ch)
-	d.base, d.baseLen, d.change = prev.id, len(prev.Src), ch
+	d.base, d.baseLen, d.change = prev.id, prev.Text.Len(), ch
 	return d
 }
 
-func parseEdited(src []byte, prev *Document, ch Change) *Document {
-	d, _ := readEdited(src, prev, ch)
+func parseEdited(src Text, prev *Document, ch Change) *Document {
+	d, _ := readEdited(src.Bytes(), prev, ch)
 	return d
 }
 
@@ -87,14 +112,14 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
 		return r.document(), r
 	}
-	old := prev.Src
+	oldLen := prev.Text.Len()
 	prefix, suffix := ch.Prefix, ch.Suffix
 	var delta int
 	switch {
 	case p.Node.End <= prefix:
 		delta = 0 // the edit is after the patch
-	case p.Node.Start >= len(old)-suffix:
-		delta = len(src) - len(old) // the edit is before it: the patch moves
+	case p.Node.Start >= oldLen-suffix:
+		delta = len(src) - oldLen // the edit is before it: the patch moves
 	default:
 		return reuseMapper(r.document(), prev, ch), r
 	}
@@ -109,34 +134,37 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	// see Node.Parent); moved, it is copied, moved.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 || p.Node.lazy != nil {
-		reuse, shared = newMovedNode(p.Node, delta, src), nil
+		reuse, shared = newMovedNode(p.Node, delta, window{b: src[p.Node.Start+delta : p.Node.End+delta], at: p.Node.Start + delta}), nil
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
-	d := reuseMapper(&Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}, prev, ch)
+	text := NewText(src)
+	d := reuseMapper(&Document{Text: text, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}, prev, ch)
 	if root.Kind != KindObject {
 		return d, r
 	}
 	if root.Member("patch") != reuse {
 		// Not reused, or copied by the reader rather than written into.
-		d.Review = decodeReview(src, root)
+		d.Review = decodeReview(text, root)
 		return d, r
 	}
 	d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), delta
 	if reuse == p.Node {
-		d.Review = decodeReviewWithPatch(src, root, p)
+		p.src = text.window(p.Node.Start, p.Node.End)
+		d.Review = decodeReviewWithPatch(text, root, p)
 		return d, r
 	}
-	d.Review = decodeReviewWithPatch(src, root, movedPatch(p, reuse, src))
+	d.Review = decodeReviewWithPatch(text, root, movedPatch(p, reuse, text))
 	return d, r
 }
 
 // document reads the document as Parse does.
 func (r *reader) document() *Document {
 	root, errs := parseJSON(r)
-	d := &Document{Src: r.src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
+	text := NewText(r.src)
+	d := &Document{Text: text, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
-		d.Review = decodeReview(r.src, root)
+		d.Review = decodeReview(text, root)
 	}
 	return d
 }
@@ -165,14 +193,14 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 	if cs == nil || cs.Kind != KindArray {
 		return nil, nil
 	}
-	old := prev.Src
+	oldLen := prev.Text.Len()
 	slots := make([]slot, 0, len(cs.Elems()))
 	for _, e := range cs.Elems() {
 		s := slot{n: e}
 		switch {
 		case e.End <= ch.Prefix:
-		case e.Start >= len(old)-ch.Suffix:
-			s.delta = len(src) - len(old)
+		case e.Start >= oldLen-ch.Suffix:
+			s.delta = len(src) - oldLen
 		default:
 			continue
 		}
@@ -194,7 +222,7 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 // index and those after it are prev's moved, without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
 	if m := prev.mapper.built(); m != nil {
-		d.mapper.m = m.edited(d.Src, ch)
+		d.mapper.m = m.edited(d.Text, ch)
 	}
 	return d
 }
@@ -204,8 +232,8 @@ func reuseMapper(d, prev *Document, ch Change) *Document {
 // through the table the elements are kept in, so that clone's elements
 // are made only if something asks for them; a trailing empty element gets
 // a moved node of its own.
-func movedPatch(p Patch, clone *Node, src []byte) Patch {
-	p.Node, p.src = clone, src // the trailing element is decoded from src
+func movedPatch(p Patch, clone *Node, src Text) Patch {
+	p.Node, p.src = clone, src.window(clone.Start, clone.End) // the trailing element is decoded from src
 	if p.TrailingEmpty != nil {
 		p.TrailingEmpty = p.element(int(p.TrailingEmpty.Index))
 	}

@@ -27,7 +27,7 @@ func BenchmarkParseEditedComment(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				next := texts[i%2]
 				ch := Change{Prefix: tc.at, Suffix: len(src) - tc.at}
-				prev = ParseEdited(next, prev, ch)
+				prev = ParseEdited(NewText(next), prev, ch)
 			}
 		})
 	}

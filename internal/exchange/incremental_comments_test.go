@@ -41,8 +41,8 @@ func pointers(root *Node) []string {
 // gives for its text: tree, parents and pointers, errors, patch, review.
 func requireSameParse(t *testing.T, got *Document, what string) {
 	t.Helper()
-	want := Parse(got.Src)
-	checkTree(t, got.Src, got.Root, got.Syntax)
+	want := Parse(got.Text.Bytes())
+	checkTree(t, got.Text.Bytes(), got.Root, got.Syntax)
 	switch {
 	case shape(got.Root) != shape(want.Root):
 		t.Fatalf("%s: trees differ:\ngot  %s\nwant %s", what, shape(got.Root), shape(want.Root))
@@ -147,12 +147,12 @@ func TestParseEditedCommentsMatchParse(t *testing.T) {
 			var history [][]byte
 			took := 0
 			for step := range steps {
-				text := prev.Src
+				text := prev.Text.Bytes()
 				next, ch := text, Change{Prefix: len(text), Suffix: len(text)}
 				what := ""
 				if len(history) > 2 && r.IntN(8) == 0 {
 					next = history[r.IntN(len(history))]
-					ch, what = ChangeBetween(text, next), "back to an earlier version"
+					ch, what = ChangeBetween(NewText(text), NewText(next)), "back to an earlier version"
 				} else {
 					for range 1 + r.IntN(3) {
 						start, end, ins := randomReviewEdit(r, next)
@@ -280,7 +280,7 @@ func TestParseEditedPastTheErrorLimit(t *testing.T) {
 			}
 			at := bytes.IndexByte(src, ',')
 			next := append(append([]byte(nil), src[:at]...), src[at+len(junk):]...) // the junk fixed
-			requireSameParse(t, ParseEdited(next, prev, Change{Prefix: at, Suffix: len(src) - at - len(junk)}), "junk removed")
+			requireSameParse(t, ParseEdited(NewText(next), prev, Change{Prefix: at, Suffix: len(src) - at - len(junk)}), "junk removed")
 		})
 	}
 }

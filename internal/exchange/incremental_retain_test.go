@@ -50,7 +50,7 @@ func BenchmarkEditComment(b *testing.B) {
 	var spent, full time.Duration
 	fulls := 0
 	for i := 0; b.Loop(); i++ {
-		text := prev.Src // the new version's text is the caller's cost
+		text := prev.Text.Bytes() // the new version's text is the caller's cost
 		next := make([]byte, 0, len(text)+1)
 		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
 		start := time.Now()

@@ -117,7 +117,7 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 			next = next[:at] + ins + next[end:]
 		}
 		src := []byte(next)
-		got := ParseEdited(src, prev, ch)
+		got := ParseEdited(NewText(src), prev, ch)
 		want := Parse(src)
 		checkTree(t, src, got.Root, got.Syntax)
 		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
@@ -125,12 +125,12 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 		}
 		if _, ok := got.PatchCarried(); ok {
 			old, cur := prev.Review.Patch.Node, got.Review.Patch.Node
-			if string(prev.Src[old.Start:old.End]) != string(src[cur.Start:cur.End]) {
+			if string(prev.Text.Bytes()[old.Start:old.End]) != string(src[cur.Start:cur.End]) {
 				t.Fatalf("edit %d: the patch was carried over, but it is spelt differently", i)
 			}
 			shared++
 		}
-		if c, ok := got.EditOf(prev); !ok || c != ch.fit(len(prev.Src), len(src)) {
+		if c, ok := got.EditOf(prev); !ok || c != ch.fit(len(prev.Text.Bytes()), len(src)) {
 			t.Fatalf("edit %d: EditOf(prev) = %+v, %v; want %+v, true", i, c, ok, ch)
 		}
 		if _, ok := got.EditOf(got); ok {
@@ -161,7 +161,7 @@ func TestParseEditedAtThePatchsEdges(t *testing.T) {
 			}{{0, "x"}, {1, ""}, {1, "y"}, {0, " "}, {2, ""}} {
 				end := min(len(base), at+e.del)
 				src := append(append(append([]byte{}, base[:at]...), e.ins...), base[end:]...)
-				got := ParseEdited(src, prev, Change{Prefix: at, Suffix: len(base) - end})
+				got := ParseEdited(NewText(src), prev, Change{Prefix: at, Suffix: len(base) - end})
 				want := Parse(src)
 				if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
 					t.Fatalf("edit at %d (patch %d-%d), %d deleted, %q inserted: parse differs from a full parse", at, p.Start, p.End, e.del, e.ins)
@@ -247,7 +247,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	if gn.lazy == nil || pn.lazy == nil || &gn.lazy.table[0] != &pn.lazy.table[0] || &got.Review.Patch.Lines[0] != &prev.Review.Patch.Lines[0] || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
 		t.Fatalf("an edit after the patch copied it: got lazy %v lines %p, want the table and lines %p shared", gn.lazy != nil, &got.Review.Patch.Lines[0], &prev.Review.Patch.Lines[0])
 	}
-	if &gn.lazy.src[0] != &next[0] {
+	if &gn.lazy.src.b[0] != &next[gn.lazy.src.at] {
 		t.Error("the carried over patch decodes from another version's text, want its own")
 	}
 	if delta, ok := got.PatchCarried(); !ok || delta != 0 {

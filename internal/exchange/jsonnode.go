@@ -181,11 +181,11 @@ func (n *Node) Pointer() string {
 
 // Int returns the value of a number node that is integral, and whether
 // it is one. 3.0 and 3e0 count, as JSON Schema's "integer" does.
-func (n *Node) Int(src []byte) (int, bool) {
+func (n *Node) Int(src Text) (int, bool) {
 	if n == nil || n.Kind != KindNumber {
 		return 0, false
 	}
-	text := string(src[n.Start:n.End])
+	text := src.String(n.Start, n.End)
 	if v, err := strconv.Atoi(text); err == nil {
 		return v, true
 	}
@@ -199,7 +199,7 @@ func (n *Node) Int(src []byte) (int, bool) {
 // Value converts n to the generic form encoding/json would produce, with
 // numbers as json.Number-compatible strings (see numberValue). Invalid
 // nodes become nil.
-func (n *Node) Value(src []byte) any {
+func (n *Node) Value(src Text) any {
 	switch n.Kind {
 	case KindObject:
 		m := make(map[string]any, len(n.Members()))
@@ -216,7 +216,7 @@ func (n *Node) Value(src []byte) any {
 	case KindString:
 		return n.Str
 	case KindNumber:
-		return numberValue(src[n.Start:n.End])
+		return numberValue(src.Slice(n.Start, n.End))
 	case KindBool:
 		return n.Bool
 	}

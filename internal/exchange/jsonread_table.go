@@ -27,7 +27,7 @@ func (r *reader) patch(obj *Node, depth int) *Node {
 		if cap(t)-len(t) > len(t)/8 {
 			t = slices.Clone(t)
 		}
-		v = newLazyArray(v, t, r.src)
+		v = newLazyArray(v, t, window{b: r.src[v.Start:v.End], at: v.Start})
 	}
 	r.tableArray, r.tabling, r.table = false, false, nil
 	r.slab, r.strs, r.ptrs = nil, stringBlocks{}, nil
@@ -67,7 +67,7 @@ func (r *reader) spillTable(arr *Node) {
 	if !r.tabling {
 		return
 	}
-	dec := elemDecoder{r: reader{src: r.src}}
+	dec := newElemDecoder(window{b: r.src}, false)
 	for i := range r.table {
 		n := r.newNode()
 		*n = r.table.node(i, arr, 0, dec.value(&r.table[i], 0))

@@ -570,7 +570,7 @@ func TestParseJSONNumbers(t *testing.T) {
 				want = []string{tt.err}
 			}
 			diffLists(t, fmt.Sprintf("errors of %q", tt.in), errStrings(errs), want)
-			if v, ok := n.Int(src); v != tt.wantInt || ok != tt.isInt {
+			if v, ok := n.Int(NewText(src)); v != tt.wantInt || ok != tt.isInt {
 				t.Errorf("Int(%q) = %d, %v, want %d, %v", tt.in, v, ok, tt.wantInt, tt.isInt)
 			}
 		})
@@ -581,7 +581,7 @@ func TestNodeIntOfNonNumbers(t *testing.T) {
 	src := []byte(`["72", true, null]`)
 	root, _ := ParseJSON(src)
 	for _, n := range append(root.Elems(), root, nil) {
-		if v, ok := n.Int(src); v != 0 || ok {
+		if v, ok := n.Int(NewText(src)); v != 0 || ok {
 			t.Errorf("Int(%v) = %d, %v, want 0, false", n, v, ok)
 		}
 	}
@@ -628,7 +628,7 @@ func TestNodeMember(t *testing.T) {
 func TestNodeValue(t *testing.T) {
 	src := []byte(`{"a": [1, -2.5e3, "x\u00e9", true, false, null, {}], "b": {"c": []}, "d": 'x', "a2": 1, "a2": 2}`)
 	root, _ := ParseJSON(src)
-	got := root.Value(src)
+	got := root.Value(NewText(src))
 	want := map[string]any{
 		"a":  []any{json.Number("1"), json.Number("-2.5e3"), "xé", true, false, nil, map[string]any{}},
 		"b":  map[string]any{"c": []any{}},
@@ -784,7 +784,7 @@ func TestParseJSONAgreesWithEncodingJSON(t *testing.T) {
 		if err := dec.Decode(&want); err != nil {
 			t.Fatal(err)
 		}
-		if got := root.Value([]byte(doc)); !reflect.DeepEqual(got, want) {
+		if got := root.Value(NewText([]byte(doc))); !reflect.DeepEqual(got, want) {
 			t.Errorf("Value(%q) = %#v, want %#v", doc, got, want)
 		}
 		walk(root, func(n *Node) {

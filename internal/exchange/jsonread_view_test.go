@@ -23,7 +23,7 @@ func TestPatchParentIsStandIn(t *testing.T) {
 		if p.Parent.Start != doc.Root.Start || p.Parent.End != doc.Root.End || !p.IsMember() || p.Pointer() != "/patch" {
 			t.Errorf("%s: stand-in %d-%d, pointer %q", tt.src, p.Parent.Start, p.Parent.End, p.Pointer())
 		}
-		out, err := ApplyEdits(doc.Src, []Edit{RemoveMember(doc.Src, p)})
+		out, err := ApplyEdits(doc.Text.Bytes(), []Edit{RemoveMember(doc.Text, p)})
 		if err != nil || string(out) != tt.want {
 			t.Errorf("%s: RemoveMember(patch) = %s (%v), want %s", tt.src, out, err, tt.want)
 		}

@@ -39,7 +39,7 @@ type Position struct {
 // agrees on where a character is. Lines end at \n, \r\n or a lone \r, as
 // the LSP specification says.
 type Mapper struct {
-	content []byte
+	content Text
 	// The starts of the lines, in order, are those of shared then those
 	// of lines. shared is a prefix of an earlier version's, held in
 	// common (see edited): a mapper never changes its arrays once made.
@@ -66,11 +66,18 @@ const markStep = 512
 // NewMapper indexes the line starts of content. Only its first MaxSource
 // bytes are mapped, as the reader reads no more: past them, offsets clamp
 // and lines are past the end.
-func NewMapper(content []byte) *Mapper {
-	m := &Mapper{content: content[:min(len(content), MaxSource)]}
-	m.index(0, len(m.content), nil, 0)
+func NewMapper(content []byte) *Mapper { return NewTextMapper(NewText(content)) }
+
+// NewTextMapper is NewMapper of a Text.
+func NewTextMapper(content Text) *Mapper {
+	m := &Mapper{content: content.prefix(MaxSource)}
+	m.index(0, m.content.Len(), nil, 0)
 	return m
 }
+
+// bytes returns the content's bytes [from, to), which the caller must
+// not modify (see Text.Slice).
+func (m *Mapper) bytes(from, to int) []byte { return m.content.Slice(from, to) }
 
 // edited returns the mapper of content, a later version of m's text that
 // differs from it only where ch says (see Change). The lines before the
@@ -79,12 +86,12 @@ func NewMapper(content []byte) *Mapper {
 // the lines between are scanned. A keystroke near the top of a large
 // review so costs a copy of the line table, not a scan of the megabytes
 // after it; a Change without a Suffix rescans from the change to the end.
-func (m *Mapper) edited(content []byte, ch Change) *Mapper {
-	n := &Mapper{content: content[:min(len(content), MaxSource)]}
-	if len(content) > MaxSource || len(m.content) >= MaxSource {
+func (m *Mapper) edited(content Text, ch Change) *Mapper {
+	n := &Mapper{content: content.prefix(MaxSource)}
+	if content.Len() > MaxSource || m.content.Len() >= MaxSource {
 		ch.Suffix = 0 // a text cut short does not end with its suffix
 	}
-	ch = ch.fit(len(m.content), len(n.content))
+	ch = ch.fit(m.content.Len(), n.content.Len())
 	// Rescan from the start of the last line that starts before the first
 	// changed byte: its terminator may be that byte, or a \r before a \n
 	// typed there.
@@ -108,13 +115,13 @@ func (m *Mapper) edited(content []byte, ch Change) *Mapper {
 	// line of content, moved: whether a line starts at an offset depends
 	// on the byte before it and the one at it (or the end), the same in
 	// both texts. So are the lines after it, and so their marks.
-	suffixAt := len(m.content) - ch.Suffix
+	suffixAt := m.content.Len() - ch.Suffix
 	reuse := sort.Search(m.Lines(), func(i int) bool { return m.start(i) > suffixAt })
 	if ch.Suffix == 0 || reuse == m.Lines() {
-		n.index(from, len(n.content), nil, 0)
+		n.index(from, n.content.Len(), nil, 0)
 		return n
 	}
-	n.index(from, m.start(reuse)+len(n.content)-len(m.content), m, reuse)
+	n.index(from, m.start(reuse)+n.content.Len()-m.content.Len(), m, reuse)
 	return n
 }
 
@@ -125,23 +132,22 @@ func (m *Mapper) edited(content []byte, ch Change) *Mapper {
 func (m *Mapper) index(from, to int, old *Mapper, reuse int) {
 	// Counted first (Count is vectorised) so that the array is allocated
 	// once at its size: it lives as long as the document.
-	scan := m.content[:to]
-	rest := scan[from:]
-	n := bytes.Count(rest, []byte{'\n'})
-	cr := bytes.IndexByte(rest, '\r') >= 0
-	if cr {
-		n += bytes.Count(rest, []byte{'\r'}) - bytes.Count(rest, []byte("\r\n"))
-	}
+	n, cr := 0, false
+	m.content.Each(from, to, func(b []byte, _ int) bool {
+		n += bytes.Count(b, []byte{'\n'})
+		cr = cr || bytes.IndexByte(b, '\r') >= 0
+		return true
+	})
 	moved := 0
 	if old != nil {
 		moved = old.Lines() - reuse - 1 // the scan finds the first, at to
 	}
 	starts := make([]int32, 1, 1+n+moved)
 	starts[0] = int32(from)
-	starts = appendStarts(starts, scan, from, cr)
+	starts = m.appendStarts(starts, from, to, cr)
 	scanned := len(starts)
 	if old != nil {
-		starts = old.appendMoved(starts, reuse+1, len(m.content)-len(old.content))
+		starts = old.appendMoved(starts, reuse+1, m.content.Len()-old.content.Len())
 		scanned-- // the line at to is old's
 	}
 	m.lines = starts
@@ -151,36 +157,39 @@ func (m *Mapper) index(from, to int, old *Mapper, reuse int) {
 		}
 	}
 	if old != nil {
-		m.marks = old.appendMovedMarks(m.marks, int(old.start(reuse)), len(m.content)-len(old.content))
+		m.marks = old.appendMovedMarks(m.marks, int(old.start(reuse)), m.content.Len()-old.content.Len())
 	}
 }
 
 // appendStarts appends the starts of the lines after offset from, the
-// start of a line, to the end of content. The last may be the end.
-func appendStarts(starts []int32, content []byte, from int, cr bool) []int32 {
-	if !cr {
-		// The common case: IndexByte is vectorised, far faster than a
-		// byte loop on a multi-megabyte review.
-		for i := from; ; {
-			j := bytes.IndexByte(content[i:], '\n')
-			if j < 0 {
-				return starts
+// start of a line, up to offset to. The last may be to. cr says whether
+// a carriage return may end a line there.
+func (m *Mapper) appendStarts(starts []int32, from, to int, cr bool) []int32 {
+	afterCR := false // from starts a line: no \r\n spans it
+	m.content.Each(from, to, func(b []byte, at int) bool {
+		if !cr {
+			// The common case: IndexByte is vectorised, far faster than
+			// a byte loop on a multi-megabyte review.
+			for i := 0; ; {
+				j := bytes.IndexByte(b[i:], '\n')
+				if j < 0 {
+					return true
+				}
+				i += j + 1
+				starts = append(starts, int32(at+i))
 			}
-			i += j + 1
-			starts = append(starts, int32(i))
 		}
-	}
-	for i := from; i < len(content); i++ {
-		switch content[i] {
-		case '\n':
-			starts = append(starts, int32(i+1))
-		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
-				i++
+		for i, c := range b {
+			switch {
+			case c == '\n' && afterCR:
+				starts[len(starts)-1]++ // a \r\n is one line break, which may span pieces
+			case c == '\n' || c == '\r':
+				starts = append(starts, int32(at+i+1))
 			}
-			starts = append(starts, int32(i+1))
+			afterCR = c == '\r'
 		}
-	}
+		return true
+	})
 	return starts
 }
 
@@ -220,24 +229,37 @@ func (m *Mapper) appendMovedMarks(marks []mark, from, delta int) []mark {
 func (m *Mapper) markLine(start, end int) {
 	u16, u32, last := 0, 0, start
 	for i := start; i < end; {
-		if c := m.content[i]; c < utf8.RuneSelf {
-			i++
-			u16++
-		} else {
-			r, size := utf8.DecodeRune(m.content[i:end])
-			i += size
-			u16++
-			if r >= 0x10000 {
-				u16++
+		// A run of the line at a time, ending at a character boundary: a
+		// line may span pieces of the text.
+		w := m.bytes(i, min(end, i+scanRun))
+		at := i
+		for j := 0; j < len(w); {
+			if !utf8.FullRune(w[j:]) && at+len(w) < end {
+				break // a character cut by the run: the next run starts at it
 			}
-		}
-		u32++
-		if i-last >= markStep && i < end {
-			m.marks = append(m.marks, mark{off: int32(i), u16: int32(u16), u32: int32(u32)})
-			last = i
+			if c := w[j]; c < utf8.RuneSelf {
+				j++
+				u16++
+			} else {
+				r, size := utf8.DecodeRune(w[j:])
+				j += size
+				u16++
+				if r >= 0x10000 {
+					u16++
+				}
+			}
+			u32++
+			i = at + j
+			if i-last >= markStep && i < end {
+				m.marks = append(m.marks, mark{off: int32(i), u16: int32(u16), u32: int32(u32)})
+				last = i
+			}
 		}
 	}
 }
+
+// scanRun is how many bytes of a line a scan reads at a time.
+const scanRun = 4 << 10
 
 // markBefore returns the last mark in [start, offset], or a mark at
 // start with no columns when there is none.
@@ -271,10 +293,10 @@ func (m *Mapper) start(i int) int {
 // lineEnd returns the offset of line i's terminator (or of the end of input).
 func (m *Mapper) lineEnd(i int) int {
 	if i+1 >= m.Lines() {
-		return len(m.content)
+		return m.content.Len()
 	}
 	end := m.start(i+1) - 1
-	if end > m.start(i) && m.content[end] == '\n' && m.content[end-1] == '\r' {
+	if end > m.start(i) && m.content.Byte(end) == '\n' && m.content.Byte(end-1) == '\r' {
 		end--
 	}
 	return end
@@ -292,15 +314,29 @@ func (m *Mapper) Line(offset int) int {
 // An offset inside a line terminator or a multi-byte character maps to the
 // position of that terminator or character.
 func (m *Mapper) Position(offset int, enc Encoding) Position {
-	offset = max(0, min(offset, len(m.content)))
+	offset = max(0, min(offset, m.content.Len()))
 	line := m.Line(offset)
 	start, end := m.start(line), m.lineEnd(line)
 	offset = min(offset, end)
 	if enc == UTF8 {
-		return Position{Line: line, Character: columns(m.content[start:end], offset-start, enc)}
+		return Position{Line: line, Character: m.charStart(start, end, offset) - start}
 	}
 	mk := m.markBefore(start, offset)
-	return Position{Line: line, Character: mk.units(enc) + columns(m.content[mk.off:end], offset-int(mk.off), enc)}
+	return Position{Line: line, Character: mk.units(enc) + m.columnsTo(int(mk.off), end, offset, enc)}
+}
+
+// charStart returns the start of the character that offset, in the line
+// [start, end), falls in (see charStart), reading the few bytes around it.
+func (m *Mapper) charStart(start, end, offset int) int {
+	from := max(start, offset-utf8.UTFMax)
+	return from + charStart(m.bytes(from, min(end, offset+utf8.UTFMax)), offset-from)
+}
+
+// columnsTo counts the units of the characters from offset at, a
+// character boundary of a line ending at end, up to offset upto (see
+// columns), reading those bytes and the character that may cross upto.
+func (m *Mapper) columnsTo(at, end, upto int, enc Encoding) int {
+	return columns(m.bytes(at, min(end, upto+utf8.UTFMax)), upto-at, enc)
 }
 
 // columns counts the units, in enc, of the characters of line that end at
@@ -361,13 +397,13 @@ func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
 	}
 	if p.Line >= m.Lines() {
 		if p.Line == m.Lines() && p.Character == 0 {
-			return len(m.content), nil
+			return m.content.Len(), nil
 		}
 		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line+1, m.Lines())
 	}
 	start, end := m.start(p.Line), m.lineEnd(p.Line)
 	if enc == UTF8 {
-		return start + charStart(m.content[start:end], min(p.Character, end-start)), nil
+		return m.charStart(start, end, start+min(p.Character, end-start)), nil
 	}
 	// Start from the last mark of the line at or before the character:
 	// no earlier boundary can be the answer.
@@ -380,19 +416,28 @@ func (m *Mapper) Offset(p Position, enc Encoding) (int, error) {
 	}
 	units := mk.units(enc)
 	for i := int(mk.off); i < end; {
-		if units >= p.Character {
-			return i, nil
-		}
-		r, size := utf8.DecodeRune(m.content[i:end])
-		if enc == UTF16 && r >= 0x10000 {
-			units += 2
-			if units > p.Character {
-				return i, nil // inside a surrogate pair: the character's start
+		// A run at a time, as markLine reads: the scan from the mark
+		// before the character is a run or less.
+		w, at := m.bytes(i, min(end, i+scanRun)), i
+		for j := 0; j < len(w); {
+			if units >= p.Character {
+				return at + j, nil
 			}
-		} else {
-			units++
+			if !utf8.FullRune(w[j:]) && at+len(w) < end {
+				break // the next run starts at this character
+			}
+			r, size := utf8.DecodeRune(w[j:])
+			if enc == UTF16 && r >= 0x10000 {
+				units += 2
+				if units > p.Character {
+					return at + j, nil // inside a surrogate pair: the character's start
+				}
+			} else {
+				units++
+			}
+			j += size
+			i = at + j
 		}
-		i += size
 	}
 	return end, nil
 }
@@ -428,9 +473,9 @@ func charStart(line []byte, i int) int {
 // Width returns how many units of enc the text [start, end) of one line
 // spans: a token's length, without looking its line up again.
 func (m *Mapper) Width(start, end int, enc Encoding) int {
-	start, end = max(0, min(start, len(m.content))), max(0, min(end, len(m.content)))
+	start, end = max(0, min(start, m.content.Len())), max(0, min(end, m.content.Len()))
 	if end <= start {
 		return 0
 	}
-	return columns(m.content[start:end], end-start, enc)
+	return columns(m.bytes(start, end), end-start, enc)
 }

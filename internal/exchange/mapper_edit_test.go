@@ -88,11 +88,11 @@ func TestMapperEditedChange(t *testing.T) {
 			ch := edit
 			switch r.IntN(4) {
 			case 0:
-				ch = ChangeBetween(text, next) // all that is true
+				ch = ChangeBetween(NewText(text), NewText(next)) // all that is true
 			case 1:
 				ch = ch.Then(Change{Prefix: r.IntN(ch.Prefix + 1), Suffix: r.IntN(ch.Suffix + 1)}) // less
 			}
-			got := m.edited(next, ch)
+			got := m.edited(NewText(next), ch)
 			want := NewMapper(next)
 			where := fmt.Sprintf("%s, edit %d (%+v) to %.80q", name, i, ch, next)
 			sameTables(t, where, got, want)
@@ -116,9 +116,9 @@ func TestMapperEditedLineEnds(t *testing.T) {
 		{"x\ny\r", "x\ny\r\n"}, {"x\ny", "x\ny\r"}, {"😀\r\n😀", "😀\r😀\n😀"}, {"", "\r\n"}, {"\r\n", ""},
 	} {
 		old, text := []byte(tc[0]), []byte(tc[1])
-		ch := ChangeBetween(old, text)
+		ch := ChangeBetween(NewText(old), NewText(text))
 		where := fmt.Sprintf("%q to %q (%+v)", old, text, ch)
-		got, want := NewMapper(old).edited(text, ch), NewMapper(text)
+		got, want := NewMapper(old).edited(NewText(text), ch), NewMapper(text)
 		sameTables(t, where, got, want)
 		sameAnswers(t, where, got, want, r, ch.Prefix, len(text)-ch.Suffix)
 	}
@@ -127,8 +127,8 @@ func TestMapperEditedLineEnds(t *testing.T) {
 // sameTables fails unless got and want hold the same text, lines and marks.
 func sameTables(t *testing.T, where string, got, want *Mapper) {
 	t.Helper()
-	if !bytes.Equal(got.content, want.content) || got.Lines() != want.Lines() {
-		t.Fatalf("%s: got %d lines of %d bytes, want %d lines of %d bytes", where, got.Lines(), len(got.content), want.Lines(), len(want.content))
+	if !bytes.Equal(got.content.Bytes(), want.content.Bytes()) || got.Lines() != want.Lines() {
+		t.Fatalf("%s: got %d lines of %d bytes, want %d lines of %d bytes", where, got.Lines(), got.content.Len(), want.Lines(), want.content.Len())
 	}
 	if g, w := got.starts(), want.starts(); !slices.Equal(g, w) {
 		t.Fatalf("%s: got line starts %v, want %v", where, g, w)
@@ -144,7 +144,7 @@ func sameTables(t *testing.T, where string, got, want *Mapper) {
 // around.
 func sameAnswers(t *testing.T, where string, got, want *Mapper, r *rand.Rand, from, to int) {
 	t.Helper()
-	n := len(want.content)
+	n := want.content.Len()
 	offsets := []int{-1, 0, n, n + 1}
 	for _, at := range []int{from, to} {
 		for o := max(0, at-6); o <= min(n, at+6); o++ {
@@ -214,10 +214,10 @@ func TestMapperEditedReusesSuffix(t *testing.T) {
 	}
 	old := NewMapper([]byte("head\n" + oldRest))
 	text := []byte("head, edited\n" + newRest)
-	got := old.edited(text, Change{Prefix: 4, Suffix: len(oldRest)})
+	got := old.edited(NewText(text), Change{Prefix: 4, Suffix: len(oldRest)})
 
 	// What the old mapper says of its rest, moved by the 8 bytes typed.
-	want := &Mapper{content: text, lines: []int32{0}}
+	want := &Mapper{content: NewText(text), lines: []int32{0}}
 	for _, s := range old.starts()[1:] {
 		want.lines = append(want.lines, s+8)
 	}
@@ -238,8 +238,8 @@ func TestParseEditedMapper(t *testing.T) {
 	prev := Parse(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 6, Seed: 3}))
 	prev.Mapper()
 	for i := range 300 {
-		next, ch := randomEdit(r, prev.Src)
-		d := ParseEdited(next, prev, ch)
+		next, ch := randomEdit(r, prev.Text.Bytes())
+		d := ParseEdited(NewText(next), prev, ch)
 		sameTables(t, fmt.Sprintf("edit %d (%+v)", i, ch), d.Mapper(), NewMapper(next))
 		prev = d
 	}
@@ -258,7 +258,7 @@ func TestParseEditedMapperTakesSuffix(t *testing.T) {
 		prev := Parse([]byte(old))
 		prev.Mapper()
 		text := []byte(before + "12" + after + newRest)
-		d := ParseEdited(text, prev, Change{Prefix: len(before) + 1, Suffix: len(after + oldRest)})
+		d := ParseEdited(NewText(text), prev, Change{Prefix: len(before) + 1, Suffix: len(after + oldRest)})
 		want := []int32{0}
 		for _, s := range NewMapper([]byte(old)).starts()[1:] {
 			want = append(want, s+1)
@@ -293,7 +293,7 @@ func BenchmarkMapperEdited(b *testing.B) {
 		} {
 			b.Run(place+"/"+tc.name, func(b *testing.B) {
 				for b.Loop() {
-					m.edited(next, tc.ch)
+					m.edited(NewText(next), tc.ch)
 				}
 			})
 		}

@@ -25,9 +25,9 @@ const (
 // and the review model decoded from it with the spec's tolerance rules.
 //
 // A Document never changes once parsed, but for the mapper it builds on
-// first use; Src must never be modified.
+// first use.
 type Document struct {
-	Src    []byte
+	Text   Text
 	Root   *Node
 	Syntax []SyntaxError
 	Review Review
@@ -55,12 +55,12 @@ type docID struct{ _ byte }
 // Mapper returns the document's position mapper, built on first use.
 func (d *Document) Mapper() *Mapper {
 	if d.mapper == nil { // a Document not made by this package's parsers
-		return NewMapper(d.Src)
+		return NewTextMapper(d.Text)
 	}
 	d.mapper.mu.Lock()
 	defer d.mapper.mu.Unlock()
 	if d.mapper.m == nil {
-		d.mapper.m = NewMapper(d.Src)
+		d.mapper.m = NewTextMapper(d.Text)
 	}
 	return d.mapper.m
 }
@@ -117,9 +117,10 @@ type Patch struct {
 	// TrailingEmpty is the forbidden final "" element of the array form; it
 	// is not one of Lines.
 	TrailingEmpty *Node
-	// src is the document's text, which the lines' texts are decoded from
-	// when the elements are kept in a table (see stringElem).
-	src []byte
+	// src is the patch's bytes in the document's text, which the lines'
+	// texts are decoded from when the elements are kept in a table (see
+	// stringElem).
+	src window
 	// origin is shared by the versions whose patch was carried over from
 	// one read (ParseIncremental): see Origin.
 	origin *PatchOrigin
@@ -185,7 +186,7 @@ func (p *Patch) element(i int) *Node {
 	if t == nil {
 		return p.Node.children()[i]
 	}
-	dec := elemDecoder{r: reader{src: p.src}}
+	dec := newElemDecoder(p.src, false)
 	n := t.table.node(i, p.Node, t.delta, dec.value(&t.table[i], t.delta))
 	return &n
 }
@@ -203,7 +204,8 @@ func (p *Patch) LineElemRange(i int) Range {
 
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
-	return p.text(&elemDecoder{r: reader{src: p.src}}, &p.Lines[i])
+	dec := newElemDecoder(p.src, false)
+	return p.text(&dec, &p.Lines[i])
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
@@ -276,11 +278,19 @@ func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }
 // src's bytes once it is parsed (appending past its length is harmless);
 // give Parse a copy of a buffer that will be reused. A source of 2 GiB or
 // more is not read: it gets one syntax error.
-func Parse(src []byte) *Document {
+func Parse(src []byte) *Document { return parseFlat(src) }
+
+// ParseText is Parse of a Text. The reader reads one run of bytes: a
+// text of several pieces is copied into one first, which the document
+// then holds.
+func ParseText(t Text) *Document { return parseFlat(t.Bytes()) }
+
+func parseFlat(src []byte) *Document {
 	root, errs := ParseJSON(src)
-	d := &Document{Src: src, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
+	t := NewText(src)
+	d := &Document{Text: t, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
-		d.Review = decodeReview(src, root)
+		d.Review = decodeReview(t, root)
 	}
 	return d
 }
@@ -292,13 +302,12 @@ func str(n *Node) string {
 	return ""
 }
 
-func decodeReview(src []byte, root *Node) Review {
+func decodeReview(src Text, root *Node) Review {
 	return decodeReviewWithPatch(src, root, decodePatch(src, root.Member("patch")))
 }
 
 // decodeReviewWithPatch decodes the review around an already decoded patch.
-func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
-	patch.src = src
+func decodeReviewWithPatch(src Text, root *Node, patch Patch) Review {
 	r := Review{Node: root, VersionNode: root.Member("leanreview_review"), Patch: patch}
 	r.Version, _ = r.VersionNode.Int(src)
 	r.Title = str(root.Member("title"))
@@ -313,10 +322,11 @@ func decodeReviewWithPatch(src []byte, root *Node, patch Patch) Review {
 	return r
 }
 
-func decodePatch(src []byte, n *Node) Patch {
-	p := Patch{Node: n, src: src}
+func decodePatch(src Text, n *Node) Patch {
+	p := Patch{Node: n}
 	if n != nil {
 		p.origin = new(PatchOrigin)
+		p.src = src.window(n.Start, n.End)
 	}
 	switch {
 	case n == nil:
@@ -326,12 +336,12 @@ func decodePatch(src []byte, n *Node) Patch {
 		// splitLines already drops the empty line after a final line feed
 		// ("a\nb\n" is two lines); an empty string holds no line at all.
 		if n.Str != "" {
-			p.Lines = appendLines(p.Lines, src, n, 0, n.Start)
+			p.Lines = appendLines(p.Lines, p.src, n, 0, n.Start)
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
 		if t := n.lazy; t != nil {
-			p.Lines = decodeTable(src, &p, t)
+			p.Lines = decodeTable(&p, t)
 			break
 		}
 		elems := n.Elems()
@@ -342,7 +352,7 @@ func decodePatch(src []byte, n *Node) Patch {
 		}
 		for i, e := range elems {
 			if e.Kind == KindString { // else a schema error; not a diff line
-				p.Lines = appendElem(p.Lines, src, e, i, n.Start)
+				p.Lines = appendElem(p.Lines, p.src, e, i, n.Start)
 			}
 		}
 	default:
@@ -353,7 +363,7 @@ func decodePatch(src []byte, n *Node) Patch {
 
 // decodeTable is decodePatch for an array whose elements are kept in a
 // table: it reads the table, and makes no element.
-func decodeTable(src []byte, p *Patch, t *lazyElems) []PatchLine {
+func decodeTable(p *Patch, t *lazyElems) []PatchLine {
 	k := len(t.table)
 	if k > 0 && t.table[k-1].size == 0 {
 		p.TrailingEmpty = p.element(k - 1)
@@ -370,14 +380,14 @@ func decodeTable(src []byte, p *Patch, t *lazyElems) []PatchLine {
 			ls = append(ls, PatchLine{elem: int32(i), start: int32(start - p.Node.Start), end: int32(end - p.Node.Start), textEnd: te.size})
 			continue
 		}
-		ls = appendLines(ls, src, &e, i, p.Node.Start)
+		ls = appendLines(ls, p.src, &e, i, p.Node.Start)
 	}
 	return ls
 }
 
 // appendElem appends to ls the lines of e, element elem of the patch
 // that starts at base.
-func appendElem(ls []PatchLine, src []byte, e *Node, elem, base int) []PatchLine {
+func appendElem(ls []PatchLine, src window, e *Node, elem, base int) []PatchLine {
 	// Without an escape the value cannot hold a line break (a raw one
 	// ends the string); most lines have none, so this skips the scan.
 	if !e.Escape || strings.IndexByte(e.Str, '\n') < 0 && strings.IndexByte(e.Str, '\r') < 0 {
@@ -389,14 +399,14 @@ func appendElem(ls []PatchLine, src []byte, e *Node, elem, base int) []PatchLine
 
 // appendLines appends to ls the lines of the string node e, element elem
 // of the patch that starts at base (or the patch string).
-func appendLines(ls []PatchLine, src []byte, e *Node, elem, base int) []PatchLine {
+func appendLines(ls []PatchLine, src window, e *Node, elem, base int) []PatchLine {
 	splitLines(src, e, func(s span) {
 		ls = append(ls, PatchLine{elem: int32(elem), start: int32(s.start - base), end: int32(s.end - base), textStart: int32(s.textStart), textEnd: int32(s.textEnd)})
 	})
 	return ls
 }
 
-func decodeComment(src []byte, n *Node, index int) *Comment {
+func decodeComment(src Text, n *Node, index int) *Comment {
 	c := &Comment{Node: n, Index: index}
 	// One pass over the members rather than a Member lookup per field: a
 	// keystroke decodes every comment again. A later duplicate overwrites
@@ -479,7 +489,7 @@ type LineReader struct {
 
 // NewLineReader returns a LineReader of p's lines.
 func (p *Patch) NewLineReader() *LineReader {
-	return &LineReader{p: p, dec: elemDecoder{r: reader{src: p.src}}, peek: elemDecoder{r: reader{src: p.src, peek: true}}}
+	return &LineReader{p: p, dec: newElemDecoder(p.src, false), peek: newElemDecoder(p.src, true)}
 }
 
 // Text returns line i decoded, without its line terminator.
@@ -505,14 +515,15 @@ func (p *Patch) LineHead(i int) (byte, bool) {
 	if l.textEnd == l.textStart {
 		return 0, false
 	}
-	if p.src == nil || p.Form != PatchArray || l.textStart != 0 {
+	if p.src.b == nil || p.Form != PatchArray || l.textStart != 0 {
 		return p.LineText(i)[0], true
 	}
-	start, end := p.LineStart(i), p.LineEnd(i)
-	if p.src[start] != '\\' {
-		return p.src[start], true
+	src := p.src.b
+	start, end := p.LineStart(i)-p.src.at, p.LineEnd(i)-p.src.at
+	if src[start] != '\\' {
+		return src[start], true
 	}
-	dec, _ := escapeAt(p.src[:end], start)
+	dec, _ := escapeAt(src[:end], start)
 	if len(dec) == 0 {
 		return p.LineText(i)[0], true
 	}

@@ -24,7 +24,7 @@ func lineStrings(t *testing.T, d *Document) []string {
 			t.Errorf("line %d range %d-%d, want inside its node's content %d-%d", i, start, end, cs, ce)
 			continue
 		}
-		s := fmt.Sprintf("%d %q %s", p.LineElem(i), p.LineText(i), d.Src[start:end])
+		s := fmt.Sprintf("%d %q %s", p.LineElem(i), p.LineText(i), d.Text.Bytes()[start:end])
 		if p.LineShared(i) {
 			s += " shared"
 		}

@@ -51,16 +51,16 @@ type lazyElems struct {
 	delta int
 	// parent is the node the elements are made for (their Parent).
 	parent *Node
-	// src is the text of the version the node belongs to, which the
-	// elements are decoded from.
-	src  []byte
+	// src is the bytes of the array in the text of the version the node
+	// belongs to, which the elements are decoded from.
+	src  window
 	once sync.Once
 	made []*Node
 }
 
 // newLazyArray returns a copy of n, an array node read with its elements
 // in table from src, that makes them when asked for.
-func newLazyArray(n *Node, table stringTable, src []byte) *Node {
+func newLazyArray(n *Node, table stringTable, src window) *Node {
 	c := *n
 	c.kids, c.onlyStrings = nil, true
 	c.lazy = &lazyElems{table: table, parent: &c, src: src}
@@ -71,7 +71,7 @@ func newLazyArray(n *Node, table stringTable, src []byte) *Node {
 // sharing n's table that makes its elements, moved, from src when asked
 // for, or a copy with its offsets shifted (a patch string, or an array the
 // table could not hold). Its Parent, name and key are the reader's to set.
-func newMovedNode(n *Node, delta int, src []byte) *Node {
+func newMovedNode(n *Node, delta int, src window) *Node {
 	if n.lazy == nil {
 		return cloneShifted(n, delta)
 	}
@@ -93,7 +93,7 @@ func (l *lazyElems) children() []*Node {
 	l.once.Do(func() {
 		slab := make([]Node, len(l.table))
 		own := make([]*Node, len(l.table))
-		dec := elemDecoder{r: reader{src: l.src}}
+		dec := newElemDecoder(l.src, false)
 		for i := range l.table {
 			slab[i] = l.table.node(i, l.parent, l.delta, dec.value(&l.table[i], l.delta))
 			own[i] = &slab[i]
@@ -104,8 +104,18 @@ func (l *lazyElems) children() []*Node {
 }
 
 // elemDecoder decodes elements of a table from a text, as the reader did
-// when it read them, its errors aside (they were reported then).
-type elemDecoder struct{ r reader }
+// when it read them, its errors aside (they were reported then): from a
+// window of the text, whose offset base it takes from the elements'.
+type elemDecoder struct {
+	r    reader
+	base int
+}
+
+// newElemDecoder returns a decoder of the elements in w; one that peeks
+// leaves each value in its scratch (see peek).
+func newElemDecoder(w window, peek bool) elemDecoder {
+	return elemDecoder{r: reader{src: w.b, peek: peek}, base: w.at}
+}
 
 // value returns the value of e, delta bytes from where it was read, a
 // copy in the decoder's blocks; for a decoder that peeks, "", the value
@@ -116,7 +126,7 @@ func (d *elemDecoder) value(e *stringElem, delta int) string {
 		return ""
 	}
 	var n Node
-	d.r.pos, d.r.errs = int(e.start)+delta, d.r.errs[:0]
+	d.r.pos, d.r.errs = int(e.start)+delta-d.base, d.r.errs[:0]
 	d.r.stringValue(&n)
 	return n.Str
 }

@@ -27,7 +27,7 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 	for k := range 3 {
 		at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 		next := append(append(append([]byte{}, src[:at]...), "x"...), src[at:]...)
-		doc = exchange.ParseEdited(next, doc, exchange.Change{Prefix: at, Suffix: len(src) - at})
+		doc = exchange.ParseEdited(exchange.NewText(next), doc, exchange.Change{Prefix: at, Suffix: len(src) - at})
 		rep = anchor.CheckDocument(doc, rep)
 		src = next
 		askAll(features.Analysis{Report: rep})
@@ -50,7 +50,7 @@ func askAll(r features.Analysis) {
 	r.Gutter(exchange.Range{Start: mid, End: mid + 4000})
 	r.Folds()
 	r.Symbols()
-	features.Tokens(r.Index, r.Doc.Src)
-	features.TokensIn(r.Index, r.Doc.Src, exchange.Range{Start: mid, End: mid + 4000})
+	features.Tokens(r.Index, r.Doc.Text)
+	features.TokensIn(r.Index, r.Doc.Text, exchange.Range{Start: mid, End: mid + 4000})
 	features.DismissedHints(r.Doc)
 }

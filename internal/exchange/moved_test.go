@@ -38,7 +38,7 @@ func TestMovedPatchMatchesAFreshParse(t *testing.T) {
 				del = 1
 			}
 			next := append(append(append([]byte{}, src[:at]...), ins...), src[at+del:]...)
-			got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at - del})
+			got := ParseEdited(NewText(next), doc, Change{Prefix: at, Suffix: len(src) - at - del})
 			src, doc = next, got
 			if step%3 != 0 {
 				continue // elements asked for only now and then: chains of moves
@@ -68,7 +68,7 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 60, Comments: 2, Seed: 4})
 	doc := Parse(src)
 	shifted := func(n int) []byte { return append([]byte(strings.Repeat(" ", n)), src...) }
-	moved := newMovedNode(doc.Review.Patch.Node, 4, shifted(4)) // "new " typed before it
+	moved := newMovedNode(doc.Review.Patch.Node, 4, window{b: shifted(4)}) // "new " typed before it
 	var wg sync.WaitGroup
 	firsts := make([]*Node, 8)
 	for i := range firsts {
@@ -89,17 +89,17 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	}
 	// The next version moves the patch while a request of this one makes
 	// its elements: the move must not read what the making writes.
-	fresh := newMovedNode(doc.Review.Patch.Node, 2, shifted(2))
+	fresh := newMovedNode(doc.Review.Patch.Node, 2, window{b: shifted(2)})
 	var race sync.WaitGroup
 	race.Add(2)
 	go func() { defer race.Done(); fresh.Elems() }()
-	go func() { defer race.Done(); newMovedNode(fresh, 1, shifted(3)) }()
+	go func() { defer race.Done(); newMovedNode(fresh, 1, window{b: shifted(3)}) }()
 	race.Wait()
 	clone := cloneShifted(moved, 0)
 	if clone.lazy != nil || shape(clone) != shape(moved) {
 		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy != nil, shape(clone) == shape(moved))
 	}
-	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4, src).lazy
+	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4, window{b: src}).lazy
 	if again == nil || again.delta != 0 || &again.table[0] != &read.table[0] {
 		t.Fatalf("moved twice: %+v, want the table read, moved by 0", again)
 	}
@@ -122,7 +122,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 	for k := range 5 {
 		at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 		next := append(append(append([]byte{}, src[:at]...), "é"[:2*(k%2)+0]+"x"...), src[at:]...)
-		got := ParseEdited(next, doc, Change{Prefix: at, Suffix: len(src) - at})
+		got := ParseEdited(NewText(next), doc, Change{Prefix: at, Suffix: len(src) - at})
 		check = CheckIncremental(got, &check)
 		p := got.Review.Patch
 		if l := p.Node.lazy; l == nil || l.made != nil {

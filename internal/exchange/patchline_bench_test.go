@@ -22,11 +22,11 @@ func BenchmarkParseEditedSummary(b *testing.B) {
 	prev := Parse(src)
 	for b.Loop() {
 		b.StopTimer()
-		text := prev.Src
+		text := prev.Text.Bytes()
 		next := make([]byte, 0, len(text)+1)
 		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
 		b.StartTimer()
-		doc := ParseEdited(next, prev, Change{Prefix: at, Suffix: len(text) - at})
+		doc := ParseEdited(NewText(next), prev, Change{Prefix: at, Suffix: len(text) - at})
 		if doc.Review.Patch.Node == prev.Review.Patch.Node {
 			b.Fatal("the patch did not move")
 		}

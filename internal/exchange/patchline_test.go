@@ -53,7 +53,7 @@ func TestMovedPatchSharesLines(t *testing.T) {
 			src, ch, what := editBeforePatch(r, prev)
 			var got *Document
 			if k%2 == 0 {
-				got = ParseEdited(src, prev, ch)
+				got = ParseEdited(NewText(src), prev, ch)
 			} else {
 				got = ParseIncremental(src, prev)
 			}
@@ -81,7 +81,7 @@ func TestMovedPatchSharesLines(t *testing.T) {
 // (which moves the patch, or not for a replacement of the same length),
 // else any byte before the patch replaced by anything.
 func editBeforePatch(r *rand.Rand, prev *Document) ([]byte, Change, string) {
-	old := prev.Src
+	old := prev.Text.Bytes()
 	splice := func(start, end int, text string) ([]byte, Change) {
 		src := append(append(append([]byte(nil), old[:start]...), text...), old[end:]...)
 		return src, Change{Prefix: start, Suffix: len(old) - end}

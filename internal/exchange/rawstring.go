@@ -56,9 +56,9 @@ func contentRange(n *Node) (int, int) {
 // each line the source range of its escaped text. A trailing carriage
 // return is dropped from the line (CRLF patches), and so is the empty line
 // after a final line feed. Each line's Text is a substring of n.Str.
-func SplitLines(src []byte, n *Node) []Segment {
+func SplitLines(src Text, n *Node) []Segment {
 	var out []Segment
-	splitLines(src, n, func(s span) {
+	splitLines(src.window(n.Start, n.End), n, func(s span) {
 		out = append(out, Segment{Text: n.Str[s.textStart:s.textEnd], Start: s.start, End: s.end})
 	})
 	return out
@@ -74,18 +74,19 @@ type span struct {
 // splitLines calls yield with each line of the string node n, as
 // SplitLines splits them. It decodes as the reader did, so it only counts
 // the decoded bytes: the text is n.Str's, never built again.
-func splitLines(src []byte, n *Node, yield func(span)) {
+func splitLines(w window, n *Node, yield func(span)) {
 	start, end := contentRange(n)
 	if !n.Escape {
 		yield(span{start, end, 0, len(n.Str)})
 		return
 	}
+	src := w.b[:end-w.at]
 	lines := 0
 	line := span{start: start}
 	d := 0     // decoded bytes so far
 	crAt := -1 // source offset of a carriage return just decoded
 	for i := start; i < end; {
-		dec, size := escapeAt(src[:end], i)
+		dec, size := escapeAt(src, i-w.at)
 		if len(dec) == 1 && dec[0] == '\n' {
 			line.end, line.textEnd = i, d
 			if crAt >= 0 {
@@ -116,15 +117,16 @@ func splitLines(src []byte, n *Node, yield func(span)) {
 
 // SourceOffset maps a byte offset in a string node's decoded value to the
 // source offset of the escape or character that produced it.
-func SourceOffset(src []byte, n *Node, decoded int) int {
+func SourceOffset(t Text, n *Node, decoded int) int {
 	start, end := contentRange(n)
+	src := t.Slice(start, end)
 	if !n.Escape {
 		// The source is the value: only back up to the character's start.
-		return start + charStart(src[start:end], max(0, min(decoded, end-start)))
+		return start + charStart(src, max(0, min(decoded, end-start)))
 	}
 	d := 0
 	for i := start; i < end; {
-		dec, size := escapeAt(src[:end], i)
+		dec, size := escapeAt(src, i-start)
 		if d+len(dec) > decoded {
 			return i // decoded falls in this unit: its start
 		}

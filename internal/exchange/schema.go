@@ -165,12 +165,12 @@ func (v *SchemaValidator) run(inst any) (err error) {
 func instanceOf(doc *Document, shortcut bool, stub []bool) (any, []*Node) {
 	root := doc.Root
 	if !shortcut || root.Kind != KindObject {
-		return instance(root, doc.Src), nil
+		return instance(root, doc.Text), nil
 	}
 	obj := make(map[string]any, len(root.Members()))
 	for _, mem := range root.Members() {
 		if mem.Name != "patch" && mem.Name != "comments" {
-			obj[mem.Name] = instance(mem, doc.Src) // the last duplicate wins, as in Value
+			obj[mem.Name] = instance(mem, doc.Text) // the last duplicate wins, as in Value
 		}
 	}
 	var faults []*Node
@@ -184,16 +184,16 @@ func instanceOf(doc *Document, shortcut bool, stub []bool) (any, []*Node) {
 			}
 		}
 	} else if patch != nil {
-		obj["patch"] = instance(patch, doc.Src)
+		obj["patch"] = instance(patch, doc.Text)
 	}
 	if comments := root.Member("comments"); comments != nil && comments.Kind == KindArray {
 		elems := make([]any, len(comments.Elems()))
 		certain := true
 		for i, c := range comments.Elems() {
-			if i < len(stub) && stub[i] || certainlyValidComment(c, doc.Src) {
+			if i < len(stub) && stub[i] || certainlyValidComment(c, doc.Text) {
 				elems[i] = stubComment
 			} else {
-				elems[i] = instance(c, doc.Src)
+				elems[i] = instance(c, doc.Text)
 				certain = false
 			}
 		}
@@ -202,7 +202,7 @@ func instanceOf(doc *Document, shortcut bool, stub []bool) (any, []*Node) {
 		}
 		obj["comments"] = elems
 	} else if comments != nil {
-		obj["comments"] = instance(comments, doc.Src)
+		obj["comments"] = instance(comments, doc.Text)
 	}
 	return obj, faults
 }
@@ -216,7 +216,7 @@ var stubComment = map[string]any{"path": "p", "side": "RIGHT", "start_line": jso
 // the shortcut); it must never answer true for an invalid one. Every check
 // mirrors one keyword of $defs/comment or $defs/reply, and
 // TestCommentShortcut fails when those change.
-func certainlyValidComment(c *Node, src []byte) bool {
+func certainlyValidComment(c *Node, src Text) bool {
 	if c.Kind != KindObject {
 		return false
 	}
@@ -294,11 +294,11 @@ func isSide(s string) bool {
 
 // isLineNumber accepts the plain spelling of an integer from 1 to
 // 999,999,999: digits without a leading zero, sign, fraction or exponent.
-func isLineNumber(n *Node, src []byte) bool {
-	if n.Kind != KindNumber || n.End-n.Start > 9 || src[n.Start] == '0' {
+func isLineNumber(n *Node, src Text) bool {
+	if n.Kind != KindNumber || n.End-n.Start > 9 || src.Byte(n.Start) == '0' {
 		return false
 	}
-	for _, c := range src[n.Start:n.End] {
+	for _, c := range src.Slice(n.Start, n.End) {
 		if c < '0' || c > '9' {
 			return false
 		}
@@ -312,7 +312,7 @@ func isDateTime(n *Node) bool {
 }
 
 // instance is Node.Value with numbers made safe for the validator.
-func instance(n *Node, src []byte) any {
+func instance(n *Node, src Text) any {
 	switch n.Kind {
 	case KindObject:
 		m := make(map[string]any, len(n.Members()))
@@ -329,7 +329,7 @@ func instance(n *Node, src []byte) any {
 	case KindString:
 		return n.Str
 	case KindNumber:
-		return validatorNumber(string(src[n.Start:n.End]))
+		return validatorNumber(src.String(n.Start, n.End))
 	case KindBool:
 		return n.Bool
 	}

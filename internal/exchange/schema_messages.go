@@ -340,10 +340,10 @@ func (m *violationCollector) literal(n *Node) string {
 		}
 		return strconv.Quote(s)
 	case KindNumber:
-		if text := m.doc.Src[n.Start:n.End]; len(text) <= maxLiteral {
-			return string(text)
+		if n.End-n.Start <= maxLiteral {
+			return m.doc.Text.String(n.Start, n.End)
 		}
-		return string(m.doc.Src[n.Start:n.Start+maxLiteral]) + "…"
+		return m.doc.Text.String(n.Start, n.Start+maxLiteral) + "…"
 	}
 	return kindPhrase(n)
 }

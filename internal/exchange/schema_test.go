@@ -556,7 +556,7 @@ func BenchmarkParseJSONAndValidateSchema(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		root, _ := ParseJSON(src)
-		if vs := ValidateSchema(&Document{Src: src, Root: root}); len(vs) != 0 {
+		if vs := ValidateSchema(&Document{Text: NewText(src), Root: root}); len(vs) != 0 {
 			b.Fatalf("got %d violations", len(vs))
 		}
 	}
@@ -777,7 +777,7 @@ func TestCommentShortcut(t *testing.T) {
 			t.Fatalf("%s: test source has syntax errors: %v", tt.comment, doc.Syntax)
 		}
 		c := doc.Root.Member("comments").Elems()[0]
-		vouch := certainlyValidComment(c, doc.Src)
+		vouch := certainlyValidComment(c, doc.Text)
 		slow := plain.Validate(doc)
 		if vouch && len(slow) > 0 {
 			t.Errorf("%s: vouched for, but the schema rejects it:\n%s", tt.comment, describeViolations(slow))
@@ -791,7 +791,7 @@ func TestCommentShortcut(t *testing.T) {
 	}
 	big := Parse(bigReview(10, 50))
 	for i, c := range big.Root.Member("comments").Elems() {
-		if !certainlyValidComment(c, big.Src) {
+		if !certainlyValidComment(c, big.Text) {
 			t.Errorf("generated comment %d: got no vouch, want one (the shortcut would not apply)", i)
 		}
 	}

@@ -86,8 +86,10 @@ func writeContentKeeping(b *bytes.Buffer, src []byte, start, end int, cut func()
 // splits its value, each as a JSON string that keeps the lone surrogate
 // escapes of n's source. For the patch writer and the fix that splits a
 // multi-line element.
-func quotedLines(src []byte, n *Node) []string {
+func quotedLines(t Text, n *Node) []string {
 	start, end := contentRange(n)
+	src := t.Slice(start, end)
+	start, end = 0, len(src)
 	if !n.Escape || !hasLoneSurrogate(src, start, end) {
 		var out []string
 		for line := range diffLines(n.Str) {
@@ -113,20 +115,25 @@ func quotedLines(src []byte, n *Node) []string {
 
 // LineHoldsLoneSurrogate is HoldsLoneSurrogate for the string node patch
 // line i comes from, read without making the elements kept in a table.
-func (p *Patch) LineHoldsLoneSurrogate(src []byte, i int) bool {
-	if p.Form != PatchArray {
-		return HoldsLoneSurrogate(src, p.Node)
+func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
+	n := p.Node
+	if p.Form == PatchArray {
+		n = p.element(int(p.Lines[i].elem))
 	}
-	return HoldsLoneSurrogate(src, p.element(int(p.Lines[i].elem)))
+	if n == nil || n.Kind != KindString || !n.Escape {
+		return false
+	}
+	start, end := contentRange(n)
+	return hasLoneSurrogate(p.src.b, start-p.src.at, end-p.src.at)
 }
 
 // HoldsLoneSurrogate reports whether the string node n is spelt with a
 // lone surrogate escape: its value then holds a U+FFFD that writing it
 // back would make real, so a fix that copies the value elsewhere must not.
-func HoldsLoneSurrogate(src []byte, n *Node) bool {
+func HoldsLoneSurrogate(t Text, n *Node) bool {
 	if n == nil || n.Kind != KindString || !n.Escape {
 		return false
 	}
 	start, end := contentRange(n)
-	return hasLoneSurrogate(src, start, end)
+	return hasLoneSurrogate(t.Slice(start, end), 0, end-start)
 }

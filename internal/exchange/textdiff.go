@@ -15,7 +15,7 @@ func FormatEdits(doc *Document) ([]Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Diff(doc.Src, out), nil
+	return Diff(doc.Text.Bytes(), out), nil
 }
 
 // diffBudget bounds the work of the line diff (steps of the edit-graph

@@ -42,9 +42,9 @@ func Format(doc *Document) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("cannot format: the document is %s, not a JSON object", kind)
 	}
-	w := &canonWriter{src: doc.Src}
+	w := &canonWriter{src: doc.Text.Bytes()}
 	// Indentation makes a compact document grow; a pretty one barely changes.
-	w.buf.Grow(len(doc.Src) + len(doc.Src)/8 + 64)
+	w.buf.Grow(len(w.src) + len(w.src)/8 + 64)
 	w.object(doc.Root, 0, objReview)
 	w.buf.WriteByte('\n')
 	if w.err != nil {
@@ -261,7 +261,7 @@ func (p *patchWriter) textNode(n *Node) {
 		p.text(n.Str)
 		return
 	}
-	for _, q := range quotedLines(p.w.src, n) {
+	for _, q := range quotedLines(NewText(p.w.src), n) {
 		if q == `""` {
 			p.empties++
 			continue

@@ -376,7 +376,7 @@ func checkNothingLost(t testing.TB, input, output []byte) {
 	if len(out.Syntax) > 0 {
 		t.Fatalf("formatted output has syntax errors: %v", out.Syntax)
 	}
-	if a, b := normValue(in.Root, in.Src, true), normValue(out.Root, out.Src, true); a != b {
+	if a, b := normValue(in.Root, in.Text.Bytes(), true), normValue(out.Root, out.Text.Bytes(), true); a != b {
 		t.Errorf("formatting changed the content:\n in: %v\nout: %v", a, b)
 	}
 	ri, ro := in.Review, out.Review

@@ -87,7 +87,7 @@ func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 // commentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
 func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
-	src := r.Doc.Src
+	src := r.Doc.Text
 	name := anchor.CommentName(c)
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
@@ -197,14 +197,14 @@ func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 // c's replies, creating the member (last of the known members, as the
 // spec orders them) when it is absent. ok is false when `replies` is not
 // an array: that is a schema error to fix first.
-func ReplyEdit(src []byte, c *exchange.Comment, author, at string) (exchange.Edit, bool) {
+func ReplyEdit(src exchange.Text, c *exchange.Comment, author, at string) (exchange.Edit, bool) {
 	return ReplyBodyEdit(src, c, author, "", at)
 }
 
 // ReplyBodyEdit is ReplyEdit with the reply's body written: an agent
 // replies with its text, where an editor leaves the body for the person
 // to type.
-func ReplyBodyEdit(src []byte, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
+func ReplyBodyEdit(src exchange.Text, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
 	members := []jsonMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
 	obj := c.Node
 	outer := layoutOf(src, obj)
@@ -263,7 +263,7 @@ func (nc NewComment) members() []jsonMember {
 // comments (creating the member when it is absent). ok is false when
 // `comments` is not an array.
 func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool) {
-	src, root := doc.Src, doc.Review.Node
+	src, root := doc.Text, doc.Review.Node
 	if root == nil {
 		return exchange.Edit{}, false
 	}
@@ -387,15 +387,15 @@ type objectLayout struct {
 }
 
 // layoutOf reads obj's layout from the source.
-func layoutOf(src []byte, obj *exchange.Node) objectLayout {
+func layoutOf(src exchange.Text, obj *exchange.Node) objectLayout {
 	st := objectLayout{nl: exchange.Newline(src)}
 	open := exchange.LineIndent(src, obj.Start)
 	if len(obj.Members()) == 0 {
 		return st
 	}
 	first := obj.Members()[0]
-	if !hasNewline(src[obj.Start+1 : first.KeyStart()]) {
-		if first.KeyStart() > obj.Start+1 && src[obj.Start+1] == ' ' {
+	if !hasNewline(src.Slice(obj.Start+1, first.KeyStart())) {
+		if first.KeyStart() > obj.Start+1 && src.Byte(obj.Start+1) == ' ' {
 			st.pad = " "
 		}
 		return st
@@ -403,7 +403,7 @@ func layoutOf(src []byte, obj *exchange.Node) objectLayout {
 	st.multiline = true
 	st.indent = exchange.LineIndent(src, first.KeyStart())
 	st.close = open
-	if end := obj.End - 1; obj.Closed && hasNewline(src[obj.Members()[len(obj.Members())-1].End:end]) {
+	if end := obj.End - 1; obj.Closed && hasNewline(src.Slice(obj.Members()[len(obj.Members())-1].End, end)) {
 		st.close = exchange.LineIndent(src, end)
 	}
 	return st
@@ -470,10 +470,10 @@ func (st objectLayout) render(ms []jsonMember) string {
 // appendElementEdit returns the edit that adds text after arr's last element,
 // on a line of its own indented like the first element when the array is
 // laid out one element per line.
-func appendElementEdit(src []byte, arr *exchange.Node, text string) exchange.Edit {
+func appendElementEdit(src exchange.Text, arr *exchange.Node, text string) exchange.Edit {
 	first, last := arr.Elems()[0], arr.Elems()[len(arr.Elems())-1]
 	sep := ", "
-	if hasNewline(src[arr.Start+1 : first.Start]) {
+	if hasNewline(src.Slice(arr.Start+1, first.Start)) {
 		sep = "," + exchange.Newline(src) + exchange.LineIndent(src, first.Start)
 	}
 	return exchange.Edit{Start: last.End, End: last.End, NewText: sep + text}

@@ -173,7 +173,7 @@ func TestReplyEdit(t *testing.T) {
 			if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 1 {
 				t.Fatalf("bad test document: %v", doc.Syntax)
 			}
-			e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], DefaultAuthor, fixedAt)
+			e, ok := ReplyEdit(doc.Text, doc.Review.Comments[0], DefaultAuthor, fixedAt)
 			if tt.want == "" {
 				if ok {
 					t.Errorf("got edit %+v, want none", e)
@@ -194,7 +194,7 @@ func TestReplyEdit(t *testing.T) {
 func TestReplyEditCRLF(t *testing.T) {
 	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": [\n    {\n      \"id\": \"c1\",\n      \"body\": \"b\"\n    }\n  ]\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := ReplyEdit(doc.Src, doc.Review.Comments[0], "ana", fixedAt)
+	e, ok := ReplyEdit(doc.Text, doc.Review.Comments[0], "ana", fixedAt)
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}

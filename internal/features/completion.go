@@ -76,7 +76,7 @@ func (r Analysis) Complete(offset int) Completion {
 	}
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
-	quoted := place.rng.End > place.rng.Start && doc.Src[place.rng.Start] == '"'
+	quoted := place.rng.End > place.rng.Start && doc.Text.Byte(place.rng.Start) == '"'
 	for i := range out.Items {
 		it := &out.Items[i]
 		it.Filter = it.Label
@@ -148,7 +148,7 @@ type completionContext struct {
 // `7` or inside `"si` completes that token; one after a closing quote is
 // past the string.
 func completionAt(doc *exchange.Document, offset int) completionContext {
-	src := doc.Src
+	src := doc.Text
 	none := completionContext{rng: exchange.Range{Start: offset, End: offset}, comma: -1}
 	n := doc.Root
 	if n == nil || !holdsCursor(src, n, offset) || (n.Kind != exchange.KindObject && n.Kind != exchange.KindArray) {
@@ -206,9 +206,9 @@ func completionAt(doc *exchange.Document, offset int) completionContext {
 // betweenTokens reads the context of a cursor between the tokens of
 // object n: what comes before it says whether a name or a value goes here.
 func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none completionContext) completionContext {
-	src := doc.Src
+	src := doc.Text
 	prev := offset - 1
-	for prev >= 0 && isBlank(src[prev]) {
+	for prev >= 0 && isBlank(src.Byte(prev)) {
 		prev--
 	}
 	if prev < n.Start {
@@ -216,10 +216,10 @@ func betweenTokens(doc *exchange.Document, n *exchange.Node, offset int, none co
 	}
 	c := none
 	c.obj, c.owner = n, ownerOf(doc, n)
-	switch src[prev] {
+	switch src.Byte(prev) {
 	case ':':
 		for _, m := range n.Members() {
-			if m.KeyEnd() <= prev && onlyBlanks(src[m.KeyEnd():prev]) {
+			if m.KeyEnd() <= prev && onlyBlanks(src.Slice(m.KeyEnd(), prev)) {
 				c.kind, c.member, c.name = completeValue, m, m.Name
 				c.space = prev == offset-1
 				return c
@@ -258,7 +258,7 @@ func onlyBlanks(b []byte) bool {
 // first byte and before its end, or at its end when n is a token the
 // cursor may still extend (a number, a bare word, an unterminated string
 // or container).
-func holdsCursor(src []byte, n *exchange.Node, offset int) bool {
+func holdsCursor(src exchange.Text, n *exchange.Node, offset int) bool {
 	if offset <= n.Start || offset > n.End {
 		return false
 	}
@@ -272,7 +272,7 @@ func holdsCursor(src []byte, n *exchange.Node, offset int) bool {
 	return n.End > n.Start // a number, a literal, a bare word
 }
 
-func keyHoldsCursor(src []byte, m *exchange.Node, offset int) bool {
+func keyHoldsCursor(src exchange.Text, m *exchange.Node, offset int) bool {
 	if offset <= m.KeyStart() || offset > m.KeyEnd() {
 		return false
 	}
@@ -281,40 +281,40 @@ func keyHoldsCursor(src []byte, m *exchange.Node, offset int) bool {
 
 // closedString reports whether the token [start, end) is a string with
 // its closing quote (not an escaped one).
-func closedString(src []byte, start, end int) bool {
-	if end-start < 2 || src[start] != '"' || src[end-1] != '"' {
+func closedString(src exchange.Text, start, end int) bool {
+	if end-start < 2 || src.Byte(start) != '"' || src.Byte(end-1) != '"' {
 		return false
 	}
-	next, open, _ := jsontext.SkipString(src[:end], start+1, false)
-	return !open && next == end
+	next, open, _ := jsontext.SkipString(src.Slice(start, end), 1, false)
+	return !open && start+next == end
 }
 
 // tokenRange is the range a completion replaces for the token
 // [start, end). An unterminated string runs to the end of its line; only
 // its part up to the end of the word under the cursor is replaced, so that
 // what follows on the line survives.
-func tokenRange(src []byte, start, end int, closed bool, offset int) exchange.Range {
+func tokenRange(src exchange.Text, start, end int, closed bool, offset int) exchange.Range {
 	if closed {
 		return exchange.Range{Start: start, End: end}
 	}
 	e := offset
-	for e < end && !strings.ContainsRune(" \t\",:{}[]", rune(src[e])) {
+	for e < end && !strings.ContainsRune(" \t\",:{}[]", rune(src.Byte(e))) {
 		e++
 	}
 	return exchange.Range{Start: start, End: e}
 }
 
-func colonAfter(src []byte, i int) bool {
-	for i < len(src) && isBlank(src[i]) {
+func colonAfter(src exchange.Text, i int) bool {
+	for i < src.Len() && isBlank(src.Byte(i)) {
 		i++
 	}
-	return i < len(src) && src[i] == ':'
+	return i < src.Len() && src.Byte(i) == ':'
 }
 
 // missingComma returns where a comma must go for a member inserted at pos
 // of obj: after the member that ends before pos when no comma separates
 // the two; -1 when none is needed. skip is the member being typed.
-func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) int {
+func missingComma(src exchange.Text, obj *exchange.Node, pos int, skip *exchange.Node) int {
 	var before *exchange.Node
 	for _, m := range obj.Members() {
 		if m != skip && max(m.End, m.KeyEnd()) <= pos {
@@ -329,10 +329,10 @@ func missingComma(src []byte, obj *exchange.Node, pos int, skip *exchange.Node) 
 		return -1 // a member without a value: the comma is not what it lacks
 	}
 	i := end
-	for i < pos && isBlank(src[i]) {
+	for i < pos && isBlank(src.Byte(i)) {
 		i++
 	}
-	if i < len(src) && src[i] == ',' {
+	if i < src.Len() && src.Byte(i) == ',' {
 		return -1
 	}
 	return end
@@ -504,7 +504,7 @@ func (r Analysis) lineItems(c completionContext) []Item {
 	hunks := f.Hunks
 	hunkBase, from := 0, 0
 	if c.name == "end_line" {
-		if start, ok := c.obj.Member("start_line").Int(r.Doc.Src); ok {
+		if start, ok := c.obj.Member("start_line").Int(r.Doc.Text); ok {
 			if h, i, ok := f.Find(side, start); ok {
 				hunks, hunkBase, from = f.Hunks[h:h+1], h, i
 			}

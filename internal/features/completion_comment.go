@@ -19,16 +19,16 @@ const ItemComment ItemKind = ItemValue + 1
 // follows without one between.
 func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) completionContext {
 	c := completionContext{kind: completeComment, obj: arr, rng: exchange.Range{Start: offset, End: offset}, comma: -1}
-	src := doc.Src
+	src := doc.Text
 	for _, e := range arr.Elems() {
 		switch {
 		case e.End <= offset:
 			c.comma = -1
-			if onlyBlanks(src[e.End:offset]) {
+			if onlyBlanks(src.Slice(e.End, offset)) {
 				c.comma = e.End
 			}
 		case e.Start >= offset:
-			c.trail = !strings.Contains(string(src[offset:e.Start]), ",")
+			c.trail = !strings.Contains(src.String(offset, e.Start), ",")
 			return c
 		default:
 			return completionContext{rng: c.rng, comma: -1} // inside an element that is not an object: not a slot
@@ -52,10 +52,10 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 	doc := r.Doc
 	id := FreshID(doc)
 	path, side, line := r.firstPlace()
-	st := layoutOf(doc.Src, doc.Root).nested()
+	st := layoutOf(doc.Text, doc.Root).nested()
 	if len(c.obj.Elems()) > 0 {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
-			st = layoutOf(doc.Src, first)
+			st = layoutOf(doc.Text, first)
 		}
 	}
 	other := anchor.Left

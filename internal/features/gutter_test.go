@@ -30,12 +30,12 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 		}
 		return out
 	}
-	if n := len(every(exchange.Range{End: len(doc.Src)})); n < 100 {
+	if n := len(every(exchange.Range{End: len(doc.Text.Bytes())})); n < 100 {
 		t.Fatalf("the generated review has %d body lines; want a patch to search", n)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 500 {
-		a, b := rng.IntN(len(doc.Src)+1), rng.IntN(len(doc.Src)+1)
+		a, b := rng.IntN(len(doc.Text.Bytes())+1), rng.IntN(len(doc.Text.Bytes())+1)
 		span := exchange.Range{Start: min(a, b), End: min(max(a, b), min(a, b)+rng.IntN(4000))}
 		got, want := r.Gutter(span), every(span)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -49,7 +49,7 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 func BenchmarkGutterVisibleLines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
 	r := Analysis{Report: anchor.CheckDocument(doc, nil)}
-	mid := len(doc.Src) / 2
+	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
 		if len(r.Gutter(span)) == 0 {

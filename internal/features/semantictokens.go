@@ -35,7 +35,7 @@ type Token struct {
 // hunk headers (only their "@@ ... @@" part), and body lines by kind. The
 // ranges cover the line's escaped text inside the JSON string, so an
 // escape inside a line shifts nothing.
-func Tokens(ix *anchor.Index, src []byte) []Token {
+func Tokens(ix *anchor.Index, src exchange.Text) []Token {
 	out := make([]Token, 0, len(ix.Patch.Lines))
 	AllTokens(ix, src, func(t Token) { out = append(out, t) })
 	sortTokens(out)
@@ -48,7 +48,7 @@ func Tokens(ix *anchor.Index, src []byte) []Token {
 // which is source order but for a patch whose files or hunks the index
 // holds out of order. ok says whether they came in source order; a
 // caller that needs it takes Tokens when they did not.
-func AllTokens(ix *anchor.Index, src []byte, yield func(Token)) (ok bool) {
+func AllTokens(ix *anchor.Index, src exchange.Text, yield func(Token)) (ok bool) {
 	ok, last := true, -1
 	for _, f := range ix.Files {
 		fileTokens(ix.Patch, f, src, 0, len(ix.Patch.Lines), func(t Token) {
@@ -63,7 +63,7 @@ func AllTokens(ix *anchor.Index, src []byte, yield func(Token)) (ok bool) {
 // TokensIn returns the tokens of Tokens that overlap span, classifying
 // only the hunks around it: a range request asks for the lines an editor
 // shows, a few out of a large patch.
-func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
+func TokensIn(ix *anchor.Index, src exchange.Text, span exchange.Range) []Token {
 	p := ix.Patch
 	lo := sort.Search(len(p.Lines), func(i int) bool { return p.LineEnd(i) >= span.Start })
 	hi := sort.Search(len(p.Lines), func(i int) bool { return p.LineStart(i) > span.End })
@@ -84,7 +84,7 @@ func TokensIn(ix *anchor.Index, src []byte, span exchange.Range) []Token {
 // fileTokens emits the tokens of f's lines, from the hunk whose lines
 // reach patch line lo to the one that begins at or after hi (all of them
 // for 0 and len(p.Lines)): a file's hunks are in patch order.
-func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src []byte, lo, hi int, emit func(Token)) {
+func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src exchange.Text, lo, hi int, emit func(Token)) {
 	hunks := f.Hunks
 	k := sort.Search(len(hunks), func(i int) bool { return hunks[i].LastLine() >= lo })
 	next := f.First
@@ -144,8 +144,8 @@ func lineToken(k anchor.LineKind) TokenKind {
 
 // hunkHeaderEnd returns the end of the "@@ -a,b +c,d @@" part of a hunk
 // header, so that the section text after it is not coloured as the range.
-func hunkHeaderEnd(src []byte, start, end int) int {
-	text := src[start:end]
+func hunkHeaderEnd(src exchange.Text, start, end int) int {
+	text := src.Slice(start, end)
 	if !bytes.HasPrefix(text, []byte("@@")) {
 		return end
 	}

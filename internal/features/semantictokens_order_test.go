@@ -17,9 +17,9 @@ func TestAllTokensOrder(t *testing.T) {
 	for name, src := range reviewsForTokens(t) {
 		doc := exchange.Parse(src)
 		r := anchor.CheckDocument(doc, nil)
-		want := walkTokens(r.Index, doc.Src)
+		want := walkTokens(r.Index, doc.Text.Bytes())
 		var got []Token
-		if ok := AllTokens(r.Index, doc.Src, func(t Token) { got = append(got, t) }); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+		if ok := AllTokens(r.Index, doc.Text, func(t Token) { got = append(got, t) }); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: AllTokens yields %d tokens (in order: %v), want the walk's %d in order", name, len(got), ok, len(want))
 		}
 		if len(r.Index.Files) < 2 {
@@ -29,10 +29,10 @@ func TestAllTokensOrder(t *testing.T) {
 		rev.Files = slices.Clone(rev.Files)
 		slices.Reverse(rev.Files)
 		got = got[:0]
-		if ok := AllTokens(&rev, doc.Src, func(t Token) { got = append(got, t) }); ok || len(got) != len(want) {
+		if ok := AllTokens(&rev, doc.Text, func(t Token) { got = append(got, t) }); ok || len(got) != len(want) {
 			t.Fatalf("%s, files reversed: AllTokens yields %d tokens, in order: %v; want %d out of order", name, len(got), ok, len(want))
 		}
-		if got := Tokens(&rev, doc.Src); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := Tokens(&rev, doc.Text); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s, files reversed: Tokens gives %d tokens, not the walk's %d in order", name, len(got), len(want))
 		}
 	}

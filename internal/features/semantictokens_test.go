@@ -20,8 +20,8 @@ func TestTokensInMatchesTokens(t *testing.T) {
 	for name, src := range reviewsForTokens(t) {
 		doc := exchange.Parse(src)
 		r := anchor.CheckDocument(doc, nil)
-		all := walkTokens(r.Index, doc.Src)
-		if got := Tokens(r.Index, doc.Src); fmt.Sprint(got) != fmt.Sprint(all) {
+		all := walkTokens(r.Index, doc.Text.Bytes())
+		if got := Tokens(r.Index, doc.Text); fmt.Sprint(got) != fmt.Sprint(all) {
 			t.Fatalf("%s: Tokens gives %d tokens, the walk over every line %d", name, len(got), len(all))
 		}
 		for range 200 {
@@ -33,7 +33,7 @@ func TestTokensInMatchesTokens(t *testing.T) {
 					want = append(want, tok)
 				}
 			}
-			if got := TokensIn(r.Index, doc.Src, span); fmt.Sprint(got) != fmt.Sprint(want) {
+			if got := TokensIn(r.Index, doc.Text, span); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, span %v: got %d tokens, want %d\ngot  %v\nwant %v", name, span, len(got), len(want), got, want)
 			}
 		}
@@ -57,7 +57,7 @@ func walkTokens(ix *anchor.Index, src []byte) []Token {
 		for _, h := range f.Hunks {
 			headers(h.Header)
 			start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
-			out = append(out, Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
+			out = append(out, Token{Start: start, End: hunkHeaderEnd(exchange.NewText(src), start, end), Kind: TokenHunk, Line: h.Header})
 			next = h.Header + 1
 			for _, dl := range h.Lines {
 				next = int(dl.Patch) + 1
@@ -109,10 +109,10 @@ func reviewsForTokens(t *testing.T) map[string][]byte {
 func BenchmarkTokensIn100Lines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
 	r := anchor.CheckDocument(doc, nil)
-	mid := len(doc.Src) / 2
+	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
-		if len(TokensIn(r.Index, doc.Src, span)) == 0 {
+		if len(TokensIn(r.Index, doc.Text, span)) == 0 {
 			b.Fatal("no tokens")
 		}
 	}

@@ -53,13 +53,13 @@ func TestFoldsAndGutter(t *testing.T) {
 	if got, want := len(r.Folds()), 2+2+len(r.Doc.Review.Comments); got != want {
 		t.Errorf("got %d folds, want %d (2 files, 2 hunks, every comment)", got, want)
 	}
-	all := r.Gutter(exchange.Range{Start: 0, End: len(r.Doc.Src)})
+	all := r.Gutter(exchange.Range{Start: 0, End: len(r.Doc.Text.Bytes())})
 	if len(all) != 8 {
 		t.Fatalf("got %d gutter hints, want one per body line, 8", len(all))
 	}
 	first := all[0]
-	if got := strings.TrimSpace(first.Label); got != "70 70" || first.Tooltip != "LEFT 70 · RIGHT 70" || r.Doc.Src[first.At] != '"' {
-		t.Errorf("first hint: got %q %q at %q, want \"70 70\", \"LEFT 70 · RIGHT 70\" at the element's quote", first.Label, first.Tooltip, r.Doc.Src[first.At])
+	if got := strings.TrimSpace(first.Label); got != "70 70" || first.Tooltip != "LEFT 70 · RIGHT 70" || r.Doc.Text.Bytes()[first.At] != '"' {
+		t.Errorf("first hint: got %q %q at %q, want \"70 70\", \"LEFT 70 · RIGHT 70\" at the element's quote", first.Label, first.Tooltip, r.Doc.Text.Bytes()[first.At])
 	}
 	if some := r.Gutter(exchange.Range{Start: all[1].At, End: all[2].At}); len(some) != 2 {
 		t.Errorf("got %d hints in a span over two lines, want 2", len(some))
@@ -70,7 +70,7 @@ func TestFoldsAndGutter(t *testing.T) {
 func TestDismissedHints(t *testing.T) {
 	r := hvReport(t, hvSrc)
 	ds := DismissedHints(r.Doc)
-	if len(ds) != 1 || ds[0].Code != exchange.CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(r.Doc.Src[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
+	if len(ds) != 1 || ds[0].Code != exchange.CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(r.Doc.Text.Bytes()[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
 		t.Errorf("got %+v, want one Unnecessary dismissed hint on c3", ds)
 	}
 }

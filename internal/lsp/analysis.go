@@ -23,21 +23,21 @@ type Analysis struct {
 // at its checkpoints (after the parse, after the document checks, after
 // the index, between batches of comments) once ctx is done: the server
 // cancels the analysis of a version the user has edited since.
-func Analyze(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
+func Analyze(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var doc *exchange.Document
 	var prevReport *anchor.Report
 	if prev != nil {
+		change := exchange.ChangeBetween(prev.Doc.Text, text)
 		if ch != nil {
-			doc = exchange.ParseEdited(text, prev.Doc, *ch)
-		} else {
-			doc = exchange.ParseIncremental(text, prev.Doc)
+			change = *ch
 		}
+		doc = exchange.ParseEdited(text, prev.Doc, change)
 		prevReport = prev.Report
 	} else {
-		doc = exchange.Parse(text)
+		doc = exchange.ParseText(text)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

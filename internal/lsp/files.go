@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -184,7 +183,7 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, nil, exchange.Change{})
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, exchange.NewText(p.TextDocument.Text), nil, exchange.Change{})
 	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
@@ -203,18 +202,21 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	text := f.latest.text
 	// What the changes leave alone, told to the analysis so that it need
 	// not compare the texts: at first, everything.
-	change := exchange.Change{Prefix: len(text), Suffix: len(text)}
+	change := exchange.Change{Prefix: text.Len(), Suffix: text.Len()}
 	var m *exchange.Mapper
 	if an := f.latest.analyzed(); an != nil {
-		m = an.Mapper // analyzed already: its mapper fits the text
+		// Analyzed already: its mapper fits the text, and its document
+		// holds the same bytes, in one piece when the analysis read them
+		// into one (exchange.ParseText), which the next text then shares.
+		m, text = an.Mapper, an.Doc.Text
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text, change = ch.Text, exchange.Change{}
+			text, change = exchange.NewText(ch.Text), exchange.Change{}
 			continue
 		}
 		if m == nil || i > 0 {
-			m = exchange.NewMapper(text)
+			m = exchange.NewTextMapper(text)
 		}
 		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, s.enc)
 		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, s.enc)
@@ -222,10 +224,8 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 			s.mu.Unlock()
 			return fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
 		}
-		// One allocation, which Join does not clear first: the text is
-		// megabytes, copied once per keystroke.
-		change = change.Then(exchange.Change{Prefix: start, Suffix: len(text) - end})
-		text = bytes.Join([][]byte{text[:start], ch.Text, text[end:]}, nil)
+		change = change.Then(exchange.Change{Prefix: start, Suffix: text.Len() - end})
+		text = text.Replace(start, end, ch.Text)
 	}
 	old := f.latest
 	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old, change)

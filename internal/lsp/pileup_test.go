@@ -64,11 +64,11 @@ func versionIn(text []byte) int {
 	return n
 }
 
-func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
+func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
 	if prev != nil && ch != nil {
 		// The change the history composed over the skipped versions may
 		// say less than comparing the texts, never more.
-		if real := exchange.ChangeBetween(prev.Doc.Src, text); ch.Prefix > real.Prefix || ch.Suffix > real.Suffix {
+		if real := exchange.ChangeBetween(prev.Doc.Text, text); ch.Prefix > real.Prefix || ch.Suffix > real.Suffix {
 			g.mu.Lock()
 			g.wrongChanges = append(g.wrongChanges, fmt.Sprintf("told %+v, texts differ by %+v", *ch, real))
 			g.mu.Unlock()
@@ -76,7 +76,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis
 	}
 	g.running.Add(1)
 	defer g.running.Add(-1)
-	v := versionIn(text)
+	v := versionIn(text.Bytes())
 	g.started <- v
 	select {
 	case <-ctx.Done():
@@ -88,7 +88,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text []byte, prev *Analysis
 		g.mu.Lock()
 		g.completed = append(g.completed, v)
 		if prev != nil {
-			g.prevOf[v] = versionIn(prev.Doc.Src)
+			g.prevOf[v] = versionIn(prev.Doc.Text.Bytes())
 		}
 		g.mu.Unlock()
 	}

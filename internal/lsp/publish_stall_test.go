@@ -16,28 +16,29 @@ import (
 // TestStalledClientKeepsNoVersion: while the client reads nothing (an
 // editor busy for a while), the server goes on analyzing the edits and
 // keeps the newest publish for when it reads again, not one per version:
-// a publish waiting for the writer held its version's text and analysis,
+// a publish waiting for the writer held its version's snapshot (its text
+// and analysis),
 // hundreds of megabytes after a few seconds of typing into a large
 // review. Once the client reads, the last version's diagnostics come.
 func TestStalledClientKeepsNoVersion(t *testing.T) {
 	uri := protocol.DocumentURI("file:///w/stall.review.json")
 	c, gate, p := openStalled(t, uri, reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 5})
 	const last = 21
-	var texts []weak.Pointer[byte]
+	var versions []weak.Pointer[snapshot]
 	for v := int32(2); v <= last; v++ {
 		c.change(uri, v, &protocol.Range{Start: p, End: p}, "x")
 		sn := c.latestSnapshot(uri, v)
 		<-sn.done // analyzed, then published or left for the client
-		texts = append(texts, weak.Make(&sn.text[0]))
+		versions = append(versions, weak.Make(sn))
 	}
 	// Versions 2 to 20 are neither the latest nor its analysis.
 	deadline := time.Now().Add(10 * time.Second)
 	for v := 2; v < last; v++ {
-		for texts[v-2].Value() != nil && time.Now().Before(deadline) {
+		for versions[v-2].Value() != nil && time.Now().Before(deadline) {
 			runtime.GC()
 		}
-		if texts[v-2].Value() != nil {
-			t.Errorf("the text of version %d is alive while the client does not read", v)
+		if versions[v-2].Value() != nil {
+			t.Errorf("version %d is alive while the client does not read", v)
 		}
 	}
 	close(gate)

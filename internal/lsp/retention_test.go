@@ -12,25 +12,25 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
-// TestEditsKeepNoEarlierText edits a review every way that carries
+// TestEditsKeepNoEarlierVersion edits a review every way that carries
 // something over to the next version (a comment body, the summary before
 // the patch, the patch itself, a comment added), asking after each what
 // an editor asks (tokens, outline, folds, lenses, a hover in the patch),
-// and then requires that the text of every version but the last two has
-// been collected: what the versions share (the patch's table and lines,
-// the index, comments copied, resolutions, caches) keeps no earlier text
-// alive.
-func TestEditsKeepNoEarlierText(t *testing.T) {
+// and then requires that the snapshot of every version but the last two,
+// with its analysis, has been collected: what the versions share (the
+// text's pieces, the patch's table and lines, the index, comments
+// copied, resolutions, caches) keeps no earlier version alive.
+func TestEditsKeepNoEarlierVersion(t *testing.T) {
 	src := string(reviewgen.Generate(reviewgen.Config{Files: 5, DiffLines: 500, Comments: 20, DriftedFraction: 0.3, Seed: 11}))
 	c := newTestClient(t, Options{})
 	c.initialize()
 	uri := protocol.DocumentURI("file:///w/retain.review.json")
 	c.open(uri, src)
 	c.waitDiagnostics(uri, 1)
-	var texts []weak.Pointer[byte]
+	var versions []weak.Pointer[snapshot]
 	keep := func() {
 		c.srv.mu.Lock()
-		texts = append(texts, weak.Make(&c.srv.files[uri].latest.text[0]))
+		versions = append(versions, weak.Make(c.srv.files[uri].latest))
 		c.srv.mu.Unlock()
 	}
 	keep()
@@ -65,9 +65,9 @@ func TestEditsKeepNoEarlierText(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.GC()
-	for i, w := range texts[:len(texts)-2] {
+	for i, w := range versions[:len(versions)-2] {
 		if w.Value() != nil {
-			t.Errorf("the text of version %d is still alive after %d more edits", i+1, len(texts)-1-i)
+			t.Errorf("version %d is still alive after %d more edits", i+1, len(versions)-1-i)
 		}
 	}
 }

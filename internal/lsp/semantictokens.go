@@ -187,7 +187,7 @@ func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.Semant
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.SemanticTokens{Data: encodeTokens(conv, features.TokensIn(an.Index, an.Doc.Src, span))}, nil
+	return &protocol.SemanticTokens{Data: encodeTokens(conv, features.TokensIn(an.Index, an.Doc.Text, span))}, nil
 }
 
 // encodeAllTokens encodes the full result of the whole patch's tokens as
@@ -197,7 +197,7 @@ func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.Semant
 // tokens do not come in source order, they are encoded again from
 // Tokens, sorted.
 func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
-	ix, src := an.Index, an.Doc.Src
+	ix, src := an.Index, an.Doc.Text
 	e := newTokenEncoder(conv, 0)
 	// A token of a review takes a dozen bytes or less: "1,6,42,2,0,".
 	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)

@@ -51,13 +51,13 @@ func TestEncodeAllTokens(t *testing.T) {
 	reviews["raw and invalid"] = []byte(strings.NewReplacer(`\u00e9`, "é\xff", `\"😀\"`, `\"\xe4\xb8😀😀\ud83d\ude00\"`).Replace(escapedReview))
 	reviews["generated"] = reviewgen.Generate(reviewgen.Config{Files: 7, DiffLines: 2000, Comments: 20, Seed: 5})
 	for name, src := range reviews {
-		an, err := Analyze(context.Background(), src, nil, nil)
+		an, err := Analyze(context.Background(), exchange.NewText(src), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
 			conv := Converter{M: an.Mapper, Enc: enc}
-			want := plainTokens(conv, features.Tokens(an.Index, an.Doc.Src))
+			want := plainTokens(conv, features.Tokens(an.Index, an.Doc.Text))
 			reply := encodeAllTokens(conv, an, "7")
 			if got := numbers(reply); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, %v: got\n%v\nwant\n%v", name, enc, got, want)
@@ -126,7 +126,7 @@ func TestEncodeTokenReply(t *testing.T) {
 // BenchmarkEncodeAllTokens encodes the whole tokens of the 8 MB review
 // and their reply, the work of a first full request, in UTF-16.
 func BenchmarkEncodeAllTokens(b *testing.B) {
-	an, err := Analyze(context.Background(), generatedReview(), nil, nil)
+	an, err := Analyze(context.Background(), exchange.NewText(generatedReview()), nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -204,8 +204,8 @@ func TestExitEndsRequestsInFlight(t *testing.T) {
 // server down (it runs outside any request's recover) nor leave requests
 // waiting forever for an analysis that will never come.
 func TestAnalysisPanicIsAnError(t *testing.T) {
-	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, []byte(exampleReview), 0, nil)
-	sn.analyze = func(context.Context, []byte, *Analysis, *exchange.Change) (*Analysis, error) { panic("analysis bug") }
+	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, exchange.NewText([]byte(exampleReview)), 0, nil)
+	sn.analyze = func(context.Context, exchange.Text, *Analysis, *exchange.Change) (*Analysis, error) { panic("analysis bug") }
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	an, err := sn.analysis(ctx)

@@ -21,7 +21,7 @@ import (
 type snapshot struct {
 	uri     protocol.DocumentURI
 	version int32
-	text    []byte
+	text    exchange.Text
 	enc     exchange.Encoding
 
 	// seq orders the snapshots of one document; hist is what they share.
@@ -47,7 +47,7 @@ type snapshot struct {
 	stack []byte
 }
 
-type analyzeFunc func(ctx context.Context, text []byte, prev *Analysis, ch *exchange.Change) (*Analysis, error)
+type analyzeFunc func(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchange.Change) (*Analysis, error)
 
 // history is what the snapshots of one open document share: the newest
 // analysis that completed. The next analysis starts from it, whatever
@@ -124,11 +124,11 @@ var (
 // newSnapshot makes the next version of a document after prev (nil for
 // a document just opened), whose text differs from prev's as ch says;
 // s.mu must be held.
-func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byte, prev *snapshot, ch exchange.Change) *snapshot {
+func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text exchange.Text, prev *snapshot, ch exchange.Change) *snapshot {
 	sn := newSnapshot(s.bg, uri, version, text, s.enc, prev)
 	if prev != nil {
 		sn.hist.add(sn.seq, ch)
-		sn.cache = prev.cache.next(ch, len(prev.text), len(text))
+		sn.cache = prev.cache.next(ch, prev.text.Len(), text.Len())
 	}
 	sn.spawn = s.spawn
 	if s.opts.analyze != nil {
@@ -137,7 +137,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text []byt
 	return sn
 }
 
-func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text []byte, enc exchange.Encoding, prev *snapshot) *snapshot {
+func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text exchange.Text, enc exchange.Encoding, prev *snapshot) *snapshot {
 	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, cache: &versionCache{}, analyze: Analyze, done: make(chan struct{}),
 		spawn: func(fn func()) bool { go fn(); return true }}
 	sn.ctx, sn.cancel = context.WithCancelCause(parent)
