@@ -183,7 +183,7 @@ func (t Text) Replace(from, to int, with []byte) Text {
 		k := t.find(from - 1)
 		before = append(make([]piece, 0, len(t.pieces)+2), t.pieces[:k]...)
 		p := t.pieces[k]
-		before = append(before, piece{at: p.at, b: p.b[:from-p.at:from-p.at]})
+		before = append(before, piece{at: p.at, b: p.b[: from-p.at : from-p.at]})
 	} else {
 		before = make([]piece, 0, len(t.pieces)+2)
 	}
@@ -247,7 +247,7 @@ func (t Text) prefix(n int) Text {
 	k := t.find(n - 1)
 	pieces := append([]piece(nil), t.pieces[:k+1]...)
 	last := &pieces[k]
-	last.b = last.b[:n-last.at:n-last.at]
+	last.b = last.b[: n-last.at : n-last.at]
 	return Text{pieces: pieces, size: n}
 }
 

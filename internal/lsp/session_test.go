@@ -205,7 +205,9 @@ func TestExitEndsRequestsInFlight(t *testing.T) {
 // waiting forever for an analysis that will never come.
 func TestAnalysisPanicIsAnError(t *testing.T) {
 	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, exchange.NewText([]byte(exampleReview)), 0, nil)
-	sn.analyze = func(context.Context, exchange.Text, *Analysis, *exchange.Change) (*Analysis, error) { panic("analysis bug") }
+	sn.analyze = func(context.Context, exchange.Text, *Analysis, *exchange.Change) (*Analysis, error) {
+		panic("analysis bug")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	an, err := sn.analysis(ctx)
