@@ -97,6 +97,9 @@ func ParseEdited(src Text, prev *Document, ch Change) *Document {
 }
 
 func parseEdited(src Text, prev *Document, ch Change) *Document {
+	if d, _, ok := spliceComment(src, prev, ch); ok {
+		return d
+	}
 	d, _ := readEdited(src.Bytes(), prev, ch)
 	return d
 }

@@ -1,0 +1,175 @@
+package exchange
+
+// spliceComment is ParseEdited for the edit nearly every keystroke on a
+// review is: inside one comment, of a document without syntax errors,
+// which leaves the comment an object without one. The comment is read
+// again from its own bytes alone and put in the earlier tree's place;
+// the rest of the tree is carried over, moved by the change in length
+// after the comment. No run of the whole text is made or read: the
+// document holds the text as the edit left it, in pieces (Text).
+//
+// It reports false, and does nothing, for any other edit: ParseEdited
+// then reads the document as one run.
+//
+// The result is the tree a fresh read of the text gives: the bytes
+// outside the comment are the earlier ones, read without an error; the
+// comment's bytes read alone without an error, from its opening brace
+// to its closing one, at the comment's depth, as they read inside the
+// array: a value read without an error reads the same wherever it
+// stands at one depth.
+func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool) {
+	root := prev.Root
+	if len(prev.Syntax) > 0 || root == nil || root.Kind != KindObject || !root.Closed || duplicateMember(root) {
+		return nil, nil, false
+	}
+	arr := root.Member("comments")
+	if arr == nil || arr.Kind != KindArray || !arr.Closed {
+		return nil, nil, false
+	}
+	oldLen := prev.Text.Len()
+	from, to, delta := ch.Prefix, oldLen-ch.Suffix, t.Len()-oldLen
+	k := commentHolding(arr, from, to)
+	if k < 0 {
+		return nil, nil, false
+	}
+	old := arr.Elems()[k]
+	// Read at its depth in the document (the root's, 0, and the array's,
+	// 1, are above it): the reader's rules for the root's members do not
+	// apply to its members, and the nesting limit counts as there.
+	r := &reader{src: t.Slice(old.Start, old.End+delta)}
+	c := r.value(nil, 2)
+	if len(r.errs) > 0 || c.Kind != KindObject || !c.Closed || c.End != len(r.src) {
+		return nil, nil, false
+	}
+	moveRead(c, old.Start)
+	c.Index = old.Index
+
+	// The new root and comments array: copies, their ends moved, with
+	// the members and elements carried over around the comment read.
+	nr, na := *root, *arr
+	nr.End += delta
+	na.End += delta
+	na.Parent = &nr
+	copier := newShiftedCopier(0, 0)
+	copier.owns = true
+	elems := make([]*Node, len(arr.Elems()))
+	for i, e := range arr.Elems() {
+		switch {
+		case i < k:
+			copier.delta = 0
+			elems[i] = copier.clone(e, &na)
+		case i == k:
+			c.Parent, elems[i] = &na, c
+		default:
+			copier.delta = delta
+			elems[i] = copier.clone(e, &na)
+		}
+	}
+	na.setChildren(elems)
+	if !arr.onlyStrings {
+		na.onlyStrings = false
+	}
+
+	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
+	p := prev.Review.Patch
+	carried := p.Node != nil && (p.Form == PatchArray || p.Form == PatchString)
+	var patch *Node
+	members := make([]*Node, len(root.Members()))
+	for i, m := range root.Members() {
+		shift := 0
+		if m.Start >= old.End {
+			shift = delta
+		}
+		switch {
+		case m == arr:
+			members[i] = &na
+		case m == p.Node && carried:
+			patch = carriedPatch(p.Node, shift, t, &nr)
+			members[i] = patch
+			d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), shift
+		default:
+			copier.delta = shift
+			members[i] = copier.clone(m, &nr)
+		}
+	}
+	nr.setChildren(members)
+	d.Root = &nr
+	reuseMapper(d, prev, ch)
+	switch {
+	case !carried:
+		d.Review = decodeReview(t, &nr)
+	case patch == p.Node:
+		p.src = t.window(p.Node.Start, p.Node.End)
+		d.Review = decodeReviewWithPatch(t, &nr, p)
+	default:
+		d.Review = decodeReviewWithPatch(t, &nr, movedPatch(p, patch, t))
+	}
+	return d, r, true
+}
+
+// carriedPatch returns the patch node n of an earlier version for the
+// version of text t, moved by shift bytes, root its new root: n itself
+// when unmoved and not kept in a table (its Parent is a stand-in that
+// keeps no version alive, see Node.Parent); else a node of its own, as
+// the reader makes for it (readEdited).
+func carriedPatch(n *Node, shift int, t Text, root *Node) *Node {
+	if shift == 0 && n.lazy == nil {
+		return n
+	}
+	moved := newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
+	moved.Parent = &Node{Kind: KindObject, Start: root.Start, End: root.End, Closed: root.Closed, Index: -1}
+	return moved
+}
+
+// commentHolding returns the index of the element of arr, an object,
+// whose braces hold the bytes [from, to) of its text and are not among
+// them; -1 if none does.
+func commentHolding(arr *Node, from, to int) int {
+	elems := arr.Elems()
+	lo, hi := 0, len(elems)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if elems[mid].End <= from {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == len(elems) {
+		return -1
+	}
+	e := elems[lo]
+	if e.Kind != KindObject || !e.Closed || from <= e.Start || to > e.End-1 {
+		return -1
+	}
+	return lo
+}
+
+// duplicateMember reports whether obj has two members of one name: which
+// one counts is then the reader's to say, not a splice's.
+func duplicateMember(obj *Node) bool {
+	ms := obj.Members()
+	for i := range ms {
+		for j := range i {
+			if ms[i].Name == ms[j].Name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moveRead moves the subtree n, just read from a run of bytes that starts
+// at offset at of the text, to the text's offsets. Its nodes are the
+// reader's own, which nothing else has seen.
+func moveRead(n *Node, at int) {
+	n.Start += at
+	n.End += at
+	if n.keyEnd > 0 {
+		n.keyStart += int32(at)
+		n.keyEnd += int32(at)
+	}
+	for _, c := range n.children() {
+		moveRead(c, at)
+	}
+}
