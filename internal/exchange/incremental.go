@@ -100,20 +100,22 @@ func parseEdited(src Text, prev *Document, ch Change) *Document {
 	if d, _, ok := spliceComment(src, prev, ch); ok {
 		return d
 	}
-	d, _ := readEdited(src.Bytes(), prev, ch)
+	d, _ := readEdited(src, prev, ch)
 	return d
 }
 
 // readEdited is parseEdited, returning its reader too, for tests to see
 // what it read. The comments the edit leaves whole in the unchanged
 // prefix or suffix are copied from prev rather than read (commentSlots),
-// whatever becomes of the patch.
-func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
+// whatever becomes of the patch. The reader reads the text as one run
+// (Text.Bytes); the document holds it as given (see holdText).
+func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
+	src := t.Bytes()
 	r := &reader{src: src}
 	r.slots, r.copier = commentSlots(src, prev, ch)
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
-		return r.document(), r
+		return r.documentOf(t), r
 	}
 	oldLen := prev.Text.Len()
 	prefix, suffix := ch.Prefix, ch.Suffix
@@ -124,7 +126,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	case p.Node.Start >= oldLen-suffix:
 		delta = len(src) - oldLen // the edit is before it: the patch moves
 	default:
-		return reuseMapper(r.document(), prev, ch), r
+		return reuseMapper(r.documentOf(t), prev, ch), r
 	}
 	// A patch kept in a table gets a node of its own, moved or not, which
 	// shares the table and decodes its elements, only if asked, from src
@@ -141,7 +143,7 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
-	text := NewText(src)
+	text := holdText(t, src, root)
 	d := reuseMapper(&Document{Text: text, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}, prev, ch)
 	if root.Kind != KindObject {
 		return d, r
@@ -161,10 +163,11 @@ func readEdited(src []byte, prev *Document, ch Change) (*Document, *reader) {
 	return d, r
 }
 
-// document reads the document as Parse does.
-func (r *reader) document() *Document {
+// documentOf reads the document of text t, whose bytes r reads as one
+// run, as Parse does.
+func (r *reader) documentOf(t Text) *Document {
 	root, errs := parseJSON(r)
-	text := NewText(r.src)
+	text := holdText(t, r.src, root)
 	d := &Document{Text: text, Root: root, Syntax: errs, id: new(docID), mapper: &lazyMapper{}}
 	if root.Kind == KindObject {
 		d.Review = decodeReview(text, root)
@@ -356,4 +359,24 @@ func commonSuffix(a, b []byte) int {
 		i++
 	}
 	return i
+}
+
+// holdText returns the text a document read from flat, the bytes of t in
+// one run, holds: t, as the edits left it, which the next version then
+// shares, unless its patch spans pieces, which every version would then
+// copy to decode its lines; then flat. The patch array the reader made
+// is pointed at the text held: nothing else has seen it yet.
+func holdText(t Text, flat []byte, root *Node) Text {
+	held := t
+	patch := root.Member("patch")
+	if root.Kind != KindObject || patch == nil {
+		return held
+	}
+	if !t.inOnePiece(patch.Start, patch.End) {
+		held = NewText(flat)
+	}
+	if patch.lazy != nil {
+		patch.lazy.src = held.window(patch.Start, patch.End)
+	}
+	return held
 }

@@ -162,7 +162,7 @@ func TestParseEditedCommentsMatchParse(t *testing.T) {
 					}
 				}
 				before := shape(prev.Root)
-				got, rd := readEdited(next, prev, ch.fit(len(text), len(next)))
+				got, rd := readEdited(NewText(next), prev, ch.fit(len(text), len(next)))
 				label := fmt.Sprintf("%s (crlf %v) step %d:%s", name, crlf, step, what)
 				requireSameParse(t, got, label)
 				if shape(prev.Root) != before {
@@ -208,7 +208,7 @@ func TestParseEditedReadsOnlyTheEditedComment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next := append(append(append([]byte(nil), src[:tc.at]...), 'x'), src[tc.at:]...)
-			got, r := readEdited(next, prev, Change{Prefix: tc.at, Suffix: len(src) - tc.at})
+			got, r := readEdited(NewText(next), prev, Change{Prefix: tc.at, Suffix: len(src) - tc.at})
 			requireSameParse(t, got, tc.name)
 			want := countNodes(got.Root) // all of them, less what was not read:
 			if got.Review.Patch.Node != nil && tc.name != "patch" {
@@ -244,7 +244,7 @@ func TestParseEditedCommentsKeepNoEarlierVersion(t *testing.T) {
 	}
 	at := bytes.Index(base, []byte(`"two`)) + 1
 	v2 := append(append(append([]byte(nil), base[:at]...), 'x'), base[at:]...)
-	next, r := readEdited(v2, prev, Change{Prefix: at, Suffix: len(base) - at})
+	next, r := readEdited(NewText(v2), prev, Change{Prefix: at, Suffix: len(base) - at})
 	if len(r.copier.slab) == 0 {
 		t.Fatal("the first comment was read again: nothing to check")
 	}

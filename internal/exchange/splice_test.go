@@ -101,3 +101,36 @@ func TestSpliceReadsOnlyTheComment(t *testing.T) {
 		t.Errorf("body: got %q, want %q", got, want)
 	}
 }
+
+// TestReadEditedHoldsTheTextAsGiven: an edit the splice does not take (a
+// quote typed in a body, which breaks the syntax) is read as one run,
+// and the document still holds the text in the edit's pieces, shared with
+// the next version; an edit inside the patch leaves it spanning pieces,
+// and the document holds the run it read.
+func TestReadEditedHoldsTheTextAsGiven(t *testing.T) {
+	src := bigReview(300, 15)
+	prev := ParseText(NewText(src))
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	for _, tc := range []struct {
+		name   string
+		at     int
+		pieced bool
+	}{
+		{"a quote in a body", at, true},
+		{"a quote in the patch", prev.Review.Patch.LineStart(5), false},
+	} {
+		next := prev.Text.Replace(tc.at, tc.at, []byte(`"`))
+		ch := Change{Prefix: tc.at, Suffix: len(src) - tc.at}
+		if _, _, ok := spliceComment(next, prev, ch); ok {
+			t.Fatalf("%s: spliced", tc.name)
+		}
+		d := ParseEdited(next, prev, ch)
+		requireSameParse(t, d, tc.name)
+		if got := len(d.Text.pieces) > 1; got != tc.pieced {
+			t.Errorf("%s: the document holds %d pieces, want pieced %v", tc.name, len(d.Text.pieces), tc.pieced)
+		}
+		if n := d.Review.Patch.Node; n.lazy != nil && !d.Text.inOnePiece(n.Start, n.End) {
+			t.Errorf("%s: the patch spans pieces of the text held", tc.name)
+		}
+	}
+}

@@ -266,3 +266,13 @@ func (t Text) lastLineBreak(i int) int {
 	}
 	return -1
 }
+
+// inOnePiece reports whether the bytes [from, to) lie in one piece, so
+// that Slice gives a view of them.
+func (t Text) inOnePiece(from, to int) bool {
+	if to <= from || len(t.pieces) <= 1 {
+		return true
+	}
+	p := &t.pieces[t.find(max(from, 0))]
+	return to-p.at <= len(p.b)
+}
