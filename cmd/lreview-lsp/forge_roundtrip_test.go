@@ -162,7 +162,7 @@ func listed(t *testing.T, payload []byte) (comments, reviews []byte) {
 
 func patchText(doc *exchange.Document) string {
 	var b strings.Builder
-	for i := range doc.Review.Patch.Lines {
+	for i := range doc.Review.Patch.LineCount() {
 		b.WriteString(doc.Review.Patch.LineText(i) + "\n")
 	}
 	return b.String()

@@ -156,8 +156,8 @@ func TestNew(t *testing.T) {
 	mail := "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH] users: one connection\n\nWhy: a connection per call.\n---\n app/users.py | 1 +\n\n" + rebaseDiff + "-- \n2.43.0\n"
 	s.ok("lreview_new", map[string]any{"diff_text": mail, "file": "mail.review.json"}, &out)
 	if doc := exchange.Parse([]byte(s.read("mail.review.json"))); doc.Review.Title != "users: one connection" || doc.Review.Summary != "Why: a connection per call." ||
-		len(doc.Review.Patch.Lines) != strings.Count(rebaseDiff, "\n") {
-		t.Errorf("from a format-patch email: title %q, summary %q, %d patch lines, want the commit's and %d", doc.Review.Title, doc.Review.Summary, len(doc.Review.Patch.Lines), strings.Count(rebaseDiff, "\n"))
+		doc.Review.Patch.LineCount() != strings.Count(rebaseDiff, "\n") {
+		t.Errorf("from a format-patch email: title %q, summary %q, %d patch lines, want the commit's and %d", doc.Review.Title, doc.Review.Summary, doc.Review.Patch.LineCount(), strings.Count(rebaseDiff, "\n"))
 	}
 	s.refused("lreview_new", map[string]any{"diff_text": mail + mail, "file": "two.review.json"}, "diff_text: the input holds 2 patches")
 }

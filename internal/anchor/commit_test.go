@@ -169,7 +169,7 @@ func checkNewReviewFromMail(t *testing.T, mail []byte) {
 	if got := doc.Review.Summary; !strings.HasPrefix(got, "Longer explanation of the change,\nover two lines.") {
 		t.Errorf("summary %q, want the commit's message", got)
 	}
-	if first, last := doc.Review.Patch.LineText(0), doc.Review.Patch.LineText(len(doc.Review.Patch.Lines)-1); first != "diff --git a/f.txt b/f.txt" || last != "+four" {
+	if first, last := doc.Review.Patch.LineText(0), doc.Review.Patch.LineText(doc.Review.Patch.LineCount()-1); first != "diff --git a/f.txt b/f.txt" || last != "+four" {
 		t.Errorf("patch from %q to %q, want the diff alone", first, last)
 	}
 	if ds := CheckDocument(doc, nil).Diagnostics; len(ds) > 0 {

@@ -424,7 +424,7 @@ func (rv *resolver) contentOf(path string, s Side, n int) (string, bool) {
 // lineText returns patch line i's text, clipped, for messages.
 func (rv *resolver) lineText(i int) string {
 	p := &rv.doc.Review.Patch
-	if i < 0 || i >= len(p.Lines) {
+	if i < 0 || i >= p.LineCount() {
 		return ""
 	}
 	return Clip(p.LineText(i))

@@ -61,7 +61,7 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("got %d candidates, want at most %d", len(r.Candidates), maxCandidates)
 			}
 		}
-		for i := range doc.Review.Patch.Lines {
+		for i := range doc.Review.Patch.LineCount() {
 			_ = a.CommentsOn(i)
 		}
 		checkEveryFix(t, doc, a)

@@ -51,7 +51,7 @@ type DiffLine struct {
 	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
 	// when the line is not part of that image.
 	Old, New int32
-	// Patch is the line's index in exchange.Patch.Lines, which holds its
+	// Patch is the line's index among exchange.Patch's lines, which give its
 	// array element and source range.
 	Patch int32
 	Kind  LineKind
@@ -75,7 +75,7 @@ func (l DiffLine) Number(s Side) int {
 
 // Hunk is one @@ section of a file diff.
 type Hunk struct {
-	// Header is the index in exchange.Patch.Lines of the "@@ ... @@" line.
+	// Header is the index among exchange.Patch's lines of the "@@ ... @@" line.
 	Header                                 int
 	OldStart, OldCount, NewStart, NewCount int
 	// Section is the text after the closing "@@", often a function name.
@@ -108,7 +108,7 @@ type FileDiff struct {
 	Binary  bool
 	// ModeOnly is set for a diff that changes only the file mode.
 	ModeOnly bool
-	// First and Last are the indexes in exchange.Patch.Lines of the file
+	// First and Last are the indexes among exchange.Patch's lines of the file
 	// diff's first and last lines (headers included).
 	First, Last int
 	Hunks       []Hunk

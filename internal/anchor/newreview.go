@@ -69,12 +69,12 @@ func diffCommandLine(t string) bool {
 
 // patchLineOf returns the index of the patch line holding offset.
 func patchLineOf(p *exchange.Patch, offset int) int {
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		if offset < p.LineEnd(i) {
 			return i
 		}
 	}
-	return len(p.Lines) - 1
+	return p.LineCount() - 1
 }
 
 // NewReview returns the canonical review exchange document (exchange.Format)

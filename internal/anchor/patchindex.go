@@ -75,7 +75,7 @@ func (b *builder) build(p *exchange.Patch) *Index {
 	if p == nil {
 		return ix
 	}
-	b.p, b.ix, b.n = p, ix, len(p.Lines)
+	b.p, b.ix, b.n = p, ix, p.LineCount()
 	b.lr, b.at = p.NewLineReader(), [2]int{-1, -1}
 	ix.texts = new(patchTexts)
 	// Body lines can never outnumber patch lines, so appends to all never

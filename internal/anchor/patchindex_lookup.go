@@ -257,7 +257,7 @@ func (h *Hunk) find(s Side, n, first, last int) (int, bool) {
 	return -1, false
 }
 
-// LineAt returns the file, hunk and line indexes for a p.Lines index (for
+// LineAt returns the file, hunk and line indexes for a patch line index (for
 // hover and references on a patch element). ok is false for lines outside
 // hunk bodies: for a hunk's "@@" line file and hunk are set and line is
 // -1; for another line inside a file diff (its headers, text between

@@ -120,7 +120,7 @@ func ixHunkSig(fi int, h *Hunk) string {
 // whose exact source range the diagnostic covers, or code@patch for the
 // patch value, or code@[start,end] for anything else (a wrong range).
 func ixProblemSig(p *exchange.Patch, d exchange.Diagnostic) string {
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		if d.Range == (exchange.Range{Start: p.LineStart(i), End: p.LineEnd(i)}) {
 			return fmt.Sprintf("%s@%d", d.Code, i)
 		}
@@ -160,7 +160,7 @@ func ixCompare(t *testing.T, what string, got, want []string) {
 // every line back.
 func ixCheck(t testing.TB, ix *Index) {
 	t.Helper()
-	n := len(ix.Patch.Lines)
+	n := ix.Patch.LineCount()
 	prevLast := -1
 	for fi, f := range ix.Files {
 		if f.First <= prevLast || f.First > f.Last || f.Last >= n {
@@ -1123,7 +1123,7 @@ func BenchmarkBuildIndex(b *testing.B) {
 	for b.Loop() {
 		BuildIndexSource(p, doc.Text)
 	}
-	b.ReportMetric(float64(len(p.Lines)), "lines")
+	b.ReportMetric(float64(p.LineCount()), "lines")
 }
 
 // FuzzBuildIndex feeds arbitrary patch text, split into lines, to the
@@ -1218,7 +1218,7 @@ func TestBuilderHeadIsTextsFirstByte(t *testing.T) {
 			}
 			p := &exchange.Parse(src).Review.Patch
 			b := builder{p: p, lr: p.NewLineReader(), at: [2]int{-1, -1}}
-			for i := range p.Lines {
+			for i := range p.LineCount() {
 				head, ok := b.head(i)
 				text := b.text(i)
 				if ok != (text != "") || ok && head != text[0] {

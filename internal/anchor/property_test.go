@@ -317,9 +317,9 @@ func TestCompactWord(t *testing.T) {
 func BenchmarkLineKey(b *testing.B) {
 	doc := exchange.Parse(benchDocument())
 	p := &doc.Review.Patch
-	lines := make([]string, len(p.Lines))
+	lines := make([]string, p.LineCount())
 	size := 0
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		lines[i] = p.LineText(i)
 		size += len(lines[i])
 	}

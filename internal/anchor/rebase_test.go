@@ -417,7 +417,7 @@ func rebaseCheckDoc(t *testing.T, src string, edits []exchange.Edit, patch []str
 			t.Errorf("got patch form %d, want the array form", after.Review.Patch.Form)
 		}
 		var got []string
-		for i := range after.Review.Patch.Lines {
+		for i := range after.Review.Patch.LineCount() {
 			got = append(got, after.Review.Patch.LineText(i))
 		}
 		if !reflect.DeepEqual(got, patch) {
@@ -946,7 +946,7 @@ func TestMapLineAgreesWithAWalk(t *testing.T) {
 	}
 	src := exchange.Parse(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 600, Comments: 1, Seed: 4}))
 	var gen []string
-	for i := range src.Review.Patch.Lines {
+	for i := range src.Review.Patch.LineCount() {
 		gen = append(gen, src.Review.Patch.LineText(i))
 	}
 	patches = append(patches, gen)
@@ -974,7 +974,7 @@ func TestRebaseGeneratedRevision(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 3000, Comments: 300, DriftedFraction: 0.3, Seed: 11})
 	doc := exchange.Parse(src)
 	var revised []string
-	for i := range doc.Review.Patch.Lines {
+	for i := range doc.Review.Patch.LineCount() {
 		l := doc.Review.Patch.LineText(i)
 		if strings.HasPrefix(l, "@@ ") {
 			// Shift the new image by one and insert a line after the header.

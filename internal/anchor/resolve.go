@@ -133,7 +133,7 @@ type Anchoring struct {
 }
 
 // CommentsOn returns the indexes (in doc.Review.Comments) of the comments
-// anchored on patch line p, an index in exchange.Patch.Lines: references
+// anchored on patch line p, an index among exchange.Patch's lines: references
 // and hovers on a patch element. Dismissed comments count: they still
 // point somewhere.
 func (a *Anchoring) CommentsOn(patchLine int) []int {
@@ -422,7 +422,7 @@ func (rv *resolver) patchRange(first, last int) exchange.Range {
 	// The document's patch, not ix.Patch: an index reused from an earlier
 	// version of the document has the same lines at other offsets.
 	p := &rv.doc.Review.Patch
-	if first < 0 || last >= len(p.Lines) || first > last {
+	if first < 0 || last >= p.LineCount() || first > last {
 		if n := p.Node; n != nil {
 			return exchange.NodeRange(n)
 		}

@@ -885,7 +885,7 @@ func TestCommentsOn(t *testing.T) {
 	)
 	doc, a := analyze(t, src, Options{})
 	lineOf := func(text string) int {
-		for i := range doc.Review.Patch.Lines {
+		for i := range doc.Review.Patch.LineCount() {
 			if doc.Review.Patch.LineText(i) == text {
 				return i
 			}

@@ -97,7 +97,7 @@ func newBudget(p *exchange.Patch) *budget {
 	if p != nil {
 		// From each line's length alone: reading the texts would visit
 		// every element of the patch.
-		for i := range p.Lines {
+		for i := range p.LineCount() {
 			n += lenWork(p.LineLen(i))
 		}
 	}

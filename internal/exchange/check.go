@@ -327,10 +327,11 @@ func checkMultilineElements(doc *Document, p *Patch, add func(Diagnostic)) {
 	// Whether a line break precedes the element in the array: then the
 	// new elements go one per line, else on the element's line.
 	broken, scanned := false, p.Node.Start
-	for i := 0; i < len(p.Lines); {
+	n := p.LineCount()
+	for i := 0; i < n; {
 		first := i
 		i++ // the element's lines are consecutive
-		for i < len(p.Lines) && p.Lines[i].elem == p.Lines[first].elem {
+		for i < n && p.LineElem(i) == p.LineElem(first) {
 			i++
 		}
 		if !p.LineShared(first) {

@@ -47,7 +47,7 @@ func TestExportedTypesAreSafeToCopy(t *testing.T) {
 	p := moved.Review.Patch
 	pc := p
 	lr := p.NewLineReader()
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		lrc := *lr
 		if pc.LineText(i) != p.LineText(i) || lrc.Text(i) != lr.Text(i) || string(lrc.Peek(i)) != p.LineText(i) {
 			t.Fatalf("line %d: copies of the patch and its reader read %q and %q, want %q", i, pc.LineText(i), lrc.Text(i), p.LineText(i))

@@ -233,7 +233,7 @@ func FuzzParse(f *testing.F) {
 		checkTree(t, data, d.Root, d.Syntax)
 		p := d.Review.Patch
 		lr := p.NewLineReader()
-		for i := range p.Lines {
+		for i := range p.LineCount() {
 			checkLineReaders(t, &p, lr, i)
 			n, text, lstart, lend := p.LineNode(i), p.LineText(i), p.LineStart(i), p.LineEnd(i)
 			if n == nil || n.Kind != KindString {
@@ -254,6 +254,7 @@ func FuzzParse(f *testing.F) {
 			}
 			d.Mapper().Range(lstart, lend, UTF16)
 		}
+		checkKeptLines(t, "", &p)
 		if p.TrailingEmpty != nil && (p.TrailingEmpty.Kind != KindString || p.TrailingEmpty.Str != "") {
 			t.Errorf("trailing empty element %v is not an empty string", p.TrailingEmpty)
 		}

@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -109,13 +110,22 @@ const (
 type Patch struct {
 	Node *Node
 	Form PatchForm
-	// Lines is the line table, read through the Line methods. It holds
-	// no pointer and no absolute offset, so a version whose patch is
-	// carried over from an earlier one (ParseIncremental), moved or not,
-	// shares it as it is.
-	Lines []PatchLine
+	// lines is the line table, read through lineValue and lineSource,
+	// unless table is set. It holds no pointer and no absolute offset,
+	// so a version whose patch is carried over from an earlier one
+	// (ParseIncremental), moved or not, shares it as it is.
+	lines []PatchLine
+	// table is set instead of lines when the elements are kept in a
+	// table and each is one closed line (see decodeTable): it is that
+	// table without a trailing empty element, line i being made from
+	// element i when read rather than kept. tableBase is where the patch
+	// node started when the table was read, which its offsets count
+	// from: moving the patch moves both, so a carried over patch shares
+	// them as they are.
+	table     stringTable
+	tableBase int32
 	// TrailingEmpty is the forbidden final "" element of the array form; it
-	// is not one of Lines.
+	// is not one of the lines.
 	TrailingEmpty *Node
 	// src is the patch's bytes in the document's text, which the lines'
 	// texts are decoded from when the elements are kept in a table (see
@@ -154,26 +164,62 @@ type PatchLine struct {
 	textStart, textEnd int32
 }
 
+// LineCount returns the number of diff lines in the patch.
+func (p *Patch) LineCount() int {
+	if p.table != nil {
+		return len(p.table)
+	}
+	return len(p.lines)
+}
+
+// The two accessors below read line i's PatchLine, kept or made from its
+// element when the table holds the lines (as decodeTable would keep it).
+// The loops over every line call them: they return the fields as numbers,
+// which stay in registers, where a PatchLine is copied through memory.
+
+// lineValue returns line i's PatchLine elem, textStart and textEnd.
+func (p *Patch) lineValue(i int) (elem, start, end int32) {
+	if p.table == nil {
+		l := &p.lines[i]
+		return l.elem, l.textStart, l.textEnd
+	}
+	return int32(i), 0, p.table[i].size
+}
+
+// lineSource returns line i's PatchLine start and end.
+func (p *Patch) lineSource(i int) (start, end int32) {
+	if p.table == nil {
+		l := &p.lines[i]
+		return l.start, l.end
+	}
+	e := &p.table[i]
+	return e.start + 1 - p.tableBase, e.end - 1 - p.tableBase
+}
+
 // LineNode returns the string node line i comes from: its array element,
 // or the patch string itself.
-func (p *Patch) LineNode(i int) *Node { return p.nodeOf(&p.Lines[i]) }
+func (p *Patch) LineNode(i int) *Node {
+	elem, _, _ := p.lineValue(i)
+	return p.nodeOf(elem)
+}
 
-func (p *Patch) nodeOf(l *PatchLine) *Node {
+func (p *Patch) nodeOf(elem int32) *Node {
 	if p.Form == PatchArray {
-		return p.Node.children()[l.elem]
+		return p.Node.children()[elem]
 	}
 	return p.Node
 }
 
-// text returns line l's decoded text. When the elements are kept in a
+// text returns line i's decoded text. When the elements are kept in a
 // table (see lazyElems), which reading a line then does not make, its
 // element is decoded from the version's text with dec.
-func (p *Patch) text(dec *elemDecoder, l *PatchLine) string {
+func (p *Patch) text(dec *elemDecoder, i int) string {
+	elem, start, end := p.lineValue(i)
 	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
-		e, delta := t.elem(int(l.elem))
-		return dec.value(e, delta)[l.textStart:l.textEnd]
+		e, delta := t.elem(int(elem))
+		return dec.value(e, delta)[start:end]
 	}
-	return p.nodeOf(l).Str[l.textStart:l.textEnd]
+	return p.nodeOf(elem).Str[start:end]
 }
 
 // element returns array element i with this version's offsets. When the
@@ -205,25 +251,37 @@ func (p *Patch) LineElemRange(i int) Range {
 // LineText returns line i decoded, without its line terminator.
 func (p *Patch) LineText(i int) string {
 	dec := newElemDecoder(p.src, false)
-	return p.text(&dec, &p.Lines[i])
+	return p.text(&dec, i)
 }
 
 // LineLen returns the length of line i's decoded text, LineText's,
 // without reading its element: a pass over every line's length touches
 // the table alone.
-func (p *Patch) LineLen(i int) int { return int(p.Lines[i].textEnd - p.Lines[i].textStart) }
+func (p *Patch) LineLen(i int) int {
+	_, start, end := p.lineValue(i)
+	return int(end - start)
+}
 
 // LineStart returns where line i's escaped text starts in the source,
 // inside the quotes.
-func (p *Patch) LineStart(i int) int { return p.Node.Start + int(p.Lines[i].start) }
+func (p *Patch) LineStart(i int) int {
+	start, _ := p.lineSource(i)
+	return p.Node.Start + int(start)
+}
 
 // LineEnd returns where line i's escaped text ends in the source: see
 // LineStart.
-func (p *Patch) LineEnd(i int) int { return p.Node.Start + int(p.Lines[i].end) }
+func (p *Patch) LineEnd(i int) int {
+	_, end := p.lineSource(i)
+	return p.Node.Start + int(end)
+}
 
 // LineElem returns the index of the array element line i comes from (0
 // for the string form).
-func (p *Patch) LineElem(i int) int { return int(p.Lines[i].elem) }
+func (p *Patch) LineElem(i int) int {
+	elem, _, _ := p.lineValue(i)
+	return int(elem)
+}
 
 // LineShared reports that line i's element holds other lines too, or a
 // line feed after its only one (patch-multiline-element), or, in the
@@ -232,12 +290,15 @@ func (p *Patch) LineShared(i int) bool {
 	if p.Form != PatchArray {
 		return true // the patch string
 	}
-	l := &p.Lines[i]
+	if p.table != nil {
+		return false // each element holds one line, without a line feed
+	}
+	elem, _, _ := p.lineValue(i)
 	if t := p.Node.lazy; t != nil {
-		e, _ := t.elem(int(l.elem))
+		e, _ := t.elem(int(elem))
 		return e.lineFeed
 	}
-	return p.nodeOf(l).lineFeed
+	return p.nodeOf(elem).lineFeed
 }
 
 // Comment is one element of `comments`.
@@ -336,23 +397,23 @@ func decodePatch(src Text, n *Node) Patch {
 		// splitLines already drops the empty line after a final line feed
 		// ("a\nb\n" is two lines); an empty string holds no line at all.
 		if n.Str != "" {
-			p.Lines = appendLines(p.Lines, p.src, n, 0, n.Start)
+			p.lines = appendLines(p.lines, p.src, n, 0, n.Start)
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
 		if t := n.lazy; t != nil {
-			p.Lines = decodeTable(&p, t)
+			decodeTable(&p, t)
 			break
 		}
 		elems := n.Elems()
-		p.Lines = make([]PatchLine, 0, len(elems))
+		p.lines = make([]PatchLine, 0, len(elems))
 		if k := len(elems); k > 0 && elems[k-1].Kind == KindString && elems[k-1].Str == "" {
 			p.TrailingEmpty = elems[k-1]
 			elems = elems[:k-1]
 		}
 		for i, e := range elems {
 			if e.Kind == KindString { // else a schema error; not a diff line
-				p.Lines = appendElem(p.Lines, p.src, e, i, n.Start)
+				p.lines = appendElem(p.lines, p.src, e, i, n.Start)
 			}
 		}
 	default:
@@ -362,12 +423,19 @@ func decodePatch(src Text, n *Node) Patch {
 }
 
 // decodeTable is decodePatch for an array whose elements are kept in a
-// table: it reads the table, and makes no element.
-func decodeTable(p *Patch, t *lazyElems) []PatchLine {
+// table: it reads the table, and makes no element. When every element is
+// one line, closed (an unclosed one is a syntax error), the lines are
+// made from the table when read (see Patch.table): kept, they would
+// repeat it. Else they are kept.
+func decodeTable(p *Patch, t *lazyElems) {
 	k := len(t.table)
 	if k > 0 && t.table[k-1].size == 0 {
 		p.TrailingEmpty = p.element(k - 1)
 		k--
+	}
+	if !slices.ContainsFunc(t.table[:k], func(e stringElem) bool { return e.lineFeed || e.carriage || !e.closed }) {
+		p.table, p.tableBase = t.table[:k:k], int32(p.Node.Start-t.delta)
+		return
 	}
 	ls := make([]PatchLine, 0, k)
 	// The length of a value of one line is in the table; one of several
@@ -382,7 +450,7 @@ func decodeTable(p *Patch, t *lazyElems) []PatchLine {
 		}
 		ls = appendLines(ls, p.src, &e, i, p.Node.Start)
 	}
-	return ls
+	p.lines = ls
 }
 
 // appendElem appends to ls the lines of e, element elem of the patch
@@ -493,33 +561,35 @@ func (p *Patch) NewLineReader() *LineReader {
 }
 
 // Text returns line i decoded, without its line terminator.
-func (lr *LineReader) Text(i int) string { return lr.p.text(&lr.dec, &lr.p.Lines[i]) }
+func (lr *LineReader) Text(i int) string { return lr.p.text(&lr.dec, i) }
 
 // Peek returns line i decoded, without its line terminator, for a caller
 // that drops it before it reads the next line: the bytes are the text's
 // or the reader's scratch, which the next call may overwrite.
 func (lr *LineReader) Peek(i int) []byte {
-	p, l := lr.p, &lr.p.Lines[i]
+	p := lr.p
+	elem, start, end := p.lineValue(i)
 	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
-		e, delta := t.elem(int(l.elem))
-		return lr.peek.peek(e, delta)[l.textStart:l.textEnd]
+		e, delta := t.elem(int(elem))
+		return lr.peek.peek(e, delta)[start:end]
 	}
-	return []byte(p.nodeOf(l).Str[l.textStart:l.textEnd])
+	return []byte(p.nodeOf(elem).Str[start:end])
 }
 
 // LineHead returns the first byte of line i decoded, and false for an
 // empty line, without decoding the rest: the index reads a hunk's body
 // lines by their marker alone.
 func (p *Patch) LineHead(i int) (byte, bool) {
-	l := &p.Lines[i]
-	if l.textEnd == l.textStart {
+	_, textStart, textEnd := p.lineValue(i)
+	if textEnd == textStart {
 		return 0, false
 	}
-	if p.src.b == nil || p.Form != PatchArray || l.textStart != 0 {
+	if p.src.b == nil || p.Form != PatchArray || textStart != 0 {
 		return p.LineText(i)[0], true
 	}
 	src := p.src.b
-	start, end := p.LineStart(i)-p.src.at, p.LineEnd(i)-p.src.at
+	s, e := p.lineSource(i)
+	start, end := p.Node.Start+int(s)-p.src.at, p.Node.Start+int(e)-p.src.at
 	if src[start] != '\\' {
 		return src[start], true
 	}

@@ -14,7 +14,7 @@ func lineStrings(t *testing.T, d *Document) []string {
 	t.Helper()
 	var out []string
 	p := &d.Review.Patch
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		n, start, end := p.LineNode(i), p.LineStart(i), p.LineEnd(i)
 		if n == nil {
 			t.Errorf("line %d has no node", i)
@@ -65,10 +65,10 @@ func TestParseExample(t *testing.T) {
 		"+    _ = err",
 		"     return result, nil",
 	}
-	if len(p.Lines) != len(wantLines) {
-		t.Fatalf("got %d patch lines, want %d", len(p.Lines), len(wantLines))
+	if p.LineCount() != len(wantLines) {
+		t.Fatalf("got %d patch lines, want %d", p.LineCount(), len(wantLines))
 	}
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		text, n, start, end := p.LineText(i), p.LineNode(i), p.LineStart(i), p.LineEnd(i)
 		if text != wantLines[i] || p.LineElem(i) != i || p.LineShared(i) || n != p.Node.Elems()[i] {
 			t.Errorf("line %d = %q elem %d shared %v, want %q elem %d not shared", i, text, p.LineElem(i), p.LineShared(i), wantLines[i], i)
@@ -176,7 +176,7 @@ func TestParsePatch(t *testing.T) {
 
 func TestParsePatchMissing(t *testing.T) {
 	d := Parse([]byte(`{"leanreview_review": 1, "comments": []}`))
-	if p := d.Review.Patch; p.Form != PatchMissing || p.Node != nil || p.Lines != nil {
+	if p := d.Review.Patch; p.Form != PatchMissing || p.Node != nil || p.lines != nil || p.table != nil {
 		t.Errorf("patch = %+v, want missing", p)
 	}
 }

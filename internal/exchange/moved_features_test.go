@@ -45,7 +45,7 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 // askAll asks r for what an editor asks after every change.
 func askAll(r features.Analysis) {
 	p := &r.Doc.Review.Patch
-	mid := p.LineStart(len(p.Lines) / 2)
+	mid := p.LineStart(p.LineCount() / 2)
 	r.Lenses(r.Diagnostics)
 	r.Gutter(exchange.Range{Start: mid, End: mid + 4000})
 	r.Folds()

@@ -129,7 +129,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
 		want := Parse(next).Review.Patch
-		for i := range p.Lines {
+		for i := range p.LineCount() {
 			if p.LineText(i) != want.LineText(i) || p.LineShared(i) != want.LineShared(i) || p.LineStart(i) != want.LineStart(i) ||
 				p.LineElemRange(i) != NodeRange(want.LineNode(i)) {
 				t.Fatalf("edit %d, line %d: got %q shared %v at %d, want %q %v at %d", k, i, p.LineText(i), p.LineShared(i), p.LineStart(i), want.LineText(i), want.LineShared(i), want.LineStart(i))

@@ -32,7 +32,7 @@ func BenchmarkParseEditedSummary(b *testing.B) {
 		}
 		prev = doc
 	}
-	b.ReportMetric(float64(len(prev.Review.Patch.Lines)), "lines")
+	b.ReportMetric(float64(prev.Review.Patch.LineCount()), "lines")
 }
 
 // BenchmarkParsedHeap reports the live heap that a parsed generated
@@ -52,7 +52,50 @@ func BenchmarkParsedHeap(b *testing.B) {
 		live = after.HeapAlloc - before.HeapAlloc
 	}
 	b.ReportMetric(float64(live)/1e6, "live-MB")
-	b.ReportMetric(float64(len(doc.Review.Patch.Lines)), "lines")
-	b.ReportMetric(float64(cap(doc.Review.Patch.Lines))*float64(unsafe.Sizeof(PatchLine{}))/1e6, "lines-MB")
+	b.ReportMetric(float64(doc.Review.Patch.LineCount()), "lines")
+	b.ReportMetric(float64(cap(doc.Review.Patch.lines))*float64(unsafe.Sizeof(PatchLine{}))/1e6, "lines-MB")
 	runtime.KeepAlive(doc)
+}
+
+// BenchmarkPatchLineReads times, per line, the reads that the loops over
+// every line of the generated review make (the index's, the tokens', the
+// checks'): the lines are made from the element table when read.
+func BenchmarkPatchLineReads(b *testing.B) {
+	doc := Parse(generatedOnce())
+	p := &doc.Review.Patch
+	n := p.LineCount()
+	perLine := func(b *testing.B, sum int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
+		if sum == 0 {
+			b.Fatal("nothing read")
+		}
+	}
+	b.Run("head", func(b *testing.B) {
+		sum := 0
+		for b.Loop() {
+			for i := range n {
+				c, _ := p.LineHead(i)
+				sum += int(c)
+			}
+		}
+		perLine(b, sum)
+	})
+	b.Run("range", func(b *testing.B) {
+		sum := 0
+		for b.Loop() {
+			for i := range n {
+				sum += p.LineStart(i) + p.LineEnd(i)
+			}
+		}
+		perLine(b, sum)
+	})
+	b.Run("len", func(b *testing.B) {
+		sum := 0
+		for b.Loop() {
+			for i := range n {
+				sum += p.LineLen(i) + p.LineElem(i)
+			}
+		}
+		perLine(b, sum)
+	})
 }

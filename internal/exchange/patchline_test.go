@@ -45,7 +45,7 @@ func TestMovedPatchSharesLines(t *testing.T) {
 	})
 	for _, name := range names {
 		prev := Parse(reviews[name])
-		if prev.Review.Patch.Node == nil || len(prev.Review.Patch.Lines) == 0 {
+		if prev.Review.Patch.Node == nil || prev.Review.Patch.LineCount() == 0 {
 			continue
 		}
 		shared := 0
@@ -62,17 +62,103 @@ func TestMovedPatchSharesLines(t *testing.T) {
 			gp, pp := &got.Review.Patch, &prev.Review.Patch
 			if _, ok := got.PatchCarried(); ok {
 				shared++
-				if len(gp.Lines) != len(pp.Lines) || &gp.Lines[0] != &pp.Lines[0] {
-					t.Fatalf("%s: the carried over patch has lines %p (%d), want the earlier version's %p (%d)", ctx, &gp.Lines[0], len(gp.Lines), &pp.Lines[0], len(pp.Lines))
+				if !sharesLines(gp, pp) {
+					t.Fatalf("%s: the carried over patch has lines %p table %p (%d), want the earlier version's %p %p (%d)", ctx, gp.lines, gp.table, gp.LineCount(), pp.lines, pp.table, pp.LineCount())
 				}
 			}
-			if gp.Node != nil && len(gp.Lines) > 0 {
+			if gp.Node != nil && gp.LineCount() > 0 {
 				prev = got // the next edit builds on this version
 			}
 		}
 		if shared == 0 {
 			t.Errorf("%s: no edit carried the patch over: nothing checked", name)
 		}
+	}
+}
+
+// sharesLines reports whether a and b read their lines from the same
+// memory, the line table or the element table from the same base.
+func sharesLines(a, b *Patch) bool {
+	if a.LineCount() != b.LineCount() || (a.table == nil) != (b.table == nil) || a.tableBase != b.tableBase {
+		return false
+	}
+	switch {
+	case a.LineCount() == 0:
+		return true
+	case a.table != nil:
+		return &a.table[0] == &b.table[0]
+	}
+	return &a.lines[0] == &b.lines[0]
+}
+
+// checkKeptLines requires the lines of p, an array, made from the element
+// table or kept, to be those decodePatch keeps for an array whose elements
+// are nodes.
+func checkKeptLines(t *testing.T, ctx string, p *Patch) {
+	t.Helper()
+	if p.Form != PatchArray {
+		return
+	}
+	var want []PatchLine
+	elems := p.Node.Elems()
+	if p.TrailingEmpty != nil {
+		elems = elems[:len(elems)-1]
+	}
+	for i, e := range elems {
+		if e.Kind == KindString {
+			want = appendElem(want, p.src, e, i, p.Node.Start)
+		}
+	}
+	if p.LineCount() != len(want) {
+		t.Fatalf("%s: %d lines, want %d", ctx, p.LineCount(), len(want))
+	}
+	for i, w := range want {
+		var g PatchLine
+		g.elem, g.textStart, g.textEnd = p.lineValue(i)
+		g.start, g.end = p.lineSource(i)
+		if g != w {
+			t.Fatalf("%s: line %d is %+v, want %+v", ctx, i, g, w)
+		}
+	}
+}
+
+// TestPatchLinesFromTable: a patch of one line per element is read from
+// its element table, keeps no line table, and reads as the lines kept for
+// its elements would, fresh or carried over; the other patches keep theirs.
+func TestPatchLinesFromTable(t *testing.T) {
+	reviews := goldenReviews(t)
+	for name, src := range patchLineReviews {
+		reviews[name] = []byte(src)
+	}
+	reviews["generated"] = reviewgen.Generate(reviewgen.Config{DiffLines: 2000, Comments: 40, Seed: 7})
+	reviews["unclosed element"] = []byte(`{"leanreview_review": 1, "patch": ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "+a`)
+	fromTable := 0
+	for name, src := range reviews {
+		d := Parse(src)
+		p := &d.Review.Patch
+		oneLine := p.Node != nil && p.Node.lazy != nil &&
+			!slices.ContainsFunc(p.Node.lazy.table, func(e stringElem) bool { return e.lineFeed || e.carriage || !e.closed })
+		if oneLine != (p.table != nil) || p.table != nil && p.lines != nil {
+			t.Errorf("%s: one line per element in a table %v, got lines kept %v, table %v", name, oneLine, p.lines != nil, p.table != nil)
+		}
+		if p.table != nil {
+			fromTable++
+		}
+		checkKeptLines(t, name, p)
+		if p.Node == nil {
+			continue
+		}
+		at := p.Node.Start
+		next := append(append(append([]byte(nil), src[:at]...), "  "...), src[at:]...)
+		got := ParseEdited(NewText(next), d, Change{Prefix: at, Suffix: len(src) - at})
+		if _, ok := got.PatchCarried(); ok && !sharesLines(&got.Review.Patch, p) {
+			t.Errorf("%s: the carried over patch does not share its lines", name)
+		}
+		checkKeptLines(t, name+", moved", &got.Review.Patch)
+		comparePatchLines(t, name+", moved", got, Parse(next))
+	}
+	if fromTable == 0 {
+		t.Error("no patch read its lines from the table")
 	}
 }
 
@@ -124,8 +210,8 @@ func editBeforePatch(r *rand.Rand, prev *Document) ([]byte, Change, string) {
 func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 	t.Helper()
 	gp, wp := &got.Review.Patch, &want.Review.Patch
-	if gp.Form != wp.Form || len(gp.Lines) != len(wp.Lines) {
-		t.Fatalf("%s: got form %d with %d lines, want %d with %d", ctx, gp.Form, len(gp.Lines), wp.Form, len(wp.Lines))
+	if gp.Form != wp.Form || gp.LineCount() != wp.LineCount() {
+		t.Fatalf("%s: got form %d with %d lines, want %d with %d", ctx, gp.Form, gp.LineCount(), wp.Form, wp.LineCount())
 	}
 	// A moved patch's trailing element is a copy of its own (Patch.element),
 	// with the patch as its parent.
@@ -135,7 +221,7 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 	}
 	own := got.Root.Member("patch")
 	lr := gp.NewLineReader()
-	for i := range gp.Lines {
+	for i := range gp.LineCount() {
 		checkLineReaders(t, gp, lr, i)
 		g := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", gp.LineStart(i), gp.LineEnd(i), gp.LineText(i), gp.LineElem(i), gp.LineShared(i), NodeRange(gp.LineNode(i)))
 		w := fmt.Sprintf("%d-%d %q elem %d shared %v node %v", wp.LineStart(i), wp.LineEnd(i), wp.LineText(i), wp.LineElem(i), wp.LineShared(i), NodeRange(wp.LineNode(i)))

@@ -118,7 +118,7 @@ func quotedLines(t Text, n *Node) []string {
 func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
 	n := p.Node
 	if p.Form == PatchArray {
-		n = p.element(int(p.Lines[i].elem))
+		n = p.element(p.LineElem(i))
 	}
 	if n == nil || n.Kind != KindString || !n.Escape {
 		return false

@@ -413,7 +413,7 @@ func checkNothingLost(t testing.TB, input, output []byte) {
 // only) and the empty lines at the end dropped.
 func modelLines(p Patch) []string {
 	var out []string
-	for i := range p.Lines {
+	for i := range p.LineCount() {
 		out = append(out, strings.TrimRight(p.LineText(i), "\r"))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {

@@ -305,12 +305,12 @@ func FreshID(doc *exchange.Document) string {
 	}
 }
 
-// PatchLineAt returns the index in doc.Review.Patch.Lines of the line
+// PatchLineAt returns the index among doc.Review.Patch's lines of the line
 // whose text holds offset (the element's quotes included in the array
 // form), or false.
 func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 	p := &doc.Review.Patch
-	i := sort.Search(len(p.Lines), func(i int) bool { return LineRange(p, i).Start > offset }) - 1
+	i := sort.Search(p.LineCount(), func(i int) bool { return LineRange(p, i).Start > offset }) - 1
 	if i < 0 {
 		return -1, false
 	}

@@ -53,7 +53,7 @@ func (r Analysis) Lenses(shown []exchange.Diagnostic) []Lens {
 	}
 	patch := &r.Doc.Review.Patch
 	for _, f := range r.Index.Files {
-		if f.First >= len(patch.Lines) {
+		if f.First >= patch.LineCount() {
 			continue
 		}
 		idx := byFile[f]

@@ -61,7 +61,7 @@ func (r Analysis) fileHeader(res *anchor.Resolution) []exchange.Range {
 		side, _ := anchor.ParseSide(res.Comment.Side) // RIGHT when the side is not valid
 		f = r.Index.FileEither(res.Comment.Path, side)
 	}
-	if f == nil || f.First >= len(patch.Lines) {
+	if f == nil || f.First >= patch.LineCount() {
 		return nil
 	}
 	return []exchange.Range{LineRange(patch, f.First)}

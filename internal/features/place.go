@@ -36,7 +36,7 @@ type Place struct {
 	// Comment and Reply index doc.Review.Comments and that comment's
 	// Replies when the offset is inside one; -1 otherwise.
 	Comment, Reply int
-	// PatchLine indexes doc.Review.Patch.Lines for PlacePatchLine.
+	// PatchLine indexes doc.Review.Patch's lines for PlacePatchLine.
 	PatchLine int
 }
 
@@ -174,10 +174,10 @@ func replyIndex(c *exchange.Comment, obj *exchange.Node) int {
 // patchLineAt returns the index of the line of the patch string n (an
 // array element, or the whole string form) that offset is on, or -1.
 func patchLineAt(p *exchange.Patch, n *exchange.Node, offset int) int {
-	i := sort.Search(len(p.Lines), func(i int) bool { return p.LineStart(i) > offset }) - 1
+	i := sort.Search(p.LineCount(), func(i int) bool { return p.LineStart(i) > offset }) - 1
 	// A line's text starts after its element's opening quote: the quote
 	// belongs to the element's first line.
-	if i+1 < len(p.Lines) && p.LineNode(i+1) == n && (i < 0 || p.LineNode(i) != n) {
+	if i+1 < p.LineCount() && p.LineNode(i+1) == n && (i < 0 || p.LineNode(i) != n) {
 		i++
 	}
 	if i < 0 || p.LineNode(i) != n {

@@ -27,7 +27,7 @@ const (
 type Token struct {
 	Start, End int
 	Kind       TokenKind
-	// Line is the token's index in Patch.Lines.
+	// Line is the token's index among the Patch's lines.
 	Line int
 }
 
@@ -36,7 +36,7 @@ type Token struct {
 // ranges cover the line's escaped text inside the JSON string, so an
 // escape inside a line shifts nothing.
 func Tokens(ix *anchor.Index, src exchange.Text) []Token {
-	out := make([]Token, 0, len(ix.Patch.Lines))
+	out := make([]Token, 0, ix.Patch.LineCount())
 	AllTokens(ix, src, func(t Token) { out = append(out, t) })
 	sortTokens(out)
 	return out
@@ -51,7 +51,7 @@ func Tokens(ix *anchor.Index, src exchange.Text) []Token {
 func AllTokens(ix *anchor.Index, src exchange.Text, yield func(Token)) (ok bool) {
 	ok, last := true, -1
 	for _, f := range ix.Files {
-		fileTokens(ix.Patch, f, src, 0, len(ix.Patch.Lines), func(t Token) {
+		fileTokens(ix.Patch, f, src, 0, ix.Patch.LineCount(), func(t Token) {
 			ok = ok && t.Start >= last
 			last = t.Start
 			yield(t)
@@ -65,8 +65,8 @@ func AllTokens(ix *anchor.Index, src exchange.Text, yield func(Token)) (ok bool)
 // shows, a few out of a large patch.
 func TokensIn(ix *anchor.Index, src exchange.Text, span exchange.Range) []Token {
 	p := ix.Patch
-	lo := sort.Search(len(p.Lines), func(i int) bool { return p.LineEnd(i) >= span.Start })
-	hi := sort.Search(len(p.Lines), func(i int) bool { return p.LineStart(i) > span.End })
+	lo := sort.Search(p.LineCount(), func(i int) bool { return p.LineEnd(i) >= span.Start })
+	hi := sort.Search(p.LineCount(), func(i int) bool { return p.LineStart(i) > span.End })
 	var out []Token
 	first := sort.Search(len(ix.Files), func(i int) bool { return ix.Files[i].Last >= lo })
 	for _, f := range ix.Files[first:] {
@@ -83,7 +83,7 @@ func TokensIn(ix *anchor.Index, src exchange.Text, span exchange.Range) []Token 
 
 // fileTokens emits the tokens of f's lines, from the hunk whose lines
 // reach patch line lo to the one that begins at or after hi (all of them
-// for 0 and len(p.Lines)): a file's hunks are in patch order.
+// for 0 and p.LineCount()): a file's hunks are in patch order.
 func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src exchange.Text, lo, hi int, emit func(Token)) {
 	hunks := f.Hunks
 	k := sort.Search(len(hunks), func(i int) bool { return hunks[i].LastLine() >= lo })

@@ -80,7 +80,7 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 	var out []SourceLink
 	patch := &r.Doc.Review.Patch
 	for _, f := range r.Index.Files {
-		if f.NewName == "" || f.First >= len(patch.Lines) {
+		if f.NewName == "" || f.First >= patch.LineCount() {
 			continue
 		}
 		abs, err := t.Resolve(f.NewName)
@@ -88,7 +88,7 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 			continue
 		}
 		loc := r.fileStart(t, f)
-		for i := f.First; i <= f.Last && i < len(patch.Lines); i++ {
+		for i := f.First; i <= f.Last && i < patch.LineCount(); i++ {
 			text := patch.LineText(i)
 			if (i == f.First && strings.HasPrefix(text, "diff --git")) || strings.HasPrefix(text, "+++ ") {
 				out = append(out, SourceLink{Range: LineRange(patch, i), File: abs, Line: loc.Start})

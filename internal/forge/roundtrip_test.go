@@ -223,7 +223,7 @@ func pages(t *testing.T, items []map[string]any) []byte {
 // patchLines returns the document's patch, one diff line each.
 func patchLines(doc *exchange.Document) []string {
 	p := &doc.Review.Patch
-	out := make([]string, len(p.Lines))
+	out := make([]string, p.LineCount())
 	for i := range out {
 		out[i] = p.LineText(i)
 	}

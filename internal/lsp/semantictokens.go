@@ -200,7 +200,7 @@ func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
 	ix, src := an.Index, an.Doc.Text
 	e := newTokenEncoder(conv, 0)
 	// A token of a review takes a dozen bytes or less: "1,6,42,2,0,".
-	e.json = append(make([]byte, 0, 64+len(id)+12*len(ix.Patch.Lines)), `{"resultId":`...)
+	e.json = append(make([]byte, 0, 64+len(id)+12*ix.Patch.LineCount()), `{"resultId":`...)
 	e.json = append(strconv.AppendQuote(e.json, id), `,"data":[`...)
 	if !features.AllTokens(ix, src, e.add) {
 		return encodeTokenReply(id, encodeTokens(conv, features.Tokens(ix, src)))
