@@ -146,7 +146,7 @@ func checkVersion(doc *Document, add func(Diagnostic)) {
 	// (the one that counts), but detection sees the first.
 	if first := root.Members()[0]; first.Name != "leanreview_review" {
 		fix := Fix{Title: "Move `leanreview_review` first", Edits: []Edit{
-			RemoveMember(doc.Text, v),
+			RemoveMember(doc.Text, root, v),
 			InsertMember(doc.Text, root, "leanreview_review", doc.Text.String(v.Start, v.End), "^"),
 		}}
 		if v.Start == v.End {
@@ -183,7 +183,7 @@ func nonEmpty(doc *Document, r Range) Range {
 func checkSchema(doc *Document, res *Result, cs *commentSet) {
 	for _, v := range DefaultSchema().validate(doc, cs.stub) {
 		n := v.Node
-		if v.Missing == "leanreview_review" || n.Pointer() == "/leanreview_review" {
+		if v.Missing == "leanreview_review" || n.Pointer(doc.Root) == "/leanreview_review" {
 			continue // the version codes say it better
 		}
 		r := NodeRange(n)
@@ -198,10 +198,12 @@ func checkSchema(doc *Document, res *Result, cs *commentSet) {
 		}
 		rec.diags = append(rec.diags, d)
 		owner, member := n, v.Missing
-		if member == "" && n.IsMember() {
-			owner, member = n.Parent, n.Name
+		if member == "" {
+			if p := Parent(doc.Root, n); p != nil && p.Kind == KindObject {
+				owner, member = p, n.Name
+			}
 		}
-		if owner.Parent == cs.arr && slices.Contains(anchorMembers, member) {
+		if cs.inComment(owner) && slices.Contains(anchorMembers, member) {
 			rec.anchorInvalid = true
 		}
 	}
@@ -215,7 +217,7 @@ func unknownMembers(doc *Document, obj *Node, known []string, where string, add 
 		}
 		add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
 			Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
-			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Text, m)}}}})
+			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Text, obj, m)}}}})
 	}
 }
 
@@ -312,7 +314,7 @@ func checkPatchForm(doc *Document, add func(Diagnostic)) {
 		if e := p.TrailingEmpty; e != nil {
 			add(Diagnostic{Range: NodeRange(e), Severity: SeverityWarning, Code: CodePatchTrailingEmpty,
 				Message: "the patch must not end with an empty element: the final newline is implied",
-				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(e)}}}})
+				Fixes:   []Fix{{Title: "Remove the trailing empty element", Done: "removed the trailing empty patch element", Safe: true, Edits: []Edit{RemoveElement(p.Node, e)}}}})
 		}
 		checkMultilineElements(doc, p, add)
 	}

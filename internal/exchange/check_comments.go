@@ -91,12 +91,11 @@ func (cs *commentSet) owner(n *Node) *commentCheck {
 	if cs.arr == nil {
 		return nil
 	}
-	for ; n != nil && n.Parent != cs.arr; n = n.Parent {
-	}
-	if n == nil || n.Kind != KindObject {
+	path := Path(cs.arr, n)
+	if len(path) < 2 || path[1].Kind != KindObject {
 		return nil
 	}
-	i := int(n.Index)
+	i := int(path[1].Index)
 	k := sort.Search(len(cs.recs), func(k int) bool { return cs.recs[k].index >= i })
 	if k == len(cs.recs) || cs.recs[k].index != i {
 		return nil
@@ -107,7 +106,11 @@ func (cs *commentSet) owner(n *Node) *commentCheck {
 // inComment reports whether n is a comment of the set (an object element
 // of the comments array): the global walks leave those to checkComment.
 func (cs *commentSet) inComment(n *Node) bool {
-	return cs.arr != nil && n.Parent == cs.arr && n.Kind == KindObject
+	if cs.arr == nil || n.Kind != KindObject || n.Index < 0 {
+		return false
+	}
+	es := cs.arr.Elems()
+	return int(n.Index) < len(es) && es[n.Index] == n
 }
 
 // checkComment runs the per-comment checks but the schema's (checkSchema

@@ -93,7 +93,7 @@ func randomCommentEdit(r *rand.Rand, src []byte) ([]byte, string) {
 			return splice(n.Start, n.End, string(src[m.Start:m.End])), "duplicate an id"
 		}
 	case 6:
-		arr := c.Node.Parent
+		arr := doc.Root.Member("comments")
 		start, end := c.Node.Start, c.Node.End
 		i := int(c.Node.Index)
 		switch {

@@ -95,10 +95,10 @@ func SetMember(src Text, obj *Node, name, value, after string) Edit {
 	return InsertMember(src, obj, name, value, after)
 }
 
-// RemoveMember returns the edit that deletes member m from its object,
-// with the comma and the line it stood on when it had one of its own.
-func RemoveMember(src Text, m *Node) Edit {
-	obj := m.Parent
+// RemoveMember returns the edit that deletes member m from its object
+// obj, with the comma and the line it stood on when it had one of its
+// own.
+func RemoveMember(src Text, obj, m *Node) Edit {
 	idx := -1
 	for i, x := range obj.Members() {
 		if x == m {
@@ -108,14 +108,7 @@ func RemoveMember(src Text, m *Node) Edit {
 	start, end := m.KeyStart(), m.End
 	switch {
 	case idx < 0:
-		// Not among its parent's members: the patch, whose Parent is a
-		// stand-in (see Node.Parent). Take the comma after it, or else
-		// the one before it, from the text.
-		if j := skipWhite(src, end); j < src.Len() && src.Byte(j) == ',' {
-			end = skipWhite(src, j+1)
-		} else if k := skipWhiteBack(src, start) - 1; k >= 0 && src.Byte(k) == ',' {
-			start = k
-		}
+		return Edit{Start: start, End: end} // not obj's: nothing better to say
 	case idx+1 < len(obj.Members()):
 		end = obj.Members()[idx+1].KeyStart() // through the comma and the next line's indent
 	case idx > 0:
@@ -129,11 +122,10 @@ func RemoveMember(src Text, m *Node) Edit {
 	return Edit{Start: start, End: end}
 }
 
-// RemoveElement returns the edit that deletes element e from its array,
-// with the comma that separates it. Its neighbour is read with elemRange:
-// for the patch's last element, it makes none of the others.
-func RemoveElement(e *Node) Edit {
-	arr := e.Parent
+// RemoveElement returns the edit that deletes element e from its array
+// arr, with the comma that separates it. Its neighbour is read with
+// elemRange: for the patch's last element, it makes none of the others.
+func RemoveElement(arr, e *Node) Edit {
 	i := int(e.Index)
 	switch {
 	case i > 0:
@@ -142,24 +134,4 @@ func RemoveElement(e *Node) Edit {
 		return Edit{Start: e.Start, End: elemRange(arr, 1).Start}
 	}
 	return Edit{Start: e.Start, End: e.End}
-}
-
-func isJSONSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
-
-// skipWhite returns the offset of the first byte from i on that is not
-// JSON white space.
-func skipWhite(src Text, i int) int {
-	for i < src.Len() && isJSONSpace(rune(src.Byte(i))) {
-		i++
-	}
-	return i
-}
-
-// skipWhiteBack returns the offset after the last byte before i that is
-// not JSON white space (0 if none).
-func skipWhiteBack(src Text, i int) int {
-	for i > 0 && isJSONSpace(rune(src.Byte(i-1))) {
-		i--
-	}
-	return i
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,12 +98,15 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			t.Errorf("syntax error %d-%d %q is empty in a non-empty document", e.Start, e.End, e.Msg)
 		}
 	}
-	if root == nil || root.Parent != nil {
-		t.Fatalf("root = %v, want a node without parent", root)
+	if root == nil {
+		t.Fatal("no root")
 	}
-	walk(root, func(n *Node) {
+	walkPath(root, func(n *Node, path []*Node) {
+		if got := Path(root, n); !slices.Equal(got, path) {
+			t.Fatalf("%s %d-%d: Path gives %d nodes, want the %d from the root to it", n.Kind, n.Start, n.End, len(got), len(path))
+		}
 		if n.Start < 0 || n.Start > n.End || n.End > len(data) {
-			t.Fatalf("%s %q: range %d-%d outside the document (%d bytes)", n.Kind, n.Pointer(), n.Start, n.End, len(data))
+			t.Fatalf("%s %q: range %d-%d outside the document (%d bytes)", n.Kind, n.Pointer(root), n.Start, n.End, len(data))
 		}
 		switch n.Kind {
 		case KindObject, KindArray:
@@ -111,36 +115,32 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 				open, close = '[', ']'
 			}
 			if data[n.Start] != open {
-				t.Errorf("%s %q starts with %q, want %q", n.Kind, n.Pointer(), data[n.Start], open)
+				t.Errorf("%s %q starts with %q, want %q", n.Kind, n.Pointer(root), data[n.Start], open)
 			}
 			if n.Closed && (n.End-n.Start < 2 || data[n.End-1] != close) {
-				t.Errorf("closed %s %q (%d-%d) does not end with %q", n.Kind, n.Pointer(), n.Start, n.End, close)
+				t.Errorf("closed %s %q (%d-%d) does not end with %q", n.Kind, n.Pointer(root), n.Start, n.End, close)
 			}
 		case KindString:
 			if data[n.Start] != '"' {
-				t.Errorf("string %q starts with %q", n.Pointer(), data[n.Start])
+				t.Errorf("string %q starts with %q", n.Pointer(root), data[n.Start])
 			}
 			if n.Closed && (n.End-n.Start < 2 || data[n.End-1] != '"') {
-				t.Errorf("closed string %q (%d-%d) does not end with a quote", n.Pointer(), n.Start, n.End)
+				t.Errorf("closed string %q (%d-%d) does not end with a quote", n.Pointer(root), n.Start, n.End)
 			}
 			checkStringNode(t, data, n)
 		case KindNumber:
 			n.Int(NewText(data))
 		}
 		if n.Kind != KindObject && len(n.Members()) > 0 || n.Kind != KindArray && len(n.Elems()) > 0 {
-			t.Errorf("%s %q has children", n.Kind, n.Pointer())
+			t.Errorf("%s %q has children", n.Kind, n.Pointer(root))
 		}
 		prevEnd := n.Start
 		if n.Kind == KindObject || n.Kind == KindArray {
 			prevEnd = n.Start + 1
 		}
 		for i, m := range n.Members() {
-			// The root's patch names a childless stand-in for the root
-			// (see Node.Parent), possibly an earlier version's.
-			standIn := n.Parent == nil && m.Name == "patch" && m.Parent != nil && m.Parent != n && m.Parent.Parent == nil &&
-				m.Parent.Kind == KindObject && len(m.Parent.Members()) == 0 && m.Parent.Start == n.Start
-			if m.Parent != n && !standIn || m.Index != -1 {
-				t.Errorf("member %q: parent or index (%d) wrong", m.Pointer(), m.Index)
+			if m.Index != -1 || !m.IsMember(root) {
+				t.Errorf("member %q: index (%d) wrong, or not a member", m.Pointer(root), m.Index)
 			}
 			if m.KeyStart() < prevEnd || m.KeyStart() > m.KeyEnd() || m.KeyEnd() > m.Start || m.End > n.End {
 				t.Errorf("member %d %q: key %d-%d value %d-%d, want ordered inside %d-%d after %d",
@@ -149,8 +149,8 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			prevEnd = m.End
 		}
 		for i, e := range n.Elems() {
-			if e.Parent != n || int(e.Index) != i {
-				t.Errorf("element %q: parent or index (%d) wrong, want %d", e.Pointer(), e.Index, i)
+			if int(e.Index) != i || e.IsMember(root) {
+				t.Errorf("element %q: index (%d) wrong, want %d, or a member", e.Pointer(root), e.Index, i)
 			}
 			if e.Start < prevEnd || e.End > n.End {
 				t.Errorf("element %d: %d-%d, want ordered inside %d-%d after %d", i, e.Start, e.End, n.Start, n.End, prevEnd)

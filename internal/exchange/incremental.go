@@ -12,13 +12,14 @@ import (
 // The patch gets a node of its own, moved by an edit before it, that
 // shares the elements' table and makes them from src only when something
 // asks for them (lazyElems); its lines are shared (see PatchLine). The comments the edit leaves whole, before or
-// after it, are copied rather than read again: the edited one is read,
-// not all the others.
+// after it, are taken rather than read again: the edited one is read,
+// not all the others. Those it neither moved nor renumbered are prev's
+// own nodes, shared; the others are copies, moved.
 //
 // As with Parse, src must not be modified afterwards. What is carried
 // over keeps nothing else of prev alive: the patch's strings are copies,
-// its table holds no text, and its Parent is a stand-in (see
-// Node.Parent).
+// its table holds no text, the comments are kept apart from the rest of
+// the tree (see reader.comment), and no node points to its parent.
 func ParseIncremental(src []byte, prev *Document) *Document {
 	t := NewText(src)
 	return ParseEdited(t, prev, ChangeBetween(prev.Text, t))
@@ -106,13 +107,14 @@ func parseEdited(src Text, prev *Document, ch Change) *Document {
 
 // readEdited is parseEdited, returning its reader too, for tests to see
 // what it read. The comments the edit leaves whole in the unchanged
-// prefix or suffix are copied from prev rather than read (commentSlots),
+// prefix or suffix are taken from prev rather than read (commentSlots),
 // whatever becomes of the patch. The reader reads the text as one run
 // (Text.Bytes); the document holds it as given (see holdText).
 func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 	src := t.Bytes()
 	r := &reader{src: src}
-	r.slots, r.copier = commentSlots(src, prev, ch)
+	r.slots = commentSlots(src, prev, ch)
+	r.edited = len(r.slots) > 0
 	p := prev.Review.Patch
 	if p.Node == nil || p.Form != PatchArray && p.Form != PatchString || !p.Node.Closed || syntaxErrorIn(prev, p.Node) {
 		return r.documentOf(t), r
@@ -133,10 +135,7 @@ func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 	// (lazyElems): sharing prev's would keep prev's text alive. Any other
 	// patch (a string, an array the table could not hold) holds copies of
 	// its strings and none of the text: unmoved, its subtree is shared
-	// with prev, nothing in it differing but the patch node's Parent,
-	// which stays the stand-in for the root of the version that read it
-	// (an object without a Parent, so Pointer and IsMember are unchanged;
-	// see Node.Parent); moved, it is copied, moved.
+	// with prev; moved, it is copied, moved.
 	reuse, shared := p.Node, p.Node
 	if delta != 0 || p.Node.lazy != nil {
 		reuse, shared = newMovedNode(p.Node, delta, window{b: src[p.Node.Start+delta : p.Node.End+delta], at: p.Node.Start + delta}), nil
@@ -186,18 +185,17 @@ type slot struct {
 func (s slot) at() int { return s.n.Start + s.delta }
 
 // commentSlots returns the comments of prev that the change leaves whole
-// in the unchanged prefix or suffix, in order, and the copier that moves
-// them into src, strings included. Only closed objects without a
-// syntax error qualify: their reading then depends on their bytes alone
-// (errors would also depend on what was read before: where the reader's
-// count of errors stops, which line a message names).
-func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier) {
+// in the unchanged prefix or suffix, in order. Only closed objects
+// without a syntax error qualify: their reading then depends on their
+// bytes alone (errors would also depend on what was read before: where
+// the reader's count of errors stops, which line a message names).
+func commentSlots(src []byte, prev *Document, ch Change) []slot {
 	if prev.Root == nil || prev.Root.Kind != KindObject {
-		return nil, nil
+		return nil
 	}
 	cs := prev.Root.Member("comments")
 	if cs == nil || cs.Kind != KindArray {
-		return nil, nil
+		return nil
 	}
 	oldLen := prev.Text.Len()
 	slots := make([]slot, 0, len(cs.Elems()))
@@ -215,12 +213,7 @@ func commentSlots(src []byte, prev *Document, ch Change) ([]slot, *shiftedCopier
 		}
 		slots = append(slots, s)
 	}
-	if len(slots) == 0 {
-		return nil, nil
-	}
-	c := newShiftedCopier(0, 0)
-	c.owns = true
-	return slots, c
+	return slots
 }
 
 // reuseMapper gives d the mapper of prev's, updated where ch says the
@@ -258,9 +251,24 @@ func syntaxErrorIn(d *Document, n *Node) bool {
 	return false
 }
 
-// cloneShifted deep-copies a subtree with every offset moved by delta.
+// cloneShifted deep-copies a subtree with every offset moved by delta,
+// into memory of its own, exactly sized. The strings are n's.
 func cloneShifted(n *Node, delta int) *Node {
-	return newShiftedCopier(countNodes(n), delta).clone(n, nil)
+	return newShiftedCopier(countNodes(n), delta).clone(n)
+}
+
+// ownCopy deep-copies a subtree, strings included, into memory of its
+// own, exactly sized: what a later version may share then keeps nothing
+// else alive (see reader.comment).
+func ownCopy(n *Node) *Node { return ownCopyShifted(n, 0) }
+
+// ownCopyShifted is ownCopy with every offset moved by delta.
+func ownCopyShifted(n *Node, delta int) *Node {
+	nodes, size := subtreeSize(n)
+	s := newShiftedCopier(nodes, delta)
+	s.owns = true
+	s.strs.reserve(size)
+	return s.clone(n)
 }
 
 // shiftedCopier copies subtrees with every offset moved by delta, into
@@ -281,14 +289,13 @@ func newShiftedCopier(count, delta int) *shiftedCopier {
 	return &shiftedCopier{delta: delta, slab: make([]Node, 0, count), ptrs: make([]*Node, 0, count)}
 }
 
-// clone copies n and its descendants, with parent as the copy's Parent.
-// The copy is made on the stack and stored once, with its final
-// pointers: while the collector runs, each pointer stored into the heap
-// costs a write barrier, and storing n's pointers then overwriting them
-// paid it twice.
-func (s *shiftedCopier) clone(n, parent *Node) *Node {
+// clone copies n and its descendants. The copy is made on the stack and
+// stored once, with its final pointers: while the collector runs, each
+// pointer stored into the heap costs a write barrier, and storing n's
+// pointers then overwriting them paid it twice.
+func (s *shiftedCopier) clone(n *Node) *Node {
 	v := *n
-	v.Parent, v.lazy = parent, nil // a table's elements are copied below
+	v.lazy = nil // a table's elements are copied below
 	v.Start += s.delta
 	v.End += s.delta
 	if n.keyEnd > 0 {
@@ -312,20 +319,30 @@ func (s *shiftedCopier) clone(n, parent *Node) *Node {
 	s.slab = append(s.slab, v)
 	c := &s.slab[len(s.slab)-1]
 	for i, k := range kids {
-		own[i] = s.clone(k, c)
+		own[i] = s.clone(k)
 	}
 	return c
 }
 
-// own returns a copy of str, a string of a node of an earlier version,
-// in the copier's blocks: a string left in the blocks of the reader that
-// read it would keep them alive, one block for each version whose
-// comments were edited.
+// own returns a copy of str in the copier's blocks: a string left in the
+// blocks of the reader that read it would keep them alive, with the
+// strings of the rest of that reader's tree.
 func (s *shiftedCopier) own(str string) string {
 	if str == "" {
 		return ""
 	}
 	return s.strs.keepString(str)
+}
+
+// subtreeSize returns the number of nodes of n's subtree and the bytes
+// own copies of their strings into blocks.
+func subtreeSize(n *Node) (nodes, size int) {
+	nodes, size = 1, blockLen(n.Name)+blockLen(n.Str)
+	for _, c := range n.children() {
+		k, b := subtreeSize(c)
+		nodes, size = nodes+k, size+b
+	}
+	return nodes, size
 }
 
 func countNodes(n *Node) int {

@@ -6,12 +6,9 @@ import (
 	"maps"
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
-	"weak"
 
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -21,10 +18,10 @@ func reviewShape(r Review) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "v%d %q %q|", r.Version, r.Title, r.Summary)
 	for _, c := range r.Comments {
-		fmt.Fprintf(&b, "%s %d-%d i%d %q %q %q %q %q %q %q %q %d %d|", c.Node.Pointer(), c.Node.Start, c.Node.End, c.Index,
+		fmt.Fprintf(&b, "%s %d-%d i%d %q %q %q %q %q %q %q %q %d %d|", c.Node.Pointer(r.Node), c.Node.Start, c.Node.End, c.Index,
 			c.ID, c.Author, c.Path, c.Side, c.Body, c.State, c.Snippet, c.At, c.StartLine, c.EndLine)
 		for _, rep := range c.Replies {
-			fmt.Fprintf(&b, "  %s %q %q %q|", rep.Node.Pointer(), rep.Author, rep.Body, rep.At)
+			fmt.Fprintf(&b, "  %s %q %q %q|", rep.Node.Pointer(r.Node), rep.Author, rep.Body, rep.At)
 		}
 	}
 	return b.String()
@@ -33,7 +30,7 @@ func reviewShape(r Review) string {
 // pointers lists every node's JSON pointer, in source order.
 func pointers(root *Node) []string {
 	var out []string
-	walk(root, func(n *Node) { out = append(out, n.Pointer()) })
+	walk(root, func(n *Node) { out = append(out, n.Pointer(root)) })
 	return out
 }
 
@@ -101,7 +98,7 @@ func randomReviewEdit(r *rand.Rand, src []byte) (start, end int, text string) {
 	case 6: // add a comment, a copy of this one
 		return c.Node.Start, c.Node.Start, string(src[c.Node.Start:c.Node.End]) + ",\n  "
 	case 7: // remove it with its comma
-		arr, i := c.Node.Parent.Elems(), int(c.Node.Index)
+		arr, i := doc.Root.Member("comments").Elems(), int(c.Node.Index)
 		if i+1 < len(arr) {
 			return c.Node.Start, arr[i+1].Start, ""
 		}
@@ -168,7 +165,7 @@ func TestParseEditedCommentsMatchParse(t *testing.T) {
 				if shape(prev.Root) != before {
 					t.Fatalf("%s: the earlier version's tree changed", label)
 				}
-				if rd.copier != nil && len(rd.copier.slab) > 0 {
+				if rd.took > 0 {
 					took++
 				}
 				history = append(history, text)
@@ -226,40 +223,6 @@ func TestParseEditedReadsOnlyTheEditedComment(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestParseEditedCommentsKeepNoEarlierVersion: the comments copied from
-// an earlier version keep neither its text nor the blocks its reader
-// copied strings into (those are copied again).
-func TestParseEditedCommentsKeepNoEarlierVersion(t *testing.T) {
-	base := []byte(`{"leanreview_review": 1, "patch": [], "comments": [
-  {"id": "c1", "path": "a", "side": "RIGHT", "start_line": 1, "body": "one\nline \u00e9", "n\u00e4me": 2.5e1},
-  {"id": "c2", "path": "a", "side": "RIGHT", "start_line": 1, "body": "two"}
-]}`)
-	v1 := append([]byte(nil), base...)
-	prev := Parse(v1)
-	escaped := prev.Review.Comments[0].Member("body").Str
-	if !prev.Review.Comments[0].Member("body").Escape {
-		t.Fatal("the first body is not an escaped string: nothing to check")
-	}
-	at := bytes.Index(base, []byte(`"two`)) + 1
-	v2 := append(append(append([]byte(nil), base[:at]...), 'x'), base[at:]...)
-	next, r := readEdited(NewText(v2), prev, Change{Prefix: at, Suffix: len(base) - at})
-	if len(r.copier.slab) == 0 {
-		t.Fatal("the first comment was read again: nothing to check")
-	}
-	requireSameParse(t, next, "edit in the second body")
-	wsrc, wblock := weak.Make(&v1[0]), weak.Make(unsafe.StringData(escaped))
-	prev, v1, escaped, r = nil, nil, "", nil
-	runtime.GC()
-	runtime.GC()
-	if wsrc.Value() != nil {
-		t.Error("the earlier version's text is still alive")
-	}
-	if wblock.Value() != nil {
-		t.Error("the earlier version's block of escaped strings is still alive")
-	}
-	runtime.KeepAlive(next)
 }
 
 // TestParseEditedPastTheErrorLimit: once the reader stops listing syntax

@@ -11,8 +11,8 @@ import (
 
 // TestSharedPatchKeepsNoEarlierVersion checks that a version sharing an
 // earlier version's patch table does not keep that version's tree or
-// text alive: through the patch's Parent, its table, its elements, a
-// block of nodes or strings shared with the rest of its tree.
+// text alive: through its table, its elements, a block of nodes or
+// strings shared with the rest of its tree.
 func TestSharedPatchKeepsNoEarlierVersion(t *testing.T) {
 	base, err := os.ReadFile("../../examples/auth.review.json")
 	if err != nil {

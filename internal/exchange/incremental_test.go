@@ -257,7 +257,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 		t.Error("parsing the new version changed the earlier version's tree")
 	}
 	checkTree(t, base, prev.Root, prev.Syntax)
-	if p := got.Review.Patch.LineNode(3).Pointer(); p != "/patch/3" {
+	if p := got.Review.Patch.LineNode(3).Pointer(got.Root); p != "/patch/3" {
 		t.Errorf("pointer of a shared patch line: got %q, want /patch/3", p)
 	}
 

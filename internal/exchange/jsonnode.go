@@ -3,6 +3,7 @@ package exchange
 // The reader's output: JSON values with their source ranges.
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -45,17 +46,14 @@ func (k Kind) String() string {
 // edit the project makes is addressed by source position.
 //
 // A large review holds many nodes, so the small fields share a word.
-// A Node may be copied: the copy reads the same children (whose Parent
-// stays the original).
+// A Node may be copied: the copy reads the same children.
+//
+// A node has no link to its parent: versions of a document share
+// subtrees (ParseIncremental), and a parent would keep the earlier
+// version's tree alive. Path finds a node's ancestors from the root.
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
 	Start, End int
-	// Parent is the containing object or array; nil for the root. The
-	// root's patch member is the exception: its Parent is a childless
-	// stand-in for the root object (same Kind and range, no Parent),
-	// because later versions of the document share the patch's nodes
-	// (ParseIncremental) and must not keep this version's tree alive.
-	Parent *Node
 	// Name is the member name when the parent is an object.
 	Name string
 	Str  string // decoded string value (KindString)
@@ -140,8 +138,12 @@ func (n *Node) setChildren(kids []*Node) {
 	n.kids = kids
 }
 
-// IsMember reports whether n is the value of an object member.
-func (n *Node) IsMember() bool { return n.Parent != nil && n.Parent.Kind == KindObject }
+// IsMember reports whether n is the value of a member of an object in
+// root's tree.
+func (n *Node) IsMember(root *Node) bool {
+	p := Parent(root, n)
+	return p != nil && p.Kind == KindObject
+}
 
 // Member returns the value of the member called name, or nil. With
 // duplicate keys the last one wins, as with encoding/json.
@@ -161,22 +163,77 @@ func (n *Node) Member(name string) *Node {
 // pointerEscaper applies RFC 6901's escapes to a member name.
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
-// Pointer returns n's JSON pointer (RFC 6901) from the document root.
-func (n *Node) Pointer() string {
-	var parts []string
-	for c := n; c != nil && c.Parent != nil; c = c.Parent {
-		if c.Parent.Kind == KindObject {
-			parts = append(parts, pointerEscaper.Replace(c.Name))
+// Pointer returns n's JSON pointer (RFC 6901) from root, the document's
+// root node; "" for root itself or a node outside its tree.
+func (n *Node) Pointer(root *Node) string {
+	path := Path(root, n)
+	var b strings.Builder
+	for i := 1; i < len(path); i++ {
+		b.WriteByte('/')
+		if path[i-1].Kind == KindObject {
+			b.WriteString(pointerEscaper.Replace(path[i].Name))
 		} else {
-			parts = append(parts, strconv.Itoa(int(c.Index)))
+			b.WriteString(strconv.Itoa(int(path[i].Index)))
 		}
 	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(parts[i])
-	}
 	return b.String()
+}
+
+// Parent returns the object or array n is a member or element of in
+// root's tree, or nil for root or a node outside it (see Path).
+func Parent(root, n *Node) *Node {
+	if path := Path(root, n); len(path) >= 2 {
+		return path[len(path)-2]
+	}
+	return nil
+}
+
+// Path returns the nodes from root down to n, root first and n last, or
+// nil when n is not in root's tree. It descends from root, no deeper than
+// the reader reads (maxDepth), through the children whose range holds
+// n's, found by halves, and recognises n by identity: a zero-width node
+// may end one sibling and start the next.
+// The elements of an array kept in a table (the patch's) are not made:
+// one is recognised by its index and range, as Patch's copies of them
+// are (see Patch.element).
+func Path(root, n *Node) []*Node {
+	if root == nil || n == nil {
+		return nil
+	}
+	var path []*Node
+	if !descend(root, n, &path, 0) {
+		return nil
+	}
+	return path
+}
+
+// descend appends c to path, then the path from it to n, when n is in
+// c's tree; else it leaves path as it was and returns false.
+func descend(c, n *Node, path *[]*Node, depth int) bool {
+	*path = append(*path, c)
+	if c == n {
+		return true
+	}
+	if depth < maxDepth && c.Start <= n.Start && n.End <= c.End {
+		if c.lazy != nil {
+			if i := int(n.Index); n.Kind == KindString && i >= 0 && i < len(c.lazy.table) && elemRange(c, i) == NodeRange(n) {
+				*path = append(*path, n)
+				return true
+			}
+		} else {
+			kids := c.kids
+			i := sort.Search(len(kids), func(i int) bool { return kids[i].Start > n.Start })
+			// Siblings do not overlap: before i, only the last one can hold
+			// n, or zero-width ones at a boundary n shares; each is tried.
+			for i--; i >= 0 && kids[i].End >= n.End; i-- {
+				if descend(kids[i], n, path, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	*path = (*path)[:len(*path)-1]
+	return false
 }
 
 // Int returns the value of a number node that is integral, and whether

@@ -26,23 +26,15 @@ type reader struct {
 	src  []byte
 	pos  int
 	errs []SyntaxError
-	// slab hands out nodes in blocks: one allocation per node would
-	// dominate reading.
-	slab []Node
-	key  Node // scratch node for decoding member names
-	// scratch holds an escaped string while it is decoded; strs is the
-	// block that decoded strings are then copied into (see keep).
+	// blocks hand out the nodes, child pointers and strings read.
+	blocks
+	key Node // scratch node for decoding member names
+	// scratch holds an escaped string while it is decoded (see keep).
 	scratch []byte
-	strs    stringBlocks
-	// standIn is the patch node's Parent: a childless copy of the root
-	// object, so that a later version sharing the patch's nodes does not
-	// keep this version's tree, and through its strings its source,
-	// alive (see Node.Parent).
-	standIn *Node
 	// kids holds the children of the containers being read, innermost
 	// last; each container's are then copied, exactly sized, into a block
 	// of ptrs (see children).
-	kids, ptrs []*Node
+	kids []*Node
 	// open holds the closing delimiters of the containers being read, so
 	// that a stray '}' or ']' can end the right one.
 	open []byte
@@ -58,14 +50,20 @@ type reader struct {
 	// so the reader writes nothing into it (see ParseIncremental).
 	shared *Node
 	// slots are comments of an earlier version that the text spells as
-	// that version did, in order of position (see commentSlots), and
-	// copier the copier that moves them in: an element of the root's
-	// "comments" array that starts where a slot does is a copy of it
-	// rather than read (see element; comments sets slotArray for that
-	// array).
+	// that version did, in order of position (see commentSlots): an
+	// element of the root's "comments" array that starts where a slot
+	// does is taken from it rather than read (see element; comments sets
+	// slotArray for that array). edited says that there were slots: the
+	// comments read then get storage of their own (see comment).
 	slots     []slot
-	copier    *shiftedCopier
+	edited    bool
 	slotArray bool
+	// commentBlocks are the blocks a full read keeps the comments in,
+	// apart from the rest of the tree (see comment).
+	commentBlocks blocks
+	// took counts the comments taken from slots, and tookShared those of
+	// them that are the earlier version's own nodes; for tests.
+	took, tookShared int
 	// read counts the nodes read, for tests of what was taken instead.
 	read int
 	// table holds the elements of the patch array while they are all
@@ -81,11 +79,39 @@ type reader struct {
 	peeked []byte
 }
 
+// blocks are what a reader hands memory out of, in blocks: one
+// allocation per node, child list or string would dominate reading. A
+// node or string in a block keeps all of it alive, and what its nodes
+// point to: a subtree that later versions may share is read into blocks
+// of its own (see patch and comment).
+type blocks struct {
+	slab []Node       // nodes
+	ptrs []*Node      // children (see children)
+	strs stringBlocks // decoded strings (see keep)
+	// nodeStep and ptrStep, when set, are the sizes of the next blocks of
+	// nodes and pointers, which double up to slabNodes and ptrBlock:
+	// blocks that may hold little start small.
+	nodeStep, ptrStep int
+}
+
 // slabNodes is the number of nodes per block of r.slab.
 const slabNodes = 1024
 
 // ptrBlock is the number of child pointers per block of r.ptrs.
 const ptrBlock = 4096
+
+// nextBlock returns the size of the next block, full, or *step while it
+// is set, which then doubles until it reaches full.
+func nextBlock(step *int, full int) int {
+	n := *step
+	if n == 0 {
+		return full
+	}
+	if *step = 2 * n; *step >= full {
+		*step = 0
+	}
+	return n
+}
 
 // pushKid adds n to r.kids, doubling the stack when it is full: append
 // grows a large slice by a quarter, which for a large array makes several
@@ -108,7 +134,7 @@ func (r *reader) children(n *Node, base int) {
 		own = make([]*Node, len(k)) // a large one would waste the rest of a block
 	default:
 		if cap(r.ptrs)-len(r.ptrs) < len(k) {
-			r.ptrs = make([]*Node, 0, ptrBlock)
+			r.ptrs = make([]*Node, 0, max(len(k), nextBlock(&r.ptrStep, ptrBlock)))
 		}
 		at := len(r.ptrs)
 		r.ptrs = r.ptrs[:at+len(k)]
@@ -131,7 +157,7 @@ func (r *reader) children(n *Node, base int) {
 
 func (r *reader) newNode() *Node {
 	if len(r.slab) == 0 {
-		r.slab = make([]Node, slabNodes)
+		r.slab = make([]Node, nextBlock(&r.nodeStep, slabNodes))
 	}
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
@@ -167,10 +193,7 @@ func parseJSON(r *reader) (*Node, []SyntaxError) {
 		r.fail(r.pos, r.pos, "empty document: expected a JSON object")
 		return &Node{Kind: KindInvalid, Start: r.pos, End: r.pos, Index: -1}, r.errs
 	}
-	root := r.value(nil, 0)
-	if r.standIn != nil {
-		r.standIn.End, r.standIn.Closed = root.End, root.Closed
-	}
+	root := r.value(0)
 	for {
 		r.skipSpace()
 		if r.pos >= len(src) {
@@ -254,18 +277,15 @@ func (r *reader) skipToken() {
 	}
 }
 
-func (r *reader) value(parent *Node, depth int) *Node {
+func (r *reader) value(depth int) *Node {
 	if r.reuse != nil && r.pos == r.reuseAt && depth == 1 {
 		n := r.reuse
 		r.reuse = nil
 		r.pos = n.End
-		if n != r.shared {
-			n.Parent = parent
-		}
 		return n
 	}
 	n := r.newNode()
-	*n = Node{Start: r.pos, End: r.pos, Parent: parent, Index: -1}
+	*n = Node{Start: r.pos, End: r.pos, Index: -1}
 	if r.pos >= len(r.src) {
 		r.fail(r.pos, r.pos, "unexpected end of input: expected a value")
 		return n
@@ -361,12 +381,12 @@ func (r *reader) closesOuter(c byte) bool {
 
 func (r *reader) object(n *Node, depth int) {
 	n.Kind = KindObject
-	r.items(n, &objectItems, func() { r.pushKid(r.member(n, depth)) })
+	r.items(n, &objectItems, func() { r.pushKid(r.member(depth)) })
 }
 
 // member reads `"key": value`, recovering from a missing colon, an
 // unquoted key or a missing value.
-func (r *reader) member(obj *Node, depth int) *Node {
+func (r *reader) member(depth int) *Node {
 	keyStart := r.pos
 	var name string
 	keyEscape := false
@@ -396,17 +416,17 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		} else {
 			switch {
 			case isPatch:
-				v = r.patch(obj, depth)
-			case depth == 0 && name == "comments" && len(r.slots) > 0:
-				v = r.comments(obj)
+				v = r.patch(depth)
+			case depth == 0 && name == "comments":
+				v = r.comments()
 			default:
-				v = r.value(obj, depth+1)
+				v = r.value(depth + 1)
 			}
 		}
 	} else {
 		r.fail(keyStart, keyEnd, fmt.Sprintf("missing ':' after member name %q", name))
 		if r.pos < len(r.src) && startsValue(r.src[r.pos]) && r.src[r.pos] != '"' {
-			v = r.value(obj, depth+1)
+			v = r.value(depth + 1)
 		} else {
 			v = &Node{Start: keyEnd, End: keyEnd}
 		}
@@ -418,14 +438,7 @@ func (r *reader) member(obj *Node, depth int) *Node {
 		v = cloneShifted(v, 0)
 		r.shared = nil
 	}
-	parent := obj
-	if isPatch {
-		if r.standIn == nil {
-			r.standIn = &Node{Kind: KindObject, Start: obj.Start, End: obj.End, Index: -1}
-		}
-		parent = r.standIn
-	}
-	v.Parent, v.Name, v.Index = parent, name, -1
+	v.Name, v.Index = name, -1
 	v.keyStart, v.keyEnd, v.keyEscape = int32(keyStart), int32(keyEnd), keyEscape
 	return v
 }
@@ -448,10 +461,8 @@ func (r *reader) array(n *Node, depth int) {
 			r.tableElem()
 			return
 		}
-		r.spillTable(n)
-		e := r.element(n, depth, slots)
-		e.Index = int32(len(r.kids) - base)
-		r.pushKid(e)
+		r.spillTable()
+		r.pushKid(r.element(depth, slots, int32(len(r.kids)-base)))
 	})
 }
 

@@ -165,6 +165,24 @@ func (s *stringBlocks) keepString(str string) string {
 	return s.b.String()[at:]
 }
 
+// blockLen returns the room keepString takes for str in a block: none
+// for one it gives an allocation of its own.
+func blockLen(str string) int {
+	if len(str) > strBlock/8 {
+		return 0
+	}
+	return len(str)
+}
+
+// reserve starts a block of exactly n bytes, for a caller that knows
+// what it will keep.
+func (s *stringBlocks) reserve(n int) {
+	if n > 0 {
+		s.b = new(strings.Builder)
+		s.b.Grow(n)
+	}
+}
+
 // roomFor makes room for n more bytes in the block, starting a new one
 // when it is full, and returns where they go. Blocks grow from small, for
 // a reader that keeps few strings.

@@ -16,10 +16,10 @@ import (
 // and whatever the rest of it points to. An array of strings comes back
 // as a node whose elements are made from a table when asked for (see
 // lazyElems), which holds no string at all.
-func (r *reader) patch(obj *Node, depth int) *Node {
+func (r *reader) patch(depth int) *Node {
 	r.slab, r.strs, r.ptrs = nil, stringBlocks{}, nil
 	r.tableArray, r.table = true, nil
-	v := r.value(obj, depth+1)
+	v := r.value(depth + 1)
 	if r.tabling && len(r.table) > 0 {
 		// The lines after the patch are room for nothing: what is kept
 		// as long as the patch is sized to it, unless that is nearly so.
@@ -61,16 +61,16 @@ func (r *reader) growTable() {
 	r.table = slices.Grow(r.table, more)
 }
 
-// spillTable turns the table into the first children of arr, on r.kids,
-// when an element that is not a string ends it.
-func (r *reader) spillTable(arr *Node) {
+// spillTable turns the table into the first children of the array, on
+// r.kids, when an element that is not a string ends it.
+func (r *reader) spillTable() {
 	if !r.tabling {
 		return
 	}
 	dec := newElemDecoder(window{b: r.src}, false)
 	for i := range r.table {
 		n := r.newNode()
-		*n = r.table.node(i, arr, 0, dec.value(&r.table[i], 0))
+		*n = r.table.node(i, 0, dec.value(&r.table[i], 0))
 		r.pushKid(n)
 	}
 	r.tabling, r.table = false, nil

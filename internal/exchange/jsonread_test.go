@@ -20,13 +20,25 @@ func errStrings(errs []SyntaxError) []string {
 
 // walk visits n and its descendants in source order.
 func walk(n *Node, f func(*Node)) {
-	f(n)
-	for _, m := range n.Members() {
-		walk(m, f)
+	walkPath(n, func(n *Node, _ []*Node) { f(n) })
+}
+
+// walkPath is walk that tells f the nodes from the root down to each.
+func walkPath(root *Node, f func(n *Node, path []*Node)) {
+	var path []*Node
+	var visit func(n *Node)
+	visit = func(n *Node) {
+		path = append(path, n)
+		f(n, path)
+		for _, c := range n.Members() {
+			visit(c)
+		}
+		for _, c := range n.Elems() {
+			visit(c)
+		}
+		path = path[:len(path)-1]
 	}
-	for _, e := range n.Elems() {
-		walk(e, f)
-	}
+	visit(root)
 }
 
 // treeStrings spells every node as `"pointer" kind start-end`, followed by
@@ -35,8 +47,8 @@ func walk(n *Node, f func(*Node)) {
 func treeStrings(root *Node) []string {
 	var out []string
 	walk(root, func(n *Node) {
-		s := fmt.Sprintf("%q %v %d-%d", n.Pointer(), n.Kind, n.Start, n.End)
-		if n.IsMember() {
+		s := fmt.Sprintf("%q %v %d-%d", n.Pointer(root), n.Kind, n.Start, n.End)
+		if n.IsMember(root) {
 			s += fmt.Sprintf(" key %d-%d", n.KeyStart(), n.KeyEnd())
 		}
 		if n.Kind == KindString {
@@ -619,9 +631,9 @@ func TestNodeMember(t *testing.T) {
 			}
 		})
 	}
-	if !root.Member("a").IsMember() || root.IsMember() || root.Member("d").Elems()[0].IsMember() {
+	if !root.Member("a").IsMember(root) || root.IsMember(root) || root.Member("d").Elems()[0].IsMember(root) {
 		t.Errorf("IsMember: got member=%v root=%v element=%v, want true false false",
-			root.Member("a").IsMember(), root.IsMember(), root.Member("d").Elems()[0].IsMember())
+			root.Member("a").IsMember(root), root.IsMember(root), root.Member("d").Elems()[0].IsMember(root))
 	}
 }
 

@@ -224,16 +224,16 @@ func (p *Patch) text(dec *elemDecoder, i int) string {
 
 // element returns array element i with this version's offsets. When the
 // elements are kept in a table, it is a node of its own made from the
-// table, with Parent the patch (not the node Elems would make: compare
-// ranges, not pointers): the checks that run on every version read a few
-// elements that way, and make no other.
+// table (not the node Elems would make: compare ranges, not pointers):
+// the checks that run on every version read a few elements that way, and
+// make no other.
 func (p *Patch) element(i int) *Node {
 	t := p.Node.lazy
 	if t == nil {
 		return p.Node.children()[i]
 	}
 	dec := newElemDecoder(p.src, false)
-	n := t.table.node(i, p.Node, t.delta, dec.value(&t.table[i], t.delta))
+	n := t.table.node(i, t.delta, dec.value(&t.table[i], t.delta))
 	return &n
 }
 
@@ -442,7 +442,7 @@ func decodeTable(p *Patch, t *lazyElems) {
 	// is split by reading its escapes in the source.
 	for i := range k {
 		te := &t.table[i]
-		e := t.table.node(i, p.Node, t.delta, "")
+		e := t.table.node(i, t.delta, "")
 		if !te.lineFeed && !te.carriage {
 			start, end := contentRange(&e)
 			ls = append(ls, PatchLine{elem: int32(i), start: int32(start - p.Node.Start), end: int32(end - p.Node.Start), textEnd: te.size})

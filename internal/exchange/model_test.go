@@ -163,7 +163,7 @@ func TestParsePatch(t *testing.T) {
 				trailing = src[p.TrailingEmpty.Start:p.TrailingEmpty.End]
 				// A node of its own when the elements are kept in a table.
 				last := p.Node.Elems()[len(p.Node.Elems())-1]
-				if NodeRange(p.TrailingEmpty) != NodeRange(last) || p.TrailingEmpty.Parent != p.Node || p.TrailingEmpty.Index != last.Index {
+				if NodeRange(p.TrailingEmpty) != NodeRange(last) || Parent(d.Root, p.TrailingEmpty) != p.Node || p.TrailingEmpty.Index != last.Index {
 					t.Errorf("trailing empty element is not the last element")
 				}
 			}

@@ -31,11 +31,10 @@ type stringElem struct {
 // stringTable is the elements of an array of strings, as read.
 type stringTable []stringElem
 
-// node returns element i as a node of arr, moved by delta bytes, its value
-// str.
-func (t stringTable) node(i int, arr *Node, delta int, str string) Node {
+// node returns element i as a node, moved by delta bytes, its value str.
+func (t stringTable) node(i, delta int, str string) Node {
 	e := &t[i]
-	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Parent: arr, Str: str,
+	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Str: str,
 		Index: int32(i), Closed: e.closed, Escape: e.escape, lineFeed: e.lineFeed}
 }
 
@@ -49,8 +48,6 @@ func (t stringTable) node(i int, arr *Node, delta int, str string) Node {
 type lazyElems struct {
 	table stringTable
 	delta int
-	// parent is the node the elements are made for (their Parent).
-	parent *Node
 	// src is the bytes of the array in the text of the version the node
 	// belongs to, which the elements are decoded from.
 	src  window
@@ -63,14 +60,14 @@ type lazyElems struct {
 func newLazyArray(n *Node, table stringTable, src window) *Node {
 	c := *n
 	c.kids, c.onlyStrings = nil, true
-	c.lazy = &lazyElems{table: table, parent: &c, src: src}
+	c.lazy = &lazyElems{table: table, src: src}
 	return &c
 }
 
 // newMovedNode returns n moved by delta bytes into the text src: a node
 // sharing n's table that makes its elements, moved, from src when asked
 // for, or a copy with its offsets shifted (a patch string, or an array the
-// table could not hold). Its Parent, name and key are the reader's to set.
+// table could not hold). Its name and key are the reader's to set.
 func newMovedNode(n *Node, delta int, src window) *Node {
 	if n.lazy == nil {
 		return cloneShifted(n, delta)
@@ -83,7 +80,7 @@ func newMovedNode(n *Node, delta int, src window) *Node {
 		c.keyEnd += int32(delta)
 	}
 	l := n.lazy
-	c.lazy = &lazyElems{table: l.table, delta: l.delta + delta, parent: &c, src: src}
+	c.lazy = &lazyElems{table: l.table, delta: l.delta + delta, src: src}
 	return &c
 }
 
@@ -95,7 +92,7 @@ func (l *lazyElems) children() []*Node {
 		own := make([]*Node, len(l.table))
 		dec := newElemDecoder(l.src, false)
 		for i := range l.table {
-			slab[i] = l.table.node(i, l.parent, l.delta, dec.value(&l.table[i], l.delta))
+			slab[i] = l.table.node(i, l.delta, dec.value(&l.table[i], l.delta))
 			own[i] = &slab[i]
 		}
 		l.made = own

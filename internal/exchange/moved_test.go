@@ -48,12 +48,12 @@ func TestMovedPatchMatchesAFreshParse(t *testing.T) {
 				t.Fatalf("step %d (multi %v): edit at %d: the tree differs from a fresh parse", step, multi, at)
 			}
 			gp, wp := got.Review.Patch.Node, want.Review.Patch.Node
-			if gp.Pointer() != wp.Pointer() {
-				t.Fatalf("step %d: patch pointer %q, want %q", step, gp.Pointer(), wp.Pointer())
+			if gp.Pointer(got.Root) != wp.Pointer(want.Root) {
+				t.Fatalf("step %d: patch pointer %q, want %q", step, gp.Pointer(got.Root), wp.Pointer(want.Root))
 			}
 			for i, e := range gp.Elems() {
-				if e.Parent != gp || e.Pointer() != wp.Elems()[i].Pointer() {
-					t.Fatalf("step %d: element %d has parent %p (patch %p), pointer %q; want the patch and %q", step, i, e.Parent, gp, e.Pointer(), wp.Elems()[i].Pointer())
+				if p := Parent(got.Root, e); p != gp || e.Pointer(got.Root) != wp.Elems()[i].Pointer(want.Root) {
+					t.Fatalf("step %d: element %d has parent %p (patch %p), pointer %q; want the patch and %q", step, i, p, gp, e.Pointer(got.Root), wp.Elems()[i].Pointer(want.Root))
 				}
 			}
 		}
@@ -128,15 +128,16 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		if l := p.Node.lazy; l == nil || l.made != nil {
 			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
-		want := Parse(next).Review.Patch
+		wantDoc := Parse(next)
+		want := wantDoc.Review.Patch
 		for i := range p.LineCount() {
 			if p.LineText(i) != want.LineText(i) || p.LineShared(i) != want.LineShared(i) || p.LineStart(i) != want.LineStart(i) ||
 				p.LineElemRange(i) != NodeRange(want.LineNode(i)) {
 				t.Fatalf("edit %d, line %d: got %q shared %v at %d, want %q %v at %d", k, i, p.LineText(i), p.LineShared(i), p.LineStart(i), want.LineText(i), want.LineShared(i), want.LineStart(i))
 			}
 		}
-		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer() != want.TrailingEmpty.Pointer() {
-			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(), w, want.TrailingEmpty.Pointer())
+		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer(got.Root) != want.TrailingEmpty.Pointer(wantDoc.Root) {
+			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(got.Root), w, want.TrailingEmpty.Pointer(wantDoc.Root))
 		}
 		if p.Node.lazy.made != nil {
 			t.Fatalf("edit %d: reading the lines made the elements", k)

@@ -214,9 +214,10 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 		t.Fatalf("%s: got form %d with %d lines, want %d with %d", ctx, gp.Form, gp.LineCount(), wp.Form, wp.LineCount())
 	}
 	// A moved patch's trailing element is a copy of its own (Patch.element),
-	// with the patch as its parent.
+	// which Path finds in the patch all the same.
 	if (gp.TrailingEmpty == nil) != (wp.TrailingEmpty == nil) || gp.TrailingEmpty != nil &&
-		(NodeRange(gp.TrailingEmpty) != NodeRange(wp.TrailingEmpty) || gp.TrailingEmpty.Parent != got.Root.Member("patch") || gp.TrailingEmpty.Pointer() != wp.TrailingEmpty.Pointer()) {
+		(NodeRange(gp.TrailingEmpty) != NodeRange(wp.TrailingEmpty) || Parent(got.Root, gp.TrailingEmpty) != got.Root.Member("patch") ||
+			gp.TrailingEmpty.Pointer(got.Root) != wp.TrailingEmpty.Pointer(want.Root)) {
 		t.Fatalf("%s: trailing empty element %v, want %v in the document's own tree", ctx, gp.TrailingEmpty, wp.TrailingEmpty)
 	}
 	own := got.Root.Member("patch")
@@ -236,7 +237,7 @@ func comparePatchLines(t *testing.T, ctx string, got, want *Document) {
 			t.Fatalf("%s: line %d: LineLen %d, want the length of %q", ctx, i, gp.LineLen(i), gp.LineText(i))
 		}
 		if gp.LineNode(i) != n {
-			t.Fatalf("%s: line %d: node %p is not the document's own %s", ctx, i, gp.LineNode(i), n.Pointer())
+			t.Fatalf("%s: line %d: node %p is not the document's own %s", ctx, i, gp.LineNode(i), n.Pointer(got.Root))
 		}
 	}
 }

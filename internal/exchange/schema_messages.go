@@ -129,7 +129,7 @@ func allBelow(e *jsonschema.ValidationError, loc string) bool {
 // The two in the schema get their own sentence; any other one lists what
 // each branch expects.
 func (m *violationCollector) alternativesMessage(n *Node, frag map[string]any, at string) string {
-	subj := subject(n)
+	subj := m.subject(n)
 	switch at {
 	case "/$defs/comment/properties/side":
 		return fmt.Sprintf("%s must be LEFT or RIGHT, got %s", subj, m.literal(n))
@@ -154,7 +154,7 @@ func (m *violationCollector) leaf(e *jsonschema.ValidationError) {
 		return
 	}
 	frag, _ := m.v.fragment(e)
-	subj := subject(n)
+	subj := m.subject(n)
 	switch kw := keywordOf(e); kw {
 	case "required":
 		names, _ := frag["required"].([]any)
@@ -190,7 +190,7 @@ func (m *violationCollector) leaf(e *jsonschema.ValidationError) {
 // addElementType reports a non-string patch element (see instanceOf) with
 // the words leaf gives a failing "type" keyword.
 func (m *violationCollector) addElementType(e *Node) {
-	m.add(e, "", must(subject(e), "a string", kindPhrase(e)))
+	m.add(e, "", must(m.subject(e), "a string", kindPhrase(e)))
 }
 
 func must(subj, want, got string) string {
@@ -290,17 +290,24 @@ func schemaLiteral(v any) string {
 	return string(b)
 }
 
-// subject names a node in a message: a member by its name, an element by
-// its index (0-based, as in JSON pointers, jq and the patch diagnostics) in
-// its array.
-func subject(n *Node) string {
+// subject names a node of the document in a message: a member by its
+// name, an element by its index (0-based, as in JSON pointers, jq and the
+// patch diagnostics) in its array.
+func (m *violationCollector) subject(n *Node) string {
+	return subjectOf(Path(m.doc.Root, n))
+}
+
+// subjectOf is subject for the last node of path, the nodes from the
+// root down to it.
+func subjectOf(path []*Node) string {
+	k := len(path)
 	switch {
-	case n.Parent == nil:
+	case k < 2:
 		return "the document"
-	case n.Parent.Kind == KindObject:
-		return "`" + n.Name + "`"
+	case path[k-2].Kind == KindObject:
+		return "`" + path[k-1].Name + "`"
 	}
-	return "element " + strconv.Itoa(int(n.Index)) + " of " + subject(n.Parent)
+	return "element " + strconv.Itoa(int(path[k-1].Index)) + " of " + subjectOf(path[:k-1])
 }
 
 // kindPhrase names a value's type for a "got …" clause.

@@ -334,7 +334,7 @@ func TestValidateSchemaRejects(t *testing.T) {
 			for i, w := range tt.want {
 				g := got[i]
 				if want := nodeAt(t, doc.Root, w.ptr); g.Node != want {
-					t.Errorf("violation %d: got node %q [%d,%d), want %q [%d,%d)", i, g.Node.Pointer(), g.Node.Start, g.Node.End, w.ptr, want.Start, want.End)
+					t.Errorf("violation %d: got node %q [%d,%d), want %q [%d,%d)", i, g.Node.Pointer(doc.Root), g.Node.Start, g.Node.End, w.ptr, want.Start, want.End)
 				}
 				if g.Missing != w.missing {
 					t.Errorf("violation %d: got missing %q, want %q", i, g.Missing, w.missing)
@@ -437,7 +437,7 @@ func TestValidateSchemaWhileTyping(t *testing.T) {
 			for i, w := range tt.want {
 				g := got[i]
 				if want := nodeAt(t, doc.Root, w.ptr); g.Node != want || g.Missing != w.missing || g.Message != w.msg {
-					t.Errorf("violation %d: got %s %q %q, want %s %q %q", i, g.Node.Pointer(), g.Missing, g.Message, w.ptr, w.missing, w.msg)
+					t.Errorf("violation %d: got %s %q %q, want %s %q %q", i, g.Node.Pointer(doc.Root), g.Missing, g.Message, w.ptr, w.missing, w.msg)
 				}
 			}
 		})
@@ -463,7 +463,7 @@ func TestValidateSchemaConcurrent(t *testing.T) {
 func describeViolations(vs []SchemaViolation) string {
 	var b strings.Builder
 	for _, v := range vs {
-		fmt.Fprintf(&b, "  %q missing=%q: %s\n", v.Node.Pointer(), v.Missing, v.Message)
+		fmt.Fprintf(&b, "  %s [%d,%d) missing=%q: %s\n", v.Node.Kind, v.Node.Start, v.Node.End, v.Missing, v.Message)
 	}
 	return b.String()
 }

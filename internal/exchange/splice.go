@@ -37,38 +37,34 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 	// 1, are above it): the reader's rules for the root's members do not
 	// apply to its members, and the nesting limit counts as there.
 	r := &reader{src: t.Slice(old.Start, old.End+delta)}
-	c := r.value(nil, 2)
+	c := r.value(2)
 	if len(r.errs) > 0 || c.Kind != KindObject || !c.Closed || c.End != len(r.src) {
 		return nil, nil, false
 	}
 	moveRead(c, old.Start)
 	c.Index = old.Index
+	c = ownCopy(c) // what later versions share keeps nothing else alive (see reader.comment)
 
 	// The new root and comments array: copies, their ends moved, with
-	// the members and elements carried over around the comment read.
+	// the members and elements of the earlier version around the comment
+	// read: the earlier nodes themselves before it, which nothing writes
+	// into, copies moved after it.
 	nr, na := *root, *arr
 	nr.End += delta
 	na.End += delta
-	na.Parent = &nr
-	copier := newShiftedCopier(0, 0)
-	copier.owns = true
+	na.Name = "comments" // the constant, not the earlier read's copy
 	elems := make([]*Node, len(arr.Elems()))
 	for i, e := range arr.Elems() {
 		switch {
 		case i < k:
-			copier.delta = 0
-			elems[i] = copier.clone(e, &na)
+			elems[i] = e
 		case i == k:
-			c.Parent, elems[i] = &na, c
+			elems[i] = c
 		default:
-			copier.delta = delta
-			elems[i] = copier.clone(e, &na)
+			elems[i] = cloneShifted(e, delta)
 		}
 	}
 	na.setChildren(elems)
-	if !arr.onlyStrings {
-		na.onlyStrings = false
-	}
 
 	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
 	p := prev.Review.Patch
@@ -84,12 +80,14 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 		case m == arr:
 			members[i] = &na
 		case m == p.Node && carried:
-			patch = carriedPatch(p.Node, shift, t, &nr)
+			patch = carriedPatch(p.Node, shift, t)
 			members[i] = patch
 			d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), shift
 		default:
-			copier.delta = shift
-			members[i] = copier.clone(m, &nr)
+			// Small, and in the blocks of the read that made them with
+			// that read's root: copied, strings too, so that sharing
+			// them keeps no earlier tree alive.
+			members[i] = ownCopyShifted(m, shift)
 		}
 	}
 	nr.setChildren(members)
@@ -108,17 +106,14 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 }
 
 // carriedPatch returns the patch node n of an earlier version for the
-// version of text t, moved by shift bytes, root its new root: n itself
-// when unmoved and not kept in a table (its Parent is a stand-in that
-// keeps no version alive, see Node.Parent); else a node of its own, as
-// the reader makes for it (readEdited).
-func carriedPatch(n *Node, shift int, t Text, root *Node) *Node {
+// version of text t, moved by shift bytes: n itself when unmoved and not
+// kept in a table, else a node of its own, as the reader makes for it
+// (readEdited).
+func carriedPatch(n *Node, shift int, t Text) *Node {
 	if shift == 0 && n.lazy == nil {
 		return n
 	}
-	moved := newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
-	moved.Parent = &Node{Kind: KindObject, Start: root.Start, End: root.End, Closed: root.Closed, Index: -1}
-	return moved
+	return newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
 }
 
 // commentHolding returns the index of the element of arr, an object,

@@ -184,7 +184,7 @@ func completionAt(doc *exchange.Document, offset int) completionContext {
 		}
 		if next.Kind != exchange.KindObject && next.Kind != exchange.KindArray {
 			// A scalar token holds the cursor: its value is being typed.
-			if !next.IsMember() {
+			if n.Kind != exchange.KindObject { // an element, not a member
 				return none
 			}
 			c := none

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,7 @@ func commentSlot(doc *exchange.Document, arr *exchange.Node, offset int) complet
 
 // isCommentsArray reports whether n is the review's `comments` array.
 func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
-	return n.Kind == exchange.KindArray && n.IsMember() && n.Name == "comments" && n.Parent == doc.Root
+	return n.Kind == exchange.KindArray && n.Name == "comments" && slices.Contains(doc.Root.Members(), n)
 }
 
 // newCommentItem is the new comment for slot c: the required members

@@ -14,7 +14,7 @@ import (
 // from `path` always, at the first header line of the file it names.
 func (r Analysis) Definition(offset int) []exchange.Range {
 	p := placeNear(r.Doc, offset)
-	if p.Comment < 0 || p.Owner != exchange.OwnerComment || p.Node.Parent != r.Doc.Review.Comments[p.Comment].Node {
+	if p.Comment < 0 || p.Owner != exchange.OwnerComment || p.parent != r.Doc.Review.Comments[p.Comment].Node {
 		return nil
 	}
 	res := r.Anchors.Resolutions[p.Comment]

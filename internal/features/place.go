@@ -38,12 +38,14 @@ type Place struct {
 	Comment, Reply int
 	// PatchLine indexes doc.Review.Patch's lines for PlacePatchLine.
 	PatchLine int
+	// parent is the object or array Node is in; nil for the root.
+	parent *exchange.Node
 }
 
 // Member is the name of the member the place is the key or value of, or
 // "" for an array element or the root.
 func (p Place) Member() string {
-	if p.Node != nil && p.Node.IsMember() {
+	if p.Node != nil && p.parent != nil && p.parent.Kind == exchange.KindObject {
 		return p.Node.Name
 	}
 	return ""
@@ -58,6 +60,7 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 	if n == nil || !within(n, offset) {
 		return p
 	}
+	var parent *exchange.Node
 	for {
 		var next *exchange.Node
 		switch n.Kind {
@@ -67,7 +70,7 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 				break
 			}
 			if offset >= m.KeyStart() && offset < m.KeyEnd() {
-				p.Kind, p.Range, p.Node, p.Owner = PlaceKey, exchange.KeyRange(m), m, ownerOf(doc, n)
+				p.Kind, p.Range, p.Node, p.Owner, p.parent = PlaceKey, exchange.KeyRange(m), m, ownerOf(doc, n), n
 				return p
 			}
 			if within(m, offset) {
@@ -79,7 +82,7 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 		if next == nil {
 			break
 		}
-		n = next
+		parent, n = n, next
 		if n.Kind == exchange.KindObject {
 			switch ownerOf(doc, n) {
 			case exchange.OwnerComment:
@@ -92,15 +95,15 @@ func PlaceAt(doc *exchange.Document, offset int) Place {
 		}
 	}
 	patch := &doc.Review.Patch
-	if patch.Node != nil && n.Kind == exchange.KindString && (n == patch.Node || n.Parent == patch.Node) {
+	if patch.Node != nil && n.Kind == exchange.KindString && (n == patch.Node || parent == patch.Node) {
 		if i := patchLineAt(patch, n, offset); i >= 0 {
-			p.Kind, p.Range, p.Node, p.PatchLine = PlacePatchLine, LineRange(patch, i), n, i
+			p.Kind, p.Range, p.Node, p.PatchLine, p.parent = PlacePatchLine, LineRange(patch, i), n, i, parent
 			return p
 		}
 	}
-	p.Kind, p.Range, p.Node = PlaceValue, exchange.NodeRange(n), n
-	if n.IsMember() {
-		p.Owner = ownerOf(doc, n.Parent)
+	p.Kind, p.Range, p.Node, p.parent = PlaceValue, exchange.NodeRange(n), n, parent
+	if parent != nil && parent.Kind == exchange.KindObject {
+		p.Owner = ownerOf(doc, parent)
 	}
 	return p
 }
@@ -135,19 +138,18 @@ func ownerOf(doc *exchange.Document, obj *exchange.Node) string {
 	if obj == nil || obj.Kind != exchange.KindObject {
 		return ""
 	}
-	if obj == doc.Root || obj.Parent == nil {
-		// A root: doc's, or the earlier version's that a patch subtree
-		// shared with it still names as its Parent (exchange.ParseIncremental).
+	if obj == doc.Root {
 		return exchange.OwnerReview
 	}
-	arr := obj.Parent
-	if arr == nil || arr.Kind != exchange.KindArray || arr.Parent == nil {
+	// A comment is root/comments/i; a reply, root/comments/i/replies/j.
+	path := exchange.Path(doc.Root, obj)
+	if len(path) != 3 && len(path) != 5 || path[1].Kind != exchange.KindArray || doc.Root.Member("comments") != path[1] {
 		return ""
 	}
-	switch {
-	case arr.Parent == doc.Root && doc.Root.Member("comments") == arr:
+	if len(path) == 3 {
 		return exchange.OwnerComment
-	case ownerOf(doc, arr.Parent) == exchange.OwnerComment && arr.Parent.Member("replies") == arr:
+	}
+	if path[2].Kind == exchange.KindObject && path[3].Kind == exchange.KindArray && path[2].Member("replies") == path[3] {
 		return exchange.OwnerReply
 	}
 	return ""
