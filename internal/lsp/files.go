@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -184,7 +183,7 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, ownText(p.TextDocument.Text), nil, exchange.Change{})
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, exchange.NewText(p.TextDocument.Text), nil, exchange.Change{})
 	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
@@ -213,7 +212,7 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text, change = ownText(ch.Text), exchange.Change{}
+			text, change = exchange.NewText(ch.Text), exchange.Change{}
 			continue
 		}
 		if m == nil || i > 0 {
@@ -361,16 +360,4 @@ func (s *Server) dropped(d dropped) {
 		diags = []protocol.Diagnostic{} // silenced like any other code; the log still says why
 	}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
-}
-
-// ownText returns a document's text from its message. The transport
-// decodes it in place, in the message's buffer, which escapes and the
-// message around it make longer: a text that would keep a sixteenth more
-// than its size alive, for as long as the document is open, gets a buffer
-// of its own.
-func ownText(b []byte) exchange.Text {
-	if cap(b)-len(b) > len(b)/16 {
-		b = bytes.Clone(b)
-	}
-	return exchange.NewText(b)
 }

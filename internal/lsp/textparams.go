@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -279,7 +280,16 @@ func (d *paramsReader) text() ([]byte, error) {
 		return nil, d.errorf("%v", err)
 	}
 	d.decoded = append(d.decoded, [2]int{start, next - 1}) // up to the closing quote
-	return d.b[start : start+n : start+n], nil
+	text := d.b[start : start+n : start+n]
+	if len(d.b)-n > n/16 {
+		// Kept as long as its document is open, the text would keep the
+		// message's buffer alive, which the text's escapes and the rest
+		// of the message make longer: past a sixteenth, it gets a buffer
+		// of its own.
+		text = bytes.Clone(text)
+		text = text[:n:n]
+	}
+	return text, nil
 }
 
 // failed is the error of a decode that failed. The text decoded in place

@@ -197,17 +197,29 @@ func TestTextNotificationPanicIsLogged(t *testing.T) {
 }
 
 // TestTextDecodedInPlace: the document is a slice of the params, which
-// hold no second copy of it.
+// hold no second copy of it; unless the message is much longer than the
+// text (its escapes, its other members), which the text would keep alive:
+// then it is a copy, and the message can go.
 func TestTextDecodedInPlace(t *testing.T) {
-	raw := []byte(`{"textDocument":{"uri":"file:///a","version":1,"text":"a\"b\\n\u00e9\ud83d\ude00z"}}`)
-	p, err := decodeOpenParams(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := p.TextDocument.Text
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(text))) - uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-	if string(text) != "a\"b\\né😀z" || at >= uintptr(len(raw)) || cap(text) != len(text) {
-		t.Errorf("got %q at byte %d of the params with capacity %d, want the text in place, capped", text, at, cap(text))
+	long := strings.Repeat("abcdefgh", 200)
+	for _, tc := range []struct {
+		text    string
+		inPlace bool
+	}{
+		{long + `a\"b\\n\u00e9\ud83d\ude00z`, true},
+		{`a\"b\\n\u00e9\ud83d\ude00z`, false},
+	} {
+		raw := []byte(`{"textDocument":{"uri":"file:///a","version":1,"text":"` + tc.text + `"}}`)
+		want := strings.TrimSuffix(tc.text, `a\"b\\n\u00e9\ud83d\ude00z`) + "a\"b\\né😀z"
+		p, err := decodeOpenParams(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := p.TextDocument.Text
+		at := uintptr(unsafe.Pointer(unsafe.SliceData(text))) - uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+		if string(text) != want || (at < uintptr(len(raw))) != tc.inPlace || cap(text) != len(text) {
+			t.Errorf("%d-byte text: got %.20q… at byte %d of the %d-byte params with capacity %d, want in place %v, capped", len(want), text, at, len(raw), cap(text), tc.inPlace)
+		}
 	}
 	c, err := decodeChangeParams([]byte(`{"textDocument":{"uri":"file:///a","version":2},"contentChanges":[{"text":"\u0041"},{"text":"B\n"}]}`))
 	if err != nil || len(c.ContentChanges) != 2 || string(c.ContentChanges[0].Text) != "A" || string(c.ContentChanges[1].Text) != "B\n" {
