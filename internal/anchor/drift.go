@@ -14,15 +14,15 @@ import (
 // the comment. Multi-line snippets match as a block of consecutive lines
 // of one hunk.
 
-// sideIndex returns the search index of side s of f: the Index's, shared
-// by every analysis of the patch, or the analysis's own for an Index built
-// by hand.
+// sideIndex returns the search index of side s of f, made for this
+// analysis on its first search in f and dropped with it: the comments of
+// one analysis share it, and the next analysis resolves again only the
+// comments an edit changed, whose files it indexes again if it searches
+// them. Kept with the patch, every file side ever searched would stay in
+// memory for as long as the document is open.
 func (rv *resolver) sideIndex(f *FileDiff, s Side) *sideIndex {
 	if rv.search == nil {
-		rv.search = rv.ix.search
-		if rv.search == nil {
-			rv.search = newSearchIndex()
-		}
+		rv.search = newSearchIndex()
 	}
 	return rv.search.side(f, s, rv.ix.Patch)
 }

@@ -168,9 +168,6 @@ type Index struct {
 	// look is what BuildIndex precomputes for FileFor and Paths (nil in an
 	// Index built by hand: the lookups then scan).
 	look *lookup
-	// search indexes line texts for the candidate search, built lazily
-	// and shared by every analysis of this patch (search_index.go).
-	search *searchIndex
 	// texts is the one its file diffs share (nil in an Index built by
 	// hand).
 	texts *patchTexts

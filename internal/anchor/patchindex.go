@@ -95,7 +95,6 @@ func (b *builder) build(p *exchange.Patch) *Index {
 	}
 	exchange.SortDiagnostics(ix.Problems)
 	ix.look = newLookup(ix.Files)
-	ix.search = newSearchIndex()
 	return ix
 }
 

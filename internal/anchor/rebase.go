@@ -134,13 +134,7 @@ type rebaser struct {
 }
 
 func newRebaser(src exchange.Text, old, new *Index, same bool) *rebaser {
-	rb := &rebaser{src: src, old: old, new: new, same: same, oldS: old.search, newS: new.search}
-	if rb.oldS == nil {
-		rb.oldS = newSearchIndex()
-	}
-	if rb.newS == nil {
-		rb.newS = newSearchIndex()
-	}
+	rb := &rebaser{src: src, old: old, new: new, same: same, oldS: newSearchIndex(), newS: newSearchIndex()}
 	if same {
 		rb.newS = rb.oldS
 	}
