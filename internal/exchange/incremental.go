@@ -87,9 +87,11 @@ func (d *Document) EditOf(prev *Document) (Change, bool) {
 	return d.change, true
 }
 
-// ParseEdited is ParseIncremental told by the caller how src differs from
-// prev's text instead of finding out. A wrong ch gives a wrong document:
-// it must come from the edit itself.
+// ParseEdited is ParseIncremental of a Text, told by the caller how src
+// differs from prev's text instead of finding out. A wrong ch gives a
+// wrong document: it must come from the edit itself. An edit inside one
+// comment reads that comment alone (spliceComment); the document holds
+// src as given, its pieces shared with prev's (see holdText).
 func ParseEdited(src Text, prev *Document, ch Change) *Document {
 	ch = ch.fit(prev.Text.Len(), src.Len())
 	d := parseEdited(src, prev, ch)
