@@ -159,6 +159,9 @@ func Resolve(doc *exchange.Document, ix *Index, opts Options) *Anchoring {
 // whether the analysis is still wanted.
 const checkEvery = 32
 
+// resolutionBlock is how many resolutions are allocated at once.
+const resolutionBlock = 256
+
 // resolveContext is Resolve that stops with ctx's error between batches of
 // comments.
 func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts Options) (*Anchoring, error) {
@@ -167,17 +170,25 @@ func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	a.newline = exchange.Newline(doc.Text)
 	u := reusable(opts.Prev, a)
-	rs := make([]Resolution, len(comments)) // one allocation, not one per comment
+	var rs []Resolution // taken in blocks: few are made after an edit, all at the open
+	next := func() *Resolution {
+		if len(rs) == 0 {
+			rs = make([]Resolution, min(len(comments), resolutionBlock))
+		}
+		r := &rs[0]
+		rs = rs[1:]
+		return r
+	}
 	for i, c := range comments {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		reused := false
 		if u != nil && i < len(u.prev.Resolutions) && u.prev.sameComment(i, doc, c) {
-			a.Resolutions[i], a.byComment[i], reused = u.moveComment(i, c, &rs[i])
+			a.Resolutions[i], a.byComment[i], reused = u.moveComment(i, c, next)
 		}
 		if !reused {
-			r := rv.resolveIn(&rs[i], c)
+			r := rv.resolveIn(next(), c)
 			a.Resolutions[i] = r
 			a.byComment[i] = rv.diagnose(r)
 		}
@@ -243,21 +254,30 @@ func sharesIndex(old, ix *Index) bool {
 // Its text decides everything about it but its index (in messages about a
 // comment without an id), and the index is the same.
 func (a *Anchoring) sameComment(i int, doc *exchange.Document, c *exchange.Comment) bool {
+	if a.Resolutions[i].Comment == c {
+		return true // shared by the parse: the same node, at the same place
+	}
 	old := a.Resolutions[i].Comment.Node
 	return old.End-old.Start == c.Node.End-c.Node.Start && doc.Text.Equal(c.Node.Start, c.Node.End, a.doc.Text, old.Start)
 }
 
-// moveComment returns comment i's resolution, copied into r, and
-// diagnostics for the same text at c's place. The ranges they hold (the
+// moveComment returns comment i's resolution and diagnostics for the same
+// text at c's place: prev's own when c is prev's comment (the parse
+// shared it) and the patch did not move, else copied into a resolution
+// of alloc's. The ranges they hold (the
 // diagnostics', their related informations', their fixes' edits, the
 // resolution's Hint; Candidates are line numbers) point into the comment
 // (its members, the members fixes insert) or into the patch (file
 // headers, hunk headers, lines): the former move with the comment, the
 // latter with the patch. ok is false, and the comment must be resolved
 // again, when one points elsewhere: it is not known where that went.
-func (u *reuse) moveComment(i int, c *exchange.Comment, r *Resolution) (_ *Resolution, _ []exchange.Diagnostic, ok bool) {
+func (u *reuse) moveComment(i int, c *exchange.Comment, alloc func() *Resolution) (_ *Resolution, _ []exchange.Diagnostic, ok bool) {
 	prev := u.prev.Resolutions[i]
+	if prev.Comment == c && u.delta == 0 {
+		return prev, u.prev.byComment[i], true // the same comment, nothing moved: shared
+	}
 	from := prev.Comment.Node
+	r := alloc()
 	*r = *prev
 	r.Comment = c
 	delta := c.Node.Start - from.Start

@@ -157,10 +157,10 @@ func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 	d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), delta
 	if reuse == p.Node {
 		p.src = text.window(p.Node.Start, p.Node.End)
-		d.Review = decodeReviewWithPatch(text, root, p)
+		d.Review = decodeReviewWithPatch(text, root, p, prev.Review.Comments)
 		return d, r
 	}
-	d.Review = decodeReviewWithPatch(text, root, movedPatch(p, reuse, text))
+	d.Review = decodeReviewWithPatch(text, root, movedPatch(p, reuse, text), prev.Review.Comments)
 	return d, r
 }
 

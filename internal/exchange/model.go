@@ -364,20 +364,33 @@ func str(n *Node) string {
 }
 
 func decodeReview(src Text, root *Node) Review {
-	return decodeReviewWithPatch(src, root, decodePatch(src, root.Member("patch")))
+	return decodeReviewWithPatch(src, root, decodePatch(src, root.Member("patch")), nil)
 }
 
-// decodeReviewWithPatch decodes the review around an already decoded patch.
-func decodeReviewWithPatch(src Text, root *Node, patch Patch) Review {
+// decodeReviewWithPatch decodes the review around an already decoded
+// patch. prev are the comments of the version the tree was parsed as an
+// edit of (nil if none): a comment whose node that version shares, at the
+// same index, is its Comment, shared too, as decoding it again would give
+// the same.
+func decodeReviewWithPatch(src Text, root *Node, patch Patch, prev []*Comment) Review {
 	r := Review{Node: root, VersionNode: root.Member("leanreview_review"), Patch: patch}
 	r.Version, _ = r.VersionNode.Int(src)
 	r.Title = str(root.Member("title"))
 	r.Summary = str(root.Member("summary"))
 	if cs := root.Member("comments"); cs != nil && cs.Kind == KindArray {
+		j := 0
 		for i, e := range cs.Elems() {
-			if e.Kind == KindObject {
-				r.Comments = append(r.Comments, decodeComment(src, e, i))
+			if e.Kind != KindObject {
+				continue
 			}
+			for j < len(prev) && prev[j].Index < i {
+				j++
+			}
+			if j < len(prev) && prev[j].Index == i && prev[j].Node == e {
+				r.Comments = append(r.Comments, prev[j])
+				continue
+			}
+			r.Comments = append(r.Comments, decodeComment(src, e, i))
 		}
 	}
 	return r

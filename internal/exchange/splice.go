@@ -98,9 +98,9 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 		d.Review = decodeReview(t, &nr)
 	case patch == p.Node:
 		p.src = t.window(p.Node.Start, p.Node.End)
-		d.Review = decodeReviewWithPatch(t, &nr, p)
+		d.Review = decodeReviewWithPatch(t, &nr, p, prev.Review.Comments)
 	default:
-		d.Review = decodeReviewWithPatch(t, &nr, movedPatch(p, patch, t))
+		d.Review = decodeReviewWithPatch(t, &nr, movedPatch(p, patch, t), prev.Review.Comments)
 	}
 	return d, r, true
 }

@@ -134,3 +134,19 @@ func TestReadEditedHoldsTheTextAsGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestSplicedCommentsShareTheirDecoding: a comment the edit left in place
+// is the earlier version's decoded Comment too; the one edited is new.
+func TestSplicedCommentsShareTheirDecoding(t *testing.T) {
+	src := bigReview(300, 15)
+	prev := ParseText(NewText(src))
+	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	d := ParseEdited(prev.Text.Replace(at, at, []byte("x")), prev, Change{Prefix: at, Suffix: len(src) - at})
+	cs, ps := d.Review.Comments, prev.Review.Comments
+	if cs[0] != ps[0] || cs[len(cs)-2] != ps[len(ps)-2] {
+		t.Error("a comment before the edit was decoded again")
+	}
+	if last := len(cs) - 1; cs[last] == ps[last] || cs[last].Body != "x"+ps[last].Body {
+		t.Errorf("the edited comment: shared %v, body %q", cs[last] == ps[last], cs[last].Body)
+	}
+}
