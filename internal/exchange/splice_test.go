@@ -140,9 +140,10 @@ func TestReadEditedHoldsTheTextAsGiven(t *testing.T) {
 func TestSplicedCommentsShareTheirDecoding(t *testing.T) {
 	src := bigReview(300, 15)
 	prev := ParseText(NewText(src))
-	at := bytes.LastIndex(src, []byte(`"body": "`)) + len(`"body": "`)
+	ps := prev.Review.Comments
+	at := ps[len(ps)-1].Member("body").Start + 1
 	d := ParseEdited(prev.Text.Replace(at, at, []byte("x")), prev, Change{Prefix: at, Suffix: len(src) - at})
-	cs, ps := d.Review.Comments, prev.Review.Comments
+	cs := d.Review.Comments
 	if cs[0] != ps[0] || cs[len(cs)-2] != ps[len(ps)-2] {
 		t.Error("a comment before the edit was decoded again")
 	}
