@@ -6,7 +6,8 @@ import (
 )
 
 // FuzzParseEdited applies two edits to a document, each parsed from the
-// version before as the server parses (told the change), and requires
+// version before as the server parses (a text of pieces, told the
+// change), and requires
 // what a full parse gives each time: the second parse takes comments
 // and the patch from a version that took them itself. The earlier
 // versions must read as they did.
@@ -30,12 +31,14 @@ func FuzzParseEdited(f *testing.F) {
 			del uint8
 			ins string
 		}{{at1, del1, ins1}, {at2, del2, ins2}} {
-			text := prev.Text.Bytes()
-			start := int(e.at % uint32(len(text)+1))
-			end := min(len(text), start+int(e.del%8))
-			next := append(append(append([]byte(nil), text[:start]...), e.ins...), text[end:]...)
-			got := ParseEdited(NewText(next), prev, Change{Prefix: start, Suffix: len(text) - end})
+			n := prev.Text.Len()
+			start := int(e.at % uint32(n+1))
+			end := min(n, start+int(e.del%8))
+			// As the server edits: a text of pieces, shared with prev's.
+			next := prev.Text.Replace(start, end, []byte(e.ins))
+			got := ParseEdited(next, prev, Change{Prefix: start, Suffix: n - end})
 			requireSameParse(t, got, "edit")
+			requireSameMapper(t, got, "edit")
 			if shape(prev.Root) != before {
 				t.Fatal("the earlier version's tree changed")
 			}
