@@ -45,10 +45,29 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 	c.Index = old.Index
 	c = ownCopy(c) // what later versions share keeps nothing else alive (see reader.comment)
 
-	// The new root and comments array: copies, their ends moved, with
-	// the members and elements of the earlier version around the comment
-	// read: the earlier nodes themselves before it, which nothing writes
-	// into, copies moved after it.
+	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
+	patch, carried := d.spliceRoot(prev, arr, k, c, delta)
+	reuseMapper(d, prev, ch)
+	p := prev.Review.Patch
+	switch {
+	case !carried:
+		d.Review = decodeReview(t, d.Root)
+	case patch == p.Node:
+		p.src = t.window(p.Node.Start, p.Node.End)
+		d.Review = decodeReviewWithPatch(t, d.Root, p, prev.Review.Comments)
+	default:
+		d.Review = decodeReviewWithPatch(t, d.Root, movedPatch(p, patch, t), prev.Review.Comments)
+	}
+	return d, r, true
+}
+
+// spliceRoot gives d, of text d.Text, a root: prev's, its end moved by
+// delta, with c, read, as element k of its comments array arr. Around c
+// are prev's members and elements: the earlier nodes themselves before
+// it, which nothing writes into, copies moved after it. It returns the
+// patch node d has, and whether it is prev's carried over.
+func (d *Document) spliceRoot(prev *Document, arr *Node, k int, c *Node, delta int) (patch *Node, carried bool) {
+	root, old := prev.Root, arr.Elems()[k]
 	nr, na := *root, *arr
 	nr.End += delta
 	na.End += delta
@@ -65,11 +84,8 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 		}
 	}
 	na.setChildren(elems)
-
-	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
 	p := prev.Review.Patch
-	carried := p.Node != nil && (p.Form == PatchArray || p.Form == PatchString)
-	var patch *Node
+	carried = p.Node != nil && (p.Form == PatchArray || p.Form == PatchString)
 	members := make([]*Node, len(root.Members()))
 	for i, m := range root.Members() {
 		shift := 0
@@ -80,7 +96,7 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 		case m == arr:
 			members[i] = &na
 		case m == p.Node && carried:
-			patch = carriedPatch(p.Node, shift, t)
+			patch = carriedPatch(p.Node, shift, d.Text)
 			members[i] = patch
 			d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), shift
 		default:
@@ -92,17 +108,7 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 	}
 	nr.setChildren(members)
 	d.Root = &nr
-	reuseMapper(d, prev, ch)
-	switch {
-	case !carried:
-		d.Review = decodeReview(t, &nr)
-	case patch == p.Node:
-		p.src = t.window(p.Node.Start, p.Node.End)
-		d.Review = decodeReviewWithPatch(t, &nr, p, prev.Review.Comments)
-	default:
-		d.Review = decodeReviewWithPatch(t, &nr, movedPatch(p, patch, t), prev.Review.Comments)
-	}
-	return d, r, true
+	return patch, carried
 }
 
 // carriedPatch returns the patch node n of an earlier version for the
