@@ -90,8 +90,9 @@ func (d *Document) EditOf(prev *Document) (Change, bool) {
 // ParseEdited is ParseIncremental of a Text, told by the caller how src
 // differs from prev's text instead of finding out. A wrong ch gives a
 // wrong document: it must come from the edit itself. An edit inside one
-// comment reads that comment alone (spliceComment); the document holds
-// src as given, its pieces shared with prev's (see holdText).
+// comment, the title or the summary reads that value alone (spliceValue);
+// the document holds src as given, its pieces shared with prev's (see
+// holdText).
 func ParseEdited(src Text, prev *Document, ch Change) *Document {
 	ch = ch.fit(prev.Text.Len(), src.Len())
 	d := parseEdited(src, prev, ch)
@@ -100,7 +101,7 @@ func ParseEdited(src Text, prev *Document, ch Change) *Document {
 }
 
 func parseEdited(src Text, prev *Document, ch Change) *Document {
-	if d, _, ok := spliceComment(src, prev, ch); ok {
+	if d, _, ok := spliceValue(src, prev, ch); ok {
 		return d
 	}
 	d, _ := readEdited(src, prev, ch)

@@ -1,52 +1,47 @@
 package exchange
 
-// spliceComment is ParseEdited for the edit nearly every keystroke on a
-// review is: inside one comment, of a document without syntax errors,
-// which leaves the comment an object without one. The comment is read
-// again from its own bytes alone and put in the earlier tree's place;
-// the rest of the tree is carried over, moved by the change in length
-// after the comment. No run of the whole text is made or read: the
-// document holds the text as the edit left it, in pieces (Text).
+// spliceValue is ParseEdited for the edits nearly every keystroke on a
+// review makes: inside one comment, or inside the string of one of the
+// root's members (the title, the summary), of a document without syntax
+// errors, which leave that comment or string without one. The value is
+// read again from its own bytes alone and put in the earlier tree's
+// place; the rest of the tree is carried over, moved by the change in
+// length after it. No run of the whole text is made or read: the document
+// holds the text as the edit left it, in pieces (Text).
 //
 // It reports false, and does nothing, for any other edit: ParseEdited
 // then reads the document as one run.
 //
 // The result is the tree a fresh read of the text gives: the bytes
-// outside the comment are the earlier ones, read without an error; the
-// comment's bytes read alone without an error, from its opening brace
-// to its closing one, at the comment's depth, as they read inside the
-// array: a value read without an error reads the same wherever it
-// stands at one depth.
-func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool) {
+// outside the value are the earlier ones, read without an error; the
+// value's bytes read alone without an error, from its opening delimiter
+// to its closing one, at its depth, as they read in place: a value read
+// without an error reads the same wherever it stands at one depth.
+func spliceValue(t Text, prev *Document, ch Change) (*Document, *reader, bool) {
 	root := prev.Root
 	if len(prev.Syntax) > 0 || root == nil || root.Kind != KindObject || !root.Closed || duplicateMember(root) {
 		return nil, nil, false
 	}
-	arr := root.Member("comments")
-	if arr == nil || arr.Kind != KindArray || !arr.Closed {
-		return nil, nil, false
-	}
 	oldLen := prev.Text.Len()
 	from, to, delta := ch.Prefix, oldLen-ch.Suffix, t.Len()-oldLen
-	k := commentHolding(arr, from, to)
-	if k < 0 {
+	old, depth := spliceTarget(root, from, to)
+	if old == nil {
 		return nil, nil, false
 	}
-	old := arr.Elems()[k]
-	// Read at its depth in the document (the root's, 0, and the array's,
-	// 1, are above it): the reader's rules for the root's members do not
-	// apply to its members, and the nesting limit counts as there.
+	// Read at its depth in the document: the reader's rules for the
+	// root's members do not apply to a comment's, and the nesting limit
+	// counts as there.
 	r := &reader{src: t.Slice(old.Start, old.End+delta)}
-	c := r.value(2)
-	if len(r.errs) > 0 || c.Kind != KindObject || !c.Closed || c.End != len(r.src) {
+	v := r.value(depth)
+	if len(r.errs) > 0 || v.Kind != old.Kind || !v.Closed || v.End != len(r.src) {
 		return nil, nil, false
 	}
-	moveRead(c, old.Start)
-	c.Index = old.Index
-	c = ownCopy(c) // what later versions share keeps nothing else alive (see reader.comment)
+	moveRead(v, old.Start)
+	v.Name, v.Index, v.keyStart, v.keyEnd, v.keyEscape = old.Name, old.Index, old.keyStart, old.keyEnd, old.keyEscape
+	v = ownCopy(v) // what later versions share keeps nothing else alive (see reader.comment)
 
 	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
-	patch, carried := d.spliceRoot(prev, arr, k, c, delta)
+	patch, carried := d.spliceRoot(prev, old, v, delta)
 	reuseMapper(d, prev, ch)
 	p := prev.Review.Patch
 	switch {
@@ -61,29 +56,39 @@ func spliceComment(t Text, prev *Document, ch Change) (*Document, *reader, bool)
 	return d, r, true
 }
 
-// spliceRoot gives d, of text d.Text, a root: prev's, its end moved by
-// delta, with c, read, as element k of its comments array arr. Around c
-// are prev's members and elements: the earlier nodes themselves before
-// it, which nothing writes into, copies moved after it. It returns the
-// patch node d has, and whether it is prev's carried over.
-func (d *Document) spliceRoot(prev *Document, arr *Node, k int, c *Node, delta int) (patch *Node, carried bool) {
-	root, old := prev.Root, arr.Elems()[k]
-	nr, na := *root, *arr
-	nr.End += delta
-	na.End += delta
-	na.Name = "comments" // the constant, not the earlier read's copy
-	elems := make([]*Node, len(arr.Elems()))
-	for i, e := range arr.Elems() {
-		switch {
-		case i < k:
-			elems[i] = e
-		case i == k:
-			elems[i] = c
-		default:
-			elems[i] = cloneShifted(e, delta)
+// spliceTarget returns the value of root's tree that the splice reads
+// again for an edit of the bytes [from, to), and its depth: the comment
+// whose braces hold them, or the string member of the root (not the
+// patch) whose quotes hold them; nil if none does.
+func spliceTarget(root *Node, from, to int) (*Node, int) {
+	for _, m := range root.Members() {
+		if m.End <= from || m.Start >= to {
+			continue
 		}
+		holds := m.Closed && from > m.Start && to <= m.End-1
+		switch {
+		case m.Name == "comments" && m.Kind == KindArray && m.Closed:
+			if k := commentHolding(m, from, to); k >= 0 {
+				return m.Elems()[k], 2
+			}
+		case m.Name != "patch" && m.Kind == KindString && holds:
+			return m, 1
+		}
+		return nil, 0
 	}
-	na.setChildren(elems)
+	return nil, 0
+}
+
+// spliceRoot gives d, of text d.Text, a root: prev's, its end moved by
+// delta, with v, read, in the place of old, a comment or a member of the
+// root. Around it are prev's members and comments: the earlier comments
+// themselves before it, which nothing writes into; copies of the others
+// and of the root's members, moved after it. It returns the patch node d
+// has, and whether it is prev's carried over.
+func (d *Document) spliceRoot(prev *Document, old, v *Node, delta int) (patch *Node, carried bool) {
+	root := prev.Root
+	nr := *root
+	nr.End += delta
 	p := prev.Review.Patch
 	carried = p.Node != nil && (p.Form == PatchArray || p.Form == PatchString)
 	members := make([]*Node, len(root.Members()))
@@ -93,8 +98,10 @@ func (d *Document) spliceRoot(prev *Document, arr *Node, k int, c *Node, delta i
 			shift = delta
 		}
 		switch {
-		case m == arr:
-			members[i] = &na
+		case m == old:
+			members[i] = v
+		case m.Name == "comments" && m.Kind == KindArray:
+			members[i] = spliceComments(m, old, v, delta)
 		case m == p.Node && carried:
 			patch = carriedPatch(p.Node, shift, d.Text)
 			members[i] = patch
@@ -109,6 +116,37 @@ func (d *Document) spliceRoot(prev *Document, arr *Node, k int, c *Node, delta i
 	nr.setChildren(members)
 	d.Root = &nr
 	return patch, carried
+}
+
+// spliceComments returns the root's comments array arr with v in the
+// place of old, one of its comments or a value before it, the array and
+// the comments after old moved by delta: the comments before old, and all
+// when nothing moved, are arr's own.
+func spliceComments(arr, old, v *Node, delta int) *Node {
+	na := *arr
+	na.Name = "comments" // the constant, not the earlier read's copy
+	switch {
+	case arr.End <= old.Start:
+		return &na // before the edit: its comments are arr's
+	case arr.Start >= old.End:
+		na.Start += delta
+		na.keyStart += int32(delta)
+		na.keyEnd += int32(delta)
+	}
+	na.End += delta
+	elems := make([]*Node, len(arr.Elems()))
+	for i, e := range arr.Elems() {
+		switch {
+		case e == old:
+			elems[i] = v
+		case e.End <= old.Start || delta == 0:
+			elems[i] = e
+		default:
+			elems[i] = cloneShifted(e, delta)
+		}
+	}
+	na.setChildren(elems)
+	return &na
 }
 
 // carriedPatch returns the patch node n of an earlier version for the

@@ -38,7 +38,7 @@ func TestParseEditedSplicesMatchParse(t *testing.T) {
 				ch := Change{Prefix: start, Suffix: len(text) - end}
 				label := fmt.Sprintf("%s (crlf %v) step %d: %d-%d %q", name, crlf, step, start, end, ins)
 				before := shape(prev.Root)
-				_, _, splice := spliceComment(next, prev, ch.fit(len(text), next.Len()))
+				_, _, splice := spliceValue(next, prev, ch.fit(len(text), next.Len()))
 				got := ParseEdited(next, prev, ch)
 				requireSameParse(t, got, label)
 				requireSameMapper(t, got, label)
@@ -87,7 +87,7 @@ func TestSpliceReadsOnlyTheComment(t *testing.T) {
 	prev := ParseText(NewText(src))
 	at := bytes.Index(src, []byte(`"body": "`)) + len(`"body": "`)
 	next := prev.Text.Replace(at, at, []byte("é"))
-	d, r, ok := spliceComment(next, prev, Change{Prefix: at, Suffix: len(src) - at})
+	d, r, ok := spliceValue(next, prev, Change{Prefix: at, Suffix: len(src) - at})
 	if !ok {
 		t.Fatal("an edit in a body was not spliced")
 	}
@@ -121,7 +121,7 @@ func TestReadEditedHoldsTheTextAsGiven(t *testing.T) {
 	} {
 		next := prev.Text.Replace(tc.at, tc.at, []byte(`"`))
 		ch := Change{Prefix: tc.at, Suffix: len(src) - tc.at}
-		if _, _, ok := spliceComment(next, prev, ch); ok {
+		if _, _, ok := spliceValue(next, prev, ch); ok {
 			t.Fatalf("%s: spliced", tc.name)
 		}
 		d := ParseEdited(next, prev, ch)
@@ -149,5 +149,33 @@ func TestSplicedCommentsShareTheirDecoding(t *testing.T) {
 	}
 	if last := len(cs) - 1; cs[last] == ps[last] || cs[last].Body != "x"+ps[last].Body {
 		t.Errorf("the edited comment: shared %v, body %q", cs[last] == ps[last], cs[last].Body)
+	}
+}
+
+// TestSpliceTitle: typing in the title, before the patch and the
+// comments, is spliced too: the title read again, the patch and the
+// comments moved, the text left in pieces.
+func TestSpliceTitle(t *testing.T) {
+	src := bigReview(300, 15)
+	prev := ParseText(NewText(src))
+	prev.Mapper()
+	summary := prev.Root.Member("title")
+	if summary == nil || summary.Kind != KindString {
+		t.Fatal("the review has no title string: nothing to check")
+	}
+	at := summary.Start + 1
+	next := prev.Text.Replace(at, at, []byte("é"))
+	ch := Change{Prefix: at, Suffix: len(src) - at}
+	if _, _, ok := spliceValue(next, prev, ch); !ok {
+		t.Fatal("an edit in the title was not spliced")
+	}
+	d := ParseEdited(next, prev, ch)
+	requireSameParse(t, d, "title")
+	requireSameMapper(t, d, "title")
+	if d.Review.Title != "é"+prev.Review.Title || len(d.Text.pieces) < 2 {
+		t.Errorf("title %q, %d pieces: want the typed title, the text in pieces", d.Review.Title, len(d.Text.pieces))
+	}
+	if delta, ok := d.PatchCarried(); !ok || delta != len("é") {
+		t.Errorf("PatchCarried: got %d %v, want the patch moved by the edit", delta, ok)
 	}
 }
