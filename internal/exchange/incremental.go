@@ -139,9 +139,10 @@ func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 	// patch (a string, an array the table could not hold) holds copies of
 	// its strings and none of the text: unmoved, its subtree is shared
 	// with prev; moved, it is copied, moved.
-	reuse, shared := p.Node, p.Node
-	if delta != 0 || p.Node.lazy != nil {
-		reuse, shared = newMovedNode(p.Node, delta, window{b: src[p.Node.Start+delta : p.Node.End+delta], at: p.Node.Start + delta}), nil
+	reuse := carriedPatch(p.Node, delta, t)
+	var shared *Node
+	if reuse == p.Node {
+		shared = reuse
 	}
 	r.reuse, r.reuseAt, r.shared = reuse, p.Node.Start+delta, shared
 	root, errs := parseJSON(r)
@@ -156,13 +157,31 @@ func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 		return d, r
 	}
 	d.patchCarried, d.patchFrom, d.patchDelta = true, NodeRange(p.Node), delta
-	if reuse == p.Node {
-		p.src = text.window(p.Node.Start, p.Node.End)
-		d.Review = decodeReviewWithPatch(text, root, p, prev.Review.Comments)
-		return d, r
-	}
-	d.Review = decodeReviewWithPatch(text, root, movedPatch(p, reuse, text), prev.Review.Comments)
+	d.Review = carriedReview(text, root, reuse, prev)
 	return d, r
+}
+
+// carriedPatch returns the patch node n of an earlier version for the
+// version of text t, moved by shift bytes: n itself when unmoved and not
+// kept in a table, else a node of its own that shares n's table, or a
+// copy of n's subtree, moved (see newMovedNode).
+func carriedPatch(n *Node, shift int, t Text) *Node {
+	if shift == 0 && n.lazy == nil {
+		return n
+	}
+	return newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
+}
+
+// carriedReview decodes the review of root, of text t, whose patch node,
+// patch, is prev's carried over (carriedPatch): prev's lines are shared,
+// and read from t.
+func carriedReview(t Text, root, patch *Node, prev *Document) Review {
+	p := prev.Review.Patch
+	if patch == p.Node {
+		p.src = t.window(p.Node.Start, p.Node.End)
+		return decodeReviewWithPatch(t, root, p, prev.Review.Comments)
+	}
+	return decodeReviewWithPatch(t, root, movedPatch(p, patch, t), prev.Review.Comments)
 }
 
 // documentOf reads the document of text t, whose bytes r reads as one

@@ -43,15 +43,10 @@ func spliceValue(t Text, prev *Document, ch Change) (*Document, *reader, bool) {
 	d := &Document{Text: t, id: new(docID), mapper: &lazyMapper{}}
 	patch, carried := d.spliceRoot(prev, old, v, delta)
 	reuseMapper(d, prev, ch)
-	p := prev.Review.Patch
-	switch {
-	case !carried:
+	if carried {
+		d.Review = carriedReview(t, d.Root, patch, prev)
+	} else {
 		d.Review = decodeReview(t, d.Root)
-	case patch == p.Node:
-		p.src = t.window(p.Node.Start, p.Node.End)
-		d.Review = decodeReviewWithPatch(t, d.Root, p, prev.Review.Comments)
-	default:
-		d.Review = decodeReviewWithPatch(t, d.Root, movedPatch(p, patch, t), prev.Review.Comments)
 	}
 	return d, r, true
 }
@@ -147,17 +142,6 @@ func spliceComments(arr, old, v *Node, delta int) *Node {
 	}
 	na.setChildren(elems)
 	return &na
-}
-
-// carriedPatch returns the patch node n of an earlier version for the
-// version of text t, moved by shift bytes: n itself when unmoved and not
-// kept in a table, else a node of its own, as the reader makes for it
-// (readEdited).
-func carriedPatch(n *Node, shift int, t Text) *Node {
-	if shift == 0 && n.lazy == nil {
-		return n
-	}
-	return newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
 }
 
 // commentHolding returns the index of the element of arr, an object,

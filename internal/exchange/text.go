@@ -37,25 +37,9 @@ func NewText(b []byte) Text {
 // Len returns the number of bytes.
 func (t Text) Len() int { return t.size }
 
-// Flat returns the bytes when the text is one piece.
-func (t Text) Flat() ([]byte, bool) {
-	switch len(t.pieces) {
-	case 0:
-		return nil, true
-	case 1:
-		return t.pieces[0].b, true
-	}
-	return nil, false
-}
-
 // Bytes returns all the bytes: the piece itself for a text of one, else
 // a copy.
-func (t Text) Bytes() []byte {
-	if b, ok := t.Flat(); ok {
-		return b
-	}
-	return t.Slice(0, t.size)
-}
+func (t Text) Bytes() []byte { return t.Slice(0, t.size) }
 
 // find returns the index of the piece holding offset i, 0 <= i < t.size.
 func (t Text) find(i int) int {
@@ -84,22 +68,11 @@ func (t Text) Slice(from, to int) []byte {
 		return p.b[from-p.at : to-p.at : to-p.at]
 	}
 	out := make([]byte, 0, to-from)
-	for ; k < len(t.pieces) && t.pieces[k].at < to; k++ {
-		p := &t.pieces[k]
-		out = append(out, p.b[max(from-p.at, 0):min(to-p.at, len(p.b))]...)
-	}
+	t.Each(from, to, func(b []byte, _ int) bool {
+		out = append(out, b...)
+		return true
+	})
 	return out
-}
-
-// Piece returns the piece holding offset i (the end of the text counts
-// as in the last) and the offset of its first byte: a view the caller
-// scans without a copy.
-func (t Text) Piece(i int) ([]byte, int) {
-	if t.size == 0 {
-		return nil, 0
-	}
-	p := &t.pieces[t.find(min(max(i, 0), t.size-1))]
-	return p.b[:len(p.b):len(p.b)], p.at
 }
 
 // Each calls fn with the pieces of [from, to) in order, each a view and
