@@ -30,11 +30,11 @@ func Analyze(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchan
 	var doc *exchange.Document
 	var prevReport *anchor.Report
 	if prev != nil {
-		change := exchange.ChangeBetween(prev.Doc.Text, text)
-		if ch != nil {
-			change = *ch
+		if ch == nil {
+			c := exchange.ChangeBetween(prev.Doc.Text, text)
+			ch = &c
 		}
-		doc = exchange.ParseEdited(text, prev.Doc, change)
+		doc = exchange.ParseEdited(text, prev.Doc, *ch)
 		prevReport = prev.Report
 	} else {
 		doc = exchange.ParseText(text)

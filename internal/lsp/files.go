@@ -206,8 +206,8 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 	var m *exchange.Mapper
 	if an := f.latest.analyzed(); an != nil {
 		// Analyzed already: its mapper fits the text, and its document
-		// holds the same bytes, in one piece when the analysis read them
-		// into one (exchange.ParseText), which the next text then shares.
+		// holds the same bytes, in one run where the analysis had to read
+		// them so (a patch cut by edits): the next text shares that.
 		m, text = an.Mapper, an.Doc.Text
 	}
 	for i, ch := range p.ContentChanges {
