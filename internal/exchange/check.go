@@ -98,6 +98,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		skip = func(n *Node) bool { return n == patch || cs.inComment(n) }
 	}
 	checkEscapes(doc, root, add, skip)
+	checkDuplicateMembers(doc, root, "the review", add, cs.inComment)
 	res.doc = doc.id
 	if !keepForm {
 		checkPatchForm(doc, add)

@@ -123,6 +123,7 @@ func checkComment(doc *Document, c *Comment, rec *commentCheck) {
 		unknownMembers(doc, r.Node, ReplyKeys, "a reply of comment "+commentName(c), add)
 	}
 	checkEscapes(doc, c.Node, add, nil)
+	checkDuplicateMembers(doc, c.Node, "comment "+commentName(c), add, nil)
 }
 
 // idsUnchanged reports whether the comments' ids, as checkIDs reads

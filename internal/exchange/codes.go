@@ -39,6 +39,9 @@ const (
 	// CodeLoneSurrogate is the warning on a \u escape of half a surrogate
 	// pair, which the document keeps as written (surrogate.go).
 	CodeLoneSurrogate = "lone-surrogate"
+	// CodeDuplicateMember is on the later of two members of one name in
+	// one object: readers disagree on which one counts.
+	CodeDuplicateMember = "duplicate-member"
 
 	// CodeSourceChanged is the information on an active comment whose
 	// lines the working tree no longer holds; CodeWorktreeDiffers the one
@@ -98,6 +101,7 @@ func Codes() []CodeInfo {
 		{Code: CodeIDDuplicate, Severity: SeverityError, Fix: true, Description: "Two comments share an id."},
 		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment names a renamed file by its other name."},
 		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
+		{Code: CodeDuplicateMember, Severity: SeverityWarning, Description: "An object has two members of one name: readers that keep the first and those that keep the last see different reviews (an error for leanreview_review, patch and comments)."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},

@@ -34,7 +34,9 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 	}
 	rep := anchor.CheckDocument(doc, nil)
 	for _, d := range rep.Diagnostics {
-		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown {
+		// A duplicate member makes the file two reviews: which one would be
+		// sent depends on the reader.
+		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown || d.Code == exchange.CodeDuplicateMember {
 			line, col := doc.Mapper().LineCol(d.Range.Start)
 			return nil, fmt.Errorf("not exporting: %d:%d: %s [%s]", line, col, d.Message, d.Code)
 		}

@@ -62,11 +62,12 @@ export const DIAGNOSTIC_CODES = [
 /**
  * Codes this project adds to the spec's table: `renamed-path` (a comment
  * names the other side's name of a renamed file), `header-path` (a comment
- * names a plain diff's file as its ---/+++ line writes it) and
+ * names a plain diff's file as its ---/+++ line writes it),
+ * `duplicate-member` (two members of one name in one object) and
  * `lone-surrogate` (half of a surrogate pair escaped alone). `check` prints
  * them too.
  */
-export const EXTENSION_CODES = ['renamed-path', 'header-path', 'lone-surrogate'] as const;
+export const EXTENSION_CODES = ['renamed-path', 'header-path', 'duplicate-member', 'lone-surrogate'] as const;
 
 /**
  * Codes only the language server publishes, for editors: `too-large` says a
