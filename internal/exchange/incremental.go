@@ -243,7 +243,7 @@ func commentSlots(src []byte, prev *Document, ch Change) []slot {
 // index and those after it are prev's moved, without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
 	if m := prev.mapper.built(); m != nil {
-		d.mapper.m = m.edited(d.Text, ch)
+		d.mapper.m = m.Edited(d.Text, ch)
 	}
 	return d
 }

@@ -86,8 +86,13 @@ var TokenTypes = []string{"diffHeader", "diffHunk", "diffAdded", "diffRemoved", 
 // CodeActionKindFixAll is source.fixAll scoped to this server.
 const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 
-// ServerCapabilities is what the server offers, whatever the client.
-func ServerCapabilities(enc exchange.Encoding) Capabilities {
+// ServerCapabilities is what the server offers a client that negotiated
+// enc, and that can (canShow) or cannot show a document for lreview.show.
+func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
+	commands := []string{CommandApplyEdit, CommandApplySuggestion}
+	if canShow {
+		commands = append([]string{CommandShow}, commands...)
+	}
 	return Capabilities{
 		ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
@@ -106,7 +111,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: commands},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -163,7 +168,7 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.mu.Unlock()
 	s.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	return &initializeResult{
-		Capabilities: ServerCapabilities(enc),
+		Capabilities: ServerCapabilities(enc, p.Capabilities.Window.ShowDocument.Support),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},
 	}, nil
 }

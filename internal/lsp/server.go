@@ -286,6 +286,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
+		v.release()
 		cancel()
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
 		return
@@ -302,6 +303,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 			delete(s.inflight, id)
 			s.mu.Unlock()
 			cancel()
+			v.release()
 		}()
 		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {

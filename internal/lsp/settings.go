@@ -71,7 +71,7 @@ func didChangeConfiguration(ctx context.Context, s *Server, p *configParams) err
 	}
 	s.mu.Unlock()
 	for _, f := range files {
-		s.schedule(f, 0) // republish with the new filter
+		s.schedule(f, 0, nil) // republish with the new filter
 	}
 	return nil
 }

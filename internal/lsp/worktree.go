@@ -163,7 +163,7 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 	if !warm {
 		s.spawn(func() {
 			an.WorktreeDiagnostics(t)
-			s.schedule(f, 0)
+			s.schedule(f, 0, nil)
 		})
 		return nil
 	}
@@ -249,7 +249,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 	for _, f := range files {
 		t := s.treeFor(f.uri)
 		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return worktree.Within(t.Root(), path) }) {
-			s.schedule(f, 0)
+			s.schedule(f, 0, nil)
 		}
 	}
 	return nil
