@@ -49,7 +49,7 @@ type snapshot struct {
 	// the analysis they may need, so that each is answered for the
 	// version it was sent for (requestView).
 	pins atomic.Int32
-	done    chan struct{}
+	done chan struct{}
 	// an and err are the outcome, set before done is closed: the
 	// analysis, or why there is none (then stack is where it failed).
 	an    *Analysis
