@@ -44,10 +44,11 @@ func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*m
 	if err != nil {
 		return nil, FixOutput{}, err
 	}
-	fixed, applied, err := anchor.FixAll(r.orig.Data)
+	f, err := anchor.FixDocument(r.orig.Data)
 	if err != nil {
 		return nil, FixOutput{}, argError("file", "%s: %v", r.name, err)
 	}
+	fixed, applied := f.Src, f.Applied
 	out := FixOutput{File: r.name, Fixes: []Fixed{}, Diff: exchange.Unified(r.name, r.orig.Data, fixed)}
 	for _, a := range applied {
 		out.Fixes = append(out.Fixes, Fixed{Line: a.Line, Code: a.Code, Done: a.Done, Declined: a.Declined})

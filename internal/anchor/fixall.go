@@ -89,16 +89,6 @@ func (f *Fixed) Errors() int {
 	return n
 }
 
-// FixAll is FixDocument for a caller that needs the fixed text and the
-// list of what was done and left, not the check of the result.
-func FixAll(src []byte) ([]byte, []Applied, error) {
-	f, err := FixDocument(src)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f.Src, f.Applied, nil
-}
-
 // FixDocument applies the safe fixes to src until none is left, and
 // returns the fixed text, what it did, then (Declined) what it left to a
 // person and why, comment by comment: a tie, a path that names several

@@ -79,10 +79,11 @@ func TestFixAllLeavesAStaleComment(t *testing.T) {
 		`"state": "stale", "snippet": "return result, nil"`,
 	} {
 		src := reviewJSON(handlerPatch, cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, `+order))
-		out, applied, err := FixAll(src)
+		f, err := FixDocument(src)
 		if err != nil {
-			t.Fatalf("%s: FixAll: %v", order, err)
+			t.Fatalf("%s: FixDocument: %v", order, err)
 		}
+		out, applied := f.Src, f.Applied
 		var got []string
 		for _, a := range applied {
 			got = append(got, fmt.Sprint(a.Declined)+" "+a.Code+": "+a.Done)

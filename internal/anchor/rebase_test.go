@@ -1026,10 +1026,11 @@ func TestRebaseTieAgreesWithCheck(t *testing.T) {
 	if r.Tie != "2 equally good places: RIGHT 21, RIGHT 25" || len(r.Candidates) != 2 || hasPreferred(r.Candidates) {
 		t.Errorf("check: got tie %q, candidates %v; want rebase's two places, none preferred", r.Tie, r.Candidates)
 	}
-	fixed, applied, err := FixAll(out)
+	f, err := FixDocument(out)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixed, applied := f.Src, f.Applied
 	if !bytes.Equal(fixed, out) || len(applied) != 1 || !applied[0].Declined {
 		t.Errorf("fix: got %+v and a changed document: %v; want t1 left alone, declined", applied, !bytes.Equal(fixed, out))
 	}
