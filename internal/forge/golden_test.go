@@ -120,7 +120,7 @@ func importGitLabArchive(t *testing.T, ar *txtar.Archive, data []byte) (*Importe
 		t.Fatal(err)
 	}
 	head, _ := optionalSection(ar, "head")
-	return ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), strings.TrimSpace(string(head)))
+	return ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), ImportOptions{Head: strings.TrimSpace(string(head)), Trust: archiveTrust(ar)})
 }
 
 // importGitHubArchive imports an archive's GitHub comments and reviews.
@@ -136,7 +136,7 @@ func importGitHubArchive(t *testing.T, ar *txtar.Archive) (*Imported, error) {
 			t.Fatal(err)
 		}
 	}
-	return ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
+	return ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")), ImportOptions{Trust: archiveTrust(ar)})
 }
 
 // forEachArchive runs produce on every archive matching pattern and
@@ -269,4 +269,11 @@ func lines(ls []string) []byte {
 		return nil
 	}
 	return []byte(strings.Join(ls, "\n") + "\n")
+}
+
+// archiveTrust reads the optional trust section: the accounts trusted to
+// quote others (ImportOptions.Trust), one a line.
+func archiveTrust(ar *txtar.Archive) []string {
+	data, _ := optionalSection(ar, "trust")
+	return strings.Fields(string(data))
 }
