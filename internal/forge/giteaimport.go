@@ -62,7 +62,8 @@ func ReadGiteaReviews(name string, data []byte) ([]GiteaReviewRecord, error) {
 // pull request's review comments, its reviews (nil: no summary, no
 // dismissal) and its diff. Gitea threads a conversation by its place:
 // the comments on one line of one side of one file are one thread, the
-// earliest its comment, the others its replies. opts.Head is the pull
+// earliest its comment, the others its replies, except that a comment
+// an export marked starts a thread of its own. opts.Head is the pull
 // request's head commit: a comment made on another commit is stale (Gitea
 // does not move it).
 func ImportGitea(comments []GiteaReviewComment, reviews []GiteaReviewRecord, patch []string, opts ImportOptions) (*Imported, error) {
@@ -90,18 +91,25 @@ func ImportGitea(comments []GiteaReviewComment, reviews []GiteaReviewRecord, pat
 		a, b := &comments[i], &comments[j]
 		return cmp.Or(cmp.Compare(giteaTime(a.CreatedAt).UnixNano(), giteaTime(b.CreatedAt).UnixNano()), cmp.Compare(a.ID, b.ID))
 	})
-	var places []place
-	threads := map[place][]int{}
+	// Gitea shows the comments on one place as one conversation; a
+	// comment an export marked starts a thread of its own there (two
+	// comments of a review may end on one line), the others reply to the
+	// latest thread on their place.
+	var threads [][]int
+	latestAt := map[place]int{}
 	for _, i := range order {
 		c := &comments[i]
 		p := place{c.Path, c.OriginalPosition, c.Position}
-		if _, ok := threads[p]; !ok {
-			places = append(places, p)
+		k, ok := latestAt[p]
+		if _, _, _, marked := splitBody(c.Body); !ok || marked {
+			latestAt[p] = len(threads)
+			threads = append(threads, []int{i})
+			continue
 		}
-		threads[p] = append(threads[p], i)
+		threads[k] = append(threads[k], i)
 	}
-	for _, p := range places {
-		giteaThread(in, comments, threads[p], dismissed, opts.Head)
+	for _, ids := range threads {
+		giteaThread(in, comments, ids, dismissed, opts.Head)
 	}
 	return in.finish()
 }
