@@ -34,9 +34,16 @@ var goldenGitLab = GitLabOptions{
 //	-- options --       optional: replies=drop, no-marker, event=E, commit=SHA
 //	-- github.json --   expected: the GitHub review payload
 //	-- gitlab.json --   expected: the GitLab discussions (goldenGitLab's SHAs)
+//	-- gerrit.json --   expected: the Gerrit ReviewInput
+//	-- gitea.json --    expected: the Forgejo/Gitea review
+//	-- gitea-notes --   expected: the ranges Gitea's one line narrowed
+//	-- bitbucket.json -- expected: the Bitbucket comment requests, replies threaded
+//	-- azure.json --    expected: the Azure DevOps threads, replies threaded
 //	-- notes --         expected: the comments left out and refused, one a line
 //
-// Both payloads are also validated against the forge's request schemas.
+// Every payload is also validated against the forge's request schema
+// (GitHub's and GitLab's in ../shared/forge, the others' in
+// testdata/schemas).
 func TestExportGolden(t *testing.T) {
 	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
 	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
@@ -54,12 +61,52 @@ func TestExportGolden(t *testing.T) {
 		for i, d := range discussions {
 			validate(t, glSchema, fmt.Sprintf("GitLab discussion %d", i), d)
 		}
-		return map[string][]byte{
+		out := map[string][]byte{
 			"github.json": encode(t, review),
 			"gitlab.json": encode(t, discussions),
 			"notes":       planNotes(doc, plan),
 		}
+		for name, payload := range newForgePayloads(t, plan, gh) {
+			out[name] = payload
+		}
+		return out
 	})
+}
+
+// newForgePayloads exports plan to Gerrit, Gitea, Bitbucket and Azure
+// DevOps with the golden's options (replies dropped or kept: quoted for
+// Gerrit and Gitea, threaded for Bitbucket and Azure DevOps), validates
+// each request against its schema subset and returns them by section.
+func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]byte {
+	t.Helper()
+	opts := Options{Event: gh.Event, CommitID: gh.CommitID, Replies: gh.Replies, NoMarker: gh.NoMarker}
+	threaded := opts
+	if opts.Replies == QuoteReplies {
+		threaded.Replies = ThreadReplies
+	}
+	gerrit := plan.Gerrit(opts)
+	validate(t, ownSchema(t, "gerrit-review-input.request.schema.json"), "the Gerrit ReviewInput", gerrit)
+	gitea, narrowed := plan.Gitea(opts)
+	validate(t, ownSchema(t, "gitea-create-review.request.schema.json"), "the Gitea review", gitea)
+	bitbucket := plan.Bitbucket(threaded)
+	for i, r := range bitbucket {
+		validate(t, ownSchema(t, "bitbucket-create-comment.request.schema.json"), fmt.Sprintf("Bitbucket request %d", i), r)
+	}
+	azure := plan.Azure(threaded)
+	for i, th := range azure {
+		validate(t, ownSchema(t, "azure-create-thread.request.schema.json"), fmt.Sprintf("Azure DevOps thread %d", i), th)
+	}
+	var gnotes []string
+	for _, n := range narrowed {
+		gnotes = append(gnotes, n.Comment+": "+n.Why)
+	}
+	return map[string][]byte{
+		"gerrit.json":    encode(t, gerrit),
+		"gitea.json":     encode(t, gitea),
+		"gitea-notes":    lines(gnotes),
+		"bitbucket.json": encode(t, bitbucket),
+		"azure.json":     encode(t, azure),
+	}
 }
 
 // An import archive (testdata/import-*.txtar) holds, from GitHub:
@@ -183,7 +230,7 @@ func writeSections(t *testing.T, file string, ar *txtar.Archive, got map[string]
 			delete(got, ar.Files[i].Name)
 		}
 	}
-	for _, name := range []string{"github.json", "gitlab.json", "review.json", "notes"} {
+	for _, name := range []string{"github.json", "gitlab.json", "gerrit.json", "gitea.json", "gitea-notes", "bitbucket.json", "azure.json", "review.json", "notes"} {
 		if data, ok := got[name]; ok {
 			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
 		}
