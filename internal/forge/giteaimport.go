@@ -114,12 +114,13 @@ func ImportGitea(comments []GiteaReviewComment, reviews []GiteaReviewRecord, pat
 	return in.finish()
 }
 
-// latestGiteaReview is the latest submitted review with a body.
+// latestGiteaReview is the latest submitted review with a body that
+// was not dismissed.
 func latestGiteaReview(reviews []GiteaReviewRecord) *GiteaReviewRecord {
 	var best *GiteaReviewRecord
 	for i := range reviews {
 		r := &reviews[i]
-		if r.Body == "" || r.State == "PENDING" {
+		if r.Body == "" || r.State == "PENDING" || r.Dismissed {
 			continue
 		}
 		if best == nil || !giteaTime(r.SubmittedAt).Before(giteaTime(best.SubmittedAt)) {

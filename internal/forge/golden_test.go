@@ -121,6 +121,14 @@ func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]b
 //	-- head --              optional: the merge request's head commit (--head)
 //	-- mr.diff --           glab mr diff N
 //
+// or from Gerrit (gerrit-comments.json, gerrit-messages.json), Gitea
+// (gitea-comments.json, gitea-reviews.json), Bitbucket (activities.json)
+// or Azure DevOps (threads.json), each listing validated against its
+// response schema (testdata/schemas), with the diff as change.diff or
+// pr.diff and an optional head; any archive may have
+//
+//	-- trust --          the accounts trusted to quote others, one a line
+//
 // and:
 //
 //	-- review.json --    expected: the review exchange document
@@ -150,8 +158,10 @@ func importArchive(t *testing.T, ar *txtar.Archive) *Imported {
 	var err error
 	if data, ok := optionalSection(ar, "discussions.json"); ok {
 		im, err = importGitLabArchive(t, ar, data)
-	} else {
+	} else if _, ok := optionalSection(ar, "comments.json"); ok {
 		im, err = importGitHubArchive(t, ar)
+	} else {
+		im, err = importNewForgeArchive(t, ar)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -323,4 +333,68 @@ func lines(ls []string) []byte {
 func archiveTrust(ar *txtar.Archive) []string {
 	data, _ := optionalSection(ar, "trust")
 	return strings.Fields(string(data))
+}
+
+// importNewForgeArchive imports an archive's Gerrit, Gitea, Bitbucket or
+// Azure DevOps listing, after validating it against the forge's response
+// schema.
+func importNewForgeArchive(t *testing.T, ar *txtar.Archive) (*Imported, error) {
+	t.Helper()
+	head, _ := optionalSection(ar, "head")
+	opts := ImportOptions{Head: strings.TrimSpace(string(head)), Trust: archiveTrust(ar)}
+	diff, ok := optionalSection(ar, "change.diff")
+	if !ok {
+		diff = section(t, ar, "pr.diff")
+	}
+	patch := anchor.SplitDiffFile(diff)
+	listed := func(name, schema string) []byte {
+		data := section(t, ar, name)
+		dec := json.NewDecoder(bytes.NewReader(withoutXSSI(data)))
+		for dec.More() {
+			var page json.RawMessage
+			if err := dec.Decode(&page); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			validateJSON(t, ownSchema(t, schema), name, page)
+		}
+		return data
+	}
+	switch {
+	case hasSection(ar, "gerrit-comments.json"):
+		comments, err := ReadGerritComments("gerrit-comments.json", listed("gerrit-comments.json", "gerrit-comments.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		messages, err := ReadGerritMessages("gerrit-messages.json", listed("gerrit-messages.json", "gerrit-messages.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportGerrit(comments, messages, patch, opts)
+	case hasSection(ar, "gitea-comments.json"):
+		comments, err := ReadGiteaComments("gitea-comments.json", listed("gitea-comments.json", "gitea-review-comment.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reviews, err := ReadGiteaReviews("gitea-reviews.json", listed("gitea-reviews.json", "gitea-review.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportGitea(comments, reviews, patch, opts)
+	case hasSection(ar, "activities.json"):
+		activities, err := ReadBitbucketActivities("activities.json", listed("activities.json", "bitbucket-activities.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportBitbucket(activities, patch, opts)
+	}
+	threads, err := ReadAzureThreads("threads.json", listed("threads.json", "azure-threads.response.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ImportAzure(threads, patch, opts)
+}
+
+func hasSection(ar *txtar.Archive, name string) bool {
+	_, ok := optionalSection(ar, name)
+	return ok
 }
