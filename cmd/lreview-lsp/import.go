@@ -139,11 +139,11 @@ func importArgsError(f *importFlags) string {
 	}
 	for _, name := range importListingFlags {
 		if f.set[name] && !slices.Contains(fg.listings, name) {
-			return fmt.Sprintf("--%s is not read --from %s, whose threads come with --%s", name, f.from, fg.listings[0])
+			return fmt.Sprintf("--%s is not for --from %s, whose threads come with --%s", name, f.from, fg.listings[0])
 		}
 	}
 	if f.set["head"] && !fg.head {
-		return fmt.Sprintf("--head is not read --from %s: %s", f.from, headlessWhy(f.from))
+		return fmt.Sprintf("--head is not for --from %s: %s", f.from, headlessWhy(f.from))
 	}
 	if *f.listing[fg.listings[0]] == "" {
 		return "--" + fg.listings[0] + " is required"
