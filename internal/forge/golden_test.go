@@ -79,7 +79,7 @@ func TestExportGolden(t *testing.T) {
 // each request against its schema subset and returns them by section.
 func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]byte {
 	t.Helper()
-	opts := Options{Event: gh.Event, CommitID: gh.CommitID, Replies: gh.Replies, NoMarker: gh.NoMarker}
+	opts := Options(gh)
 	threaded := opts
 	if opts.Replies == QuoteReplies {
 		threaded.Replies = ThreadReplies
