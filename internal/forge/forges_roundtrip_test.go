@@ -1,10 +1,13 @@
 package forge
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -221,4 +224,103 @@ func sharedPlaceReplies(rv GiteaReview, plan *Plan) {
 			plan.placed[i].c.Replies = nil
 		}
 	}
+}
+
+// TestRoundTripGerritThreadedReplies posts the replies as Gerrit's own:
+// the review without them, then, from the comments Gerrit lists, the
+// second review (GerritReplies), each reply in_reply_to its comment,
+// both requests validated; the import reads them back by the poster,
+// trusted, with their authors and times. On the export goldens and every
+// real diff.
+func TestRoundTripGerritThreadedReplies(t *testing.T) {
+	docs := map[string]func() *exchange.Document{}
+	for _, file := range []string{"export-full", "export-unicode"} {
+		ar, err := txtar.ParseFile("testdata/" + file + ".txtar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[file] = func() *exchange.Document { return exchange.Parse(section(t, ar, "review.json")) }
+	}
+	diffs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "realdiff*", "*.diff"))
+	for _, file := range diffs {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[filepath.Base(file)] = func() *exchange.Document { return repliedReview(t, anchor.SplitDiffFile(data), 60) }
+	}
+	request := ownSchema(t, "gerrit-review-input.request.schema.json")
+	response := ownSchema(t, "gerrit-comments.response.schema.json")
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			plan, err := NewPlan(doc())
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := plan.Gerrit(Options{Replies: ThreadReplies})
+			validate(t, request, "the first ReviewInput", first)
+			listed, _ := gerritListing(t, first, plan, false)
+			posted, err := ReadGerritComments("comments.json", listed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			second, missing := plan.GerritReplies(posted, false)
+			if len(missing) > 0 {
+				t.Fatalf("got comments %v missing from the posted ones", missing)
+			}
+			validate(t, request, "the replies' ReviewInput", second)
+			listed = gerritPostReplies(t, listed, second)
+			validateJSON(t, response, "the Gerrit comments", withoutXSSI(listed))
+			all, err := ReadGerritComments("comments.json", listed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			im, err := ImportGerrit(all, nil, patchLines(plan.Doc), ImportOptions{Trust: []string{"poster"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range im.Notes {
+				t.Errorf("unexpected note: %s", n)
+			}
+			plan.Title, plan.Summary = "", ""
+			compareBack(t, plan, exchange.Parse(im.Data), false, exportedAnchor)
+		})
+	}
+}
+
+// gerritPostReplies adds to a comments listing what Gerrit lists once the
+// replies' ReviewInput is posted: each reply by the poster, after the
+// comments, in the order sent.
+func gerritPostReplies(t *testing.T, listed []byte, rv GerritReview) []byte {
+	t.Helper()
+	var byPath map[string][]map[string]any
+	if err := json.Unmarshal(withoutXSSI(listed), &byPath); err != nil {
+		t.Fatal(err)
+	}
+	paths := make([]string, 0, len(rv.Comments))
+	for p := range rv.Comments {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	n := 0
+	for _, p := range paths {
+		for _, c := range rv.Comments[p] {
+			n++
+			m := map[string]any{"id": fmt.Sprintf("r%07d", n), "patch_set": 1, "line": c.Line, "in_reply_to": c.InReplyTo,
+				"message": c.Message, "updated": postedAt.Add(time.Duration(n) * time.Second).Format("2006-01-02 15:04:05.000000000"),
+				"author": map[string]any{"_account_id": 1006, "username": "poster"}, "unresolved": c.Unresolved}
+			if c.Side == gerritParent {
+				m["side"] = gerritParent
+			}
+			if c.Range != nil {
+				m["range"] = c.Range
+			}
+			byPath[p] = append(byPath[p], m)
+		}
+	}
+	out, err := json.Marshal(byPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]byte(")]}'\n"), out...)
 }
