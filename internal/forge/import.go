@@ -110,14 +110,16 @@ func (in *importer) comment(name, fallbackID, text, author, at string) *exCommen
 }
 
 // mayQuote reports whether a post by author may carry quoted as
-// replies: when it quotes no one but its author (or no one by name), or
-// author is an account the import trusts to post exports.
+// replies: when every quote names its author, or author is an account
+// the import trusts to post exports. A quote that names no one is not
+// its author's by name either: it would pass the post's words off as no
+// one's.
 func (in *importer) mayQuote(author string, quoted []reply) bool {
 	if in.trust[author] && author != "" {
 		return true
 	}
 	for _, q := range quoted {
-		if q.author != "" && q.author != author {
+		if q.author != author {
 			return false
 		}
 	}
@@ -134,7 +136,7 @@ func (in *importer) reply(name, author, at, text string) exReply {
 			return exReply{Author: q.author, Body: q.body, At: q.at}
 		}
 		in.notef("%s: quotes a reply by %s, but %s posted it: kept as the poster's reply, its text as written (import --trust %s reads the quotes of an account that posts exports)",
-			name, q.author, posterName(author), cmp.Or(author, "LOGIN"))
+			name, cmp.Or(q.author, "no one by name"), posterName(author), cmp.Or(author, "LOGIN"))
 	}
 	return exReply{Author: author, Body: text, At: at}
 }
@@ -152,9 +154,10 @@ func quotedAuthors(rs []reply) string {
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		if r.author != "" && !seen[r.author] {
-			seen[r.author] = true
-			names = append(names, r.author)
+		name := cmp.Or(r.author, "no one by name")
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
 		}
 	}
 	return strings.Join(names, ", ")
