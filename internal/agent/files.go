@@ -59,6 +59,10 @@ type review struct {
 	orig *filewrite.Original
 	name string // for messages
 	doc  *exchange.Document
+	path string  // resolved: the key of the queue and the cache
+	p    *parsed // the version read, shared through the cache (store.go)
+	// written is the version the tool wrote, once it has.
+	written *parsed
 }
 
 // readReview reads the review file member names, refusing one too large
@@ -78,7 +82,11 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 	if err != nil {
 		return nil, argError(member, "%v", err)
 	}
-	r := &review{orig: orig, name: s.display(path), doc: exchange.Parse(orig.Data)}
+	p := s.cache.lookup(path, identity(path), orig.Data)
+	r := &review{orig: orig, name: s.display(path), doc: p.document(), path: path, p: p}
+	if err := notReview(r); err != nil {
+		return nil, err
+	}
 	if strict && len(r.doc.Syntax) > 0 {
 		e := r.doc.Syntax[0]
 		line, col := r.doc.Mapper().LineCol(e.Start)
@@ -102,6 +110,7 @@ func (s *server) write(r *review, data []byte) error {
 		}
 		return fmt.Errorf("file: %v", err)
 	}
+	r.written = s.cache.put(r.path, identity(r.path), data)
 	return nil
 }
 
