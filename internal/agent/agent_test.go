@@ -19,14 +19,14 @@ var stamp = time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC)
 // session is a client connected to a server over the SDK's in-memory
 // transports, serving the files of root.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	cs   *mcp.ClientSession
 }
 
 // newSession starts a server on a fresh root holding files (name →
 // content) and connects a client to it. opts.Root is set to the root.
-func newSession(t *testing.T, opts Options, files map[string]string) *session {
+func newSession(t testing.TB, opts Options, files map[string]string) *session {
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
@@ -54,7 +54,7 @@ func newSession(t *testing.T, opts Options, files map[string]string) *session {
 	return &session{t: t, root: root, cs: cs}
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

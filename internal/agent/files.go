@@ -61,8 +61,10 @@ type review struct {
 	doc  *exchange.Document
 	path string  // resolved: the key of the queue and the cache
 	p    *parsed // the version read, shared through the cache (store.go)
-	// written is the version the tool wrote, once it has.
+	// written is the version the tool wrote, once it has; change, when
+	// set, where its one edit was (store.go parses it as an edit).
 	written *parsed
+	change  *exchange.Change
 }
 
 // readReview reads the review file member names, refusing one too large
@@ -110,7 +112,7 @@ func (s *server) write(r *review, data []byte) error {
 		}
 		return fmt.Errorf("file: %v", err)
 	}
-	r.written = s.cache.put(r.path, identity(r.path), data)
+	r.written = s.cache.wrote(r, identity(r.path), data)
 	return nil
 }
 
@@ -129,6 +131,9 @@ func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
 	out, err := edited(r, edits)
 	if err != nil {
 		return nil, err
+	}
+	if len(edits) == 1 {
+		r.change = &exchange.Change{Prefix: edits[0].Start, Suffix: len(r.orig.Data) - edits[0].End}
 	}
 	return out, s.write(r, out)
 }

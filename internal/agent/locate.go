@@ -65,11 +65,11 @@ func (s *server) tree(path string) (*worktree.Tree, error) {
 }
 
 func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInput) (*mcp.CallToolResult, LocateOutput, error) {
-	r, err := s.readReview("file", in.File, true)
+	r, err := s.readCached("file", in.File, true)
 	if err != nil {
 		return nil, LocateOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.orig.Data, "locate", in.ID)
+	pg, err := newPager(in.Page, r.p.checksum(), "locate", in.ID)
 	if err != nil {
 		return nil, LocateOutput{}, err
 	}
@@ -177,7 +177,7 @@ type ApplyOutput struct {
 
 // suggestion computes comment id's suggestion as a change of its file.
 func (s *server) suggestion(in CommentRef) (features.Suggestion, ApplyOutput, error) {
-	r, err := s.readReview("file", in.File, true)
+	r, err := s.readCached("file", in.File, true)
 	if err != nil {
 		return features.Suggestion{}, ApplyOutput{}, err
 	}

@@ -36,10 +36,10 @@ type pager struct {
 	key          uint32 // the version and filters the cursor belongs to
 }
 
-// newPager reads the page asked for in a list whose version and filters
-// key identifies.
-func newPager(pg Page, data []byte, filters ...string) (pager, error) {
-	p := pager{limit: pg.Limit, key: crc32.Update(crc32.ChecksumIEEE(data), crc32.IEEETable, []byte(strings.Join(filters, "\x00")))}
+// newPager reads the page asked for in a list of the version of a file
+// whose checksum is sum, kept by filters.
+func newPager(pg Page, sum uint32, filters ...string) (pager, error) {
+	p := pager{limit: pg.Limit, key: crc32.Update(sum, crc32.IEEETable, []byte(strings.Join(filters, "\x00")))}
 	switch {
 	case p.limit == 0:
 		p.limit = defaultLimit

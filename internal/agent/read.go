@@ -114,11 +114,11 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		}
 		worst = rank
 	}
-	r, err := s.readReview("file", in.File, false)
+	r, err := s.readCached("file", in.File, false)
 	if err != nil {
 		return nil, CheckOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.orig.Data, "check", in.MinSeverity)
+	pg, err := newPager(in.Page, r.p.checksum(), "check", in.MinSeverity)
 	if err != nil {
 		return nil, CheckOutput{}, err
 	}
@@ -264,11 +264,11 @@ func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in Comments
 			return nil, CommentsOutput{}, err
 		}
 	}
-	r, err := s.readReview("file", in.File, true)
+	r, err := s.readCached("file", in.File, true)
 	if err != nil {
 		return nil, CommentsOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.orig.Data, "comments", in.State, in.Path, in.ID, fmt.Sprint(in.Problems))
+	pg, err := newPager(in.Page, r.p.checksum(), "comments", in.State, in.Path, in.ID, fmt.Sprint(in.Problems))
 	if err != nil {
 		return nil, CommentsOutput{}, err
 	}

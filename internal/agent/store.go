@@ -3,8 +3,12 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -79,6 +83,13 @@ const maxCached = 8
 type parsed struct {
 	id   fileID
 	data []byte
+	// prev and change, when set, are the version this one was written
+	// from by one edit and where: it is parsed and checked as an edit of
+	// prev (incrementally, as the language server does a keystroke).
+	prev    *parsed
+	change  exchange.Change
+	sumOnce sync.Once
+	sum     uint32
 
 	docOnce sync.Once
 	doc     *exchange.Document
@@ -94,14 +105,33 @@ type parsed struct {
 
 // document is the file parsed.
 func (p *parsed) document() *exchange.Document {
-	p.docOnce.Do(func() { p.doc = exchange.Parse(p.data) })
+	p.docOnce.Do(func() {
+		if p.prev != nil {
+			p.doc = exchange.ParseEdited(exchange.NewText(p.data), p.prev.document(), p.change)
+		} else {
+			p.doc = exchange.Parse(p.data)
+		}
+	})
 	return p.doc
 }
 
 // report is the file checked and anchored.
 func (p *parsed) report() *anchor.Report {
-	p.repOnce.Do(func() { p.rep = anchor.CheckDocument(p.document(), nil) })
+	p.repOnce.Do(func() {
+		var prev *anchor.Report
+		if p.prev != nil {
+			prev = p.prev.report()
+		}
+		p.rep = anchor.CheckDocument(p.document(), prev)
+		p.prev = nil // what was carried over is in rep: let the older version go
+	})
 	return p.rep
+}
+
+// checksum is the data's CRC-32, which page cursors carry.
+func (p *parsed) checksum() uint32 {
+	p.sumOnce.Do(func() { p.sum = crc32.ChecksumIEEE(p.data) })
+	return p.sum
 }
 
 // lookup returns the version of path whose bytes are data, read when the
@@ -115,12 +145,11 @@ func (c *reviews) lookup(path string, id fileID, data []byte) *parsed {
 	if p != nil && p.id == id && bytes.Equal(p.data, data) {
 		return p
 	}
-	return c.put(path, id, data)
+	return c.put(path, &parsed{id: id, data: data})
 }
 
-// put records data as what path holds, with identity id.
-func (c *reviews) put(path string, id fileID, data []byte) *parsed {
-	p := &parsed{id: id, data: data}
+// put records p as what path holds.
+func (c *reviews) put(path string, p *parsed) *parsed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -162,4 +191,77 @@ func (s *server) queued(ctx context.Context, member, name string) (func(), error
 		return nil, err
 	}
 	return s.queue.acquire(ctx, path)
+}
+
+// wrote records data, just written over the review r read, with identity
+// id: as an edit of the version read when r says where its one edit was.
+func (c *reviews) wrote(r *review, id fileID, data []byte) *parsed {
+	p := &parsed{id: id, data: data}
+	if r.change != nil && r.p != nil {
+		p.prev, p.change = r.p, *r.change
+	}
+	return c.put(r.path, p)
+}
+
+// readCached reads the review file member names for a tool that only
+// reads it: when the file's identity is the one cached, its bytes are
+// read into a buffer of that size and compared, and the version cached
+// serves (a read of 8 MB and a comparison, where a parse and a check cost
+// fifty times more); else it is read as the writing tools read it.
+func (s *server) readCached(member, name string, strict bool) (*review, error) {
+	path, err := s.resolve(member, name)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.mu.Lock()
+	p := s.cache.m[path]
+	s.cache.mu.Unlock()
+	if p != nil && p.id == identity(path) && sameContent(s.root, path, p.data) && !(strict && refusedStrict(p.document())) {
+		r := &review{name: s.display(path), doc: p.document(), path: path, p: p}
+		if err := notReview(r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	return s.readReview(member, name, strict)
+}
+
+// refusedStrict reports whether readReview, strict, refuses doc: that
+// path says why.
+func refusedStrict(doc *exchange.Document) bool {
+	return len(doc.Syntax) > 0 || doc.Review.Node == nil
+}
+
+// sameContent reports whether the file at path, inside root, holds data:
+// read through os.Root (nothing outside the root is opened), in chunks
+// compared as they come, so that the check allocates no copy of the file.
+func sameContent(root, path string, data []byte) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return false
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	f, err := r.Open(rel)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false
+		}
+		data = data[n:]
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return len(data) == 0
+		case err != nil:
+			return false
+		}
+	}
 }
