@@ -13,8 +13,8 @@ import (
 )
 
 // TestParallelWritesAllLand issues 20 lreview_add_comment and 10
-// lreview_reply calls at once on one review: every one lands, the ids are
-// unique, and the file stays valid and formatted.
+// lreview_reply calls at once on one review, with reads among them: every
+// one lands, the ids are unique, and the file stays valid and formatted.
 func TestParallelWritesAllLand(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"v2.diff": rebaseDiff})
 	var created NewOutput
@@ -23,7 +23,7 @@ func TestParallelWritesAllLand(t *testing.T) {
 	s.ok("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 11, "body": "first"}, &first)
 
 	var wg sync.WaitGroup
-	errs := make(chan string, 30)
+	errs := make(chan string, 40)
 	ids := make(chan string, 20)
 	for i := range 30 {
 		wg.Go(func() {
@@ -42,6 +42,15 @@ func TestParallelWritesAllLand(t *testing.T) {
 			}
 			if i < 20 {
 				ids <- strings.Fields(resultText(res))[1] // "added c7 on …"
+			}
+		})
+	}
+	// Reads meanwhile share the cached versions with the writes.
+	for i := range 10 {
+		wg.Go(func() {
+			tool := []string{"lreview_comments", "lreview_check", "lreview_locate"}[i%3]
+			if res := s.call(tool, map[string]any{"file": "pr.review.json"}); res.IsError {
+				errs <- fmt.Sprintf("%s %d: %s", tool, i, resultText(res))
 			}
 		})
 	}
