@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pages: lreview_comments, lreview_check and lreview_locate list at most
@@ -20,8 +21,10 @@ const (
 	defaultLimit = 50
 	// maxLimit bounds what a call may ask for.
 	maxLimit = 500
-	// maxPageText bounds a page's text rendering, in bytes.
+	// maxPageText bounds a page's text rendering, in bytes; headRoom of
+	// it is kept for the line that heads the page.
 	maxPageText = 16 << 10
+	headRoom    = 1 << 10
 )
 
 // Page is the part of a paged tool's input that says which page.
@@ -74,13 +77,28 @@ func (p pager) fill(total int, b *strings.Builder, render func(i int) string) in
 	n := 0
 	for i := p.start; i < total && n < p.limit; i++ {
 		text := render(i)
-		if n > 0 && b.Len()+len(text) > maxPageText {
+		if n > 0 && b.Len()+len(text) > maxPageText-headRoom {
 			break
 		}
+		text = cut(text, maxPageText-headRoom)
 		b.WriteString(text)
 		n++
 	}
 	return n
+}
+
+// cut shortens an item's text that alone passes max bytes, at a
+// character boundary, saying so: the structured content holds it whole.
+func cut(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	const note = "\n  … (cut here: %d bytes more; the structured content holds it whole)"
+	at := max - len(note) - 8
+	for at > 0 && !utf8.RuneStart(text[at]) {
+		at--
+	}
+	return text[:at] + fmt.Sprintf(note, len(text)-at)
 }
 
 // pageNote says which items a page shows and how to read on.

@@ -2,11 +2,13 @@ package agent
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
@@ -125,8 +127,12 @@ func TestPagesFit(t *testing.T) {
 			args["cursor"] = cursor
 		}
 		text := s.ok("lreview_comments", args, &out)
+		if pages == 0 {
+			data, _ := json.Marshal(out)
+			t.Logf("lreview_comments, first page: %d bytes of text, %d of structured content", len(text), len(data))
+		}
 		pages++
-		if len(text) > maxPageText+512 {
+		if len(text) > maxPageText {
 			t.Fatalf("page %d: text of %d bytes, want at most 16 KB", pages, len(text))
 		}
 		if out.Totals.Comments != 2000 || out.Total != 2000 || len(out.Comments) == 0 || len(out.Comments) > defaultLimit {
@@ -160,6 +166,8 @@ func TestPagesFit(t *testing.T) {
 
 	var chk CheckOutput
 	text := s.ok("lreview_check", map[string]any{"file": "big.review.json"}, &chk)
+	data, _ := json.Marshal(chk)
+	t.Logf("lreview_check, first page: %d bytes of text, %d of structured content", len(text), len(data))
 	all := chk.Counts.Error + chk.Counts.Warning + chk.Counts.Information + chk.Counts.Hint
 	if len(text) > maxPageText || chk.Total != all || len(chk.Diagnostics) > defaultLimit || chk.NextCursor == "" {
 		t.Errorf("check: %d bytes of text, total %d of %d, %d on the page, next %q", len(text), chk.Total, all, len(chk.Diagnostics), chk.NextCursor)
@@ -199,5 +207,22 @@ func TestArgumentWords(t *testing.T) {
 			t.Errorf("%s: got %q, want one error", f, text)
 		}
 		s.refused("lreview_comments", map[string]any{"file": f}, "is not a review exchange file")
+	}
+}
+
+// TestLongCommentCut: a comment whose text alone passes the page's bound
+// is cut in the text, whole in the structured content.
+func TestLongCommentCut(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
+	long := strings.Repeat("é", 20_000)
+	var ed EditCommentOutput
+	s.ok("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c2", "body": long}, &ed)
+	var out CommentsOutput
+	text := s.ok("lreview_comments", map[string]any{"file": "pr.review.json", "id": "c2"}, &out)
+	if len(text) > maxPageText || !strings.Contains(text, "bytes more; the structured content holds it whole)") || !utf8.ValidString(text) {
+		t.Errorf("got %d bytes of text ending %q", len(text), text[max(0, len(text)-120):])
+	}
+	if len(out.Comments) != 1 || out.Comments[0].Body != long {
+		t.Errorf("the structured content lost the body")
 	}
 }
