@@ -99,6 +99,8 @@ func TestMCPSurvivesMalformedLines(t *testing.T) {
 		{"no jsonrpc", `{"id":4,"method":"tools/list"}`, -32600, 4.0, `"jsonrpc" is missing`},
 		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":"five","method":"tools/list"}`, -32600, "five", `"jsonrpc" is "1.0"`},
 		{"not an object", `42`, -32600, nil, "JSON object"},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, -32600, nil, `"id" is null`},
+		{"fractional id", `{"jsonrpc":"2.0","id":5.5,"method":"tools/list"}`, -32600, nil, `"id" is 5.5`},
 		{"over the limit", huge, -32600, nil, "longer than 67108864 bytes"},
 	} {
 		m.send(tc.line)

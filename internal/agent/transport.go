@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -127,36 +128,41 @@ func checkMessage(line []byte) (any, int64, string) {
 	default:
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: a message is a JSON object"
 	}
-	var env struct {
-		ID any `json:"id"`
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(line, &env); err != nil {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	json.Unmarshal(line, &env) // valid JSON: it can only fail on the id's type, which stays nil
-	var id any
-	if _, err := jsonrpc.MakeID(env.ID); err == nil && env.ID != nil {
-		id = env.ID
+	rawID, hasID := env["id"]
+	id, idErr := messageID(rawID)
+	if hasID && idErr != "" {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + idErr
+	}
+	switch v, ok := env["jsonrpc"]; {
+	case !ok:
+		return id, jsonrpc.CodeInvalidRequest, `invalid request: the member "jsonrpc" is missing: it must be "2.0"`
+	case string(v) != `"2.0"`:
+		return id, jsonrpc.CodeInvalidRequest, fmt.Sprintf(`invalid request: "jsonrpc" is %s: it must be "2.0"`, v)
 	}
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
-		return id, jsonrpc.CodeInvalidRequest, "invalid request: " + envelopeProblem(line, err)
+		return id, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
 	return nil, 0, ""
 }
 
-// envelopeProblem words what is wrong with a message's envelope.
-func envelopeProblem(line []byte, err error) string {
-	var env map[string]json.RawMessage
-	json.Unmarshal(line, &env)
-	switch v, ok := env["jsonrpc"]; {
-	case !ok:
-		return `the member "jsonrpc" is missing: it must be "2.0"`
-	case string(v) != `"2.0"`:
-		return fmt.Sprintf(`"jsonrpc" is %s: it must be "2.0"`, v)
-	}
-	if v, ok := env["id"]; ok {
-		if t := bytes.TrimSpace(v); len(t) > 0 && t[0] != '"' && (t[0] < '0' || t[0] > '9') && t[0] != '-' {
-			return fmt.Sprintf(`"id" is %s: it must be a string or an integer`, t)
+// messageID reads a message's id: a string or an integer (MCP forbids
+// null, and JSON-RPC fractions), or says what is wrong with it.
+func messageID(raw json.RawMessage) (any, string) {
+	var v any
+	json.Unmarshal(raw, &v) // from a valid object: cannot fail
+	switch v := v.(type) {
+	case string:
+		return v, ""
+	case float64:
+		if v == math.Trunc(v) && !bytes.ContainsAny(raw, ".eE") {
+			return v, ""
 		}
 	}
-	return err.Error()
+	return nil, fmt.Sprintf(`"id" is %s: it must be a string or an integer`, bytes.TrimSpace(raw))
 }
 
 // writeError writes an error response: a reply to id, or to null.
