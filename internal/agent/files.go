@@ -59,6 +59,12 @@ type review struct {
 	orig *filewrite.Original
 	name string // for messages
 	doc  *exchange.Document
+	path string  // resolved: the key of the queue and the cache
+	p    *parsed // the version read, shared through the cache (store.go)
+	// written is the version the tool wrote, once it has; change, when
+	// set, where its one edit was (store.go parses it as an edit).
+	written *parsed
+	change  *exchange.Change
 }
 
 // readReview reads the review file member names, refusing one too large
@@ -78,7 +84,11 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 	if err != nil {
 		return nil, argError(member, "%v", err)
 	}
-	r := &review{orig: orig, name: s.display(path), doc: exchange.Parse(orig.Data)}
+	p := s.cache.lookup(path, identity(path), orig.Data)
+	r := &review{orig: orig, name: s.display(path), doc: p.document(), path: path, p: p}
+	if err := notReview(r); err != nil {
+		return nil, err
+	}
 	if strict && len(r.doc.Syntax) > 0 {
 		e := r.doc.Syntax[0]
 		line, col := r.doc.Mapper().LineCol(e.Start)
@@ -102,6 +112,7 @@ func (s *server) write(r *review, data []byte) error {
 		}
 		return fmt.Errorf("file: %v", err)
 	}
+	r.written = s.cache.wrote(r, identity(r.path), data)
 	return nil
 }
 
@@ -120,6 +131,9 @@ func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
 	out, err := edited(r, edits)
 	if err != nil {
 		return nil, err
+	}
+	if len(edits) == 1 {
+		r.change = &exchange.Change{Prefix: edits[0].Start, Suffix: len(r.orig.Data) - edits[0].End}
 	}
 	return out, s.write(r, out)
 }

@@ -20,7 +20,9 @@ import (
 // FixInput is lreview_fix's input.
 type FixInput struct {
 	ReviewFile
-	Write bool `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+	// Write is set by lreview_fix, not by lreview_preview (not an
+	// argument: a tool that writes is a tool of its own).
+	Write bool `json:"-"`
 }
 
 // Fixed is one fix lreview_fix applied, or left to a person.
@@ -39,7 +41,14 @@ type FixOutput struct {
 	Written bool    `json:"written"`
 }
 
-func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+func (s *server) fix(ctx context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+	if in.Write {
+		release, err := s.queued(ctx, "file", in.File)
+		if err != nil {
+			return nil, FixOutput{}, err
+		}
+		defer release()
+	}
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, FixOutput{}, err
@@ -88,7 +97,7 @@ func changeText(name, diff string, written bool) string {
 	case written:
 		return "written: " + name
 	}
-	return "not written (write: true writes it):\n" + diff
+	return "a preview, not written:\n" + diff
 }
 
 // RebaseInput is lreview_rebase's input.
@@ -96,7 +105,7 @@ type RebaseInput struct {
 	ReviewFile
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
 	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself, or one commit as git format-patch or git show prints it (or give diff_file)"`
-	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+	Write    bool   `json:"-"` // as FixInput's
 }
 
 // Move is what rebasing does to one comment.
@@ -117,10 +126,17 @@ type RebaseOutput struct {
 	Written bool   `json:"written"`
 }
 
-func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
+func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
 	lines, err := s.diffArg(in.DiffFile, in.DiffText)
 	if err != nil {
 		return nil, RebaseOutput{}, err
+	}
+	if in.Write {
+		release, err := s.queued(ctx, "file", in.File)
+		if err != nil {
+			return nil, RebaseOutput{}, err
+		}
+		defer release()
 	}
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
@@ -198,6 +214,11 @@ type NewOutput struct {
 }
 
 func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInput) (*mcp.CallToolResult, NewOutput, error) {
+	if strings.HasSuffix(in.File, reviewSuffix) && (in.DiffFile != "" || in.DiffText != "") {
+		if err := s.makeDirs("file", in.File); err != nil {
+			return nil, NewOutput{}, err
+		}
+	}
 	path, err := s.resolve("file", in.File)
 	if err != nil {
 		return nil, NewOutput{}, err

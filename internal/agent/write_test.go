@@ -148,7 +148,7 @@ func TestWritesRefuseSyntaxErrors(t *testing.T) {
 	s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}, want, "lreview_check")
 	s.refused("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c1", "body": "x"}, want)
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c1", "state": "stale"}, want)
-	s.refused("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, want)
+	s.refused("lreview_fix", map[string]any{"file": "pr.review.json"}, want)
 	s.refused("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff}, want)
 	if s.read("pr.review.json") != broken {
 		t.Error("a refused call wrote the file")
@@ -166,8 +166,8 @@ func TestWritesRefusedWhenChanged(t *testing.T) {
 		{"lreview_add_comment", map[string]any{"path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}},
 		{"lreview_reply", map[string]any{"id": "c1", "body": "Done."}},
 		{"lreview_set_state", map[string]any{"id": "c2", "state": "stale"}},
-		{"lreview_fix", map[string]any{"write": true}},
-		{"lreview_rebase", map[string]any{"diff_text": rebaseDiff, "write": true}},
+		{"lreview_fix", map[string]any{}},
+		{"lreview_rebase", map[string]any{"diff_text": rebaseDiff}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			s := newSession(t, Options{BeforeWrite: func(path string) {
