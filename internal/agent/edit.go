@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -112,28 +113,13 @@ func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in Edi
 		if in.Reply > 0 {
 			keys = exchange.ReplyKeys
 		}
-		edit = exchange.SetMember(r.doc.Text, t.node, "body", exchange.Quote(in.Body), keyBefore(t.node, keys, "body"))
+		edit = exchange.SetMember(r.doc.Text, t.node, "body", exchange.Quote(in.Body), anchor.KeyAfter(t.node, keys, "body"))
 	}
 	if _, err := s.apply(r, []exchange.Edit{edit}); err != nil {
 		return nil, EditCommentOutput{}, err
 	}
 	out.Changed = true
 	return textResult(fmt.Sprintf("edited %s in %s", t.what, r.name)), out, nil
-}
-
-// keyBefore is the member of obj that name goes after, in the spec's
-// order keys: the nearest one before it that obj has, or "".
-func keyBefore(obj *exchange.Node, keys []string, name string) string {
-	after := ""
-	for _, k := range keys {
-		if k == name {
-			break
-		}
-		if obj.Member(k) != nil {
-			after = k
-		}
-	}
-	return after
 }
 
 func (s *server) deleteComment(ctx context.Context, _ *mcp.CallToolRequest, in DeleteCommentInput) (*mcp.CallToolResult, DeleteCommentOutput, error) {
