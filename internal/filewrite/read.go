@@ -40,8 +40,15 @@ func ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
 	}
-	data, _, err := readOpen(f, name)
-	return data, err
+	defer f.Close()
+	fi, err := f.Stat()
+	if err == nil {
+		err = regular(name, fi)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readBounded(f, fi, name)
 }
 
 // ReadFileIn is ReadFile for the file at rel, a path relative to root.
@@ -55,44 +62,67 @@ func ReadFileIn(root *os.Root, rel string) ([]byte, error) {
 	return data, err
 }
 
-// readRegular reads base in dir, a regular file of at most MaxSize bytes,
-// and returns what its descriptor's stat said.
-func readRegular(dir *os.Root, base, name string) ([]byte, fs.FileInfo, error) {
+// OpenIn opens the file at rel, a path relative to root, for reading: a
+// regular file (anything else is refused at once, without waiting for
+// data), reached through links that stay inside root. What the file is,
+// is asked of the descriptor opened (the FileInfo returned), never of the
+// name again: this is the one way the project opens a file under a root.
+func OpenIn(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	dir, base, err := locate(root, rel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s: %w", rel, err)
+	}
+	defer dir.Close() // the file opened stays open
+	return openRegular(dir, base, rel)
+}
+
+// openRegular opens base in dir when it is a regular file.
+func openRegular(dir *os.Root, base, name string) (*os.File, fs.FileInfo, error) {
 	// Without blocking: opening a FIFO for reading would wait for a
-	// writer. What it is, is asked of the descriptor opened, never of the
-	// name again.
+	// writer.
 	f, err := dir.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read %s: %w", name, pathError(err))
 	}
-	return readOpen(f, name)
-}
-
-// readOpen reads f, which it closes, when it is a regular file of at
-// most MaxSize bytes.
-func readOpen(f *os.File, name string) ([]byte, fs.FileInfo, error) {
-	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+	if err == nil {
+		err = regular(name, fi)
 	}
-	if err := regular(name, fi); err != nil {
+	if err != nil {
+		f.Close()
 		return nil, nil, err
 	}
+	return f, fi, nil
+}
+
+// readRegular reads base in dir, a regular file of at most MaxSize bytes,
+// and returns what its descriptor's stat said.
+func readRegular(dir *os.Root, base, name string) ([]byte, fs.FileInfo, error) {
+	f, fi, err := openRegular(dir, base, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	data, err := readBounded(f, fi, name)
+	return data, fi, err
+}
+
+// readBounded reads f, whose stat said fi, when it is at most MaxSize
+// bytes.
+func readBounded(f *os.File, fi fs.FileInfo, name string) ([]byte, error) {
 	if fi.Size() > MaxSize {
-		return nil, nil, fmt.Errorf("cannot read %s: %d bytes, %w; nothing read", name, fi.Size(), ErrTooLarge)
+		return nil, fmt.Errorf("cannot read %s: %d bytes, %w; nothing read", name, fi.Size(), ErrTooLarge)
 	}
 	// Room for the size stat said and one byte more, to see a file that
 	// grew past the limit meanwhile.
 	buf := make([]byte, 0, fi.Size()+1)
-	w := bytesWriter{&buf}
-	if _, err := io.Copy(w, io.LimitReader(f, MaxSize+1)); err != nil {
-		return nil, nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+	if _, err := io.Copy(bytesWriter{&buf}, io.LimitReader(f, MaxSize+1)); err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
 	}
 	if len(buf) > MaxSize {
-		return nil, nil, fmt.Errorf("cannot read %s: it grew while it was read, %w; nothing read", name, ErrTooLarge)
+		return nil, fmt.Errorf("cannot read %s: it grew while it was read, %w; nothing read", name, ErrTooLarge)
 	}
-	return buf, fi, nil
+	return buf, nil
 }
 
 // bytesWriter appends to a slice (bytes.Buffer would double its room past
@@ -151,9 +181,16 @@ func locate(root *os.Root, rel string) (*os.Root, string, error) {
 		case hops == maxLinks:
 			return nil, "", errors.New("too many levels of symbolic links")
 		case filepath.IsAbs(target):
-			return nil, "", fmt.Errorf("a symbolic link to %s: %w", target, ErrOutside)
+			// os.Root follows no absolute link; one into the root is
+			// followed as the path it names there.
+			r, err := filepath.Rel(root.Name(), target)
+			if err != nil || !filepath.IsLocal(r) {
+				return nil, "", fmt.Errorf("a symbolic link to %s: %w", target, ErrOutside)
+			}
+			rel = r
+		default:
+			rel = dirName + string(filepath.Separator) + target
 		}
-		rel = dirName + string(filepath.Separator) + target
 	}
 }
 
