@@ -206,7 +206,6 @@ func writeSource(tree *worktree.Tree, f *worktree.File, after []byte) error {
 	if err != nil {
 		return err
 	}
-	defer o.Close()
 	if string(o.Data) != f.Text {
 		return fmt.Errorf("%s changed since it was read; nothing written — run again", f.Path)
 	}

@@ -52,6 +52,7 @@ type Options struct {
 // server holds what the tools share; it never changes after NewServer.
 type server struct {
 	root        string
+	files       *os.Root // root, held open: every file is opened through it (files.go)
 	now         func() time.Time
 	beforeWrite func(string)
 }
@@ -73,7 +74,11 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("root %s: not a directory", root)
 	}
-	s := &server{root: real, now: opts.Now, beforeWrite: opts.BeforeWrite}
+	files, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+	}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -36,15 +36,17 @@
 // most lockWait, then refuses (another process holding it that long is
 // stuck, and waiting longer would hang the caller).
 //
-// # Through a directory held open
+// # Through an os.Root
 //
-// A file is read, checked and replaced through an *os.Root of the
-// directory that holds it, opened once when the file is read: every later
-// step names the file relative to that descriptor, so a directory renamed
-// or swapped for a symbolic link meanwhile cannot send the write
-// elsewhere. ReadIn and CreateIn take the root of a working tree or of an
-// agent's files and a path inside it: nothing outside that root is read or
-// written, whatever links a path crosses or races swap in.
+// A replacement is made through one *os.Root of the directory that holds
+// the file, opened once: the temporary file, the check and the rename all
+// name the file relative to that descriptor, so a directory renamed or
+// swapped for a symbolic link meanwhile cannot send the write elsewhere
+// (and a file found elsewhere than it was read is not the same inode: the
+// check refuses it). ReadIn and CreateIn take the root of a working tree
+// or of an agent's files and a path inside it, and open that directory
+// through the root: nothing outside the root is read or written, whatever
+// links a path crosses or races swap in.
 package filewrite
 
 import (
@@ -70,8 +72,10 @@ type Original struct {
 	// Data is the file's content when it was read.
 	Data []byte
 
-	dir  *os.Root // the directory holding the file, held open
-	base string   // the file's name in dir: never a symbolic link
+	// root and rel name the file: a path relative to root, or, when
+	// root is nil, the path Read resolved.
+	root *os.Root
+	rel  string
 	stat fileStat
 
 	// beforeReplace runs just before Replace takes the lock and checks
@@ -96,39 +100,43 @@ func Read(name string) (*Original, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
 	}
-	dir, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
-	}
-	return readAt(dir, filepath.Base(path), name)
+	return readAt(&Original{Name: name, rel: path})
 }
 
 // ReadIn is Read for the file at rel, a path relative to root (with "/"
 // or the system's separator). Symbolic links are followed as long as they
 // stay inside root; anything that leads outside it is refused.
 func ReadIn(root *os.Root, rel string) (*Original, error) {
-	dir, base, err := locate(root, rel)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", rel, err)
-	}
-	return readAt(dir, base, rel)
+	return readAt(&Original{Name: rel, root: root, rel: rel})
 }
 
-// readAt reads base in dir, which the Original keeps open; on failure dir
-// is closed.
-func readAt(dir *os.Root, base, name string) (*Original, error) {
-	data, fi, err := readRegular(dir, base, name)
+// readAt fills o's Data and stat from its file.
+func readAt(o *Original) (*Original, error) {
+	dir, base, err := o.openDir()
 	if err != nil {
-		dir.Close()
+		return nil, fmt.Errorf("cannot read %s: %w", o.Name, err)
+	}
+	defer dir.Close()
+	data, fi, err := readRegular(dir, base, o.Name)
+	if err != nil {
 		return nil, err
 	}
-	return &Original{Name: name, Data: data, dir: dir, base: base, stat: statOf(fi)}, nil
+	o.Data, o.stat = data, statOf(fi)
+	return o, nil
 }
 
-// Close releases the directory the Original holds. Replace does not
-// close it; an Original never replaced is closed by the garbage collector
-// if not here.
-func (o *Original) Close() error { return o.dir.Close() }
+// openDir opens the directory that holds o's file, and returns it with
+// the file's name in it.
+func (o *Original) openDir() (*os.Root, string, error) {
+	if o.root != nil {
+		return locate(o.root, o.rel)
+	}
+	dir, err := os.OpenRoot(filepath.Dir(o.rel))
+	if err != nil {
+		return nil, "", unwrapPath(err)
+	}
+	return dir, filepath.Base(o.rel), nil
+}
 
 // Replace writes data in place of the file o was read from, atomically, if
 // the file is still what was read; otherwise it writes nothing and its
@@ -136,14 +144,19 @@ func (o *Original) Close() error { return o.dir.Close() }
 // writers' lock (see the package doc). The temporary file it writes
 // through is removed whatever happens.
 func (o *Original) Replace(data []byte) error {
-	if err := o.writable(); err != nil {
+	dir, base, err := o.openDir()
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", o.Name, err)
+	}
+	defer dir.Close()
+	if err := o.writable(dir, base); err != nil {
 		return err
 	}
-	tmp, tmpName, err := createTemp(o.dir, o.base, 0o600)
+	tmp, tmpName, err := createTemp(dir, base, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, unwrapPath(err))
 	}
-	defer o.dir.Remove(tmpName) // fails harmlessly once renamed
+	defer dir.Remove(tmpName) // fails harmlessly once renamed
 	if err := o.fill(tmp, data); err != nil {
 		tmp.Close()
 		return err
@@ -154,15 +167,15 @@ func (o *Original) Replace(data []byte) error {
 	if o.beforeReplace != nil {
 		o.beforeReplace()
 	}
-	lock, err := lockDir(o.dir, o.Name)
+	lock, err := lockDir(dir, o.Name)
 	if err != nil {
 		return err
 	}
 	defer lock.Close() // releases the lock
-	if err := o.unchanged(); err != nil {
+	if err := o.unchanged(dir, base); err != nil {
 		return err
 	}
-	if err := o.dir.Rename(tmpName, o.base); err != nil {
+	if err := dir.Rename(tmpName, base); err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, unwrapPath(err))
 	}
 	// Flushes the directory so that the rename survives a crash. A
@@ -173,13 +186,13 @@ func (o *Original) Replace(data []byte) error {
 }
 
 // writable refuses what the replacement could not keep as it was.
-func (o *Original) writable() error {
+func (o *Original) writable(dir *os.Root, base string) error {
 	if o.stat.mode.Perm()&0o222 == 0 {
 		return fmt.Errorf("cannot write %s: the file is read-only (mode %04o); nothing written", o.Name, uint32(o.stat.mode.Perm()))
 	}
 	// Opening for writing (without truncating) asks the system whether
 	// this user may write the file itself, whatever the directory allows.
-	f, err := o.dir.OpenFile(o.base, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	f, err := dir.OpenFile(base, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w; nothing written", o.Name, unwrapPath(err))
 	}
@@ -218,13 +231,13 @@ func sameOwner(a, b fileStat) bool { return a.uid == b.uid && a.gid == b.gid }
 // same size, modification time and content. The content is compared in
 // full: reading a review again costs little beside what produced the new
 // text, and a size and a time can both be equal after a quick second save.
-func (o *Original) unchanged() error {
+func (o *Original) unchanged(dir *os.Root, base string) error {
 	changed := fmt.Errorf("%s %w; nothing written — run again", o.Name, ErrChanged)
-	fi, err := o.dir.Lstat(o.base)
+	fi, err := dir.Lstat(base)
 	if err != nil || !sameVersion(statOf(fi), o.stat) {
 		return changed
 	}
-	data, fi, err := readRegular(o.dir, o.base, o.Name)
+	data, fi, err := readRegular(dir, base, o.Name)
 	if err != nil || !sameVersion(statOf(fi), o.stat) || !bytes.Equal(data, o.Data) {
 		return changed
 	}
@@ -256,7 +269,7 @@ func CreateIn(root *os.Root, rel string, data []byte) error {
 	}
 	dir, err := root.OpenRoot(dirName)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", rel, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", rel, pathError(err))
 	}
 	defer dir.Close()
 	return createAt(dir, base, rel, data)
