@@ -38,6 +38,7 @@ func SwapDir(t testing.TB, dir, outside string) (stop func() int) {
 				os.Rename(dir, link)
 			}
 			os.Rename(real, dir)
+			runtime.Gosched() // a while a directory again
 		}
 	}()
 	return func() int {
