@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -79,9 +78,9 @@ func (rw rewriter) rebase(args []string, stdin io.Reader, stdout, stderr io.Writ
 		return 2
 	}
 	src := in.src
-	diffData, err := os.ReadFile(diffName)
+	diffData, err := readInput(diffName, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp: cannot read %s: %v\n", diffName, unwrapPath(err))
+		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 		return 2
 	}
 	doc := exchange.Parse(src)

@@ -164,7 +164,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		if err := writeSource(f, after); err != nil {
+		if err := writeSource(in.tree, f, after); err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp apply: %v\n", err)
 			status = 1
 			continue
@@ -197,10 +197,12 @@ func applySuggestions(data []byte, sgs []features.Suggestion) []byte {
 	return out
 }
 
-// writeSource writes after over f's file, refused when the file is no
-// longer what the suggestions were computed from.
-func writeSource(f *worktree.File, after []byte) error {
-	o, err := filewrite.Read(f.Abs)
+// writeSource writes after over f's file, through the tree's root (no
+// path is resolved again by name: a directory swapped for a link meanwhile
+// leads nowhere outside the tree), refused when the file is no longer what
+// the suggestions were computed from.
+func writeSource(tree *worktree.Tree, f *worktree.File, after []byte) error {
+	o, err := filewrite.ReadIn(tree.Files(), f.Path)
 	if err != nil {
 		return err
 	}

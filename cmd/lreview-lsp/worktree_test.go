@@ -105,7 +105,7 @@ func TestApplyRefusesAFileChangedSinceRead(t *testing.T) {
 	if err := os.WriteFile(source, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = writeSource(sg.File, applySuggestions([]byte(sg.File.Text), []features.Suggestion{sg}))
+	err = writeSource(in.tree, sg.File, applySuggestions([]byte(sg.File.Text), []features.Suggestion{sg}))
 	if err == nil || !strings.Contains(err.Error(), "changed since it was read") {
 		t.Errorf("got %v, want refused: changed since it was read", err)
 	}

@@ -55,13 +55,18 @@ type LocateOutput struct {
 // maxLocatedLines bounds the lines a located comment quotes.
 const maxLocatedLines = 50
 
-// tree opens the working tree of the review at path.
-func (s *server) tree(path string) (*worktree.Tree, error) {
-	dir := worktree.FindRoot(path)
-	if dir == "" || !worktree.Within(s.root, dir) {
-		dir = s.root
+// tree returns the working tree of the review at rel: the nearest
+// directory above it holding .git, inside the server's root, else the
+// root itself. Each is opened once, through the root, and kept: its
+// cache of files serves the calls after.
+func (s *server) tree(rel string) (*worktree.Tree, error) {
+	dir := filepath.Dir(rel)
+	for ; dir != "."; dir = filepath.Dir(dir) {
+		if _, err := s.files.Lstat(filepath.Join(dir, ".git")); err == nil {
+			break
+		}
 	}
-	return worktree.Open(dir)
+	return s.trees.open(s, dir)
 }
 
 func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInput) (*mcp.CallToolResult, LocateOutput, error) {
@@ -89,7 +94,8 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 			return nil, LocateOutput{}, err
 		}
 	}
-	out := LocateOutput{File: r.name, Root: s.display(t.Root()), Total: len(kept), Comments: []Located{}}
+	root, _ := s.relative(t.Root())
+	out := LocateOutput{File: r.name, Root: s.display(root), Total: len(kept), Comments: []Located{}}
 	var b strings.Builder
 	n := pg.fill(len(kept), &b, func(i int) string {
 		l := located(t, rep, kept[i])
@@ -198,7 +204,8 @@ func (s *server) suggestion(in CommentRef) (features.Suggestion, ApplyOutput, er
 		return sg, ApplyOutput{}, argError("id", "comment %s's suggestion cannot be applied: %v; lreview_locate shows where its lines are now (rebase the review onto the current diff with lreview_rebase when the code changed)", in.ID, err)
 	}
 	after := sg.File.Text[:sg.Edit.Start] + sg.Edit.NewText + sg.File.Text[sg.Edit.End:]
-	rel := filepath.ToSlash(s.display(sg.File.Abs))
+	rel, _ := s.relative(sg.File.Abs)
+	rel = s.display(rel)
 	out := ApplyOutput{File: r.name, ID: in.ID, Path: rel, StartLine: sg.Start, EndLine: sg.End,
 		Diff: exchange.Unified(rel, []byte(sg.File.Text), []byte(after))}
 	return sg, out, nil
@@ -214,12 +221,18 @@ func (s *server) applySuggestion(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, ApplyOutput{}, err
 	}
-	release, err := s.queue.acquire(ctx, sg.File.Abs)
+	// The file's path relative to the server's root, from the tree's
+	// name (under the root) and the review's path: opened through the root.
+	rel, ok := s.relative(sg.File.Abs)
+	if !ok {
+		return nil, ApplyOutput{}, s.outside("id", sg.File.Abs)
+	}
+	release, err := s.queue.acquire(ctx, rel)
 	if err != nil {
 		return nil, ApplyOutput{}, err
 	}
 	defer release()
-	o, err := filewrite.Read(sg.File.Abs)
+	o, err := filewrite.ReadIn(s.files, rel)
 	if err != nil {
 		return nil, ApplyOutput{}, argError("id", "%v", err)
 	}

@@ -214,14 +214,14 @@ type NewOutput struct {
 }
 
 func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInput) (*mcp.CallToolResult, NewOutput, error) {
-	if strings.HasSuffix(in.File, reviewSuffix) && (in.DiffFile != "" || in.DiffText != "") {
-		if err := s.makeDirs("file", in.File); err != nil {
-			return nil, NewOutput{}, err
-		}
-	}
-	path, err := s.resolve("file", in.File)
+	rel, err := s.resolve("file", in.File)
 	if err != nil {
 		return nil, NewOutput{}, err
+	}
+	if strings.HasSuffix(in.File, reviewSuffix) && (in.DiffFile != "" || in.DiffText != "") {
+		if err := s.makeDirs("file", rel); err != nil {
+			return nil, NewOutput{}, err
+		}
 	}
 	if !strings.HasSuffix(in.File, reviewSuffix) {
 		return nil, NewOutput{}, argError("file", "%s does not end in %s, the name editors open a review by (the format's convention): name it %s",
@@ -235,12 +235,15 @@ func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInpu
 	if err != nil {
 		return nil, NewOutput{}, argError(diffMember(in.DiffFile), "%v", err)
 	}
-	name := s.display(path)
-	if err := filewrite.Create(path, text); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+	name := s.display(rel)
+	if err := filewrite.CreateIn(s.files, rel, text); err != nil {
+		switch {
+		case errors.Is(err, fs.ErrExist):
 			return nil, NewOutput{}, argError("file", "%s already exists: choose another name, or use lreview_rebase to put a new diff into it", name)
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, NewOutput{}, argError("file", "the directory of %s does not exist", in.File)
 		}
-		return nil, NewOutput{}, argError("file", "%v", err)
+		return nil, NewOutput{}, s.fileError("file", in.File, err)
 	}
 	ix := anchor.BuildIndex(&exchange.Parse(text).Review.Patch)
 	out := NewOutput{File: name, Files: []string{}}

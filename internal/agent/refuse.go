@@ -1,8 +1,9 @@
 package agent
 
 import (
-	"os"
 	"path/filepath"
+
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -23,26 +24,16 @@ func notReview(r *review) error {
 	return argError("file", "%s is not a review exchange file (a JSON object with leanreview_review, patch and comments): to start a review of a diff, use lreview_new", r.name)
 }
 
-// makeDirs creates the missing directories of the file member names, a
-// new review, inside the root: through os.Root, which refuses to leave
-// the root by ".." or a symbolic link. A path outside the root is left to
-// resolve, which refuses it.
-func (s *server) makeDirs(member, name string) error {
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.root, p)
-	}
-	rel, err := filepath.Rel(s.root, filepath.Dir(p))
-	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+// makeDirs creates the missing directories of rel, a new review's path
+// relative to the root, through the root: os.Root refuses to leave it by
+// ".." or a symbolic link.
+func (s *server) makeDirs(member, rel string) error {
+	dir := filepath.Dir(rel)
+	if dir == "." {
 		return nil
 	}
-	root, err := os.OpenRoot(s.root)
-	if err != nil {
-		return argError(member, "%v", err)
-	}
-	defer root.Close()
-	if err := root.MkdirAll(rel, 0o755); err != nil {
-		return argError(member, "cannot create the directory %s inside the server's root: %v", filepath.ToSlash(rel), unwrapPath(err))
+	if err := filewrite.MkdirAllIn(s.files, dir); err != nil {
+		return s.fileError(member, rel, err)
 	}
 	return nil
 }

@@ -56,10 +56,12 @@ type Options struct {
 // but for the queues and the cache, which are safe for concurrent use.
 type server struct {
 	root        string
+	files       *os.Root // root, held open: every file is opened through it (files.go)
 	now         func() time.Time
 	beforeWrite func(string)
 	queue       *queues
 	cache       *reviews
+	trees       *trees
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -79,7 +81,11 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("root %s: not a directory", root)
 	}
-	s := &server{root: real, now: opts.Now, beforeWrite: opts.BeforeWrite, queue: &queues{}, cache: &reviews{}}
+	files, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+	}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, queue: &queues{}, cache: &reviews{}, trees: &trees{}}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // Two things the tools share between calls, both keyed by the file's
@@ -165,10 +167,10 @@ func (c *reviews) put(path string, p *parsed) *parsed {
 	return p
 }
 
-// identity stats path; the zero fileID when it cannot (then nothing
-// cached matches, since the content check still runs).
-func identity(path string) fileID {
-	fi, err := os.Stat(path)
+// identity stats rel through the root; the zero fileID when it cannot
+// (then nothing cached matches, since the content check still runs).
+func (s *server) identity(rel string) fileID {
+	fi, err := s.files.Stat(rel)
 	if err != nil {
 		return fileID{}
 	}
@@ -186,11 +188,11 @@ func idOf(fi fs.FileInfo) fileID {
 // ends its turn. Every tool that writes a file holds its turn from before
 // it reads the file to after it wrote it.
 func (s *server) queued(ctx context.Context, member, name string) (func(), error) {
-	path, err := s.resolve(member, name)
+	rel, err := s.resolve(member, name)
 	if err != nil {
 		return nil, err
 	}
-	return s.queue.acquire(ctx, path)
+	return s.queue.acquire(ctx, rel)
 }
 
 // wrote records data, just written over the review r read, with identity
@@ -209,15 +211,15 @@ func (c *reviews) wrote(r *review, id fileID, data []byte) *parsed {
 // serves (a read of 8 MB and a comparison, where a parse and a check cost
 // fifty times more); else it is read as the writing tools read it.
 func (s *server) readCached(member, name string, strict bool) (*review, error) {
-	path, err := s.resolve(member, name)
+	rel, err := s.resolve(member, name)
 	if err != nil {
 		return nil, err
 	}
 	s.cache.mu.Lock()
-	p := s.cache.m[path]
+	p := s.cache.m[rel]
 	s.cache.mu.Unlock()
-	if p != nil && p.id == identity(path) && sameContent(s.root, path, p.data) && !(strict && refusedStrict(p.document())) {
-		r := &review{name: s.display(path), doc: p.document(), path: path, p: p}
+	if p != nil && p.id == s.identity(rel) && s.sameContent(rel, p.data) && !(strict && refusedStrict(p.document())) {
+		r := &review{name: s.display(rel), doc: p.document(), path: rel, p: p}
 		if err := notReview(r); err != nil {
 			return nil, err
 		}
@@ -232,20 +234,11 @@ func refusedStrict(doc *exchange.Document) bool {
 	return len(doc.Syntax) > 0 || doc.Review.Node == nil
 }
 
-// sameContent reports whether the file at path, inside root, holds data:
-// read through os.Root (nothing outside the root is opened), in chunks
-// compared as they come, so that the check allocates no copy of the file.
-func sameContent(root, path string, data []byte) bool {
-	rel, err := filepath.Rel(root, path)
-	if err != nil || !filepath.IsLocal(rel) {
-		return false
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return false
-	}
-	defer r.Close()
-	f, err := r.Open(rel)
+// sameContent reports whether the file at rel holds data: read through
+// the root, in chunks compared as they come, so that the check allocates
+// no copy of the file.
+func (s *server) sameContent(rel string, data []byte) bool {
+	f, _, err := filewrite.OpenIn(s.files, rel)
 	if err != nil {
 		return false
 	}
@@ -264,4 +257,36 @@ func sameContent(root, path string, data []byte) bool {
 			return false
 		}
 	}
+}
+
+// trees keeps the working trees opened, by directory relative to the
+// root: a handful in practice (the root, or a repository inside it).
+type trees struct {
+	mu sync.Mutex
+	m  map[string]*worktree.Tree
+}
+
+// maxTrees bounds the trees kept; past it, the next one opened replaces
+// them all. Those are dropped, not closed: a call may still be reading
+// through one, and os.Root closes its descriptor once nothing holds it.
+const maxTrees = 16
+
+// open returns the tree at dir, relative to s's root, opened through the
+// root the first time.
+func (c *trees) open(s *server, dir string) (*worktree.Tree, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.m[dir]; ok {
+		return t, nil
+	}
+	files, err := s.files.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", filepath.ToSlash(dir), unwrapPath(err))
+	}
+	if c.m == nil || len(c.m) >= maxTrees {
+		c.m = map[string]*worktree.Tree{}
+	}
+	t := worktree.OpenIn(filepath.Join(s.root, dir), files)
+	c.m[dir] = t
+	return t, nil
 }

@@ -191,7 +191,7 @@ func TestWritesRefusedOutsideRoot(t *testing.T) {
 	}
 	for _, file := range []string{"elsewhere/pr.review.json", filepath.Join(outside, "pr.review.json"), "../" + filepath.Base(outside) + "/pr.review.json"} {
 		s.refused("lreview_reply", map[string]any{"file": file, "id": "c1", "body": "x"}, "file: ", "outside the server's root")
-		s.refused("lreview_new", map[string]any{"file": file + ".new", "diff_text": rebaseDiff}, "file: ", "outside the server's root")
+		s.refused("lreview_new", map[string]any{"file": strings.TrimSuffix(file, ".review.json") + "-new.review.json", "diff_text": rebaseDiff}, "file: ", "outside the server's root")
 	}
 	s.refused("lreview_new", map[string]any{"file": "new.review.json", "diff_file": "elsewhere/pr.review.json"}, "diff_file: ", "outside the server's root")
 	if data, _ := os.ReadFile(filepath.Join(outside, "pr.review.json")); string(data) != fixture(t) {

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -473,18 +472,19 @@ func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 // characters made visible (see Visible).
 func Clip(s string) string {
 	const max = 60
-	s = Visible(s)
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	i, n := 0, 0
-	for i = range s {
+	// Clipped before Visible, which maps a rune to one rune: the work is
+	// bounded by max, not by the length of s (a line of a binary file).
+	cut, n := 0, 0
+	for i := range s {
 		if n == max-1 {
-			break
+			cut = i
+		}
+		if n == max {
+			return Visible(s[:cut]) + "…"
 		}
 		n++
 	}
-	return s[:i] + "…"
+	return Visible(s)
 }
 
 func firstLine(s string) string {

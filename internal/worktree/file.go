@@ -11,6 +11,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
 // MaxFileSize is the largest file read: anything larger is not source a
@@ -21,7 +22,7 @@ const MaxFileSize = 16 << 20
 var (
 	ErrTooLarge   = fmt.Errorf("larger than %d MB", MaxFileSize>>20)
 	ErrBinary     = errors.New("a binary file")
-	ErrNotRegular = errors.New("not a regular file")
+	ErrNotRegular = filewrite.ErrNotRegular
 )
 
 // File is a working-tree file as it was read. It never changes: a newer
@@ -107,24 +108,19 @@ func (t *Tree) Read(path string) (*File, error) {
 }
 
 func (t *Tree) read(path string) (*File, error) {
-	abs, err := t.Resolve(path)
+	fh, fi, err := t.open(path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
+	defer fh.Close()
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
+	abs := t.name(path)
 	if f := t.cache.get(abs, fi.Size(), fi.ModTime()); f != nil && f.Path == path {
 		return f, nil
 	}
-	f, err := readFile(path, abs)
+	f, err := readFile(path, abs, fh, fi)
 	if err != nil {
 		return nil, err
 	}
@@ -132,20 +128,9 @@ func (t *Tree) read(path string) (*File, error) {
 	return f, nil
 }
 
-// readFile reads abs, at most MaxFileSize bytes, and splits it in lines.
-func readFile(path, abs string) (*File, error) {
-	fh, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
+// readFile reads fh, the file at path whose stat said fi, at most
+// MaxFileSize bytes, and splits it in lines.
+func readFile(path, abs string, fh *os.File, fi os.FileInfo) (*File, error) {
 	// Read into a builder, whose String is the text without a copy;
 	// room for the size stat said and one byte more, to see a file that
 	// grew past the limit meanwhile.
