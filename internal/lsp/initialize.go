@@ -106,7 +106,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion, CommandNextComment, CommandPreviousComment}},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
