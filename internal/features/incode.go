@@ -45,9 +45,6 @@ type ReviewPlace struct {
 
 // InSourceOptions selects and words the comments placed.
 type InSourceOptions struct {
-	// Review names the review in each message, when more than one review
-	// is in scope ("" when it is the only one).
-	Review string
 	// Only, when not "", is the one path (under the root, as a review
 	// names it) whose comments are wanted.
 	Only string
@@ -113,13 +110,13 @@ func (r Analysis) placeInSource(t *worktree.Tree, ci int, res *anchor.Resolution
 	}
 	in.Start = min(max(in.Start, 1), f.Lines())
 	in.End = min(max(in.End, in.Start), f.Lines())
-	in.Message = sourceMessage(c, in, opts.Review)
+	in.Message = sourceMessage(c, in)
 	in.Thread = threadPlaces(c)
 	return in, true
 }
 
 // sourceMessage is an InSource's one line.
-func sourceMessage(c *exchange.Comment, in InSource, review string) string {
+func sourceMessage(c *exchange.Comment, in InSource) string {
 	var b strings.Builder
 	b.WriteString(in.Name)
 	if c.Author != "" {
@@ -140,11 +137,12 @@ func sourceMessage(c *exchange.Comment, in InSource, review string) string {
 	if in.Outdated {
 		b.WriteString(" · outdated: the code changed since the review")
 	}
-	if review != "" {
-		b.WriteString(" · in " + review)
-	}
 	return b.String()
 }
+
+// InReview is an InSource's message naming its review, when comments of
+// more than one review are on the same file.
+func InReview(message, review string) string { return message + " · in " + review }
 
 // threadPlaces are the comment's and its replies' places in the review:
 // each body's value, else the object.

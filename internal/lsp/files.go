@@ -276,7 +276,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	delete(s.files, p.TextDocument.URI)
 	s.mu.Unlock()
 	s.forgetReview(p.TextDocument.URI)
-	s.sourcesChanged(false)
+	s.sourcesChanged(true) // its file on disk, if in scope, stands for it again
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 }

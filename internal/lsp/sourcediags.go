@@ -26,8 +26,8 @@ type placedComment struct {
 	// review in scope), else "".
 	named string
 	in    features.InSource
-	uri    protocol.DocumentURI
-	rng    protocol.Range
+	uri   protocol.DocumentURI
+	rng   protocol.Range
 }
 
 // placeComments places the comments of reviews in the source files:
@@ -42,9 +42,6 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 	for i := range reviews {
 		r := &reviews[i]
 		opts := features.InSourceOptions{Outdated: settings.Comments.Outdated == nil || *settings.Comments.Outdated}
-		if len(reviews) > 1 {
-			opts.Review = r.name
-		}
 		var paths []string
 		if targets == nil {
 			paths = []string{""}
@@ -61,12 +58,26 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 				u := protocol.DocumentURI(uri.File(f.Abs))
 				conv := Converter{M: f.Mapper(), Enc: enc}
 				rng := conv.Range(exchange.Range{Start: f.LineStart(in.Start), End: f.LineEnd(in.End)})
-				out[u] = append(out[u], placedComment{review: r, named: opts.Review, in: in, uri: u, rng: rng})
+				out[u] = append(out[u], placedComment{review: r, in: in, uri: u, rng: rng})
 			}
 		}
 	}
 	for _, list := range out {
-		sort.SliceStable(list, func(i, j int) bool { return lessPosition(list[i].rng.Start, list[j].rng.Start) })
+		sort.SliceStable(list, func(i, j int) bool {
+			a, b := list[i].rng, list[j].rng
+			return lessPosition(a.Start, b.Start) || a.Start == b.Start && lessPosition(a.End, b.End)
+		})
+		// A file the comments of several reviews are on: each names its
+		// review.
+		for i := range list {
+			if list[i].review != list[0].review {
+				for k := range list {
+					list[k].named = list[k].review.name
+					list[k].in.Message = features.InReview(list[k].in.Message, list[k].named)
+				}
+				break
+			}
+		}
 	}
 	return out
 }
