@@ -51,6 +51,19 @@ type sourceBuf struct {
 	mu   sync.Mutex
 	root string
 	file *worktree.File
+	// mapper converts the text's positions, made once per version, for
+	// the next change's ranges and for the file (under mu).
+	mapper *exchange.Mapper
+}
+
+// mapperOf returns the buffer's mapper, made on first use.
+func (b *sourceBuf) mapperOf() *exchange.Mapper {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mapper == nil {
+		b.mapper = exchange.NewTextMapper(b.text)
+	}
+	return b.mapper
 }
 
 func newSourceState() *sourceState {
@@ -106,12 +119,15 @@ func (s *Server) changeSource(p *changeParams) (bool, error) {
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
-	for _, ch := range p.ContentChanges {
+	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			text = exchange.NewText(ch.Text)
 			continue
 		}
-		m := exchange.NewTextMapper(text)
+		m := b.mapperOf()
+		if i > 0 {
+			m = exchange.NewTextMapper(text)
+		}
 		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, enc)
 		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, enc)
 		if err1 != nil || err2 != nil || end < start {
@@ -237,6 +253,7 @@ func (s *Server) withBuffers(t *worktree.Tree) *worktree.Tree {
 // fileIn is the buffer as a file of t, or nil when t does not read it
 // (outside the root, or through a link that leads out of it).
 func (b *sourceBuf) fileIn(t *worktree.Tree, u protocol.DocumentURI) *worktree.File {
+	m := b.mapperOf()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.file != nil && b.root == t.Root() {
@@ -246,7 +263,7 @@ func (b *sourceBuf) fileIn(t *worktree.Tree, u protocol.DocumentURI) *worktree.F
 	if abs == "" {
 		return nil
 	}
-	f, err := t.Buffer(abs, b.text.String(0, b.text.Len()))
+	f, err := t.Buffer(abs, b.text.String(0, b.text.Len()), m)
 	if err != nil {
 		return nil
 	}

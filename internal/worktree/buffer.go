@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // An editor's buffer of a source file stands in for the file on disk:
@@ -29,10 +31,11 @@ func (t *Tree) Rel(abs string) (string, bool) {
 }
 
 // Buffer returns the file at abs with text in place of what the disk
-// holds. The name must be one the tree reads (Resolve): a buffer outside
-// the root, or under it through a symbolic link that leads out, is
-// refused, as its file on disk would be.
-func (t *Tree) Buffer(abs, text string) (*File, error) {
+// holds; m, when not nil, is a mapper of that text the editor's buffer
+// already has (the file's Mapper then). The name must be one the tree
+// reads (Resolve): a buffer outside the root, or under it through a
+// symbolic link that leads out, is refused, as its file on disk would be.
+func (t *Tree) Buffer(abs, text string, m *exchange.Mapper) (*File, error) {
 	rel, ok := t.Rel(abs)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", abs, ErrOutside)
@@ -49,6 +52,9 @@ func (t *Tree) Buffer(abs, text string) (*File, error) {
 	}
 	f := &File{Path: rel, Abs: name, Text: text, Size: int64(len(text))}
 	f.split()
+	if m != nil {
+		f.mapOnce.Do(func() { f.mapper = m })
+	}
 	return f, nil
 }
 
