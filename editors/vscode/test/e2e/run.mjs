@@ -156,7 +156,7 @@ async function main() {
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
     for (const check of [...checks.slice(0, at), ...sourceChecks, ...worktreeChecks, ...checks.slice(at)]) {
-      if (only && !only.includes(check.name)) continue;
+      if (only ? !only.includes(check.name) : check.optional) continue;
       const t0 = Date.now();
       try {
         await check.run(ctx);
