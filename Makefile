@@ -57,6 +57,7 @@ test-vim: build
 
 test-helix: build
 	@HX="$(HX)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/run.sh
+	@HX="$(HX)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/sources.sh
 
 test-emacs: build
 	@EMACS="$(EMACS)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/emacs/test/run.sh

@@ -57,6 +57,11 @@ const (
 	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
 	// hint): only the language server publishes it.
 	CodeDismissed = "dismissed"
+	// CodeReviewComment is an active comment of a review in scope,
+	// published on the source file it is about, over its lines there:
+	// only the language server publishes it, on files that are not
+	// reviews.
+	CodeReviewComment = "review-comment"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -107,6 +112,7 @@ func Codes() []CodeInfo {
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
+		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
 	}
 }
 

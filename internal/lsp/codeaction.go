@@ -89,6 +89,9 @@ func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
 }
 
 func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	if s.isSource(p.TextDocument.URI) {
+		return sourceCodeActions(ctx, s, p) // sourcerequests.go
+	}
 	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err

@@ -173,6 +173,9 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 }
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
+	if s.openSource(&p.TextDocument) {
+		return nil // a source document (sources.go), never read as a review
+	}
 	text := exchange.NewText(p.TextDocument.Text)
 	m := exchange.NewTextMapper(text)
 	s.mu.Lock()
@@ -186,6 +189,9 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
+	if ok, err := s.changeSource(p); ok {
+		return err
+	}
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {
@@ -256,6 +262,9 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
 	// Under pubMu, so that a publisher that found the file open has sent
 	// before this clears it, and one that comes later finds it closed.
+	if s.closeSource(p.TextDocument.URI) {
+		return nil
+	}
 	s.pubMu.Lock()
 	defer s.unlockPub()
 	s.mu.Lock()
@@ -263,6 +272,7 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	delete(s.files, p.TextDocument.URI)
 	s.mu.Unlock()
 	s.forgetReview(p.TextDocument.URI)
+	s.sourcesChanged(true) // its file on disk, if in scope, stands for it again
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 }

@@ -98,6 +98,8 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
+	// src is the source documents and the reviews in scope (sources.go).
+	src *sourceState
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
@@ -136,6 +138,7 @@ func NewServer(opts Options) *Server {
 		stopBG:        stop,
 		exit:          make(chan int, 1),
 		wt:            newWorktreeState(),
+		src:           newSourceState(),
 	}
 }
 

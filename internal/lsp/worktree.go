@@ -62,6 +62,9 @@ type workspaceCapabilities struct {
 	DidChangeWatchedFiles struct {
 		DynamicRegistration bool `json:"dynamicRegistration"`
 	} `json:"didChangeWatchedFiles"`
+	WorkspaceEdit struct {
+		DocumentChanges bool `json:"documentChanges"`
+	} `json:"workspaceEdit"`
 }
 
 // initWorktree records initialize's workspace and capabilities.
@@ -80,6 +83,9 @@ func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
 		}
 	}
 	w.watch = caps.DidChangeWatchedFiles.DynamicRegistration
+	s.src.mu.Lock()
+	s.src.documentChanges = caps.WorkspaceEdit.DocumentChanges
+	s.src.mu.Unlock()
 }
 
 // fileOf is the path of a file: URI, or "".
@@ -252,6 +258,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 			s.schedule(f, 0, nil)
 		}
 	}
+	s.sourcesOnDisk(changed)
 	return nil
 }
 

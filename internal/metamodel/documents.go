@@ -142,6 +142,9 @@ func PositionRules(method, uri, text, enc string, multiline bool, result any) []
 			if u, ok := v["uri"].(string); ok {
 				cur = u
 			}
+			if u, ok := asObject(v["textDocument"])["uri"].(string); ok {
+				cur = u // a TextDocumentEdit's edits are of its document
+			}
 			if p, ok := positionOf(v); ok && cur == uri {
 				check(p, path)
 			}

@@ -47,3 +47,17 @@ vim.api.nvim_create_autocmd('LspAttach', {
     end
   end,
 })
+
+-- A source file that a review of its repository names starts the setup
+-- too, so that the review's comments show where the code is edited
+-- (lua/lreview/sources.lua attaches it).
+vim.api.nvim_create_autocmd('BufReadPost', {
+  group = vim.api.nvim_create_augroup('lreview.auto.sources', { clear = true }),
+  desc = 'Set up lreview-lsp for a reviewed source file',
+  callback = function(args)
+    local lreview = require('lreview')
+    if not lreview.is_configured() and require('lreview.sources').is_reviewed(args.buf) then
+      lreview.auto_setup()
+    end
+  end,
+})

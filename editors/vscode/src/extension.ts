@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, type Middleware } from 'vscode-languageclient/node';
 import { bodyCursor, type Edit } from './bodycursor';
 import { DiffDecorator } from './decorations';
+import { Sources } from './sources';
 import {
   ACTION_COPY_INSTALL,
   ACTION_OPEN_SETTINGS,
@@ -49,6 +50,7 @@ class LreviewClient extends LanguageClient {
 let client: LreviewClient | undefined;
 let output: vscode.OutputChannel | undefined;
 let decorator: DiffDecorator | undefined;
+let sources: Sources | undefined;
 
 const MOVE_CURSOR = 'lreview.internal.moveCursor';
 
@@ -69,7 +71,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     LANGUAGE_ID,
   );
+  sources = new Sources(() => client);
   context.subscriptions.push(
+    sources,
     decorator,
     vscode.commands.registerCommand('lreview.restartServer', () => restart()),
     vscode.commands.registerCommand('lreview.showOutput', () => output?.show(true)),
@@ -116,6 +120,7 @@ async function start(): Promise<void> {
   client = c;
   try {
     await c.start();
+    sources?.started();
     decorator?.forget();
     decorator?.refreshVisible();
   } catch (err) {

@@ -73,10 +73,11 @@ export const EXTENSION_CODES = ['renamed-path', 'header-path', 'duplicate-member
  * Codes only the language server publishes, for editors: `too-large` says a
  * file is over the server's message size limit; `dismissed` greys out a
  * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
- * `worktree-differs` compare the review with the working tree; `check`
+ * `worktree-differs` compare the review with the working tree;
+ * `review-comment` is a review's comment shown on a source file; `check`
  * prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
@@ -91,6 +92,10 @@ export interface ServerSettings {
   sourceRoot?: string;
   /** false turns the working-tree features off; sent only then. */
   workingTree?: false;
+  /** Globs of the review files in scope; sent only when set. */
+  reviews?: string[];
+  /** The comments shown on source files: severity, and whether outdated ones show; sent only when set. */
+  comments?: { severity?: string; outdated?: boolean };
 }
 
 /** Where to look for the binary; the defaults are the real process environment. */
@@ -120,11 +125,22 @@ export function serverSettings(config: ConfigReader): ServerSettings {
     : [];
   const sourceRoot = config.get<unknown>('sourceRoot');
   const workingTree = config.get<unknown>('workingTree');
+  const reviews = config.get<unknown>('reviews');
+  const severity = config.get<unknown>('comments.severity');
+  const outdated = config.get<unknown>('comments.outdated');
+  const comments = {
+    ...(typeof severity === 'string' && severity !== '' && severity !== 'information' ? { severity } : {}),
+    ...(outdated === false ? { outdated: false } : {}),
+  };
   return {
     author: typeof author === 'string' ? author.trim() : '',
     diagnostics: { disabled: codes },
     ...(typeof sourceRoot === 'string' && sourceRoot.trim() !== '' ? { sourceRoot: sourceRoot.trim() } : {}),
     ...(workingTree === false ? { workingTree: false as const } : {}),
+    ...(Array.isArray(reviews) && reviews.some((g) => typeof g === 'string' && g !== '**/*.review.json')
+      ? { reviews: reviews.filter((g): g is string => typeof g === 'string') }
+      : {}),
+    ...(Object.keys(comments).length > 0 ? { comments } : {}),
   };
 }
 

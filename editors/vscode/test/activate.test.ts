@@ -63,6 +63,17 @@ function stubVscode(
       onDidChangeConfiguration: () => disposable,
       onDidChangeTextDocument: () => disposable,
       onDidCloseTextDocument: () => disposable,
+      onDidOpenTextDocument: () => disposable,
+      textDocuments: [],
+    },
+    comments: {
+      createCommentController: () => ({ dispose: () => undefined, createCommentThread: () => ({ dispose: () => undefined }) }),
+    },
+    languages: {
+      onDidChangeDiagnostics: () => disposable,
+      getDiagnostics: () => [],
+      registerHoverProvider: () => disposable,
+      registerCodeActionsProvider: () => disposable,
     },
     env: {
       remoteName,
@@ -125,7 +136,15 @@ async function activateWith(settings: Record<string, unknown>, choose?: string, 
 
 test('activate: registers the commands', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' });
-  assert.deepEqual([...rec.commands.keys()].sort(), ['lreview.internal.moveCursor', 'lreview.restartServer', 'lreview.showOutput']);
+  assert.deepEqual([...rec.commands.keys()].sort(), [
+    'lreview.dismissComment',
+    'lreview.goToNextComment',
+    'lreview.goToPreviousComment',
+    'lreview.internal.moveCursor',
+    'lreview.replyToComment',
+    'lreview.restartServer',
+    'lreview.showOutput',
+  ]);
   await ext.deactivate();
 });
 
