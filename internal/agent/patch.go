@@ -151,7 +151,7 @@ func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseIn
 	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, rb.Src)}
 	var b strings.Builder
 	for _, m := range rb.Moves {
-		out.Moves = append(out.Moves, Move{ID: anchor.CommentName(m.Comment), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
+		out.Moves = append(out.Moves, Move{ID: m.Comment.Name(), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
 			From: Location{Path: m.FromPath, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
 			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}})
 		b.WriteString(m.Done() + "\n")

@@ -29,7 +29,7 @@ func (rv *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 		if k.Path != c.Path {
 			to = k.Path + " " + to
 		}
-		done := fmt.Sprintf("moved %s from %s %s to %s", CommentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
+		done := fmt.Sprintf("moved %s from %s %s to %s", c.Name(), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
 		if k.respaced != "" {
 			title += " (snippet respaced)"
 			done += ", its snippet respaced as the patch spells it"
@@ -101,8 +101,8 @@ func (rv *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 	var paths []exchange.Fix
 	for _, p := range r.NearPaths {
 		paths = append(paths, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), p),
-			Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, p),
+			Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), p),
+			Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, p),
 			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
 			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
 			Safe:      certain && isActive(c),
@@ -124,8 +124,8 @@ func (rv *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := r.File.Name(r.Side)
 	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
+		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
 		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
 		Preferred: true,
 	}
@@ -184,8 +184,8 @@ func (rv *resolver) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
 	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
+		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
 		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
 		Preferred: true,
 		Safe:      isActive(c),

@@ -62,7 +62,7 @@ func RebaseDocument(doc *exchange.Document, diff []byte) (*Rebased, error) {
 // …", or, for a dismissed one whose verdict stays, "c3 no longer anchors:
 // …".
 func (m Move) Done() string {
-	name := CommentName(m.Comment)
+	name := m.Comment.Name()
 	switch {
 	case m.Orphaned && m.State == exchange.StateOrphaned:
 		return "marked " + name + " orphaned: " + m.Why

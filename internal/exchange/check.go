@@ -222,14 +222,6 @@ func unknownMembers(doc *Document, obj *Node, known []string, where string, add 
 	}
 }
 
-// commentName names a comment in messages: by id, else by position.
-func commentName(c *Comment) string {
-	if c.ID != "" {
-		return c.ID
-	}
-	return "#" + strconv.Itoa(c.Index+1)
-}
-
 // checkEscapes finds \u003c, \u003e and \u0026, and lone surrogate
 // escapes, in every string and key of n but those of the subtrees skip
 // (nil: none) picks.
@@ -417,7 +409,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) bool {
 	for _, c := range dups {
 		idNode, f := c.Member("id"), first[c.ID]
 		add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: CodeIDDuplicate,
-			Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
+			Message: fmt.Sprintf("comment id %s is already used by comment %s", Quote(c.ID), f.Number()),
 			Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
 			Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
 	}
@@ -427,7 +419,7 @@ func checkIDs(doc *Document, add func(Diagnostic)) bool {
 	}
 	for _, c := range missing {
 		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: CodeIDMissing,
-			Message: fmt.Sprintf("comment #%d has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Index+1),
+			Message: fmt.Sprintf("comment %s has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Number()),
 			Fixes:   []Fix{{Title: "Assign ids to all comments", Edits: all}}})
 	}
 	return false

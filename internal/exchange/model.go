@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -327,6 +328,19 @@ func (c *Comment) StateNorm() string {
 	}
 	return c.State
 }
+
+// Name is the one way a comment is named in words — messages, fix titles,
+// the CLI's lines, the agent's ids: by its id, else by its place (Number).
+func (c *Comment) Name() string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return c.Number()
+}
+
+// Number names the comment by its place in `comments`, "#3": where its id
+// would not tell it apart (two comments sharing one) or it has none.
+func (c *Comment) Number() string { return "#" + strconv.Itoa(c.Index+1) }
 
 // Member returns the value node of the comment's member name, or nil.
 func (c *Comment) Member(name string) *Node { return c.Node.Member(name) }

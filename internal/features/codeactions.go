@@ -88,7 +88,7 @@ func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 // re-anchoring when it is stale.
 func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Text
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
 		out = append(out, Action{Title: title, Edits: edits})
@@ -180,7 +180,7 @@ func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 		return Action{}, false
 	}
 	m := moves[0]
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var title string
 	switch {
 	case m.Orphaned:

@@ -240,5 +240,5 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	if r != nil && !r.Resolved && !r.Skipped && c.StateNorm() != exchange.StateDismissed {
 		where += " (does not resolve)"
 	}
-	return anchor.CommentName(c) + " · " + where
+	return c.Name() + " · " + where
 }

@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -327,7 +326,7 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 	switch {
 	case t == nil:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, string(docURI)+" has no working tree")
-	case ci < 0 || ci >= len(an.Doc.Review.Comments) || anchor.CommentName(an.Doc.Review.Comments[ci]) != name:
+	case ci < 0 || ci >= len(an.Doc.Review.Comments) || an.Doc.Review.Comments[ci].Name() != name:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s has no comment %s at index %d", docURI, name, ci))
 	}
 	sg, err := an.Suggestion(t, ci)
