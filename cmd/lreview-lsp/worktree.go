@@ -158,7 +158,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sgs := byFile[f]
 		after := applySuggestions([]byte(f.Text), sgs)
 		if *dry {
-			fmt.Fprint(stdout, suggestionDiff(f, sgs))
+			fmt.Fprint(stdout, exchange.Unified(f.Path, []byte(f.Text), after))
 			for _, sg := range sgs {
 				fmt.Fprintf(stderr, "%s: would apply to %s\n", sg.Name, sg.Place)
 			}
