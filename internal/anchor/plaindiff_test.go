@@ -42,7 +42,7 @@ func TestRepositoryPath(t *testing.T) {
 // realDiffs returns the real diffs of ../shared/data/realdiff*: their
 // names and lines. Absent (a clone without the shared data), the test
 // is skipped, except under CI, where it must run.
-func realDiffs(t *testing.T) map[string][]string {
+func realDiffs(t testing.TB) map[string][]string {
 	t.Helper()
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "realdiff*"))
 	out := map[string][]string{}
