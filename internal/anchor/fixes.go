@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The anchoring diagnostics of diagnostics.md and their fixes. Every fix is
@@ -304,7 +306,7 @@ func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	if strings.TrimSpace(snip) != "" && !rv.loneSurrogateIn(lines) {
 		f := exchange.Fix{
 			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", c.Name(), Clip(firstLine(snip))),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), jsontext.Quote(snip))},
 			Preferred: r.Here,
 			Safe:      r.Here && isActive(c),
 		}

@@ -14,6 +14,8 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The reuse of a previous analysis when an edit before the patch moved it
@@ -49,11 +51,11 @@ func anchorReview(patch []string) []byte {
 	var cs []string
 	add := func(path string, s Side, start, end int, snippet, state string) {
 		fields := []string{
-			`"id": "c` + strconv.Itoa(len(cs)+1) + `"`, `"path": ` + exchange.Quote(path), `"side": "` + s.String() + `"`,
+			`"id": "c` + strconv.Itoa(len(cs)+1) + `"`, `"path": ` + jsontext.Quote(path), `"side": "` + s.String() + `"`,
 			`"start_line": ` + strconv.Itoa(start), `"end_line": ` + strconv.Itoa(end),
 		}
 		if snippet != "" {
-			fields = append(fields, `"snippet": `+exchange.Quote(snippet))
+			fields = append(fields, `"snippet": `+jsontext.Quote(snippet))
 		}
 		if state != "" {
 			fields = append(fields, `"state": "`+state+`"`)
