@@ -1,13 +1,10 @@
 package exchange
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
-
-func numberValue(text []byte) any { return json.Number(text) }
 
 // Segment is a piece of a JSON string: its decoded text and the byte range
 // of its escaped spelling in the source.
