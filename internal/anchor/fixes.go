@@ -507,7 +507,7 @@ func lineRange(start, end int) string {
 // loneSurrogateIn reports whether the patch lines a snippet update would
 // copy are spelt with a lone surrogate escape: their decoded text holds
 // U+FFFD there, and writing it into the snippet would turn the escape
-// into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
+// into a real U+FFFD (Patch.LineHoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
 func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
 	for _, l := range lines {

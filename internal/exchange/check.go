@@ -38,7 +38,7 @@ func Check(doc *Document) Result {
 }
 
 // CheckIncremental is Check for a document read from the one prev
-// checked (by ParseIncremental or not). What a check finds inside one
+// checked (by parseIncremental or not). What a check finds inside one
 // comment depends on nothing but that comment's bytes and index, so a
 // comment spelt as in prev at the same index gets prev's findings, moved:
 // a keystroke checks the comment it changed, not all the others. What

@@ -109,13 +109,3 @@ func Codes() []CodeInfo {
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
 	}
 }
-
-// LookupCode finds a code's description; ok is false for an unknown code.
-func LookupCode(code string) (info CodeInfo, ok bool) {
-	for _, c := range Codes() {
-		if c.Code == code {
-			return c, true
-		}
-	}
-	return CodeInfo{}, false
-}

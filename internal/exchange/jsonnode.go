@@ -50,7 +50,7 @@ func (k Kind) String() string {
 // A Node may be copied: the copy reads the same children.
 //
 // A node has no link to its parent: versions of a document share
-// subtrees (ParseIncremental), and a parent would keep the earlier
+// subtrees (parseIncremental), and a parent would keep the earlier
 // version's tree alive. Path finds a node's ancestors from the root.
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
@@ -137,13 +137,6 @@ func (n *Node) setChildren(kids []*Node) {
 		kids = nil
 	}
 	n.kids = kids
-}
-
-// IsMember reports whether n is the value of a member of an object in
-// root's tree.
-func (n *Node) IsMember(root *Node) bool {
-	p := Parent(root, n)
-	return p != nil && p.Kind == KindObject
 }
 
 // Member returns the value of the member called name, or nil. With

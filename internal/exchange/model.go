@@ -114,7 +114,7 @@ type Patch struct {
 	// lines is the line table, read through lineValue and lineSource,
 	// unless table is set. It holds no pointer and no absolute offset,
 	// so a version whose patch is carried over from an earlier one
-	// (ParseIncremental), moved or not, shares it as it is.
+	// (parseIncremental), moved or not, shares it as it is.
 	lines []PatchLine
 	// table is set instead of lines when the elements are kept in a
 	// table and each is one closed line (see decodeTable): it is that
@@ -133,7 +133,7 @@ type Patch struct {
 	// stringElem).
 	src window
 	// origin is shared by the versions whose patch was carried over from
-	// one read (ParseIncremental): see Origin.
+	// one read (parseIncremental): see Origin.
 	origin *PatchOrigin
 }
 
@@ -567,11 +567,6 @@ func own(ss ...*string) {
 		*s = b.String()[at:]
 	}
 }
-
-// PatchCarried returns how many bytes the patch moved when it was carried
-// over from the version this document was parsed as an edit of
-// (ParseEdited) rather than read afresh, and whether it was.
-func (d *Document) PatchCarried() (delta int, ok bool) { return d.patchDelta, d.patchCarried }
 
 // LineReader reads many lines' texts, as LineText does, with few
 // allocations: the lines are decoded into blocks it holds (see stringBlocks),

@@ -91,12 +91,6 @@ func DefaultSchema() *SchemaValidator {
 	return defaultSchema.v
 }
 
-// ValidateSchema checks doc against the embedded schema; see
-// SchemaValidator.Validate.
-func ValidateSchema(doc *Document) []SchemaViolation {
-	return DefaultSchema().Validate(doc)
-}
-
 // Validate checks doc against the schema and returns its violations in
 // document order, at most one per (node, missing member). When the
 // document has syntax errors its tree is partial, so violations that only

@@ -80,8 +80,11 @@ func quotedLines(t Text, n *Node) []string {
 	return out
 }
 
-// LineHoldsLoneSurrogate is HoldsLoneSurrogate for the string node patch
-// line i comes from, read without making the elements kept in a table.
+// LineHoldsLoneSurrogate reports whether the string node patch line i
+// comes from is spelt with a lone surrogate escape: its value then holds
+// a U+FFFD that writing it back would make real, so a fix that copies the
+// line elsewhere must not. It reads the node without making the elements
+// kept in a table.
 func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
 	n := p.Node
 	if p.Form == PatchArray {
@@ -92,15 +95,4 @@ func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
 	}
 	start, end := contentRange(n)
 	return hasLoneSurrogate(p.src.b, start-p.src.at, end-p.src.at)
-}
-
-// HoldsLoneSurrogate reports whether the string node n is spelt with a
-// lone surrogate escape: its value then holds a U+FFFD that writing it
-// back would make real, so a fix that copies the value elsewhere must not.
-func HoldsLoneSurrogate(t Text, n *Node) bool {
-	if n == nil || n.Kind != KindString || !n.Escape {
-		return false
-	}
-	start, end := contentRange(n)
-	return hasLoneSurrogate(t.Slice(start, end), 0, end-start)
 }
