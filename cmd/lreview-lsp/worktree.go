@@ -79,7 +79,7 @@ func runLocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := []located{}
 	for ci, c := range in.an.Doc.Review.Comments {
 		loc := in.tree.LocateComment(&in.an.Doc.Review.Patch, in.an.Anchors.Resolutions[ci])
-		l := located{ID: anchor.CommentName(c), Index: ci, Path: loc.Path, Found: loc.Found()}
+		l := located{ID: c.Name(), Index: ci, Path: loc.Path, Found: loc.Found()}
 		if loc.Found() {
 			l.Line, l.EndLine, l.Moved = loc.Start, loc.End, loc.Moved()
 		} else {
@@ -136,7 +136,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sg, err := in.an.Suggestion(in.tree, ci)
 		if err != nil {
 			if !features.IsNoSuggestion(err) {
-				fmt.Fprintf(stderr, "%s: skipped: %v\n", anchor.CommentName(in.an.Doc.Review.Comments[ci]), err)
+				fmt.Fprintf(stderr, "%s: skipped: %v\n", in.an.Doc.Review.Comments[ci].Name(), err)
 				status = 1
 			}
 			continue
@@ -158,7 +158,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sgs := byFile[f]
 		after := applySuggestions([]byte(f.Text), sgs)
 		if *dry {
-			fmt.Fprint(stdout, suggestionDiff(f, sgs))
+			fmt.Fprint(stdout, exchange.Unified(f.Path, []byte(f.Text), after))
 			for _, sg := range sgs {
 				fmt.Fprintf(stderr, "%s: would apply to %s\n", sg.Name, sg.Place)
 			}

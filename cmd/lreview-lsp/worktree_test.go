@@ -64,9 +64,10 @@ func TestApply(t *testing.T) {
 	source := filepath.Join(root, "internal", "api", "handler.go")
 	before, _ := os.ReadFile(source)
 	code, out, errs := runCmd(t, "apply", "--dry-run", review)
-	wantDiff := "--- a/internal/api/handler.go\n+++ b/internal/api/handler.go\n@@ -70,7 +70,9 @@\n // line 70\n" +
-		"     ctx := context.Background()\n     defer cancel(ctx)\n-    result, err := calculate(input)\n-    _ = err // 🚀 later\n" +
-		"+    result, err := calculate(input)\n+    if err != nil {\n+        return Output{}, err\n+    }\n     return result, nil\n }\n"
+	// The suggestion keeps its first line: the diff shows it as context.
+	wantDiff := "--- a/internal/api/handler.go\n+++ b/internal/api/handler.go\n@@ -71,6 +71,8 @@\n" +
+		"     ctx := context.Background()\n     defer cancel(ctx)\n     result, err := calculate(input)\n-    _ = err // 🚀 later\n" +
+		"+    if err != nil {\n+        return Output{}, err\n+    }\n     return result, nil\n }\n"
 	if code != 1 || out != wantDiff {
 		t.Errorf("apply --dry-run: exit %d, stdout\n%s\nwant exit 1 (c3 skipped) and\n%s(stderr %q)", code, out, wantDiff, errs)
 	}

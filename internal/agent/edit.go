@@ -10,6 +10,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // lreview_edit_comment and lreview_delete_comment. The rule: an agent
@@ -107,13 +109,13 @@ func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in Edi
 	}
 	var edit exchange.Edit
 	if body != nil {
-		edit = exchange.ReplaceValue(body, exchange.Quote(in.Body))
+		edit = exchange.ReplaceValue(body, jsontext.Quote(in.Body))
 	} else {
 		keys := exchange.CommentKeys
 		if in.Reply > 0 {
 			keys = exchange.ReplyKeys
 		}
-		edit = exchange.SetMember(r.doc.Text, t.node, "body", exchange.Quote(in.Body), anchor.KeyAfter(t.node, keys, "body"))
+		edit = exchange.SetMember(r.doc.Text, t.node, "body", jsontext.Quote(in.Body), anchor.KeyAfter(t.node, keys, "body"))
 	}
 	if _, err := s.apply(r, []exchange.Edit{edit}); err != nil {
 		return nil, EditCommentOutput{}, err

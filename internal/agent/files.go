@@ -128,21 +128,12 @@ func (s *server) write(r *review, data []byte) error {
 	return nil
 }
 
-// edited returns the review's text with edits applied; an error is a bug
-// of the edits' maker, not of the file.
-func edited(r *review, edits []exchange.Edit) ([]byte, error) {
+// apply applies edits to the review and writes it; an error applying
+// them is a bug of the edits' maker, not of the file.
+func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
 	out, err := exchange.ApplyEdits(r.orig.Data, edits)
 	if err != nil {
 		return nil, fmt.Errorf("file: %s: internal error, nothing written: %v", r.name, err)
-	}
-	return out, nil
-}
-
-// apply applies edits to the review and writes it.
-func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
-	out, err := edited(r, edits)
-	if err != nil {
-		return nil, err
 	}
 	if len(edits) == 1 {
 		r.change = &exchange.Change{Prefix: edits[0].Start, Suffix: len(r.orig.Data) - edits[0].End}

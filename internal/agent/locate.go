@@ -85,7 +85,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	rep := r.p.report()
 	var kept []int
 	for i, c := range rep.Doc.Review.Comments {
-		if in.ID == "" || anchor.CommentName(c) == in.ID {
+		if in.ID == "" || c.Name() == in.ID {
 			kept = append(kept, i)
 		}
 	}
@@ -118,7 +118,7 @@ func located(t *worktree.Tree, rep *anchor.Report, ci int) Located {
 			sugg = true
 		}
 	}
-	l := Located{ID: anchor.CommentName(c), Path: loc.Path, Lines: []string{}, Suggestion: sugg}
+	l := Located{ID: c.Name(), Path: loc.Path, Lines: []string{}, Suggestion: sugg}
 	if l.Path == "" {
 		l.Path = c.Path
 	}

@@ -127,7 +127,7 @@ type RebaseOutput struct {
 }
 
 func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
-	lines, err := s.diffArg(in.DiffFile, in.DiffText)
+	diff, err := s.readDiff(in.DiffFile, in.DiffText)
 	if err != nil {
 		return nil, RebaseOutput{}, err
 	}
@@ -142,48 +142,24 @@ func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseIn
 	if err != nil {
 		return nil, RebaseOutput{}, err
 	}
-	edits, moves, err := anchor.Rebase(r.doc, lines)
-	if err != nil {
+	rb, err := anchor.RebaseDocument(r.doc, diff)
+	if de := (*anchor.DiffError)(nil); errors.As(err, &de) {
+		return nil, RebaseOutput{}, argError(diffMember(in.DiffFile), "%v", err)
+	} else if err != nil {
 		return nil, RebaseOutput{}, argError("file", "%s: %v", r.name, err)
 	}
-	after, err := edited(r, edits)
-	if err != nil {
-		return nil, RebaseOutput{}, err
-	}
-	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, after)}
+	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, rb.Src)}
 	var b strings.Builder
-	for _, m := range moves {
-		if m.Unchanged && !m.Orphaned {
-			continue
-		}
-		c := m.Comment
-		mv := Move{ID: anchor.CommentName(c), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
+	for _, m := range rb.Moves {
+		out.Moves = append(out.Moves, Move{ID: m.Comment.Name(), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
 			From: Location{Path: m.FromPath, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
-			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}}
-		out.Moves = append(out.Moves, mv)
-		if m.Orphaned {
-			fmt.Fprintf(&b, "%s: no clear place (%s); state %s\n", mv.ID, m.Why, m.State)
-		} else {
-			fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mv.ID, anchor.LineSpan(m.FromSide, m.FromStart, m.FromEnd), anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
-		}
+			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}})
+		b.WriteString(m.Done() + "\n")
 	}
-	if out.Written, err = s.writeChange(r, in.Write, out.Diff, after); err != nil {
+	if out.Written, err = s.writeChange(r, in.Write, out.Diff, rb.Src); err != nil {
 		return nil, RebaseOutput{}, err
 	}
 	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
-}
-
-// diffArg reads diff_file or diff_text and checks it is a unified diff.
-func (s *server) diffArg(file, text string) ([]string, error) {
-	data, err := s.readDiff(file, text)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := anchor.DiffLines(data)
-	if err != nil {
-		return nil, argError(diffMember(file), "%v", err)
-	}
-	return lines, nil
 }
 
 func diffMember(file string) string {

@@ -81,7 +81,7 @@ func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
 			line, _ := m.LineCol(d.Range.Start)
 			od := Diagnostic{Code: d.Code, Severity: severityWord(d.Severity), Message: d.Message, Line: line}
 			if c := anchor.CommentAt(doc, d.Range.Start); c != nil {
-				od.CommentID = anchor.CommentName(c)
+				od.CommentID = c.Name()
 			}
 			for _, f := range d.Fixes {
 				if f.Preferred {
@@ -322,7 +322,7 @@ func (t *CommentTotals) add(c Comment, problem bool) {
 func commentOf(rep *anchor.Report, i int) Comment {
 	c := rep.Doc.Review.Comments[i]
 	out := Comment{
-		ID: anchor.CommentName(c), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
+		ID: c.Name(), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
 		StartLine: c.StartLine, EndLine: c.EndLine, State: c.StateNorm(), Body: c.Body,
 		Snippet: c.Snippet, At: c.At, Replies: []Reply{}, Lines: []string{},
 	}

@@ -125,7 +125,7 @@ func writtenComment(p *parsed, id string) (Comment, error) {
 func findComment(r *review, id string) (*exchange.Comment, error) {
 	var ids []string
 	for _, c := range r.doc.Review.Comments {
-		name := anchor.CommentName(c)
+		name := c.Name()
 		if name == id {
 			return c, nil
 		}

@@ -162,7 +162,7 @@ func leftOn(ds []exchange.Diagnostic) *exchange.Diagnostic {
 // leftReason says why comment r, diagnosed d, was left as it is.
 func leftReason(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
-	name := CommentName(c)
+	name := c.Name()
 	at := LineSpan(r.Side, c.StartLine, c.EndLine)
 	switch d.Code {
 	case exchange.CodeStaleAnchor:
@@ -229,7 +229,7 @@ func hasSafe(fs []exchange.Fix) bool {
 // nothing a person could be told (no candidate at all, say).
 func declineReason(r *Resolution) string {
 	c := r.Comment
-	name := CommentName(c)
+	name := c.Name()
 	where := fmt.Sprintf("%s at %s", name, LineSpan(r.Side, c.StartLine, c.EndLine))
 	var best *Candidate
 	for i := range r.Candidates {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // FuzzAnalyze feeds arbitrary patches and anchors through BuildIndex and
@@ -25,20 +27,20 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("@@ -1 +1 @@\n-a\n+b", "", "RIGHT", 0, -1, "\r\n", "dismissed", false)
 	f.Fuzz(func(t *testing.T, patch, path, side string, start, end int, snippet, state string, oneLine bool) {
 		var fields []string
-		add := func(k, v string) { fields = append(fields, exchange.Quote(k)+": "+v) }
+		add := func(k, v string) { fields = append(fields, jsontext.Quote(k)+": "+v) }
 		add("id", `"fz"`)
-		add("path", exchange.Quote(path))
-		add("side", exchange.Quote(side))
+		add("path", jsontext.Quote(path))
+		add("side", jsontext.Quote(side))
 		add("start_line", strconv.Itoa(start))
 		if end != start {
 			add("end_line", strconv.Itoa(end))
 		}
 		add("body", `"b"`)
 		if state != "" {
-			add("state", exchange.Quote(state))
+			add("state", jsontext.Quote(state))
 		}
 		if snippet != "" {
-			add("snippet", exchange.Quote(snippet))
+			add("snippet", jsontext.Quote(snippet))
 		}
 		sep := ", "
 		if !oneLine {

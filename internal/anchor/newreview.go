@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Starting a review: the document an agent or `lreview-lsp new` writes
@@ -37,10 +39,10 @@ func diffDocument(data []byte, title, summary string) ([]string, *exchange.Docum
 	var b strings.Builder
 	b.WriteString(`{"leanreview_review": 1`)
 	if title != "" {
-		b.WriteString(`, "title": ` + exchange.Quote(title))
+		b.WriteString(`, "title": ` + jsontext.Quote(title))
 	}
 	if summary != "" {
-		b.WriteString(`, "summary": ` + exchange.Quote(summary))
+		b.WriteString(`, "summary": ` + jsontext.Quote(summary))
 	}
 	b.WriteString(`, "patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `, "comments": []}`)
 	doc := exchange.Parse([]byte(b.String()))

@@ -11,6 +11,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The old patch most cases rebase from. RIGHT: 10 ctx, 11 defer, 12 log,
@@ -345,7 +347,7 @@ func (c rebaseComment) json(indent string) string {
 		fmt.Fprintf(&b, "%s\"state\": %q,\n", in, c.state)
 	}
 	if c.snippet != "" {
-		fmt.Fprintf(&b, "%s\"snippet\": %s,\n", in, exchange.Quote(c.snippet))
+		fmt.Fprintf(&b, "%s\"snippet\": %s,\n", in, jsontext.Quote(c.snippet))
 	}
 	fmt.Fprintf(&b, "%s\"x-keep\": {\"n\": [1, 2]}\n%s}", in, indent)
 	return b.String()
@@ -355,7 +357,7 @@ func rebaseBuildDoc(patch []string, comments ...rebaseComment) string {
 	var b strings.Builder
 	b.WriteString("{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n")
 	for i, l := range patch {
-		b.WriteString("    " + exchange.Quote(l))
+		b.WriteString("    " + jsontext.Quote(l))
 		if i < len(patch)-1 {
 			b.WriteByte(',')
 		}
@@ -688,7 +690,7 @@ func TestRebaseCommentEdits(t *testing.T) {
 	patch := SplitDiffFile([]byte(rebaseCalcOld))
 	quoted := make([]string, len(patch))
 	for i, l := range patch {
-		quoted[i] = exchange.Quote(l)
+		quoted[i] = jsontext.Quote(l)
 	}
 	head := `{"leanreview_review": 1, "patch": [` + strings.Join(quoted, ", ") + `], "comments": [`
 	tests := []struct {

@@ -3,6 +3,8 @@ package exchange
 import (
 	"fmt"
 	"slices"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // rootMembersThatMatter are the review's members whose duplicate changes
@@ -62,7 +64,7 @@ func reportDuplicates(doc *Document, obj *Node, ms []*Node, where string, add fu
 			sev = SeverityError
 		}
 		add(Diagnostic{Range: KeyRange(m), Severity: sev, Code: CodeDuplicateMember,
-			Message: fmt.Sprintf("member %s appears twice in %s: readers that keep the first see another review than those that keep the last (lreview reads the last); remove one", Quote(m.Name), where),
-			Related: []Related{{Range: KeyRange(f), Message: "first " + Quote(m.Name)}}})
+			Message: fmt.Sprintf("member %s appears twice in %s: readers that keep the first see another review than those that keep the last (lreview reads the last); remove one", jsontext.Quote(m.Name), where),
+			Related: []Related{{Range: KeyRange(f), Message: "first " + jsontext.Quote(m.Name)}}})
 	}
 }

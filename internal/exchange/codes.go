@@ -115,13 +115,3 @@ func Codes() []CodeInfo {
 		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
 	}
 }
-
-// LookupCode finds a code's description; ok is false for an unknown code.
-func LookupCode(code string) (info CodeInfo, ok bool) {
-	for _, c := range Codes() {
-		if c.Code == code {
-			return c, true
-		}
-	}
-	return CodeInfo{}, false
-}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The editing actions: what a person does to a review from their editor
@@ -88,7 +90,7 @@ func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 // re-anchoring when it is stale.
 func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Text
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
 		out = append(out, Action{Title: title, Edits: edits})
@@ -180,7 +182,7 @@ func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 		return Action{}, false
 	}
 	m := moves[0]
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var title string
 	switch {
 	case m.Orphaned:
@@ -205,7 +207,7 @@ func ReplyEdit(src exchange.Text, c *exchange.Comment, author, at string) (excha
 // replies with its text, where an editor leaves the body for the person
 // to type.
 func ReplyBodyEdit(src exchange.Text, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
-	members := []jsonMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
+	members := []jsonMember{{"author", jsontext.Quote(author)}, {"body", jsontext.Quote(body)}, {"at", jsontext.Quote(at)}}
 	obj := c.Node
 	outer := layoutOf(src, obj)
 	inner := outer.nested()
@@ -243,20 +245,20 @@ type NewComment struct {
 // defaults. An empty snippet is left out (the spec recomputes it).
 func (nc NewComment) members() []jsonMember {
 	ms := []jsonMember{
-		{"id", exchange.Quote(nc.ID)},
-		{"author", exchange.Quote(nc.Author)},
-		{"path", exchange.Quote(nc.Path)},
-		{"side", exchange.Quote(nc.Side.String())},
+		{"id", jsontext.Quote(nc.ID)},
+		{"author", jsontext.Quote(nc.Author)},
+		{"path", jsontext.Quote(nc.Path)},
+		{"side", jsontext.Quote(nc.Side.String())},
 		{"start_line", strconv.Itoa(nc.Start)},
 	}
 	if nc.End != nc.Start {
 		ms = append(ms, jsonMember{"end_line", strconv.Itoa(nc.End)})
 	}
-	ms = append(ms, jsonMember{"body", exchange.Quote(nc.Body)}, jsonMember{"state", exchange.Quote(exchange.StateActive)})
+	ms = append(ms, jsonMember{"body", jsontext.Quote(nc.Body)}, jsonMember{"state", jsontext.Quote(exchange.StateActive)})
 	if nc.Snippet != "" {
-		ms = append(ms, jsonMember{"snippet", exchange.Quote(nc.Snippet)})
+		ms = append(ms, jsonMember{"snippet", jsontext.Quote(nc.Snippet)})
 	}
-	return append(ms, jsonMember{"at", exchange.Quote(nc.At)})
+	return append(ms, jsonMember{"at", jsontext.Quote(nc.At)})
 }
 
 // NewCommentEdit returns the edit that appends nc to the document's
@@ -456,7 +458,7 @@ func (st objectLayout) render(ms []jsonMember) string {
 		default:
 			b.WriteString(st.pad)
 		}
-		b.WriteString(exchange.Quote(m.name) + ": " + m.value)
+		b.WriteString(jsontext.Quote(m.name) + ": " + m.value)
 	}
 	if st.multiline {
 		b.WriteString(st.nl + st.close)

@@ -81,7 +81,7 @@ func (r Analysis) Complete(offset int) Completion {
 		it := &out.Items[i]
 		it.Filter = it.Label
 		if quoted {
-			it.Filter = exchange.Quote(it.Label)
+			it.Filter = jsontext.Quote(it.Label)
 		}
 		it.Extra = commaInside(it, place.rng)
 	}
@@ -369,7 +369,7 @@ func memberItems(doc *exchange.Document, c completionContext) []Item {
 		if m.Required {
 			it.Detail += " (required)"
 		}
-		name := exchange.Quote(m.Name)
+		name := jsontext.Quote(m.Name)
 		if c.colon {
 			it.Text = name
 		} else {
@@ -405,7 +405,7 @@ func (r Analysis) valueItems(c completionContext) []Item {
 		items = []Item{{Label: "1", Kind: ItemValue, Text: "1", Detail: "format version 1"}}
 	case c.owner == exchange.OwnerComment && (c.name == "side" || c.name == "state"):
 		for i, v := range exchange.EnumValues(c.owner, c.name) {
-			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: exchange.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
+			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: jsontext.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
 		}
 	case c.owner == exchange.OwnerComment && c.name == "path":
 		items = r.pathItems(c)
@@ -455,7 +455,7 @@ func (r Analysis) pathItems(c completionContext) []Item {
 				Label:  name,
 				Kind:   ItemPath,
 				Detail: fileDetail(f),
-				Text:   exchange.Quote(name),
+				Text:   jsontext.Quote(name),
 				Sort:   fmt.Sprintf("%06d", len(items)),
 			})
 		}
@@ -563,7 +563,7 @@ func (r Analysis) authorItems(c completionContext) []Item {
 			return
 		}
 		seen[n.Str] = true
-		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: exchange.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
+		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: jsontext.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
 	}
 	for _, cm := range r.Doc.Review.Comments {
 		add(cm.Member("author"))

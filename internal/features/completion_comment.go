@@ -7,6 +7,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // ItemComment is a whole new comment object, offered between the elements
@@ -64,15 +66,15 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 		other = anchor.Right
 	}
 	plain := []jsonMember{
-		{"id", exchange.Quote(id)},
-		{"path", exchange.Quote(path)},
-		{"side", exchange.Quote(side.String())},
+		{"id", jsontext.Quote(id)},
+		{"path", jsontext.Quote(path)},
+		{"side", jsontext.Quote(side.String())},
 		{"start_line", strconv.Itoa(line)},
 		{"body", `""`},
 	}
 	snip := []jsonMember{
-		{"id", `"${1:` + snippetText(strings.Trim(exchange.Quote(id), `"`)) + `}"`},
-		{"path", `"${2:` + snippetText(strings.Trim(exchange.Quote(path), `"`)) + `}"`},
+		{"id", `"${1:` + snippetText(strings.Trim(jsontext.Quote(id), `"`)) + `}"`},
+		{"path", `"${2:` + snippetText(strings.Trim(jsontext.Quote(path), `"`)) + `}"`},
 		{"side", `"${3|` + side.String() + "," + other.String() + `|}"`},
 		{"start_line", "${4:" + strconv.Itoa(line) + "}"},
 		{"body", `"$0"`},

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // cpPatch has two hunks in handler.go, a new file and a deleted one:
@@ -55,7 +57,7 @@ func cpDoc(comments string, open bool) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("\n    " + exchange.Quote(l))
+		b.WriteString("\n    " + jsontext.Quote(l))
 	}
 	b.WriteString("\n  ],\n  \"comments\": [\n    {\"id\": \"c0\", \"author\": \"assistant\", \"path\": \"internal/api/handler.go\", \"side\": \"RIGHT\", \"start_line\": 72, \"body\": \"x\", \"replies\": [{\"author\": \"hduran\", \"body\": \"y\"}]},\n    ")
 	b.WriteString(comments)

@@ -86,7 +86,7 @@ func (r Analysis) placeInSource(t *worktree.Tree, ci int, res *anchor.Resolution
 	if f == nil || f.Lines() == 0 {
 		return InSource{}, false // not read: outside the root, missing, binary, too large
 	}
-	in := InSource{Comment: ci, Name: anchor.CommentName(c), File: f, Left: res.Side == anchor.Left}
+	in := InSource{Comment: ci, Name: c.Name(), File: f, Left: res.Side == anchor.Left}
 	switch {
 	case loc.Found():
 		in.Start, in.End = loc.Start, loc.End
@@ -147,7 +147,7 @@ func InReview(message, review string) string { return message + " · in " + revi
 // threadPlaces are the comment's and its replies' places in the review:
 // each body's value, else the object.
 func threadPlaces(c *exchange.Comment) []ReviewPlace {
-	out := []ReviewPlace{{Range: bodyRange(c.Node), Message: byWords(anchor.CommentName(c), c.Author)}}
+	out := []ReviewPlace{{Range: bodyRange(c.Node), Message: byWords(c.Name(), c.Author)}}
 	for i, rp := range c.Replies {
 		if rp == nil || rp.Node == nil {
 			continue
@@ -177,7 +177,7 @@ func byWords(what, author string) string {
 func (r Analysis) ThreadMarkdown(ci int, review string) string {
 	c := r.Doc.Review.Comments[ci]
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**", code(anchor.CommentName(c)))
+	fmt.Fprintf(&b, "**%s**", code(c.Name()))
 	if c.Author != "" {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
@@ -232,7 +232,7 @@ func (r Analysis) SourceActions(ci int, opts ActionOptions) []SourceAction {
 		return nil
 	}
 	c := doc.Review.Comments[ci]
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var out []SourceAction
 	if e, ok := ReplyEdit(doc.Text, c, opts.author(), Stamp(opts.Now)); ok {
 		out = append(out, SourceAction{Title: "Reply to " + name, Edits: []exchange.Edit{e}, Cursor: replyCursor(e)})

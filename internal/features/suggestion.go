@@ -72,7 +72,7 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	if len(block) == 0 {
 		edit.End = f.LineStart(loc.End + 1) // the lines go, terminators and all
 	}
-	name, place := anchor.CommentName(c), lineSpan(loc.Path, loc.Start, loc.End)
+	name, place := c.Name(), lineSpan(loc.Path, loc.Start, loc.End)
 	return Suggestion{
 		Comment: ci, Name: name, File: f, Start: loc.Start, End: loc.End, Lines: block, Edit: edit,
 		Title: fmt.Sprintf("Apply %s's suggestion to %s", name, place), Place: place,

@@ -46,7 +46,7 @@ type Options struct {
 type Problem struct {
 	// Offset is where the diagnostic starts in the document.
 	Offset  int
-	Comment string // anchor.CommentName
+	Comment string // exchange.Comment.Name
 	Code    string // orphaned-anchor, snippet-mismatch or schema
 	Message string
 	// Hint names the fixes the diagnostic offers, "" when it offers none.
@@ -106,7 +106,7 @@ const sideLeft = anchor.Left
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // commentName names a placed comment as the notes do.
-func commentName(pc *placed) string { return anchor.CommentName(pc.c) }
+func commentName(pc *placed) string { return pc.c.Name() }
 
 // HasReplies reports whether a comment to be posted has replies.
 func (p *Plan) HasReplies() bool {

@@ -2,8 +2,6 @@ package forge
 
 import (
 	"cmp"
-
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 )
 
 // GerritReview is the ReviewInput of
@@ -102,7 +100,7 @@ func (p *Plan) GerritReplies(posted []GerritCommentInfo, noMarker bool) (rv Gerr
 		}
 		parent := byMarker[c.ID]
 		if c.ID == "" || parent == nil {
-			missing = append(missing, anchor.CommentName(c))
+			missing = append(missing, c.Name())
 			continue
 		}
 		for _, r := range c.Replies {

@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -152,10 +151,10 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 // it has the client watch the files they were read from.
 //
 // The first time for a review they are not waited for: reading a large
-// review's files would delay its first diagnostics, so they are computed
-// on the side (the tree keeps the files and locations) and f is
-// published again. Later publishes find the files read and the lines
-// located, unless a file changed, and include them at once.
+// review's files would delay its first diagnostics, so the files are
+// read on the side (the tree's cache keeps them) and f is published
+// again. Later publishes find the files read, unless one changed, and
+// include the diagnostics at once.
 func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
 	t := s.treeFor(docURI)
 	if t == nil {
@@ -168,7 +167,11 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 	w.mu.Unlock()
 	if !warm {
 		s.spawn(func() {
-			an.WorktreeDiagnostics(t)
+			for _, fd := range an.Index.Files {
+				if fd.NewName != "" {
+					t.Read(fd.NewName) // an unreadable file is said by the publish
+				}
+			}
 			s.schedule(f, 0, nil)
 		})
 		return nil
@@ -334,7 +337,7 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 	switch {
 	case t == nil:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, string(docURI)+" has no working tree")
-	case ci < 0 || ci >= len(an.Doc.Review.Comments) || anchor.CommentName(an.Doc.Review.Comments[ci]) != name:
+	case ci < 0 || ci >= len(an.Doc.Review.Comments) || an.Doc.Review.Comments[ci].Name() != name:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s has no comment %s at index %d", docURI, name, ci))
 	}
 	sg, err := an.Suggestion(t, ci)

@@ -95,7 +95,7 @@ function prepare(pre, root, dirs) {
   const vsix = packageVsix(root);
   fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(pre.cs, dirs, vsix));
   fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
-  writeRepository(dirs.workspace, path.join(here, 'fixtures'));
+  writeRepository(dirs.workspace);
   const second = path.join(root, 'bin2', 'lreview-lsp');
   fs.mkdirSync(path.dirname(second), { recursive: true });
   fs.copyFileSync(pre.binary, second);
@@ -150,7 +150,6 @@ async function main() {
       userSettings,
       machineSettings,
       outDir,
-      fixtures: path.join(here, 'fixtures'),
     };
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
