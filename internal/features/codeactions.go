@@ -58,6 +58,9 @@ type Action struct {
 	// settles its stale-anchor. The server offers such an action as a quick
 	// fix for that diagnostic, and any other as a rewrite.
 	Resolves *exchange.Diagnostic
+	// Preferred marks the action an editor may apply as the fix of that
+	// diagnostic without asking.
+	Preferred bool
 }
 
 // Stamp formats t as an `at` value: RFC 3339 in UTC, to the second, as

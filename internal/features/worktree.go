@@ -118,8 +118,9 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 }
 
 // WorktreeDiagnostics are what the working tree says about the review:
-// source-changed on each active RIGHT comment whose lines the tree no
-// longer holds, or, when the tree is plainly not the reviewed revision
+// suggestion-applied on each active RIGHT comment whose suggestion the
+// tree holds where its lines were (AppliedSuggestion), source-changed on
+// each other one whose lines the tree no longer holds, or, when the tree is plainly not the reviewed revision
 // (fewer than half of the files with RIGHT lines hold them), one
 // worktree-differs on the patch instead.
 func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
@@ -141,6 +142,10 @@ func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
 	for ci, c := range r.Doc.Review.Comments {
 		res := r.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.Side != anchor.Right {
+			continue
+		}
+		if a, ok := r.AppliedSuggestion(t, ci); ok {
+			out = append(out, appliedDiagnostic(c, a))
 			continue
 		}
 		loc := t.LocateComment(&r.Doc.Review.Patch, res)
@@ -202,6 +207,10 @@ func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
 	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	var b strings.Builder
 	b.WriteString("**Working tree:** ")
+	if a, ok := r.AppliedSuggestion(t, p.Comment); ok {
+		fmt.Fprintf(&b, "%s holds %s's suggestion: it is applied.", code(a.Place()), a.Name)
+		return b.String()
+	}
 	switch {
 	case loc.Found() && loc.Moved() == 0:
 		fmt.Fprintf(&b, "%s, where the review has them", code(lineSpan(loc.Path, loc.Start, loc.End)))

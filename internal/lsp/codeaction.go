@@ -102,7 +102,7 @@ func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeAct
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
 	}
-	out := codeActions(an.Report, req)
+	out := s.appliedActions(codeActions(an.Report, req), req, an)
 	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 
