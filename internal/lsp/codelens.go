@@ -57,6 +57,8 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 		return applyEdit(ctx, s, p.Arguments)
 	case CommandApplySuggestion:
 		return applySuggestion(ctx, s, p.Arguments)
+	case CommandShowBody:
+		return showBody(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))

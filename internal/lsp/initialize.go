@@ -91,7 +91,7 @@ const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
 	commands := []string{CommandApplyEdit, CommandApplySuggestion}
 	if canShow {
-		commands = append([]string{CommandShow}, commands...)
+		commands = append([]string{CommandShow, CommandShowBody}, commands...)
 	}
 	return Capabilities{
 		ServerCapabilities: protocol.ServerCapabilities{
