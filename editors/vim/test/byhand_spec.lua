@@ -95,3 +95,173 @@ H.test('"Reply to" puts the cursor in the new reply', function()
   end), 'no reply was added')
   wait_in_empty_body('Reply to')
 end)
+
+-- Completion, accepted as a person does: in a second Neovim driven
+-- through its RPC socket with nvim_input (typed keys), so that insert
+-- mode, the popup menu and CompleteDone run as they do for a person.
+-- Each way Neovim completes: 'omnifunc' (<C-x><C-o>, every version) and
+-- vim.lsp.completion.enable() (0.11+). Every kind of item, in an empty
+-- and in a filled value; then `lreview-lsp check` on the file saved.
+
+local REVIEW = {
+  '{',
+  '  "leanreview_review": 1,',
+  '  "patch": [',
+  '    "diff --git a/internal/api/handler.go b/internal/api/handler.go",',
+  '    "--- a/internal/api/handler.go",',
+  '    "+++ b/internal/api/handler.go",',
+  '    "@@ -70,4 +70,5 @@ func Handle(input Input) (Output, error) {",',
+  '    "     ctx := context.Background()",',
+  '    "     defer cancel(ctx)",',
+  '    "-    result := calculate(input)",',
+  '    "+    result, err := calculate(input)",',
+  '    "+    _ = err",',
+  '    "     return result, nil"',
+  '  ],',
+  '  "comments": [',
+  '    {',
+  '      "id": "c1",',
+  '      "path": "",',
+  '      "side": "",',
+  '      "start_line": 7,',
+  '      "body": "x",',
+  '      ',
+  '      "state": "d"',
+  '    },',
+  '    ',
+  '  ]',
+  '}',
+}
+
+--- A second Neovim with the plugin, editing {file}; its RPC channel.
+local function child(file, mode)
+  local addr = vim.fn.tempname()
+  -- run.sh names the Neovim it runs (a wrapper script, for the builds
+  -- under /opt, which v:progpath would skip).
+  local job = vim.fn.jobstart({
+    vim.env.LREVIEW_NVIM or vim.v.progpath, '--headless', '--clean', '-u', 'NONE', '-i', 'NONE', '--listen', addr,
+    '--cmd', 'let &runtimepath = $LREVIEW_VIM_DIR . "," . &runtimepath',
+  }, { env = { LREVIEW_VIM_DIR = vim.env.LREVIEW_VIM_DIR } })
+  H.ok(job > 0, 'the second Neovim did not start')
+  H.ok(vim.wait(TIMEOUT, function()
+    return vim.uv.fs_stat(addr) ~= nil
+  end), 'the second Neovim never listened')
+  local chan = vim.fn.sockconnect('pipe', addr, { rpc = true })
+  local setup = [[
+    local file, cmd, mode = ...
+    require('lreview').setup({ cmd = cmd })
+    vim.cmd.edit(vim.fn.fnameescape(file))
+    -- No documentation popup: 0.12 renders it with a Markdown parser
+    -- this test's Neovim may lack.
+    vim.o.completeopt = 'menu,menuone'
+    local ok = vim.wait(15000, function()
+      local c = vim.lsp.get_clients({ bufnr = 0, name = 'lreview' })[1]
+      return c ~= nil and c.initialized == true and vim.bo.omnifunc ~= ''
+    end)
+    local c = vim.lsp.get_clients({ bufnr = 0, name = 'lreview' })[1]
+    if ok and mode == 'native' then
+      vim.lsp.completion.enable(true, c.id, 0, { autotrigger = false })
+    end
+    return ok
+  ]]
+  H.ok(vim.rpcrequest(chan, 'nvim_exec_lua', setup, { file, vim.env.LREVIEW_LSP, mode }), 'the server did not attach')
+  return chan, job
+end
+
+--- Puts the cursor after {text} on the line holding {line_text}, then
+--- completes: the item labelled {label} is accepted; {after} is typed.
+local function complete(chan, mode, line_text, text, label, after)
+  local row = vim.rpcrequest(chan, 'nvim_exec_lua', [[
+    local line_text, text = ...
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+      if l == line_text then
+        local col = l:find(text, 1, true)
+        vim.api.nvim_win_set_cursor(0, { i, col - 1 + #text })
+        -- Normal mode cannot stand past the end of the line: `A` goes there.
+        return col - 1 + #text == #l and -i or i
+      end
+    end
+    return 0
+  ]], { line_text, text })
+  H.ok(row ~= 0, 'no line ' .. line_text)
+  local insert = row < 0 and 'A' or 'i'
+  local trigger = mode == 'native' and '<Cmd>lua vim.lsp.completion.get()<CR>' or '<C-x><C-o>'
+  vim.rpcrequest(chan, 'nvim_input', insert .. trigger)
+  local info
+  local shown = vim.wait(TIMEOUT, function()
+    info = vim.rpcrequest(chan, 'nvim_call_function', 'complete_info', { { 'items', 'selected', 'pum_visible' } })
+    return info.pum_visible == 1 and #info.items > 0
+  end)
+  H.ok(shown, ('%s: no completion menu at %q: %s; %s'):format(label, line_text, vim.inspect(info.pum_visible),
+    vim.rpcrequest(chan, 'nvim_exec_lua', 'return vim.api.nvim_get_current_line() .. " | " .. vim.fn.execute("messages")', {})))
+  local target
+  for i, it in ipairs(info.items) do
+    if it.abbr == label then
+      target = i - 1
+    end
+  end
+  H.ok(target, ('%s not among %s'):format(label, vim.inspect(vim.tbl_map(function(it)
+    return it.abbr
+  end, info.items))))
+  local keys = string.rep('<C-n>', target - info.selected)
+  vim.rpcrequest(chan, 'nvim_input', keys .. '<C-y>')
+  vim.wait(TIMEOUT, function()
+    return vim.rpcrequest(chan, 'nvim_call_function', 'pumvisible', {}) == 0
+  end)
+  vim.rpcrequest(chan, 'nvim_input', (after or '') .. '<Esc>')
+  vim.wait(TIMEOUT, function()
+    return vim.rpcrequest(chan, 'nvim_get_mode').mode == 'n'
+  end)
+end
+
+local function lines_of(chan)
+  return vim.rpcrequest(chan, 'nvim_buf_get_lines', 0, 0, -1, false)
+end
+
+local function completion_test(mode)
+  return function()
+    local file = H.write_temp('complete-' .. mode .. '.review.json', REVIEW)
+    local chan, job = child(file, mode)
+    complete(chan, mode, '      "path": "",', '"path": "', 'internal/api/handler.go')
+    complete(chan, mode, '      "side": "",', '"side": "', 'RIGHT')
+    complete(chan, mode, '      "start_line": 7,', '7', '72')
+    complete(chan, mode, '      "state": "d"', '"d', 'dismissed')
+    complete(chan, mode, '      ', '      ', 'end_line', '73,')
+    -- A client that takes snippets gets one: the cursor on the id, the
+    -- body its last stop; else the skeleton, the cursor in its body.
+    local snippets = vim.rpcrequest(chan, 'nvim_exec_lua', [[
+      local c = vim.lsp.get_clients({ bufnr = 0, name = 'lreview' })[1]
+      return vim.tbl_get(c.capabilities, 'textDocument', 'completion', 'completionItem', 'snippetSupport') == true
+    ]], {})
+    complete(chan, mode, '    ', '    ', 'new comment', snippets and '' or 'New.')
+    local got = lines_of(chan)
+    local text = table.concat(got, '\n')
+    for _, want in ipairs({
+      '"path": "internal/api/handler.go",',
+      '"side": "RIGHT",',
+      '"start_line": 72,',
+      '"state": "dismissed"',
+      '"end_line": 73,',
+    }) do
+      H.ok(text:find(want, 1, true), ('%s: no %s in\n%s'):format(mode, want, text))
+    end
+    local ok, decoded = pcall(vim.json.decode, text)
+    H.ok(ok, mode .. ': not JSON any more:\n' .. text)
+    H.eq(#decoded.comments, 2, mode .. ': comments')
+    local new = decoded.comments[2]
+    H.eq(new.id, 'c2', mode .. ': the new comment\'s id')
+    -- Laid out as c1 is: members at six spaces, not indented twice.
+    H.ok(text:find('\n    {\n      "id": "c2",\n', 1, true), mode .. ': the new comment\'s layout:\n' .. text)
+    H.eq(new.body, snippets and '' or 'New.', mode .. ': the new comment, typed in its body')
+    vim.rpcrequest(chan, 'nvim_command', 'write')
+    local res = vim.system({ vim.env.LREVIEW_LSP, 'check', file }, { text = true }):wait()
+    H.eq(res.code, 0, mode .. ': check exit status; it said ' .. res.stdout .. res.stderr)
+    H.ok(not (res.stdout .. res.stderr):find('error', 1, true), mode .. ': check found errors: ' .. res.stdout .. res.stderr)
+    vim.fn.jobstop(job)
+  end
+end
+
+H.test('completion through omnifunc never breaks the JSON', completion_test('omni'))
+if vim.fn.has('nvim-0.11') == 1 then
+  H.test('completion through vim.lsp.completion never breaks the JSON', completion_test('native'))
+end

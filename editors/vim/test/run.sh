@@ -48,7 +48,7 @@ for spec in "${specs[@]}"; do
   log=$(mktemp)
   # Headless Neovim without user config; the plugin directory goes first in
   # runtimepath before startup so its ftdetect file is sourced.
-  LREVIEW_VIM_DIR=$vimdir LREVIEW_SPEC=$spec timeout 120 "$nvim" --headless --clean -u NONE -i NONE \
+  LREVIEW_NVIM=$nvim LREVIEW_VIM_DIR=$vimdir LREVIEW_SPEC=$spec timeout 120 "$nvim" --headless --clean -u NONE -i NONE \
     --cmd 'let &runtimepath = $LREVIEW_VIM_DIR . "," . &runtimepath' \
     -c 'lua package.path = vim.env.LREVIEW_VIM_DIR .. "/test/?.lua;" .. package.path' \
     -c 'lua require("harness").run(vim.env.LREVIEW_SPEC)' >"$log" 2>&1
