@@ -80,7 +80,7 @@ func (r Analysis) Complete(offset int) Completion {
 		out.Items = []Item{r.newCommentItem(place)}
 	}
 	insideQuotes(doc, &out, place, offset)
-	out.Indent = lineIndent(doc.Text, offset)
+	out.Indent = exchange.LineIndent(doc.Text, offset)
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
 	quoted := out.Range.End > out.Range.Start && doc.Text.Byte(out.Range.Start) == '"'

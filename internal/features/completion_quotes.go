@@ -51,19 +51,6 @@ func insideQuotes(doc *exchange.Document, c *Completion, place completionContext
 	c.Range = exchange.Range{Start: rng.Start + 1, End: rng.End - 1}
 }
 
-// lineIndent is the white space the line holding offset starts with.
-func lineIndent(src exchange.Text, offset int) string {
-	start := offset
-	for start > 0 && src.Byte(start-1) != '\n' && src.Byte(start-1) != '\r' {
-		start--
-	}
-	end := start
-	for end < src.Len() && (src.Byte(end) == ' ' || src.Byte(end) == '\t') {
-		end++
-	}
-	return src.String(start, end)
-}
-
 // RelativeIndent writes the lines of text after the first relative to
 // indent, for a client that adds the cursor line's indentation to them
 // itself (insertTextMode adjustIndentation, which Neovim's snippets and

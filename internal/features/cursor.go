@@ -3,7 +3,6 @@ package features
 import (
 	"strings"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -26,25 +25,11 @@ type BodyCursor struct {
 // quotes, at the end of what it holds (the person may have typed
 // already). ok is false when the document has no such body string.
 func BodyAt(doc *exchange.Document, bc BodyCursor) (int, bool) {
-	var body *exchange.Node
-	for i := len(doc.Review.Comments) - 1; i >= 0 && body == nil; i-- {
-		c := doc.Review.Comments[i]
-		if anchor.CommentName(c) != bc.Comment || c.Node == nil {
-			continue
-		}
-		if bc.Reply < 0 {
-			body = c.Member("body")
-		} else if bc.Reply < len(c.Replies) && c.Replies[bc.Reply].Node != nil {
-			body = c.Replies[bc.Reply].Node.Member("body")
-		}
-		if body == nil {
-			return 0, false
-		}
-	}
-	if body == nil || body.Kind != exchange.KindString || body.End-body.Start < 2 {
+	b, err := bodyAt(doc, bc)
+	if err != nil {
 		return 0, false
 	}
-	return body.End - 1, true
+	return b.Range.End - 1, true
 }
 
 // emptyBody reports whether an inserted text writes an empty "body".

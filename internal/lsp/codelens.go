@@ -59,6 +59,10 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 		return applySuggestion(ctx, s, p.Arguments)
 	case CommandShowBody:
 		return showBody(ctx, s, p.Arguments)
+	case CommandEditBody:
+		return editBody(ctx, s, p.Arguments)
+	case CommandSetBody:
+		return setBody(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))

@@ -89,7 +89,7 @@ const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 // ServerCapabilities is what the server offers a client that negotiated
 // enc, and that can (canShow) or cannot show a document for lreview.show.
 func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
-	commands := []string{CommandApplyEdit, CommandApplySuggestion}
+	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandEditBody, CommandSetBody}
 	if canShow {
 		commands = append([]string{CommandShow, CommandShowBody}, commands...)
 	}
