@@ -48,6 +48,10 @@ vim.api.nvim_create_autocmd('LspAttach', {
     -- Completion items a word cannot hold (lua/lreview/complete.lua).
     if client and client.name == 'lreview' then
       require('lreview.complete').attach(ev.buf)
+      -- The body at the cursor as Markdown (lua/lreview/body.lua).
+      vim.api.nvim_buf_create_user_command(ev.buf, 'LreviewBody', function()
+        require('lreview.body').edit(ev.buf)
+      end, { desc = 'lreview: edit the body at the cursor as Markdown; :w writes it back' })
     end
   end,
 })

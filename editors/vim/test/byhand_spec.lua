@@ -265,3 +265,48 @@ H.test('completion through omnifunc never breaks the JSON', completion_test('omn
 if vim.fn.has('nvim-0.11') == 1 then
   H.test('completion through vim.lsp.completion never breaks the JSON', completion_test('native'))
 end
+
+-- :LreviewBody: the body as Markdown, written back on :w.
+H.test(':LreviewBody edits a body as Markdown and :w writes it back byte for byte', function()
+  local body_json = [["Return the error 🚀.\r\n\r\n```suggestion\r\n\t\tline -= \"a\\b\"\r\n```\r\n"]]
+  local review = vim.deepcopy(REVIEW)
+  review[21] = '      "body": ' .. body_json .. ','
+  review[22] = '      "state": "active"'
+  review[23] = '    }'
+  review[24] = '  ]'
+  review[25] = '}'
+  review[26], review[27] = nil, nil
+  review[18] = '      "path": "internal/api/handler.go",'
+  review[19] = '      "side": "RIGHT",'
+  review[20] = '      "start_line": 72,'
+  vim.cmd.edit(vim.fn.fnameescape(H.write_temp('body.review.json', review)))
+  local rb = vim.api.nvim_get_current_buf()
+  H.ok(vim.wait(TIMEOUT, function()
+    local c = vim.lsp.get_clients({ bufnr = rb, name = 'lreview' })[1]
+    return c ~= nil and c.initialized == true and vim.fn.exists(':LreviewBody') == 2
+  end), 'the server did not attach')
+  local original = vim.api.nvim_buf_get_lines(rb, 0, -1, false)
+  vim.api.nvim_win_set_cursor(0, { 21, 10 })
+  vim.cmd('LreviewBody')
+  local sb = vim.api.nvim_get_current_buf()
+  H.ok(sb ~= rb, 'no body buffer opened')
+  H.eq(vim.bo[sb].filetype, 'markdown', 'filetype')
+  H.eq(vim.bo[sb].fileformat, 'dos', 'fileformat of a CRLF body')
+  H.eq(vim.api.nvim_buf_get_lines(sb, 0, -1, false),
+    { 'Return the error 🚀.', '', '```suggestion', '\t\tline -= "a\\b"', '```', '' }, 'the body, unescaped')
+  vim.cmd('write')
+  H.eq(vim.api.nvim_buf_get_lines(rb, 0, -1, false), original, 'saved unchanged, the review')
+  H.eq(vim.bo[rb].modified, false, 'the review modified by an unchanged save')
+  vim.api.nvim_buf_set_lines(sb, 0, 1, false, { 'Return the *error*.' })
+  vim.cmd('write')
+  H.eq(vim.bo[sb].modified, false, 'the body buffer after :w')
+  local line = vim.api.nvim_buf_get_lines(rb, 20, 21, false)[1]
+  H.eq(line, [[      "body": "Return the *error*.\r\n\r\n```suggestion\r\n\t\tline -= \"a\\b\"\r\n```\r\n",]], 'the body line written back')
+  local after = vim.api.nvim_buf_get_lines(rb, 0, -1, false)
+  after[21] = original[21]
+  H.eq(after, original, 'the rest of the review')
+  vim.api.nvim_buf_set_lines(sb, 0, 1, false, { 'Return the error 🚀.' })
+  vim.cmd('write')
+  H.eq(vim.api.nvim_buf_get_lines(rb, 0, -1, false), original, 'written back as it was, the review')
+  vim.cmd('bwipeout!')
+end)
