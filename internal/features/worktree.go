@@ -17,8 +17,9 @@ import (
 
 // SourceLine returns where the patch line at offset is in the working
 // tree: a body line itself, a removed line where it was removed, a hunk
-// header its hunk's first line, a file header its first hunk's. ok is
-// false off the patch, or where the tree does not hold the line.
+// header its hunk's first line, a file header its first hunk's; a line
+// whose text changed since, the place it had (nearestSource). ok is false
+// off the patch, or where the tree does not hold the file.
 func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, bool) {
 	p := PlaceAt(r.Doc, offset)
 	if p.Kind != PlacePatchLine {
@@ -37,6 +38,9 @@ func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, b
 		loc = t.LocateHunk(&r.Doc.Review.Patch, f, h)
 	default:
 		loc = t.LocateDiffLine(&r.Doc.Review.Patch, f, h, i)
+	}
+	if h >= 0 && changed(loc) {
+		return r.nearestSource(t, f, h, i) // its text changed: where it was
 	}
 	return loc, loc.Found()
 }

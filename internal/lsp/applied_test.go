@@ -65,3 +65,13 @@ func TestWorktreeSuggestionApplied(t *testing.T) {
 		}
 	}
 }
+
+// TestWorktreeDefinitionOfAChangedLine: definition on a patch line whose
+// text changed in the tree goes to the place it had, not nowhere.
+func TestWorktreeDefinitionOfAChangedLine(t *testing.T) {
+	s := newWTSession(t, nil)
+	s.waitCodes()
+	s.rewrite(testreviews.WorktreeSource(2, "    result, err := calculate(input, opts)"))
+	s.waitCodes(exchange.CodeSourceChanged)
+	s.wantLines("definition", s.locations("textDocument/definition", s.pos(`"+    result, err`, 0)), 73, 73)
+}
