@@ -42,6 +42,10 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
+	// Poll is how often the reviewed files are looked at for a client
+	// that does not watch them (poll.go): 0 is DefaultPoll, less than 0
+	// never.
+	Poll time.Duration
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
