@@ -310,3 +310,90 @@ H.test(':LreviewBody edits a body as Markdown and :w writes it back byte for byt
   H.eq(vim.api.nvim_buf_get_lines(rb, 0, -1, false), original, 'written back as it was, the review')
   vim.cmd('bwipeout!')
 end)
+
+H.test(':checkhealth lreview says whether Neovim watches files', function()
+  vim.cmd('silent checkhealth lreview')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  vim.cmd('bwipeout!')
+  local c = vim.lsp.get_clients({ name = 'lreview' })[1]
+  local watches = vim.tbl_get(c.capabilities, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration') == true
+  local want = watches and 'Neovim watches files for the server' or 'Neovim watches no files for the server'
+  H.ok(report:find(want, 1, true), 'the report lacks "' .. want .. '":\n' .. report)
+end)
+
+H.test('source-changed shows within two seconds of :w in the source, file watching or not', function()
+  local root = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(root .. '/.git', 'p')
+  vim.fn.mkdir(root .. '/internal/api', 'p')
+  vim.fn.mkdir(root .. '/reviews', 'p')
+  local src = { 'package api' }
+  for i = 2, 69 do
+    src[#src + 1] = '// line ' .. i
+  end
+  vim.list_extend(src, {
+    '    ctx := context.Background()',
+    '    defer cancel(ctx)',
+    '    result, err := calculate(input)',
+    '    _ = err // 🚀 later',
+    '    return result, nil',
+    '}',
+  })
+  local source_path = root .. '/internal/api/handler.go'
+  vim.fn.writefile(src, source_path)
+  local review_path = root .. '/reviews/handler.review.json'
+  vim.fn.writefile(vim.fn.readfile(vim.fs.joinpath(H.fixtures, 'worktree.review.json')), review_path)
+  vim.cmd.edit(vim.fn.fnameescape(review_path))
+  local rb = vim.api.nvim_get_current_buf()
+  require('lreview').start(rb)
+  local function changed()
+    return vim.iter(vim.diagnostic.get(rb)):any(function(d)
+      return d.code == 'source-changed'
+    end)
+  end
+  -- The first publish reads the tree on the side; the second has its
+  -- diagnostics: wait until the server has read it, with none changed.
+  H.ok(vim.wait(TIMEOUT, function()
+    local c = vim.lsp.get_clients({ bufnr = rb, name = 'lreview' })[1]
+    return c ~= nil and c.initialized == true and #vim.diagnostic.get(rb) > 0
+  end), 'no diagnostics for the review')
+  vim.wait(1500, function()
+    return false
+  end) -- the server's side read and its first look at the file
+  H.ok(not changed(), 'source-changed before any change')
+  vim.cmd.edit(vim.fn.fnameescape(source_path))
+  vim.api.nvim_buf_set_lines(0, 71, 72, false, { '    result, err := calculate(input, opts)' })
+  vim.cmd('silent write')
+  local saved = vim.uv.hrtime()
+  H.ok(vim.wait(TIMEOUT, changed, 20), 'no source-changed after :w in the source')
+  local took = (vim.uv.hrtime() - saved) / 1e9
+  H.ok(took <= 2, ('source-changed came %.2f s after :w, want within 2 s'):format(took))
+  vim.cmd.buffer(rb)
+end)
+
+H.test("the help's display set-up turns on inlay hints and the diagnostics' text", function()
+  local help = vim.fn.readfile(vim.fs.joinpath(H.dir, 'doc', 'lreview.txt'))
+  local code, inside, after_tag = {}, false, false
+  for _, l in ipairs(help) do
+    if l:find('*lreview-display*', 1, true) then
+      after_tag = true
+    elseif after_tag and l:match('>lua%s*$') then
+      inside = true
+    elseif inside and l:match('^<') then
+      break
+    elseif inside then
+      code[#code + 1] = l
+    end
+  end
+  H.ok(#code > 0, 'no Lua block under *lreview-display*')
+  assert(loadstring(table.concat(code, '\n')))()
+  vim.cmd.edit(vim.fn.fnameescape(H.copy_fixture('sample.review.json')))
+  local b = vim.api.nvim_get_current_buf()
+  H.ok(vim.wait(TIMEOUT, function()
+    return vim.lsp.inlay_hint.is_enabled({ bufnr = b })
+  end), 'inlay hints are off in a review buffer')
+  H.eq(vim.diagnostic.config().virtual_text, true, 'virtual_text')
+  local hints = vim.wait(TIMEOUT, function()
+    return #vim.lsp.inlay_hint.get({ bufnr = b }) > 0
+  end)
+  H.ok(hints, 'no inlay hints from the server')
+end)
