@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,5 +53,28 @@ func TestBodyCursorAfterAction(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHelixShowsDocuments: Helix answers window/showDocument without
+// declaring it; the server offers lreview.showBody to it all the same,
+// and not to a client that declares nothing and is not Helix.
+func TestHelixShowsDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{{"helix", true}, {"other", false}} {
+		c := newTestClient(t, Options{})
+		var res struct {
+			Capabilities struct {
+				ExecuteCommandProvider struct {
+					Commands []string `json:"commands"`
+				} `json:"executeCommandProvider"`
+			} `json:"capabilities"`
+		}
+		c.mustCall("initialize", map[string]any{"clientInfo": map[string]any{"name": tc.name, "version": "25.01.1"}, "capabilities": map[string]any{}}, &res)
+		if got := slices.Contains(res.Capabilities.ExecuteCommandProvider.Commands, CommandShowBody); got != tc.want {
+			t.Errorf("%s: %s offered %v, want %v", tc.name, CommandShowBody, got, tc.want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 // some real clients' capability shapes, so the server decodes its own.
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	ClientInfo            clientInfo      `json:"clientInfo"`
 	workspaceParams
 	Capabilities struct {
 		Workspace workspaceCapabilities `json:"workspace"`
@@ -161,14 +162,14 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.mu.Lock()
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
-	s.showDocument = p.Capabilities.Window.ShowDocument.Support
+	s.showDocument = p.showsDocuments()
 	s.client = p.clientCaps()
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()
 	s.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	return &initializeResult{
-		Capabilities: ServerCapabilities(enc, p.Capabilities.Window.ShowDocument.Support),
+		Capabilities: ServerCapabilities(enc, p.showsDocuments()),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},
 	}, nil
 }
