@@ -238,6 +238,7 @@ test('package.json: settings, commands and legend match the shared conventions',
   assert.deepEqual(commands, {
     'lreview.restartServer': 'lreview: Restart Language Server',
     'lreview.showOutput': 'lreview: Show Output',
+    'lreview.editBodyAsMarkdown': 'lreview: Edit Body as Markdown',
   });
 
   const legend = pkg.contributes.semanticTokenTypes.map((t: { id: string }) => t.id);
