@@ -39,6 +39,9 @@ func BodyAtOffset(doc *exchange.Document, offset int) (Body, error) {
 	return bodyAt(doc, place)
 }
 
+// BodyOf is the body place names.
+func BodyOf(doc *exchange.Document, place BodyCursor) (Body, error) { return bodyAt(doc, place) }
+
 // bodyAt is the body place names.
 func bodyAt(doc *exchange.Document, place BodyCursor) (Body, error) {
 	for i := len(doc.Review.Comments) - 1; i >= 0; i-- {

@@ -66,6 +66,8 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 		return editBody(ctx, s, p.Arguments)
 	case CommandSetBody:
 		return setBody(ctx, s, p.Arguments)
+	case CommandOpenBody:
+		return openBody(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))

@@ -90,7 +90,7 @@ const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 // ServerCapabilities is what the server offers a client that negotiated
 // enc, and that can (canShow) or cannot show a document for lreview.show.
 func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
-	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandEditBody, CommandSetBody}
+	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandEditBody, CommandSetBody, CommandOpenBody}
 	if canShow {
 		commands = append([]string{CommandShow, CommandShowBody}, commands...)
 	}
@@ -163,6 +163,7 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 	s.showDocument = p.showsDocuments()
+	s.bodies.offer.Store(p.ClientInfo.Name == "helix") // no way of its own to open a body
 	s.client = p.clientCaps()
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized

@@ -102,6 +102,8 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
+	// bodies are the bodies opened as files (bodyfile.go).
+	bodies bodyFiles
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
