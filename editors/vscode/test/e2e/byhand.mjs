@@ -79,6 +79,10 @@ async function editBody({ page, shot, dirs }) {
   if (afterLines[at] !== `      "body": ${JSON.stringify(newBody)}${comma}`) fail(`the body line is ${afterLines[at]}, want one JSON string`);
   afterLines[at] = lines[at];
   if (afterLines.join('\n') !== before) fail('lines other than the body changed');
+  // The body's group (its tab, the review opened there) closed: the checks after this one
+  // work in one group, as a person left it.
+  await runCommand(page, 'View: Close Editor Group');
+  await waitFor(page, 'one editor group', () => document.querySelectorAll('.editor-group-container').length === 1);
 }
 
 export const byhandChecks = [{ name: 'byhand-edit-body', run: editBody }];
