@@ -129,11 +129,17 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp apply: %v\n", err)
 		return 2
 	}
-	status := 0
+	status, applied := 0, 0
 	byFile := map[*worktree.File][]features.Suggestion{}
 	var files []*worktree.File
 	for ci := range in.an.Doc.Review.Comments {
 		sg, err := in.an.Suggestion(in.tree, ci)
+		if features.IsApplied(err) {
+			// The tree holds what was asked for: done, not a failure.
+			fmt.Fprintf(stderr, "%s: already applied\n", (in.an.Doc.Review.Comments[ci]).Name())
+			applied++
+			continue
+		}
 		if err != nil {
 			if !features.IsNoSuggestion(err) {
 				fmt.Fprintf(stderr, "%s: skipped: %v\n", in.an.Doc.Review.Comments[ci].Name(), err)
@@ -151,7 +157,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		byFile[sg.File] = append(byFile[sg.File], sg)
 	}
-	if len(files) == 0 && status == 0 {
+	if len(files) == 0 && status == 0 && applied == 0 {
 		fmt.Fprintf(stderr, "lreview-lsp apply: %s: no comment holds a suggestion block; nothing to apply\n", displayName(fs.Arg(0)))
 	}
 	for _, f := range files {

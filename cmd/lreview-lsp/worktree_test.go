@@ -82,10 +82,35 @@ func TestApply(t *testing.T) {
 	if after, _ := os.ReadFile(source); string(after) != want || code != 1 || !strings.Contains(errs, "c1: applied to internal/api/handler.go:73–74") {
 		t.Errorf("apply: exit %d, stderr %q, file\n%s\nwant exit 1 (c3 skipped), c1 applied, file\n%s", code, errs, after, want)
 	}
-	// Applied, the lines are no longer the anchored ones: nothing more.
+	// Applied, the tree holds the suggestion: nothing more.
 	code, _, errs = runCmd(t, "apply", review)
-	if after, _ := os.ReadFile(source); string(after) != want || !strings.Contains(errs, "c1: skipped: internal/api/handler.go no longer holds RIGHT 72–73 of the review") {
-		t.Errorf("apply again: exit %d, stderr %q; want c1 skipped, the file unchanged", code, errs)
+	if after, _ := os.ReadFile(source); string(after) != want || !strings.Contains(errs, "c1: already applied\n") {
+		t.Errorf("apply again: exit %d, stderr %q; want c1 already applied, the file unchanged", code, errs)
+	}
+}
+
+// TestApplyAlreadyApplied: a suggestion the tree holds is reported as
+// applied, and is no failure.
+func TestApplyAlreadyApplied(t *testing.T) {
+	root, review := testreviews.WorktreeRepo(t, 0, "")
+	source := filepath.Join(root, "internal", "api", "handler.go")
+	applied := strings.Replace(testreviews.WorktreeSource(0, ""), "    _ = err // 🚀 later\n", "    if err != nil {\n        return Output{}, err\n    }\n", 1)
+	if err := os.WriteFile(source, []byte(applied), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// c3 (dismissed) holds no suggestion in this review: only c1's counts.
+	text := strings.Replace(testreviews.WorktreeReview, "```suggestion\\n    return result, err\\n```", "ok", 1)
+	if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"apply", "--dry-run", review}, {"apply", review}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || out != "" || errs != "c1: already applied\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and \"c1: already applied\"", args, code, out, errs)
+		}
+	}
+	if got, _ := os.ReadFile(source); string(got) != applied {
+		t.Errorf("the file changed:\n%s", got)
 	}
 }
 

@@ -47,7 +47,7 @@ func TestLocateAndApplySuggestion(t *testing.T) {
 	if want := strings.Replace(coderSource, "\ta := 1\n\treturn a\n", "\tb := 1\n\treturn b\n", 1); s.read("x.go") != want || !ap.Written || ap.StartLine != 6 {
 		t.Errorf("apply: got %+v and x.go\n%s", ap, s.read("x.go"))
 	}
-	s.refused("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c1"}, "id: comment c1's suggestion cannot be applied", "x.go no longer holds", "lreview_locate")
+	s.refused("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c1"}, "id: comment c1's suggestion cannot be applied", "already applied: x.go:6–7 holds it")
 	s.refused("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c2"}, "id: comment c2 holds no ```suggestion block")
 	s.ok("lreview_locate", map[string]any{"file": "r.review.json", "id": "c1"}, &loc)
 	if len(loc.Comments) != 1 || loc.Comments[0].Status != "changed" || !strings.Contains(loc.Comments[0].Reason, "lreview_rebase") {

@@ -50,6 +50,10 @@ const (
 	// beside the review.
 	CodeSourceChanged   = "source-changed"
 	CodeWorktreeDiffers = "worktree-differs"
+	// CodeSuggestionApplied is the information on an active comment whose
+	// suggestion the working tree holds where its lines were: it replaces
+	// source-changed there, the change being the one asked for.
+	CodeSuggestionApplied = "suggestion-applied"
 
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
@@ -113,5 +117,6 @@ func Codes() []CodeInfo {
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
 		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
+		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
 	}
 }

@@ -60,6 +60,12 @@ type Action struct {
 	// settles its stale-anchor. The server offers such an action as a quick
 	// fix for that diagnostic, and any other as a rewrite.
 	Resolves *exchange.Diagnostic
+	// Cursor, when set, is where the editor puts the cursor once the
+	// action is applied: inside the empty body it writes.
+	Cursor *BodyCursor
+	// Preferred marks the action an editor may apply as the fix of that
+	// diagnostic without asking.
+	Preferred bool
 }
 
 // Stamp formats t as an `at` value: RFC 3339 in UTC, to the second, as
@@ -106,6 +112,7 @@ func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Actio
 	}
 	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
 		add("Reply to "+name, e)
+		out[len(out)-1] = withBodyCursor(out[len(out)-1], BodyCursor{Comment: name, Reply: len(c.Replies)})
 	}
 	for i := range out {
 		out[i].Resolves = diagnosticFixedBy(r, c, out[i].Edits)
@@ -328,7 +335,7 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // side whose image holds both ends.
 func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
 	doc, ix := r.Doc, r.Index
-	p, ok := PatchLineAt(doc, start)
+	p, ok := patchLineNear(doc, start, true)
 	if !ok {
 		return nil
 	}
@@ -339,7 +346,7 @@ func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action 
 	f := ix.Files[fi]
 	lines := f.Hunks[hi].Lines
 	last := li
-	if q, ok := PatchLineAt(doc, end); ok && q > p {
+	if q, ok := patchLineNear(doc, end, end == start); ok && q > p {
 		if fj, hj, lj, ok := ix.LineAt(q); ok && fj == fi && hj == hi {
 			last = lj
 		}
@@ -370,7 +377,7 @@ func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action 
 			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(ix.Patch, f, anchored), At: at,
 		}
 		if e, ok := NewCommentEdit(doc, nc); ok {
-			out = append(out, Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})
+			out = append(out, withBodyCursor(Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}}, BodyCursor{Comment: nc.ID, Reply: -1}))
 		}
 	}
 	return out

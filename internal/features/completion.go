@@ -54,6 +54,11 @@ type Completion struct {
 	// at the cursor.
 	Range exchange.Range
 	Items []Item
+	// Indent is the white space the cursor's line starts with: a client
+	// that adjusts the indentation of a multi-line item (the protocol's
+	// default insertTextMode) adds it to the item's lines after the first,
+	// which must then be written relative to it (RelativeIndent).
+	Indent string
 }
 
 // maxLineDocs bounds the line items that carry a diff excerpt as their
@@ -74,16 +79,18 @@ func (r Analysis) Complete(offset int) Completion {
 	case completeComment:
 		out.Items = []Item{r.newCommentItem(place)}
 	}
+	insideQuotes(doc, &out, place, offset)
+	out.Indent = exchange.LineIndent(doc.Text, offset)
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
-	quoted := place.rng.End > place.rng.Start && doc.Text.Byte(place.rng.Start) == '"'
+	quoted := out.Range.End > out.Range.Start && doc.Text.Byte(out.Range.Start) == '"'
 	for i := range out.Items {
 		it := &out.Items[i]
 		it.Filter = it.Label
 		if quoted {
 			it.Filter = jsontext.Quote(it.Label)
 		}
-		it.Extra = commaInside(it, place.rng)
+		it.Extra = commaInside(it, out.Range)
 	}
 	return out
 }

@@ -49,8 +49,8 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // (id, path, side, start_line, body), laid out like the comments already
 // there. Its values are real ones (a fresh id, the patch's first file and
 // first line of that file's image) so that the plain text is a comment
-// that resolves; the snippet makes each a placeholder, the side a choice,
-// and leaves the cursor in the body.
+// that resolves; the snippet makes each a placeholder and leaves the
+// cursor in the body.
 func (r Analysis) newCommentItem(c completionContext) Item {
 	doc := r.Doc
 	id := FreshID(doc)
@@ -60,10 +60,6 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
 			st = layoutOf(doc.Text, first)
 		}
-	}
-	other := anchor.Left
-	if side == anchor.Left {
-		other = anchor.Right
 	}
 	plain := []jsonMember{
 		{"id", jsontext.Quote(id)},
@@ -75,7 +71,10 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 	snip := []jsonMember{
 		{"id", `"${1:` + snippetText(strings.Trim(jsontext.Quote(id), `"`)) + `}"`},
 		{"path", `"${2:` + snippetText(strings.Trim(jsontext.Quote(path), `"`)) + `}"`},
-		{"side", `"${3|` + side.String() + "," + other.String() + `|}"`},
+		// A placeholder, not a choice: Neovim's snippets leave a choice
+		// empty until one is picked, and an empty side breaks the review.
+		// The side's own completion offers both values.
+		{"side", `"${3:` + side.String() + `}"`},
 		{"start_line", "${4:" + strconv.Itoa(line) + "}"},
 		{"body", `"$0"`},
 	}

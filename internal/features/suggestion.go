@@ -36,6 +36,13 @@ type Suggestion struct {
 // errNoSuggestion: the comment holds no suggestion block.
 var errNoSuggestion = errors.New("no suggestion block")
 
+// errApplied: the tree already holds the suggestion (AppliedSuggestion).
+var errApplied = errors.New("already applied")
+
+// IsApplied reports whether err, from Suggestion, says that the working
+// tree already holds the suggestion.
+func IsApplied(err error) bool { return errors.Is(err, errApplied) }
+
 // IsNoSuggestion reports whether err, from Suggestion, says that the
 // comment has no suggestion at all (rather than one that cannot be
 // applied).
@@ -57,6 +64,9 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 		return Suggestion{}, worktree.ErrUnresolved
 	case res.Side != anchor.Right:
 		return Suggestion{}, errors.New("a suggestion replaces RIGHT lines, and the comment is on LEFT")
+	}
+	if a, ok := r.AppliedSuggestion(t, ci); ok {
+		return Suggestion{}, fmt.Errorf("%w: %s holds it", errApplied, a.Place())
 	}
 	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	switch {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // CommandShow is the command of every code lens: its one argument is a
@@ -59,9 +62,17 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 		return applySuggestion(ctx, s, p.Arguments)
 	case CommandNextComment, CommandPreviousComment:
 		return moveToComment(ctx, s, p.Arguments, p.Command == CommandNextComment)
+	case CommandShowBody:
+		return showBody(ctx, s, p.Arguments)
+	case CommandEditBody:
+		return editBody(ctx, s, p.Arguments)
+	case CommandSetBody:
+		return setBody(ctx, s, p.Arguments)
+	case CommandOpenBody:
+		return openBody(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))
 	}
 	var loc protocol.Location
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {

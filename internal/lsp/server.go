@@ -42,6 +42,10 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
+	// Poll is how often the reviewed files are looked at for a client
+	// that does not watch them (poll.go): 0 is DefaultPoll, less than 0
+	// never.
+	Poll time.Duration
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
@@ -100,6 +104,8 @@ type Server struct {
 	wt *worktreeState
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
+	// bodies are the bodies opened as files (bodyfile.go).
+	bodies bodyFiles
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and

@@ -40,10 +40,13 @@ type worktreeState struct {
 	// warm the reviews whose files were read once (worktreeDiagnostics).
 	watched map[protocol.DocumentURI]string
 	warm    map[protocol.DocumentURI]bool
+	// polled are, by review, the patch's files the server looks at
+	// itself when the client does not watch them (poll.go).
+	polled map[protocol.DocumentURI][]string
 }
 
 func newWorktreeState() *worktreeState {
-	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}}
+	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}, polled: map[protocol.DocumentURI][]string{}}
 }
 
 // workspaceParams is what initialize says about the workspace.
@@ -68,6 +71,14 @@ type workspaceCapabilities struct {
 
 // initWorktree records initialize's workspace and capabilities.
 func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
+	// A client that watches no files has the server look (poll.go),
+	// started once the lock below is released.
+	watch := false
+	defer func() {
+		if !watch {
+			s.startPolling()
+		}
+	}()
 	w := s.wt
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -85,6 +96,7 @@ func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
 	s.src.mu.Lock()
 	s.src.documentChanges = caps.WorkspaceEdit.DocumentChanges
 	s.src.mu.Unlock()
+	watch = w.watch
 }
 
 // fileOf is the path of a file: URI, or "".
@@ -186,16 +198,20 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 // they changed since the last registration for this review.
 func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *Analysis) {
 	var watchers []protocol.FileSystemWatcher
-	var names []string
+	var names, paths []string
 	for _, f := range an.Index.Files {
 		if file, err := t.Read(f.NewName); err == nil {
 			names = append(names, file.Abs)
+			paths = append(paths, file.Path)
 			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(file.Abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
 		}
 	}
 	key := strings.Join(names, "\n")
 	w := s.wt
 	w.mu.Lock()
+	if !w.watch {
+		w.polled[docURI] = paths
+	}
 	old, had := w.watched[docURI]
 	if !w.watch || len(watchers) == 0 || had && old == key {
 		w.mu.Unlock()
@@ -227,6 +243,7 @@ func (s *Server) forgetReview(docURI protocol.DocumentURI) {
 	_, had := w.watched[docURI]
 	delete(w.watched, docURI)
 	delete(w.warm, docURI)
+	delete(w.polled, docURI)
 	w.mu.Unlock()
 	if !had {
 		return

@@ -102,7 +102,7 @@ func (s *wtSession) waitCodes(want ...string) []protocol.Diagnostic {
 		s.c.mu.Unlock()
 		var got []string
 		for _, d := range last {
-			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers {
+			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers || code == exchange.CodeSuggestionApplied {
 				got = append(got, code)
 			}
 		}

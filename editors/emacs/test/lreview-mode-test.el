@@ -219,6 +219,58 @@ typing above them."
             (flymake-start)
             (let ((d (car (lreview-test-diagnostics "c1: Return the error"))))
               (and d (= (line-number-at-pos (flymake-diagnostic-beg d)) 75)))))
+;;; A body edited as Markdown
+
+(defconst lreview-test-body-json
+  "\"Return the error 🚀.\\r\\n\\r\\n```suggestion\\r\\n\\t\\tline -= \\\"a\\\\b\\\"\\r\\n```\\r\\n\""
+  "A body as the writer spells it: a suggestion block, tabs, quotes, a
+backslash, an emoji and CRLF line ends.")
+
+(ert-deftest lreview-mode-edit-body ()
+  (let* ((lreview-server-command (list (getenv "LREVIEW_LSP") "--stdio"))
+         (original (with-temp-buffer
+                     (insert-file-contents lreview-test-fixture)
+                     (goto-char (point-min))
+                     (search-forward "\"body\": ")
+                     (let ((start (point)))
+                       (forward-sexp)
+                       (delete-region start (point)))
+                     (insert lreview-test-body-json)
+                     (buffer-string)))
+         (file (lreview-test-copy "body.review.json" original))
+         (buf (find-file-noselect file))
+         server body)
+    (unwind-protect
+        (with-current-buffer buf
+          (call-interactively #'eglot)
+          (setq server (eglot-current-server))
+          (lreview-test-wait "eglot connected" (jsonrpc-running-p server))
+          (lreview-test-goto "\"body\": ")
+          (call-interactively #'lreview-edit-body)
+          (setq body (current-buffer))
+          (should (equal (buffer-string)
+                         "Return the error 🚀.\r\n\r\n```suggestion\r\n\t\tline -= \"a\\b\"\r\n```\r\n"))
+          ;; Saved unchanged: the review is as it was.
+          (lreview-body-save)
+          (should (equal (with-current-buffer buf (buffer-string)) original))
+          ;; Another first line, written back as one JSON string.
+          (goto-char (point-min))
+          (delete-region (point) (line-end-position))
+          (insert "Return the *error*.\r")
+          (lreview-body-save)
+          (lreview-test-wait "the new body in the review"
+            (with-current-buffer buf
+              (save-excursion (goto-char (point-min)) (search-forward "\"Return the *error*.\\r\\n" nil t))))
+          ;; And back: byte for byte.
+          (goto-char (point-min))
+          (delete-region (point) (line-end-position))
+          (insert "Return the error 🚀.\r")
+          (lreview-body-save)
+          (lreview-test-wait "the old first line back in the review"
+            (with-current-buffer buf
+              (save-excursion (goto-char (point-min)) (search-forward "\"Return the error 🚀.\\r\\n" nil t))))
+          (should (equal (with-current-buffer buf (buffer-string)) original)))
+      (when (buffer-live-p body) (kill-buffer body))
       (when server
         (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
       (with-current-buffer buf (set-buffer-modified-p nil))

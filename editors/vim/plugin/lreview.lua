@@ -39,11 +39,19 @@ vim.api.nvim_create_autocmd('FileType', {
 -- vim.lsp.enable()), it attaches through LspAttach.
 vim.api.nvim_create_autocmd('LspAttach', {
   group = vim.api.nvim_create_augroup('lreview.keys', { clear = true }),
-  desc = 'Map gd to the lreview server definition',
+  desc = 'Map gd to the lreview server definition; complete whole items',
   callback = function(ev)
     local client = vim.lsp.get_client_by_id(ev.data.client_id)
     if client and client.name == 'lreview' and vim.fn.maparg('gd', 'n') == '' then
       vim.keymap.set('n', 'gd', vim.lsp.buf.definition, { buffer = ev.buf, desc = 'lreview: go to definition' })
+    end
+    -- Completion items a word cannot hold (lua/lreview/complete.lua).
+    if client and client.name == 'lreview' then
+      require('lreview.complete').attach(ev.buf)
+      -- The body at the cursor as Markdown (lua/lreview/body.lua).
+      vim.api.nvim_buf_create_user_command(ev.buf, 'LreviewBody', function()
+        require('lreview.body').edit(ev.buf)
+      end, { desc = 'lreview: edit the body at the cursor as Markdown; :w writes it back' })
     end
   end,
 })

@@ -73,11 +73,12 @@ export const EXTENSION_CODES = ['renamed-path', 'header-path', 'duplicate-member
  * Codes only the language server publishes, for editors: `too-large` says a
  * file is over the server's message size limit; `dismissed` greys out a
  * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
- * `worktree-differs` compare the review with the working tree;
+ * `worktree-differs` compare the review with the working tree, as does
+ * `suggestion-applied` (the tree holds a comment's suggestion);
  * `review-comment` is a review's comment shown on a source file; `check`
  * prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {

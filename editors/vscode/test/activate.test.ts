@@ -29,6 +29,11 @@ function stubVscode(
     ThemeColor: class {
       constructor(readonly id: string) {}
     },
+    EventEmitter: class {
+      event = () => disposable;
+      fire(): void {}
+      dispose(): void {}
+    },
     window: {
       createOutputChannel: () => ({
         appendLine: (s: string) => rec.output.push(s),
@@ -61,6 +66,7 @@ function stubVscode(
         return { get: (key: string) => settings[key] };
       },
       onDidChangeConfiguration: () => disposable,
+      registerFileSystemProvider: () => disposable,
       onDidChangeTextDocument: () => disposable,
       onDidCloseTextDocument: () => disposable,
       onDidOpenTextDocument: () => disposable,
@@ -138,6 +144,7 @@ test('activate: registers the commands', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' });
   assert.deepEqual([...rec.commands.keys()].sort(), [
     'lreview.dismissComment',
+    'lreview.editBodyAsMarkdown',
     'lreview.goToNextComment',
     'lreview.goToPreviousComment',
     'lreview.internal.moveCursor',

@@ -242,6 +242,7 @@ test('package.json: settings, commands and legend match the shared conventions',
     'lreview.goToPreviousComment': 'lreview: Go to Previous Review Comment',
     'lreview.replyToComment': 'lreview: Reply',
     'lreview.dismissComment': 'lreview: Dismiss',
+    'lreview.editBodyAsMarkdown': 'lreview: Edit Body as Markdown',
   });
 
   const legend = pkg.contributes.semanticTokenTypes.map((t: { id: string }) => t.id);

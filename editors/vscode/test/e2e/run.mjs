@@ -20,6 +20,7 @@ import { CheckError, shooter } from './ui.mjs';
 import { checks } from './checks.mjs';
 import { worktreeChecks, writeRepository } from './worktree.mjs';
 import { sourceChecks } from './sources.mjs';
+import { byhandChecks } from './byhand.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, '..', '..');
@@ -154,7 +155,7 @@ async function main() {
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
-    for (const check of [...checks.slice(0, at), ...sourceChecks, ...worktreeChecks, ...checks.slice(at)]) {
+    for (const check of [...checks.slice(0, at), ...sourceChecks, ...worktreeChecks, ...byhandChecks, ...checks.slice(at)]) {
       if (only ? !only.includes(check.name) : check.optional) continue;
       const t0 = Date.now();
       try {
