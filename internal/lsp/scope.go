@@ -251,9 +251,28 @@ func matchGlob(pat, segs []string) bool {
 // the open ones at their versions (waiting for their analyses), and those
 // on disk that are not open.
 func (v *requestView) reviewsInScope(ctx context.Context) []scopedReview {
+	return v.scoped(ctx, false)
+}
+
+// publishedReviewsInScope is reviewsInScope with each open review as its
+// newest analysis completed: a publish of the source files follows the
+// reviews' own publishes and never makes a version be analysed that the
+// debounce or a newer version would skip.
+func (v *requestView) publishedReviewsInScope(ctx context.Context) []scopedReview {
+	return v.scoped(ctx, true)
+}
+
+func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview {
 	var out []scopedReview
 	open := map[string]bool{}
-	for u := range v.docs {
+	for u, sn := range v.docs {
+		if analysed {
+			if an := sn.hist.newest(); an != nil {
+				open[fileOf(string(u))] = true
+				out = append(out, scopedReview{uri: u, open: true, version: sn.version, an: an})
+			}
+			continue
+		}
 		sn, an, err := v.analysisOf(ctx, u)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {

@@ -110,6 +110,13 @@ func (h *history) since(seq uint64) (*Analysis, *exchange.Change) {
 	return h.an, &ch
 }
 
+// newest is the newest analysis completed, nil before the first.
+func (h *history) newest() *Analysis {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.an
+}
+
 func (h *history) record(seq uint64, an *Analysis) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

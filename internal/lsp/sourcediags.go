@@ -126,7 +126,8 @@ func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.Diagnosti
 func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protocol.DocumentURI]bool) {
 	bufs := s.buffers()
 	v := s.view()
-	reviews := v.reviewsInScope(ctx)
+	defer v.release()
+	reviews := v.publishedReviewsInScope(ctx)
 	if ctx.Err() != nil {
 		return
 	}
