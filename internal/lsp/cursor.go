@@ -41,6 +41,15 @@ func showBody(ctx context.Context, s *requestView, args []any) (any, error) {
 		return nil, err
 	}
 	off, ok := features.BodyAt(an.Doc, bc)
+	if sn := s.latestSnapshot(docURI); !ok && sn != nil && sn != s.docs[docURI] {
+		// The edit came in a change after the command was sent (a
+		// client's order): the command is about the text the client
+		// has now, whose body is what it shows.
+		if an, err := sn.analysis(ctx); err == nil {
+			conv = Converter{M: an.Mapper, Enc: sn.enc}
+			off, ok = features.BodyAt(an.Doc, bc)
+		}
+	}
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no body of %s to show (reply %d)", docURI, bc.Comment, bc.Reply))
 	}

@@ -219,6 +219,11 @@ typing above them."
             (flymake-start)
             (let ((d (car (lreview-test-diagnostics "c1: Return the error"))))
               (and d (= (line-number-at-pos (flymake-diagnostic-beg d)) 75)))))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (with-current-buffer buf (set-buffer-modified-p nil))
+      (kill-buffer buf))))
+
 ;;; A body edited as Markdown
 
 (defconst lreview-test-body-json

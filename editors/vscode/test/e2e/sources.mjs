@@ -87,23 +87,31 @@ async function reply({ page, shot, dirs }) {
 
 async function nextComment({ page, shot }) {
   await openSource(page);
-  await runCommand(page, 'Go to Line/Column...', { opensInput: true });
-  await page.locator('.quick-input-widget .quick-input-box input').fill(':1:1');
-  await page.keyboard.press('Enter');
-  // drifted.review.json, open, has its c1 on line 71 of handler.go; handler.review.json has
-  // c1 and c2 on line 72.
-  for (const line of [71, 72]) {
-    await page.keyboard.press('Alt+F8');
-    await until(page, `Alt+F8 to move to line ${line}`, (l) => {
-      const at = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
-      return { ok: at.includes(`Ln ${l},`), value: at };
+  // Every comment in scope is on line 72 of handler.go by now: handler.review.json's c1 and
+  // c2, and drifted.review.json's c1, which preferred-quick-fix re-anchored from RIGHT 71 to
+  // RIGHT 72 in its unsaved buffer (the source comments follow the review's buffer).
+  const at = async (line, col) => {
+    await runCommand(page, 'Go to Line/Column...', { opensInput: true });
+    await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}:${col}`);
+    await page.keyboard.press('Enter');
+    await until(page, `the cursor on line ${line}`, (l) => {
+      const s = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: s.includes(`Ln ${l},`), value: s };
     }, line);
-  }
-  await page.keyboard.press('Shift+Alt+F8');
-  await until(page, 'Shift+Alt+F8 to move back to line 71', () => {
-    const at = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
-    return { ok: at.includes('Ln 71,'), value: at };
-  });
+  };
+  const moves = async (key, line) => {
+    await page.keyboard.press(key);
+    await until(page, `${key} to move to line ${line}`, (l) => {
+      const s = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
+      return { ok: s.includes(`Ln ${l},`), value: s };
+    }, line);
+  };
+  await at(1, 1);
+  await moves('Alt+F8', 72); // the next comment, below
+  await at(75, 1);
+  await moves('Shift+Alt+F8', 72); // the previous one, above
+  await at(72, 5);
+  await moves('Alt+F8', 72); // none after it: around to the first
   await shot('source-next-comment');
 }
 
