@@ -103,6 +103,7 @@ func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeAct
 		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
 	}
 	out := codeActions(an.Report, req)
+	out = append(out, s.contractActions(p.TextDocument.URI, an, req)...)
 	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 

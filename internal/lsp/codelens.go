@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -26,9 +27,14 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 	if err != nil {
 		return nil, err
 	}
-	shown := visibleDiagnostics(an.Diagnostics, s.currentSettings().Diagnostics.Disabled)
+	axis, axisDiags, hasAxis := s.contractLens(p.TextDocument.URI, an)
+	shown := visibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), s.currentSettings().Diagnostics.Disabled)
 	out := []protocol.CodeLens{}
-	for _, l := range an.Lenses(shown) {
+	lenses := an.Lenses(shown)
+	if hasAxis {
+		lenses = append(lenses, axis)
+	}
+	for _, l := range lenses {
 		target := protocol.Location{URI: p.TextDocument.URI, Range: conv.Range(l.Target)}
 		out = append(out, protocol.CodeLens{
 			Range:   conv.Range(l.Range),

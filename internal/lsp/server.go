@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/leanreview/lreview-lsp/internal/contract"
 	"io"
 	"runtime/debug"
 	"sync"
@@ -98,6 +99,8 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
+	// contracts are the contract axis's comparisons (contract.go).
+	contracts contract.Cache
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
