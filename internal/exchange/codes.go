@@ -52,11 +52,15 @@ const (
 	// OpenAPI description the patch changes, on the line that makes it;
 	// a non-breaking or informative one; a decision comment whose change
 	// the description no longer makes; a description that could not be
-	// compared. `check` reports them when it can rebuild the files.
+	// compared; and the axis's status with the verdict, on the document's
+	// opening brace (what the summary lens reads, for every editor and
+	// every `check` format). `check` reports them when it can rebuild the
+	// files.
 	CodeContractBreaking    = "contract-breaking"
 	CodeContractChange      = "contract-change"
 	CodeContractStale       = "contract-decision-stale"
 	CodeContractUnavailable = "contract-unavailable"
+	CodeContractVerdict     = "contract-verdict"
 
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
@@ -113,6 +117,7 @@ func Codes() []CodeInfo {
 		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
 		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
 		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read."},
+		{Code: CodeContractVerdict, Severity: SeverityError, Description: "The contract axis and the review's verdict: an error when the verdict is Block, a warning when Hold, information when Ship."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},

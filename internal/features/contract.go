@@ -55,8 +55,31 @@ func (r Analysis) ContractDiagnostics(res *contract.Result) []exchange.Diagnosti
 			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", anchor.CommentName(c), summary, c.Path),
 		})
 	}
+	if v, ok := r.verdictDiagnostic(res); ok {
+		out = append(out, v)
+	}
 	exchange.SortDiagnostics(out)
 	return out
+}
+
+// verdictDiagnostic is the axis and the verdict on the document's opening
+// brace, for the editors without code lenses and every `check` format:
+// an error when the verdict is Block (check exits 1), a warning when
+// Hold, information when Ship.
+func (r Analysis) verdictDiagnostic(res *contract.Result) (exchange.Diagnostic, bool) {
+	root := r.Doc.Root
+	if root == nil {
+		return exchange.Diagnostic{}, false
+	}
+	sev := exchange.SeverityInformation
+	switch res.Verdict {
+	case contract.Block:
+		sev = exchange.SeverityError
+	case contract.Hold:
+		sev = exchange.SeverityWarning
+	}
+	return exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
+		Code: exchange.CodeContractVerdict, Message: res.Summary()}, true
 }
 
 func (r Analysis) findingDiagnostic(res *contract.Result, f *contract.Finding) exchange.Diagnostic {

@@ -16,7 +16,7 @@ import (
 func contractDiags(ds []protocol.Diagnostic) []protocol.Diagnostic {
 	var out []protocol.Diagnostic
 	for _, d := range ds {
-		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") {
+		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") && code != exchange.CodeContractVerdict {
 			out = append(out, d)
 		}
 	}
@@ -53,7 +53,11 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	u := protocol.DocumentURI(uri.File(repo.ReviewFile))
 	c.open(u, repo.Review)
 
-	ds := contractDiags(c.waitDiagnostics(u, 1))
+	all := c.waitDiagnostics(u, 1)
+	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityError || v.Message != "contract: fail (1 breaking, undecided) · verdict: Block" || v.Range.Start.Line != 0 {
+		t.Errorf("verdict: got %+v", v)
+	}
+	ds := contractDiags(all)
 	var breaking *protocol.Diagnostic
 	for i := range ds {
 		if ds[i].Code == exchange.CodeContractBreaking {
@@ -94,7 +98,11 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 		t.Fatalf("the approval wrote:\n%s", text)
 	}
 	c.change(u, 2, nil, text)
-	ds = contractDiags(c.waitDiagnostics(u, 2))
+	all = c.waitDiagnostics(u, 2)
+	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityInformation || v.Message != "contract: warn (1 breaking, approved) · verdict: Ship" {
+		t.Errorf("verdict after approving: got %+v", v)
+	}
+	ds = contractDiags(all)
 	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(ds[0].Message, "breaking, approved in c1") {
 		t.Errorf("after approving: got %+v, want one warning approved in c1", ds)
 	}
@@ -128,6 +136,15 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityError || !strings.Contains(ds[0].Message, "rejected in c1") {
 		t.Errorf("after rejecting: got %+v", ds)
 	}
+}
+
+func verdictOf(ds []protocol.Diagnostic) *protocol.Diagnostic {
+	for i := range ds {
+		if ds[i].Code == exchange.CodeContractVerdict {
+			return &ds[i]
+		}
+	}
+	return nil
 }
 
 func containsString(list []string, s string) bool {
