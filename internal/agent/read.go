@@ -54,6 +54,8 @@ type CheckOutput struct {
 	Clean       bool         `json:"clean" jsonschema:"true when there is no error"`
 	Counts      Counts       `json:"counts"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
+
+	Contract *ContractAxis `json:"contract,omitempty" jsonschema:"the API-contract axis, when the patch changes an OpenAPI description"`
 }
 
 func severityWord(s exchange.Severity) string {
@@ -70,9 +72,10 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 	}
 	doc, name := r.doc, r.name
 	rep := anchor.CheckDocument(doc, nil)
-	out := CheckOutput{File: name, Diagnostics: []Diagnostic{}}
+	ds, axis := s.withContract(rep)
+	out := CheckOutput{File: name, Diagnostics: []Diagnostic{}, Contract: axis}
 	m := doc.Mapper()
-	for _, d := range rep.Diagnostics {
+	for _, d := range ds {
 		line, _ := m.LineCol(d.Range.Start)
 		od := Diagnostic{Code: d.Code, Severity: severityWord(d.Severity), Message: d.Message, Line: line}
 		if c := anchor.CommentAt(doc, d.Range.Start); c != nil {
