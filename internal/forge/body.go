@@ -205,7 +205,7 @@ func reviewBody(title, summary string, marker bool) string {
 func splitReviewBody(text string) (title, summary string) {
 	t := strings.TrimRight(text, " \t\r\n")
 	if rest, ok := strings.CutSuffix(t, reviewMarker); ok {
-		return "", strings.TrimSuffix(rest, "\n\n")
+		return "", dropVerdict(strings.TrimSuffix(rest, "\n\n"))
 	}
 	rest, ok := strings.CutSuffix(t, reviewTitleMarker)
 	if !ok {
@@ -216,7 +216,7 @@ func splitReviewBody(text string) (title, summary string) {
 	if len(first) < 4 || !strings.HasPrefix(first, "**") || !strings.HasSuffix(first, "**") {
 		return "", text
 	}
-	return first[2 : len(first)-2], summary
+	return first[2 : len(first)-2], dropVerdict(summary)
 }
 
 // isReviewBody reports whether text ends with the marker reviewBody
