@@ -285,3 +285,18 @@ func TestParseDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateExternalRef: a $ref to another file is not followed (the
+// server reads nothing a review names outside the patch's files): the
+// description is not compared, and says why.
+func TestEvaluateExternalRef(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	ext := v.Copy()
+	ext.Get("components", "schemas")["Order"] = map[string]any{"$ref": "order.yaml#/Order"}
+	repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {v.YAML(), ext.YAML()}})
+	res, _ := evaluate(t, repo, false)
+	if res.Status != contract.Unavailable || !strings.Contains(res.Files[0].Reason, "the new openapi.yaml") {
+		t.Errorf("got %s (%q), want unavailable", res.Summary(), res.Files[0].Reason)
+	}
+	t.Log(res.Files[0].Reason)
+}

@@ -58,7 +58,14 @@ type Change struct {
 // OpenAPI 3.0 or 3.1, $refs within the file only). An empty text is a
 // side where the file does not exist: every operation of the other side
 // is added or removed. The error names the side that could not be read.
-func Compare(name string, old, new []byte) ([]Change, error) {
+func Compare(name string, old, new []byte) (changes []Change, err error) {
+	// A description is data from elsewhere: whatever the libraries do
+	// with one they cannot handle is a file not compared, never a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			changes, err = nil, fmt.Errorf("comparing %s failed inside oasdiff: %v", name, r)
+		}
+	}()
 	if len(old) == 0 && len(new) == 0 {
 		return nil, nil
 	}
@@ -75,10 +82,10 @@ func Compare(name string, old, new []byte) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s: %w", name, err)
 	}
-	changes := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
+	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
 	l := checker.NewDefaultLocalizer()
-	out := make([]Change, 0, len(changes))
-	for _, c := range changes {
+	out := make([]Change, 0, len(found))
+	for _, c := range found {
 		out = append(out, changeOf(c, l))
 	}
 	return out, nil
