@@ -285,19 +285,25 @@ func (r *Result) StatusWords() string {
 	if r.Derived && r.Status != Unavailable {
 		status += ", derived"
 	}
+	// Unavailable says why; otherwise the files not compared are counted
+	// whatever the status (a failure found in the others does not make
+	// them compared), their reasons on their headers.
 	var parts []string
-	switch r.Status {
-	case Unavailable, Partial:
-		for _, f := range r.Files {
-			if !f.Compared {
-				parts = append(parts, f.Path+" not compared: "+f.Reason)
-			}
-		}
-		if r.Status == Partial {
-			parts = append([]string{fmt.Sprintf("%d of %d specifications compared", len(r.Files)-len(parts), len(r.Files))}, parts...)
+	compared := 0
+	for _, f := range r.Files {
+		if f.Compared {
+			compared++
+		} else if r.Status == Unavailable {
+			parts = append(parts, f.Path+" not compared: "+f.Reason)
 		}
 	}
-	if r.Status != Unavailable {
+	count := fmt.Sprintf("%d of %d specifications compared", compared, len(r.Files))
+	switch {
+	case r.Status == Partial:
+		parts = append(parts, count, r.breakingWords())
+	case r.Status != Unavailable && compared < len(r.Files):
+		parts = append(parts, r.breakingWords(), count)
+	case r.Status != Unavailable:
 		parts = append(parts, r.breakingWords())
 	}
 	if n := len(r.Stale); n > 0 {

@@ -221,7 +221,8 @@ func TestEvaluateRebuild(t *testing.T) {
 		if res.Status != contract.Partial || res.Verdict != contract.Hold {
 			t.Errorf("got %s, want partial, Hold", res.Summary())
 		}
-		if got := res.Summary(); !strings.HasPrefix(got, "contract: partial (1 of 2 specifications compared; legacy/swagger.json not compared: legacy/swagger.json: the working tree's file holds neither side") {
+		if got := res.Summary(); got != "contract: partial (1 of 2 specifications compared; no breaking change) · verdict: Hold" ||
+			res.Files[0].Path != "legacy/swagger.json" || !strings.HasPrefix(res.Files[0].Reason, "legacy/swagger.json: the working tree's file holds neither side") {
 			t.Errorf("got %q", got)
 		}
 	})

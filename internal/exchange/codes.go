@@ -113,7 +113,7 @@ func Codes() []CodeInfo {
 		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment names a renamed file by its other name."},
 		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
-		{Code: CodeContractBreaking, Severity: SeverityError, Fix: true, Description: "A breaking change of an OpenAPI description the patch changes, undecided or rejected (a warning once approved, or when the comparison is derived)."},
+		{Code: CodeContractBreaking, Severity: SeverityError, Description: "A breaking change of an OpenAPI description the patch changes, undecided or rejected (a warning once approved, or when the comparison is derived)."},
 		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
 		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
 		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read."},

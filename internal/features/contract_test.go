@@ -47,7 +47,7 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 	r, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale))
 	got := diagWords(r, r.ContractDiagnostics(res))
 	for _, want := range []string{
-		"contract-verdict error: contract: fail (1 breaking, undecided; 1 stale decision) · verdict: Block @ {",
+		"contract-verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block @ {",
 		`contract-unavailable warning: the contract of legacy/swagger.json was not compared: legacy/swagger.json: the working tree's file holds neither side of the patch's hunks; the verdict cannot pass without it @ "diff --git a/legacy/swagger.json b/legacy/swagger.json"`,
 		`contract-breaking error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it @ "-    \"delete\":"`,
 		`contract-change hint: GET /customers: endpoint added (non-breaking) @ "+    \"get\":"`,
@@ -62,7 +62,7 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 		}
 	}
 	l, ok := r.ContractLens(res)
-	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 stale decision) · verdict: Block" ||
+	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block" ||
 		!strings.HasPrefix(string(r.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
 		t.Errorf("lens: got %+v (target at %q)", l, r.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
 	}
