@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -154,4 +157,50 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestContractFollowsTheFile: the axis is kept per version, with the
+// files it read; when the description changes on disk (the client's
+// watcher says so) the same version is published again, compared anew.
+func TestContractFollowsTheFile(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {v.YAML(), v.RemoveDelete().YAML()}})
+	c := newTestClient(t, Options{})
+	c.mustCall("initialize", map[string]any{
+		"processId":        nil,
+		"workspaceFolders": []any{map[string]any{"uri": uri.File(repo.Root), "name": "repo"}},
+		"capabilities":     fullCapabilities("utf-16"),
+	}, nil)
+	c.notifyServer("initialized", map[string]any{})
+	u := protocol.DocumentURI(uri.File(repo.ReviewFile))
+	c.open(u, repo.Review)
+	if v := verdictOf(c.waitDiagnostics(u, 1)); v == nil || v.Message != "contract: fail (1 breaking, undecided) · verdict: Block" {
+		t.Fatalf("verdict: got %+v", v)
+	}
+	spec := filepath.Join(repo.Root, "openapi.yaml")
+	if err := os.WriteFile(spec, []byte(v.JSON()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	_ = os.Chtimes(spec, later, later)
+	c.notifyServer("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": uri.File(spec), "type": 2}}})
+	want := "contract: unavailable (openapi.yaml not compared: openapi.yaml: the working tree's file holds neither side of the patch's hunks) · verdict: Hold"
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		list := c.diagnostics[u]
+		last := list[len(list)-1].Diagnostics
+		c.mu.Unlock()
+		if v := verdictOf(last); v != nil && v.Message == want && v.Severity == protocol.DiagnosticSeverityWarning {
+			break
+		}
+		select {
+		case <-c.notify:
+		case <-deadline:
+			t.Fatalf("no publish with the verdict %q; the last had %+v", want, verdictOf(last))
+		}
+	}
+	if got := lensTitles(t, c, u); !containsString(got, want) {
+		t.Errorf("lenses: got %q", got)
+	}
 }

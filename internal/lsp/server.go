@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/leanreview/lreview-lsp/internal/contract"
 	"io"
 	"runtime/debug"
 	"sync"
@@ -99,8 +98,8 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
-	// contracts are the contract axis's comparisons (contract.go).
-	contracts contract.Cache
+	// contracts is the contract axis's state (contract.go).
+	contracts contractState
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
