@@ -301,3 +301,15 @@ func TestEvaluateExternalRef(t *testing.T) {
 	}
 	t.Log(res.Files[0].Reason)
 }
+
+// TestCompareCircularRef: a schema that refers to itself is compared, not
+// followed forever.
+func TestCompareCircularRef(t *testing.T) {
+	v := contracttest.Orders("3.1.0")
+	c := v.Copy()
+	c.Get("components", "schemas", "Order", "properties")["children"] = map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Order"}}
+	cs, err := contract.Compare("openapi.yaml", []byte(c.YAML()), []byte(c.NarrowAmount().YAML()))
+	if err != nil || len(cs) == 0 || cs[0].Severity != contract.Breaking || !strings.Contains(cs[0].Summary, "`amount`") {
+		t.Errorf("got %+v, %v; want the narrowed amount, breaking, first", cs, err)
+	}
+}
