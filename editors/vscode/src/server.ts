@@ -63,10 +63,21 @@ export const DIAGNOSTIC_CODES = [
  * Codes this project adds to the spec's table: `renamed-path` (a comment
  * names the other side's name of a renamed file), `header-path` (a comment
  * names a plain diff's file as its ---/+++ line writes it) and
- * `lone-surrogate` (half of a surrogate pair escaped alone). `check` prints
- * them too.
+ * `lone-surrogate` (half of a surrogate pair escaped alone), and the API
+ * contract axis's `contract-breaking`, `contract-change`,
+ * `contract-decision-stale`, `contract-unavailable` and `contract-verdict`.
+ * `check` prints them too.
  */
-export const EXTENSION_CODES = ['renamed-path', 'header-path', 'lone-surrogate'] as const;
+export const EXTENSION_CODES = [
+  'renamed-path',
+  'header-path',
+  'lone-surrogate',
+  'contract-breaking',
+  'contract-change',
+  'contract-decision-stale',
+  'contract-unavailable',
+  'contract-verdict',
+] as const;
 
 /**
  * Codes only the language server publishes, for editors: `too-large` says a
