@@ -102,6 +102,7 @@ var codeSpec = map[string]struct {
 	"stale-anchor":            {[]int{sevInfo}, true, false},
 	"renamed-path":            {[]int{sevHint}, true, false},
 	"header-path":             {[]int{sevHint}, true, true},
+	"duplicate-member":        {[]int{sevWarn, sevError}, false, false},
 	"lone-surrogate":          {[]int{sevWarn}, false, false},
 	"id-missing":              {[]int{sevHint}, true, false},
 	"id-duplicate":            {[]int{sevError}, true, false},

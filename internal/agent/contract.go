@@ -7,7 +7,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
-	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // ContractAxis is the contract axis of a review that changes an OpenAPI
@@ -21,23 +20,31 @@ type ContractAxis struct {
 	Undecided []string `json:"undecided,omitempty" jsonschema:"the breaking changes no comment approves or rejects yet; a comment whose body begins 'contract: approved — <change>' or 'contract: rejected — <change>' decides one"`
 }
 
-// withContract returns rep's diagnostics with the contract axis's, and
-// the axis, when the review changes a description; the descriptions are
-// rebuilt from the server's root as a working tree.
-func (s *server) withContract(rep *anchor.Report) ([]exchange.Diagnostic, *ContractAxis) {
+// withContract returns the diagnostics ds (counted in counts) of the
+// review at rel with the contract axis's, and the axis, when the review
+// changes a description. The descriptions are rebuilt, on every call
+// (the tree changes under a version of the review), from the review's
+// working tree as lreview_locate finds it (s.tree: read through the
+// root), or from the patch alone when that cannot be opened.
+func (s *server) withContract(rel string, rep *anchor.Report, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis) {
 	if !contract.HasSpec(rep.Index) {
-		return rep.Diagnostics, nil
+		return ds, counts, nil
 	}
-	t, _ := worktree.Open(s.root)
+	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
 	an := features.Analysis{Report: rep}
 	res := an.Contract(t, nil)
-	ds := append(slices.Clip(rep.Diagnostics), an.ContractDiagnostics(res)...)
-	exchange.SortDiagnostics(ds)
 	axis := &ContractAxis{Status: string(res.Status), Derived: res.Derived, Verdict: string(res.Verdict), Summary: res.Summary()}
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {
 			axis.Undecided = append(axis.Undecided, f.Summary)
 		}
 	}
-	return ds, axis
+	extra := an.ContractDiagnostics(res)
+	if len(extra) == 0 {
+		return ds, counts, axis
+	}
+	all := append(slices.Clip(rep.Diagnostics), extra...)
+	exchange.SortDiagnostics(all)
+	ds, counts = convertDiagnostics(rep.Doc, all)
+	return ds, counts, axis
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 func TestRepositoryPath(t *testing.T) {
@@ -42,7 +44,7 @@ func TestRepositoryPath(t *testing.T) {
 // realDiffs returns the real diffs of ../shared/data/realdiff*: their
 // names and lines. Absent (a clone without the shared data), the test
 // is skipped, except under CI, where it must run.
-func realDiffs(t *testing.T) map[string][]string {
+func realDiffs(t testing.TB) map[string][]string {
 	t.Helper()
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "realdiff*"))
 	out := map[string][]string{}
@@ -116,7 +118,7 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 						continue
 					}
 					for _, p := range names {
-						comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %s, "side": %q, "start_line": %d`, len(comments)+1, exchange.Quote(p), s, n)))
+						comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %s, "side": %q, "start_line": %d`, len(comments)+1, jsontext.Quote(p), s, n)))
 						w := want{path: p}
 						if p != path {
 							w.code, w.fixTo = exchange.CodeHeaderPath, path
@@ -134,7 +136,7 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 				var codes []string
 				for _, d := range a.byComment[i] {
 					codes = append(codes, d.Code)
-					if d.Code == exchange.CodeHeaderPath && (len(d.Fixes) != 1 || !d.Fixes[0].Safe || d.Fixes[0].Edits[0].NewText != exchange.Quote(w.fixTo)) {
+					if d.Code == exchange.CodeHeaderPath && (len(d.Fixes) != 1 || !d.Fixes[0].Safe || d.Fixes[0].Edits[0].NewText != jsontext.Quote(w.fixTo)) {
 						t.Errorf("%s %s %d: got header-path fixes %+v, want one safe fix to %q", w.path, r.Side, r.Comment.StartLine, d.Fixes, w.fixTo)
 					}
 				}

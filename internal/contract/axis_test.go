@@ -10,6 +10,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/contract/contracttest"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -123,7 +124,7 @@ func decision(id, path, word, summary string) string {
 	return `{"id": "` + id + `", "path": "` + path + `", "side": "RIGHT", "start_line": 1, "body": ` + quote(contract.DecisionLine(word, summary)+"\nWe announced it.") + `}`
 }
 
-func quote(s string) string { return string(exchange.Quote(s)) }
+func quote(s string) string { return jsontext.Quote(s) }
 
 func TestEvaluateDecisions(t *testing.T) {
 	v := contracttest.Orders("3.0.3")

@@ -55,7 +55,7 @@ func TestMovedPatchSharesLines(t *testing.T) {
 			if k%2 == 0 {
 				got = ParseEdited(NewText(src), prev, ch)
 			} else {
-				got = ParseIncremental(src, prev)
+				got = parseIncremental(src, prev)
 			}
 			ctx := fmt.Sprintf("%s, edit %d (%s)", name, k, what)
 			comparePatchLines(t, ctx, got, Parse(src))

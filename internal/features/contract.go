@@ -7,6 +7,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -52,7 +53,7 @@ func (r Analysis) ContractDiagnostics(res *contract.Result) []exchange.Diagnosti
 		}
 		out = append(out, exchange.Diagnostic{
 			Range: rg, Severity: exchange.SeverityWarning, Code: exchange.CodeContractStale,
-			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", anchor.CommentName(c), summary, c.Path),
+			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", c.Name(), summary, c.Path),
 		})
 	}
 	if v, ok := r.verdictDiagnostic(res); ok {
@@ -111,7 +112,7 @@ func (r Analysis) findingDiagnostic(res *contract.Result, f *contract.Finding) e
 }
 
 func (r Analysis) commentName(ci int) string {
-	return anchor.CommentName(r.Doc.Review.Comments[ci])
+	return r.Doc.Review.Comments[ci].Name()
 }
 
 // findingRange is the patch line a finding is about, else its file's
@@ -201,7 +202,7 @@ func (r Analysis) decisionEdit(f *contract.Finding, word string, opts ActionOpti
 		if rest != "" {
 			body += "\n" + rest
 		}
-		return exchange.ReplaceValue(n, exchange.Quote(body)), true
+		return exchange.ReplaceValue(n, jsontext.Quote(body)), true
 	}
 	fd := f.File.Diff
 	dl, ok := r.decisionLine(f)

@@ -101,14 +101,7 @@ type reply struct{ author, body, at string }
 // replies are read only under the replies marker, and left in the body
 // when they do not read back.
 func splitBody(text string) (body string, replies []reply, id string, ok bool) {
-	marked := text
-	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
-		// Every line ends in CRLF: an edit in the forge's web page
-		// rewrote the LF an export writes before the marker, and every
-		// other.
-		marked = strings.ReplaceAll(text, "\r\n", "\n")
-	}
-	rest, id, ok := cutMarker(marked)
+	rest, id, ok := cutMarker(lfText(text))
 	if !ok {
 		return text, nil, "", false
 	}
@@ -125,6 +118,52 @@ func splitBody(text string) (body string, replies []reply, id string, ok bool) {
 		}
 	}
 	return rest, nil, id, true
+}
+
+// lfText is text with CRLF line ends made LF when every line has one: an
+// edit in the forge's web page rewrote the LF an export writes before
+// the marker, and every other.
+func lfText(text string) string {
+	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
+		return strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	return text
+}
+
+// unmarked is text without the id marker that ends it: a body whose
+// quoted replies are kept as text.
+func unmarked(text string) string {
+	rest, _, ok := cutMarker(lfText(text))
+	if !ok {
+		return text
+	}
+	return strings.TrimSuffix(rest, "\n\n")
+}
+
+// replyBody is what a forge that threads replies is sent for one reply
+// posted as a real reply: the reply quoted as quoteReplies writes it, so
+// that the forge shows whose words the poster posts, after the replies
+// marker unless marker is false.
+func replyBody(r *exchange.Reply, marker bool) string {
+	q := quoteReplies([]*exchange.Reply{r})
+	if !marker {
+		return q
+	}
+	return repliesMarker + "\n" + q
+}
+
+// splitReplyBody reverses replyBody: the one reply quoted, ok false when
+// text is not a reply an export posted.
+func splitReplyBody(text string) (reply, bool) {
+	q, ok := strings.CutPrefix(lfText(text), repliesMarker+"\n")
+	if !ok {
+		return reply{}, false
+	}
+	rs, good := unquoteReplies(strings.TrimRight(q, "\n"))
+	if !good || len(rs) != 1 {
+		return reply{}, false
+	}
+	return rs[0], true
 }
 
 // cutMarker removes the id marker that ends text (trailing white space

@@ -37,6 +37,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	f.out = &outgoing{sn: sn, gen: gen, parts: parts}
 	s.mu.Unlock()
 	s.sendOutgoing()
+	s.sourcesChanged(false) // its comments on the source files
 }
 
 // outgoing is a publish decided and not yet sent. A file has one at most,

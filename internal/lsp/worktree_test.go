@@ -102,7 +102,7 @@ func (s *wtSession) waitCodes(want ...string) []protocol.Diagnostic {
 		s.c.mu.Unlock()
 		var got []string
 		for _, d := range last {
-			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers {
+			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers || code == exchange.CodeSuggestionApplied {
 				got = append(got, code)
 			}
 		}
@@ -314,13 +314,16 @@ func mustMarshal(t *testing.T, v any) []byte {
 func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
 
 // registrations waits for the server's client/registerCapability
-// requests, sent once the first diagnostics are decided.
+// requests of the review's working tree, sent once the first diagnostics
+// are decided (those of the reviews in scope, "lreview-scope", aside).
 func (s *wtSession) registrations() []protocol.RegistrationParams {
 	s.t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		s.c.mu.Lock()
-		regs := slices.Clone(s.c.registrations)
+		regs := slices.DeleteFunc(slices.Clone(s.c.registrations), func(r protocol.RegistrationParams) bool {
+			return len(r.Registrations) > 0 && r.Registrations[0].ID == "lreview-scope"
+		})
 		s.c.mu.Unlock()
 		if len(regs) > 0 {
 			return regs

@@ -266,3 +266,5 @@ echo "ok   helix: the fix is applied and saved (start_line 71 -> 72, nothing els
 passed=$((passed + 1))
 keys : q ! Enter
 echo "$passed passed, 0 failed"
+# Writing a review by hand: completion, the cursor after "Comment on".
+bash "$here/byhand.sh"

@@ -19,6 +19,8 @@ import * as cs from './codeserver.mjs';
 import { CheckError, shooter } from './ui.mjs';
 import { checks } from './checks.mjs';
 import { worktreeChecks, writeRepository } from './worktree.mjs';
+import { sourceChecks } from './sources.mjs';
+import { byhandChecks } from './byhand.mjs';
 import { contractChecks, writeContract } from './contract.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,7 +97,7 @@ function prepare(pre, root, dirs) {
   const vsix = packageVsix(root);
   fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(pre.cs, dirs, vsix));
   fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
-  writeRepository(dirs.workspace, path.join(here, 'fixtures'));
+  writeRepository(dirs.workspace);
   writeContract(dirs.workspace, path.join(here, 'fixtures'));
   const second = path.join(root, 'bin2', 'lreview-lsp');
   fs.mkdirSync(path.dirname(second), { recursive: true });
@@ -151,13 +153,19 @@ async function main() {
       userSettings,
       machineSettings,
       outDir,
-      fixtures: path.join(here, 'fixtures'),
     };
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
-    for (const check of [...checks.slice(0, at), ...worktreeChecks, ...contractChecks, ...checks.slice(at)]) {
-      if (only && !only.includes(check.name)) continue;
+    for (const check of [
+      ...checks.slice(0, at),
+      ...sourceChecks,
+      ...worktreeChecks,
+      ...contractChecks,
+      ...byhandChecks,
+      ...checks.slice(at),
+    ]) {
+      if (only ? !only.includes(check.name) : check.optional) continue;
       const t0 = Date.now();
       try {
         await check.run(ctx);
