@@ -24,3 +24,24 @@ func TestExportVerdict(t *testing.T) {
 		t.Errorf("body:\ngot  %q\nwant %q", rv.Body, want)
 	}
 }
+
+// TestExportVerdictEveryForge: every forge's review body carries the
+// verdict section, not GitHub's alone.
+func TestExportVerdictEveryForge(t *testing.T) {
+	repo := contractReview(t)
+	for _, to := range []string{"github", "gitlab", "gerrit", "gitea", "bitbucket", "azure"} {
+		args := []string{"export", "--to", to}
+		if to == "gitlab" {
+			args = append(args, "--base-sha", "b", "--start-sha", "s", "--head-sha", "h")
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(append(args, repo.ReviewFile), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("export --to %s: exit %d: %s", to, code, stderr.String())
+		}
+		for _, want := range []string{"**Verdict: Block** — contract: fail (2 breaking, undecided)", "- DELETE /orders/{id}: API removed without deprecation"} {
+			if !bytes.Contains(stdout.Bytes(), []byte(want)) {
+				t.Errorf("export --to %s: got\n%s\nwant it to hold %q", to, stdout.String(), want)
+			}
+		}
+	}
+}

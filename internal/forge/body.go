@@ -222,6 +222,12 @@ func unquoteReplies(text string) ([]reply, bool) {
 	return out, true
 }
 
+// body is the plan's review body on every forge: the title, the summary
+// and the verdict section (Plan.Verdict, when set) after it.
+func (p *Plan) body(marker bool) string {
+	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict), marker)
+}
+
 // reviewBody is the review's own body: the title in bold, the summary,
 // and with marker the hidden marker that lets an import tell them apart.
 func reviewBody(title, summary string, marker bool) string {
