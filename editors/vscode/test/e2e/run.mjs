@@ -161,8 +161,8 @@ async function main() {
       ...checks.slice(0, at),
       ...sourceChecks,
       ...worktreeChecks,
-      ...contractChecks,
       ...byhandChecks,
+      ...contractChecks,
       ...checks.slice(at),
     ]) {
       if (only ? !only.includes(check.name) : check.optional) continue;
