@@ -154,6 +154,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v\n", displayName(name), err)
 		return 1
 	}
+	plan.Verdict = exportVerdict(name, plan)
 	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {
 		them := "them"

@@ -106,6 +106,13 @@ var codeSpec = map[string]struct {
 	"lone-surrogate":          {[]int{sevWarn}, false, false},
 	"id-missing":              {[]int{sevHint}, true, false},
 	"id-duplicate":            {[]int{sevError}, true, false},
+	// The contract axis (this project's): Approve and Reject are editing
+	// actions, like "Comment on RIGHT 74", not fixes carried in data.
+	"contract-breaking":       {[]int{sevError, sevWarn}, false, false},
+	"contract-change":         {[]int{sevHint}, false, false},
+	"contract-decision-stale": {[]int{sevWarn}, false, false},
+	"contract-unavailable":    {[]int{sevWarn}, false, false},
+	"contract-verdict":        {[]int{sevError, sevWarn, sevInfo}, false, false},
 }
 
 var orphanReasons = []string{"unknown-path", "line-not-in-image", "range-crosses-hunks", "inverted-range", "no-such-image"}

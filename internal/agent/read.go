@@ -58,6 +58,8 @@ type CheckOutput struct {
 	Total       int          `json:"total" jsonschema:"how many diagnostics the filter keeps, on every page"`
 	Diagnostics []Diagnostic `json:"diagnostics" jsonschema:"this page of them"`
 	NextCursor  string       `json:"next_cursor,omitempty" jsonschema:"give it as cursor to read the next page; absent on the last"`
+
+	Contract *ContractAxis `json:"contract,omitempty" jsonschema:"the API-contract axis, when the patch changes an OpenAPI description"`
 }
 
 func severityWord(s exchange.Severity) string {
@@ -74,35 +76,42 @@ var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "h
 func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
 	p.outOnce.Do(func() {
 		rep := p.report()
-		doc := rep.Doc
-		m := doc.Mapper()
-		p.diags = make([]Diagnostic, 0, len(rep.Diagnostics))
-		for _, d := range rep.Diagnostics {
-			line, _ := m.LineCol(d.Range.Start)
-			od := Diagnostic{Code: d.Code, Severity: severityWord(d.Severity), Message: d.Message, Line: line}
-			if c := anchor.CommentAt(doc, d.Range.Start); c != nil {
-				od.CommentID = c.Name()
-			}
-			for _, f := range d.Fixes {
-				if f.Preferred {
-					od.Fix = f.Title
-					break
-				}
-			}
-			switch d.Severity {
-			case exchange.SeverityError:
-				p.counts.Error++
-			case exchange.SeverityWarning:
-				p.counts.Warning++
-			case exchange.SeverityInformation:
-				p.counts.Information++
-			default:
-				p.counts.Hint++
-			}
-			p.diags = append(p.diags, od)
-		}
+		p.diags, p.counts = convertDiagnostics(rep.Doc, rep.Diagnostics)
 	})
 	return p.diags, p.counts
+}
+
+// convertDiagnostics converts ds, diagnostics of doc, to the tool's
+// shape, and counts them by severity.
+func convertDiagnostics(doc *exchange.Document, ds []exchange.Diagnostic) ([]Diagnostic, Counts) {
+	m := doc.Mapper()
+	out := make([]Diagnostic, 0, len(ds))
+	var counts Counts
+	for _, d := range ds {
+		line, _ := m.LineCol(d.Range.Start)
+		od := Diagnostic{Code: d.Code, Severity: severityWord(d.Severity), Message: d.Message, Line: line}
+		if c := anchor.CommentAt(doc, d.Range.Start); c != nil {
+			od.CommentID = c.Name()
+		}
+		for _, f := range d.Fixes {
+			if f.Preferred {
+				od.Fix = f.Title
+				break
+			}
+		}
+		switch d.Severity {
+		case exchange.SeverityError:
+			counts.Error++
+		case exchange.SeverityWarning:
+			counts.Warning++
+		case exchange.SeverityInformation:
+			counts.Information++
+		default:
+			counts.Hint++
+		}
+		out = append(out, od)
+	}
+	return out, counts
 }
 
 func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
@@ -123,6 +132,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		return nil, CheckOutput{}, err
 	}
 	all, counts := r.p.diagnostics()
+	all, counts, axis := s.withContract(r.path, r.p.report(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil
@@ -132,7 +142,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 			}
 		}
 	}
-	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}}
+	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}, Contract: axis}
 	var b strings.Builder
 	n := pg.fill(len(kept), &b, func(i int) string { return diagnosticText(kept[i]) })
 	out.Diagnostics = append(out.Diagnostics, kept[pg.start:pg.start+n]...)

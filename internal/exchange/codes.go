@@ -55,6 +55,20 @@ const (
 	// source-changed there, the change being the one asked for.
 	CodeSuggestionApplied = "suggestion-applied"
 
+	// The contract axis (internal/contract): a breaking change of an
+	// OpenAPI description the patch changes, on the line that makes it;
+	// a non-breaking or informative one; a decision comment whose change
+	// the description no longer makes; a description that could not be
+	// compared; and the axis's status with the verdict, on the document's
+	// opening brace (what the summary lens reads, for every editor and
+	// every `check` format). `check` reports them when it can rebuild the
+	// files.
+	CodeContractBreaking    = "contract-breaking"
+	CodeContractChange      = "contract-change"
+	CodeContractStale       = "contract-decision-stale"
+	CodeContractUnavailable = "contract-unavailable"
+	CodeContractVerdict     = "contract-verdict"
+
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
 	CodeTooLarge = "too-large"
@@ -112,6 +126,11 @@ func Codes() []CodeInfo {
 		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
 		{Code: CodeDuplicateMember, Severity: SeverityWarning, Description: "An object has two members of one name: readers that keep the first and those that keep the last see different reviews (an error for leanreview_review, patch and comments)."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
+		{Code: CodeContractBreaking, Severity: SeverityError, Description: "A breaking change of an OpenAPI description the patch changes, undecided or rejected (a warning once approved, or when the comparison is derived)."},
+		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
+		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
+		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read."},
+		{Code: CodeContractVerdict, Severity: SeverityError, Description: "The contract axis and the review's verdict: an error when the verdict is Block, a warning when Hold, information when Ship."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},

@@ -44,7 +44,7 @@ type AzurePosition struct {
 // replies by default; quoted or dropped when opts say so).
 func (p *Plan) Azure(opts Options) []AzureThread {
 	out := make([]AzureThread, 0, len(p.placed)+1)
-	if body := reviewBody(p.Title, p.Summary, !opts.NoMarker); body != "" {
+	if body := p.body(!opts.NoMarker); body != "" {
 		out = append(out, AzureThread{Comments: []AzureComment{{Content: body, CommentType: "text"}}})
 	}
 	for i := range p.placed {

@@ -46,7 +46,7 @@ type BitbucketMultiline struct {
 // parent to set; quoted or dropped when opts say so).
 func (p *Plan) Bitbucket(opts Options) []BitbucketComment {
 	out := make([]BitbucketComment, 0, len(p.placed)+1)
-	if body := reviewBody(p.Title, p.Summary, !opts.NoMarker); body != "" {
+	if body := p.body(!opts.NoMarker); body != "" {
 		out = append(out, BitbucketComment{Text: body})
 	}
 	for i := range p.placed {

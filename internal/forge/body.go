@@ -222,6 +222,12 @@ func unquoteReplies(text string) ([]reply, bool) {
 	return out, true
 }
 
+// body is the plan's review body on every forge: the title, the summary
+// and the verdict section (Plan.Verdict, when set) after it.
+func (p *Plan) body(marker bool) string {
+	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict), marker)
+}
+
 // reviewBody is the review's own body: the title in bold, the summary,
 // and with marker the hidden marker that lets an import tell them apart.
 func reviewBody(title, summary string, marker bool) string {
@@ -244,7 +250,7 @@ func reviewBody(title, summary string, marker bool) string {
 func splitReviewBody(text string) (title, summary string) {
 	t := strings.TrimRight(text, " \t\r\n")
 	if rest, ok := strings.CutSuffix(t, reviewMarker); ok {
-		return "", strings.TrimSuffix(rest, "\n\n")
+		return "", dropVerdict(strings.TrimSuffix(rest, "\n\n"))
 	}
 	rest, ok := strings.CutSuffix(t, reviewTitleMarker)
 	if !ok {
@@ -255,7 +261,7 @@ func splitReviewBody(text string) (title, summary string) {
 	if len(first) < 4 || !strings.HasPrefix(first, "**") || !strings.HasSuffix(first, "**") {
 		return "", text
 	}
-	return first[2 : len(first)-2], summary
+	return first[2 : len(first)-2], dropVerdict(summary)
 }
 
 // isReviewBody reports whether text ends with the marker reviewBody

@@ -48,7 +48,7 @@ const (
 // cannot know for the comments it creates.
 func (p *Plan) Gerrit(opts Options) GerritReview {
 	rv := GerritReview{
-		Message:  reviewBody(p.Title, p.Summary, !opts.NoMarker),
+		Message:  p.body(!opts.NoMarker),
 		Comments: map[string][]GerritComment{},
 	}
 	replies := opts.Replies

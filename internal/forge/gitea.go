@@ -42,7 +42,7 @@ type Narrowed struct {
 func (p *Plan) Gitea(opts Options) (GiteaReview, []Narrowed) {
 	rv := GiteaReview{
 		Event:    giteaEvent(opts.Event),
-		Body:     reviewBody(p.Title, p.Summary, !opts.NoMarker),
+		Body:     p.body(!opts.NoMarker),
 		CommitID: opts.CommitID,
 		Comments: make([]GiteaComment, 0, len(p.placed)),
 	}

@@ -16,6 +16,7 @@ type Plan struct {
 	Doc      *exchange.Document
 	Title    string
 	Summary  string
+	Verdict  string // VerdictSection, after the summary in the body
 	Problems []Problem
 	Left     []LeftOut
 	placed   []placed

@@ -107,6 +107,7 @@ func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeAct
 		canShow:  s.canShowDocument(),
 	}
 	out := s.appliedActions(codeActions(an.Report, req), req, an)
+	out = append(out, s.contractActions(p.TextDocument.URI, an, req)...)
 	out = append(out, s.bodyFileActions(req, an)...)
 	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }

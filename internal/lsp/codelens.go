@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -36,12 +37,17 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 	if err != nil {
 		return nil, err
 	}
-	shown := visibleDiagnostics(an.Diagnostics, s.currentSettings().Diagnostics.Disabled)
+	axis, axisDiags, hasAxis := s.contractLens(p.TextDocument.URI, an)
+	shown := visibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), s.currentSettings().Diagnostics.Disabled)
 	s.mu.Lock()
 	canShow := s.showDocument
 	s.mu.Unlock()
 	out := []protocol.CodeLens{}
-	for _, l := range an.Lenses(shown) {
+	lenses := an.Lenses(shown)
+	if hasAxis {
+		lenses = append(lenses, axis)
+	}
+	for _, l := range lenses {
 		cmd := &protocol.Command{Title: l.Title}
 		if canShow {
 			target := protocol.Location{URI: p.TextDocument.URI, Range: conv.Range(l.Target)}

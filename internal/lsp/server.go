@@ -102,6 +102,8 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
+	// contracts is the contract axis's state (contract.go).
+	contracts contractState
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
 	// bodies are the bodies opened as files (bodyfile.go).

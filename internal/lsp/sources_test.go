@@ -109,15 +109,6 @@ func summary(ds []protocol.Diagnostic) []string {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-func withMessages(want ...string) func(publishedDiagnostics) bool {
-	return func(p publishedDiagnostics) bool { return slices.Equal(summary(p.Diagnostics), want) }
-}
-
-var handlerComments = []string{
-	"72-72 information: c2: The old call ignored errors. · on removed lines",
-	"72-73 information: c1: Return the error 🚀. · suggestion",
-}
-
 // TestSourceCommentsFromDisk: a review in scope that is not open puts
 // its active comments on the source file, pushed before the file is
 // opened; the dismissed one is not shown; the LEFT one sits on the first

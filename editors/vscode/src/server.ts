@@ -64,10 +64,22 @@ export const DIAGNOSTIC_CODES = [
  * names the other side's name of a renamed file), `header-path` (a comment
  * names a plain diff's file as its ---/+++ line writes it),
  * `duplicate-member` (two members of one name in one object) and
- * `lone-surrogate` (half of a surrogate pair escaped alone). `check` prints
- * them too.
+ * `lone-surrogate` (half of a surrogate pair escaped alone), and the API
+ * contract axis's `contract-breaking`, `contract-change`,
+ * `contract-decision-stale`, `contract-unavailable` and `contract-verdict`.
+ * `check` prints them too.
  */
-export const EXTENSION_CODES = ['renamed-path', 'header-path', 'duplicate-member', 'lone-surrogate'] as const;
+export const EXTENSION_CODES = [
+  'renamed-path',
+  'header-path',
+  'duplicate-member',
+  'lone-surrogate',
+  'contract-breaking',
+  'contract-change',
+  'contract-decision-stale',
+  'contract-unavailable',
+  'contract-verdict',
+] as const;
 
 /**
  * Codes only the language server publishes, for editors: `too-large` says a

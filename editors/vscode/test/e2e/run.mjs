@@ -21,6 +21,7 @@ import { checks } from './checks.mjs';
 import { worktreeChecks, writeRepository } from './worktree.mjs';
 import { sourceChecks } from './sources.mjs';
 import { byhandChecks } from './byhand.mjs';
+import { contractChecks, writeContract } from './contract.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, '..', '..');
@@ -97,6 +98,7 @@ function prepare(pre, root, dirs) {
   fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(pre.cs, dirs, vsix));
   fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
   writeRepository(dirs.workspace);
+  writeContract(dirs.workspace, path.join(here, 'fixtures'));
   const second = path.join(root, 'bin2', 'lreview-lsp');
   fs.mkdirSync(path.dirname(second), { recursive: true });
   fs.copyFileSync(pre.binary, second);
@@ -155,7 +157,14 @@ async function main() {
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
-    for (const check of [...checks.slice(0, at), ...sourceChecks, ...worktreeChecks, ...byhandChecks, ...checks.slice(at)]) {
+    for (const check of [
+      ...checks.slice(0, at),
+      ...sourceChecks,
+      ...worktreeChecks,
+      ...byhandChecks,
+      ...contractChecks,
+      ...checks.slice(at),
+    ]) {
       if (only ? !only.includes(check.name) : check.optional) continue;
       const t0 = Date.now();
       try {
