@@ -103,7 +103,17 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			out = append(out, a)
 		}
 		r := pc.review
+		// Where the comments of several reviews share the file, each
+		// action names its review, as the diagnostics do: two "Reply to
+		// c1" would be a guess.
+		title := func(t string) string {
+			if pc.named == "" {
+				return t
+			}
+			return features.InReview(t, pc.named)
+		}
 		for _, sa := range r.an.SourceActions(pc.in.Comment, opts) {
+			sa.Title = title(sa.Title)
 			if !caps.applyEdit && !caps.actionLiterals {
 				continue
 			}
@@ -117,12 +127,13 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			conv := Converter{M: sg.File.Mapper(), Enc: enc}
 			edits := conv.TextEdits([]exchange.Edit{sg.Edit})
 			target := protocol.DocumentURI(uri.File(sg.File.Abs))
-			add(protocol.CodeAction{Title: sg.Title, Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
+			add(protocol.CodeAction{Title: title(sg.Title), Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
 		}
 		if canShow {
 			conv := Converter{M: r.an.Mapper, Enc: enc}
 			loc := protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)}
-			add(protocol.CodeAction{Title: features.ShowTitle(pc.in.Name), Command: &protocol.Command{Title: features.ShowTitle(pc.in.Name), Command: CommandShow, Arguments: []any{loc}}})
+			show := title(features.ShowTitle(pc.in.Name))
+			add(protocol.CodeAction{Title: show, Command: &protocol.Command{Title: show, Command: CommandShow, Arguments: []any{loc}}})
 		}
 	}
 	return out, nil

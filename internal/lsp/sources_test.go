@@ -266,6 +266,12 @@ func TestSourceTwoReviews(t *testing.T) {
 	if rel := p.Diagnostics[0].RelatedInformation; len(rel) != 3 || rel[2].Message != "reply 2 by assistant" {
 		t.Errorf("s1's related: got %s, want the comment and its two replies", jsonOf(t, rel))
 	}
+	// The actions name their review too: "Reply to c1" could be either's.
+	var actions []protocol.CodeAction
+	s.c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": s.source}, "range": protocol.Range{Start: protocol.Position{Line: 69}, End: protocol.Position{Line: 69}}, "context": map[string]any{"diagnostics": []any{}}}, &actions)
+	if len(actions) == 0 || actions[0].Title != "Reply to s1 · in second.review.json" {
+		t.Errorf("actions on s1's line: got %s, want the first \"Reply to s1 · in second.review.json\"", jsonOf(t, actions))
+	}
 	s.idle()
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()

@@ -46,6 +46,8 @@ export class Sources implements vscode.Disposable {
   private readonly controller: vscode.CommentController;
   /** The comment threads shown, by source URI. */
   private readonly threads = new Map<string, vscode.CommentThread[]>();
+  /** reviewOf names the review of a thread where several reviews comment on its file. */
+  private readonly reviewOf = new WeakMap<vscode.CommentThread, string>();
   /** The source documents the current client was told of. */
   private opened = new Set<string>();
 
@@ -181,6 +183,10 @@ export class Sources implements vscode.Disposable {
       if (this.threads.get(key) !== shown) return; // a newer refresh replaced this one
       const thread = this.controller.createCommentThread(uri, d.range, bodies.map((b) => comment(b)));
       thread.label = name;
+      // With several reviews on the file each comment names its review (" · in x.review.json"),
+      // and so do the server's actions: the thread's actions are found by both.
+      const review = / · in (\S+\.review\.json)/.exec(d.message)?.[1];
+      if (review !== undefined) this.reviewOf.set(thread, review);
       thread.contextValue = 'lreview-comment';
       thread.canReply = true;
       thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
@@ -190,6 +196,8 @@ export class Sources implements vscode.Disposable {
 
   /** actionOf runs the server's action titled title on the thread's first line. */
   private async actionOf(thread: vscode.CommentThread, title: string): Promise<vscode.CodeAction | undefined> {
+    const review = this.reviewOf.get(thread);
+    if (review !== undefined) title += ` · in ${review}`;
     const doc = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
     const actions = await this.serverActions(doc, new vscode.Range(range.start.line, 0, range.start.line, 0));

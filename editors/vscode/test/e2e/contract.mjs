@@ -29,18 +29,18 @@ function reviewAt(fixtures, text) {
   return { line: i + 1, column: lines[i].indexOf(text) + 3 };
 }
 
-async function openReview(page) {
+async function openReview(page, name = REVIEW) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(REVIEW);
+  await input.fill(name);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: /^orders\.review\.json$/ }),
+    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
   });
   await row.first().waitFor({ state: 'visible', timeout: 10_000 });
   await row.first().click();
-  await waitFor(page, `the active editor tab ${REVIEW}`, (n) => document.querySelector('.tabs-container .tab.active')?.textContent.includes(n), REVIEW);
+  await waitFor(page, `the active editor tab ${name}`, (n) => document.querySelector('.tabs-container .tab.active')?.textContent.includes(n), name);
 }
 
 /** lens waits for the review's code lenses to hold want (the top of the file in view). */
@@ -110,6 +110,7 @@ async function reject({ page, shot, fixtures }) {
   await openReview(page);
   await runCommand(page, 'File: Revert File');
   await runCommand(page, 'View: Close Editor');
+  await openReview(page, 'drifted.review.json'); // where the checks after these work
 }
 
 export const contractChecks = [

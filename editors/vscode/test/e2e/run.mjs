@@ -153,6 +153,7 @@ async function main() {
       userSettings,
       machineSettings,
       outDir,
+      fixtures: path.join(here, 'fixtures'), // the contract checks' review and description
     };
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.

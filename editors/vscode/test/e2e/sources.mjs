@@ -99,19 +99,22 @@ async function nextComment({ page, shot }) {
       return { ok: s.includes(`Ln ${l},`), value: s };
     }, line);
   };
-  const moves = async (key, line) => {
+  // The comments' first lines: 72 (c1 of both reviews, c2 on the removed lines before it) and
+  // 73 where a comment on the removed lines sits on the line after them.
+  const moves = async (key, lines) => {
     await page.keyboard.press(key);
-    await until(page, `${key} to move to line ${line}`, (l) => {
+    return until(page, `${key} to move to line ${lines.join(' or ')}`, (ls) => {
       const s = document.querySelector('[id="status.editor.selection"]')?.textContent ?? '';
-      return { ok: s.includes(`Ln ${l},`), value: s };
-    }, line);
+      const m = /Ln (\d+),/.exec(s);
+      return { ok: m !== null && ls.includes(Number(m[1])), value: s };
+    }, lines);
   };
   await at(1, 1);
-  await moves('Alt+F8', 72); // the next comment, below
+  await moves('Alt+F8', [72]); // the next comment, below: the first
   await at(75, 1);
-  await moves('Shift+Alt+F8', 72); // the previous one, above
+  await moves('Shift+Alt+F8', [72, 73]); // the previous one, above: the last
   await at(72, 5);
-  await moves('Alt+F8', 72); // none after it: around to the first
+  await moves('Alt+F8', [72, 73]); // the one after line 72, else around to the first
   await shot('source-next-comment');
 }
 
