@@ -10,10 +10,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 helixdir=$(dirname "$here")
 
-hx=${HX:-}
-if [[ -z $hx ]]; then
-  if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
-fi
+# shellcheck source=tmux.sh
+source "$here/tmux.sh"
+hx=$(find_hx)
 if [[ -z $hx || ! -x $hx ]] || ! command -v tmux >/dev/null; then
   [[ -n ${CI:-} ]] && { echo "helix by-hand tests: no Helix or tmux (CI is set)" >&2; exit 1; }
   echo "helix by-hand tests skipped: no Helix or tmux"
@@ -69,30 +68,6 @@ cat >"$tmp/work/hand.review.json" <<'JSON'
 }
 JSON
 
-screen() { tmux -L "$sock" capture-pane -p -t hx "$@"; }
-fail() {
-  echo "FAIL helix: $1" >&2
-  echo "--- screen:" >&2
-  screen >&2 || true
-  exit 1
-}
-wait_for() {
-  local deadline=$((SECONDS + ${2:-20}))
-  while ((SECONDS < deadline)); do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  fail "waited ${2:-20}s for: $1"
-}
-wait_for_cursor() {
-  local deadline=$((SECONDS + 20))
-  while ((SECONDS < deadline)); do
-    screen | grep -qE -- " $1 *\$" && return 0
-    sleep 0.1
-  done
-  fail "waited 20s for the cursor at $1"
-}
-keys() { tmux -L "$sock" send-keys -t hx "$@"; }
 # choose TEXT: moves through the completion menu (C-n, which Helix
 # previews in the document) until the screen shows TEXT.
 choose() {

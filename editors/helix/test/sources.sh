@@ -19,10 +19,9 @@ skip() {
   echo "helix source tests skipped: $1"
   exit 0
 }
-hx=${HX:-}
-if [[ -z $hx ]]; then
-  if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
-fi
+# shellcheck source=tmux.sh
+source "$here/tmux.sh"
+hx=$(find_hx)
 [[ -n $hx && -x $hx ]] || skip "no Helix"
 command -v tmux >/dev/null || skip "no tmux"
 [[ -n ${LREVIEW_LSP:-} && -x ${LREVIEW_LSP:-} ]] || { echo "helix source tests: LREVIEW_LSP must name the lreview-lsp binary" >&2; exit 1; }
@@ -65,24 +64,6 @@ cp "$repo/editors/vim/test/fixtures/worktree.review.json" "$tmp/work/reviews/han
 } >"$tmp/work/internal/api/handler.go"
 hxenv=(env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" PATH="$tmp/bin:$PATH")
 
-screen() { tmux -L "$sock" capture-pane -p -t hx "$@"; }
-fail() {
-  echo "FAIL helix: $1" >&2
-  echo "--- screen:" >&2
-  screen >&2 || true
-  echo "--- helix log:" >&2
-  tail -n 20 "$tmp/home/.cache/helix/helix.log" 2>/dev/null >&2 || true
-  exit 1
-}
-wait_for() {
-  local deadline=$((SECONDS + ${2:-20}))
-  while ((SECONDS < deadline)); do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  fail "waited ${2:-20}s for: $1"
-}
-keys() { tmux -L "$sock" send-keys -t hx "$@"; }
 
 tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 50 -s hx \
   "cd '$tmp/work' && ${hxenv[*]@Q} TERM=xterm-256color '$hx' +72 internal/api/handler.go"
