@@ -23,12 +23,7 @@ func TestPollNoticesASourceSaved(t *testing.T) {
 	c := newTestClient(t, Options{Poll: 50 * time.Millisecond})
 	caps := fullCapabilities("utf-16")
 	caps["workspace"] = map[string]any{"applyEdit": true}
-	c.mustCall("initialize", map[string]any{
-		"processId":        nil,
-		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}},
-		"capabilities":     caps,
-	}, nil)
-	c.notifyServer("initialized", map[string]any{})
+	initializeIn(c, root, caps, nil)
 	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
 	c.open(s.uri, testreviews.WorktreeReview)
 	s.waitCodes()

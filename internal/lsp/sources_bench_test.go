@@ -52,13 +52,7 @@ func scopeRepo(b *testing.B, src []byte) (root, review string, commented map[pro
 func scopeSession(b *testing.B, root string, settings map[string]any) *testClient {
 	c := newTestClient(b, Options{})
 	c.versionsOnly = true
-	params := map[string]any{"processId": nil, "capabilities": map[string]any{},
-		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}}}
-	if settings != nil {
-		params["initializationOptions"] = settings
-	}
-	c.mustCall("initialize", params, nil)
-	c.notifyServer("initialized", map[string]any{})
+	initializeIn(c, root, map[string]any{}, settings)
 	return c
 }
 

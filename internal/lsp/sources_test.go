@@ -33,16 +33,7 @@ func newSrcSession(t *testing.T, shift int, changed string, settings map[string]
 	c := newTestClient(t, Options{})
 	caps := fullCapabilities("utf-16")
 	caps["workspace"] = map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}
-	params := map[string]any{
-		"processId":        nil,
-		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}},
-		"capabilities":     caps,
-	}
-	if settings != nil {
-		params["initializationOptions"] = settings
-	}
-	c.mustCall("initialize", params, nil)
-	c.notifyServer("initialized", map[string]any{})
+	initializeIn(c, root, caps, settings)
 	return &srcSession{t: t, c: c, root: root, review: review,
 		source:    protocol.DocumentURI(uri.File(filepath.Join(root, "internal", "api", "handler.go"))),
 		reviewURI: protocol.DocumentURI(uri.File(review))}

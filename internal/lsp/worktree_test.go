@@ -38,6 +38,15 @@ func newWTSessionWith(t *testing.T, settings, caps map[string]any) *wtSession {
 	root, review := testreviews.WorktreeRepo(t, 0, "")
 	c := newTestClient(t, Options{})
 	caps["workspace"] = map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}
+	initializeIn(c, root, caps, settings)
+	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
+	c.open(s.uri, testreviews.WorktreeReview)
+	return s
+}
+
+// initializeIn initializes c as a client with caps whose one workspace
+// folder is root, with settings (when not nil) as initializationOptions.
+func initializeIn(c *testClient, root string, caps, settings map[string]any) {
 	params := map[string]any{
 		"processId":        nil,
 		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}},
@@ -48,9 +57,6 @@ func newWTSessionWith(t *testing.T, settings, caps map[string]any) *wtSession {
 	}
 	c.mustCall("initialize", params, nil)
 	c.notifyServer("initialized", map[string]any{})
-	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
-	c.open(s.uri, testreviews.WorktreeReview)
-	return s
 }
 
 // pos is the UTF-16 position of the n-th (from 0) needle in the review,
