@@ -19,8 +19,9 @@ import (
 // where an agent needs the argument, the values allowed and what to do.
 // The schemas are the ones the SDK would infer, the input's with the
 // values of side and state listed and lines from 1, the output's without
-// nullable arrays (the server always sends an array, and single-type
-// schema dialects handle ["null","array"] badly).
+// nullable types (the server sends an empty array, or leaves an object
+// out, never null, and single-type schema dialects handle ["null","array"]
+// badly).
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, lines []string, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) {
 	t.InputSchema = inputSchema[In](lines)
 	t.OutputSchema = outputSchema[Out]()
@@ -137,30 +138,34 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// outputSchema is the schema AddTool would infer for T, its arrays typed
-// array alone.
+// outputSchema is the schema AddTool would infer for T, each member
+// typed without "null".
 func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("output schema of %T: %v", *new(T), err)) // a type of this package: a test sees it
 	}
-	plainArrays(s)
+	notNull(s)
 	return s
 }
 
-func plainArrays(s *jsonschema.Schema) {
+func notNull(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
-	if len(s.Types) == 2 && slices.Contains(s.Types, "null") && slices.Contains(s.Types, "array") {
-		s.Types, s.Type = nil, "array"
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		other := s.Types[0]
+		if other == "null" {
+			other = s.Types[1]
+		}
+		s.Types, s.Type = nil, other
 	}
 	for _, p := range s.Properties {
-		plainArrays(p)
+		notNull(p)
 	}
 	for _, d := range s.Defs {
-		plainArrays(d)
+		notNull(d)
 	}
-	plainArrays(s.Items)
-	plainArrays(s.AdditionalProperties)
+	notNull(s.Items)
+	notNull(s.AdditionalProperties)
 }

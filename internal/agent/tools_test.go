@@ -33,6 +33,15 @@ func TestToolsList(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("got tools %v, want %v", names, want)
 	}
+	for _, tool := range res.Tools {
+		out, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(out, []byte(`"null"`)) {
+			t.Errorf("%s: got a nullable type in its output schema, want none (the server never sends null)", tool.Name)
+		}
+	}
 	got, err := json.MarshalIndent(res.Tools, "", "  ")
 	if err != nil {
 		t.Fatal(err)

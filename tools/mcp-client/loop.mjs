@@ -99,7 +99,7 @@ assert.equal(readFileSync(join(root, "x.go"), "utf8"), source);
 const applied = await call("lreview_apply_suggestion", { file, id: "c1" });
 assert.equal(applied.written, true);
 assert.ok(readFileSync(join(root, "x.go"), "utf8").includes("\tb := 1\n\treturn b\n"));
-await refused("lreview_apply_suggestion", { file, id: "c1" }, "no longer holds", "lreview_locate");
+await refused("lreview_apply_suggestion", { file, id: "c1" }, "already applied", "lreview_locate");
 
 // The change moves on: rebase previewed, then written; fix; check.
 const rpv = await call("lreview_preview", { file, change: "rebase", diff_text: diff2 });
