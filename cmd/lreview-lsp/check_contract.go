@@ -22,13 +22,13 @@ type contractAxis struct {
 }
 
 // diagnostics are rep's diagnostics and the axis's, in order.
-func (a *contractAxis) diagnostics(name string, rep *anchor.Report) []exchange.Diagnostic {
+func (a *contractAxis) diagnostics(name string, rep *anchor.Analysis) []exchange.Diagnostic {
 	if !contract.HasSpec(rep.Index) {
 		return rep.Diagnostics
 	}
-	an := features.Analysis{Report: rep}
-	res := an.Contract(a.tree(name), &a.cache)
-	ds := append(slices.Clip(rep.Diagnostics), an.ContractDiagnostics(res)...)
+	an := rep
+	res := features.Contract(an, a.tree(name), &a.cache)
+	ds := append(slices.Clip(rep.Diagnostics), features.ContractDiagnostics(an, res)...)
 	exchange.SortDiagnostics(ds)
 	return ds
 }

@@ -17,7 +17,7 @@ func exportVerdict(name string, plan *forge.Plan) string {
 	if !contract.HasSpec(rep.Index) {
 		return ""
 	}
-	res := features.Analysis{Report: rep}.Contract((&contractAxis{}).tree(name), nil)
+	res := features.Contract(rep, (&contractAxis{}).tree(name), nil)
 	var undecided []string
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {

@@ -82,7 +82,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	if err != nil {
 		return nil, LocateOutput{}, argError("file", "%v", err)
 	}
-	rep := r.p.report()
+	rep := r.p.analysis()
 	var kept []int
 	for i, c := range rep.Doc.Review.Comments {
 		if in.ID == "" || c.Name() == in.ID {
@@ -109,7 +109,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 }
 
 // located finds comment ci of the report in the tree.
-func located(t *worktree.Tree, rep *anchor.Report, ci int) Located {
+func located(t *worktree.Tree, rep *anchor.Analysis, ci int) Located {
 	c := rep.Doc.Review.Comments[ci]
 	loc := t.LocateComment(&rep.Doc.Review.Patch, rep.Anchors.Resolutions[ci])
 	_, sugg := features.SuggestionBlock(c.Body)
@@ -195,8 +195,8 @@ func (s *server) suggestion(in CommentRef) (features.Suggestion, ApplyOutput, er
 	if err != nil {
 		return features.Suggestion{}, ApplyOutput{}, argError("file", "%v", err)
 	}
-	an := features.Analysis{Report: r.p.report()}
-	sg, err := an.Suggestion(t, c.Index)
+	an := r.p.analysis()
+	sg, err := features.SuggestionOf(an, t, c.Index)
 	switch {
 	case features.IsNoSuggestion(err):
 		return sg, ApplyOutput{}, argError("id", "comment %s holds no ```suggestion block (in its body or a reply): nothing to apply", in.ID)

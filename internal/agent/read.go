@@ -75,7 +75,7 @@ var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "h
 // diagnostics are the file's diagnostics, converted once per version.
 func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
 	p.outOnce.Do(func() {
-		rep := p.report()
+		rep := p.analysis()
 		p.diags, p.counts = convertDiagnostics(rep.Doc, rep.Diagnostics)
 	})
 	return p.diags, p.counts
@@ -132,7 +132,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		return nil, CheckOutput{}, err
 	}
 	all, counts := r.p.diagnostics()
-	all, counts, axis := s.withContract(r.path, r.p.report(), all, counts)
+	all, counts, axis := s.withContract(r.path, r.p.analysis(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil
@@ -250,7 +250,7 @@ func validState(member, state string) error {
 // which of them have a problem.
 func (p *parsed) comments() ([]Comment, []bool) {
 	p.comOnce.Do(func() {
-		rep := p.report()
+		rep := p.analysis()
 		diags, _ := p.diagnostics()
 		bad := map[string]bool{}
 		for _, d := range diags {
@@ -329,7 +329,7 @@ func (t *CommentTotals) add(c Comment, problem bool) {
 }
 
 // commentOf describes comment i of the report's document.
-func commentOf(rep *anchor.Report, i int) Comment {
+func commentOf(rep *anchor.Analysis, i int) Comment {
 	c := rep.Doc.Review.Comments[i]
 	out := Comment{
 		ID: c.Name(), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
@@ -349,7 +349,7 @@ func commentOf(rep *anchor.Report, i int) Comment {
 
 // anchorOf says whether res holds, with the diagnostic's message and the
 // drift candidates when it does not.
-func anchorOf(rep *anchor.Report, res *anchor.Resolution) Anchor {
+func anchorOf(rep *anchor.Analysis, res *anchor.Resolution) Anchor {
 	c := res.Comment
 	var a Anchor
 	switch {

@@ -96,7 +96,7 @@ type parsed struct {
 	docOnce sync.Once
 	doc     *exchange.Document
 	repOnce sync.Once
-	rep     *anchor.Report
+	rep     *anchor.Analysis
 	outOnce sync.Once
 	diags   []Diagnostic
 	counts  Counts
@@ -117,12 +117,12 @@ func (p *parsed) document() *exchange.Document {
 	return p.doc
 }
 
-// report is the file checked and anchored.
-func (p *parsed) report() *anchor.Report {
+// analysis is the file checked and anchored.
+func (p *parsed) analysis() *anchor.Analysis {
 	p.repOnce.Do(func() {
-		var prev *anchor.Report
+		var prev *anchor.Analysis
 		if p.prev != nil {
-			prev = p.prev.report()
+			prev = p.prev.analysis()
 		}
 		p.rep = anchor.CheckDocument(p.document(), prev)
 		p.prev = nil // what was carried over is in rep: let the older version go

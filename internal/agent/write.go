@@ -51,7 +51,7 @@ func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddC
 	if err != nil {
 		return nil, Comment{}, err
 	}
-	rep := r.p.report()
+	rep := r.p.analysis()
 	place, err := placeComment(rep.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
 	if err != nil {
 		return nil, Comment{}, err
@@ -111,7 +111,7 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 // writtenComment reads back the comment id from the version just
 // written (checked here once, for the next call too: it is cached).
 func writtenComment(p *parsed, id string) (Comment, error) {
-	rep := p.report()
+	rep := p.analysis()
 	for i, c := range rep.Doc.Review.Comments {
 		if c.ID == id {
 			return commentOf(rep, i), nil

@@ -16,7 +16,7 @@ import (
 
 // evaluate checks the review r (comments added) against its repository
 // (none when noTree) and returns the result and the report.
-func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...string) (*contract.Result, *anchor.Report) {
+func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...string) (*contract.Result, *anchor.Analysis) {
 	t.Helper()
 	rep := anchor.CheckDocument(exchange.Parse([]byte(contracttest.ReviewOf(r.Patch, comments...))), nil)
 	if len(rep.Index.Problems) > 0 {
@@ -33,7 +33,7 @@ func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...strin
 }
 
 // breaking lists the breaking findings as "summary @ patch line text".
-func breaking(r *contract.Result, rep *anchor.Report) []string {
+func breaking(r *contract.Result, rep *anchor.Analysis) []string {
 	var out []string
 	for _, f := range r.Findings {
 		if f.Severity != contract.Breaking {

@@ -87,7 +87,7 @@ func leftWhy(st string) string {
 // with: an anchor that does not resolve (a line not in the diff, a range
 // across hunks), a snippet mismatch, or anchor members that cannot be
 // read.
-func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Problem, bool) {
+func refused(rep *anchor.Analysis, c *exchange.Comment, r *anchor.Resolution) (Problem, bool) {
 	// A schema error in the comment's own members comes first: a body
 	// that is not a string would be posted empty. Its replies' are not
 	// the forge's business: they are quoted as they are.
@@ -112,7 +112,7 @@ func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Pro
 }
 
 // diagnosticIn returns the first diagnostic with code inside comment c.
-func diagnosticIn(rep *anchor.Report, c *exchange.Comment, code string) (exchange.Diagnostic, bool) {
+func diagnosticIn(rep *anchor.Analysis, c *exchange.Comment, code string) (exchange.Diagnostic, bool) {
 	for _, d := range rep.Diagnostics {
 		if d.Code == code && d.Range.Start >= c.Node.Start && d.Range.End <= c.Node.End {
 			return d, true

@@ -6,15 +6,17 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // appliedActions adds to out the actions on the comments the request
 // touches whose suggestion the working tree holds
-// (features.Analysis.AppliedActions): quick fixes of their
+// (features.AppliedActions): quick fixes of their
 // suggestion-applied diagnostic. The plain "Dismiss c2" of the same edit
 // gives way to the fix, so that one change is listed once.
-func (s *Server) appliedActions(out []protocol.CodeAction, req actionRequest, an *Analysis) []protocol.CodeAction {
+func (s *Server) appliedActions(out []protocol.CodeAction, req actionRequest, an *anchor.Analysis) []protocol.CodeAction {
 	if !req.wants(protocol.QuickFix) || slices.Contains(req.disabled, exchange.CodeSuggestionApplied) {
 		return out
 	}
@@ -22,7 +24,7 @@ func (s *Server) appliedActions(out []protocol.CodeAction, req actionRequest, an
 	if t == nil {
 		return out
 	}
-	for _, a := range an.AppliedActions(t, req.span.Start, req.span.End, req.opts) {
+	for _, a := range features.AppliedActions(an, t, req.span.Start, req.span.End, req.opts) {
 		edit := req.edit(a.Edits)
 		out = slices.DeleteFunc(out, func(o protocol.CodeAction) bool {
 			return o.Kind == protocol.RefactorRewrite && fmt.Sprint(o.Edit) == fmt.Sprint(edit)

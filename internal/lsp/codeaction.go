@@ -42,12 +42,12 @@ const CommandApplyEdit = "lreview.applyEdit"
 // codeAction answers with CodeAction literals, or with Commands to a
 // client that declared no codeActionLiteralSupport (none at all to a
 // client that cannot apply a server's edit either).
-func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParams) (any, error) {
-	actions, err := codeActionLiterals(ctx, s, p)
+func codeAction(ctx context.Context, v *requestView, p *protocol.CodeActionParams) (any, error) {
+	actions, err := codeActionLiterals(ctx, v, p)
 	if err != nil {
 		return nil, err
 	}
-	caps := s.clientCaps()
+	caps := v.clientCaps()
 	if caps.actionLiterals {
 		for i := range actions {
 			actions[i].IsPreferred = actions[i].IsPreferred && caps.preferred
@@ -70,16 +70,16 @@ func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParam
 
 // applyEdit runs CommandApplyEdit: it asks the client to apply the edit,
 // and answers once the client has.
-func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
+func applyEdit(ctx context.Context, v *requestView, args []any) (any, error) {
 	var edit protocol.WorkspaceEdit
 	if len(args) != 1 || remarshal(args[0], &edit) != nil || len(edit.Changes) == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplyEdit+" takes one argument, a WorkspaceEdit with changes")
 	}
-	if !s.clientCaps().applyEdit {
+	if !v.clientCaps().applyEdit {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplyEdit+" needs a client that supports workspace/applyEdit")
 	}
 	var res protocol.ApplyWorkspaceEditResponse
-	if _, err := s.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Edit: edit}, &res); err != nil {
+	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Edit: edit}, &res); err != nil {
 		return nil, err
 	}
 	if !res.Applied {
@@ -88,28 +88,28 @@ func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
 	return nil, nil
 }
 
-func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	if s.isSource(p.TextDocument.URI) {
-		return sourceCodeActions(ctx, s, p) // sourcerequests.go
+func codeActionLiterals(ctx context.Context, v *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	if v.isSource(p.TextDocument.URI) {
+		return sourceCodeActions(ctx, v, p) // sourcerequests.go
 	}
-	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
+	conv, an, span, err := v.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
-	settings := s.currentSettings()
+	settings := v.currentSettings()
 	req := actionRequest{
 		uri:      p.TextDocument.URI,
 		conv:     conv,
 		span:     span,
 		context:  p.Context,
 		disabled: settings.Diagnostics.Disabled,
-		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
-		canShow:  s.canShowDocument(),
+		opts:     features.ActionOptions{Author: settings.Author, Now: v.opts.Now()},
+		canShow:  v.canShowDocument(),
 	}
-	out := s.appliedActions(codeActions(an.Report, req), req, an)
-	out = append(out, s.contractActions(p.TextDocument.URI, an, req)...)
-	out = append(out, s.bodyFileActions(req, an)...)
-	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
+	out := v.appliedActions(codeActions(an, req), req, an)
+	out = append(out, v.contractActions(p.TextDocument.URI, an, req)...)
+	out = append(out, v.bodyFileActions(req, an)...)
+	return append(out, v.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 
 // actionRequest is one codeAction request, resolved against a snapshot.
@@ -141,12 +141,12 @@ func (r actionRequest) wants(kind protocol.CodeActionKind) bool {
 }
 
 // codeActions computes the actions of req on the checked document rep.
-func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
+func codeActions(rep *anchor.Analysis, req actionRequest) []protocol.CodeAction {
 	out := []protocol.CodeAction{}
 	visible := visibleDiagnostics(rep.Diagnostics, req.disabled)
 	targets := targetDiagnostics(visible, req)
 	if req.wants(protocol.QuickFix) {
-		targets = withComment(targets, features.CommentDiagnostics(features.Analysis{Report: rep}, visible, req.span.Start))
+		targets = withComment(targets, features.CommentDiagnostics(rep, visible, req.span.Start))
 	}
 	// Actions already offered, by their edits, so that one change reached
 	// two ways (the same fix of two diagnostics, an editing action that is
@@ -156,7 +156,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 		out = quickFixes(out, targets, req, offered)
 	}
 	if req.wants(protocol.QuickFix) || req.wants(protocol.RefactorRewrite) {
-		for _, a := range features.ActionsAt(features.Analysis{Report: rep}, req.span.Start, req.span.End, req.opts) {
+		for _, a := range features.ActionsAt(rep, req.span.Start, req.span.End, req.opts) {
 			if offered[editsKey(a.Edits)] {
 				continue
 			}

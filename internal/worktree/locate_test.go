@@ -12,7 +12,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
-func analyzed(t *testing.T) *anchor.Report {
+func analyzed(t *testing.T) *anchor.Analysis {
 	t.Helper()
 	rep := anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)
 	for _, d := range rep.Diagnostics {
