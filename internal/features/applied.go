@@ -141,10 +141,10 @@ func appliedDiagnostic(c *exchange.Comment, a Applied) exchange.Diagnostic {
 	}
 }
 
-// AppliedActions are the actions on the comments the range start–end
+// appliedActions are the actions on the comments the range start–end
 // touches whose suggestion is applied: dismiss the comment, or reply
 // "Applied." to it, each one action.
-func AppliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts ActionOptions) []Action {
+func appliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts ActionOptions) []Action {
 	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 {
 		return nil

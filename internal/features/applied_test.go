@@ -99,7 +99,7 @@ func TestSuggestionAppliedNextToAnother(t *testing.T) {
 
 func TestAppliedActions(t *testing.T) {
 	a, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
-	acts := AppliedActions(a, tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
+	acts := appliedActions(a, tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
 	if len(acts) != 2 {
 		t.Fatalf("got %d actions, want dismiss and reply", len(acts))
 	}
@@ -123,7 +123,7 @@ func TestAppliedActions(t *testing.T) {
 			t.Errorf("%s: not JSON any more: %v", a.Title, d.Doc.Syntax)
 		}
 	}
-	if got := AppliedActions(a, tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
+	if got := appliedActions(a, tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
 		t.Errorf("c2 (no suggestion): got %d actions, want none", len(got))
 	}
 }

@@ -74,12 +74,12 @@ func Stamp(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
-// ActionsAt returns the editing actions for the range [start, end] of the
+// actionsAt returns the editing actions for the range [start, end] of the
 // document checked by r: the comment actions when start is inside a
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
-func ActionsAt(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
+func actionsAt(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
 	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
 		return nil
@@ -125,12 +125,12 @@ func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions)
 	return out
 }
 
-// CommentDiagnostics returns those of ds that are about the comment
+// commentDiagnostics returns those of ds that are about the comment
 // holding offset (its object, from brace to brace), or none when offset
 // is in no comment: the fixes of a comment's problems are offered wherever
 // the cursor is in it, as an editor that sends only the cursor (Helix)
 // names no diagnostic.
-func CommentDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
+func commentDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
 	if a.Doc == nil || a.Doc.Review.Node == nil {
 		return nil
 	}

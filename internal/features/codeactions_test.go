@@ -418,7 +418,7 @@ func TestActionsAt(t *testing.T) {
 			if tt.to != "" {
 				end = strings.Index(actionReview, tt.to) + 1
 			}
-			as := ActionsAt(rep, start, end, ActionOptions{Now: fixedNow})
+			as := actionsAt(rep, start, end, ActionOptions{Now: fixedNow})
 			var got, resolves []string
 			for _, a := range as {
 				got = append(got, a.Title)
@@ -451,7 +451,7 @@ func TestActionsAtEdits(t *testing.T) {
 	run := func(at, title string) string {
 		t.Helper()
 		off := strings.Index(actionReview, at) + 1
-		for _, a := range ActionsAt(rep, off, off, ActionOptions{Author: "ana", Now: fixedNow}) {
+		for _, a := range actionsAt(rep, off, off, ActionOptions{Author: "ana", Now: fixedNow}) {
 			if strings.HasPrefix(a.Title, title) {
 				return applyChecked(t, actionReview, a.Edits...)
 			}
@@ -490,7 +490,7 @@ func TestActionsAtRefusesSyntaxErrors(t *testing.T) {
 		t.Fatal("the test document should be broken")
 	}
 	off := strings.Index(src, `"+var x = 2"`) + 1
-	if as := ActionsAt(analyze(doc), off, off, ActionOptions{Now: fixedNow}); len(as) != 0 {
+	if as := actionsAt(analyze(doc), off, off, ActionOptions{Now: fixedNow}); len(as) != 0 {
 		t.Errorf("got %d actions, want none", len(as))
 	}
 }

@@ -28,7 +28,7 @@ func TestActionsAnywhereOnAPatchLine(t *testing.T) {
 		{"lines selected", at - len(`    "-var x = 1",`) - 1, at, []string{"Comment on LEFT 2"}},
 	} {
 		var got []string
-		for _, a := range ActionsAt(rep, c.from, c.to, ActionOptions{Now: fixedNow}) {
+		for _, a := range actionsAt(rep, c.from, c.to, ActionOptions{Now: fixedNow}) {
 			got = append(got, a.Title)
 		}
 		if !slices.Equal(got, c.want) {
@@ -45,7 +45,7 @@ func TestBodyCursor(t *testing.T) {
 		for _, at := range []string{`"+var x = 2"`, `"one"`} {
 			start := strings.Index(src, at) + 1
 			n := 0
-			for _, a := range ActionsAt(rep, start, start, ActionOptions{Now: fixedNow}) {
+			for _, a := range actionsAt(rep, start, start, ActionOptions{Now: fixedNow}) {
 				wants := strings.HasPrefix(a.Title, "Comment on") || strings.HasPrefix(a.Title, "Reply to")
 				if a.Cursor == nil {
 					if wants {

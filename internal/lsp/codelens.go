@@ -39,7 +39,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 		return nil, err
 	}
 	axis, axisDiags, hasAxis := v.contractLens(p.TextDocument.URI, an)
-	shown := visibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
+	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
 	v.mu.Lock()
 	canShow := v.showDocument
 	v.mu.Unlock()

@@ -21,12 +21,12 @@ import (
 // alone.
 const CommandShowBody = "lreview.showBody"
 
-// bodyCommand is the CommandShowBody of action a, or nil.
-func (r actionRequest) bodyCommand(a features.Action) *protocol.Command {
-	if !r.canShow || a.Cursor == nil {
+// bodyCommand is the CommandShowBody of the body at c, or nil.
+func (r actionRequest) bodyCommand(c *features.BodyCursor) *protocol.Command {
+	if !r.canShow || c == nil {
 		return nil
 	}
-	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, a.Cursor.Comment, a.Cursor.Reply}}
+	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, c.Comment, c.Reply}}
 }
 
 // showBody runs CommandShowBody.
