@@ -95,8 +95,8 @@ type parsed struct {
 
 	docOnce sync.Once
 	doc     *exchange.Document
-	repOnce sync.Once
-	rep     *anchor.Analysis
+	anOnce  sync.Once
+	an      *anchor.Analysis
 	outOnce sync.Once
 	diags   []Diagnostic
 	counts  Counts
@@ -119,15 +119,15 @@ func (p *parsed) document() *exchange.Document {
 
 // analysis is the file checked and anchored.
 func (p *parsed) analysis() *anchor.Analysis {
-	p.repOnce.Do(func() {
+	p.anOnce.Do(func() {
 		var prev *anchor.Analysis
 		if p.prev != nil {
 			prev = p.prev.analysis()
 		}
-		p.rep = anchor.CheckDocument(p.document(), prev)
-		p.prev = nil // what was carried over is in rep: let the older version go
+		p.an = anchor.CheckDocument(p.document(), prev)
+		p.prev = nil // what was carried over is in an: let the older version go
 	})
-	return p.rep
+	return p.an
 }
 
 // checksum is the data's CRC-32, which page cursors carry.

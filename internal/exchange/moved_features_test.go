@@ -19,8 +19,8 @@ import (
 func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 600, Comments: 20, DriftedFraction: 0.3, Seed: 9})
 	doc := exchange.Parse(src)
-	rep := anchor.CheckDocument(doc, nil)
-	askAll(rep)
+	an := anchor.CheckDocument(doc, nil)
+	askAll(an)
 	if exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("the open made the patch's elements")
 	}
@@ -28,14 +28,14 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 		at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 		next := append(append(append([]byte{}, src[:at]...), "x"...), src[at:]...)
 		doc = exchange.ParseEdited(exchange.NewText(next), doc, exchange.Change{Prefix: at, Suffix: len(src) - at})
-		rep = anchor.CheckDocument(doc, rep)
+		an = anchor.CheckDocument(doc, an)
 		src = next
-		askAll(rep)
+		askAll(an)
 		if exchange.ElementsMade(doc.Review.Patch.Node) {
 			t.Fatalf("keystroke %d: the moved patch's elements were made", k)
 		}
 	}
-	r := rep
+	r := an
 	features.HoverAt(r, doc.Review.Patch.LineStart(3))
 	if !exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("a hover in the patch did not make its elements: the test no longer sees them")
