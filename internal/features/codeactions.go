@@ -75,7 +75,7 @@ func Stamp(t time.Time) string {
 }
 
 // actionsAt returns the editing actions for the range [start, end] of the
-// document checked by r: the comment actions when start is inside a
+// document a analyses: the comment actions when start is inside a
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
