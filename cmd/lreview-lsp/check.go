@@ -165,8 +165,8 @@ func checkOne(name string, input func() ([]byte, error), f formatter, axis *cont
 		return checked{name: name, err: err}
 	}
 	doc := exchange.Parse(src)
-	rep := anchor.CheckDocument(doc, nil)
-	ds := axis.diagnostics(name, rep)
+	an := anchor.CheckDocument(doc, nil)
+	ds := axis.diagnostics(name, an)
 	return checked{
 		name:     name,
 		part:     f.file(name, src, doc.Mapper(), ds),

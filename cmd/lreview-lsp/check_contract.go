@@ -21,14 +21,13 @@ type contractAxis struct {
 	cache contract.Cache
 }
 
-// diagnostics are rep's diagnostics and the axis's, in order.
-func (a *contractAxis) diagnostics(name string, rep *anchor.Report) []exchange.Diagnostic {
-	if !contract.HasSpec(rep.Index) {
-		return rep.Diagnostics
+// diagnostics are an's diagnostics and the axis's, in order.
+func (a *contractAxis) diagnostics(name string, an *anchor.Analysis) []exchange.Diagnostic {
+	if !contract.HasSpec(an.Index) {
+		return an.Diagnostics
 	}
-	an := features.Analysis{Report: rep}
-	res := an.Contract(a.tree(name), &a.cache)
-	ds := append(slices.Clip(rep.Diagnostics), an.ContractDiagnostics(res)...)
+	res := features.Contract(an, a.tree(name), &a.cache)
+	ds := append(slices.Clip(an.Diagnostics), features.ContractDiagnostics(an, res)...)
 	exchange.SortDiagnostics(ds)
 	return ds
 }

@@ -13,11 +13,11 @@ import (
 // alone), the verdict and the breaking changes still undecided. "" for a
 // review that changes none.
 func exportVerdict(name string, plan *forge.Plan) string {
-	rep := anchor.CheckDocument(plan.Doc, nil)
-	if !contract.HasSpec(rep.Index) {
+	an := anchor.CheckDocument(plan.Doc, nil)
+	if !contract.HasSpec(an.Index) {
 		return ""
 	}
-	res := features.Analysis{Report: rep}.Contract((&contractAxis{}).tree(name), nil)
+	res := features.Contract(an, (&contractAxis{}).tree(name), nil)
 	var undecided []string
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {

@@ -48,8 +48,8 @@ func reportErrorsLeft(name string, fixed *anchor.Fixed, stderr io.Writer) bool {
 			told[a.Offset] = true
 		}
 	}
-	m := fixed.Report.Doc.Mapper()
-	for _, d := range fixed.Report.Diagnostics {
+	m := fixed.Analysis.Doc.Mapper()
+	for _, d := range fixed.Analysis.Diagnostics {
 		if d.Severity != exchange.SeverityError || told[d.Range.Start] {
 			continue
 		}

@@ -110,9 +110,9 @@ func listedDiscussions(t *testing.T, payload []byte) []byte {
 // context lines moved to the RIGHT at their new numbers, where GitLab
 // puts it back: GitLab numbers a context line on both sides.
 func onGitLab(doc *exchange.Document) *exchange.Document {
-	rep := anchor.CheckDocument(doc, nil)
+	an := anchor.CheckDocument(doc, nil)
 	for i, c := range doc.Review.Comments {
-		r := rep.Anchors.Resolutions[i]
+		r := an.Anchors.Resolutions[i]
 		if c.StateNorm() != exchange.StateActive || r == nil || !r.Resolved || r.Side != anchor.Left {
 			continue
 		}

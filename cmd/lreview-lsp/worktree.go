@@ -22,7 +22,7 @@ import (
 // worktreeInput is a review analyzed, with its working tree.
 type worktreeInput struct {
 	name string
-	an   features.Analysis
+	an   *anchor.Analysis
 	tree *worktree.Tree
 }
 
@@ -47,7 +47,7 @@ func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worktreeInput{name: name, an: features.Analysis{Report: anchor.CheckDocument(doc, nil)}, tree: tree}, nil
+	return &worktreeInput{name: name, an: anchor.CheckDocument(doc, nil), tree: tree}, nil
 }
 
 // located is one comment's line of `locate --format json`.
@@ -133,7 +133,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	byFile := map[*worktree.File][]features.Suggestion{}
 	var files []*worktree.File
 	for ci := range in.an.Doc.Review.Comments {
-		sg, err := in.an.Suggestion(in.tree, ci)
+		sg, err := features.SuggestionOf(in.an, in.tree, ci)
 		if features.IsApplied(err) {
 			// The tree holds what was asked for: done, not a failure.
 			fmt.Fprintf(stderr, "%s: already applied\n", (in.an.Doc.Review.Comments[ci]).Name())

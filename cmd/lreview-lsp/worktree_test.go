@@ -122,7 +122,7 @@ func TestApplyRefusesAFileChangedSinceRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg, err := in.an.Suggestion(in.tree, 0)
+	sg, err := features.SuggestionOf(in.an, in.tree, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

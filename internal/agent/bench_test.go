@@ -58,8 +58,8 @@ func BenchmarkToolCalls(b *testing.B) {
 
 // firstRightLine is a file of the review's patch and a RIGHT line of it.
 func firstRightLine(b *testing.B, data []byte) (string, int) {
-	rep := anchor.CheckDocument(exchange.Parse(data), nil)
-	for _, f := range rep.Index.Files {
+	an := anchor.CheckDocument(exchange.Parse(data), nil)
+	for _, f := range an.Index.Files {
 		for _, l := range f.Hunks[0].Lines {
 			if l.In(anchor.Right) {
 				return f.DisplayName(), l.Number(anchor.Right)

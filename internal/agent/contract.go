@@ -26,25 +26,24 @@ type ContractAxis struct {
 // (the tree changes under a version of the review), from the review's
 // working tree as lreview_locate finds it (s.tree: read through the
 // root), or from the patch alone when that cannot be opened.
-func (s *server) withContract(rel string, rep *anchor.Report, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis) {
-	if !contract.HasSpec(rep.Index) {
+func (s *server) withContract(rel string, an *anchor.Analysis, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis) {
+	if !contract.HasSpec(an.Index) {
 		return ds, counts, nil
 	}
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
-	an := features.Analysis{Report: rep}
-	res := an.Contract(t, nil)
+	res := features.Contract(an, t, nil)
 	axis := &ContractAxis{Status: string(res.Status), Derived: res.Derived, Verdict: string(res.Verdict), Summary: res.Summary()}
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {
 			axis.Undecided = append(axis.Undecided, f.Summary)
 		}
 	}
-	extra := an.ContractDiagnostics(res)
+	extra := features.ContractDiagnostics(an, res)
 	if len(extra) == 0 {
 		return ds, counts, axis
 	}
-	all := append(slices.Clip(rep.Diagnostics), extra...)
+	all := append(slices.Clip(an.Diagnostics), extra...)
 	exchange.SortDiagnostics(all)
-	ds, counts = convertDiagnostics(rep.Doc, all)
+	ds, counts = convertDiagnostics(an.Doc, all)
 	return ds, counts, axis
 }

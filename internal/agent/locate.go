@@ -82,9 +82,9 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	if err != nil {
 		return nil, LocateOutput{}, argError("file", "%v", err)
 	}
-	rep := r.p.report()
+	an := r.p.analysis()
 	var kept []int
-	for i, c := range rep.Doc.Review.Comments {
+	for i, c := range an.Doc.Review.Comments {
 		if in.ID == "" || c.Name() == in.ID {
 			kept = append(kept, i)
 		}
@@ -98,7 +98,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	out := LocateOutput{File: r.name, Root: s.display(root), Total: len(kept), Comments: []Located{}}
 	var b strings.Builder
 	n := pg.fill(len(kept), &b, func(i int) string {
-		l := located(t, rep, kept[i])
+		l := located(t, an, kept[i])
 		out.Comments = append(out.Comments, l)
 		return locatedText(l)
 	})
@@ -109,9 +109,9 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 }
 
 // located finds comment ci of the report in the tree.
-func located(t *worktree.Tree, rep *anchor.Report, ci int) Located {
-	c := rep.Doc.Review.Comments[ci]
-	loc := t.LocateComment(&rep.Doc.Review.Patch, rep.Anchors.Resolutions[ci])
+func located(t *worktree.Tree, an *anchor.Analysis, ci int) Located {
+	c := an.Doc.Review.Comments[ci]
+	loc := t.LocateComment(&an.Doc.Review.Patch, an.Anchors.Resolutions[ci])
 	_, sugg := features.SuggestionBlock(c.Body)
 	for _, rp := range c.Replies {
 		if _, ok := features.SuggestionBlock(rp.Body); ok {
@@ -195,8 +195,8 @@ func (s *server) suggestion(in CommentRef) (features.Suggestion, ApplyOutput, er
 	if err != nil {
 		return features.Suggestion{}, ApplyOutput{}, argError("file", "%v", err)
 	}
-	an := features.Analysis{Report: r.p.report()}
-	sg, err := an.Suggestion(t, c.Index)
+	an := r.p.analysis()
+	sg, err := features.SuggestionOf(an, t, c.Index)
 	switch {
 	case features.IsNoSuggestion(err):
 		return sg, ApplyOutput{}, argError("id", "comment %s holds no ```suggestion block (in its body or a reply): nothing to apply", in.ID)

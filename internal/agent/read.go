@@ -75,8 +75,8 @@ var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "h
 // diagnostics are the file's diagnostics, converted once per version.
 func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
 	p.outOnce.Do(func() {
-		rep := p.report()
-		p.diags, p.counts = convertDiagnostics(rep.Doc, rep.Diagnostics)
+		an := p.analysis()
+		p.diags, p.counts = convertDiagnostics(an.Doc, an.Diagnostics)
 	})
 	return p.diags, p.counts
 }
@@ -132,7 +132,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		return nil, CheckOutput{}, err
 	}
 	all, counts := r.p.diagnostics()
-	all, counts, axis := s.withContract(r.path, r.p.report(), all, counts)
+	all, counts, axis := s.withContract(r.path, r.p.analysis(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil
@@ -250,7 +250,7 @@ func validState(member, state string) error {
 // which of them have a problem.
 func (p *parsed) comments() ([]Comment, []bool) {
 	p.comOnce.Do(func() {
-		rep := p.report()
+		an := p.analysis()
 		diags, _ := p.diagnostics()
 		bad := map[string]bool{}
 		for _, d := range diags {
@@ -258,10 +258,10 @@ func (p *parsed) comments() ([]Comment, []bool) {
 				bad[d.CommentID] = true
 			}
 		}
-		p.coms = make([]Comment, len(rep.Doc.Review.Comments))
+		p.coms = make([]Comment, len(an.Doc.Review.Comments))
 		p.problem = make([]bool, len(p.coms))
 		for i := range p.coms {
-			p.coms[i] = commentOf(rep, i)
+			p.coms[i] = commentOf(an, i)
 			p.problem[i] = p.coms[i].Anchor.Status != "ok" || bad[p.coms[i].ID]
 		}
 	})
@@ -329,8 +329,8 @@ func (t *CommentTotals) add(c Comment, problem bool) {
 }
 
 // commentOf describes comment i of the report's document.
-func commentOf(rep *anchor.Report, i int) Comment {
-	c := rep.Doc.Review.Comments[i]
+func commentOf(an *anchor.Analysis, i int) Comment {
+	c := an.Doc.Review.Comments[i]
 	out := Comment{
 		ID: c.Name(), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
 		StartLine: c.StartLine, EndLine: c.EndLine, State: c.StateNorm(), Body: c.Body,
@@ -339,17 +339,17 @@ func commentOf(rep *anchor.Report, i int) Comment {
 	for _, rp := range c.Replies {
 		out.Replies = append(out.Replies, Reply{Author: rp.Author, Body: rp.Body, At: rp.At})
 	}
-	res := rep.Anchors.Resolutions[i]
+	res := an.Anchors.Resolutions[i]
 	for _, l := range res.Lines() {
-		out.Lines = append(out.Lines, rep.Doc.Review.Patch.LineText(int(l.Patch)))
+		out.Lines = append(out.Lines, an.Doc.Review.Patch.LineText(int(l.Patch)))
 	}
-	out.Anchor = anchorOf(rep, res)
+	out.Anchor = anchorOf(an, res)
 	return out
 }
 
 // anchorOf says whether res holds, with the diagnostic's message and the
 // drift candidates when it does not.
-func anchorOf(rep *anchor.Report, res *anchor.Resolution) Anchor {
+func anchorOf(an *anchor.Analysis, res *anchor.Resolution) Anchor {
 	c := res.Comment
 	var a Anchor
 	switch {
@@ -357,12 +357,12 @@ func anchorOf(rep *anchor.Report, res *anchor.Resolution) Anchor {
 		return Anchor{Status: "orphaned", Reason: "invalid", Message: "its path, side or line members are invalid: lreview_check says which"}
 	case !res.Resolved:
 		a = Anchor{Status: "orphaned", Reason: res.Reason}
-	case !anchor.SnippetMatches(c.Snippet, res.Side, &rep.Doc.Review.Patch, res.File, res.Lines()):
+	case !anchor.SnippetMatches(c.Snippet, res.Side, &an.Doc.Review.Patch, res.File, res.Lines()):
 		a = Anchor{Status: "drift"}
 	default:
 		return Anchor{Status: "ok"}
 	}
-	for _, d := range rep.Anchors.Diagnostics {
+	for _, d := range an.Anchors.Diagnostics {
 		if (d.Code == exchange.CodeOrphanedAnchor || d.Code == exchange.CodeSnippetMismatch) && c.Node.Start <= d.Range.Start && d.Range.End <= c.Node.End {
 			a.Message = d.Message
 			break

@@ -95,8 +95,8 @@ type parsed struct {
 
 	docOnce sync.Once
 	doc     *exchange.Document
-	repOnce sync.Once
-	rep     *anchor.Report
+	anOnce  sync.Once
+	an      *anchor.Analysis
 	outOnce sync.Once
 	diags   []Diagnostic
 	counts  Counts
@@ -117,17 +117,17 @@ func (p *parsed) document() *exchange.Document {
 	return p.doc
 }
 
-// report is the file checked and anchored.
-func (p *parsed) report() *anchor.Report {
-	p.repOnce.Do(func() {
-		var prev *anchor.Report
+// analysis is the file checked and anchored.
+func (p *parsed) analysis() *anchor.Analysis {
+	p.anOnce.Do(func() {
+		var prev *anchor.Analysis
 		if p.prev != nil {
-			prev = p.prev.report()
+			prev = p.prev.analysis()
 		}
-		p.rep = anchor.CheckDocument(p.document(), prev)
-		p.prev = nil // what was carried over is in rep: let the older version go
+		p.an = anchor.CheckDocument(p.document(), prev)
+		p.prev = nil // what was carried over is in an: let the older version go
 	})
-	return p.rep
+	return p.an
 }
 
 // checksum is the data's CRC-32, which page cursors carry.

@@ -51,15 +51,15 @@ func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddC
 	if err != nil {
 		return nil, Comment{}, err
 	}
-	rep := r.p.report()
-	place, err := placeComment(rep.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
+	an := r.p.analysis()
+	place, err := placeComment(an.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
 	if err != nil {
 		return nil, Comment{}, err
 	}
 	nc := features.NewComment{
 		ID: features.FreshID(r.doc), Author: cmp.Or(in.Author, DefaultAuthor), Path: place.Path(), Side: side,
 		Start: place.Start, End: place.End, Body: in.Body,
-		Snippet: anchor.SnippetOf(rep.Index.Patch, place.File, place.Lines()), At: features.Stamp(s.now()),
+		Snippet: anchor.SnippetOf(an.Index.Patch, place.File, place.Lines()), At: features.Stamp(s.now()),
 	}
 	edit, ok := features.NewCommentEdit(r.doc, nc)
 	if !ok {
@@ -111,10 +111,10 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 // writtenComment reads back the comment id from the version just
 // written (checked here once, for the next call too: it is cached).
 func writtenComment(p *parsed, id string) (Comment, error) {
-	rep := p.report()
-	for i, c := range rep.Doc.Review.Comments {
+	an := p.analysis()
+	for i, c := range an.Doc.Review.Comments {
 		if c.ID == id {
-			return commentOf(rep, i), nil
+			return commentOf(an, i), nil
 		}
 	}
 	return Comment{}, fmt.Errorf("file: internal error: comment %s is not in the file written", id)

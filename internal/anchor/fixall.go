@@ -21,7 +21,7 @@ type Applied struct {
 // SafeEdits picks the fixes that need no choice (diagnostics.md's
 // source.fixAll set: each diagnostic's fix marked Safe) whose edits do not
 // overlap, first come first served in document order.
-func SafeEdits(r *Report) ([]exchange.Edit, []Applied) {
+func SafeEdits(r *Analysis) ([]exchange.Edit, []Applied) {
 	type taken struct{ start, end int }
 	var used []taken
 	overlaps := func(e exchange.Edit) bool {
@@ -74,14 +74,14 @@ type Fixed struct {
 	// Applied lists the fixes applied, then (Declined) one entry per
 	// comment whose anchor still has a diagnostic, saying why it was left.
 	Applied []Applied
-	// Report is the check of Src: what `check` would say of it.
-	Report *Report
+	// Analysis is the check of Src: what `check` would say of it.
+	Analysis *Analysis
 }
 
 // Errors counts the error diagnostics the fixed document still has.
 func (f *Fixed) Errors() int {
 	n := 0
-	for _, d := range f.Report.Diagnostics {
+	for _, d := range f.Analysis.Diagnostics {
 		if d.Severity == exchange.SeverityError {
 			n++
 		}
@@ -97,7 +97,7 @@ func (f *Fixed) Errors() int {
 // refused: its structure is a guess, and a fix must never lose data.
 func FixDocument(src []byte) (*Fixed, error) {
 	var all []Applied
-	var last *Report
+	var last *Analysis
 	for round := 0; round <= maxFixRounds; round++ {
 		doc := exchange.Parse(src)
 		if len(doc.Syntax) > 0 {
@@ -123,13 +123,13 @@ func FixDocument(src []byte) (*Fixed, error) {
 		all = append(all, applied...)
 	}
 	all = append(all, declined(last)...)
-	return &Fixed{Src: src, Applied: all, Report: last}, nil
+	return &Fixed{Src: src, Applied: all, Analysis: last}, nil
 }
 
 // declined says, once per comment that still has an anchoring diagnostic,
 // why fix left it (leftReason). Dismissed comments have none: a person
 // already decided about them.
-func declined(r *Report) []Applied {
+func declined(r *Analysis) []Applied {
 	var out []Applied
 	m := r.Doc.Mapper()
 	for i, ds := range r.Anchors.byComment {

@@ -112,8 +112,8 @@ type Candidate struct {
 }
 
 // Anchoring is where every comment of one document lands: its resolutions
-// and the anchoring diagnostics. (lsp.Analysis, one per document version,
-// holds the Report that holds it.)
+// and the anchoring diagnostics. (The Analysis of a document version
+// holds it.)
 type Anchoring struct {
 	Index *Index
 	// Resolutions is parallel to doc.Review.Comments.

@@ -204,7 +204,7 @@ func TestReuseAfterEditBeforePatch(t *testing.T) {
 
 // sameReports compares what two reports of the same text say: their
 // diagnostics, each comment's diagnostics and resolution.
-func sameReports(got, want *Report) error {
+func sameReports(got, want *Analysis) error {
 	if err := sameDiagnostics(got.Diagnostics, want.Diagnostics); err != nil {
 		return err
 	}

@@ -16,11 +16,11 @@ import (
 
 // evaluate checks the review r (comments added) against its repository
 // (none when noTree) and returns the result and the report.
-func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...string) (*contract.Result, *anchor.Report) {
+func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...string) (*contract.Result, *anchor.Analysis) {
 	t.Helper()
-	rep := anchor.CheckDocument(exchange.Parse([]byte(contracttest.ReviewOf(r.Patch, comments...))), nil)
-	if len(rep.Index.Problems) > 0 {
-		t.Fatalf("the patch has problems: %v", rep.Index.Problems)
+	an := anchor.CheckDocument(exchange.Parse([]byte(contracttest.ReviewOf(r.Patch, comments...))), nil)
+	if len(an.Index.Problems) > 0 {
+		t.Fatalf("the patch has problems: %v", an.Index.Problems)
 	}
 	var tree *worktree.Tree
 	if !noTree {
@@ -29,11 +29,11 @@ func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...strin
 			t.Fatal(err)
 		}
 	}
-	return contract.Evaluate(rep.Index, rep.Doc.Review.Comments, tree, &contract.Cache{}), rep
+	return contract.Evaluate(an.Index, an.Doc.Review.Comments, tree, &contract.Cache{}), an
 }
 
 // breaking lists the breaking findings as "summary @ patch line text".
-func breaking(r *contract.Result, rep *anchor.Report) []string {
+func breaking(r *contract.Result, an *anchor.Analysis) []string {
 	var out []string
 	for _, f := range r.Findings {
 		if f.Severity != contract.Breaking {
@@ -41,7 +41,7 @@ func breaking(r *contract.Result, rep *anchor.Report) []string {
 		}
 		at := "header"
 		if f.PatchLine >= 0 {
-			at = strings.TrimSpace(rep.Doc.Review.Patch.LineText(f.PatchLine))
+			at = strings.TrimSpace(an.Doc.Review.Patch.LineText(f.PatchLine))
 		}
 		out = append(out, f.Summary+" @ "+at)
 	}
@@ -76,11 +76,11 @@ func TestEvaluateChanges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := contracttest.NewRepo(t, map[string][2]string{tc.path: {tc.before, tc.after}})
-			res, rep := evaluate(t, repo, false)
+			res, an := evaluate(t, repo, false)
 			if len(res.Files) != 1 || !res.Files[0].Compared || res.Files[0].Derived {
 				t.Fatalf("files: got %+v, want one compared exactly", res.Files)
 			}
-			got := breaking(res, rep)
+			got := breaking(res, an)
 			if len(tc.want) == 0 && len(got) > 0 {
 				t.Errorf("got breaking %q, want none", got)
 			}
@@ -198,17 +198,17 @@ func TestEvaluateRebuild(t *testing.T) {
 	t.Run("the tree holds the LEFT side: exact", func(t *testing.T) {
 		repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {before, after}})
 		writeTree(t, repo, "openapi.yaml", before)
-		res, rep := evaluate(t, repo, false)
-		if res.Status != contract.Fail || res.Derived || len(breaking(res, rep)) != 1 {
-			t.Errorf("got %s %q, want fail, exact, 1 breaking", res.Summary(), breaking(res, rep))
+		res, an := evaluate(t, repo, false)
+		if res.Status != contract.Fail || res.Derived || len(breaking(res, an)) != 1 {
+			t.Errorf("got %s %q, want fail, exact, 1 breaking", res.Summary(), breaking(res, an))
 		}
 	})
 	t.Run("the tree holds the hunks elsewhere: derived", func(t *testing.T) {
 		repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {before, after}})
 		writeTree(t, repo, "openapi.yaml", "# moved down\n# by two lines\n"+after)
-		res, rep := evaluate(t, repo, false)
-		if res.Status != contract.Fail || !res.Derived || res.Verdict != contract.Hold || len(breaking(res, rep)) != 1 {
-			t.Errorf("got %s %q, want fail, derived, Hold, 1 breaking", res.Summary(), breaking(res, rep))
+		res, an := evaluate(t, repo, false)
+		if res.Status != contract.Fail || !res.Derived || res.Verdict != contract.Hold || len(breaking(res, an)) != 1 {
+			t.Errorf("got %s %q, want fail, derived, Hold, 1 breaking", res.Summary(), breaking(res, an))
 		}
 		if got := res.Summary(); got != "contract: fail, derived (1 breaking, undecided) · verdict: Hold" {
 			t.Errorf("got %q", got)
@@ -236,16 +236,16 @@ func TestEvaluateRebuild(t *testing.T) {
 	})
 	t.Run("a deleted file from the patch alone", func(t *testing.T) {
 		repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {before, ""}})
-		res, rep := evaluate(t, repo, true)
-		if res.Status != contract.Fail || res.Verdict != contract.Block || len(breaking(res, rep)) < 3 {
-			t.Errorf("got %s %q, want every endpoint removed", res.Summary(), breaking(res, rep))
+		res, an := evaluate(t, repo, true)
+		if res.Status != contract.Fail || res.Verdict != contract.Block || len(breaking(res, an)) < 3 {
+			t.Errorf("got %s %q, want every endpoint removed", res.Summary(), breaking(res, an))
 		}
 	})
 	t.Run("a full-context diff from the patch alone", func(t *testing.T) {
 		repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {before, after}}, "-U9999")
-		res, rep := evaluate(t, repo, true)
-		if res.Status != contract.Fail || res.Derived || len(breaking(res, rep)) != 1 {
-			t.Errorf("got %s %q, want fail, exact, 1 breaking", res.Summary(), breaking(res, rep))
+		res, an := evaluate(t, repo, true)
+		if res.Status != contract.Fail || res.Derived || len(breaking(res, an)) != 1 {
+			t.Errorf("got %s %q, want fail, exact, 1 breaking", res.Summary(), breaking(res, an))
 		}
 	})
 	t.Run("not a description: unavailable with the parser's reason", func(t *testing.T) {

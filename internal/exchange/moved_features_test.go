@@ -19,8 +19,8 @@ import (
 func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 6, DiffLines: 600, Comments: 20, DriftedFraction: 0.3, Seed: 9})
 	doc := exchange.Parse(src)
-	rep := anchor.CheckDocument(doc, nil)
-	askAll(features.Analysis{Report: rep})
+	an := anchor.CheckDocument(doc, nil)
+	askAll(an)
 	if exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("the open made the patch's elements")
 	}
@@ -28,29 +28,29 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 		at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 		next := append(append(append([]byte{}, src[:at]...), "x"...), src[at:]...)
 		doc = exchange.ParseEdited(exchange.NewText(next), doc, exchange.Change{Prefix: at, Suffix: len(src) - at})
-		rep = anchor.CheckDocument(doc, rep)
+		an = anchor.CheckDocument(doc, an)
 		src = next
-		askAll(features.Analysis{Report: rep})
+		askAll(an)
 		if exchange.ElementsMade(doc.Review.Patch.Node) {
 			t.Fatalf("keystroke %d: the moved patch's elements were made", k)
 		}
 	}
-	r := features.Analysis{Report: rep}
-	r.Hover(doc.Review.Patch.LineStart(3))
+	r := an
+	features.HoverAt(r, doc.Review.Patch.LineStart(3))
 	if !exchange.ElementsMade(doc.Review.Patch.Node) {
 		t.Fatal("a hover in the patch did not make its elements: the test no longer sees them")
 	}
 }
 
 // askAll asks r for what an editor asks after every change.
-func askAll(r features.Analysis) {
+func askAll(r *anchor.Analysis) {
 	p := &r.Doc.Review.Patch
 	mid := p.LineStart(p.LineCount() / 2)
-	r.Lenses(r.Diagnostics)
-	r.Gutter(exchange.Range{Start: mid, End: mid + 4000})
-	r.Folds()
-	r.PatchSymbols(features.Outline(r.Anchors, r.Doc))
-	r.CommentSymbols()
+	features.Lenses(r, r.Diagnostics)
+	features.Gutter(r, exchange.Range{Start: mid, End: mid + 4000})
+	features.Folds(r)
+	features.PatchSymbols(r, features.Outline(r.Anchors, r.Doc))
+	features.CommentSymbols(r)
 	features.Tokens(r.Index, r.Doc.Text)
 	features.TokensIn(r.Index, r.Doc.Text, exchange.Range{Start: mid, End: mid + 4000})
 	features.DismissedHints(r.Doc)

@@ -6,6 +6,6 @@ import (
 )
 
 // analyze checks doc as the server does, for the features to read.
-func analyze(doc *exchange.Document) Analysis {
-	return Analysis{anchor.CheckDocument(doc, nil)}
+func analyze(doc *exchange.Document) *anchor.Analysis {
+	return anchor.CheckDocument(doc, nil)
 }

@@ -48,17 +48,17 @@ func (a Applied) Place() string {
 // comment's lines, replaced by its own suggestion), and last alone, when
 // the tree no longer holds the comment's lines, within
 // appliedAloneReach lines of where they were.
-func (r Analysis) AppliedSuggestion(t *worktree.Tree, ci int) (Applied, bool) {
-	c := r.Doc.Review.Comments[ci]
+func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, bool) {
+	c := a.Doc.Review.Comments[ci]
 	if c.StateNorm() != exchange.StateActive {
 		return Applied{}, false
 	}
 	block, ok := threadSuggestion(c)
-	res := r.Anchors.Resolutions[ci]
+	res := a.Anchors.Resolutions[ci]
 	if !ok || res == nil || !res.Resolved || res.Side != anchor.Right || res.File == nil || res.File.NewName == "" {
 		return Applied{}, false
 	}
-	own := r.imageTexts(res, res.First, res.Last)
+	own := imageTexts(a, res, res.First, res.Last)
 	if len(own) == 0 || slices.Equal(own, block) {
 		return Applied{}, false // the block is the lines themselves: nothing to apply
 	}
@@ -67,8 +67,8 @@ func (r Analysis) AppliedSuggestion(t *worktree.Tree, ci int) (Applied, bool) {
 		return Applied{}, false
 	}
 	lines := res.File.Hunks[res.Hunk].Lines
-	before := r.imageTexts(res, 0, res.First-1)
-	after := r.imageTexts(res, res.Last+1, len(lines)-1)
+	before := imageTexts(a, res, 0, res.First-1)
+	after := imageTexts(a, res, res.Last+1, len(lines)-1)
 	expect := res.Lines()[0].Number(anchor.Right)
 	for _, form := range [][2]bool{{true, true}, {true, false}, {false, true}} {
 		var texts []string
@@ -97,14 +97,14 @@ func (r Analysis) AppliedSuggestion(t *worktree.Tree, ci int) (Applied, bool) {
 			if form[0] {
 				start++
 			}
-			return r.applied(ci, res, start, len(block)), true
+			return applied(a, ci, res, start, len(block)), true
 		}
 	}
-	if len(block) == 0 || t.LocateComment(&r.Doc.Review.Patch, res).Found() {
+	if len(block) == 0 || t.LocateComment(&a.Doc.Review.Patch, res).Found() {
 		return Applied{}, false
 	}
 	if m, ok := file.Search().Find(block, expect); ok && !m.Partial && m.Distance <= appliedAloneReach {
-		return r.applied(ci, res, m.Start, len(block)), true
+		return applied(a, ci, res, m.Start, len(block)), true
 	}
 	return Applied{}, false
 }
@@ -113,18 +113,18 @@ func (r Analysis) AppliedSuggestion(t *worktree.Tree, ci int) (Applied, bool) {
 // found without its neighbours may be.
 const appliedAloneReach = 20
 
-func (r Analysis) applied(ci int, res *anchor.Resolution, start, n int) Applied {
-	return Applied{Comment: ci, Name: r.Doc.Review.Comments[ci].Name(), Path: res.File.NewName, Start: start, End: start + n - 1}
+func applied(a *anchor.Analysis, ci int, res *anchor.Resolution, start, n int) Applied {
+	return Applied{Comment: ci, Name: a.Doc.Review.Comments[ci].Name(), Path: res.File.NewName, Start: start, End: start + n - 1}
 }
 
 // imageTexts are the texts of the RIGHT lines from index first to last of
 // res's hunk.
-func (r Analysis) imageTexts(res *anchor.Resolution, first, last int) []string {
+func imageTexts(a *anchor.Analysis, res *anchor.Resolution, first, last int) []string {
 	lines := res.File.Hunks[res.Hunk].Lines
 	var out []string
 	for i := max(first, 0); i <= last && i < len(lines); i++ {
 		if lines[i].In(anchor.Right) {
-			out = append(out, res.File.Content(&r.Doc.Review.Patch, lines[i]))
+			out = append(out, res.File.Content(&a.Doc.Review.Patch, lines[i]))
 		}
 	}
 	return out
@@ -141,11 +141,11 @@ func appliedDiagnostic(c *exchange.Comment, a Applied) exchange.Diagnostic {
 	}
 }
 
-// AppliedActions are the actions on the comments the range start–end
+// appliedActions are the actions on the comments the range start–end
 // touches whose suggestion is applied: dismiss the comment, or reply
 // "Applied." to it, each one action.
-func (r Analysis) AppliedActions(t *worktree.Tree, start, end int, opts ActionOptions) []Action {
-	doc := r.Doc
+func appliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts ActionOptions) []Action {
+	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 {
 		return nil
 	}
@@ -154,19 +154,19 @@ func (r Analysis) AppliedActions(t *worktree.Tree, start, end int, opts ActionOp
 		if c.Node == nil || c.Node.End < start || c.Node.Start > end {
 			continue
 		}
-		a, ok := r.AppliedSuggestion(t, ci)
+		ap, ok := AppliedSuggestion(a, t, ci)
 		if !ok {
 			continue
 		}
-		d := appliedDiagnostic(c, a)
+		d := appliedDiagnostic(c, ap)
 		out = append(out, Action{
-			Title:     fmt.Sprintf("Dismiss %s: its suggestion is applied", a.Name),
+			Title:     fmt.Sprintf("Dismiss %s: its suggestion is applied", ap.Name),
 			Edits:     []exchange.Edit{anchor.SetStateEdit(doc.Text, c, exchange.StateDismissed)},
 			Resolves:  &d,
 			Preferred: true,
 		})
 		if e, ok := ReplyBodyEdit(doc.Text, c, opts.author(), AppliedReply, Stamp(opts.Now)); ok {
-			out = append(out, Action{Title: fmt.Sprintf("Reply “%s” to %s", AppliedReply, a.Name), Edits: []exchange.Edit{e}, Resolves: &d})
+			out = append(out, Action{Title: fmt.Sprintf("Reply “%s” to %s", AppliedReply, ap.Name), Edits: []exchange.Edit{e}, Resolves: &d})
 		}
 	}
 	return out

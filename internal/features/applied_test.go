@@ -20,14 +20,14 @@ const (
 
 // appliedTree is the worktree repository with handler.go's text edited by
 // edit.
-func appliedTree(t *testing.T, shift int, edit func(string) string) (Analysis, *worktree.Tree) {
+func appliedTree(t *testing.T, shift int, edit func(string) string) (*anchor.Analysis, *worktree.Tree) {
 	t.Helper()
-	r, tree := wtAnalysis(t, shift, "")
+	a, tree := wtAnalysis(t, shift, "")
 	path := filepath.Join(tree.Root(), "internal/api/handler.go")
 	if err := os.WriteFile(path, []byte(edit(testreviews.WorktreeSource(shift, ""))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return r, tree
+	return a, tree
 }
 
 func TestSuggestionApplied(t *testing.T) {
@@ -49,14 +49,14 @@ func TestSuggestionApplied(t *testing.T) {
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, tree := appliedTree(t, tc.shift, tc.edit)
-			a, ok := r.AppliedSuggestion(tree, 0)
+			an, tree := appliedTree(t, tc.shift, tc.edit)
+			a, ok := AppliedSuggestion(an, tree, 0)
 			if got := map[bool]string{true: a.Place()}[ok]; got != tc.want {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
-			ds := r.WorktreeDiagnostics(tree)
-			hover := r.SourceHover(tree, at(t, `"Return the error`, 0))
-			_, err := r.Suggestion(tree, 0)
+			ds := WorktreeDiagnostics(an, tree)
+			hover := SourceHover(an, tree, at(t, `"Return the error`, 0))
+			_, err := SuggestionOf(an, tree, 0)
 			if tc.want == "" {
 				if IsApplied(err) || strings.Contains(hover, "it is applied") {
 					t.Errorf("not applied, yet Suggestion says %v and the hover %q", err, hover)
@@ -85,21 +85,21 @@ func TestSuggestionApplied(t *testing.T) {
 func TestSuggestionAppliedNextToAnother(t *testing.T) {
 	review := strings.Replace(testreviews.WorktreeReview, `"state": "dismissed",`, "", 1)
 	_, tree := wtAnalysis(t, 0, "")
-	r := Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(review)), nil)}
+	an := anchor.CheckDocument(exchange.Parse([]byte(review)), nil)
 	src := strings.Replace(testreviews.WorktreeSource(0, ""), c1Lines+"    return result, nil", c1Applied+"    return result, err", 1)
 	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for ci, want := range map[int]string{0: "internal/api/handler.go:72–75", 2: "internal/api/handler.go:76"} {
-		if a, ok := r.AppliedSuggestion(tree, ci); !ok || a.Place() != want {
+		if a, ok := AppliedSuggestion(an, tree, ci); !ok || a.Place() != want {
 			t.Errorf("comment %d: got %q, %v, want %q", ci, a.Place(), ok, want)
 		}
 	}
 }
 
 func TestAppliedActions(t *testing.T) {
-	r, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
-	acts := r.AppliedActions(tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
+	a, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
+	acts := appliedActions(a, tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
 	if len(acts) != 2 {
 		t.Fatalf("got %d actions, want dismiss and reply", len(acts))
 	}
@@ -123,7 +123,7 @@ func TestAppliedActions(t *testing.T) {
 			t.Errorf("%s: not JSON any more: %v", a.Title, d.Doc.Syntax)
 		}
 	}
-	if got := r.AppliedActions(tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
+	if got := appliedActions(a, tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
 		t.Errorf("c2 (no suggestion): got %d actions, want none", len(got))
 	}
 }

@@ -54,7 +54,7 @@ func (o ActionOptions) author() string {
 type Action struct {
 	Title string
 	Edits []exchange.Edit
-	// Resolves is the diagnostic of the report that the action settles, or
+	// Resolves is the diagnostic of the analysis that the action settles, or
 	// nil: reactivating an orphaned comment whose anchor resolves is the fix
 	// of its orphaned-resolves diagnostic, re-anchoring a stale comment
 	// settles its stale-anchor. The server offers such an action as a quick
@@ -74,28 +74,28 @@ func Stamp(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
-// ActionsAt returns the editing actions for the range [start, end] of the
-// document checked by r: the comment actions when start is inside a
+// actionsAt returns the editing actions for the range [start, end] of the
+// document a analyses: the comment actions when start is inside a
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
-func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
-	doc := r.Doc
+func actionsAt(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
+	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
 		return nil
 	}
 	var out []Action
 	if c := anchor.CommentAt(doc, start); c != nil {
-		out = append(out, commentActions(r, c, opts)...)
+		out = append(out, commentActions(a, c, opts)...)
 	}
-	out = append(out, newCommentActions(r, start, end, opts)...)
+	out = append(out, newCommentActions(a, start, end, opts)...)
 	return out
 }
 
 // commentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
-func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
-	src := r.Doc.Text
+func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions) []Action {
+	src := a.Doc.Text
 	name := c.Name()
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
@@ -115,26 +115,26 @@ func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Actio
 		out[len(out)-1] = withBodyCursor(out[len(out)-1], BodyCursor{Comment: name, Reply: len(c.Replies)})
 	}
 	for i := range out {
-		out[i].Resolves = diagnosticFixedBy(r, c, out[i].Edits)
+		out[i].Resolves = diagnosticFixedBy(a, c, out[i].Edits)
 	}
 	if c.StateNorm() == exchange.StateStale {
-		if a, ok := reanchorAction(r, c); ok {
-			out = append(out, a)
+		if act, ok := reanchorAction(a, c); ok {
+			out = append(out, act)
 		}
 	}
 	return out
 }
 
-// CommentDiagnostics returns those of ds that are about the comment
+// commentDiagnostics returns those of ds that are about the comment
 // holding offset (its object, from brace to brace), or none when offset
 // is in no comment: the fixes of a comment's problems are offered wherever
 // the cursor is in it, as an editor that sends only the cursor (Helix)
 // names no diagnostic.
-func CommentDiagnostics(r Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
-	if r.Doc == nil || r.Doc.Review.Node == nil {
+func commentDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
+	if a.Doc == nil || a.Doc.Review.Node == nil {
 		return nil
 	}
-	c := anchor.CommentAt(r.Doc, offset)
+	c := anchor.CommentAt(a.Doc, offset)
 	if c == nil {
 		return nil
 	}
@@ -150,9 +150,9 @@ func CommentDiagnostics(r Analysis, ds []exchange.Diagnostic, offset int) []exch
 // diagnosticFixedBy returns the diagnostic of comment c one of whose fixes makes
 // exactly edits: the action is then that fix, reached from elsewhere in
 // the comment.
-func diagnosticFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
-	for i := range r.Diagnostics {
-		d := &r.Diagnostics[i]
+func diagnosticFixedBy(a *anchor.Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+	for i := range a.Diagnostics {
+		d := &a.Diagnostics[i]
 		if !rangeInNode(d.Range, c.Node) {
 			continue
 		}
@@ -166,9 +166,9 @@ func diagnosticFixedBy(r Analysis, c *exchange.Comment, edits []exchange.Edit) *
 }
 
 // commentDiagnostic returns comment c's diagnostic with code, or nil.
-func commentDiagnostic(r Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
-	for i := range r.Diagnostics {
-		if d := &r.Diagnostics[i]; d.Code == code && rangeInNode(d.Range, c.Node) {
+func commentDiagnostic(a *anchor.Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
+	for i := range a.Diagnostics {
+		if d := &a.Diagnostics[i]; d.Code == code && rangeInNode(d.Range, c.Node) {
 			return d
 		}
 	}
@@ -183,8 +183,8 @@ func rangeInNode(rg exchange.Range, n *exchange.Node) bool {
 // reanchorAction re-anchors stale comment c by content (Reanchor, the
 // rebase machinery, with the comment's context), as the terminal UI's
 // re-anchoring pass would.
-func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
-	edits, moves := anchor.Reanchor(r.Doc, func(x *exchange.Comment) bool { return x == c })
+func reanchorAction(a *anchor.Analysis, c *exchange.Comment) (Action, bool) {
+	edits, moves := anchor.Reanchor(a.Doc, func(x *exchange.Comment) bool { return x == c })
 	if len(edits) == 0 || len(moves) != 1 {
 		return Action{}, false
 	}
@@ -199,7 +199,7 @@ func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 	default:
 		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 	}
-	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(r, c, exchange.CodeStaleAnchor)}, true
+	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(a, c, exchange.CodeStaleAnchor)}, true
 }
 
 // ReplyEdit returns the edit that appends the reply {author, "", at} to
@@ -333,8 +333,8 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // line) when start is on a body line of a hunk. When end is on another
 // body line of the same hunk, the comment spans the lines between, on each
 // side whose image holds both ends.
-func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
-	doc, ix := r.Doc, r.Index
+func newCommentActions(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
+	doc, ix := a.Doc, a.Index
 	p, ok := patchLineNear(doc, start, true)
 	if !ok {
 		return nil

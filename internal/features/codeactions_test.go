@@ -281,8 +281,8 @@ func TestNewCommentEdit(t *testing.T) {
 			}
 			// The new comment resolves where it was put.
 			after := exchange.Parse([]byte(got))
-			rep := analyze(after)
-			last := rep.Anchors.Resolutions[len(rep.Anchors.Resolutions)-1]
+			an := analyze(after)
+			last := an.Anchors.Resolutions[len(an.Anchors.Resolutions)-1]
 			if last.Comment.ID != c.ID || !last.Resolved {
 				t.Errorf("the new comment %s: got resolved=%v (%s), want resolved", last.Comment.ID, last.Resolved, last.Reason)
 			}
@@ -406,7 +406,7 @@ func TestActionsAt(t *testing.T) {
 		{at: `"comments": [`},
 	}
 	doc := exchange.Parse([]byte(actionReview))
-	rep := analyze(doc)
+	an := analyze(doc)
 	for _, tt := range tests {
 		t.Run(tt.at+".."+tt.to, func(t *testing.T) {
 			start := strings.Index(actionReview, tt.at)
@@ -418,7 +418,7 @@ func TestActionsAt(t *testing.T) {
 			if tt.to != "" {
 				end = strings.Index(actionReview, tt.to) + 1
 			}
-			as := ActionsAt(rep, start, end, ActionOptions{Now: fixedNow})
+			as := actionsAt(an, start, end, ActionOptions{Now: fixedNow})
 			var got, resolves []string
 			for _, a := range as {
 				got = append(got, a.Title)
@@ -447,11 +447,11 @@ func TestActionsAt(t *testing.T) {
 
 func TestActionsAtEdits(t *testing.T) {
 	doc := exchange.Parse([]byte(actionReview))
-	rep := analyze(doc)
+	an := analyze(doc)
 	run := func(at, title string) string {
 		t.Helper()
 		off := strings.Index(actionReview, at) + 1
-		for _, a := range ActionsAt(rep, off, off, ActionOptions{Author: "ana", Now: fixedNow}) {
+		for _, a := range actionsAt(an, off, off, ActionOptions{Author: "ana", Now: fixedNow}) {
 			if strings.HasPrefix(a.Title, title) {
 				return applyChecked(t, actionReview, a.Edits...)
 			}
@@ -490,7 +490,7 @@ func TestActionsAtRefusesSyntaxErrors(t *testing.T) {
 		t.Fatal("the test document should be broken")
 	}
 	off := strings.Index(src, `"+var x = 2"`) + 1
-	if as := ActionsAt(analyze(doc), off, off, ActionOptions{Now: fixedNow}); len(as) != 0 {
+	if as := actionsAt(analyze(doc), off, off, ActionOptions{Now: fixedNow}); len(as) != 0 {
 		t.Errorf("got %d actions, want none", len(as))
 	}
 }

@@ -51,10 +51,10 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // first line of that file's image) so that the plain text is a comment
 // that resolves; the snippet makes each a placeholder and leaves the
 // cursor in the body.
-func (r Analysis) newCommentItem(c completionContext) Item {
-	doc := r.Doc
+func newCommentItem(a *anchor.Analysis, c completionContext) Item {
+	doc := a.Doc
 	id := FreshID(doc)
-	path, side, line := r.firstPlace()
+	path, side, line := firstPlace(a)
 	st := layoutOf(doc.Text, doc.Root).nested()
 	if len(c.obj.Elems()) > 0 {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
@@ -104,11 +104,11 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 // firstPlace is where a new comment starts anchored: the patch's first
 // file, on the new image unless the file was deleted, at the first line
 // of its first hunk in that image; "" RIGHT 1 for an empty patch.
-func (r Analysis) firstPlace() (string, anchor.Side, int) {
-	if len(r.Index.Files) == 0 {
+func firstPlace(a *anchor.Analysis) (string, anchor.Side, int) {
+	if len(a.Index.Files) == 0 {
 		return "", anchor.Right, 1
 	}
-	f := r.Index.Files[0]
+	f := a.Index.Files[0]
 	side, path := anchor.Right, f.NewName
 	if path == "" {
 		side, path = anchor.Left, f.OldName

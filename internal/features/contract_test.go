@@ -14,22 +14,22 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
-func contractAnalysis(t *testing.T, repo *contracttest.Repo, text string) (Analysis, *contract.Result) {
+func contractAnalysis(t *testing.T, repo *contracttest.Repo, text string) (*anchor.Analysis, *contract.Result) {
 	t.Helper()
 	tree, err := worktree.Open(repo.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Analysis{Report: anchor.CheckDocument(exchange.Parse([]byte(text)), nil)}
-	return r, r.Contract(tree, &contract.Cache{})
+	a := anchor.CheckDocument(exchange.Parse([]byte(text)), nil)
+	return a, Contract(a, tree, &contract.Cache{})
 }
 
 // diagWords are the axis's diagnostics as "code severity: message" and
 // the text each sits on.
-func diagWords(r Analysis, ds []exchange.Diagnostic) []string {
+func diagWords(a *anchor.Analysis, ds []exchange.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, d.Code+" "+d.Severity.String()+": "+d.Message+" @ "+string(r.Doc.Text.Slice(d.Range.Start, d.Range.End)))
+		out = append(out, d.Code+" "+d.Severity.String()+": "+d.Message+" @ "+string(a.Doc.Text.Slice(d.Range.Start, d.Range.End)))
 	}
 	return out
 }
@@ -44,8 +44,8 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale := `{"id": "c1", "path": "openapi.yaml", "side": "RIGHT", "start_line": 1, "state": "orphaned", "body": "contract: rejected — GET /gone: API removed without deprecation\nold"}`
-	r, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale))
-	got := diagWords(r, r.ContractDiagnostics(res))
+	a, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale))
+	got := diagWords(a, ContractDiagnostics(a, res))
 	for _, want := range []string{
 		"contract-verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block @ {",
 		`contract-unavailable warning: the contract of legacy/swagger.json was not compared: legacy/swagger.json: the working tree's file holds neither side of the patch's hunks; the verdict cannot pass without it @ "diff --git a/legacy/swagger.json b/legacy/swagger.json"`,
@@ -61,10 +61,10 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 			t.Errorf("want %q among\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	l, ok := r.ContractLens(res)
+	l, ok := ContractLens(a, res)
 	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block" ||
-		!strings.HasPrefix(string(r.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
-		t.Errorf("lens: got %+v (target at %q)", l, r.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
+		!strings.HasPrefix(string(a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
+		t.Errorf("lens: got %+v (target at %q)", l, a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
 	}
 }
 
@@ -77,8 +77,8 @@ func TestContractDerivedNeverGates(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo.Root, "openapi.json"), []byte(moved), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, res := contractAnalysis(t, repo, repo.Review)
-	got := diagWords(r, r.ContractDiagnostics(res))
+	a, res := contractAnalysis(t, repo, repo.Review)
+	got := diagWords(a, ContractDiagnostics(a, res))
 	if len(got) < 2 || !strings.HasPrefix(got[0], "contract-verdict warning: contract: fail, derived (1 breaking, undecided) · verdict: Hold") ||
 		!strings.Contains(strings.Join(got, "\n"), "contract-breaking warning: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it (indicative, it does not gate: compared from the working tree's openapi.json") {
 		t.Errorf("got\n%s", strings.Join(got, "\n"))
@@ -91,7 +91,7 @@ func TestContractDerivedNeverGates(t *testing.T) {
 func TestContractActionsDeletedFile(t *testing.T) {
 	v := contracttest.Orders("3.0.3")
 	repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {v.YAML(), ""}})
-	r, res := contractAnalysis(t, repo, repo.Review)
+	a, res := contractAnalysis(t, repo, repo.Review)
 	var f *contract.Finding
 	for i := range res.Findings {
 		if res.Findings[i].Severity == contract.Breaking {
@@ -102,8 +102,8 @@ func TestContractActionsDeletedFile(t *testing.T) {
 	if f == nil {
 		t.Fatalf("no breaking finding: %+v", res.Findings)
 	}
-	rg := r.findingRange(f)
-	acts := r.ContractActions(res, rg.Start, rg.Start, ActionOptions{Author: "me", Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
+	rg := findingRange(a, f)
+	acts := ContractActions(a, res, rg.Start, rg.Start, ActionOptions{Author: "me", Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
 	if len(acts) != 2 || !strings.HasPrefix(acts[0].Title, "Approve this breaking change: ") || !strings.HasPrefix(acts[1].Title, "Reject this breaking change: ") {
 		t.Fatalf("actions: %+v", acts)
 	}

@@ -11,7 +11,7 @@ import (
 // TestActionsAnywhereOnAPatchLine: the line's indentation, the comma and
 // the blanks after its element ask about that line too.
 func TestActionsAnywhereOnAPatchLine(t *testing.T) {
-	rep := analyze(exchange.Parse([]byte(actionReview)))
+	an := analyze(exchange.Parse([]byte(actionReview)))
 	line := `    "+var x = 2",`
 	at := strings.Index(actionReview, line)
 	for _, c := range []struct {
@@ -28,7 +28,7 @@ func TestActionsAnywhereOnAPatchLine(t *testing.T) {
 		{"lines selected", at - len(`    "-var x = 1",`) - 1, at, []string{"Comment on LEFT 2"}},
 	} {
 		var got []string
-		for _, a := range ActionsAt(rep, c.from, c.to, ActionOptions{Now: fixedNow}) {
+		for _, a := range actionsAt(an, c.from, c.to, ActionOptions{Now: fixedNow}) {
 			got = append(got, a.Title)
 		}
 		if !slices.Equal(got, c.want) {
@@ -41,11 +41,11 @@ func TestActionsAnywhereOnAPatchLine(t *testing.T) {
 // body is once they are applied; other actions say nothing.
 func TestBodyCursor(t *testing.T) {
 	for _, src := range []string{actionReview, strings.ReplaceAll(actionReview, "\n", "\r\n")} {
-		rep := analyze(exchange.Parse([]byte(src)))
+		an := analyze(exchange.Parse([]byte(src)))
 		for _, at := range []string{`"+var x = 2"`, `"one"`} {
 			start := strings.Index(src, at) + 1
 			n := 0
-			for _, a := range ActionsAt(rep, start, start, ActionOptions{Now: fixedNow}) {
+			for _, a := range actionsAt(an, start, start, ActionOptions{Now: fixedNow}) {
 				wants := strings.HasPrefix(a.Title, "Comment on") || strings.HasPrefix(a.Title, "Reply to")
 				if a.Cursor == nil {
 					if wants {

@@ -1,19 +1,22 @@
 package features
 
-import "github.com/leanreview/lreview-lsp/internal/exchange"
+import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+)
 
 // Folds are the regions an editor may fold: each file of the patch, each
 // hunk, and each comment. A region on one line is the editor's to drop.
-func (r Analysis) Folds() []exchange.Range {
+func Folds(a *anchor.Analysis) []exchange.Range {
 	var out []exchange.Range
-	p := r.Index.Patch
-	for _, f := range r.Index.Files {
+	p := a.Index.Patch
+	for _, f := range a.Index.Files {
 		out = append(out, exchange.Range{Start: p.LineStart(f.First), End: p.LineEnd(f.Last)})
 		for _, h := range f.Hunks {
 			out = append(out, exchange.Range{Start: p.LineStart(h.Header), End: p.LineEnd(h.LastLine())})
 		}
 	}
-	for _, c := range r.Doc.Review.Comments {
+	for _, c := range a.Doc.Review.Comments {
 		out = append(out, exchange.NodeRange(c.Node))
 	}
 	return out

@@ -49,10 +49,10 @@ type GutterHint struct {
 // writes in start_line. The lines are in the patch's order, so the span's
 // are found by a binary search in each hunk it reaches: an editor asks
 // for the visible lines at every scroll, a few out of a large patch.
-func (r Analysis) Gutter(span exchange.Range) []GutterHint {
+func Gutter(a *anchor.Analysis, span exchange.Range) []GutterHint {
 	var out []GutterHint
-	at := func(dl anchor.DiffLine) int { return LineRange(r.Index.Patch, int(dl.Patch)).Start }
-	for _, f := range r.Index.Files {
+	at := func(dl anchor.DiffLine) int { return LineRange(a.Index.Patch, int(dl.Patch)).Start }
+	for _, f := range a.Index.Files {
 		w := -1 // the file's number width, once it has a line in span
 		for _, h := range f.Hunks {
 			lines := h.Lines
@@ -60,14 +60,14 @@ func (r Analysis) Gutter(span exchange.Range) []GutterHint {
 				continue
 			}
 			for i := sort.Search(len(lines), func(i int) bool { return at(lines[i]) >= span.Start }); i < len(lines); i++ {
-				a := at(lines[i])
-				if a > span.End {
+				pos := at(lines[i])
+				if pos > span.End {
 					return out
 				}
 				if w < 0 {
 					w = numberWidth(f)
 				}
-				out = append(out, GutterHint{At: a, Label: gutterLabel(w, lines[i]), Tooltip: numbersWords(lines[i])})
+				out = append(out, GutterHint{At: pos, Label: gutterLabel(w, lines[i]), Tooltip: numbersWords(lines[i])})
 			}
 		}
 	}

@@ -16,13 +16,13 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 	cfg := reviewgen.Default()
 	cfg.Files, cfg.DiffLines, cfg.Comments = 6, 600, 10
 	doc := exchange.Parse(reviewgen.Generate(cfg))
-	r := Analysis{Report: anchor.CheckDocument(doc, nil)}
+	an := anchor.CheckDocument(doc, nil)
 	every := func(span exchange.Range) []GutterHint {
 		var out []GutterHint
-		for _, f := range r.Index.Files {
+		for _, f := range an.Index.Files {
 			for _, h := range f.Hunks {
 				for _, dl := range h.Lines {
-					if at := LineRange(r.Index.Patch, int(dl.Patch)).Start; at >= span.Start && at <= span.End {
+					if at := LineRange(an.Index.Patch, int(dl.Patch)).Start; at >= span.Start && at <= span.End {
 						out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: numbersWords(dl)})
 					}
 				}
@@ -37,7 +37,7 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 	for range 500 {
 		a, b := rng.IntN(len(doc.Text.Bytes())+1), rng.IntN(len(doc.Text.Bytes())+1)
 		span := exchange.Range{Start: min(a, b), End: min(max(a, b), min(a, b)+rng.IntN(4000))}
-		got, want := r.Gutter(span), every(span)
+		got, want := Gutter(an, span), every(span)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("span %v: got %d hints, want %d\ngot  %v\nwant %v", span, len(got), len(want), got, want)
 		}
@@ -48,11 +48,11 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 // the middle of the 8 MB review, as an editor does at every scroll.
 func BenchmarkGutterVisibleLines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
-	r := Analysis{Report: anchor.CheckDocument(doc, nil)}
+	a := anchor.CheckDocument(doc, nil)
 	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
-		if len(r.Gutter(span)) == 0 {
+		if len(Gutter(a, span)) == 0 {
 			b.Fatal("no hints")
 		}
 	}

@@ -57,20 +57,20 @@ type InSourceOptions struct {
 // files: each whose anchor resolves in the patch and whose file the tree
 // reads (never one outside the root). Dismissed, stale and orphaned
 // comments are not placed: they are not for acting on in the code.
-func (r Analysis) CommentsInSource(t *worktree.Tree, opts InSourceOptions) []InSource {
-	if r.Doc == nil || r.Anchors == nil {
+func CommentsInSource(a *anchor.Analysis, t *worktree.Tree, opts InSourceOptions) []InSource {
+	if a.Doc == nil || a.Anchors == nil {
 		return nil
 	}
 	var out []InSource
-	for ci, c := range r.Doc.Review.Comments {
-		res := r.Anchors.Resolutions[ci]
+	for ci, c := range a.Doc.Review.Comments {
+		res := a.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.File == nil || res.File.NewName == "" {
 			continue
 		}
 		if opts.Only != "" && res.File.NewName != opts.Only {
 			continue
 		}
-		in, ok := r.placeInSource(t, ci, res, opts)
+		in, ok := placeInSource(a, t, ci, res, opts)
 		if ok {
 			out = append(out, in)
 		}
@@ -79,9 +79,9 @@ func (r Analysis) CommentsInSource(t *worktree.Tree, opts InSourceOptions) []InS
 }
 
 // placeInSource finds comment ci's lines in the tree.
-func (r Analysis) placeInSource(t *worktree.Tree, ci int, res *anchor.Resolution, opts InSourceOptions) (InSource, bool) {
-	c := r.Doc.Review.Comments[ci]
-	loc := t.LocateComment(&r.Doc.Review.Patch, res)
+func placeInSource(a *anchor.Analysis, t *worktree.Tree, ci int, res *anchor.Resolution, opts InSourceOptions) (InSource, bool) {
+	c := a.Doc.Review.Comments[ci]
+	loc := t.LocateComment(&a.Doc.Review.Patch, res)
 	f := loc.File
 	if f == nil || f.Lines() == 0 {
 		return InSource{}, false // not read: outside the root, missing, binary, too large
@@ -174,15 +174,15 @@ func byWords(what, author string) string {
 // ThreadMarkdown is the whole thread of comment ci, for a hover in the
 // source: the comment's author, state and body, then each reply in order.
 // review names the review when more than one is in scope.
-func (r Analysis) ThreadMarkdown(ci int, review string) string {
-	c := r.Doc.Review.Comments[ci]
+func ThreadMarkdown(a *anchor.Analysis, ci int, review string) string {
+	c := a.Doc.Review.Comments[ci]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**", code(c.Name()))
 	if c.Author != "" {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
 	b.WriteString(" · " + escape(c.StateNorm()))
-	if res := r.Anchors.Resolutions[ci]; res != nil && res.Resolved {
+	if res := a.Anchors.Resolutions[ci]; res != nil && res.Resolved {
 		fmt.Fprintf(&b, " · %s %s", code(c.Path), reviewLines(res))
 	}
 	if review != "" {
@@ -226,8 +226,8 @@ type SourceAction struct {
 // SourceActions are the actions on comment ci from the source: reply
 // (an empty reply, the cursor in its body) and dismiss. A review with
 // syntax errors gets none: its structure is a guess.
-func (r Analysis) SourceActions(ci int, opts ActionOptions) []SourceAction {
-	doc := r.Doc
+func SourceActions(a *anchor.Analysis, ci int, opts ActionOptions) []SourceAction {
+	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 || ci < 0 || ci >= len(doc.Review.Comments) {
 		return nil
 	}

@@ -19,9 +19,9 @@ func TestTokensInMatchesTokens(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, src := range reviewsForTokens(t) {
 		doc := exchange.Parse(src)
-		r := anchor.CheckDocument(doc, nil)
-		all := walkTokens(r.Index, doc.Text.Bytes())
-		if got := Tokens(r.Index, doc.Text); fmt.Sprint(got) != fmt.Sprint(all) {
+		an := anchor.CheckDocument(doc, nil)
+		all := walkTokens(an.Index, doc.Text.Bytes())
+		if got := Tokens(an.Index, doc.Text); fmt.Sprint(got) != fmt.Sprint(all) {
 			t.Fatalf("%s: Tokens gives %d tokens, the walk over every line %d", name, len(got), len(all))
 		}
 		for range 200 {
@@ -33,7 +33,7 @@ func TestTokensInMatchesTokens(t *testing.T) {
 					want = append(want, tok)
 				}
 			}
-			if got := TokensIn(r.Index, doc.Text, span); fmt.Sprint(got) != fmt.Sprint(want) {
+			if got := TokensIn(an.Index, doc.Text, span); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, span %v: got %d tokens, want %d\ngot  %v\nwant %v", name, span, len(got), len(want), got, want)
 			}
 		}
@@ -108,11 +108,11 @@ func reviewsForTokens(t *testing.T) map[string][]byte {
 // the 8 MB review, as a range request after each keystroke does.
 func BenchmarkTokensIn100Lines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
-	r := anchor.CheckDocument(doc, nil)
+	a := anchor.CheckDocument(doc, nil)
 	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
-		if len(TokensIn(r.Index, doc.Text, span)) == 0 {
+		if len(TokensIn(a.Index, doc.Text, span)) == 0 {
 			b.Fatal("no tokens")
 		}
 	}

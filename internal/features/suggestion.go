@@ -50,13 +50,13 @@ func IsNoSuggestion(err error) bool { return errors.Is(err, errNoSuggestion) }
 
 // Suggestion returns comment ci's suggestion as an edit of the working
 // tree's file, or why it cannot be applied.
-func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
-	c := r.Doc.Review.Comments[ci]
+func SuggestionOf(a *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, error) {
+	c := a.Doc.Review.Comments[ci]
 	block, ok := threadSuggestion(c)
 	if !ok {
 		return Suggestion{}, errNoSuggestion
 	}
-	res := r.Anchors.Resolutions[ci]
+	res := a.Anchors.Resolutions[ci]
 	switch {
 	case c.StateNorm() != exchange.StateActive:
 		return Suggestion{}, fmt.Errorf("the comment is %s, not active", c.StateNorm())
@@ -65,10 +65,10 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	case res.Side != anchor.Right:
 		return Suggestion{}, errors.New("a suggestion replaces RIGHT lines, and the comment is on LEFT")
 	}
-	if a, ok := r.AppliedSuggestion(t, ci); ok {
-		return Suggestion{}, fmt.Errorf("%w: %s holds it", errApplied, a.Place())
+	if ap, ok := AppliedSuggestion(a, t, ci); ok {
+		return Suggestion{}, fmt.Errorf("%w: %s holds it", errApplied, ap.Place())
 	}
-	loc := t.LocateComment(&r.Doc.Review.Patch, res)
+	loc := t.LocateComment(&a.Doc.Review.Patch, res)
 	switch {
 	case errors.Is(loc.Err, worktree.ErrChanged):
 		return Suggestion{}, fmt.Errorf("%s no longer holds %s of the review", loc.Path, reviewLines(res))
@@ -91,13 +91,13 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 
 // SuggestionsIn returns the suggestions of the comments the byte range
 // start–end touches that can be applied.
-func (r Analysis) SuggestionsIn(t *worktree.Tree, start, end int) []Suggestion {
+func SuggestionsIn(a *anchor.Analysis, t *worktree.Tree, start, end int) []Suggestion {
 	var out []Suggestion
-	for ci, c := range r.Doc.Review.Comments {
+	for ci, c := range a.Doc.Review.Comments {
 		if c.Node == nil || c.Node.End < start || c.Node.Start > end {
 			continue
 		}
-		if s, err := r.Suggestion(t, ci); err == nil {
+		if s, err := SuggestionOf(a, t, ci); err == nil {
 			out = append(out, s)
 		}
 	}

@@ -131,8 +131,8 @@ type Symbol struct {
 // PatchSymbols is the outline of the patch, dirs being its Outline: on a
 // large review, thousands of files and hunks that an edit in a comment
 // leaves as they were, but for the counts of active comments.
-func (r Analysis) PatchSymbols(dirs []DirSummary) []Symbol {
-	p := r.Index.Patch
+func PatchSymbols(a *anchor.Analysis, dirs []DirSummary) []Symbol {
+	p := a.Index.Patch
 	var out []Symbol
 	for _, d := range dirs {
 		dir := Symbol{Name: d.Dir + "/", Kind: SymbolDir, Detail: changedActive(d.Changed, d.Active)}
@@ -175,21 +175,21 @@ func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
 }
 
 // CommentSymbols is the comments array with an entry per comment.
-func (r Analysis) CommentSymbols() (Symbol, bool) {
-	cs := r.Doc.Root.Member("comments")
-	if cs == nil || len(r.Doc.Review.Comments) == 0 {
+func CommentSymbols(a *anchor.Analysis) (Symbol, bool) {
+	cs := a.Doc.Root.Member("comments")
+	if cs == nil || len(a.Doc.Review.Comments) == 0 {
 		return Symbol{}, false
 	}
-	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(r.Doc)),
+	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(a.Doc)),
 		Range: exchange.Range{Start: cs.KeyStart(), End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart(), End: cs.KeyEnd()},
-		Children: make([]Symbol, 0, len(r.Doc.Review.Comments))}
-	for i, c := range r.Doc.Review.Comments {
+		Children: make([]Symbol, 0, len(a.Doc.Review.Comments))}
+	for i, c := range a.Doc.Review.Comments {
 		sel := exchange.NodeRange(c.Node)
 		if id := c.Member("id"); id != nil {
 			sel = exchange.NodeRange(id)
 		}
 		group.Children = append(group.Children, Symbol{
-			Name:      commentTitle(c, r.Anchors.Resolutions[i]),
+			Name:      commentTitle(c, a.Anchors.Resolutions[i]),
 			Detail:    c.StateNorm() + " · " + FirstLine(c.Body),
 			Kind:      SymbolComment,
 			Dismissed: c.StateNorm() == exchange.StateDismissed,

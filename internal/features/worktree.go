@@ -20,35 +20,35 @@ import (
 // header its hunk's first line, a file header its first hunk's; a line
 // whose text changed since, the place it had (nearestSource). ok is false
 // off the patch, or where the tree does not hold the file.
-func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, bool) {
-	p := PlaceAt(r.Doc, offset)
+func SourceLine(a *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
+	p := PlaceAt(a.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		return worktree.Location{}, false
 	}
-	fi, h, i, _ := r.Index.LineAt(p.PatchLine)
+	fi, h, i, _ := a.Index.LineAt(p.PatchLine)
 	if fi < 0 {
 		return worktree.Location{}, false
 	}
-	f := r.Index.Files[fi]
+	f := a.Index.Files[fi]
 	var loc worktree.Location
 	switch {
 	case h < 0:
-		loc = r.fileStart(t, f)
+		loc = fileStart(a, t, f)
 	case i < 0:
-		loc = t.LocateHunk(&r.Doc.Review.Patch, f, h)
+		loc = t.LocateHunk(&a.Doc.Review.Patch, f, h)
 	default:
-		loc = t.LocateDiffLine(&r.Doc.Review.Patch, f, h, i)
+		loc = t.LocateDiffLine(&a.Doc.Review.Patch, f, h, i)
 	}
 	if h >= 0 && changed(loc) {
-		return r.nearestSource(t, f, h, i) // its text changed: where it was
+		return nearestSource(a, t, f, h, i) // its text changed: where it was
 	}
 	return loc, loc.Found()
 }
 
 // fileStart is where the first hunk of f starts in the tree.
-func (r Analysis) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
+func fileStart(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
 	for h := range f.Hunks {
-		if loc := t.LocateHunk(&r.Doc.Review.Patch, f, h); loc.Found() || loc.File == nil {
+		if loc := t.LocateHunk(&a.Doc.Review.Patch, f, h); loc.Found() || loc.File == nil {
 			return loc
 		}
 	}
@@ -58,12 +58,12 @@ func (r Analysis) fileStart(t *worktree.Tree, f *anchor.FileDiff) worktree.Locat
 // SourceOfComment returns where the comment the offset is in (any of its
 // members, its replies included) has its lines in the working tree: a
 // RIGHT comment all its lines, a LEFT one its first.
-func (r Analysis) SourceOfComment(t *worktree.Tree, offset int) (worktree.Location, bool) {
-	p := placeNear(r.Doc, offset)
+func SourceOfComment(a *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
+	p := placeNear(a.Doc, offset)
 	if p.Comment < 0 {
 		return worktree.Location{}, false
 	}
-	loc := t.LocateComment(&r.Doc.Review.Patch, r.Anchors.Resolutions[p.Comment])
+	loc := t.LocateComment(&a.Doc.Review.Patch, a.Anchors.Resolutions[p.Comment])
 	return loc, loc.Found()
 }
 
@@ -80,10 +80,10 @@ type SourceLink struct {
 // "diff --git" and "+++" lines to the file in the working tree, at the
 // line where the comment's (or the first hunk's) lines are. A path the
 // tree does not hold, or that leads out of it, is not linked.
-func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
+func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
 	var out []SourceLink
-	patch := &r.Doc.Review.Patch
-	for _, f := range r.Index.Files {
+	patch := &a.Doc.Review.Patch
+	for _, f := range a.Index.Files {
 		if f.NewName == "" || f.First >= patch.LineCount() {
 			continue
 		}
@@ -91,7 +91,7 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 		if err != nil {
 			continue
 		}
-		loc := r.fileStart(t, f)
+		loc := fileStart(a, t, f)
 		for i := f.First; i <= f.Last && i < patch.LineCount(); i++ {
 			text := patch.LineText(i)
 			if (i == f.First && strings.HasPrefix(text, "diff --git")) || strings.HasPrefix(text, "+++ ") {
@@ -102,12 +102,12 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 			}
 		}
 	}
-	for ci, c := range r.Doc.Review.Comments {
+	for ci, c := range a.Doc.Review.Comments {
 		n := c.Member("path")
 		if n == nil || n.Kind != exchange.KindString {
 			continue
 		}
-		res := r.Anchors.Resolutions[ci]
+		res := a.Anchors.Resolutions[ci]
 		path := c.Path
 		if res.File != nil && res.File.NewName != "" {
 			path = res.File.NewName
@@ -116,7 +116,7 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 		if err != nil {
 			continue
 		}
-		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(&r.Doc.Review.Patch, res).Start})
+		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(&a.Doc.Review.Patch, res).Start})
 	}
 	return out
 }
@@ -127,12 +127,12 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 // each other one whose lines the tree no longer holds, or, when the tree is plainly not the reviewed revision
 // (fewer than half of the files with RIGHT lines hold them), one
 // worktree-differs on the patch instead.
-func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
-	patch := r.Doc.Review.Patch.Node
+func WorktreeDiagnostics(a *anchor.Analysis, t *worktree.Tree) []exchange.Diagnostic {
+	patch := a.Doc.Review.Patch.Node
 	if patch == nil {
 		return nil
 	}
-	holding, total := t.Holding(r.Index)
+	holding, total := t.Holding(a.Index)
 	if holding*2 < total {
 		return []exchange.Diagnostic{{
 			Range:    exchange.KeyRange(patch),
@@ -143,16 +143,16 @@ func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
 		}}
 	}
 	var out []exchange.Diagnostic
-	for ci, c := range r.Doc.Review.Comments {
-		res := r.Anchors.Resolutions[ci]
+	for ci, c := range a.Doc.Review.Comments {
+		res := a.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.Side != anchor.Right {
 			continue
 		}
-		if a, ok := r.AppliedSuggestion(t, ci); ok {
-			out = append(out, appliedDiagnostic(c, a))
+		if ap, ok := AppliedSuggestion(a, t, ci); ok {
+			out = append(out, appliedDiagnostic(c, ap))
 			continue
 		}
-		loc := t.LocateComment(&r.Doc.Review.Patch, res)
+		loc := t.LocateComment(&a.Doc.Review.Patch, res)
 		if loc.Found() || !errors.Is(loc.Err, worktree.ErrChanged) {
 			continue
 		}
@@ -202,17 +202,17 @@ func lineSpan(path string, start, end int) string {
 // SourceHover is the line a comment's hover adds about the working tree:
 // where its lines are now, moved by how much, or changed; and why its
 // suggestion cannot be applied, when it has one that cannot.
-func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
-	p := PlaceAt(r.Doc, offset)
+func SourceHover(a *anchor.Analysis, t *worktree.Tree, offset int) string {
+	p := PlaceAt(a.Doc, offset)
 	if p.Comment < 0 || p.Kind != PlaceValue {
 		return ""
 	}
-	res := r.Anchors.Resolutions[p.Comment]
-	loc := t.LocateComment(&r.Doc.Review.Patch, res)
+	res := a.Anchors.Resolutions[p.Comment]
+	loc := t.LocateComment(&a.Doc.Review.Patch, res)
 	var b strings.Builder
 	b.WriteString("**Working tree:** ")
-	if a, ok := r.AppliedSuggestion(t, p.Comment); ok {
-		fmt.Fprintf(&b, "%s holds %s's suggestion: it is applied.", code(a.Place()), a.Name)
+	if ap, ok := AppliedSuggestion(a, t, p.Comment); ok {
+		fmt.Fprintf(&b, "%s holds %s's suggestion: it is applied.", code(ap.Place()), ap.Name)
 		return b.String()
 	}
 	switch {
@@ -229,7 +229,7 @@ func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
 		b.WriteString(" (white space aside)")
 	}
 	b.WriteString(".")
-	if _, err := r.Suggestion(t, p.Comment); err != nil && !errors.Is(err, errNoSuggestion) {
+	if _, err := SuggestionOf(a, t, p.Comment); err != nil && !errors.Is(err, errNoSuggestion) {
 		fmt.Fprintf(&b, "\n\nThe suggestion cannot be applied: %v.", err)
 	}
 	return b.String()

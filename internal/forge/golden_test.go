@@ -138,8 +138,8 @@ func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]b
 func TestImportGolden(t *testing.T) {
 	forEachArchive(t, "import-*.txtar", func(t *testing.T, ar *txtar.Archive) map[string][]byte {
 		im := importArchive(t, ar)
-		rep := anchor.CheckDocument(exchange.Parse(im.Data), nil)
-		for _, d := range rep.Diagnostics {
+		an := anchor.CheckDocument(exchange.Parse(im.Data), nil)
+		for _, d := range an.Diagnostics {
 			if d.Severity == exchange.SeverityError && d.Code != exchange.CodeOrphanedAnchor {
 				t.Errorf("the imported review has an error: %s [%s]", d.Message, d.Code)
 			}

@@ -172,9 +172,9 @@ func (in *importer) finish() (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := anchor.CheckDocument(doc, nil)
+	an := anchor.CheckDocument(doc, nil)
 	for i, c := range rv.Comments {
-		r := rep.Anchors.Resolutions[i]
+		r := an.Anchors.Resolutions[i]
 		switch {
 		case c.State != exchange.StateActive:
 		case r.Resolved:

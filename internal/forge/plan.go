@@ -33,8 +33,8 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 	if doc.Review.Node == nil {
 		return nil, errors.New("not exporting: the document is not a JSON object")
 	}
-	rep := anchor.CheckDocument(doc, nil)
-	for _, d := range rep.Diagnostics {
+	an := anchor.CheckDocument(doc, nil)
+	for _, d := range an.Diagnostics {
 		// A duplicate member makes the file two reviews: which one would be
 		// sent depends on the reader.
 		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown || d.Code == exchange.CodeDuplicateMember {
@@ -49,11 +49,11 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 			p.Left = append(p.Left, LeftOut{Offset: at, Comment: name, Why: leftWhy(st)})
 			continue
 		}
-		if pr, ok := refused(rep, c, rep.Anchors.Resolutions[i]); ok {
+		if pr, ok := refused(an, c, an.Anchors.Resolutions[i]); ok {
 			p.Problems = append(p.Problems, pr)
 			continue
 		}
-		r := rep.Anchors.Resolutions[i]
+		r := an.Anchors.Resolutions[i]
 		h := &r.File.Hunks[r.Hunk]
 		first, last := r.First, r.Last
 		// A RIGHT range may begin or end beside removed lines that its
@@ -87,11 +87,11 @@ func leftWhy(st string) string {
 // with: an anchor that does not resolve (a line not in the diff, a range
 // across hunks), a snippet mismatch, or anchor members that cannot be
 // read.
-func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Problem, bool) {
+func refused(an *anchor.Analysis, c *exchange.Comment, r *anchor.Resolution) (Problem, bool) {
 	// A schema error in the comment's own members comes first: a body
 	// that is not a string would be posted empty. Its replies' are not
 	// the forge's business: they are quoted as they are.
-	if d, ok := diagnosticIn(rep, c, exchange.CodeSchema); ok && !inside(d.Range, c.Member("replies")) {
+	if d, ok := diagnosticIn(an, c, exchange.CodeSchema); ok && !inside(d.Range, c.Member("replies")) {
 		return problemOf(c, d), true
 	}
 	switch {
@@ -99,21 +99,21 @@ func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Pro
 		return Problem{Offset: c.Node.Start, Comment: c.Name(), Code: exchange.CodeSchema,
 			Message: "its anchor (path, side, start_line, end_line) cannot be read", Hint: "run lreview-lsp check for the details"}, true
 	case !r.Resolved:
-		if d, ok := diagnosticIn(rep, c, exchange.CodeOrphanedAnchor); ok {
+		if d, ok := diagnosticIn(an, c, exchange.CodeOrphanedAnchor); ok {
 			return problemOf(c, d), true
 		}
 		return Problem{Offset: c.Node.Start, Comment: c.Name(), Code: exchange.CodeOrphanedAnchor,
 			Message: "its anchor does not resolve against the patch"}, true
 	}
-	if d, ok := diagnosticIn(rep, c, exchange.CodeSnippetMismatch); ok {
+	if d, ok := diagnosticIn(an, c, exchange.CodeSnippetMismatch); ok {
 		return problemOf(c, d), true
 	}
 	return Problem{}, false
 }
 
 // diagnosticIn returns the first diagnostic with code inside comment c.
-func diagnosticIn(rep *anchor.Report, c *exchange.Comment, code string) (exchange.Diagnostic, bool) {
-	for _, d := range rep.Diagnostics {
+func diagnosticIn(an *anchor.Analysis, c *exchange.Comment, code string) (exchange.Diagnostic, bool) {
+	for _, d := range an.Diagnostics {
 		if d.Code == code && d.Range.Start >= c.Node.Start && d.Range.End <= c.Node.End {
 			return d, true
 		}

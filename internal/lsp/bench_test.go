@@ -75,9 +75,9 @@ func BenchmarkCheckBaseline(b *testing.B) {
 // parse, check, convert the diagnostics to positions.
 func checkOnce(src []byte) {
 	doc := exchange.Parse(src)
-	rep := anchor.CheckDocument(doc, nil)
+	an := anchor.CheckDocument(doc, nil)
 	conv := Converter{M: doc.Mapper(), Enc: exchange.UTF16}
-	_ = conv.Diagnostics("file:///bench/check.review.json", rep.Diagnostics)
+	_ = conv.Diagnostics("file:///bench/check.review.json", an.Diagnostics)
 }
 
 // BenchmarkJSONFloor is json.Valid then encoding/json Unmarshal into

@@ -33,13 +33,13 @@ type BodyResult struct {
 	Range protocol.Range `json:"range"`
 }
 
-func editBody(ctx context.Context, s *requestView, args []any) (any, error) {
+func editBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var pos protocol.Position
 	if len(args) != 2 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &pos) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandEditBody+" takes two arguments: the review's URI and a position")
 	}
-	conv, an, off, err := s.fileAt(ctx, docURI, pos)
+	conv, an, off, err := v.fileAt(ctx, docURI, pos)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func editBody(ctx context.Context, s *requestView, args []any) (any, error) {
 	return BodyResult{URI: docURI, Comment: b.Place.Comment, Reply: b.Place.Reply, Text: b.Text, Range: conv.Range(b.Range)}, nil
 }
 
-func setBody(ctx context.Context, s *requestView, args []any) (any, error) {
+func setBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var place features.BodyCursor
 	var text string
@@ -58,10 +58,10 @@ func setBody(ctx context.Context, s *requestView, args []any) (any, error) {
 		remarshal(args[2], &place.Reply) != nil || remarshal(args[3], &text) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandSetBody+" takes four arguments: the review's URI, the comment's name, the reply's index (-1: the comment's body) and the text")
 	}
-	if !s.clientCaps().applyEdit {
+	if !v.clientCaps().applyEdit {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandSetBody+" needs a client that supports workspace/applyEdit")
 	}
-	conv, an, err := s.fileAnalysis(ctx, docURI)
+	conv, an, err := v.fileAnalysis(ctx, docURI)
 	if err != nil {
 		return nil, err
 	}
@@ -73,5 +73,5 @@ func setBody(ctx context.Context, s *requestView, args []any) (any, error) {
 		return nil, nil
 	}
 	edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{docURI: conv.TextEdits(edits)}}
-	return applyEdit(ctx, s, []any{edit})
+	return applyEdit(ctx, v, []any{edit})
 }

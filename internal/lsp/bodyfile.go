@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
@@ -59,7 +60,7 @@ type bodyFile struct {
 
 // bodyFileActions offers the body at the cursor as a file, to a client
 // that has no way of its own.
-func (s *Server) bodyFileActions(req actionRequest, an *Analysis) []protocol.CodeAction {
+func (s *Server) bodyFileActions(req actionRequest, an *anchor.Analysis) []protocol.CodeAction {
 	if !s.bodies.offer.Load() || !req.canShow || !req.wants(protocol.RefactorRewrite) {
 		return nil
 	}
@@ -76,13 +77,13 @@ func (s *Server) bodyFileActions(req actionRequest, an *Analysis) []protocol.Cod
 }
 
 // openBody runs CommandOpenBody.
-func openBody(ctx context.Context, s *requestView, args []any) (any, error) {
+func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var place features.BodyCursor
 	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &place.Comment) != nil || remarshal(args[2], &place.Reply) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandOpenBody+" takes three arguments: the review's URI, the comment's name and the reply's index (-1 for the comment's body)")
 	}
-	_, an, err := s.fileAnalysis(ctx, docURI)
+	_, an, err := v.fileAnalysis(ctx, docURI)
 	if err != nil {
 		return nil, err
 	}
@@ -90,12 +91,12 @@ func openBody(ctx context.Context, s *requestView, args []any) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no body to edit: %v", docURI, err))
 	}
-	abs, err := s.writeBodyFile(docURI, b)
+	abs, err := v.writeBodyFile(docURI, b)
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("the body of %s could not be written to a file: %v", place.Comment, err))
 	}
 	loc := protocol.Location{URI: protocol.DocumentURI(uri.File(abs))}
-	return executeCommand(ctx, s, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
+	return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
 }
 
 // writeBodyFile writes body b of the review to a new file of the
@@ -234,7 +235,7 @@ func (s *Server) writeBack(b savedBody) {
 		return
 	}
 	if len(edits) > 0 {
-		conv := Converter{M: an.Mapper, Enc: sn.enc}
+		conv := Converter{M: an.Doc.Mapper(), Enc: sn.enc}
 		params := &protocol.ApplyWorkspaceEditParams{Label: "lreview: " + b.f.place.Comment + "'s body",
 			Edit: protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}}
 		var res protocol.ApplyWorkspaceEditResponse

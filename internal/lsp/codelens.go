@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
 // CommandShow is the command of every code lens: its one argument is a
@@ -29,21 +30,21 @@ const CommandShow = "lreview.show"
 // predates it.
 const codeRequestFailed jsonrpc2.Code = -32803
 
-// codeLenses converts features.Analysis.Lenses: the review's comments by state
+// codeLenses converts features.Lenses: the review's comments by state
 // and its problems at the top, each file's comments on its header, every
 // lens going to the place that needs attention.
-func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
+func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	conv, an, err := v.fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	axis, axisDiags, hasAxis := s.contractLens(p.TextDocument.URI, an)
-	shown := visibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), s.currentSettings().Diagnostics.Disabled)
-	s.mu.Lock()
-	canShow := s.showDocument
-	s.mu.Unlock()
+	axis, axisDiags, hasAxis := v.contractLens(p.TextDocument.URI, an)
+	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
+	v.mu.Lock()
+	canShow := v.showDocument
+	v.mu.Unlock()
 	out := []protocol.CodeLens{}
-	lenses := an.Lenses(shown)
+	lenses := features.Lenses(an, shown)
 	if hasAxis {
 		lenses = append(lenses, axis)
 	}
@@ -60,22 +61,22 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 
 // executeCommand runs CommandShow: it asks the client to show the
 // location with the cursor there, and answers once the client has.
-func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteCommandParams) (any, error) {
+func executeCommand(ctx context.Context, v *requestView, p *protocol.ExecuteCommandParams) (any, error) {
 	switch p.Command {
 	case CommandApplyEdit:
-		return applyEdit(ctx, s, p.Arguments)
+		return applyEdit(ctx, v, p.Arguments)
 	case CommandApplySuggestion:
-		return applySuggestion(ctx, s, p.Arguments)
+		return applySuggestion(ctx, v, p.Arguments)
 	case CommandNextComment, CommandPreviousComment:
-		return moveToComment(ctx, s, p.Arguments, p.Command == CommandNextComment)
+		return moveToComment(ctx, v, p.Arguments, p.Command == CommandNextComment)
 	case CommandShowBody:
-		return showBody(ctx, s, p.Arguments)
+		return showBody(ctx, v, p.Arguments)
 	case CommandEditBody:
-		return editBody(ctx, s, p.Arguments)
+		return editBody(ctx, v, p.Arguments)
 	case CommandSetBody:
-		return setBody(ctx, s, p.Arguments)
+		return setBody(ctx, v, p.Arguments)
 	case CommandOpenBody:
-		return openBody(ctx, s, p.Arguments)
+		return openBody(ctx, v, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))
@@ -84,14 +85,14 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShow+" takes one argument, a Location ({uri, range})")
 	}
-	s.mu.Lock()
-	can := s.showDocument
-	s.mu.Unlock()
+	v.mu.Lock()
+	can := v.showDocument
+	v.mu.Unlock()
 	if !can {
 		return nil, jsonrpc2.NewError(codeRequestFailed, CommandShow+" needs a client that supports window/showDocument")
 	}
 	var res protocol.ShowDocumentResult
-	if _, err := s.conn.Call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: protocol.URI(loc.URI), TakeFocus: true, Selection: &loc.Range}, &res); err != nil {
+	if _, err := v.conn.Call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: protocol.URI(loc.URI), TakeFocus: true, Selection: &loc.Range}, &res); err != nil {
 		return nil, err
 	}
 	if !res.Success {

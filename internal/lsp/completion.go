@@ -10,14 +10,14 @@ import (
 )
 
 // completion proposes member names, enumerated values, the patch's paths
-// and the line numbers of the chosen image (see features.Analysis.Complete),
+// and the line numbers of the chosen image (see features.Complete),
 // on documents as half-typed as they are while being written.
-func completion(ctx context.Context, s *requestView, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
-	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
+func completion(ctx context.Context, v *requestView, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+	conv, an, off, err := v.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	return completionList(conv, an.Complete(off), s.clientSnippets(), s.clientCaps()), nil
+	return completionList(conv, features.Complete(an, off), v.clientSnippets(), v.clientCaps()), nil
 }
 
 // clientSnippets reports whether the client takes snippet completions

@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
@@ -29,7 +30,7 @@ import (
 type contractState struct {
 	cache contract.Cache
 	mu    sync.Mutex
-	byVer map[*Analysis]contractMemo
+	byVer map[*anchor.Analysis]contractMemo
 }
 
 // contractMemo is a version's result and the working-tree files (nil
@@ -46,7 +47,7 @@ const maxContractMemo = 16
 
 // contractResult is the axis of an analysis of the review at docURI, or
 // nil when the review changes no description.
-func (s *Server) contractResult(docURI protocol.DocumentURI, an *Analysis) *contract.Result {
+func (s *Server) contractResult(docURI protocol.DocumentURI, an *anchor.Analysis) *contract.Result {
 	if !contract.HasSpec(an.Index) {
 		return nil
 	}
@@ -59,10 +60,10 @@ func (s *Server) contractResult(docURI protocol.DocumentURI, an *Analysis) *cont
 	if ok && m.tree == (t != nil) && slices.Equal(m.files, files) {
 		return m.res
 	}
-	res := an.Contract(t, &st.cache)
+	res := features.Contract(an, t, &st.cache)
 	st.mu.Lock()
 	if st.byVer == nil || len(st.byVer) >= maxContractMemo {
-		st.byVer = map[*Analysis]contractMemo{}
+		st.byVer = map[*anchor.Analysis]contractMemo{}
 	}
 	st.byVer[an] = contractMemo{res: res, tree: t != nil, files: files}
 	st.mu.Unlock()
@@ -72,7 +73,7 @@ func (s *Server) contractResult(docURI protocol.DocumentURI, an *Analysis) *cont
 // specFiles are the working tree's files of the descriptions the review
 // changes, as read now (the tree caches them by size and modification
 // time: the same *File while a file is unchanged).
-func specFiles(t *worktree.Tree, an *Analysis) []*worktree.File {
+func specFiles(t *worktree.Tree, an *anchor.Analysis) []*worktree.File {
 	if t == nil {
 		return nil
 	}
@@ -89,28 +90,28 @@ func specFiles(t *worktree.Tree, an *Analysis) []*worktree.File {
 }
 
 // contractDiagnostics are the axis's diagnostics of the review at docURI.
-func (s *Server) contractDiagnostics(docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
+func (s *Server) contractDiagnostics(docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
 	res := s.contractResult(docURI, an)
 	if res == nil {
 		return nil
 	}
-	return an.ContractDiagnostics(res)
+	return features.ContractDiagnostics(an, res)
 }
 
 // contractLens is the axis and verdict's lens, and the diagnostics the
 // problems lens counts with the document's own.
-func (s *Server) contractLens(docURI protocol.DocumentURI, an *Analysis) (features.Lens, []exchange.Diagnostic, bool) {
+func (s *Server) contractLens(docURI protocol.DocumentURI, an *anchor.Analysis) (features.Lens, []exchange.Diagnostic, bool) {
 	res := s.contractResult(docURI, an)
 	if res == nil {
 		return features.Lens{}, nil, false
 	}
-	l, ok := an.ContractLens(res)
-	return l, an.ContractDiagnostics(res), ok
+	l, ok := features.ContractLens(an, res)
+	return l, features.ContractDiagnostics(an, res), ok
 }
 
 // contractActions are the decisions on the breaking changes in span, as
 // quick fixes of their diagnostics.
-func (s *Server) contractActions(docURI protocol.DocumentURI, an *Analysis, req actionRequest) []protocol.CodeAction {
+func (s *Server) contractActions(docURI protocol.DocumentURI, an *anchor.Analysis, req actionRequest) []protocol.CodeAction {
 	if !req.wants(protocol.QuickFix) && !req.wants(protocol.RefactorRewrite) {
 		return nil
 	}
@@ -119,7 +120,7 @@ func (s *Server) contractActions(docURI protocol.DocumentURI, an *Analysis, req 
 		return nil
 	}
 	var out []protocol.CodeAction
-	for _, a := range an.ContractActions(res, req.span.Start, req.span.End, req.opts) {
+	for _, a := range features.ContractActions(an, res, req.span.Start, req.span.End, req.opts) {
 		ca := protocol.CodeAction{Title: a.Title, Kind: protocol.RefactorRewrite, Edit: req.edit(a.Edits)}
 		if req.wants(protocol.QuickFix) {
 			ca.Kind = protocol.QuickFix

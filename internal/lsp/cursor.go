@@ -21,32 +21,32 @@ import (
 // alone.
 const CommandShowBody = "lreview.showBody"
 
-// bodyCommand is the CommandShowBody of action a, or nil.
-func (r actionRequest) bodyCommand(a features.Action) *protocol.Command {
-	if !r.canShow || a.Cursor == nil {
+// bodyCommand is the CommandShowBody of the body at c, or nil.
+func (r actionRequest) bodyCommand(c *features.BodyCursor) *protocol.Command {
+	if !r.canShow || c == nil {
 		return nil
 	}
-	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, a.Cursor.Comment, a.Cursor.Reply}}
+	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, c.Comment, c.Reply}}
 }
 
 // showBody runs CommandShowBody.
-func showBody(ctx context.Context, s *requestView, args []any) (any, error) {
+func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var bc features.BodyCursor
 	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &bc.Comment) != nil || remarshal(args[2], &bc.Reply) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShowBody+" takes three arguments: the review's URI, the comment's name and the reply's index (-1 for the comment's body)")
 	}
-	conv, an, err := s.fileAnalysis(ctx, docURI)
+	conv, an, err := v.fileAnalysis(ctx, docURI)
 	if err != nil {
 		return nil, err
 	}
 	off, ok := features.BodyAt(an.Doc, bc)
-	if sn := s.latestSnapshot(docURI); !ok && sn != nil && sn != s.docs[docURI] {
+	if sn := v.latestSnapshot(docURI); !ok && sn != nil && sn != v.docs[docURI] {
 		// The edit came in a change after the command was sent (a
 		// client's order): the command is about the text the client
 		// has now, whose body is what it shows.
 		if an, err := sn.analysis(ctx); err == nil {
-			conv = Converter{M: an.Mapper, Enc: sn.enc}
+			conv = Converter{M: an.Doc.Mapper(), Enc: sn.enc}
 			off, ok = features.BodyAt(an.Doc, bc)
 		}
 	}
@@ -55,7 +55,7 @@ func showBody(ctx context.Context, s *requestView, args []any) (any, error) {
 	}
 	at := conv.Position(off)
 	loc := protocol.Location{URI: docURI, Range: protocol.Range{Start: at, End: at}}
-	return executeCommand(ctx, s, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
+	return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
 }
 
 // canShowDocument reports whether the client answers window/showDocument.

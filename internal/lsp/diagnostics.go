@@ -9,6 +9,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
@@ -20,11 +21,11 @@ import (
 // first: converting them takes a while on a large review, and a late
 // publish would replace newer diagnostics, or bring back those of a
 // closed file, in the editor.
-func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
+func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64) {
 	found := append(slices.Clip(an.Diagnostics), s.worktreeDiagnostics(f, sn.uri, an)...)
 	found = append(found, s.contractDiagnostics(sn.uri, an)...)
-	ds := visibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
-	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Mapper, Enc: sn.enc}, ds)
+	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
+	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)
 		return
@@ -223,17 +224,4 @@ func sameDiagnostic(a, b *protocol.Diagnostic) bool {
 		})
 	}
 	return false
-}
-
-func visibleDiagnostics(ds []exchange.Diagnostic, disabled []string) []exchange.Diagnostic {
-	if len(disabled) == 0 {
-		return ds
-	}
-	out := make([]exchange.Diagnostic, 0, len(ds))
-	for _, d := range ds {
-		if !slices.Contains(disabled, d.Code) {
-			out = append(out, d)
-		}
-	}
-	return out
 }

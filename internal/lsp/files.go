@@ -10,6 +10,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -121,18 +122,18 @@ var errNotOpen = errors.New("the document is not open")
 
 // fileAnalysis is what most handlers start with: the document's analysis
 // as of the request, and the converter for its positions.
-func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *Analysis, error) {
+func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI) (Converter, *anchor.Analysis, error) {
 	sn, an, err := v.analysisOf(ctx, uri)
 	if err != nil {
 		return Converter{}, nil, err
 	}
-	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
+	return Converter{M: an.Doc.Mapper(), Enc: sn.enc}, an, nil
 }
 
 // analysisOf returns the request's version of uri and its analysis: the
 // answer is for the version the request was sent for (a version merged
 // into a later one before anyone asked is ContentModified).
-func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
+func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *anchor.Analysis, error) {
 	sn, err := v.snapshot(uri)
 	if err != nil {
 		return nil, nil, err
@@ -146,7 +147,7 @@ func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) 
 
 // fileIn is fileAnalysis for a request about a range: it also returns
 // that range in byte offsets.
-func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *Analysis, exchange.Range, error) {
+func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range) (Converter, *anchor.Analysis, exchange.Range, error) {
 	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, exchange.Range{}, err
@@ -160,7 +161,7 @@ func (v *requestView) fileIn(ctx context.Context, uri protocol.DocumentURI, rng 
 
 // fileAt is fileAnalysis for a request about one position: it also
 // returns that position as a byte offset.
-func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *Analysis, int, error) {
+func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (Converter, *anchor.Analysis, int, error) {
 	conv, an, err := v.fileAnalysis(ctx, uri)
 	if err != nil {
 		return conv, nil, 0, err

@@ -11,8 +11,8 @@ import (
 // formatting returns the canonical writer's output as a minimal edit set,
 // so that the editor keeps the cursor and the undo history meaningful. A
 // document with syntax errors gets no edits: its structure is a guess.
-func formatting(ctx context.Context, s *requestView, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
-	conv, an, err := s.fileAnalysis(ctx, p.TextDocument.URI)
+func formatting(ctx context.Context, v *requestView, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	conv, an, err := v.fileAnalysis(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

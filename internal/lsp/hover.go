@@ -8,23 +8,23 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
-// hover explains what the cursor is on (see features.Analysis.Hover): the diff
+// hover explains what the cursor is on (see features.HoverAt): the diff
 // lines a comment lands on, the numbers and comments of a patch line, the
 // schema's words for a member or an enumerated value. The range is the
 // hovered token's, so that the editor highlights what the text is about.
 // The text is Markdown for a client whose hover.contentFormat lists it,
 // plain text otherwise.
-func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
-	if s.isSource(p.TextDocument.URI) {
-		return sourceHover(ctx, s, p) // sourcerequests.go
+func hover(ctx context.Context, v *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
+	if v.isSource(p.TextDocument.URI) {
+		return sourceHover(ctx, v, p) // sourcerequests.go
 	}
-	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
+	conv, an, off, err := v.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	h, ok := an.Hover(off)
-	if t := s.treeFor(p.TextDocument.URI); ok && t != nil {
-		if line := an.SourceHover(t, off); line != "" {
+	h, ok := features.HoverAt(an, off)
+	if t := v.treeFor(p.TextDocument.URI); ok && t != nil {
+		if line := features.SourceHover(an, t, off); line != "" {
 			h.Markdown += "\n\n" + line
 		}
 	}
@@ -32,7 +32,7 @@ func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*proto
 		return nil, nil
 	}
 	contents := protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}
-	if !s.clientCaps().hoverMarkdown {
+	if !v.clientCaps().hoverMarkdown {
 		contents = protocol.MarkupContent{Kind: protocol.PlainText, Value: features.PlainText(h.Markdown)}
 	}
 	rng := conv.Range(h.Range)

@@ -157,20 +157,20 @@ func negotiateEncoding(offered []string) exchange.Encoding {
 	return exchange.UTF16
 }
 
-func initialize(ctx context.Context, s *requestView, p *initializeParams) (*initializeResult, error) {
+func initialize(ctx context.Context, v *requestView, p *initializeParams) (*initializeResult, error) {
 	enc := negotiateEncoding(p.Capabilities.General.PositionEncodings)
-	s.mu.Lock()
-	s.enc = enc
-	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
-	s.showDocument = p.showsDocuments()
-	s.bodies.offer.Store(p.ClientInfo.Name == "helix") // no way of its own to open a body
-	s.client = p.clientCaps()
-	s.settings = parseSettings(p.InitializationOptions, s.settings)
-	s.state = stateInitialized
-	s.mu.Unlock()
-	s.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
+	v.mu.Lock()
+	v.enc = enc
+	v.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
+	v.showDocument = p.showsDocuments()
+	v.bodies.offer.Store(p.ClientInfo.Name == "helix") // no way of its own to open a body
+	v.client = p.clientCaps()
+	v.settings = parseSettings(p.InitializationOptions, v.settings)
+	v.state = stateInitialized
+	v.mu.Unlock()
+	v.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	return &initializeResult{
 		Capabilities: ServerCapabilities(enc, p.showsDocuments()),
-		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},
+		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: v.opts.Version},
 	}, nil
 }

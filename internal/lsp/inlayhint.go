@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"go.lsp.dev/protocol"
 )
 
@@ -21,14 +22,14 @@ type inlayHint struct {
 	PaddingRight bool              `json:"paddingRight,omitempty"`
 }
 
-// inlayHints converts features.Analysis.Gutter for the range asked for.
-func inlayHints(ctx context.Context, s *requestView, p *inlayHintParams) ([]inlayHint, error) {
-	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
+// inlayHints converts features.Gutter for the range asked for.
+func inlayHints(ctx context.Context, v *requestView, p *inlayHintParams) ([]inlayHint, error) {
+	conv, an, span, err := v.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
 	hints := []inlayHint{}
-	for _, g := range an.Gutter(span) {
+	for _, g := range features.Gutter(an, span) {
 		hints = append(hints, inlayHint{Position: conv.Position(g.At), Label: g.Label, PaddingRight: true, Tooltip: g.Tooltip})
 	}
 	return hints, nil

@@ -156,7 +156,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 // start through Options.testRequests: one that waits to be cancelled, one
 // that panics, one that counts itself while it runs.
 var testMethods = map[string]requestFunc{
-	"lreview/test/block": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
+	"lreview/test/block": func(ctx context.Context, v *requestView, _ json.RawMessage) (any, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -164,13 +164,13 @@ var testMethods = map[string]requestFunc{
 			return "not cancelled", nil
 		}
 	},
-	"lreview/test/panic": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
+	"lreview/test/panic": func(ctx context.Context, v *requestView, _ json.RawMessage) (any, error) {
 		var m map[string]int
 		//lint:ignore SA5000 the handler must fail with a real runtime panic
 		m["boom"]++
 		return nil, nil
 	},
-	"lreview/test/blockCounted": func(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
+	"lreview/test/blockCounted": func(ctx context.Context, v *requestView, _ json.RawMessage) (any, error) {
 		blockedRunning.Add(1)
 		defer blockedRunning.Add(-1)
 		select {

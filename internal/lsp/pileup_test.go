@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -64,7 +65,7 @@ func versionIn(text []byte) int {
 	return n
 }
 
-func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchange.Change) (*Analysis, error) {
+func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error) {
 	if prev != nil && ch != nil {
 		// The change the history composed over the skipped versions may
 		// say less than comparing the texts, never more.
@@ -288,8 +289,8 @@ func TestResultOfAnEditedVersionIsSentUnlessEdits(t *testing.T) {
 			computed, release := make(chan struct{}), make(chan struct{})
 			requests, _ := methods()
 			real := requests[tc.method]
-			slow := func(ctx context.Context, s *requestView, raw json.RawMessage) (any, error) {
-				res, err := real(ctx, s, raw)
+			slow := func(ctx context.Context, v *requestView, raw json.RawMessage) (any, error) {
+				res, err := real(ctx, v, raw)
 				close(computed)
 				<-release
 				return res, err
@@ -368,7 +369,7 @@ func TestPublishesKeepTheirOrder(t *testing.T) {
 // in between, and nothing once a change is missing.
 func TestHistoryComposesTheSkippedChanges(t *testing.T) {
 	h := &history{}
-	an1, an3 := &Analysis{}, &Analysis{}
+	an1, an3 := &anchor.Analysis{}, &anchor.Analysis{}
 	h.record(1, an1)
 	h.add(2, exchange.Change{Prefix: 50, Suffix: 40})
 	h.add(3, exchange.Change{Prefix: 30, Suffix: 60})
@@ -376,7 +377,7 @@ func TestHistoryComposesTheSkippedChanges(t *testing.T) {
 	for _, tc := range []struct {
 		seq      uint64
 		want     *exchange.Change
-		wantPrev *Analysis
+		wantPrev *anchor.Analysis
 	}{
 		{2, &exchange.Change{Prefix: 50, Suffix: 40}, an1},
 		{3, &exchange.Change{Prefix: 30, Suffix: 40}, an1},
@@ -393,7 +394,7 @@ func TestHistoryComposesTheSkippedChanges(t *testing.T) {
 	if prev, ch := h.since(4); prev != an3 || ch == nil || *ch != (exchange.Change{Prefix: 70, Suffix: 10}) {
 		t.Errorf("after recording 3, since(4) = %p, %+v; want an3 and version 4's own change", prev, ch)
 	}
-	h.record(2, &Analysis{}) // older than what is kept: ignored
+	h.record(2, &anchor.Analysis{}) // older than what is kept: ignored
 	if prev, _ := h.since(4); prev != an3 {
 		t.Errorf("an older analysis replaced a newer one")
 	}

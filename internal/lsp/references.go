@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"go.lsp.dev/protocol"
 )
 
@@ -10,11 +11,11 @@ import (
 // start_line value, the number that anchors it there, so that the list
 // reads as the places that point at the line and a jump lands where the
 // anchor would be edited. On a hunk or file header they are the comments
-// in that hunk or file (see features.Analysis.References).
-func references(ctx context.Context, s *requestView, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
+// in that hunk or file (see features.References).
+func references(ctx context.Context, v *requestView, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	conv, an, off, err := v.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	return locations(p.TextDocument.URI, conv, an.References(off, p.Context.IncludeDeclaration)), nil
+	return locations(p.TextDocument.URI, conv, features.References(an, off, p.Context.IncludeDeclaration)), nil
 }

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
@@ -45,7 +46,7 @@ type diskReview struct {
 	path string
 	size int64
 	mod  time.Time
-	an   *Analysis
+	an   *anchor.Analysis
 }
 
 // scopedReview is one review in scope, as a request or a publish sees it.
@@ -57,7 +58,7 @@ type scopedReview struct {
 	// open: the editor has the review open; version is then its version.
 	open    bool
 	version int32
-	an      *Analysis
+	an      *anchor.Analysis
 	// tree is the review's working tree, reading the open source
 	// documents from their buffers.
 	tree *worktree.Tree

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
@@ -16,8 +17,8 @@ import (
 // semanticTokensFull answers with the whole encoding, already in JSON:
 // it depends on the patch alone, so an edit in a comment reuses the one
 // sent before, and its id, as they are.
-func semanticTokensFull(ctx context.Context, s *requestView, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
-	res, _, err := s.tokensOf(ctx, p.TextDocument.URI)
+func semanticTokensFull(ctx context.Context, v *requestView, p *protocol.SemanticTokensParams) (json.RawMessage, error) {
+	res, _, err := v.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -27,8 +28,8 @@ func semanticTokensFull(ctx context.Context, s *requestView, p *protocol.Semanti
 // semanticTokensDelta answers with the edits from the result the client
 // holds to the current one; a client that names a result the server no
 // longer has gets the whole encoding, as the protocol allows.
-func semanticTokensDelta(ctx context.Context, s *requestView, p *protocol.SemanticTokensDeltaParams) (any, error) {
-	res, prev, err := s.tokensOf(ctx, p.TextDocument.URI)
+func semanticTokensDelta(ctx context.Context, v *requestView, p *protocol.SemanticTokensDeltaParams) (any, error) {
+	res, prev, err := v.tokensOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -73,12 +74,12 @@ type tokenResult struct {
 // tokensOf returns the tokens of the request's version of uri, and the
 // newest result made before them for an earlier version (nil if none),
 // which a delta starts from.
-func (s *requestView) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
-	sn, an, err := s.analysisOf(ctx, uri)
+func (v *requestView) tokensOf(ctx context.Context, uri protocol.DocumentURI) (cur, prev *tokenResult, err error) {
+	sn, an, err := v.analysisOf(ctx, uri)
 	if err != nil {
 		return nil, nil, err
 	}
-	cur, prev = sn.cache.semanticTokens(Converter{M: an.Mapper, Enc: sn.enc}, an, s.newResultID)
+	cur, prev = sn.cache.semanticTokens(Converter{M: an.Doc.Mapper(), Enc: sn.enc}, an, v.newResultID)
 	return cur, prev, nil
 }
 
@@ -94,7 +95,7 @@ func (s *Server) newResultID() string {
 // prior result. They are made outside the lock, which the next version's
 // cache takes to start (next): two requests at once may both make them,
 // and the first kept is the one both answer.
-func (c *versionCache) semanticTokens(conv Converter, an *Analysis, newID func() string) (cur, prev *tokenResult) {
+func (c *versionCache) semanticTokens(conv Converter, an *anchor.Analysis, newID func() string) (cur, prev *tokenResult) {
 	c.mu.Lock()
 	cur, prev = c.tokens, c.prior.tokens
 	c.mu.Unlock()
@@ -182,8 +183,8 @@ func digits(v uint32) int {
 	return n
 }
 
-func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
-	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
+func semanticTokensRange(ctx context.Context, v *requestView, p *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
+	conv, an, span, err := v.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +197,7 @@ func semanticTokensRange(ctx context.Context, s *requestView, p *protocol.Semant
 // reads them back, see numbers). In the rare index whose
 // tokens do not come in source order, they are encoded again from
 // Tokens, sorted.
-func encodeAllTokens(conv Converter, an *Analysis, id string) json.RawMessage {
+func encodeAllTokens(conv Converter, an *anchor.Analysis, id string) json.RawMessage {
 	ix, src := an.Index, an.Doc.Text
 	e := newTokenEncoder(conv, 0)
 	// A token of a review takes a dozen bytes or less: "1,6,42,2,0,".

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
@@ -56,7 +57,7 @@ func TestEncodeAllTokens(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
-			conv := Converter{M: an.Mapper, Enc: enc}
+			conv := Converter{M: an.Doc.Mapper(), Enc: enc}
 			want := plainTokens(conv, features.Tokens(an.Index, an.Doc.Text))
 			reply := encodeAllTokens(conv, an, "7")
 			if got := numbers(reply); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -80,13 +81,11 @@ func TestEncodeAllTokens(t *testing.T) {
 }
 
 // reversedFiles returns an with its index's files in reverse order.
-func reversedFiles(an *Analysis) *Analysis {
-	rep, ix := *an.Report, *an.Index
+func reversedFiles(an *anchor.Analysis) *anchor.Analysis {
+	out, ix := *an, *an.Index
 	ix.Files = slices.Clone(ix.Files)
 	slices.Reverse(ix.Files)
-	rep.Index = &ix
-	out := *an
-	out.Report = &rep
+	out.Index = &ix
 	return &out
 }
 
@@ -130,7 +129,7 @@ func BenchmarkEncodeAllTokens(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	conv := Converter{M: an.Mapper, Enc: exchange.UTF16}
+	conv := Converter{M: an.Doc.Mapper(), Enc: exchange.UTF16}
 	for b.Loop() {
 		encodeAllTokens(conv, an, "1")
 	}

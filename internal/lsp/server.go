@@ -426,10 +426,10 @@ type cancelParams struct {
 }
 
 // shutdown moves the session to its last state: only exit is accepted.
-func shutdown(ctx context.Context, s *requestView, _ json.RawMessage) (any, error) {
-	s.mu.Lock()
-	s.state = stateShutdown
-	s.mu.Unlock()
+func shutdown(ctx context.Context, v *requestView, _ json.RawMessage) (any, error) {
+	v.mu.Lock()
+	v.state = stateShutdown
+	v.mu.Unlock()
 	return nil, nil
 }
 

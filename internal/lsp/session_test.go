@@ -11,6 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -205,7 +206,7 @@ func TestExitEndsRequestsInFlight(t *testing.T) {
 // waiting forever for an analysis that will never come.
 func TestAnalysisPanicIsAnError(t *testing.T) {
 	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, exchange.NewText([]byte(exampleReview)), 0, nil)
-	sn.analyze = func(context.Context, exchange.Text, *Analysis, *exchange.Change) (*Analysis, error) {
+	sn.analyze = func(context.Context, exchange.Text, *anchor.Analysis, *exchange.Change) (*anchor.Analysis, error) {
 		panic("analysis bug")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -52,12 +53,12 @@ type snapshot struct {
 	done chan struct{}
 	// an and err are the outcome, set before done is closed: the
 	// analysis, or why there is none (then stack is where it failed).
-	an    *Analysis
+	an    *anchor.Analysis
 	err   error
 	stack []byte
 }
 
-type analyzeFunc func(ctx context.Context, text exchange.Text, prev *Analysis, ch *exchange.Change) (*Analysis, error)
+type analyzeFunc func(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error)
 
 // history is what the snapshots of one open document share: the newest
 // analysis that completed. The next analysis starts from it, whatever
@@ -70,7 +71,7 @@ type analyzeFunc func(ctx context.Context, text exchange.Text, prev *Analysis, c
 type history struct {
 	mu  sync.Mutex
 	seq uint64
-	an  *Analysis
+	an  *anchor.Analysis
 	// changes[i] is version first+i's change from the version before it.
 	first   uint64
 	changes []exchange.Change
@@ -97,7 +98,7 @@ func (h *history) add(seq uint64, ch exchange.Change) {
 
 // since returns the newest analysis completed before version seq's, and,
 // when it has them all, how seq's text differs from that analysis's.
-func (h *history) since(seq uint64) (*Analysis, *exchange.Change) {
+func (h *history) since(seq uint64) (*anchor.Analysis, *exchange.Change) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.an == nil || h.seq >= seq || h.seq+1 < h.first || seq >= h.first+uint64(len(h.changes)) {
@@ -111,13 +112,13 @@ func (h *history) since(seq uint64) (*Analysis, *exchange.Change) {
 }
 
 // newest is the newest analysis completed, nil before the first.
-func (h *history) newest() *Analysis {
+func (h *history) newest() *anchor.Analysis {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.an
 }
 
-func (h *history) record(seq uint64, an *Analysis) {
+func (h *history) record(seq uint64, an *anchor.Analysis) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if seq > h.seq {
@@ -189,7 +190,7 @@ func (s *Server) spawn(fn func()) bool {
 // request stops waiting for it; it still completes, for the next caller,
 // unless a newer version superseded it while no request held it: then
 // the answer is ContentModified.
-func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
+func (sn *snapshot) analysis(ctx context.Context) (*anchor.Analysis, error) {
 	sn.start()
 	select {
 	case <-sn.done:
@@ -230,7 +231,7 @@ func (sn *snapshot) running() bool {
 }
 
 // analyzed returns the analysis if it is already done, or nil.
-func (sn *snapshot) analyzed() *Analysis {
+func (sn *snapshot) analyzed() *anchor.Analysis {
 	select {
 	case <-sn.done:
 		return sn.an

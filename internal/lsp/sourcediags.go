@@ -53,7 +53,7 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 		}
 		for _, p := range paths {
 			opts.Only = p
-			for _, in := range r.an.CommentsInSource(r.tree, opts) {
+			for _, in := range features.CommentsInSource(r.an, r.tree, opts) {
 				f := in.File
 				u := protocol.DocumentURI(uri.File(f.Abs))
 				conv := Converter{M: f.Mapper(), Enc: enc}
@@ -108,7 +108,7 @@ func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.Diagnosti
 		d.Severity = protocol.DiagnosticSeverityHint
 	}
 	if related {
-		conv := Converter{M: pc.review.an.Mapper, Enc: enc}
+		conv := Converter{M: pc.review.an.Doc.Mapper(), Enc: enc}
 		for _, p := range pc.in.Thread {
 			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
 				Location: protocol.Location{URI: pc.review.uri, Range: conv.Range(p.Range)},

@@ -52,7 +52,7 @@ func sourceHover(ctx context.Context, v *requestView, p *protocol.HoverParams) (
 	parts := make([]string, len(here))
 	rng := here[0].rng
 	for i, pc := range here {
-		parts[i] = pc.review.an.ThreadMarkdown(pc.in.Comment, pc.named)
+		parts[i] = features.ThreadMarkdown(pc.review.an, pc.in.Comment, pc.named)
 		if lessPosition(pc.rng.Start, rng.Start) {
 			rng.Start = pc.rng.Start
 		}
@@ -112,7 +112,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			}
 			return features.InReview(t, pc.named)
 		}
-		for _, sa := range r.an.SourceActions(pc.in.Comment, opts) {
+		for _, sa := range features.SourceActions(r.an, pc.in.Comment, opts) {
 			sa.Title = title(sa.Title)
 			if !caps.applyEdit && !caps.actionLiterals {
 				continue
@@ -123,14 +123,14 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			}
 			add(a)
 		}
-		if sg, err := r.an.Suggestion(r.tree, pc.in.Comment); err == nil {
+		if sg, err := features.SuggestionOf(r.an, r.tree, pc.in.Comment); err == nil {
 			conv := Converter{M: sg.File.Mapper(), Enc: enc}
 			edits := conv.TextEdits([]exchange.Edit{sg.Edit})
 			target := protocol.DocumentURI(uri.File(sg.File.Abs))
 			add(protocol.CodeAction{Title: title(sg.Title), Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
 		}
 		if canShow {
-			conv := Converter{M: r.an.Mapper, Enc: enc}
+			conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
 			loc := protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)}
 			show := title(features.ShowTitle(pc.in.Name))
 			add(protocol.CodeAction{Title: show, Command: &protocol.Command{Title: show, Command: CommandShow, Arguments: []any{loc}}})
@@ -143,7 +143,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 // version the edits were computed on; null for a review not open, whose
 // file on disk is the master) when the client takes document changes.
 func (v *requestView) reviewEdit(r *scopedReview, edits []exchange.Edit, enc exchange.Encoding) *protocol.WorkspaceEdit {
-	conv := Converter{M: r.an.Mapper, Enc: enc}
+	conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
 	var version *int32
 	if r.open {
 		ver := r.version

@@ -40,9 +40,9 @@ func scopeRepo(b *testing.B, src []byte) (root, review string, commented map[pro
 	if err != nil {
 		b.Fatal(err)
 	}
-	an := features.Analysis{Report: anchor.CheckDocument(exchange.Parse(src), nil)}
+	an := anchor.CheckDocument(exchange.Parse(src), nil)
 	commented = map[protocol.DocumentURI]bool{}
-	for _, in := range an.CommentsInSource(t.Snapshot(), features.InSourceOptions{Outdated: true}) {
+	for _, in := range features.CommentsInSource(an, t.Snapshot(), features.InSourceOptions{Outdated: true}) {
 		commented[protocol.DocumentURI(uri.File(in.File.Abs))] = true
 	}
 	return root, review, commented

@@ -9,6 +9,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
 
@@ -30,13 +31,13 @@ func symbolKind(k features.SymbolKind) protocol.SymbolKind {
 // while the patch, the position it begins at and the outline's counts are
 // the same (versionCache.outlinePatch): an editor asks again after every
 // keystroke, which on a large review is in a comment.
-func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
-	sn, an, err := s.analysisOf(ctx, p.TextDocument.URI)
+func documentSymbols(ctx context.Context, v *requestView, p *protocol.DocumentSymbolParams) (json.RawMessage, error) {
+	sn, an, err := v.analysisOf(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	conv := Converter{M: an.Mapper, Enc: sn.enc}
-	caps := s.clientCaps()
+	conv := Converter{M: an.Doc.Mapper(), Enc: sn.enc}
+	caps := v.clientCaps()
 	if !caps.hierarchical {
 		return fastjson.Marshal(flatSymbols(conv, p.TextDocument.URI, an, caps))
 	}
@@ -45,7 +46,7 @@ func documentSymbols(ctx context.Context, s *requestView, p *protocol.DocumentSy
 		return nil, err
 	}
 	out := append([]byte{'['}, patch...)
-	if g, ok := an.CommentSymbols(); ok {
+	if g, ok := features.CommentSymbols(an); ok {
 		comments, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, []features.Symbol{g})))
 		if err != nil {
 			return nil, err
@@ -74,7 +75,7 @@ type outlinePart struct {
 // version, an, taking over the prior one when it was made for the same
 // patch with the same counts. It is made outside the lock, as the tokens
 // are (versionCache.semanticTokens).
-func (c *versionCache) outlinePatch(conv Converter, an *Analysis) ([]byte, error) {
+func (c *versionCache) outlinePatch(conv Converter, an *anchor.Analysis) ([]byte, error) {
 	c.mu.Lock()
 	cur, prior := c.outline, c.prior.outline
 	c.mu.Unlock()
@@ -87,7 +88,7 @@ func (c *versionCache) outlinePatch(conv Converter, an *Analysis) ([]byte, error
 		cur = prior
 	} else {
 		part := []byte{}
-		if syms := convertSymbols(conv, an.PatchSymbols(dirs)); len(syms) > 0 {
+		if syms := convertSymbols(conv, features.PatchSymbols(an, dirs)); len(syms) > 0 {
 			enc, err := fastjson.Marshal(syms)
 			if err != nil {
 				return nil, err
@@ -172,9 +173,9 @@ func (c clientCaps) symbols(syms []protocol.DocumentSymbol) []protocol.DocumentS
 // flatSymbols is the outline for a client without
 // hierarchicalDocumentSymbolSupport: every entry as a SymbolInformation,
 // in the tree's order, named with the entry that holds it.
-func flatSymbols(conv Converter, uri protocol.DocumentURI, an *Analysis, caps clientCaps) []protocol.SymbolInformation {
-	tree := an.PatchSymbols(features.Outline(an.Anchors, an.Doc))
-	if g, ok := an.CommentSymbols(); ok {
+func flatSymbols(conv Converter, uri protocol.DocumentURI, an *anchor.Analysis, caps clientCaps) []protocol.SymbolInformation {
+	tree := features.PatchSymbols(an, features.Outline(an.Anchors, an.Doc))
+	if g, ok := features.CommentSymbols(an); ok {
 		tree = append(tree, g)
 	}
 	out := []protocol.SymbolInformation{}

@@ -12,7 +12,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -159,7 +161,7 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 }
 
 // worktreeDiagnostics are the working tree's diagnostics of an analysis
-// of the review at docURI (features.Analysis.WorktreeDiagnostics), and
+// of the review at docURI (features.WorktreeDiagnostics), and
 // it has the client watch the files they were read from.
 //
 // The first time for a review they are not waited for: reading a large
@@ -167,7 +169,7 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 // read on the side (the tree's cache keeps them) and f is published
 // again. Later publishes find the files read, unless one changed, and
 // include the diagnostics at once.
-func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
+func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
 	t := s.treeFor(docURI)
 	if t == nil {
 		return nil
@@ -188,7 +190,7 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 		})
 		return nil
 	}
-	ds := an.WorktreeDiagnostics(t)
+	ds := features.WorktreeDiagnostics(an, t)
 	s.watchFiles(docURI, t, an)
 	return ds
 }
@@ -196,7 +198,7 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 // watchFiles registers workspace/didChangeWatchedFiles for the files the
 // review's patch names, when the client registers it dynamically and
 // they changed since the last registration for this review.
-func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *Analysis) {
+func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *anchor.Analysis) {
 	var watchers []protocol.FileSystemWatcher
 	var names, paths []string
 	for _, f := range an.Index.Files {
@@ -306,7 +308,7 @@ func sourceRelated(r exchange.Related) protocol.DiagnosticRelatedInformation {
 
 // suggestionActions are the actions applying the suggestions of the
 // comments the range touches.
-func (s *Server) suggestionActions(docURI protocol.DocumentURI, an *Analysis, span exchange.Range, only []protocol.CodeActionKind) []protocol.CodeAction {
+func (s *Server) suggestionActions(docURI protocol.DocumentURI, an *anchor.Analysis, span exchange.Range, only []protocol.CodeActionKind) []protocol.CodeAction {
 	if !wantsKind(only, protocol.RefactorRewrite) {
 		return nil
 	}
@@ -318,7 +320,7 @@ func (s *Server) suggestionActions(docURI protocol.DocumentURI, an *Analysis, sp
 		return nil
 	}
 	var out []protocol.CodeAction
-	for _, sg := range an.SuggestionsIn(t, span.Start, span.End) {
+	for _, sg := range features.SuggestionsIn(an, t, span.Start, span.End) {
 		out = append(out, protocol.CodeAction{
 			Title: sg.Title,
 			Kind:  protocol.RefactorRewrite,
@@ -336,34 +338,34 @@ func wantsKind(only []protocol.CodeActionKind, kind protocol.CodeActionKind) boo
 // applySuggestion runs CommandApplySuggestion: the suggestion is computed
 // again from the files as they are now, refused when its lines moved on,
 // and sent as workspace/applyEdit; the answer waits for the client's.
-func applySuggestion(ctx context.Context, s *requestView, args []any) (any, error) {
+func applySuggestion(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
 	var ci int
 	var name string
 	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &ci) != nil || remarshal(args[2], &name) != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandApplySuggestion+" takes three arguments: the review's URI, the comment's index and its name")
 	}
-	if !s.clientCaps().applyEdit {
+	if !v.clientCaps().applyEdit {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplySuggestion+" needs a client that supports workspace/applyEdit")
 	}
-	_, an, err := s.fileAnalysis(ctx, docURI)
+	_, an, err := v.fileAnalysis(ctx, docURI)
 	if err != nil {
 		return nil, err
 	}
-	t := s.treeFor(docURI)
+	t := v.treeFor(docURI)
 	switch {
 	case t == nil:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, string(docURI)+" has no working tree")
 	case ci < 0 || ci >= len(an.Doc.Review.Comments) || an.Doc.Review.Comments[ci].Name() != name:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s has no comment %s at index %d", docURI, name, ci))
 	}
-	sg, err := an.Suggestion(t, ci)
+	sg, err := features.SuggestionOf(an, t, ci)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s's suggestion cannot be applied: %v", name, err))
 	}
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	v.mu.Lock()
+	enc := v.enc
+	v.mu.Unlock()
 	conv := Converter{M: sg.File.Mapper(), Enc: enc}
 	target := protocol.DocumentURI(uri.File(sg.File.Abs))
 	params := &protocol.ApplyWorkspaceEditParams{
@@ -371,7 +373,7 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 		Edit:  protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}},
 	}
 	var res protocol.ApplyWorkspaceEditResponse
-	if _, err := s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
+	if _, err := v.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
 		return nil, err
 	}
 	if !res.Applied {

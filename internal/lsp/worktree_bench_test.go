@@ -23,9 +23,9 @@ import (
 // diagnostics are in).
 func writeRightImages(b *testing.B, root string, review []byte) int {
 	b.Helper()
-	rep := anchor.CheckDocument(exchange.Parse(review), nil)
+	an := anchor.CheckDocument(exchange.Parse(review), nil)
 	changed := map[*anchor.FileDiff]map[int32]bool{}
-	for _, r := range rep.Anchors.Resolutions {
+	for _, r := range an.Anchors.Resolutions {
 		if r.Resolved && r.Side == anchor.Right && r.Comment.StateNorm() == exchange.StateActive {
 			lines := map[int32]bool{}
 			for _, l := range r.Lines() {
@@ -36,7 +36,7 @@ func writeRightImages(b *testing.B, root string, review []byte) int {
 		}
 	}
 	n := 0
-	for _, f := range rep.Index.Files {
+	for _, f := range an.Index.Files {
 		if f.NewName == "" || f.Status == anchor.DeletedFile {
 			continue
 		}
@@ -49,7 +49,7 @@ func writeRightImages(b *testing.B, root string, review []byte) int {
 				for len(lines) < int(l.New) {
 					lines = append(lines, fmt.Sprintf("// %s filler %d", f.NewName, len(lines)+1))
 				}
-				lines[l.New-1] = f.Content(rep.Index.Patch, l)
+				lines[l.New-1] = f.Content(an.Index.Patch, l)
 				if changed[f][l.New] {
 					lines[l.New-1] = fmt.Sprintf("// line %d changed since the review", l.New)
 				}

@@ -12,17 +12,17 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
-func analyzed(t *testing.T) *anchor.Report {
+func analyzed(t *testing.T) *anchor.Analysis {
 	t.Helper()
-	rep := anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)
-	for _, d := range rep.Diagnostics {
+	an := anchor.CheckDocument(exchange.Parse([]byte(testreviews.WorktreeReview)), nil)
+	for _, d := range an.Diagnostics {
 		t.Fatalf("the fixture has a diagnostic: %s", d.Message)
 	}
-	return rep
+	return an
 }
 
 func TestLocateComment(t *testing.T) {
-	rep := analyzed(t)
+	an := analyzed(t)
 	for _, tc := range []struct {
 		name       string
 		source     string
@@ -39,7 +39,7 @@ func TestLocateComment(t *testing.T) {
 			root := t.TempDir()
 			write(t, filepath.Join(root, "internal/api/handler.go"), tc.source)
 			tree, _ := Open(root)
-			loc := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[0])
+			loc := tree.LocateComment(an.Index.Patch, an.Anchors.Resolutions[0])
 			if loc.Start != tc.start || loc.End != tc.end || !errors.Is(loc.Err, tc.err) {
 				t.Fatalf("got %d–%d (%v), want %d–%d (%v)", loc.Start, loc.End, loc.Err, tc.start, tc.end, tc.err)
 			}
@@ -47,11 +47,11 @@ func TestLocateComment(t *testing.T) {
 				t.Errorf("moved: got %d, want %d", loc.Moved(), tc.moved)
 			}
 			// The LEFT comment is on the removed line: where it was removed.
-			left := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[1])
+			left := tree.LocateComment(an.Index.Patch, an.Anchors.Resolutions[1])
 			if left.Start != tc.start || left.End != tc.start {
 				t.Errorf("LEFT comment: got %d–%d, want %d", left.Start, left.End, tc.start)
 			}
-			holding, total := tree.Holding(rep.Index)
+			holding, total := tree.Holding(an.Index)
 			// Changed, the file still holds most of the hunk's lines.
 			if holding != 1 || total != 1 {
 				t.Errorf("Holding: got %d of %d, want 1 of 1", holding, total)
@@ -61,23 +61,23 @@ func TestLocateComment(t *testing.T) {
 }
 
 func TestLocateCommentWithoutFile(t *testing.T) {
-	rep := analyzed(t)
+	an := analyzed(t)
 	tree, _ := Open(t.TempDir())
-	loc := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[0])
+	loc := tree.LocateComment(an.Index.Patch, an.Anchors.Resolutions[0])
 	if loc.Found() || loc.Err == nil || !strings.Contains(loc.Err.Error(), "no such file") {
 		t.Errorf("got %+v, want not found: no such file", loc)
 	}
 }
 
 func TestLocateDiffLine(t *testing.T) {
-	rep := analyzed(t)
+	an := analyzed(t)
 	root := t.TempDir()
 	write(t, filepath.Join(root, "internal/api/handler.go"), testreviews.WorktreeSource(3, ""))
 	tree, _ := Open(root)
-	f := rep.Index.Files[0]
+	f := an.Index.Files[0]
 	// Hunk lines: ctx 70, defer 71, removed, result 72, _ = err 73, return 74.
 	for i, want := range []int{73, 74, 75, 75, 76, 77} {
-		if got := tree.LocateDiffLine(rep.Index.Patch, f, 0, i); got.Start != want {
+		if got := tree.LocateDiffLine(an.Index.Patch, f, 0, i); got.Start != want {
 			t.Errorf("line %d of the hunk: got %d (%v), want %d", i, got.Start, got.Err, want)
 		}
 	}
@@ -104,7 +104,7 @@ func TestLocateBlankLines(t *testing.T) {
     {"id": "c2", "path": "a.go", "side": "RIGHT", "start_line": 14, "body": "y"}
   ]
 }`
-	rep := anchor.CheckDocument(exchange.Parse([]byte(blankReview)), nil)
+	an := anchor.CheckDocument(exchange.Parse([]byte(blankReview)), nil)
 	root := t.TempDir()
 	var b strings.Builder
 	for i := 1; i <= 9+3; i++ { // shifted down by 3
@@ -114,7 +114,7 @@ func TestLocateBlankLines(t *testing.T) {
 	write(t, filepath.Join(root, "a.go"), b.String())
 	tree, _ := Open(root)
 	for i, want := range []int{14, 17} {
-		if got := tree.LocateComment(rep.Index.Patch, rep.Anchors.Resolutions[i]); got.Start != want || got.End != want {
+		if got := tree.LocateComment(an.Index.Patch, an.Anchors.Resolutions[i]); got.Start != want || got.End != want {
 			t.Errorf("c%d: got %d–%d (%v), want %d", i+1, got.Start, got.End, got.Err, want)
 		}
 	}
@@ -132,10 +132,10 @@ func TestHoldingSnapshot(t *testing.T) {
 			write(t, filepath.Join(root, name), fmt.Sprintf("var v%d = %d\n", i, i))
 		}
 	}
-	rep := anchor.CheckDocument(exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [`+strings.Join(patch, ", ")+`]}`)), nil)
+	an := anchor.CheckDocument(exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [`+strings.Join(patch, ", ")+`]}`)), nil)
 	tree, _ := Open(root)
 	for _, tr := range []*Tree{tree, tree.Snapshot()} {
-		if holding, total := tr.Holding(rep.Index); holding != 4 || total != 6 {
+		if holding, total := tr.Holding(an.Index); holding != 4 || total != 6 {
 			t.Errorf("got %d of %d, want 4 of 6", holding, total)
 		}
 	}

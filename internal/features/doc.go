@@ -5,12 +5,3 @@
 // (byte ranges, words, Markdown) that the language server only converts
 // to protocol types. The anchoring engine they read is internal/anchor.
 package features
-
-import "github.com/leanreview/lreview-lsp/internal/anchor"
-
-// Analysis is an analyzed document: the parse, the checks, the patch index
-// and the anchoring of every comment, as anchor.CheckDocument made them.
-// Every feature reads one; none changes it.
-type Analysis struct {
-	*anchor.Report
-}

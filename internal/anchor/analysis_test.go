@@ -10,7 +10,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
-func reportShape(r *Report) string {
+func reportShape(r *Analysis) string {
 	var b strings.Builder
 	for _, d := range r.Diagnostics {
 		fmt.Fprintf(&b, "%s %d-%d %s %s %v %v|", d.Code, d.Range.Start, d.Range.End, d.Message, d.Reason, d.Related, d.Fixes)

@@ -6,10 +6,12 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// Report is the full check of one document: the document-level checks, the
-// patch index and the anchoring, with every diagnostic in one sorted list.
-// It is what `check` prints and what the language server publishes.
-type Report struct {
+// Analysis is what the engine knows of one parsed document: the
+// document-level checks, the patch index and the anchoring, with every
+// diagnostic in one sorted list. It is what `check` prints, what the
+// language server publishes, and what every feature reads; nothing
+// changes it once made.
+type Analysis struct {
 	Doc         *exchange.Document
 	Check       exchange.Result
 	Index       *Index
@@ -17,10 +19,10 @@ type Report struct {
 	Diagnostics []exchange.Diagnostic
 }
 
-// CheckDocument checks doc. prev, the report of an earlier version of the
+// CheckDocument checks doc. prev, the analysis of an earlier version of the
 // same document, lets an unchanged patch skip indexing: on a large review
 // most edits touch comments, not the diff.
-func CheckDocument(doc *exchange.Document, prev *Report) *Report {
+func CheckDocument(doc *exchange.Document, prev *Analysis) *Analysis {
 	r, _ := CheckDocumentContext(context.Background(), doc, prev)
 	return r
 }
@@ -29,8 +31,8 @@ func CheckDocument(doc *exchange.Document, prev *Report) *Report {
 // the first checkpoint after ctx is done: after the document checks,
 // after the index, and between batches of comments. The language server
 // cancels the analysis of a version the user has already edited.
-func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Report) (*Report, error) {
-	r := &Report{Doc: doc}
+func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Analysis) (*Analysis, error) {
+	r := &Analysis{Doc: doc}
 	if prev != nil {
 		r.Check = exchange.CheckIncremental(doc, &prev.Check)
 	} else {
@@ -64,7 +66,7 @@ func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Rep
 
 // reuseIndex returns prev's index moved to doc's offsets when doc's patch
 // is spelt exactly as prev's, or nil.
-func reuseIndex(doc *exchange.Document, prev *Report) *Index {
+func reuseIndex(doc *exchange.Document, prev *Analysis) *Index {
 	if prev == nil || prev.Index == nil {
 		return nil
 	}
