@@ -118,11 +118,10 @@ export class Sources implements vscode.Disposable {
     if (c === undefined || !isSource(doc) || !reviewComments(doc.uri).some((d) => d.range.intersection(range) !== undefined || d.range.start.line === range.start.line)) {
       return [];
     }
-    const result = await c.sendRequest(
-      'textDocument/codeAction',
-      { textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) }, range: c.code2ProtocolConverter.asRange(range), context: { diagnostics: [] } },
-      token,
-    );
+    const params = { textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) }, range: c.code2ProtocolConverter.asRange(range), context: { diagnostics: [] } };
+    // Without a token the client must not be given one: an undefined last argument makes
+    // vscode-jsonrpc send the params by position, as an array the server refuses.
+    const result = await (token === undefined ? c.sendRequest('textDocument/codeAction', params) : c.sendRequest('textDocument/codeAction', params, token));
     const out: vscode.CodeAction[] = [];
     for (const a of (await c.protocol2CodeConverter.asCodeActionResult((result ?? []) as never)) ?? []) {
       if (a instanceof vscode.CodeAction) out.push(a);
@@ -159,14 +158,24 @@ export class Sources implements vscode.Disposable {
   private async refreshThreads(uri: vscode.Uri): Promise<void> {
     const key = uri.toString();
     const comments = reviewComments(uri);
-    for (const t of this.threads.get(key) ?? []) t.dispose();
+    // A thread the person opened stays open when the comments are published again (a reply
+    // written from it republishes them): known by its name and review.
+    const opened = new Set<string>();
+    for (const t of this.threads.get(key) ?? []) {
+      if (t.collapsibleState === vscode.CommentThreadCollapsibleState.Expanded) opened.add(`${t.label} ${this.reviewOf.get(t) ?? ''}`);
+      t.dispose();
+    }
     this.threads.delete(key);
     if (comments.length === 0 || uri.scheme !== 'file') return;
     const c = running(this.get);
     const shown: vscode.CommentThread[] = [];
     this.threads.set(key, shown);
     for (const d of comments) {
-      const name = d.message.split(':')[0];
+      // The message is "c3 (author): first line": the thread is named by the comment alone.
+      const name = d.message.split(':')[0].replace(/ \([^)]*\)$/, '');
+      // With several reviews on the file each comment names its review (" · in x.review.json"),
+      // and so do the server's actions and the hover's threads: a thread is found by both.
+      const review = / · in (\S+\.review\.json)/.exec(d.message)?.[1];
       let bodies: string[] = [d.message];
       if (c !== undefined) {
         try {
@@ -175,7 +184,7 @@ export class Sources implements vscode.Disposable {
             position: { line: d.range.start.line, character: 0 },
           })) as { contents?: { value?: string } } | null;
           const text = h?.contents?.value;
-          if (text) bodies = threadEntries(text, name);
+          if (text) bodies = threadEntries(text, name, review) ?? bodies;
         } catch {
           // the one line of the diagnostic stays
         }
@@ -183,13 +192,12 @@ export class Sources implements vscode.Disposable {
       if (this.threads.get(key) !== shown) return; // a newer refresh replaced this one
       const thread = this.controller.createCommentThread(uri, d.range, bodies.map((b) => comment(b)));
       thread.label = name;
-      // With several reviews on the file each comment names its review (" · in x.review.json"),
-      // and so do the server's actions: the thread's actions are found by both.
-      const review = / · in (\S+\.review\.json)/.exec(d.message)?.[1];
       if (review !== undefined) this.reviewOf.set(thread, review);
       thread.contextValue = 'lreview-comment';
       thread.canReply = true;
-      thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
+      thread.collapsibleState = opened.has(`${name} ${review ?? ''}`)
+        ? vscode.CommentThreadCollapsibleState.Expanded
+        : vscode.CommentThreadCollapsibleState.Collapsed;
       shown.push(thread);
     }
   }
@@ -237,11 +245,14 @@ export class Sources implements vscode.Disposable {
   }
 }
 
-/** threadEntries splits the hover of a commented line into the entries of the thread named name. */
-export function threadEntries(markdown: string, name: string): string[] {
-  const threads = markdown.split(/\n\n---\n\n(?=\*\*`)/);
-  const mine = threads.find((t) => t.startsWith('**`' + name + '`**')) ?? threads[0];
-  return mine.split(/\n\n---\n\n/);
+/**
+ * threadEntries splits the hover of a commented line into the entries of the thread named name
+ * (of review, when several reviews are in scope), or answers undefined when the hover holds no such thread (another comment's text is not shown
+ * in its place).
+ */
+export function threadEntries(markdown: string, name: string, review?: string): string[] | undefined {
+  const threads = markdown.split(/\n\n---\n\n(?=\*\*`)/).map((t) => t.split(/\n\n---\n\n/));
+  return threads.find((t) => t[0].startsWith('**`' + name + '`**') && (review === undefined || t[0].includes(' · `' + review + '`')));
 }
 
 function comment(body: string): vscode.Comment {
