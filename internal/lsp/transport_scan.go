@@ -6,18 +6,14 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// envelopeScanner makes one linear pass over a message body, before any
-// JSON decoder sees it, to learn what the decoders cannot be trusted to
-// survive or to report: how deep the body nests (the decoders recurse, and
-// deep enough nesting overflows the stack), whether its brackets balance, and
-// the raw text of the few members the transport needs even when the body
-// is refused (jsonrpc, id, method, and params.textDocument.uri for a
-// refused didOpen). It validates nothing else: the one real decode that
-// follows does.
-//
-// It is fed in chunks, so that a body over the size limit can be read
-// through without being kept. Strings, nearly all of a didOpen's bytes,
-// are skipped with jsontext.SkipString.
+// envelopeScanner reads a message the transport refuses, one over the
+// size limit or nested too deep, for what its answer needs: the raw text
+// of jsonrpc, id and method, whether it has params, a result or an error,
+// and params.textDocument.uri for a refused didOpen. It validates nothing
+// (the message is refused anyway) and never recurses; it is fed in
+// chunks, so that a body over the size limit can be read through without
+// being kept, and skips strings, nearly all of a didOpen's bytes, with
+// jsontext.SkipString.
 type envelopeScanner struct {
 	off      int  // bytes fed so far
 	first    byte // the first byte that is not white space
