@@ -15,11 +15,8 @@ import (
 // being kept, and skips strings, nearly all of a didOpen's bytes, with
 // jsontext.SkipString.
 type envelopeScanner struct {
-	off      int  // bytes fed so far
-	first    byte // the first byte that is not white space
-	nest     jsontext.Nesting
-	broken   bool // a close bracket that does not match, or one too many
-	trailing bool // text after the top-level value
+	off  int // bytes fed so far
+	nest jsontext.Nesting
 
 	inStr, esc bool
 	strIsKey   bool
@@ -36,9 +33,6 @@ type envelopeScanner struct {
 	members [memberCount]member
 	cur     *member // the member whose value is being captured
 	curAt   int     // where cur's value starts in the chunk being fed
-	// spanning is params, result or error while its value is read: only
-	// where it ends is noted, for a notification handed over in place.
-	spanning *member
 }
 
 // member is one member's value as it appeared in the body.
@@ -126,9 +120,6 @@ func (s *envelopeScanner) finish() {
 		s.inScalar = false
 		s.valueEnd(nil, 0, s.off)
 	}
-	if s.inStr || s.nest.Depth() != 0 {
-		s.broken = true
-	}
 }
 
 // skipString moves through a string from b[i] (jsontext.SkipString) and
@@ -183,25 +174,15 @@ func (s *envelopeScanner) open(c byte) {
 }
 
 func (s *envelopeScanner) close(c byte) {
-	if !s.nest.Close(c) {
-		s.broken = true
-	}
+	s.nest.Close(c)
 	s.expectKey = false
 }
 
-// valueStart notes a value beginning at b[i]: the top-level value, or a
-// member the transport looks for.
+// valueStart notes a value beginning at b[i], when it is a member the
+// transport looks for.
 func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 	depth := s.nest.Depth()
-	if depth == 0 {
-		if s.first == 0 {
-			s.first = b[i]
-		} else {
-			s.trailing = true
-		}
-		return
-	}
-	if s.cur != nil {
+	if depth == 0 || s.cur != nil {
 		return
 	}
 	m := s.wanted()
@@ -212,7 +193,6 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 		// Only their presence matters; params.textDocument.uri is
 		// captured inside params.
 		s.members[m] = member{present: true, start: base + i, depth: depth}
-		s.spanning = &s.members[m]
 		return
 	}
 	s.cur = &s.members[m]
@@ -224,10 +204,6 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 // depth; it ends the capture of the member that started at this depth.
 func (s *envelopeScanner) valueEnd(b []byte, i, base int) {
 	depth := s.nest.Depth()
-	if s.spanning != nil && s.spanning.depth == depth {
-		s.spanning.end = base + i
-		s.spanning = nil
-	}
 	if s.cur == nil || s.cur.depth != depth {
 		return
 	}
