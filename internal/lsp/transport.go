@@ -268,13 +268,13 @@ func (t *transport) readBody(length int64) (*message, error) {
 	switch {
 	case code == 0:
 		return msg, nil
-	case problem == errTooDeep:
+	case problem == tooDeep:
 		// Read again, to find what the answer needs past the depth
 		// where the walk stopped: only a refused message pays for it.
 		sc := newEnvelopeScanner(MaxNesting)
 		sc.feed(body)
 		sc.finish()
-		t.refuse(sc, fmt.Sprintf("the message nests deeper than %d levels", MaxNesting))
+		t.refuse(sc, tooDeep)
 	default:
 		t.replyError(nil, code, problem)
 	}
@@ -285,7 +285,12 @@ type scanWriter struct{ sc *envelopeScanner }
 
 func (w scanWriter) Write(b []byte) (int, error) { w.sc.feed(b); return len(b), nil }
 
-var errTooDeep = fmt.Sprintf("the message nests deeper than %d levels", MaxNesting)
+// The problems a walk finds, as the answer states them.
+var (
+	tooDeep    = fmt.Sprintf("the message nests deeper than %d levels", MaxNesting)
+	notJSON    = "the message is not valid JSON"
+	errNotJSON = errors.New(notJSON)
+)
 
 // parseMessage validates a body in one walk: its top-level value must be
 // an object, each member's value is stepped over with jsontext.SkipValue,
@@ -316,14 +321,14 @@ func parseMessage(body []byte) (*message, int64, string) {
 				continue
 			}
 			if i >= len(body) || body[i] != '}' {
-				return nil, codeParseError, "the message is not valid JSON"
+				return nil, codeParseError, notJSON
 			}
 			i++
 			break
 		}
 	}
 	if jsontext.SkipSpace(body, i) < len(body) {
-		return nil, codeParseError, "the message is not valid JSON"
+		return nil, codeParseError, notJSON
 	}
 	msg, problem := envelopeOf(spans)
 	if problem != "" {
@@ -357,8 +362,6 @@ func parseMember(body []byte, i int, spans *[memberCount][]byte) (int, error) {
 	return i, nil
 }
 
-var errNotJSON = errors.New("the message is not valid JSON")
-
 // notAnObject answers a body whose value at b[i] is not an object.
 func notAnObject(body []byte, i int) (int64, string) {
 	end, err := jsontext.SkipValue(body, i, MaxNesting)
@@ -366,7 +369,7 @@ func notAnObject(body []byte, i int) (int64, string) {
 	case err != nil:
 		return syntaxCode(err)
 	case jsontext.SkipSpace(body, end) < len(body):
-		return codeParseError, "the message is not valid JSON"
+		return codeParseError, notJSON
 	case body[i] == '[':
 		return codeInvalidRequest, "invalid request: batch messages are not supported"
 	}
@@ -376,9 +379,9 @@ func notAnObject(body []byte, i int) (int64, string) {
 func syntaxCode(err error) (int64, string) {
 	var se *jsontext.SyntaxError
 	if errors.As(err, &se) && strings.HasPrefix(se.Msg, "nested deeper than") {
-		return codeInvalidRequest, errTooDeep
+		return codeInvalidRequest, tooDeep
 	}
-	return codeParseError, "the message is not valid JSON"
+	return codeParseError, notJSON
 }
 
 func memberIndex(name string) int {
