@@ -60,9 +60,8 @@ func (s *Server) sendOutgoing() {
 			if parts == nil {
 				break
 			}
-			// Sent as encoded: jsonrpc2 would encode the params again,
-			// with HTML escaping, which on a large review costs more
-			// than building them.
+			// Sent as encoded, in parts: put together, the params of
+			// a large review would be copied once more.
 			_ = s.tr.writeParts(parts...)
 		}
 		s.pubMu.Unlock()

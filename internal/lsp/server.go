@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,7 +69,7 @@ const (
 // Server is one LSP session over one connection.
 type Server struct {
 	opts Options
-	conn jsonrpc2.Conn
+	conn *conn
 	tr   *transport
 	// requests and notifications are the dispatch tables (methods.go).
 	requests      map[string]requestFunc
@@ -84,7 +85,7 @@ type Server struct {
 	// lenses' command (CommandShow) uses to move its cursor.
 	showDocument bool
 	files        map[protocol.DocumentURI]*file
-	inflight     map[jsonrpc2.ID]context.CancelFunc
+	inflight     map[string]context.CancelFunc // by idKey
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
@@ -141,7 +142,7 @@ func NewServer(opts Options) *Server {
 		requests:      requests,
 		notifications: notifications,
 		files:         map[protocol.DocumentURI]*file{},
-		inflight:      map[jsonrpc2.ID]context.CancelFunc{},
+		inflight:      map[string]context.CancelFunc{},
 		bg:            bg,
 		stopBG:        stop,
 		exit:          make(chan int, 1),
@@ -155,10 +156,9 @@ func NewServer(opts Options) *Server {
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
-	s.tr.drain = s.handling.Wait
-	s.tr.text = s.handleText
-	s.conn = jsonrpc2.NewConn(s.tr)
-	s.conn.Go(ctx, s.handle)
+	s.conn = newConn(s.tr)
+	s.conn.drain = s.handling.Wait
+	go s.conn.run(ctx, s.handle)
 	var code int
 	select {
 	case code = <-s.exit:
@@ -200,9 +200,16 @@ func (s *Server) close() {
 // state are applied here, in order; requests capture the documents as they
 // are now and run concurrently, so that a slow request never delays the
 // next edit and `$/cancelRequest` can reach it.
-func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	method := req.Method()
-	call, isCall := req.(*jsonrpc2.Call)
+func (s *Server) handle(ctx context.Context, msg *message) {
+	_ = s.dispatch(ctx, msg, func(_ context.Context, result any, err error) error { return s.conn.reply(msg, result, err) })
+}
+
+// replier answers the request being dispatched.
+type replier func(ctx context.Context, result any, err error) error
+
+func (s *Server) dispatch(ctx context.Context, msg *message, reply replier) error {
+	method := msg.method
+	isCall := msg.hasID
 
 	s.mu.Lock()
 	state := s.state
@@ -223,7 +230,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if state == stateNew {
 			return nil // notifications before initialize are dropped, as the spec says
 		}
-		s.notified(ctx, method, req.Params())
+		s.notified(ctx, method, msg.params)
 		return nil
 	}
 
@@ -242,11 +249,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
-		result, err := s.call(ctx, &requestView{Server: s}, method, h, req.Params())
+		result, err := s.call(ctx, &requestView{Server: s}, method, h, msg.params)
 		return reply(ctx, result, err)
 	}
 
-	s.goRequest(ctx, reply, call, h)
+	s.goRequest(ctx, reply, msg, h)
 	return nil
 }
 
@@ -257,43 +264,18 @@ func (s *Server) notified(ctx context.Context, method string, params json.RawMes
 		return // unknown notifications ($/setTrace, ...) are ignored
 	}
 	s.safely(method, func() {
-		err := h(ctx, s, params)
-		switch {
-		case errors.Is(err, errParamsNotJSON):
-			// Only a notification the transport handed over unread
-			// (handleText) can be broken JSON: answered as the transport
-			// answers any such message.
-			s.tr.replyError(nil, codeParseError, "the message is not valid JSON")
-		case err != nil:
+		if err := h(ctx, s, params); err != nil {
 			s.logf(protocol.MessageTypeError, "%s: %v", method, err)
 		}
 	})
 }
 
-// handleText is handle for the notifications the transport hands over
-// with their params still in the message body (transport_text.go). It
-// runs in the read loop too, so the same order and lifecycle hold.
-func (s *Server) handleText(ctx context.Context, method string, params []byte) {
-	s.mu.Lock()
-	state := s.state
-	s.mu.Unlock()
-	if state == stateNew {
-		// Dropped, as handle drops it; a body jsonrpc2 could not have
-		// read is answered as before.
-		if !json.Valid(params) {
-			s.tr.replyError(nil, codeParseError, "the message is not valid JSON")
-		}
-		return
-	}
-	s.notified(ctx, method, params)
-}
-
 // goRequest runs a request on its own goroutine, with the documents as
 // they are now, cancellable by `$/cancelRequest` and by the exit.
-func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call, h requestFunc) {
+func (s *Server) goRequest(ctx context.Context, reply replier, call *message, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	v := s.view()
-	id := call.ID()
+	id := call.key
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -316,19 +298,15 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 			cancel()
 			v.release()
 		}()
-		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
+		result, err := s.call(reqCtx, v, call.method, h, call.params)
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		} else if modified := v.superseded(answersWithEdits(call.Method())); modified != nil {
+		} else if modified := v.superseded(answersWithEdits(call.method)); modified != nil {
 			result, err = nil, modified
 		}
-		if raw, ok := result.(json.RawMessage); ok && err == nil && len(raw) > 0 && s.tr != nil {
-			if werr := s.tr.writeResult(id, raw); werr != nil {
-				s.logf(protocol.MessageTypeError, "answering %s: %v", call.Method(), werr)
-			}
-			return
+		if werr := reply(ctx, result, err); werr != nil {
+			s.logf(protocol.MessageTypeError, "answering %s: %v", call.method, werr)
 		}
-		_ = reply(ctx, result, err)
 	}()
 }
 
@@ -408,9 +386,6 @@ func notification[P any](fn func(ctx context.Context, s *Server, params *P) erro
 		var p P
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := fastjson.Unmarshal(raw, &p); err != nil {
-				if !json.Valid(raw) {
-					return errParamsNotJSON
-				}
 				return err
 			}
 		}
@@ -418,9 +393,9 @@ func notification[P any](fn func(ctx context.Context, s *Server, params *P) erro
 	}
 }
 
-// cancelParams keeps the request id as the client wrote it: the transport
-// knows which id jsonrpc2 has for it (the protocol library's own handler
-// rejects numeric ids).
+// cancelParams keeps the request id as the client wrote it, to be keyed
+// as the request's was (idKey; the protocol library's own struct rejects
+// numeric ids).
 type cancelParams struct {
 	ID json.RawMessage `json:"id"`
 }
@@ -435,8 +410,8 @@ func shutdown(ctx context.Context, v *requestView, _ json.RawMessage) (any, erro
 
 // cancelRequest cancels a request in flight.
 func cancelRequest(ctx context.Context, s *Server, p *cancelParams) error {
-	id, ok := s.tr.requestID(p.ID)
-	if !ok {
+	id, problem := idKey(bytes.TrimSpace(p.ID))
+	if problem != "" {
 		return nil
 	}
 	s.mu.Lock()

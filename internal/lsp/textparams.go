@@ -20,11 +20,7 @@ import (
 // pass (jsontext.Unescape), so that the text is a slice of the params, and
 // leaves the few other members to fastjson. The params must be the
 // caller's to overwrite and must never change afterwards: the transport
-// gives each message a buffer of its own, and so does jsonrpc2.
-
-// errParamsNotJSON is a decode's error when the params are not JSON at
-// all, which only params the transport handed over unread can be.
-var errParamsNotJSON = errors.New("the params are not valid JSON")
+// gives each message a buffer of its own.
 
 // openParams is didOpen's params with the text as bytes.
 type openParams struct {
@@ -139,8 +135,6 @@ type paramsReader struct {
 	b     []byte
 	i     int
 	depth int
-	// decoded are the spans of b that text overwrote.
-	decoded [][2]int
 }
 
 const maxParamsDepth = 64
@@ -275,11 +269,8 @@ func (d *paramsReader) text() ([]byte, error) {
 	n, next, err := jsontext.Unescape(d.b, start)
 	d.i = next
 	if err != nil {
-		// The bytes before where decoding stopped may have been written.
-		d.decoded = append(d.decoded, [2]int{start, next})
 		return nil, d.errorf("%v", err)
 	}
-	d.decoded = append(d.decoded, [2]int{start, next - 1}) // up to the closing quote
 	text := d.b[start : start+n : start+n]
 	if len(d.b)-n > n/16 {
 		// Kept as long as its document is open, the text would keep the
@@ -292,19 +283,9 @@ func (d *paramsReader) text() ([]byte, error) {
 	return text, nil
 }
 
-// failed is the error of a decode that failed. The text decoded in place
-// is replaced by letters first, which leaves valid JSON valid and broken
-// JSON broken, to tell params that are not JSON at all (answered as a
-// parse error) from params of the wrong shape (logged).
+// failed is the error of a decode that failed: the params are valid JSON
+// (the transport checked the message) of the wrong shape.
 func (d *paramsReader) failed(method string, err error) error {
-	for _, span := range d.decoded {
-		for k := span[0]; k < span[1]; k++ {
-			d.b[k] = 'x'
-		}
-	}
-	if !json.Valid(d.b) {
-		return fmt.Errorf("%s params: %w", method, errParamsNotJSON)
-	}
 	return fmt.Errorf("%s params: %w", method, err)
 }
 

@@ -3,35 +3,30 @@ package lsp
 import (
 	"bufio"
 	"context"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/segmentio/encoding/json"
-	"go.lsp.dev/jsonrpc2"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// The transport is the jsonrpc2.Stream the server's connection reads and
-// writes. go.lsp.dev/jsonrpc2 does the dispatch and the replies, but its
-// own stream cannot face a client that is hostile or just buggy: the
-// connection ends, silently, on the first message its stream cannot read
-// (any header problem, a body that is not JSON, a batch, a wrong
-// "jsonrpc", an id that is not an int32 or a non-empty string); its
-// decoder recurses, so deep nesting overflows the stack and kills the
-// process; it has no size limit; and its ID type cannot hold "" (it
-// becomes 0) nor an integer past int32. So this transport frames each
-// message itself, bounds it, checks its envelope with one linear scan
-// (envelopeScanner) before the one real decode, answers what is wrong
-// with the JSON-RPC error the specification names, and hands jsonrpc2
-// only messages it represents faithfully: a request whose id jsonrpc2
-// would alter gets a stand-in id, and its response is written with the
-// id exactly as the client sent it. The notifications that carry
-// documents skip jsonrpc2 altogether (transport_text.go).
+// The transport is ours end to end: this file frames and bounds each
+// message and validates it, once, in one linear walk of its top level
+// (each member's value stepped over with jsontext.SkipValue, which
+// checks it strictly without recursion); transport_conn.go dispatches
+// what it reads, answers requests and sends the server's own.
+// go.lsp.dev/jsonrpc2 is kept for its error type only, the one the
+// protocol library types its codes with. Its stream and connection could
+// not face a client that is hostile or just buggy: the connection ends,
+// silently, on the first message its stream cannot read; its decoder
+// recurses, so deep nesting overflows the stack; it has no size limit;
+// its ID cannot hold "" nor an integer past int32; and each message was
+// decoded, copied and encoded again on its way (ARCHITECTURE.md, "The
+// transport", has the measured cost).
 const (
 	// MaxMessageSize is the largest message body the server reads:
 	// eight times the largest review the benchmarks generate
@@ -67,29 +62,26 @@ type dropped struct {
 	Reason string
 }
 
-// proxyPrefix starts the stand-in ids. A client id that starts with it is
-// replaced too, so a stand-in never equals an id the client chose.
-const proxyPrefix = "\x00lreview-id-"
+// message is one message read and validated: a request (hasID and a
+// method), a notification (a method) or a response (no method). Its
+// slices are of the message's own body, a buffer nothing else holds.
+type message struct {
+	method string
+	hasID  bool
+	id     []byte // the id as sent, byte for byte
+	key    string // the id's key (idKey), for cancellation and responses
+	params []byte // nil when absent or null
+	result []byte
+	err    []byte // the error member of a response
+}
 
 type transport struct {
 	rwc       io.ReadWriteCloser
 	in        *bufio.Reader
 	log       io.Writer
 	onDropped func(dropped)
-	// drain, when set, waits for the requests being handled: Read calls
-	// it before it reports the end of the stream, since jsonrpc2 closes
-	// the connection, writing side too, as soon as Read fails.
-	drain func()
-	// text, when set, handles didOpen, didChange and didClose in place of
-	// jsonrpc2 (transport_text.go).
-	text textHandler
 
 	wmu sync.Mutex // one message at a time on the wire
-
-	idMu    sync.Mutex
-	seq     int
-	proxies map[string]stdjson.RawMessage // stand-in (as %q) → id as sent
-	byID    map[string]jsonrpc2.ID        // id as sent (canonical) → stand-in
 
 	warnedLF bool
 }
@@ -98,34 +90,28 @@ func newTransport(rwc io.ReadWriteCloser, log io.Writer, onDropped func(dropped)
 	if log == nil {
 		log = io.Discard
 	}
-	return &transport{
-		rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped,
-		proxies: map[string]stdjson.RawMessage{}, byID: map[string]jsonrpc2.ID{},
-	}
+	return &transport{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped}
 }
 
-// Read returns the next message jsonrpc2 can handle. Messages it cannot
-// are answered or reported here, and reading goes on; Read fails only
-// when the stream ends or cannot be framed any more, after saying why on
-// the log.
-func (t *transport) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+// read returns the next valid message. Messages that are not are
+// answered or reported here, and reading goes on; read fails only when
+// the stream ends or cannot be framed any more, after saying why on the
+// log.
+func (t *transport) read(ctx context.Context) (*message, error) {
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		length, err := t.readHeader()
-		var msg jsonrpc2.Message
+		var msg *message
 		if err == nil {
-			msg, err = t.readBody(ctx, length)
+			msg, err = t.readBody(length)
 		}
 		if err != nil {
-			if t.drain != nil {
-				t.drain()
-			}
-			return nil, 0, err
+			return nil, err
 		}
 		if msg != nil {
-			return msg, length, nil
+			return msg, nil
 		}
 	}
 }
@@ -260,11 +246,11 @@ func (t *transport) readLine() (line string, crlf bool, skipped int, err error) 
 }
 
 // readBody reads a body of length bytes and returns its message, or nil
-// when it was answered, reported or handled here.
-func (t *transport) readBody(ctx context.Context, length int64) (jsonrpc2.Message, error) {
-	sc := newEnvelopeScanner(MaxNesting)
+// when it was answered or reported here.
+func (t *transport) readBody(length int64) (*message, error) {
 	if length > MaxMessageSize {
-		// Read it through, keeping only what the reply needs.
+		// Read it through, keeping only what the answer needs.
+		sc := newEnvelopeScanner(MaxNesting)
 		if _, err := io.CopyN(scanWriter{sc}, t.in, length); err != nil {
 			return nil, t.fatal("the stream ended inside a %d-byte message body", length)
 		}
@@ -272,89 +258,272 @@ func (t *transport) readBody(ctx context.Context, length int64) (jsonrpc2.Messag
 		t.refuse(sc, fmt.Sprintf("the message is %d bytes, over the server's limit of %d bytes", length, MaxMessageSize))
 		return nil, nil
 	}
-	// A new buffer for each message, never reused: a text notification's
-	// document is decoded in place and stays a slice of it.
+	// A new buffer for each message, never reused: a document is decoded
+	// in place and stays a slice of it.
 	body := make([]byte, length)
 	if _, err := io.ReadFull(t.in, body); err != nil {
 		return nil, t.fatal("the stream ended inside a %d-byte message body", length)
 	}
-	sc.feed(body)
-	sc.finish()
-	return t.decode(ctx, body, sc), nil
+	msg, code, problem := parseMessage(body)
+	switch {
+	case code == 0:
+		return msg, nil
+	case problem == tooDeep:
+		// Read again, to find what the answer needs past the depth
+		// where the walk stopped: only a refused message pays for it.
+		sc := newEnvelopeScanner(MaxNesting)
+		sc.feed(body)
+		sc.finish()
+		t.refuse(sc, tooDeep)
+	default:
+		t.replyError(nil, code, problem)
+	}
+	return nil, nil
 }
 
 type scanWriter struct{ sc *envelopeScanner }
 
 func (w scanWriter) Write(b []byte) (int, error) { w.sc.feed(b); return len(b), nil }
 
-// decode turns a body into the message jsonrpc2 gets, or answers it, or
-// hands a text notification to t.text.
-func (t *transport) decode(ctx context.Context, body []byte, sc *envelopeScanner) jsonrpc2.Message {
-	switch {
-	case sc.nest.TooDeep():
-		t.refuse(sc, fmt.Sprintf("the message nests deeper than %d levels", MaxNesting))
-		return nil
-	case sc.first != '{':
-		t.invalid(body, batchOrScalar(sc.first))
-		return nil
-	case sc.broken || sc.trailing:
-		t.replyError(nil, codeParseError, "the message is not valid JSON")
-		return nil
+// The problems a walk finds, as the answer states them.
+var (
+	tooDeep    = fmt.Sprintf("the message nests deeper than %d levels", MaxNesting)
+	notJSON    = "the message is not valid JSON"
+	errNotJSON = errors.New(notJSON)
+)
+
+// parseMessage validates a body in one walk: its top-level value must be
+// an object, each member's value is stepped over with jsontext.SkipValue,
+// which checks its syntax strictly, and the members JSON-RPC gives a
+// meaning to are kept as slices of body. A problem comes with the code
+// of its answer: Parse error when the body is not JSON, Invalid Request
+// when it is but is no JSON-RPC message.
+func parseMessage(body []byte) (*message, int64, string) {
+	var spans [memberCount][]byte
+	i := jsontext.SkipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		code, problem := notAnObject(body, i)
+		return nil, code, problem
 	}
-	env, problem := readEnvelope(sc)
-	if problem != "" {
-		t.invalid(body, problem)
-		return nil
-	}
-	if t.text != nil && !env.hasID && isTextMethod(env.method) {
-		if params, ok := bareParams(body, sc); ok {
-			t.text(ctx, env.method, params)
-			return nil
+	i = jsontext.SkipSpace(body, i+1)
+	if i < len(body) && body[i] == '}' {
+		i++
+	} else {
+		for {
+			var err error
+			if i, err = parseMember(body, i, &spans); err != nil {
+				code, problem := syntaxCode(err)
+				return nil, code, problem
+			}
+			i = jsontext.SkipSpace(body, i)
+			if i < len(body) && body[i] == ',' {
+				i = jsontext.SkipSpace(body, i+1)
+				continue
+			}
+			if i >= len(body) || body[i] != '}' {
+				return nil, codeParseError, notJSON
+			}
+			i++
+			break
 		}
 	}
-	if env.proxy {
-		body = t.standIn(body, sc.members[memID], env.canonical)
+	if jsontext.SkipSpace(body, i) < len(body) {
+		return nil, codeParseError, notJSON
 	}
-	msg, err := jsonrpc2.DecodeMessage(body)
+	msg, problem := envelopeOf(spans)
+	if problem != "" {
+		return nil, codeInvalidRequest, "invalid request: " + problem
+	}
+	return msg, 0, ""
+}
+
+// parseMember steps over the member at body[i], its name, colon and
+// value, keeping the value's span when JSON-RPC names it.
+func parseMember(body []byte, i int, spans *[memberCount][]byte) (int, error) {
+	if i >= len(body) || body[i] != '"' {
+		return i, errNotJSON
+	}
+	end, err := jsontext.SkipValidString(body, i+1)
 	if err != nil {
-		t.invalid(body, "the message is not a JSON-RPC message")
-		return nil
+		return end, err
 	}
-	return msg
+	name, _ := jsonString(body[i:end])
+	i = jsontext.SkipSpace(body, end)
+	if i >= len(body) || body[i] != ':' {
+		return i, errNotJSON
+	}
+	start := jsontext.SkipSpace(body, i+1)
+	if i, err = jsontext.SkipValue(body, start, MaxNesting-1); err != nil {
+		return i, err
+	}
+	if m := memberIndex(name); m >= 0 {
+		spans[m] = body[start:i:i]
+	}
+	return i, nil
 }
 
-func batchOrScalar(first byte) string {
-	if first == '[' {
-		return "batch messages are not supported"
+// notAnObject answers a body whose value at b[i] is not an object.
+func notAnObject(body []byte, i int) (int64, string) {
+	end, err := jsontext.SkipValue(body, i, MaxNesting)
+	switch {
+	case err != nil:
+		return syntaxCode(err)
+	case jsontext.SkipSpace(body, end) < len(body):
+		return codeParseError, notJSON
+	case body[i] == '[':
+		return codeInvalidRequest, "invalid request: batch messages are not supported"
 	}
-	return "a message must be a JSON object"
+	return codeInvalidRequest, "invalid request: a message must be a JSON object"
 }
 
-// invalid answers a body that is wrong: Invalid Request when it is JSON,
-// Parse error when it is not. Only bodies already known to nest within
-// MaxNesting get here, so json.Valid's work is bounded.
-func (t *transport) invalid(body []byte, problem string) {
-	if !stdjson.Valid(body) {
-		t.replyError(nil, codeParseError, "the message is not valid JSON")
-		return
+func syntaxCode(err error) (int64, string) {
+	var se *jsontext.SyntaxError
+	if errors.As(err, &se) && strings.HasPrefix(se.Msg, "nested deeper than") {
+		return codeInvalidRequest, tooDeep
 	}
-	t.replyError(nil, codeInvalidRequest, "invalid request: "+problem)
+	return codeParseError, notJSON
 }
 
-// refuse answers a message over a limit: with its id when it is a request
-// whose id could be read, so that the client's call ends; as a dropped
-// notification when it is one.
+func memberIndex(name string) int {
+	switch name {
+	case "jsonrpc":
+		return memJSONRPC
+	case "id":
+		return memID
+	case "method":
+		return memMethod
+	case "params":
+		return memParams
+	case "result":
+		return memResult
+	case "error":
+		return memError
+	}
+	return -1
+}
+
+// envelopeOf checks the members JSON-RPC 2.0 requires of a request,
+// notification or response, and returns the problem in words.
+func envelopeOf(m [memberCount][]byte) (*message, string) {
+	if m[memJSONRPC] == nil {
+		return nil, `the "jsonrpc" member is missing`
+	}
+	if v, ok := jsonString(m[memJSONRPC]); !ok || v != "2.0" {
+		return nil, fmt.Sprintf(`"jsonrpc" is %.40s, want "2.0"`, m[memJSONRPC])
+	}
+	msg := &message{result: m[memResult], err: m[memError]}
+	if m[memMethod] != nil {
+		var ok bool
+		if msg.method, ok = jsonString(m[memMethod]); !ok {
+			return nil, `"method" is not a string`
+		}
+		if msg.method == "" {
+			return nil, `"method" is empty`
+		}
+	}
+	if m[memID] != nil {
+		key, problem := idKey(m[memID])
+		if problem != "" {
+			return nil, problem
+		}
+		msg.hasID, msg.id, msg.key = true, m[memID], key
+	}
+	if msg.method == "" {
+		if !msg.hasID {
+			return nil, `a message without "method" is a response and needs an "id"`
+		}
+		if msg.result == nil && msg.err == nil {
+			return nil, `a message without "method" is a response and needs "result" or "error"`
+		}
+	}
+	if p := m[memParams]; p != nil && string(p) != "null" {
+		msg.params = p
+	}
+	return msg, ""
+}
+
+// jsonString decodes a JSON string already known to be valid.
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	if j := jsontext.Plain(raw, 1); j == len(raw)-1 {
+		return string(raw[1:j]), true
+	}
+	out, _, err := jsontext.AppendString(nil, raw, 1)
+	return string(out), err == nil
+}
+
+// idKey checks an id, a string, an integer that fits in 64 bits or null
+// (JSON-RPC allows it), and returns its key: the same for the same id
+// however it is spelt, when it is a string, and the integer as written.
+func idKey(raw []byte) (key, problem string) {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		s, ok := jsonString(raw)
+		if !ok {
+			return "", `"id" is not a valid string`
+		}
+		return "s" + s, ""
+	case string(raw) == "null":
+		return "null", ""
+	case isInteger(raw):
+		if _, err := strconv.ParseInt(string(raw), 10, 64); err != nil {
+			return "", fmt.Sprintf(`"id" %.40s does not fit in 64 bits`, raw)
+		}
+		return "n" + string(raw), ""
+	}
+	return "", fmt.Sprintf(`"id" is %.40s, want a string or an integer`, raw)
+}
+
+// isInteger reports whether raw is a JSON number without fraction or
+// exponent.
+func isInteger(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	if len(raw) == 0 || len(raw) > 1 && raw[0] == '0' {
+		return false
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// refuse answers a message over a limit, from what the envelope scanner
+// found of it: with its id when it is a request whose id could be read,
+// so that the client's call ends; as a dropped notification when it is
+// one.
 func (t *transport) refuse(sc *envelopeScanner, reason string) {
 	t.logf("refused a message: %s", reason)
-	env, problem := readEnvelope(sc)
+	var spans [memberCount][]byte
+	for _, m := range []int{memJSONRPC, memID, memMethod, memResult, memError} {
+		switch mb := sc.members[m]; {
+		case !mb.present:
+		case m == memResult || m == memError || mb.long:
+			// Not captured (result, error) or too long to be read:
+			// present, and neither a string nor an id.
+			spans[m] = []byte(`{}`)
+		default:
+			spans[m] = mb.raw
+		}
+	}
+	msg, problem := envelopeOf(spans)
 	switch {
-	case problem == "" && env.method == "":
+	case problem == "" && msg.method == "":
 		// A response: nothing answers a response.
-	case problem == "" && env.hasID:
-		t.replyError(sc.members[memID].raw, codeInvalidRequest, reason)
+	case problem == "" && msg.hasID:
+		t.replyError(msg.id, codeInvalidRequest, reason)
 	case problem == "":
 		if t.onDropped != nil {
-			t.onDropped(dropped{Method: env.method, URI: env.uri, Reason: reason})
+			var uri string
+			if u := sc.members[memURI]; u.present && !u.long {
+				uri, _ = jsonString(u.raw)
+			}
+			t.onDropped(dropped{Method: msg.method, URI: uri, Reason: reason})
 		}
 	default:
 		t.replyError(nil, codeInvalidRequest, reason)
@@ -362,104 +531,10 @@ func (t *transport) refuse(sc *envelopeScanner, reason string) {
 }
 
 // replyError writes an error response; id nil is null.
-func (t *transport) replyError(id stdjson.RawMessage, code int64, message string) {
-	if id == nil {
-		id = stdjson.RawMessage("null")
-	}
-	resp := struct {
-		JSONRPC string             `json:"jsonrpc"`
-		ID      stdjson.RawMessage `json:"id"`
-		Error   *jsonrpc2.Error    `json:"error"`
-	}{"2.0", id, &jsonrpc2.Error{Code: jsonrpc2.Code(code), Message: message}}
-	data, err := stdjson.Marshal(resp)
-	if err == nil {
-		err = t.writeFrame(data)
-	}
-	if err != nil {
+func (t *transport) replyError(id []byte, code int64, message string) {
+	if err := t.writeParts(responseHead(id), errorMember(code, message)); err != nil {
 		t.logf("could not answer an invalid message: %v", err)
 	}
-}
-
-// envelope is what the transport checked of a message's top level.
-type envelope struct {
-	method    string
-	hasID     bool
-	proxy     bool   // the id needs a stand-in
-	canonical string // the id's key in byID
-	uri       string
-}
-
-// readEnvelope checks the members JSON-RPC 2.0 requires of a request,
-// notification or response, and returns the problem in words.
-func readEnvelope(sc *envelopeScanner) (envelope, string) {
-	var env envelope
-	m := sc.members
-	if !m[memJSONRPC].present {
-		return env, `the "jsonrpc" member is missing`
-	}
-	var v string
-	if stdjson.Unmarshal(m[memJSONRPC].raw, &v) != nil || v != "2.0" {
-		return env, fmt.Sprintf(`"jsonrpc" is %.40s, want "2.0"`, m[memJSONRPC].raw)
-	}
-	if m[memMethod].present {
-		if m[memMethod].long || stdjson.Unmarshal(m[memMethod].raw, &env.method) != nil {
-			return env, `"method" is not a string`
-		}
-		if env.method == "" {
-			return env, `"method" is empty`
-		}
-	}
-	if m[memID].present {
-		canonical, proxy, problem := checkID(m[memID])
-		if problem != "" {
-			return env, problem
-		}
-		env.hasID, env.proxy, env.canonical = true, proxy, canonical
-	}
-	if env.method == "" {
-		if !env.hasID {
-			return env, `a message without "method" is a response and needs an "id"`
-		}
-		if !m[memResult].present && !m[memError].present {
-			return env, `a message without "method" is a response and needs "result" or "error"`
-		}
-		if env.proxy {
-			return env, "the response's id matches no request of the server"
-		}
-	}
-	if m[memURI].present && !m[memURI].long {
-		_ = stdjson.Unmarshal(m[memURI].raw, &env.uri)
-	}
-	return env, ""
-}
-
-// Write sends msg; a response to a request that got a stand-in id carries
-// the id as the client sent it.
-func (t *transport) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	var data []byte
-	var err error
-	if resp, ok := msg.(*jsonrpc2.Response); ok {
-		if raw, ok := t.takeProxy(resp.ID()); ok {
-			data, err = responseBody(raw, resp)
-		}
-	}
-	if data == nil && err == nil {
-		data = encodeFast(msg)
-	}
-	if data == nil && err == nil {
-		data, err = json.Marshal(msg)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("marshaling a message: %w", err)
-	}
-	return int64(len(data)), t.writeFrame(data)
-}
-
-func (t *transport) writeFrame(data []byte) error {
-	return t.writeParts(data)
 }
 
 // writeParts writes one message whose body is the parts one after the

@@ -6,24 +6,17 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// envelopeScanner makes one linear pass over a message body, before any
-// JSON decoder sees it, to learn what the decoders cannot be trusted to
-// survive or to report: how deep the body nests (the decoders recurse, and
-// deep enough nesting overflows the stack), whether its brackets balance, and
-// the raw text of the few members the transport needs even when the body
-// is refused (jsonrpc, id, method, and params.textDocument.uri for a
-// refused didOpen). It validates nothing else: the one real decode that
-// follows does.
-//
-// It is fed in chunks, so that a body over the size limit can be read
-// through without being kept. Strings, nearly all of a didOpen's bytes,
-// are skipped with jsontext.SkipString.
+// envelopeScanner reads a message the transport refuses, one over the
+// size limit or nested too deep, for what its answer needs: the raw text
+// of jsonrpc, id and method, whether it has params, a result or an error,
+// and params.textDocument.uri for a refused didOpen. It validates nothing
+// (the message is refused anyway) and never recurses; it is fed in
+// chunks, so that a body over the size limit can be read through without
+// being kept, and skips strings, nearly all of a didOpen's bytes, with
+// jsontext.SkipString.
 type envelopeScanner struct {
-	off      int  // bytes fed so far
-	first    byte // the first byte that is not white space
-	nest     jsontext.Nesting
-	broken   bool // a close bracket that does not match, or one too many
-	trailing bool // text after the top-level value
+	off  int // bytes fed so far
+	nest jsontext.Nesting
 
 	inStr, esc bool
 	strIsKey   bool
@@ -40,9 +33,6 @@ type envelopeScanner struct {
 	members [memberCount]member
 	cur     *member // the member whose value is being captured
 	curAt   int     // where cur's value starts in the chunk being fed
-	// spanning is params, result or error while its value is read: only
-	// where it ends is noted, for a notification handed over in place.
-	spanning *member
 }
 
 // member is one member's value as it appeared in the body.
@@ -130,9 +120,6 @@ func (s *envelopeScanner) finish() {
 		s.inScalar = false
 		s.valueEnd(nil, 0, s.off)
 	}
-	if s.inStr || s.nest.Depth() != 0 {
-		s.broken = true
-	}
 }
 
 // skipString moves through a string from b[i] (jsontext.SkipString) and
@@ -187,25 +174,15 @@ func (s *envelopeScanner) open(c byte) {
 }
 
 func (s *envelopeScanner) close(c byte) {
-	if !s.nest.Close(c) {
-		s.broken = true
-	}
+	s.nest.Close(c)
 	s.expectKey = false
 }
 
-// valueStart notes a value beginning at b[i]: the top-level value, or a
-// member the transport looks for.
+// valueStart notes a value beginning at b[i], when it is a member the
+// transport looks for.
 func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 	depth := s.nest.Depth()
-	if depth == 0 {
-		if s.first == 0 {
-			s.first = b[i]
-		} else {
-			s.trailing = true
-		}
-		return
-	}
-	if s.cur != nil {
+	if depth == 0 || s.cur != nil {
 		return
 	}
 	m := s.wanted()
@@ -216,7 +193,6 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 		// Only their presence matters; params.textDocument.uri is
 		// captured inside params.
 		s.members[m] = member{present: true, start: base + i, depth: depth}
-		s.spanning = &s.members[m]
 		return
 	}
 	s.cur = &s.members[m]
@@ -228,10 +204,6 @@ func (s *envelopeScanner) valueStart(b []byte, i, base int) {
 // depth; it ends the capture of the member that started at this depth.
 func (s *envelopeScanner) valueEnd(b []byte, i, base int) {
 	depth := s.nest.Depth()
-	if s.spanning != nil && s.spanning.depth == depth {
-		s.spanning.end = base + i
-		s.spanning = nil
-	}
 	if s.cur == nil || s.cur.depth != depth {
 		return
 	}

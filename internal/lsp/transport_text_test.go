@@ -9,37 +9,42 @@ import (
 	"unsafe"
 )
 
-// TestBareParams: only a body of exactly jsonrpc, method and params, in
-// any order and spelt plainly, has its params handed over in place.
-func TestBareParams(t *testing.T) {
+// TestParseMessage: one walk validates a body and keeps the members
+// JSON-RPC names, in any order and spelling, as slices of it.
+func TestParseMessage(t *testing.T) {
 	for _, tt := range []struct {
-		body, params string // params "" when the body goes through jsonrpc2
+		body, params string // params "" when absent or null
+		code         int64
 	}{
-		{`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"a":1}}`, `{"a":1}`},
-		{" \r\n{ \"params\" :\t[1] , \"method\":\"m\",\"jsonrpc\" : \"2.0\" }\n", `[1]`},
-		{`{"jsonrpc":"2.0","method":"m","params":"s\"}"}`, `"s\"}"`},
-		{`{"jsonrpc":"2.0","method":"m","params":3}`, `3`},
-		{`{"jsonrpc":"2.0","method":"m","params":null}`, ``},
-		{`{"jsonrpc":"2.0","method":"m"}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params":{},"x":0}`, ``},
-		{`{"x":0,"jsonrpc":"2.0","method":"m","params":{}}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params":{},"params":{}}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","method":"m","params":{}}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","par\u0061ms":{}}`, ``},
-		{`{"jsonrpc":"2.0" "method":"m","params":{}}`, ``},
-		{`{"jsonrpc":"2.0",,"method":"m","params":{}}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params":{},}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params"{}}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params":{}} `, `{}`},
-		{`{"jsonrpc":"2.0","method":"m","params":1 2}`, ``},
-		{`{"jsonrpc":"2.0","method":"m","params":{}`, ``},
+		{`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"a":1}}`, `{"a":1}`, 0},
+		{" \r\n{ \"params\" :\t[1] , \"method\":\"m\",\"jsonrpc\" : \"2.0\" }\n", `[1]`, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":"s\"}"}`, `"s\"}"`, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":3}`, `3`, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":null}`, ``, 0},
+		{`{"jsonrpc":"2.0","method":"m"}`, ``, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":{},"x":0}`, `{}`, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":{},"params":[2]}`, `[2]`, 0},
+		{`{"jsonrpc":"2.0","method":"m","par\u0061ms":{}}`, `{}`, 0},
+		{`{"jsonrpc":"2.0","method":"m","params":{}} `, `{}`, 0},
+		{`{"jsonrpc":"2.0" "method":"m","params":{}}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0",,"method":"m","params":{}}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params":{},}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params"{}}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params":1 2}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params":{}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params":"a\qb"}`, ``, codeParseError},
+		{`{"jsonrpc":"2.0","method":"m","params":"a` + "\x01" + `"}`, ``, codeParseError},
+		{`{"jsonrpc":"1.0","method":"m","params":"a` + "\x01" + `"}`, ``, codeParseError},
+		{`{"jsonrpc":"1.0","method":"m"}`, ``, codeInvalidRequest},
+		{`{"jsonrpc":"2.0","method":"m","params":` + deep(MaxNesting) + `}`, ``, codeInvalidRequest},
 	} {
-		sc := newEnvelopeScanner(MaxNesting)
-		sc.feed([]byte(tt.body))
-		sc.finish()
-		params, ok := bareParams([]byte(tt.body), sc)
-		if string(params) != tt.params || ok != (tt.params != "") {
-			t.Errorf("%s: got %q, %v; want %q", tt.body, params, ok, tt.params)
+		msg, code, problem := parseMessage([]byte(tt.body))
+		if code != tt.code || code == 0 && (string(msg.params) != tt.params || msg.method == "" || cap(msg.params) != len(msg.params)) {
+			var params []byte
+			if msg != nil {
+				params = msg.params
+			}
+			t.Errorf("%.80s: got params %q, code %d (%s); want %q, code %d", tt.body, params, code, problem, tt.params, tt.code)
 		}
 	}
 }
@@ -85,11 +90,11 @@ func textSession(t *testing.T, early, down bool, msg string) []string {
 	}
 }
 
-// TestTextNotificationsAsThroughJSONRPC2: a text notification handed over
-// in place has the effect, the replies and the log lines it has when an
-// extra member sends it through jsonrpc2, before initialize and after
-// shutdown too.
-func TestTextNotificationsAsThroughJSONRPC2(t *testing.T) {
+// TestTextNotificationsWhateverTheirMembers: a text notification, good or
+// bad, has the same effect, replies and log lines with a member more that
+// the server ignores, before initialize and after shutdown too (the
+// transport once sent the two by different ways).
+func TestTextNotificationsWhateverTheirMembers(t *testing.T) {
 	const uri = `"file:///t.review.json"`
 	open := func(td string) string {
 		return `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":` + td + `}}`
@@ -122,17 +127,11 @@ func TestTextNotificationsAsThroughJSONRPC2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc := newEnvelopeScanner(MaxNesting)
-			sc.feed([]byte(tt.msg))
-			sc.finish()
-			if _, ok := bareParams([]byte(tt.msg), sc); ok != (tt.name != "params null") {
-				t.Fatalf("handed over in place: %v", ok)
-			}
-			viaJSONRPC2 := strings.TrimSuffix(tt.msg, "}") + `,"x":0}`
-			want := textSession(t, tt.early, tt.down, viaJSONRPC2)
+			withMore := strings.TrimSuffix(tt.msg, "}") + `,"x":0}`
+			want := textSession(t, tt.early, tt.down, withMore)
 			got := textSession(t, tt.early, tt.down, tt.msg)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("handed over in place, the server sent\n%s\nthrough jsonrpc2\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+				t.Errorf("the server sent\n%s\nand with a member it ignores\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
 	}
@@ -140,7 +139,7 @@ func TestTextNotificationsAsThroughJSONRPC2(t *testing.T) {
 
 // TestTextNotificationsKeepTheirPlace: requests between text
 // notifications see the document as the notifications before them left
-// it, as they do with jsonrpc2 delivering every message.
+// it.
 func TestTextNotificationsKeepTheirPlace(t *testing.T) {
 	c := newWireClient(t)
 	c.initialize()

@@ -1,0 +1,175 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	fastjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+)
+
+// conn is the session's connection: the read loop that hands each
+// message to the server in order, the replies, and the requests and
+// notifications the server sends. Every message is written as its parts,
+// the envelope around a result or params encoded once: a result already
+// in JSON (the outline, the semantic tokens, the diagnostics) is never
+// encoded, checked or copied again.
+type conn struct {
+	t *transport
+	// drain, when set, waits for the requests being handled: run calls
+	// it when the stream ends, before it closes the connection, so that
+	// a client that pipes its requests in and closes its end is answered.
+	drain func()
+
+	seq     atomic.Int64
+	mu      sync.Mutex
+	pending map[string]chan *message // the server's requests, by idKey
+	done    chan struct{}
+}
+
+var errConnClosed = errors.New("the connection is closed")
+
+func newConn(t *transport) *conn {
+	return &conn{t: t, pending: map[string]chan *message{}, done: make(chan struct{})}
+}
+
+// run reads messages until the stream ends: requests and notifications
+// go to handle, one after the other; responses to the server's requests
+// to their callers.
+func (c *conn) run(ctx context.Context, handle func(context.Context, *message)) {
+	defer close(c.done)
+	for {
+		msg, err := c.t.read(ctx)
+		if err != nil {
+			if c.drain != nil {
+				c.drain()
+			}
+			_ = c.t.Close()
+			return
+		}
+		if msg.method != "" {
+			handle(ctx, msg)
+			continue
+		}
+		c.mu.Lock()
+		ch := c.pending[msg.key]
+		delete(c.pending, msg.key)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- msg // buffered: the caller may have gone
+		}
+	}
+}
+
+// Done is closed when the read loop ends.
+func (c *conn) Done() <-chan struct{} { return c.done }
+
+// Close closes the stream under the connection.
+func (c *conn) Close() error { return c.t.Close() }
+
+// reply answers msg, when it is a request, with result or err; a result
+// that is a json.RawMessage is sent as it is.
+func (c *conn) reply(msg *message, result any, err error) error {
+	if !msg.hasID {
+		return nil
+	}
+	if err != nil {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) {
+			rpcErr = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		enc, merr := fastjson.Marshal(rpcErr)
+		if merr != nil {
+			return merr
+		}
+		return c.t.writeParts(responseHead(msg.id), []byte(`,"error":`), enc, []byte{'}'})
+	}
+	raw, err := encoded(result)
+	if err != nil {
+		return err
+	}
+	return c.t.writeParts(responseHead(msg.id), []byte(`,"result":`), raw, []byte{'}'})
+}
+
+// encoded is v in JSON: as it is when it is already, null when absent.
+func encoded(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 {
+		return raw, nil
+	}
+	return fastjson.Marshal(v)
+}
+
+// responseHead opens a response to id, copied byte for byte (null when
+// nil): the client matches replies by the id exactly as it sent it.
+func responseHead(id []byte) []byte {
+	if id == nil {
+		id = []byte("null")
+	}
+	return append(append(make([]byte, 0, len(id)+24), `{"jsonrpc":"2.0","id":`...), id...)
+}
+
+// errorMember is the rest of an error response.
+func errorMember(code int64, message string) []byte {
+	b := strconv.AppendInt(append([]byte(nil), `,"error":{"code":`...), code, 10)
+	b = jsontext.AppendQuote(append(b, `,"message":`...), message)
+	return append(b, "}}"...)
+}
+
+// Notify sends a notification.
+func (c *conn) Notify(_ context.Context, method string, params any) error {
+	raw, err := encoded(params)
+	if err != nil {
+		return err
+	}
+	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
+	return c.t.writeParts(head, []byte(`,"params":`), raw, []byte{'}'})
+}
+
+// Call sends a request and waits for its response, whose result it
+// decodes into result (unless nil). It returns the request's id.
+func (c *conn) Call(ctx context.Context, method string, params, result any) (int64, error) {
+	id := c.seq.Add(1)
+	raw, err := encoded(params)
+	if err != nil {
+		return id, err
+	}
+	key := "n" + strconv.FormatInt(id, 10)
+	ch := make(chan *message, 1)
+	c.mu.Lock()
+	c.pending[key] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, key)
+		c.mu.Unlock()
+	}()
+	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
+	tail := strconv.AppendInt([]byte(`,"id":`), id, 10)
+	if err := c.t.writeParts(head, []byte(`,"params":`), raw, append(tail, '}')); err != nil {
+		return id, err
+	}
+	select {
+	case resp := <-ch:
+		if resp.err != nil && string(resp.err) != "null" {
+			rpcErr := &jsonrpc2.Error{}
+			if err := fastjson.Unmarshal(resp.err, rpcErr); err != nil {
+				return id, err
+			}
+			return id, rpcErr
+		}
+		if result == nil || resp.result == nil {
+			return id, nil
+		}
+		return id, fastjson.Unmarshal(resp.result, result)
+	case <-ctx.Done():
+		return id, ctx.Err()
+	case <-c.done:
+		return id, errConnClosed
+	}
+}
