@@ -184,6 +184,16 @@ func TestRequestIsAnsweredForItsVersion(t *testing.T) {
 			c.srv.mu.Unlock()
 		}
 	}
+	// waitVersion waits until the server has taken version in: a change
+	// is a notification, which the server may read after a request's
+	// analysis is released.
+	waitVersion := func(version int32) {
+		for latest := int32(0); latest != version; time.Sleep(time.Millisecond) {
+			if sn := c.srv.latestSnapshot(uri); sn != nil {
+				latest = sn.version
+			}
+		}
+	}
 	ask := func() chan answer {
 		out := make(chan answer, 1)
 		go func() {
@@ -220,6 +230,7 @@ func TestRequestIsAnsweredForItsVersion(t *testing.T) {
 	}()
 	waitInflight()
 	c.change(uri, 2, nil, versioned(2))
+	waitVersion(2) // the actions are computed on version 1 after version 2 came
 	close(g.release)
 	var e *jsonrpc2.Error
 	if err := <-actions; !errors.As(err, &e) || e.Code != -32801 {
