@@ -384,6 +384,8 @@ func syntaxCode(err error) (int64, string) {
 	return codeParseError, notJSON
 }
 
+// memberIndex is the index of a JSON-RPC member by its name, or -1 for any
+// other: the one table the walk and the envelope scanner share.
 func memberIndex(name string) int {
 	switch name {
 	case "jsonrpc":

@@ -231,20 +231,7 @@ func (s *envelopeScanner) wanted() int {
 		if len(kept) == 0 || kept[0] != '{' || s.keyLong[1] {
 			return -1
 		}
-		switch string(s.keys[1]) {
-		case "jsonrpc":
-			return memJSONRPC
-		case "id":
-			return memID
-		case "method":
-			return memMethod
-		case "params":
-			return memParams
-		case "result":
-			return memResult
-		case "error":
-			return memError
-		}
+		return memberIndex(string(s.keys[1]))
 	case 3:
 		if string(kept) == "{{{" && !s.keyLong[1] && !s.keyLong[2] && !s.keyLong[3] &&
 			string(s.keys[1]) == "params" && string(s.keys[2]) == "textDocument" && string(s.keys[3]) == "uri" {
