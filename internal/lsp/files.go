@@ -185,6 +185,7 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
+	s.dropDiskReview(f.uri)
 	s.schedule(f, 0, nil)
 	return nil
 }

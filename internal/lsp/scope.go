@@ -129,10 +129,37 @@ func (s *Server) scanReviews(ctx context.Context) {
 	if ctx.Err() != nil {
 		return // cancelled: what it read may be part of the scope only
 	}
+	// A review opened while the scan read it: its buffer stands for it.
+	s.mu.Lock()
+	for u := range s.files {
+		delete(next, fileOf(string(u)))
+	}
+	s.mu.Unlock()
 	st.mu.Lock()
 	st.disk = next
 	st.mu.Unlock()
 	s.watchScope(globs, next)
+}
+
+// dropDiskReview forgets the parse of uri's file on disk once the editor
+// has the review open: its buffer stands for the file, and a second parse
+// of a big review is not kept beside it (closing it scans again). The map
+// is replaced, not changed, as a scan may be reading the one it replaces.
+func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
+	name := fileOf(string(uri))
+	st := s.src
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.disk[name] == nil {
+		return
+	}
+	next := make(map[string]*diskReview, len(st.disk)-1)
+	for n, r := range st.disk {
+		if n != name {
+			next[n] = r
+		}
+	}
+	st.disk = next
 }
 
 // scanRoot finds at most max review files under root and reads into next

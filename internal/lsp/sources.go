@@ -171,10 +171,21 @@ func (s *Server) isSource(uri protocol.DocumentURI) bool {
 }
 
 // sourcesChanged asks for every source's comments again: a review in
-// scope changed (published, closed, on disk) or the settings did.
+// scope changed (published, closed, on disk) or the settings did. Before
+// the first document is opened there is nothing to ask again: the first
+// scan waits for it, as an editor opens the review it started for right
+// after sending its settings, and a scan before that would parse the
+// review's file too, beside the buffer that stands for it.
 func (s *Server) sourcesChanged(rescan bool) {
 	st := s.src
+	s.mu.Lock()
+	reviews := len(s.files)
+	s.mu.Unlock()
 	st.mu.Lock()
+	if !st.scanned && !st.running && reviews == 0 && len(st.bufs) == 0 {
+		st.mu.Unlock()
+		return
+	}
 	st.dirtyAll = true
 	st.rescan = st.rescan || rescan
 	st.mu.Unlock()

@@ -392,3 +392,49 @@ func TestSourceNextPrevious(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenReviewNotParsedTwice: a review in scope on disk, scanned before
+// the editor opened it (a configuration change starts a scan), keeps no
+// parse of its file once it is open — its buffer stands for it — and has
+// one again once it is closed.
+func TestOpenReviewNotParsedTwice(t *testing.T) {
+	s := newSrcSession(t, 0, "", nil)
+	onDisk := func() bool {
+		st := s.c.srv.src
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.disk[s.review] != nil
+	}
+	// Settings before any document: the first scan waits for the first
+	// document, the review the editor opens next.
+	s.c.notifyServer("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"lreview": map[string]any{}}})
+	var syms json.RawMessage
+	_ = s.c.call("workspace/symbol", map[string]any{"query": ""}, &syms) // the notification is handled
+	s.idle()
+	if onDisk() {
+		t.Fatalf("settings before any document was opened scanned %s", s.review)
+	}
+	s.c.srv.scanReviews(t.Context())
+	if !onDisk() {
+		t.Fatalf("the scan kept no parse of %s, which is in scope", s.review)
+	}
+	text, err := os.ReadFile(s.review)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c.open(s.reviewURI, string(text))
+	s.c.waitDiagnostics(s.reviewURI, 1)
+	if onDisk() {
+		t.Errorf("open: the parse of %s on disk is kept beside the open review's", s.review)
+	}
+	s.c.srv.scanReviews(t.Context())
+	if onDisk() {
+		t.Errorf("a scan while the review is open parsed its file on disk")
+	}
+	s.c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": s.reviewURI}})
+	s.c.waitDiagnosticsCleared(s.reviewURI)
+	s.idle()
+	if !onDisk() {
+		t.Errorf("closed: the review on disk is not in scope again")
+	}
+}
