@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // checked is the outcome of checking one argument: the formatter's part
@@ -182,5 +182,5 @@ func fileURI(name string) protocol.DocumentURI {
 	if err != nil {
 		abs = name
 	}
-	return protocol.DocumentURI(uri.File(abs))
+	return protocol.DocumentURI(fileuri.FromPath(abs))
 }

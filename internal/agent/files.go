@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -27,6 +28,9 @@ func (s *server) resolve(member, name string) (string, error) {
 		return "", argError(member, "expected a file path (relative to %s, or absolute inside it), got an empty string", s.root)
 	}
 	p := name
+	if path, err := fileuri.ToPath(name); err == nil {
+		p = path // a file: URI, as MCP clients name roots and resources
+	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.root, p)
 	}

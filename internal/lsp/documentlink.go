@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // documentLinks links comments' paths and file headers to the working
@@ -23,7 +24,7 @@ func documentLinks(ctx context.Context, s *requestView, p *protocol.DocumentLink
 		return out, nil
 	}
 	for _, l := range an.SourceLinks(t) {
-		target := string(uri.File(l.File))
+		target := fileuri.FromPath(l.File)
 		if l.Line > 0 {
 			target += fmt.Sprintf("#L%d", l.Line)
 		}
