@@ -15,6 +15,7 @@ import {
   buildClientOptions,
   buildServerOptions,
   configurationNotification,
+  describeSource,
   openSettingsCommand,
   resolveServerPath,
 } from './server';
@@ -53,6 +54,7 @@ let decorator: DiffDecorator | undefined;
 const MOVE_CURSOR = 'lreview.internal.moveCursor';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('lreview');
   context.subscriptions.push(output);
   decorator = new DiffDecorator(
@@ -97,17 +99,20 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(CONFIG_SECTION);
 }
 
+let extensionPath: string | undefined;
+
 async function start(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const resolved = resolveServerPath(config().get<string>('server.path'), {
     workspaceFolder: folder?.scheme === 'file' ? folder.fsPath : undefined,
+    bundledDir: extensionPath === undefined ? undefined : vscode.Uri.joinPath(vscode.Uri.file(extensionPath), 'server').fsPath,
   });
   if (!resolved.ok) {
     output?.appendLine(resolved.message);
     void showNotFound(resolved.message);
     return;
   }
-  output?.appendLine(`lreview: starting ${resolved.path} --stdio (found via ${resolved.source})`);
+  output?.appendLine(`lreview: starting ${resolved.path} --stdio (${describeSource(resolved.source)})`);
 
   const clientOptions = buildClientOptions(config);
   clientOptions.outputChannel = output;
@@ -116,6 +121,11 @@ async function start(): Promise<void> {
   client = c;
   try {
     await c.start();
+    const info = c.initializeResult?.serverInfo;
+    output?.appendLine(
+      `lreview: server ${info?.name ?? 'lreview-lsp'} ${info?.version ?? '(no version reported)'}, ` +
+        `${describeSource(resolved.source)}: ${resolved.path}`,
+    );
     decorator?.forget();
     decorator?.refreshVisible();
   } catch (err) {
