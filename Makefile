@@ -17,7 +17,7 @@ TS_JSON ?= $(wildcard /opt/lreview-tree-sitter-json/libtree-sitter-json.so)
 
 .PHONY: test test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e build install lint test-race bench clean
 
-test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e test-sarif
+test: test-go test-vim test-helix test-emacs test-vscode test-vscode-e2e test-sarif test-mcp-client
 
 # -buildvcs=auto stamps the commit (and Go, the version from the git tag
 # or a pseudo-version) that `lreview-lsp version` prints, even where GOFLAGS
@@ -84,6 +84,7 @@ test-vim: build
 
 test-helix: build
 	@HX="$(HX)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/run.sh
+	@HX="$(HX)" LREVIEW_LSP="$(BIN)" bash editors/helix/test/sources.sh
 
 test-emacs: build
 	@EMACS="$(EMACS)" TS_JSON="$(TS_JSON)" LREVIEW_LSP="$(BIN)" bash editors/emacs/test/run.sh
@@ -120,6 +121,21 @@ test-sarif: build
 		echo "sarif tests: no tools/sarif/node_modules under CI (cd tools/sarif && npm ci --no-audit --no-fund)" >&2; exit 1; \
 	else \
 		echo "sarif tests skipped: run 'npm ci' in tools/sarif first"; \
+	fi
+
+# The agent's loop (`lreview-lsp mcp`) driven by a third-party client: the
+# TypeScript MCP SDK's, pinned in tools/mcp-client/package-lock.json
+# (install: cd tools/mcp-client && npm ci), which validates every
+# structuredContent against its tool's outputSchema. Skipped without it,
+# except when CI is set.
+.PHONY: test-mcp-client
+test-mcp-client: build
+	@if [ -d tools/mcp-client/node_modules/@modelcontextprotocol/sdk ]; then \
+		cd tools/mcp-client && LREVIEW_LSP="$(BIN)" npm test --silent; \
+	elif [ -n "$$CI" ]; then \
+		echo "mcp client tests: no tools/mcp-client/node_modules under CI (cd tools/mcp-client && npm ci --no-audit --no-fund)" >&2; exit 1; \
+	else \
+		echo "mcp client tests skipped: run 'npm ci' in tools/mcp-client first"; \
 	fi
 
 bench:

@@ -16,6 +16,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // checked is the outcome of checking one argument: the formatter's part
@@ -56,6 +57,7 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(formatNames, ", "))
+	root := fs.String("root", "", "the working tree the contract axis rebuilds OpenAPI files from (default: the nearest ancestor of each FILE holding .git)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -70,7 +72,14 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	status := 0
 	var writeErr error
-	for r := range checkAll(fs.Args(), stdin, f, workers) {
+	if *root != "" {
+		if _, err := worktree.Open(*root); err != nil {
+			fmt.Fprintf(stderr, "lreview-lsp check: --root: %v\n", err)
+			return 2
+		}
+	}
+	axis := &contractAxis{root: *root}
+	for r := range checkAll(fs.Args(), stdin, f, workers, axis) {
 		if writeErr != nil {
 			continue // drain, so that no worker is left blocked
 		}
@@ -99,7 +108,7 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 // the outcomes strictly in the order of names, each as soon as it and all
 // before it are done. Standard input is read once, up front, for the
 // first "-"; a later "-" reads it empty, as a second read would.
-func checkAll(names []string, stdin io.Reader, f formatter, workers int) <-chan checked {
+func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *contractAxis) <-chan checked {
 	inputs := make([]func() ([]byte, error), len(names))
 	stdinUsed := false
 	for i, name := range names {
@@ -126,7 +135,7 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int) <-chan 
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				slots[i] <- checkOne(names[i], inputs[i], f)
+				slots[i] <- checkOne(names[i], inputs[i], f, axis)
 			}
 		}()
 	}
@@ -150,17 +159,18 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int) <-chan 
 // checkOne reads, parses and checks one file and converts its
 // diagnostics while the document is at hand, so that only the small
 // converted part waits for its turn to be written.
-func checkOne(name string, input func() ([]byte, error), f formatter) checked {
+func checkOne(name string, input func() ([]byte, error), f formatter, axis *contractAxis) checked {
 	src, err := input()
 	if err != nil {
 		return checked{name: name, err: err}
 	}
 	doc := exchange.Parse(src)
 	rep := anchor.CheckDocument(doc, nil)
+	ds := axis.diagnostics(name, rep)
 	return checked{
 		name:     name,
-		part:     f.file(name, src, doc.Mapper(), rep.Diagnostics),
-		hasError: hasError(rep.Diagnostics),
+		part:     f.file(name, src, doc.Mapper(), ds),
+		hasError: hasError(ds),
 	}
 }
 

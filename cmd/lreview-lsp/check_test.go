@@ -174,7 +174,7 @@ func TestCheckRunsWorkersConcurrently(t *testing.T) {
 	paths := manyReviews(t, 8)
 	f := &barrierFormat{want: 4, all: make(chan struct{})}
 	var out bytes.Buffer
-	for r := range checkAll(paths, nil, f, 4) {
+	for r := range checkAll(paths, nil, f, 4, &contractAxis{}) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}

@@ -17,11 +17,15 @@ import (
 )
 
 const exportUsage = "usage: lreview-lsp export --to github [--event COMMENT|REQUEST_CHANGES|APPROVE] [--commit SHA] [--replies quote|drop] [--no-marker] [--skip-unresolved] FILE\n" +
-	"       lreview-lsp export --to gitlab --base-sha B --start-sha S --head-sha H [--replies quote|drop] [--no-marker] [--skip-unresolved] FILE"
+	"       lreview-lsp export --to gitlab --base-sha B --start-sha S --head-sha H [--replies quote|drop] [--no-marker] [--skip-unresolved] FILE\n" +
+	"       lreview-lsp export --to gitea [--event COMMENT|REQUEST_CHANGES|APPROVE] [--commit SHA] [--replies quote|drop] [--no-marker] [--skip-unresolved] FILE\n" +
+	"       lreview-lsp export --to gerrit [--replies quote|drop|thread] [--replies-to POSTED.json] [--no-marker] [--skip-unresolved] FILE\n" +
+	"       lreview-lsp export --to bitbucket|azure [--replies thread|quote|drop] [--no-marker] [--skip-unresolved] FILE"
 
 // exportFlags are export's command line.
 type exportFlags struct {
 	to, event, commit, replies string
+	repliesTo                  string
 	base, start, head          string
 	noMarker, skipUnresolved   bool
 	set                        map[string]bool
@@ -31,10 +35,11 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := &exportFlags{set: map[string]bool{}}
-	fs.StringVar(&f.to, "to", "", "the forge: github or gitlab")
-	fs.StringVar(&f.event, "event", forge.EventComment, "GitHub: the review's event, COMMENT, REQUEST_CHANGES or APPROVE")
-	fs.StringVar(&f.commit, "commit", "", "GitHub: the commit the review is on (commit_id); default the pull request's head")
-	fs.StringVar(&f.replies, "replies", "quote", "replies: quote them under the comment's body, or drop them")
+	fs.StringVar(&f.to, "to", "", "the forge: "+forgeNames)
+	fs.StringVar(&f.event, "event", forge.EventComment, "GitHub, Gitea: the review's event, COMMENT, REQUEST_CHANGES or APPROVE")
+	fs.StringVar(&f.commit, "commit", "", "GitHub, Gitea: the commit the review is on (commit_id); default the pull request's head")
+	fs.StringVar(&f.replies, "replies", "", "replies: thread them as real replies (Bitbucket, Azure DevOps: the default), quote them under the comment's body (the default elsewhere), or drop them")
+	fs.StringVar(&f.repliesTo, "replies-to", "", "Gerrit: the comments GET /changes/ID/comments lists once the review is posted; prints the second review, the replies in_reply_to their comments")
 	fs.BoolVar(&f.noMarker, "no-marker", false, "leave out the hidden <!-- lreview:ID --> markers")
 	fs.BoolVar(&f.skipUnresolved, "skip-unresolved", false, "export the comments a forge would take and list the others")
 	fs.StringVar(&f.base, "base-sha", "", "GitLab: the merge request version's base_commit_sha")
@@ -49,6 +54,10 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 		return nil, "", false
 	}
 	f.event = strings.ToUpper(f.event)
+	if f.repliesTo == "-" && fs.Arg(0) == "-" {
+		fmt.Fprintf(stderr, "lreview-lsp export: only one of FILE and --replies-to may be - (standard input)\n%s\n", exportUsage)
+		return nil, "", false
+	}
 	if err := f.check(); err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp export: %v\n%s\n", err, exportUsage)
 		return nil, "", false
@@ -58,23 +67,39 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 
 // check says what is wrong with the flags' values and combination.
 func (f *exportFlags) check() error {
-	only := map[string][]string{"github": {"event", "commit"}, "gitlab": {"base-sha", "start-sha", "head-sha"}}
+	only := map[string][]string{"event": {"github", "gitea"}, "commit": {"github", "gitea"},
+		"base-sha": {"gitlab"}, "start-sha": {"gitlab"}, "head-sha": {"gitlab"}}
 	switch f.to {
-	case "github", "gitlab":
+	case "github", "gitlab", "gerrit", "gitea", "bitbucket", "azure":
 	case "":
-		return errors.New("--to is required: github or gitlab")
+		return errors.New("--to is required: " + forgeNames)
 	default:
-		return fmt.Errorf("--to must be github or gitlab, got %q", f.to)
+		return fmt.Errorf("--to must be %s, got %q", forgeNames, f.to)
 	}
-	for forgeName, names := range only {
-		for _, n := range names {
-			if f.set[n] && forgeName != f.to {
-				return fmt.Errorf("--%s is for --to %s only", n, forgeName)
-			}
+	for _, n := range []string{"event", "commit", "base-sha", "start-sha", "head-sha"} {
+		if f.set[n] && !slices.Contains(only[n], f.to) {
+			return fmt.Errorf("--%s is for --to %s only", n, strings.Join(only[n], " or "))
 		}
 	}
-	if f.replies != "quote" && f.replies != "drop" {
-		return fmt.Errorf("--replies must be quote or drop, got %q", f.replies)
+	threads := f.to == "bitbucket" || f.to == "azure" || f.to == "gerrit"
+	if f.set["replies-to"] {
+		switch {
+		case f.to != "gerrit":
+			return errors.New("--replies-to is for --to gerrit only")
+		case f.replies != "" && f.replies != "thread":
+			return fmt.Errorf("--replies-to posts the replies as Gerrit's own: --replies %s says otherwise", f.replies)
+		}
+		f.replies = "thread"
+	}
+	switch {
+	case f.replies == "" && threads && f.to != "gerrit":
+		f.replies = "thread"
+	case f.replies == "":
+		f.replies = "quote"
+	case f.replies == "thread" && !threads:
+		return fmt.Errorf("--replies thread is for --to bitbucket, azure or gerrit: %s", unthreadedWhy(f.to))
+	case f.replies != "quote" && f.replies != "drop" && f.replies != "thread":
+		return fmt.Errorf("--replies must be thread, quote or drop, got %q", f.replies)
 	}
 	switch f.event {
 	case forge.EventComment, forge.EventRequestChanges, forge.EventApprove:
@@ -92,10 +117,25 @@ func (f *exportFlags) check() error {
 }
 
 func (f *exportFlags) repliesMode() forge.Replies {
-	if f.replies == "drop" {
+	switch f.replies {
+	case "drop":
 		return forge.DropReplies
+	case "thread":
+		return forge.ThreadReplies
 	}
 	return forge.QuoteReplies
+}
+
+// unthreadedWhy says why a forge's replies cannot be posted as real
+// replies from what an export prints.
+func unthreadedWhy(to string) string {
+	switch to {
+	case "gerrit":
+		return "Gerrit's in_reply_to names the id Gerrit gives a comment once posted, which a review's request cannot know (--replies thread, then --replies-to, posts them as Gerrit's own in a second request)"
+	case "gitea":
+		return "Gitea's API takes no reply to a review comment"
+	}
+	return "the review request takes no reply"
 }
 
 func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -114,6 +154,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v\n", displayName(name), err)
 		return 1
 	}
+	plan.Verdict = exportVerdict(name, plan)
 	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {
 		them := "them"
@@ -124,7 +165,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			displayName(name), anchor.Plural(n, "active comment", "active comments"), them)
 		return 1
 	}
-	payload, err := exportPayload(f, plan)
+	payload, err := exportPayload(f, plan, stdin, stderr, displayName(name))
 	if err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v\n", displayName(name), err)
 		return 1
@@ -165,10 +206,13 @@ func reportPlan(stderr io.Writer, name string, m *exchange.Mapper, plan *forge.P
 	}
 }
 
-// exportPayload encodes the forge's payload, or says why there is none.
-func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, error) {
+// exportPayload encodes the forge's payload, or says why there is none;
+// what the export had to narrow to fit the forge is said on stderr.
+func exportPayload(f *exportFlags, plan *forge.Plan, stdin io.Reader, stderr io.Writer, name string) ([]byte, error) {
 	var v any
-	if f.to == "github" {
+	opts := forge.Options{Event: f.event, CommitID: f.commit, Replies: f.repliesMode(), NoMarker: f.noMarker}
+	switch f.to {
+	case "github":
 		rv := plan.GitHub(forge.GitHubOptions{Event: f.event, CommitID: f.commit, Replies: f.repliesMode(), NoMarker: f.noMarker})
 		// GitHub's create-review: body is "Required when using
 		// REQUEST_CHANGES or COMMENT for the event parameter".
@@ -176,8 +220,37 @@ func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, error) {
 			return nil, fmt.Errorf("a %s review needs a body, and the review has no title or summary: write one, or use --event APPROVE", rv.Event)
 		}
 		v = rv
-	} else {
+	case "gitlab":
 		v = plan.GitLab(forge.GitLabOptions{BaseSHA: f.base, StartSHA: f.start, HeadSHA: f.head, Replies: f.repliesMode(), NoMarker: f.noMarker})
+	case "gerrit":
+		if f.repliesTo == "" {
+			v = plan.Gerrit(opts)
+			break
+		}
+		rv, err := gerritReplies(f, plan, stdin)
+		if err != nil {
+			return nil, err
+		}
+		v = rv
+	case "gitea":
+		rv, narrowed := plan.Gitea(opts)
+		for _, n := range narrowed {
+			fmt.Fprintf(stderr, "%s: %s: %s\n", name, n.Comment, n.Why)
+		}
+		v = rv
+	case "bitbucket":
+		v = plan.Bitbucket(opts)
+	case "azure":
+		v = plan.Azure(opts)
+	}
+	if f.to == "gerrit" && f.replies == "quote" && plan.HasReplies() {
+		fmt.Fprintf(stderr, "%s: replies quoted under their comments: %s\n", name, unthreadedWhy(f.to))
+	}
+	if f.to == "gerrit" && f.replies == "thread" && f.repliesTo == "" && plan.HasReplies() {
+		fmt.Fprintf(stderr, "%s: the replies are not in this review: once it is posted, export --to gerrit --replies-to with the comments Gerrit lists prints them\n", name)
+	}
+	if f.to == "bitbucket" && f.replies == "thread" && plan.HasReplies() {
+		fmt.Fprintf(stderr, "%s: each reply's parent.id is 0: set it to the id Bitbucket answers for the comment before it (the README's loop does)\n", name)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -187,4 +260,23 @@ func exportPayload(f *exportFlags, plan *forge.Plan) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// gerritReplies reads the comments Gerrit lists once the review is
+// posted and makes the second review, the replies'.
+func gerritReplies(f *exportFlags, plan *forge.Plan, stdin io.Reader) (forge.GerritReview, error) {
+	data, err := readInput(f.repliesTo, stdin)
+	if err != nil {
+		return forge.GerritReview{}, err
+	}
+	posted, err := forge.ReadGerritComments(displayName(f.repliesTo), data)
+	if err != nil {
+		return forge.GerritReview{}, err
+	}
+	rv, missing := plan.GerritReplies(posted, f.noMarker)
+	if len(missing) > 0 {
+		return forge.GerritReview{}, fmt.Errorf("%s: no posted comment carries the marker of %s: post the review first (export --to gerrit --replies thread), with its markers",
+			displayName(f.repliesTo), strings.Join(missing, ", "))
+	}
+	return rv, nil
 }

@@ -32,6 +32,11 @@ func TestExportPayloadsValidate(t *testing.T) {
 			continue
 		}
 		runs++
+		args, _ := archiveSection(ar, "args")
+		if to := archiveForge(string(args)); to != "github" && to != "gitlab" {
+			checkNewForgePayload(t, file, to, r.stdout)
+			continue
+		}
 		checkPayload(t, file, r.stdout, strings.Contains(r.stdout, `"position"`), github, gitlab)
 	}
 	examples, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.review.json"))
@@ -75,6 +80,56 @@ func checkPayload(t *testing.T, what, out string, isGitLab bool, github, gitlab 
 	for i, d := range list {
 		if err := gitlab.Validate(d); err != nil {
 			t.Errorf("%s: discussion %d does not validate: %#v", what, i, err)
+		}
+	}
+}
+
+// archiveForge is the forge an export archive's arguments name.
+func archiveForge(args string) string {
+	f := strings.Fields(args)
+	for i := range f {
+		if f[i] == "--to" && i+1 < len(f) {
+			return f[i+1]
+		}
+	}
+	return ""
+}
+
+// archiveSection returns an archive's section.
+func archiveSection(ar *txtar.Archive, name string) ([]byte, bool) {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data, true
+		}
+	}
+	return nil, false
+}
+
+// newForgeSchemas names each new forge's request schema.
+var newForgeSchemas = map[string]string{
+	"gerrit":    "gerrit-review-input.request.schema.json",
+	"gitea":     "gitea-create-review.request.schema.json",
+	"bitbucket": "bitbucket-create-comment.request.schema.json",
+	"azure":     "azure-create-thread.request.schema.json",
+}
+
+// checkNewForgePayload validates what export --to printed: one body, or
+// each request of the array.
+func checkNewForgePayload(t *testing.T, what, to, out string) {
+	t.Helper()
+	s := ownForgeSchema(t, newForgeSchemas[to])
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Errorf("%s: stdout is not JSON: %v", what, err)
+		return
+	}
+	bodies := []any{v}
+	if list, ok := v.([]any); ok {
+		bodies = list
+	}
+	for i, b := range bodies {
+		if err := s.Validate(b); err != nil {
+			t.Errorf("%s: request %d does not validate against %s: %#v", what, i, newForgeSchemas[to], err)
 		}
 	}
 }

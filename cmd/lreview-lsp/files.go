@@ -3,44 +3,26 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
-// readInput reads a named file, or standard input for "-".
+// readInput reads a review or a diff from a named file, or from standard
+// input for "-": a regular file (a FIFO, a device or a directory is
+// refused at once) of at most filewrite.MaxSize bytes, the language
+// server's limit; standard input is read up to that limit too.
 func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return data, nil
+	if name != "-" {
+		return filewrite.ReadFile(name)
 	}
-	if err := checkSize(name); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(name)
+	data, err := io.ReadAll(io.LimitReader(stdin, filewrite.MaxSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	if len(data) > filewrite.MaxSize {
+		return nil, fmt.Errorf("reading standard input: more than %d bytes, %w; nothing read", filewrite.MaxSize, filewrite.ErrTooLarge)
 	}
 	return data, nil
-}
-
-// checkSize refuses a file larger than a review can be before reading it.
-func checkSize(name string) error {
-	if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() > exchange.MaxSource {
-		return fmt.Errorf("cannot read %s: %d bytes, more than the %d a review can have", name, fi.Size(), exchange.MaxSource)
-	}
-	return nil
-}
-
-// unwrapPath drops the path os errors repeat, since messages name it first.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // displayName is how messages name an input.

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -79,53 +79,27 @@ func (rw rewriter) rebase(args []string, stdin io.Reader, stdout, stderr io.Writ
 		return 2
 	}
 	src := in.src
-	diffData, err := os.ReadFile(diffName)
+	diffData, err := readInput(diffName, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp: cannot read %s: %v\n", diffName, unwrapPath(err))
+		fmt.Fprintf(stderr, "lreview-lsp: %v\n", err)
 		return 2
 	}
 	doc := exchange.Parse(src)
-	if len(doc.Syntax) > 0 {
-		line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
-		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: not rebasing a document with syntax errors (first at %d:%d: %s)\n", displayName(name), line, col, doc.Syntax[0].Msg)
-		return 1
-	}
-	if diffData, err = anchor.PlainDiff(diffData); err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", diffName, err)
-		return 1
-	}
-	edits, moves, err := anchor.Rebase(doc, anchor.SplitDiffFile(diffData))
+	rb, err := anchor.RebaseDocument(doc, diffData)
 	if err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(name), err)
-		return 1
-	}
-	out, err := exchange.ApplyEdits(src, edits)
-	if err != nil {
-		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(name), err)
+		at := name
+		if de := (*anchor.DiffError)(nil); errors.As(err, &de) {
+			at = diffName
+		}
+		fmt.Fprintf(stderr, "lreview-lsp rebase: %s: %v\n", displayName(at), err)
 		return 1
 	}
 	m := doc.Mapper()
-	for _, mv := range moves {
-		// A dismissed comment that no longer anchors keeps its state and
-		// numbers, so nothing changes in the file; it is still news.
-		if mv.Unchanged && !mv.Orphaned {
-			continue
-		}
+	for _, mv := range rb.Moves {
 		line, _ := m.LineCol(mv.Comment.Node.Start)
-		id := mv.Comment.ID
-		if id == "" {
-			id = fmt.Sprintf("comment #%d", mv.Comment.Index+1)
-		}
-		if mv.Orphaned {
-			what := "marked " + id + " orphaned"
-			if mv.State != exchange.StateOrphaned {
-				what = id + " no longer anchors" // dismissed: the verdict stays
-			}
-			fmt.Fprintf(stderr, "%s:%d: %s: %s\n", displayName(name), line, what, mv.Why)
-			continue
-		}
-		fmt.Fprintf(stderr, "%s:%d: moved %s from %s %d to %s %d (%s)\n", displayName(name), line, id, mv.FromSide, mv.FromStart, mv.ToSide, mv.ToStart, mv.Why)
+		fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), line, mv.Done())
 	}
+	out := rb.Src
 	if in.orig != nil && bytes.Equal(out, src) {
 		return 0 // nothing moved and the patch is the same: leave the file alone
 	}

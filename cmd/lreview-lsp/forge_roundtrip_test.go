@@ -31,7 +31,7 @@ func TestExportImportCommands(t *testing.T) {
 			out := filepath.Join(dir, "back.review.json")
 			var stderr bytes.Buffer
 			args := []string{"import", "--from", "github", "--comments", filepath.Join(dir, "comments.json"),
-				"--reviews", filepath.Join(dir, "reviews.json"), "--patch", filepath.Join(dir, "pr.diff"), "-o", out}
+				"--reviews", filepath.Join(dir, "reviews.json"), "--patch", filepath.Join(dir, "pr.diff"), "--trust", "poster", "-o", out}
 			var stdout bytes.Buffer
 			if code := run(args, nil, &stdout, &stderr); code != 0 || stdout.Len() > 0 {
 				t.Fatalf("import -o: exit %d, stdout %q: %s", code, stdout.String(), stderr.String())
@@ -59,7 +59,7 @@ func TestExportImportCommandsGitLab(t *testing.T) {
 			writeFile(t, filepath.Join(dir, "mr.diff"), []byte(patchText(doc)), 0o644)
 			var stdout, stderr bytes.Buffer
 			args := []string{"import", "--from", "gitlab", "--discussions", filepath.Join(dir, "discussions.json"),
-				"--patch", filepath.Join(dir, "mr.diff"), "--head", sha}
+				"--patch", filepath.Join(dir, "mr.diff"), "--head", sha, "--trust", "poster"}
 			if code := run(args, nil, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
 				t.Fatalf("import: exit %d, stderr %q", code, stderr.String())
 			}

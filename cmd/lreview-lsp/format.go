@@ -48,9 +48,6 @@ func (rw rewriter) read(name string, write bool, stdin io.Reader) (input, error)
 		src, err := readInput(name, stdin)
 		return input{src: src}, err
 	}
-	if err := checkSize(name); err != nil {
-		return input{}, err
-	}
 	orig, err := filewrite.Read(name)
 	if err != nil {
 		return input{}, err

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/forge"
+	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
 // TestImportRefusesAFileChangedMeanwhile: import -o reads an existing OUT
@@ -51,5 +54,36 @@ func TestImportCreateRefusesAFileThatAppeared(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); string(got) != "mine\n" {
 		t.Errorf("got %q in the file, want it untouched", got)
+	}
+}
+
+// ownForgeSchema compiles one of the schema subsets internal/forge's
+// tests keep (internal/forge/testdata/schemas).
+func ownForgeSchema(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "forge", "testdata", "schemas", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testschema.Compile(t, name, data)
+}
+
+// TestExportNewForgesValidate exports every shipped example to Gerrit,
+// Gitea, Bitbucket and Azure DevOps through the command and validates
+// what it prints against the forge's request schema.
+func TestExportNewForgesValidate(t *testing.T) {
+	examples, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.review.json"))
+	if len(examples) == 0 {
+		t.Fatal("no shipped examples")
+	}
+	for to := range newForgeSchemas {
+		for _, ex := range examples {
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"export", "--to", to, "--skip-unresolved", ex}, nil, &stdout, &stderr); code != 0 {
+				t.Errorf("export --to %s %s: exit %d: %s", to, ex, code, stderr.String())
+				continue
+			}
+			checkNewForgePayload(t, "export --to "+to+" "+ex, to, stdout.String())
+		}
 	}
 }

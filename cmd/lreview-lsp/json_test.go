@@ -102,9 +102,17 @@ var codeSpec = map[string]struct {
 	"stale-anchor":            {[]int{sevInfo}, true, false},
 	"renamed-path":            {[]int{sevHint}, true, false},
 	"header-path":             {[]int{sevHint}, true, true},
+	"duplicate-member":        {[]int{sevWarn, sevError}, false, false},
 	"lone-surrogate":          {[]int{sevWarn}, false, false},
 	"id-missing":              {[]int{sevHint}, true, false},
 	"id-duplicate":            {[]int{sevError}, true, false},
+	// The contract axis (this project's): Approve and Reject are editing
+	// actions, like "Comment on RIGHT 74", not fixes carried in data.
+	"contract-breaking":       {[]int{sevError, sevWarn}, false, false},
+	"contract-change":         {[]int{sevHint}, false, false},
+	"contract-decision-stale": {[]int{sevWarn}, false, false},
+	"contract-unavailable":    {[]int{sevWarn}, false, false},
+	"contract-verdict":        {[]int{sevError, sevWarn, sevInfo}, false, false},
 }
 
 var orphanReasons = []string{"unknown-path", "line-not-in-image", "range-crosses-hunks", "inverted-range", "no-such-image"}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/leanreview/lreview-lsp/internal/agent"
 )
 
@@ -29,16 +27,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
 		return 2
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	t := &agent.StdioTransport{Reader: stdin, Writer: stdout}
 	if err := srv.Run(context.Background(), t); err != nil {
 		fmt.Fprintf(stderr, "lreview-lsp mcp: %v\n", err)
 		return 1
 	}
 	return 0
 }
-
-// nopWriteCloser lets the transport close standard output without
-// closing it: the process exits just after.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

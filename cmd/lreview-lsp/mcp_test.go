@@ -1,18 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leanreview/lreview-lsp/internal/agent"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // e2eDiff is the change the agent reviews.
@@ -162,4 +166,63 @@ func personEdit(t *testing.T, text string) string {
 	}
 	at := c1 + end
 	return text[:at] + ",\n      \"replies\": [\n        {\"author\": \"hduran\", \"body\": \"Done — it returns now.\"}\n      ]" + text[at:]
+}
+
+// TestMCPParallelCalls issues 20 lreview_add_comment and 10 lreview_reply
+// calls at once to the built command through the SDK's client, as agent
+// hosts do: all 30 land, with distinct ids, in a valid, formatted file.
+func TestMCPParallelCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "change.diff"), []byte(e2eDiff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := startMCP(t, root)
+	const file = "pr.review.json"
+	var created agent.NewOutput
+	callTool(t, cs, "lreview_new", map[string]any{"diff_file": "change.diff", "file": file}, &created)
+	var first agent.Comment
+	callTool(t, cs, "lreview_add_comment", map[string]any{"file": file, "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 72, "body": "first"}, &first)
+	var wg sync.WaitGroup
+	failures := make(chan string, 30)
+	for i := range 30 {
+		wg.Go(func() {
+			args := map[string]any{"file": file, "body": fmt.Sprintf("call %d", i)}
+			tool := "lreview_reply"
+			if i < 20 {
+				tool = "lreview_add_comment"
+				args["path"], args["side"], args["start_line"] = "internal/api/handler.go", "RIGHT", 70+i%6
+			} else {
+				args["id"] = first.ID
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+			if err != nil {
+				failures <- fmt.Sprintf("%s %d: %v", tool, i, err)
+			} else if res.IsError {
+				failures <- fmt.Sprintf("%s %d: %s", tool, i, res.Content[0].(*mcp.TextContent).Text)
+			}
+		})
+	}
+	wg.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := exchange.Parse(data)
+	ids := map[string]bool{}
+	for _, c := range doc.Review.Comments {
+		ids[c.ID] = true
+	}
+	if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 21 || len(ids) != 21 || len(doc.Review.Comments[0].Replies) != 10 {
+		t.Errorf("got %d comments (%d ids), %d replies, syntax %v; want 21, 21, 10, none", len(doc.Review.Comments), len(ids), len(doc.Review.Comments[0].Replies), doc.Syntax)
+	}
+	if f, err := exchange.Format(doc); err != nil || !bytes.Equal(f, data) {
+		t.Errorf("the file is not formatted (%v)", err)
+	}
 }

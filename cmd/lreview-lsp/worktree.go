@@ -79,7 +79,7 @@ func runLocate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := []located{}
 	for ci, c := range in.an.Doc.Review.Comments {
 		loc := in.tree.LocateComment(&in.an.Doc.Review.Patch, in.an.Anchors.Resolutions[ci])
-		l := located{ID: anchor.CommentName(c), Index: ci, Path: loc.Path, Found: loc.Found()}
+		l := located{ID: c.Name(), Index: ci, Path: loc.Path, Found: loc.Found()}
 		if loc.Found() {
 			l.Line, l.EndLine, l.Moved = loc.Start, loc.End, loc.Moved()
 		} else {
@@ -129,14 +129,20 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp apply: %v\n", err)
 		return 2
 	}
-	status := 0
+	status, applied := 0, 0
 	byFile := map[*worktree.File][]features.Suggestion{}
 	var files []*worktree.File
 	for ci := range in.an.Doc.Review.Comments {
 		sg, err := in.an.Suggestion(in.tree, ci)
+		if features.IsApplied(err) {
+			// The tree holds what was asked for: done, not a failure.
+			fmt.Fprintf(stderr, "%s: already applied\n", (in.an.Doc.Review.Comments[ci]).Name())
+			applied++
+			continue
+		}
 		if err != nil {
 			if !features.IsNoSuggestion(err) {
-				fmt.Fprintf(stderr, "%s: skipped: %v\n", anchor.CommentName(in.an.Doc.Review.Comments[ci]), err)
+				fmt.Fprintf(stderr, "%s: skipped: %v\n", in.an.Doc.Review.Comments[ci].Name(), err)
 				status = 1
 			}
 			continue
@@ -151,20 +157,20 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		byFile[sg.File] = append(byFile[sg.File], sg)
 	}
-	if len(files) == 0 && status == 0 {
+	if len(files) == 0 && status == 0 && applied == 0 {
 		fmt.Fprintf(stderr, "lreview-lsp apply: %s: no comment holds a suggestion block; nothing to apply\n", displayName(fs.Arg(0)))
 	}
 	for _, f := range files {
 		sgs := byFile[f]
 		after := applySuggestions([]byte(f.Text), sgs)
 		if *dry {
-			fmt.Fprint(stdout, suggestionDiff(f, sgs))
+			fmt.Fprint(stdout, exchange.Unified(f.Path, []byte(f.Text), after))
 			for _, sg := range sgs {
 				fmt.Fprintf(stderr, "%s: would apply to %s\n", sg.Name, sg.Place)
 			}
 			continue
 		}
-		if err := writeSource(f, after); err != nil {
+		if err := writeSource(in.tree, f, after); err != nil {
 			fmt.Fprintf(stderr, "lreview-lsp apply: %v\n", err)
 			status = 1
 			continue
@@ -197,10 +203,12 @@ func applySuggestions(data []byte, sgs []features.Suggestion) []byte {
 	return out
 }
 
-// writeSource writes after over f's file, refused when the file is no
-// longer what the suggestions were computed from.
-func writeSource(f *worktree.File, after []byte) error {
-	o, err := filewrite.Read(f.Abs)
+// writeSource writes after over f's file, through the tree's root (no
+// path is resolved again by name: a directory swapped for a link meanwhile
+// leads nowhere outside the tree), refused when the file is no longer what
+// the suggestions were computed from.
+func writeSource(tree *worktree.Tree, f *worktree.File, after []byte) error {
+	o, err := filewrite.ReadIn(tree.Files(), f.Path)
 	if err != nil {
 		return err
 	}

@@ -64,9 +64,10 @@ func TestApply(t *testing.T) {
 	source := filepath.Join(root, "internal", "api", "handler.go")
 	before, _ := os.ReadFile(source)
 	code, out, errs := runCmd(t, "apply", "--dry-run", review)
-	wantDiff := "--- a/internal/api/handler.go\n+++ b/internal/api/handler.go\n@@ -70,7 +70,9 @@\n // line 70\n" +
-		"     ctx := context.Background()\n     defer cancel(ctx)\n-    result, err := calculate(input)\n-    _ = err // 🚀 later\n" +
-		"+    result, err := calculate(input)\n+    if err != nil {\n+        return Output{}, err\n+    }\n     return result, nil\n }\n"
+	// The suggestion keeps its first line: the diff shows it as context.
+	wantDiff := "--- a/internal/api/handler.go\n+++ b/internal/api/handler.go\n@@ -71,6 +71,8 @@\n" +
+		"     ctx := context.Background()\n     defer cancel(ctx)\n     result, err := calculate(input)\n-    _ = err // 🚀 later\n" +
+		"+    if err != nil {\n+        return Output{}, err\n+    }\n     return result, nil\n }\n"
 	if code != 1 || out != wantDiff {
 		t.Errorf("apply --dry-run: exit %d, stdout\n%s\nwant exit 1 (c3 skipped) and\n%s(stderr %q)", code, out, wantDiff, errs)
 	}
@@ -81,10 +82,35 @@ func TestApply(t *testing.T) {
 	if after, _ := os.ReadFile(source); string(after) != want || code != 1 || !strings.Contains(errs, "c1: applied to internal/api/handler.go:73–74") {
 		t.Errorf("apply: exit %d, stderr %q, file\n%s\nwant exit 1 (c3 skipped), c1 applied, file\n%s", code, errs, after, want)
 	}
-	// Applied, the lines are no longer the anchored ones: nothing more.
+	// Applied, the tree holds the suggestion: nothing more.
 	code, _, errs = runCmd(t, "apply", review)
-	if after, _ := os.ReadFile(source); string(after) != want || !strings.Contains(errs, "c1: skipped: internal/api/handler.go no longer holds RIGHT 72–73 of the review") {
-		t.Errorf("apply again: exit %d, stderr %q; want c1 skipped, the file unchanged", code, errs)
+	if after, _ := os.ReadFile(source); string(after) != want || !strings.Contains(errs, "c1: already applied\n") {
+		t.Errorf("apply again: exit %d, stderr %q; want c1 already applied, the file unchanged", code, errs)
+	}
+}
+
+// TestApplyAlreadyApplied: a suggestion the tree holds is reported as
+// applied, and is no failure.
+func TestApplyAlreadyApplied(t *testing.T) {
+	root, review := testreviews.WorktreeRepo(t, 0, "")
+	source := filepath.Join(root, "internal", "api", "handler.go")
+	applied := strings.Replace(testreviews.WorktreeSource(0, ""), "    _ = err // 🚀 later\n", "    if err != nil {\n        return Output{}, err\n    }\n", 1)
+	if err := os.WriteFile(source, []byte(applied), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// c3 (dismissed) holds no suggestion in this review: only c1's counts.
+	text := strings.Replace(testreviews.WorktreeReview, "```suggestion\\n    return result, err\\n```", "ok", 1)
+	if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"apply", "--dry-run", review}, {"apply", review}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || out != "" || errs != "c1: already applied\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and \"c1: already applied\"", args, code, out, errs)
+		}
+	}
+	if got, _ := os.ReadFile(source); string(got) != applied {
+		t.Errorf("the file changed:\n%s", got)
 	}
 }
 
@@ -105,7 +131,7 @@ func TestApplyRefusesAFileChangedSinceRead(t *testing.T) {
 	if err := os.WriteFile(source, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = writeSource(sg.File, applySuggestions([]byte(sg.File.Text), []features.Suggestion{sg}))
+	err = writeSource(in.tree, sg.File, applySuggestions([]byte(sg.File.Text), []features.Suggestion{sg}))
 	if err == nil || !strings.Contains(err.Error(), "changed since it was read") {
 		t.Errorf("got %v, want refused: changed since it was read", err)
 	}

@@ -110,6 +110,78 @@ found, rather than eglot's generic failure."
                   exe lreview-install-instructions))
     lreview-server-command))
 
+;;; A body edited as Markdown
+
+(declare-function eglot-current-server "eglot")
+(declare-function eglot--TextDocumentPositionParams "eglot")
+(declare-function eglot--signal-textDocument/didChange "eglot")
+(declare-function jsonrpc-request "jsonrpc")
+(declare-function markdown-mode "markdown-mode")
+
+(defvar-local lreview--body nil
+  "In a body buffer: (SERVER URI COMMENT REPLY REVIEW), as lreview.editBody said.
+REVIEW is the review's buffer.")
+
+(defvar lreview-body-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") #'lreview-body-save)
+    (define-key map [remap save-buffer] #'lreview-body-save)
+    map)
+  "Keys of a body buffer: saving writes the body back into the review.")
+
+(define-minor-mode lreview-body-mode
+  "A comment's or reply's body, edited as Markdown.
+\\<lreview-body-mode-map>\\[lreview-body-save] writes it back into the review."
+  :lighter " lreview-body")
+
+(defun lreview-edit-body ()
+  "Edit the body of the comment or reply at point as Markdown.
+The body opens unescaped in a buffer of its own (in `markdown-mode'
+when installed); \\<lreview-body-mode-map>\\[lreview-body-save] writes it back into the
+review as one JSON string, escaped by the server (its commands
+lreview.editBody and lreview.setBody), nothing else of the review
+changed."
+  (interactive)
+  (let* ((server (or (eglot-current-server)
+                     (user-error "lreview: no language server for this buffer (M-x eglot)")))
+         (review (current-buffer))
+         ;; The server reads the review as eglot last sent it: send what
+         ;; is pending first (eglot sends changes when idle).
+         (_ (eglot--signal-textDocument/didChange))
+         (params (eglot--TextDocumentPositionParams))
+         (uri (plist-get (plist-get params :textDocument) :uri))
+         (res (jsonrpc-request server :workspace/executeCommand
+                               `(:command "lreview.editBody"
+                                 :arguments [,uri ,(plist-get params :position)])))
+         (comment (plist-get res :comment))
+         (reply (plist-get res :reply))
+         (buf (generate-new-buffer
+               (format "*lreview %s %s*" comment
+                       (if (>= reply 0) (format "reply %d" (1+ reply)) "body")))))
+    (with-current-buffer buf
+      (insert (plist-get res :text))
+      (if (fboundp 'markdown-mode) (markdown-mode) (text-mode))
+      (setq lreview--body (list server uri comment reply review))
+      (lreview-body-mode 1)
+      (set-buffer-modified-p nil)
+      (goto-char (point-min)))
+    (pop-to-buffer buf)))
+
+(defun lreview-body-save ()
+  "Write the body buffer back into its review (lreview.setBody)."
+  (interactive)
+  (unless lreview--body
+    (user-error "lreview: not a body buffer (M-x lreview-edit-body)"))
+  (pcase-let ((`(,server ,uri ,comment ,reply ,review) lreview--body))
+    (when (buffer-live-p review)
+      (with-current-buffer review (eglot--signal-textDocument/didChange)))
+    (jsonrpc-request server :workspace/executeCommand
+                     `(:command "lreview.setBody"
+                       :arguments [,uri ,comment ,reply
+                                   ,(buffer-substring-no-properties (point-min) (point-max))]))
+    (set-buffer-modified-p nil)
+    (message "lreview: the body of %s is written back into the review" comment)))
+
 ;;;###autoload
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs

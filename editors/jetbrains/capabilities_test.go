@@ -50,7 +50,7 @@ func TestOptionsMatchTheServer(t *testing.T) {
 // TestServerOffersWhatTheReadmeDescribes checks the capabilities the
 // JetBrains walkthrough promises against the server's real ones.
 func TestServerOffersWhatTheReadmeDescribes(t *testing.T) {
-	data, err := json.Marshal(lsp.ServerCapabilities(exchange.UTF16))
+	data, err := json.Marshal(lsp.ServerCapabilities(exchange.UTF16, true))
 	if err != nil {
 		t.Fatal(err)
 	}

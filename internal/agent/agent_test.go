@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,14 +20,17 @@ var stamp = time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC)
 // session is a client connected to a server over the SDK's in-memory
 // transports, serving the files of root.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	cs   *mcp.ClientSession
+	// outputs are the tools' output schemas, resolved, to check every
+	// structured result against, as a client that validates would.
+	outputs map[string]*jsonschema.Resolved
 }
 
 // newSession starts a server on a fresh root holding files (name →
 // content) and connects a client to it. opts.Root is set to the root.
-func newSession(t *testing.T, opts Options, files map[string]string) *session {
+func newSession(t testing.TB, opts Options, files map[string]string) *session {
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
@@ -51,10 +55,25 @@ func newSession(t *testing.T, opts Options, files map[string]string) *session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return &session{t: t, root: root, cs: cs}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]*jsonschema.Resolved{}
+	for _, tool := range tools.Tools {
+		data, _ := json.Marshal(tool.OutputSchema)
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(data, &sch); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+		if outputs[tool.Name], err = sch.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+	}
+	return &session{t: t, root: root, cs: cs, outputs: outputs}
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -97,6 +116,13 @@ func (s *session) ok(tool string, args map[string]any, out any) string {
 	data, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		s.t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := s.outputs[tool].Validate(v); err != nil {
+		s.t.Fatalf("%s: its structured content does not match its output schema: %v\n%s", tool, err, data)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		s.t.Fatalf("%s: structured content %s: %v", tool, data, err)

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
-	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // argError is a refused argument: the member at fault and what was
@@ -20,42 +18,61 @@ func argError(member, format string, args ...any) error {
 }
 
 // resolve returns the path of the file member names, relative to the
-// root, refused when it is empty or lies outside the root once symbolic
-// links are resolved. A file that does not exist yet is placed by its
-// directory, which must.
+// root, refused when it is empty or names a place outside the root in its
+// words ("..", an absolute path elsewhere). Every file is then read or
+// written through the root (s.files, an os.Root), never by this name
+// alone: a symbolic link or a directory swapped for one that leads out of
+// the root is refused when the file is opened (outsideError).
 func (s *server) resolve(member, name string) (string, error) {
 	if name == "" {
 		return "", argError(member, "expected a file path (relative to %s, or absolute inside it), got an empty string", s.root)
 	}
-	p := name
 	if path, err := fileuri.ToPath(name); err == nil {
-		p = path // a file: URI, as MCP clients name roots and resources
+		name = path // a file: URI, as MCP clients name roots and resources
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.root, p)
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		dir, derr := filepath.EvalSymlinks(filepath.Dir(p))
-		if derr != nil {
-			return "", argError(member, "the directory of %s does not exist", name)
+	rel := filepath.Clean(name)
+	if filepath.IsAbs(rel) {
+		r, err := filepath.Rel(s.root, rel)
+		if err != nil || !filepath.IsLocal(r) {
+			// The name may reach the root through a link (/tmp for
+			// /private/tmp): the directory's real name tells. It only
+			// translates the name; the file is opened through the root.
+			if dir, derr := filepath.EvalSymlinks(filepath.Dir(rel)); derr == nil {
+				r, err = filepath.Rel(s.root, filepath.Join(dir, filepath.Base(rel)))
+			}
 		}
-		real = filepath.Join(dir, filepath.Base(p))
-	} else if err != nil {
-		return "", argError(member, "cannot read %s: %v", name, err)
+		if err != nil {
+			r = rel
+		}
+		rel = r
 	}
-	if !worktree.Within(s.root, real) {
-		return "", argError(member, "%s is outside the server's root %s (its working directory or --root): only files inside it are read or written", name, s.root)
+	if !filepath.IsLocal(rel) {
+		return "", s.outside(member, name)
 	}
-	return real, nil
+	return rel, nil
 }
 
-// display names a resolved path in messages: relative to the root.
-func (s *server) display(path string) string {
-	if rel, err := filepath.Rel(s.root, path); err == nil {
-		return rel
+// outside is the refusal of a file outside the root.
+func (s *server) outside(member, name string) error {
+	return argError(member, "%s is outside the server's root %s (its working directory or --root): only files inside it are read or written", name, s.root)
+}
+
+// fileError words an error of reading or writing the file member names.
+func (s *server) fileError(member, name string, err error) error {
+	if errors.Is(err, filewrite.ErrOutside) {
+		return s.outside(member, name)
 	}
-	return path
+	return argError(member, "%v", err)
+}
+
+// display names a file in messages: its path relative to the root.
+func (s *server) display(rel string) string { return filepath.ToSlash(rel) }
+
+// relative is abs, a name under the root (a working tree's, or one of its
+// files'), relative to the root; false when it is not under it.
+func (s *server) relative(abs string) (string, bool) {
+	rel, err := filepath.Rel(s.root, abs)
+	return rel, err == nil && filepath.IsLocal(rel) || rel == "."
 }
 
 // review is a review file read to be rewritten.
@@ -63,26 +80,31 @@ type review struct {
 	orig *filewrite.Original
 	name string // for messages
 	doc  *exchange.Document
+	path string  // relative to the root: the key of the queue and the cache
+	p    *parsed // the version read, shared through the cache (store.go)
+	// written is the version the tool wrote, once it has; change, when
+	// set, where its one edit was (store.go parses it as an edit).
+	written *parsed
+	change  *exchange.Change
 }
 
 // readReview reads the review file member names, refusing one too large
 // to be a review and, when strict, one with syntax errors (an edit would
 // land on a guess, and its comments are a guess too).
 func (s *server) readReview(member, name string, strict bool) (*review, error) {
-	path, err := s.resolve(member, name)
+	rel, err := s.resolve(member, name)
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(path); err != nil {
-		return nil, argError(member, "cannot read %s: %v", name, unwrapPath(err))
-	} else if fi.Mode().IsRegular() && fi.Size() > exchange.MaxSource {
-		return nil, argError(member, "%s has %d bytes, more than the %d a review can have", name, fi.Size(), exchange.MaxSource)
-	}
-	orig, err := filewrite.Read(path)
+	orig, err := filewrite.ReadIn(s.files, rel)
 	if err != nil {
-		return nil, argError(member, "%v", err)
+		return nil, s.fileError(member, name, err)
 	}
-	r := &review{orig: orig, name: s.display(path), doc: exchange.Parse(orig.Data)}
+	p := s.cache.lookup(rel, s.identity(rel), orig.Data)
+	r := &review{orig: orig, name: s.display(rel), doc: p.document(), path: rel, p: p}
+	if err := notReview(r); err != nil {
+		return nil, err
+	}
 	if strict && len(r.doc.Syntax) > 0 {
 		e := r.doc.Syntax[0]
 		line, col := r.doc.Mapper().LineCol(e.Start)
@@ -98,7 +120,7 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 // since it was read.
 func (s *server) write(r *review, data []byte) error {
 	if s.beforeWrite != nil {
-		s.beforeWrite(r.orig.Name)
+		s.beforeWrite(filepath.Join(s.root, r.orig.Name))
 	}
 	if err := r.orig.Replace(data); err != nil {
 		if errors.Is(err, filewrite.ErrChanged) {
@@ -106,24 +128,19 @@ func (s *server) write(r *review, data []byte) error {
 		}
 		return fmt.Errorf("file: %v", err)
 	}
+	r.written = s.cache.wrote(r, s.identity(r.path), data)
 	return nil
 }
 
-// edited returns the review's text with edits applied; an error is a bug
-// of the edits' maker, not of the file.
-func edited(r *review, edits []exchange.Edit) ([]byte, error) {
+// apply applies edits to the review and writes it; an error applying
+// them is a bug of the edits' maker, not of the file.
+func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
 	out, err := exchange.ApplyEdits(r.orig.Data, edits)
 	if err != nil {
 		return nil, fmt.Errorf("file: %s: internal error, nothing written: %v", r.name, err)
 	}
-	return out, nil
-}
-
-// apply applies edits to the review and writes it.
-func (s *server) apply(r *review, edits []exchange.Edit) ([]byte, error) {
-	out, err := edited(r, edits)
-	if err != nil {
-		return nil, err
+	if len(edits) == 1 {
+		r.change = &exchange.Change{Prefix: edits[0].Start, Suffix: len(r.orig.Data) - edits[0].End}
 	}
 	return out, s.write(r, out)
 }
@@ -139,13 +156,13 @@ func (s *server) readDiff(file, text string) ([]byte, error) {
 	case text != "":
 		return []byte(text), nil
 	}
-	path, err := s.resolve("diff_file", file)
+	rel, err := s.resolve("diff_file", file)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := filewrite.ReadFileIn(s.files, rel)
 	if err != nil {
-		return nil, argError("diff_file", "cannot read %s: %v", file, unwrapPath(err))
+		return nil, s.fileError("diff_file", file, err)
 	}
 	return data, nil
 }

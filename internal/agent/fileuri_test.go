@@ -21,8 +21,8 @@ func TestResolveTakesFileURIs(t *testing.T) {
 	}
 	s := &server{root: root}
 	got, err := s.resolve("file", fileuri.FromPath(inside))
-	if err != nil || got != inside {
-		t.Errorf("resolve(%s): got %q, %v; want %q", fileuri.FromPath(inside), got, err, inside)
+	if want := filepath.Join("a b", "pr.review.json"); err != nil || got != want {
+		t.Errorf("resolve(%s): got %q, %v; want %q", fileuri.FromPath(inside), got, err, want)
 	}
 	outside := filepath.Join(filepath.Dir(root), "x.review.json")
 	if got, err := s.resolve("file", fileuri.FromPath(outside)); err == nil {

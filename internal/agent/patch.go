@@ -20,7 +20,9 @@ import (
 // FixInput is lreview_fix's input.
 type FixInput struct {
 	ReviewFile
-	Write bool `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+	// Write is set by lreview_fix, not by lreview_preview (not an
+	// argument: a tool that writes is a tool of its own).
+	Write bool `json:"-"`
 }
 
 // Fixed is one fix lreview_fix applied, or left to a person.
@@ -39,15 +41,23 @@ type FixOutput struct {
 	Written bool    `json:"written"`
 }
 
-func (s *server) fix(_ context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+func (s *server) fix(ctx context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+	if in.Write {
+		release, err := s.queued(ctx, "file", in.File)
+		if err != nil {
+			return nil, FixOutput{}, err
+		}
+		defer release()
+	}
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, FixOutput{}, err
 	}
-	fixed, applied, err := anchor.FixAll(r.orig.Data)
+	f, err := anchor.FixDocument(r.orig.Data)
 	if err != nil {
 		return nil, FixOutput{}, argError("file", "%s: %v", r.name, err)
 	}
+	fixed, applied := f.Src, f.Applied
 	out := FixOutput{File: r.name, Fixes: []Fixed{}, Diff: exchange.Unified(r.name, r.orig.Data, fixed)}
 	for _, a := range applied {
 		out.Fixes = append(out.Fixes, Fixed{Line: a.Line, Code: a.Code, Done: a.Done, Declined: a.Declined})
@@ -87,7 +97,7 @@ func changeText(name, diff string, written bool) string {
 	case written:
 		return "written: " + name
 	}
-	return "not written (write: true writes it):\n" + diff
+	return "a preview, not written:\n" + diff
 }
 
 // RebaseInput is lreview_rebase's input.
@@ -95,7 +105,7 @@ type RebaseInput struct {
 	ReviewFile
 	DiffFile string `json:"diff_file,omitempty" jsonschema:"the new unified diff, a file inside the server's root (or give diff_text)"`
 	DiffText string `json:"diff_text,omitempty" jsonschema:"the new unified diff itself, or one commit as git format-patch or git show prints it (or give diff_file)"`
-	Write    bool   `json:"write,omitempty" jsonschema:"true to write the change; by default it is only shown"`
+	Write    bool   `json:"-"` // as FixInput's
 }
 
 // Move is what rebasing does to one comment.
@@ -116,57 +126,40 @@ type RebaseOutput struct {
 	Written bool   `json:"written"`
 }
 
-func (s *server) rebase(_ context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
-	lines, err := s.diffArg(in.DiffFile, in.DiffText)
+func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
+	diff, err := s.readDiff(in.DiffFile, in.DiffText)
 	if err != nil {
 		return nil, RebaseOutput{}, err
+	}
+	if in.Write {
+		release, err := s.queued(ctx, "file", in.File)
+		if err != nil {
+			return nil, RebaseOutput{}, err
+		}
+		defer release()
 	}
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, RebaseOutput{}, err
 	}
-	edits, moves, err := anchor.Rebase(r.doc, lines)
-	if err != nil {
+	rb, err := anchor.RebaseDocument(r.doc, diff)
+	if de := (*anchor.DiffError)(nil); errors.As(err, &de) {
+		return nil, RebaseOutput{}, argError(diffMember(in.DiffFile), "%v", err)
+	} else if err != nil {
 		return nil, RebaseOutput{}, argError("file", "%s: %v", r.name, err)
 	}
-	after, err := edited(r, edits)
-	if err != nil {
-		return nil, RebaseOutput{}, err
-	}
-	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, after)}
+	out := RebaseOutput{File: r.name, Moves: []Move{}, Diff: exchange.Unified(r.name, r.orig.Data, rb.Src)}
 	var b strings.Builder
-	for _, m := range moves {
-		if m.Unchanged && !m.Orphaned {
-			continue
-		}
-		c := m.Comment
-		mv := Move{ID: anchor.CommentName(c), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
+	for _, m := range rb.Moves {
+		out.Moves = append(out.Moves, Move{ID: m.Comment.Name(), Orphaned: m.Orphaned, State: m.State, Why: m.Why,
 			From: Location{Path: m.FromPath, Side: m.FromSide.String(), StartLine: m.FromStart, EndLine: m.FromEnd},
-			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}}
-		out.Moves = append(out.Moves, mv)
-		if m.Orphaned {
-			fmt.Fprintf(&b, "%s: no clear place (%s); state %s\n", mv.ID, m.Why, m.State)
-		} else {
-			fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mv.ID, anchor.LineSpan(m.FromSide, m.FromStart, m.FromEnd), anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
-		}
+			To:   Location{Path: m.ToPath, Side: m.ToSide.String(), StartLine: m.ToStart, EndLine: m.ToEnd}})
+		b.WriteString(m.Done() + "\n")
 	}
-	if out.Written, err = s.writeChange(r, in.Write, out.Diff, after); err != nil {
+	if out.Written, err = s.writeChange(r, in.Write, out.Diff, rb.Src); err != nil {
 		return nil, RebaseOutput{}, err
 	}
 	return textResult(b.String() + changeText(r.name, out.Diff, out.Written)), out, nil
-}
-
-// diffArg reads diff_file or diff_text and checks it is a unified diff.
-func (s *server) diffArg(file, text string) ([]string, error) {
-	data, err := s.readDiff(file, text)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := anchor.DiffLines(data)
-	if err != nil {
-		return nil, argError(diffMember(file), "%v", err)
-	}
-	return lines, nil
 }
 
 func diffMember(file string) string {
@@ -197,9 +190,14 @@ type NewOutput struct {
 }
 
 func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInput) (*mcp.CallToolResult, NewOutput, error) {
-	path, err := s.resolve("file", in.File)
+	rel, err := s.resolve("file", in.File)
 	if err != nil {
 		return nil, NewOutput{}, err
+	}
+	if strings.HasSuffix(in.File, reviewSuffix) && (in.DiffFile != "" || in.DiffText != "") {
+		if err := s.makeDirs("file", rel); err != nil {
+			return nil, NewOutput{}, err
+		}
 	}
 	if !strings.HasSuffix(in.File, reviewSuffix) {
 		return nil, NewOutput{}, argError("file", "%s does not end in %s, the name editors open a review by (the format's convention): name it %s",
@@ -213,12 +211,15 @@ func (s *server) newReview(_ context.Context, _ *mcp.CallToolRequest, in NewInpu
 	if err != nil {
 		return nil, NewOutput{}, argError(diffMember(in.DiffFile), "%v", err)
 	}
-	name := s.display(path)
-	if err := filewrite.Create(path, text); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+	name := s.display(rel)
+	if err := filewrite.CreateIn(s.files, rel, text); err != nil {
+		switch {
+		case errors.Is(err, fs.ErrExist):
 			return nil, NewOutput{}, argError("file", "%s already exists: choose another name, or use lreview_rebase to put a new diff into it", name)
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, NewOutput{}, argError("file", "the directory of %s does not exist", in.File)
 		}
-		return nil, NewOutput{}, argError("file", "%v", err)
+		return nil, NewOutput{}, s.fileError("file", in.File, err)
 	}
 	ix := anchor.BuildIndex(&exchange.Parse(text).Review.Patch)
 	out := NewOutput{File: name, Files: []string{}}

@@ -16,7 +16,8 @@ const rebaseDiff = "diff --git a/app/users.py b/app/users.py\n--- a/app/users.py
 func TestFix(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
 	var out FixOutput
-	text := s.ok("lreview_fix", map[string]any{"file": "pr.review.json"}, &out)
+	var pv PreviewOutput
+	text := s.ok("lreview_preview", map[string]any{"file": "pr.review.json", "change": "fix"}, &pv)
 	wantDiff := `--- a/pr.review.json
 +++ b/pr.review.json
 @@ -64,7 +64,7 @@
@@ -29,20 +30,20 @@ func TestFix(t *testing.T) {
        "snippet": "row = conn.execute(\"SELECT * FROM users WHERE id = ?\", (user_id,)).fetchone()"
      },
 `
-	if out.Diff != wantDiff || out.Written {
-		t.Errorf("got diff\n%s\nwritten %v, want\n%s", out.Diff, out.Written, wantDiff)
+	if pv.Diff != wantDiff || pv.File != "pr.review.json" || pv.Change != "fix" || len(pv.Moves) != 0 {
+		t.Errorf("got preview %+v, want the diff\n%s", pv, wantDiff)
 	}
-	if len(out.Fixes) < 1 || out.Fixes[0] != (Fixed{Line: 69, Code: "snippet-mismatch", Done: "moved c2 from RIGHT 10 to RIGHT 13"}) {
-		t.Errorf("got fixes %+v", out.Fixes)
+	if len(pv.Fixes) < 1 || pv.Fixes[0] != (Fixed{Line: 69, Code: "snippet-mismatch", Done: "moved c2 from RIGHT 10 to RIGHT 13"}) {
+		t.Errorf("got fixes %+v", pv.Fixes)
 	}
-	if !strings.Contains(text, "not written (write: true writes it)") || s.read("pr.review.json") != fixture(t) {
-		t.Errorf("without write: got text %q, or the file was written", text)
+	if !strings.Contains(text, "a preview, not written:") || s.read("pr.review.json") != fixture(t) {
+		t.Errorf("preview: got text %q, or the file was written", text)
 	}
-	s.ok("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, &out)
+	s.ok("lreview_fix", map[string]any{"file": "pr.review.json"}, &out)
 	if want := strings.Replace(fixture(t), `"start_line": 10,`, `"start_line": 13,`, 1); !out.Written || s.read("pr.review.json") != want {
 		t.Errorf("with write: got %+v and file\n%s", out, s.read("pr.review.json"))
 	}
-	s.ok("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, &out)
+	s.ok("lreview_fix", map[string]any{"file": "pr.review.json"}, &out)
 	if out.Diff != "" || out.Written {
 		t.Errorf("nothing left to fix: got %+v", out)
 	}
@@ -51,9 +52,11 @@ func TestFix(t *testing.T) {
 func TestRebase(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t), "v2.diff": rebaseDiff})
 	var out RebaseOutput
-	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_file": "v2.diff"}, &out)
-	if out.Written || s.read("pr.review.json") != fixture(t) {
-		t.Fatal("without write the file was written")
+	var pv PreviewOutput
+	s.ok("lreview_preview", map[string]any{"file": "pr.review.json", "change": "rebase", "diff_file": "v2.diff"}, &pv)
+	out = RebaseOutput{File: pv.File, Moves: pv.Moves, Diff: pv.Diff}
+	if s.read("pr.review.json") != fixture(t) {
+		t.Fatal("a preview wrote the file")
 	}
 	moves := map[string]Move{}
 	for _, m := range out.Moves {
@@ -71,7 +74,7 @@ func TestRebase(t *testing.T) {
 	if !strings.HasPrefix(out.Diff, "--- a/pr.review.json\n+++ b/pr.review.json\n@@ ") || !strings.Contains(out.Diff, "\n+    \"+    # one connection per call\",\n") {
 		t.Errorf("got diff\n%s", out.Diff)
 	}
-	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff, "write": true}, &out)
+	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff}, &out)
 	if !out.Written || !strings.Contains(s.read("pr.review.json"), `"+    # one connection per call"`) {
 		t.Errorf("with write: got %+v", out)
 	}
@@ -80,7 +83,8 @@ func TestRebase(t *testing.T) {
 	// name, which the move reports.
 	renamed := strings.Replace(rebaseDiff, "diff --git a/app/users.py b/app/users.py\n--- a/app/users.py\n+++ b/app/users.py\n",
 		"diff --git a/app/users.py b/app/accounts.py\nsimilarity index 90%\nrename from app/users.py\nrename to app/accounts.py\n--- a/app/users.py\n+++ b/app/accounts.py\n", 1)
-	s.ok("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": renamed}, &out)
+	s.ok("lreview_preview", map[string]any{"file": "pr.review.json", "change": "rebase", "diff_text": renamed}, &pv)
+	out = RebaseOutput{Moves: pv.Moves, Diff: pv.Diff}
 	moves = map[string]Move{}
 	for _, m := range out.Moves {
 		moves[m.ID] = m
@@ -143,7 +147,11 @@ func TestNew(t *testing.T) {
 	s.refused("lreview_new", map[string]any{"diff_text": "Fix the bug.\n\ndiff --git a/x b/x\n", "file": "n.review.json"}, `diff_text: line 1 is not a unified diff line`, `"Fix the bug."`)
 	s.refused("lreview_new", map[string]any{"diff_text": "\n", "file": "n.review.json"}, "diff_text: the diff is empty")
 	s.refused("lreview_new", map[string]any{"diff_text": "--- a/x\n+++ b/x\n@@ -1,x +1 @@\n-a\n+b\n", "file": "n.review.json"}, "diff_text: line 3 is not a unified diff line")
-	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "no/such/dir/n.review.json"}, "file: the directory of no/such/dir/n.review.json does not exist")
+	// Missing directories inside the root are made.
+	s.ok("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "reviews/2026/n.review.json"}, &out)
+	if out.File != filepath.Join("reviews", "2026", "n.review.json") || !strings.Contains(s.read("reviews/2026/n.review.json"), `"leanreview_review": 1`) {
+		t.Errorf("in new directories: got %+v", out)
+	}
 	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff}, "file")
 	s.refused("lreview_new", map[string]any{"diff_text": rebaseDiff, "file": "notes.json"},
 		"file: notes.json does not end in .review.json, the name editors open a review by (the format's convention): name it notes.review.json")

@@ -28,6 +28,8 @@ type CommentRef struct {
 // CheckInput is lreview_check's input.
 type CheckInput struct {
 	ReviewFile
+	MinSeverity string `json:"min_severity,omitempty" jsonschema:"only the diagnostics of this severity or worse: error, warning, information or hint (the default: all)"`
+	Page
 }
 
 // Diagnostic is one problem of a review file.
@@ -52,8 +54,12 @@ type Counts struct {
 type CheckOutput struct {
 	File        string       `json:"file"`
 	Clean       bool         `json:"clean" jsonschema:"true when there is no error"`
-	Counts      Counts       `json:"counts"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Counts      Counts       `json:"counts" jsonschema:"every diagnostic of the file, by severity, whatever the filter and the page"`
+	Total       int          `json:"total" jsonschema:"how many diagnostics the filter keeps, on every page"`
+	Diagnostics []Diagnostic `json:"diagnostics" jsonschema:"this page of them"`
+	NextCursor  string       `json:"next_cursor,omitempty" jsonschema:"give it as cursor to read the next page; absent on the last"`
+
+	Contract *ContractAxis `json:"contract,omitempty" jsonschema:"the API-contract axis, when the patch changes an OpenAPI description"`
 }
 
 func severityWord(s exchange.Severity) string {
@@ -63,20 +69,29 @@ func severityWord(s exchange.Severity) string {
 	return s.String()
 }
 
-func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
-	r, err := s.readReview("file", in.File, false)
-	if err != nil {
-		return nil, CheckOutput{}, err
-	}
-	doc, name := r.doc, r.name
-	rep := anchor.CheckDocument(doc, nil)
-	out := CheckOutput{File: name, Diagnostics: []Diagnostic{}}
+// severityRank orders the severity words, worst first.
+var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "hint": 3}
+
+// diagnostics are the file's diagnostics, converted once per version.
+func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
+	p.outOnce.Do(func() {
+		rep := p.report()
+		p.diags, p.counts = convertDiagnostics(rep.Doc, rep.Diagnostics)
+	})
+	return p.diags, p.counts
+}
+
+// convertDiagnostics converts ds, diagnostics of doc, to the tool's
+// shape, and counts them by severity.
+func convertDiagnostics(doc *exchange.Document, ds []exchange.Diagnostic) ([]Diagnostic, Counts) {
 	m := doc.Mapper()
-	for _, d := range rep.Diagnostics {
+	out := make([]Diagnostic, 0, len(ds))
+	var counts Counts
+	for _, d := range ds {
 		line, _ := m.LineCol(d.Range.Start)
 		od := Diagnostic{Code: d.Code, Severity: severityWord(d.Severity), Message: d.Message, Line: line}
 		if c := anchor.CommentAt(doc, d.Range.Start); c != nil {
-			od.CommentID = anchor.CommentName(c)
+			od.CommentID = c.Name()
 		}
 		for _, f := range d.Fixes {
 			if f.Preferred {
@@ -86,33 +101,69 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		}
 		switch d.Severity {
 		case exchange.SeverityError:
-			out.Counts.Error++
+			counts.Error++
 		case exchange.SeverityWarning:
-			out.Counts.Warning++
+			counts.Warning++
 		case exchange.SeverityInformation:
-			out.Counts.Information++
+			counts.Information++
 		default:
-			out.Counts.Hint++
+			counts.Hint++
 		}
-		out.Diagnostics = append(out.Diagnostics, od)
+		out = append(out, od)
 	}
-	out.Clean = out.Counts.Error == 0
-	return textResult(checkText(out)), out, nil
+	return out, counts
 }
 
-func checkText(out CheckOutput) string {
+func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
+	worst := 3
+	if in.MinSeverity != "" {
+		rank, ok := severityRank[in.MinSeverity]
+		if !ok {
+			return nil, CheckOutput{}, argError("min_severity", "expected error, warning, information or hint, got %q", in.MinSeverity)
+		}
+		worst = rank
+	}
+	r, err := s.readCached("file", in.File, false)
+	if err != nil {
+		return nil, CheckOutput{}, err
+	}
+	pg, err := newPager(in.Page, r.p.checksum(), "check", in.MinSeverity)
+	if err != nil {
+		return nil, CheckOutput{}, err
+	}
+	all, counts := r.p.diagnostics()
+	all, counts, axis := s.withContract(r.path, r.p.report(), all, counts)
+	kept := all
+	if worst < 3 {
+		kept = nil
+		for _, d := range all {
+			if severityRank[d.Severity] <= worst {
+				kept = append(kept, d)
+			}
+		}
+	}
+	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}, Contract: axis}
 	var b strings.Builder
+	n := pg.fill(len(kept), &b, func(i int) string { return diagnosticText(kept[i]) })
+	out.Diagnostics = append(out.Diagnostics, kept[pg.start:pg.start+n]...)
+	out.NextCursor = pg.next(n, len(kept))
 	c := out.Counts
-	fmt.Fprintf(&b, "%s: %s, %s, %d information, %s", out.File,
+	head := fmt.Sprintf("%s: %s, %s, %d information, %s", out.File,
 		anchor.Plural(c.Error, "error", "errors"), anchor.Plural(c.Warning, "warning", "warnings"), c.Information, anchor.Plural(c.Hint, "hint", "hints"))
-	for _, d := range out.Diagnostics {
-		fmt.Fprintf(&b, "\nline %d: %s: %s [%s]", d.Line, d.Severity, d.Message, d.Code)
-		if d.CommentID != "" {
-			fmt.Fprintf(&b, " (comment %s)", d.CommentID)
-		}
-		if d.Fix != "" {
-			fmt.Fprintf(&b, " fix: %s", d.Fix)
-		}
+	if in.MinSeverity != "" {
+		head += fmt.Sprintf("; %d of %s or worse", out.Total, in.MinSeverity)
+	}
+	return textResult(head + pageNote("diagnostics", pg, n, out.Total, out.NextCursor) + b.String()), out, nil
+}
+
+func diagnosticText(d Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nline %d: %s: %s [%s]", d.Line, d.Severity, d.Message, d.Code)
+	if d.CommentID != "" {
+		fmt.Fprintf(&b, " (comment %s)", d.CommentID)
+	}
+	if d.Fix != "" {
+		fmt.Fprintf(&b, " fix: %s", d.Fix)
 	}
 	return b.String()
 }
@@ -120,8 +171,11 @@ func checkText(out CheckOutput) string {
 // CommentsInput is lreview_comments's input.
 type CommentsInput struct {
 	ReviewFile
-	State string `json:"state,omitempty" jsonschema:"only the comments in this state: active, dismissed, orphaned or stale"`
-	Path  string `json:"path,omitempty" jsonschema:"only the comments on this file of the patch"`
+	State    string `json:"state,omitempty" jsonschema:"only the comments in this state: active, dismissed, orphaned or stale"`
+	Path     string `json:"path,omitempty" jsonschema:"only the comments on this file of the patch"`
+	ID       string `json:"id,omitempty" jsonschema:"only this comment"`
+	Problems bool   `json:"problems,omitempty" jsonschema:"only the comments with a problem: an anchor that does not hold (drift, orphaned) or an error or warning in the comment"`
+	Page
 }
 
 // Reply is one reply to a comment.
@@ -167,8 +221,21 @@ type Comment struct {
 
 // CommentsOutput is lreview_comments's output.
 type CommentsOutput struct {
-	File     string    `json:"file"`
-	Comments []Comment `json:"comments"`
+	File       string        `json:"file"`
+	Totals     CommentTotals `json:"totals" jsonschema:"every comment of the file, whatever the filters and the page"`
+	Total      int           `json:"total" jsonschema:"how many comments the filters keep, on every page"`
+	Comments   []Comment     `json:"comments" jsonschema:"this page of them"`
+	NextCursor string        `json:"next_cursor,omitempty" jsonschema:"give it as cursor to read the next page; absent on the last"`
+}
+
+// CommentTotals counts a review's comments.
+type CommentTotals struct {
+	Comments  int `json:"comments"`
+	Active    int `json:"active"`
+	Dismissed int `json:"dismissed"`
+	Orphaned  int `json:"orphaned"`
+	Stale     int `json:"stale"`
+	Problems  int `json:"problems" jsonschema:"comments whose anchor does not hold or that hold an error or warning"`
 }
 
 func validState(member, state string) error {
@@ -179,32 +246,93 @@ func validState(member, state string) error {
 	return argError(member, "expected active, dismissed, orphaned or stale, got %q", state)
 }
 
+// comments are the file's comments described, once per version, with
+// which of them have a problem.
+func (p *parsed) comments() ([]Comment, []bool) {
+	p.comOnce.Do(func() {
+		rep := p.report()
+		diags, _ := p.diagnostics()
+		bad := map[string]bool{}
+		for _, d := range diags {
+			if d.CommentID != "" && severityRank[d.Severity] <= 1 {
+				bad[d.CommentID] = true
+			}
+		}
+		p.coms = make([]Comment, len(rep.Doc.Review.Comments))
+		p.problem = make([]bool, len(p.coms))
+		for i := range p.coms {
+			p.coms[i] = commentOf(rep, i)
+			p.problem[i] = p.coms[i].Anchor.Status != "ok" || bad[p.coms[i].ID]
+		}
+	})
+	return p.coms, p.problem
+}
+
 func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in CommentsInput) (*mcp.CallToolResult, CommentsOutput, error) {
 	if in.State != "" {
 		if err := validState("state", in.State); err != nil {
 			return nil, CommentsOutput{}, err
 		}
 	}
-	r, err := s.readReview("file", in.File, true)
+	r, err := s.readCached("file", in.File, true)
 	if err != nil {
 		return nil, CommentsOutput{}, err
 	}
-	rep := anchor.CheckDocument(r.doc, nil)
+	pg, err := newPager(in.Page, r.p.checksum(), "comments", in.State, in.Path, in.ID, fmt.Sprint(in.Problems))
+	if err != nil {
+		return nil, CommentsOutput{}, err
+	}
+	all, problem := r.p.comments()
 	out := CommentsOutput{File: r.name, Comments: []Comment{}}
-	for i, c := range r.doc.Review.Comments {
-		if in.State != "" && c.StateNorm() != in.State || in.Path != "" && c.Path != in.Path {
+	var kept []int
+	for i, c := range all {
+		out.Totals.add(c, problem[i])
+		if in.State != "" && c.State != in.State || in.Path != "" && c.Path != in.Path || in.ID != "" && c.ID != in.ID || in.Problems && !problem[i] {
 			continue
 		}
-		out.Comments = append(out.Comments, commentOf(rep, i))
+		kept = append(kept, i)
 	}
-	return textResult(commentsText(out)), out, nil
+	if in.ID != "" && len(kept) == 0 {
+		if _, err := findComment(r, in.ID); err != nil {
+			return nil, CommentsOutput{}, err
+		}
+	}
+	out.Total = len(kept)
+	var b strings.Builder
+	n := pg.fill(len(kept), &b, func(i int) string { return commentText(all[kept[i]]) })
+	for _, i := range kept[pg.start : pg.start+n] {
+		out.Comments = append(out.Comments, all[i])
+	}
+	out.NextCursor = pg.next(n, len(kept))
+	head := fmt.Sprintf("%s: %s", out.File, anchor.Plural(out.Totals.Comments, "comment", "comments"))
+	if out.Total != out.Totals.Comments {
+		head += fmt.Sprintf(", %d of them kept by the filters", out.Total)
+	}
+	return textResult(head + pageNote("comments", pg, n, out.Total, out.NextCursor) + b.String()), out, nil
+}
+
+func (t *CommentTotals) add(c Comment, problem bool) {
+	t.Comments++
+	switch c.State {
+	case exchange.StateActive:
+		t.Active++
+	case exchange.StateDismissed:
+		t.Dismissed++
+	case exchange.StateOrphaned:
+		t.Orphaned++
+	case exchange.StateStale:
+		t.Stale++
+	}
+	if problem {
+		t.Problems++
+	}
 }
 
 // commentOf describes comment i of the report's document.
 func commentOf(rep *anchor.Report, i int) Comment {
 	c := rep.Doc.Review.Comments[i]
 	out := Comment{
-		ID: anchor.CommentName(c), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
+		ID: c.Name(), Author: c.Author, Path: c.Path, Side: c.SideNorm(),
 		StartLine: c.StartLine, EndLine: c.EndLine, State: c.StateNorm(), Body: c.Body,
 		Snippet: c.Snippet, At: c.At, Replies: []Reply{}, Lines: []string{},
 	}
@@ -246,34 +374,32 @@ func anchorOf(rep *anchor.Report, res *anchor.Resolution) Anchor {
 	return a
 }
 
-func commentsText(out CommentsOutput) string {
+// commentText is one comment's block of lreview_comments's text.
+func commentText(c Comment) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", out.File, anchor.Plural(len(out.Comments), "comment", "comments"))
-	for _, c := range out.Comments {
-		fmt.Fprintf(&b, "\n%s [%s, anchor %s] %s %s", c.ID, c.State, c.Anchor.Status, c.Path, anchor.LineSpan(sideOf(c.Side), c.StartLine, c.EndLine))
-		if c.Author != "" {
-			fmt.Fprintf(&b, " by %s", c.Author)
-		}
-		if c.Anchor.Message != "" {
-			fmt.Fprintf(&b, "\n  anchor: %s", c.Anchor.Message)
-		}
-		if len(c.Anchor.Candidates) > 0 {
-			places := make([]string, len(c.Anchor.Candidates))
-			for i, l := range c.Anchor.Candidates {
-				places[i] = fmt.Sprintf("%s %s", l.Path, anchor.LineSpan(sideOf(l.Side), l.StartLine, l.EndLine))
-				if l.Preferred {
-					places[i] += " (preferred)"
-				}
+	fmt.Fprintf(&b, "\n%s [%s, anchor %s] %s %s", c.ID, c.State, c.Anchor.Status, c.Path, anchor.LineSpan(sideOf(c.Side), c.StartLine, c.EndLine))
+	if c.Author != "" {
+		fmt.Fprintf(&b, " by %s", c.Author)
+	}
+	if c.Anchor.Message != "" {
+		fmt.Fprintf(&b, "\n  anchor: %s", c.Anchor.Message)
+	}
+	if len(c.Anchor.Candidates) > 0 {
+		places := make([]string, len(c.Anchor.Candidates))
+		for i, l := range c.Anchor.Candidates {
+			places[i] = fmt.Sprintf("%s %s", l.Path, anchor.LineSpan(sideOf(l.Side), l.StartLine, l.EndLine))
+			if l.Preferred {
+				places[i] += " (preferred)"
 			}
-			fmt.Fprintf(&b, "\n  candidates: %s", strings.Join(places, ", "))
 		}
-		for _, l := range c.Lines {
-			fmt.Fprintf(&b, "\n  | %s", l)
-		}
-		fmt.Fprintf(&b, "\n  %s", indentBody(c.Body))
-		for _, r := range c.Replies {
-			fmt.Fprintf(&b, "\n  reply by %s: %s", r.Author, indentBody(r.Body))
-		}
+		fmt.Fprintf(&b, "\n  candidates: %s", strings.Join(places, ", "))
+	}
+	for _, l := range c.Lines {
+		fmt.Fprintf(&b, "\n  | %s", l)
+	}
+	fmt.Fprintf(&b, "\n  %s", indentBody(c.Body))
+	for _, r := range c.Replies {
+		fmt.Fprintf(&b, "\n  reply by %s: %s", r.Author, indentBody(r.Body))
 	}
 	return b.String()
 }

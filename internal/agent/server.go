@@ -12,6 +12,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +32,9 @@ const DefaultAuthor = "assistant"
 const Instructions = `Review exchange files (*.review.json) hold a unified diff and review comments anchored to its lines; a person answers them in their editor.
 The loop: lreview_new starts a review from a diff; lreview_add_comment anchors each comment (by start_line, or by snippet: a line of the patch quoted as it is); the person edits the file; lreview_comments reads back what they did; lreview_reply answers; lreview_check confirms the file is clean.
 States: active (stands, to be addressed), dismissed (a person rejected it: never act on it or raise it again, it stays dismissed), orphaned (its lines are no longer in the patch), stale (its anchor may have moved; re-anchoring pending).
-When the code changes, lreview_rebase moves every comment onto the new diff; lreview_fix repairs anchoring mistakes. Both show the change first and write only with write: true.
+The code's side: lreview_locate says where each comment's lines are in the working tree now; lreview_apply_suggestion applies a comment's suggestion block there.
+When the code changes, lreview_rebase moves every comment onto the new diff; lreview_fix repairs anchoring mistakes; lreview_preview shows either change (or a suggestion's) without writing.
+Lists come a page at a time: give next_cursor as cursor to read on. Parallel calls on one file are fine: the writes are queued.
 Never edit the JSON by hand: the tools keep the person's formatting and refuse to write over a file changed since they read it (read it again, then retry).`
 
 // Options configure a server.
@@ -49,11 +52,16 @@ type Options struct {
 	Version string
 }
 
-// server holds what the tools share; it never changes after NewServer.
+// server holds what the tools share; it never changes after NewServer
+// but for the queues and the cache, which are safe for concurrent use.
 type server struct {
 	root        string
+	files       *os.Root // root, held open: every file is opened through it (files.go)
 	now         func() time.Time
 	beforeWrite func(string)
+	queue       *queues
+	cache       *reviews
+	trees       *trees
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -73,7 +81,11 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("root %s: not a directory", root)
 	}
-	s := &server{root: real, now: opts.Now, beforeWrite: opts.BeforeWrite}
+	files, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+	}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, queue: &queues{}, cache: &reviews{}, trees: &trees{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -86,28 +98,63 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	return srv, nil
 }
 
+// annotations says what a tool does to the files, for the host to decide
+// what to ask the person: read-only tools are idempotent; none reaches
+// beyond the root.
+func annotations(title string, readOnly, destructive, idempotent bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, DestructiveHint: &destructive, IdempotentHint: idempotent, OpenWorldHint: new(bool)}
+}
+
 func (s *server) register(srv *mcp.Server) {
-	yes := true
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
-	additive := &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)}
-	rewrite := &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: new(bool)}
-	setState := &mcp.ToolAnnotations{DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: new(bool)}
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_check", Annotations: readOnly,
-		Description: "Check a review file: its diagnostics (code, severity, message, comment id, line, the preferred fix) and counts by severity. Clean means no error."}, s.check)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_comments", Annotations: readOnly, InputSchema: inputSchema[CommentsInput](nil),
-		Description: "List the comments of a review file, optionally only those of one state or path: each with its state, body, replies, the patch lines it is anchored to and whether its anchor holds (ok, drift with candidate places, orphaned with the reason). Read this after the person edited the file."}, s.comments)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_add_comment", Annotations: additive, InputSchema: inputSchema[AddCommentInput]([]string{"start_line", "end_line"}),
-		Description: "Add a comment anchored to lines of the patch: by start_line (and end_line), or by snippet alone (the text of the line(s) as they appear in that file's side of the patch). Refused, with the nearest valid places, when the lines are not in the patch or the snippet does not match or is ambiguous. Returns the comment written."}, s.addComment)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_reply", Annotations: additive,
-		Description: "Append a reply to a comment, stamped with the time."}, s.reply)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_set_state", Annotations: setState, InputSchema: inputSchema[SetStateInput](nil),
-		Description: "Change a comment's state (active, dismissed, orphaned, stale). A comment a person dismissed stays dismissed: reply to it instead."}, s.setState)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_fix", Annotations: rewrite,
-		Description: "Apply the anchoring fixes that need no choice. Without write, shows what would change (the fixes and a unified diff of the review file); with write: true, writes it."}, s.fix)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_rebase", Annotations: rewrite,
-		Description: "Replace the review's patch with a newer diff (diff_file or diff_text) and move every comment by content, marking orphaned those that cannot be placed. Without write, shows the moves and a unified diff of the review file; with write: true, writes it."}, s.rebase)
-	mcp.AddTool(srv, &mcp.Tool{Name: "lreview_new", Annotations: additive,
-		Description: "Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment. Refused when the file exists."}, s.newReview)
+	tool := func(name, title, desc string, readOnly, destructive, idempotent bool) *mcp.Tool {
+		return &mcp.Tool{Name: name, Title: title, Description: desc, Annotations: annotations(title, readOnly, destructive, idempotent)}
+	}
+	lines := []string{"start_line", "end_line"}
+	addTool(srv, tool("lreview_check", "Check a review file",
+		"Check a review file: its diagnostics (code, severity, message, comment id, line, the preferred fix), a page at a time (limit, cursor), with counts by severity over the whole file. Clean means no error.",
+		true, false, true), nil, s.check)
+	addTool(srv, tool("lreview_comments", "List a review's comments",
+		"List the comments of a review file, a page at a time (limit, cursor), optionally only those of one state, path or id, or with problems: each with its state, body, replies, the patch lines it is anchored to and whether its anchor holds (ok, drift with candidate places, orphaned with the reason); totals over the whole file. Read this after the person edited the file.",
+		true, false, true), nil, s.comments)
+	addTool(srv, tool("lreview_locate", "Locate comments in the working tree",
+		"For each comment, where its lines are in the working tree now (the files under the server's root, or the repository holding the review): the current line numbers and text, and whether they still hold what the review quotes. Use it to find the code each comment is about before changing it.",
+		true, false, true), nil, s.locate)
+	addTool(srv, tool("lreview_preview", "Preview a fix, rebase or suggestion",
+		"Show what lreview_fix, lreview_rebase or lreview_apply_suggestion would change, as a unified diff, writing nothing.",
+		true, false, true), nil, s.preview)
+	addTool(srv, tool("lreview_add_comment", "Add a comment",
+		"Add a comment anchored to lines of the patch: by start_line (and end_line), or by snippet alone (the text of the line(s) as they appear in that file's side of the patch). Refused, with the nearest valid places, when the lines are not in the patch or the snippet does not match or is ambiguous. Returns the comment written.",
+		false, false, false), lines, s.addComment)
+	addTool(srv, tool("lreview_reply", "Reply to a comment",
+		"Append a reply to a comment, stamped with the time.",
+		false, false, false), nil, s.reply)
+	addTool(srv, tool("lreview_set_state", "Set a comment's state",
+		"Change a comment's state (active, dismissed, orphaned, stale). A comment a person dismissed stays dismissed: reply to it instead.",
+		false, true, true), nil, s.setState)
+	addTool(srv, tool("lreview_edit_comment", "Edit a comment or reply",
+		"Replace the body of a comment, or of one of its replies (reply: its number from 1), that author wrote (assistant by default). A person's words and a dismissed comment are not edited: reply instead.",
+		false, true, true), nil, s.editComment)
+	addTool(srv, tool("lreview_delete_comment", "Delete a comment or reply",
+		"Remove a comment written by mistake, or one of its replies (reply: its number from 1), that author wrote (assistant by default). A comment with replies or a dismissed one is kept: the answers and the person's verdict are information; set its state or reply instead.",
+		false, true, false), nil, s.deleteComment)
+	addTool(srv, tool("lreview_apply_suggestion", "Apply a comment's suggestion",
+		"Apply the ```suggestion block of a comment (the latest of its thread) to the working tree's file, where the comment's lines are now. Refused, saying why, when they no longer hold what the review quotes. lreview_preview shows the change first.",
+		false, true, false), nil, s.applySuggestion)
+	addTool(srv, tool("lreview_fix", "Fix anchoring mistakes",
+		"Apply to the review file the anchoring fixes that need no choice, and say which were left. lreview_preview shows the change first.",
+		false, true, true), nil, func(ctx context.Context, req *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
+		in.Write = true
+		return s.fix(ctx, req, in)
+	})
+	addTool(srv, tool("lreview_rebase", "Rebase a review onto a newer diff",
+		"Replace the review's patch with a newer diff (diff_file or diff_text) and move every comment by content, marking orphaned those that cannot be placed. lreview_preview shows the moves and the change first.",
+		false, true, false), nil, func(ctx context.Context, req *mcp.CallToolRequest, in RebaseInput) (*mcp.CallToolResult, RebaseOutput, error) {
+		in.Write = true
+		return s.rebase(ctx, req, in)
+	})
+	addTool(srv, tool("lreview_new", "Start a review of a diff",
+		"Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment; missing directories inside the root are created. Refused when the file exists.",
+		false, false, false), nil, s.newReview)
 }
 
 // inputSchema is the schema AddTool would infer for T, with the values
@@ -120,6 +167,9 @@ func inputSchema[T any](lines []string) *jsonschema.Schema {
 	}
 	if p := s.Properties["side"]; p != nil {
 		p.Enum = []any{"RIGHT", "LEFT"}
+	}
+	if p := s.Properties["change"]; p != nil {
+		p.Enum = []any{"fix", "rebase", "apply_suggestion"}
 	}
 	if p := s.Properties["state"]; p != nil {
 		p.Enum = []any{exchange.StateActive, exchange.StateDismissed, exchange.StateOrphaned, exchange.StateStale}

@@ -27,10 +27,20 @@ func TestToolsList(t *testing.T) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
-	want := []string{"lreview_add_comment", "lreview_check", "lreview_comments", "lreview_fix", "lreview_new", "lreview_rebase", "lreview_reply", "lreview_set_state"}
+	want := []string{"lreview_add_comment", "lreview_apply_suggestion", "lreview_check", "lreview_comments", "lreview_delete_comment", "lreview_edit_comment",
+		"lreview_fix", "lreview_locate", "lreview_new", "lreview_preview", "lreview_rebase", "lreview_reply", "lreview_set_state"}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {
 		t.Errorf("got tools %v, want %v", names, want)
+	}
+	for _, tool := range res.Tools {
+		out, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(out, []byte(`"null"`)) {
+			t.Errorf("%s: got a nullable type in its output schema, want none (the server never sends null)", tool.Name)
+		}
 	}
 	got, err := json.MarshalIndent(res.Tools, "", "  ")
 	if err != nil {

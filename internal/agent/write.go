@@ -28,7 +28,7 @@ type AddCommentInput struct {
 	Author    string `json:"author,omitempty" jsonschema:"who writes the comment; assistant by default"`
 }
 
-func (s *server) addComment(_ context.Context, _ *mcp.CallToolRequest, in AddCommentInput) (*mcp.CallToolResult, Comment, error) {
+func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddCommentInput) (*mcp.CallToolResult, Comment, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, Comment{}, argError("body", "expected the comment's text (Markdown), got an empty body")
 	}
@@ -42,11 +42,16 @@ func (s *server) addComment(_ context.Context, _ *mcp.CallToolRequest, in AddCom
 	if in.EndLine != 0 && in.StartLine == 0 {
 		return nil, Comment{}, argError("end_line", "end_line needs start_line")
 	}
+	release, err := s.queued(ctx, "file", in.File)
+	if err != nil {
+		return nil, Comment{}, err
+	}
+	defer release()
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, Comment{}, err
 	}
-	rep := anchor.CheckDocument(r.doc, nil)
+	rep := r.p.report()
 	place, err := placeComment(rep.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
 	if err != nil {
 		return nil, Comment{}, err
@@ -60,11 +65,10 @@ func (s *server) addComment(_ context.Context, _ *mcp.CallToolRequest, in AddCom
 	if !ok {
 		return nil, Comment{}, argError("file", "%s: its comments member is not an array: fix it first (lreview_check)", r.name)
 	}
-	out, err := s.apply(r, []exchange.Edit{edit})
-	if err != nil {
+	if _, err := s.apply(r, []exchange.Edit{edit}); err != nil {
 		return nil, Comment{}, err
 	}
-	c, err := writtenComment(out, nc.ID)
+	c, err := writtenComment(r.written, nc.ID)
 	if err != nil {
 		return nil, Comment{}, err
 	}
@@ -104,9 +108,10 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 	return p, nil
 }
 
-// writtenComment reads back the comment id from the text just written.
-func writtenComment(src []byte, id string) (Comment, error) {
-	rep := anchor.CheckDocument(exchange.Parse(src), nil)
+// writtenComment reads back the comment id from the version just
+// written (checked here once, for the next call too: it is cached).
+func writtenComment(p *parsed, id string) (Comment, error) {
+	rep := p.report()
 	for i, c := range rep.Doc.Review.Comments {
 		if c.ID == id {
 			return commentOf(rep, i), nil
@@ -120,7 +125,7 @@ func writtenComment(src []byte, id string) (Comment, error) {
 func findComment(r *review, id string) (*exchange.Comment, error) {
 	var ids []string
 	for _, c := range r.doc.Review.Comments {
-		name := anchor.CommentName(c)
+		name := c.Name()
 		if name == id {
 			return c, nil
 		}
@@ -147,10 +152,15 @@ type ReplyOutput struct {
 	Replies int    `json:"replies" jsonschema:"how many replies the comment has now"`
 }
 
-func (s *server) reply(_ context.Context, _ *mcp.CallToolRequest, in ReplyInput) (*mcp.CallToolResult, ReplyOutput, error) {
+func (s *server) reply(ctx context.Context, _ *mcp.CallToolRequest, in ReplyInput) (*mcp.CallToolResult, ReplyOutput, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, ReplyOutput{}, argError("body", "expected the reply's text (Markdown), got an empty body")
 	}
+	release, err := s.queued(ctx, "file", in.File)
+	if err != nil {
+		return nil, ReplyOutput{}, err
+	}
+	defer release()
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, ReplyOutput{}, err
@@ -186,10 +196,15 @@ type SetStateOutput struct {
 	Changed bool   `json:"changed" jsonschema:"false when the comment was already in that state (nothing written)"`
 }
 
-func (s *server) setState(_ context.Context, _ *mcp.CallToolRequest, in SetStateInput) (*mcp.CallToolResult, SetStateOutput, error) {
+func (s *server) setState(ctx context.Context, _ *mcp.CallToolRequest, in SetStateInput) (*mcp.CallToolResult, SetStateOutput, error) {
 	if err := validState("state", in.State); err != nil {
 		return nil, SetStateOutput{}, err
 	}
+	release, err := s.queued(ctx, "file", in.File)
+	if err != nil {
+		return nil, SetStateOutput{}, err
+	}
+	defer release()
 	r, err := s.readReview("file", in.File, true)
 	if err != nil {
 		return nil, SetStateOutput{}, err

@@ -148,7 +148,7 @@ func TestWritesRefuseSyntaxErrors(t *testing.T) {
 	s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}, want, "lreview_check")
 	s.refused("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c1", "body": "x"}, want)
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c1", "state": "stale"}, want)
-	s.refused("lreview_fix", map[string]any{"file": "pr.review.json", "write": true}, want)
+	s.refused("lreview_fix", map[string]any{"file": "pr.review.json"}, want)
 	s.refused("lreview_rebase", map[string]any{"file": "pr.review.json", "diff_text": rebaseDiff}, want)
 	if s.read("pr.review.json") != broken {
 		t.Error("a refused call wrote the file")
@@ -166,8 +166,8 @@ func TestWritesRefusedWhenChanged(t *testing.T) {
 		{"lreview_add_comment", map[string]any{"path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}},
 		{"lreview_reply", map[string]any{"id": "c1", "body": "Done."}},
 		{"lreview_set_state", map[string]any{"id": "c2", "state": "stale"}},
-		{"lreview_fix", map[string]any{"write": true}},
-		{"lreview_rebase", map[string]any{"diff_text": rebaseDiff, "write": true}},
+		{"lreview_fix", map[string]any{}},
+		{"lreview_rebase", map[string]any{"diff_text": rebaseDiff}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			s := newSession(t, Options{BeforeWrite: func(path string) {
@@ -191,7 +191,7 @@ func TestWritesRefusedOutsideRoot(t *testing.T) {
 	}
 	for _, file := range []string{"elsewhere/pr.review.json", filepath.Join(outside, "pr.review.json"), "../" + filepath.Base(outside) + "/pr.review.json"} {
 		s.refused("lreview_reply", map[string]any{"file": file, "id": "c1", "body": "x"}, "file: ", "outside the server's root")
-		s.refused("lreview_new", map[string]any{"file": file + ".new", "diff_text": rebaseDiff}, "file: ", "outside the server's root")
+		s.refused("lreview_new", map[string]any{"file": strings.TrimSuffix(file, ".review.json") + "-new.review.json", "diff_text": rebaseDiff}, "file: ", "outside the server's root")
 	}
 	s.refused("lreview_new", map[string]any{"file": "new.review.json", "diff_file": "elsewhere/pr.review.json"}, "diff_file: ", "outside the server's root")
 	if data, _ := os.ReadFile(filepath.Join(outside, "pr.review.json")); string(data) != fixture(t) {

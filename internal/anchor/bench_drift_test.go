@@ -10,6 +10,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // driftWorstCase generates a review of one 200,000-line file with n
@@ -30,10 +32,10 @@ func driftWorstCase(tb testing.TB, n int, kind string) (base, drifted []byte) {
 		if part == "" {
 			continue
 		}
-		snip := exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(part))
+		snip := exchange.ReplaceValue(c.Member("snippet"), jsontext.Quote(part))
 		baseEdits = append(baseEdits, snip)
 		if kind == "absent" {
-			snip = exchange.ReplaceValue(c.Member("snippet"), exchange.Quote("absent"+strconv.Itoa(i)+"()"))
+			snip = exchange.ReplaceValue(c.Member("snippet"), jsontext.Quote("absent"+strconv.Itoa(i)+"()"))
 		}
 		driftEdits = append(driftEdits, snip)
 		d := 1 + i%9

@@ -89,16 +89,6 @@ func (f *Fixed) Errors() int {
 	return n
 }
 
-// FixAll is FixDocument for a caller that needs the fixed text and the
-// list of what was done and left, not the check of the result.
-func FixAll(src []byte) ([]byte, []Applied, error) {
-	f, err := FixDocument(src)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f.Src, f.Applied, nil
-}
-
 // FixDocument applies the safe fixes to src until none is left, and
 // returns the fixed text, what it did, then (Declined) what it left to a
 // person and why, comment by comment: a tie, a path that names several
@@ -172,7 +162,7 @@ func leftOn(ds []exchange.Diagnostic) *exchange.Diagnostic {
 // leftReason says why comment r, diagnosed d, was left as it is.
 func leftReason(r *Resolution, d *exchange.Diagnostic) string {
 	c := r.Comment
-	name := CommentName(c)
+	name := c.Name()
 	at := LineSpan(r.Side, c.StartLine, c.EndLine)
 	switch d.Code {
 	case exchange.CodeStaleAnchor:
@@ -239,7 +229,7 @@ func hasSafe(fs []exchange.Fix) bool {
 // nothing a person could be told (no candidate at all, say).
 func declineReason(r *Resolution) string {
 	c := r.Comment
-	name := CommentName(c)
+	name := c.Name()
 	where := fmt.Sprintf("%s at %s", name, LineSpan(r.Side, c.StartLine, c.EndLine))
 	var best *Candidate
 	for i := range r.Candidates {

@@ -6,9 +6,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The anchoring diagnostics of diagnostics.md and their fixes. Every fix is
@@ -185,15 +186,15 @@ func (rv *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	}
 	d.Message = msg + searchNote(r)
 	d.Related = append(d.Related, rv.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
+	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+c.Name()+" to", isActive(c))...)
 	d.Fixes = rv.pathFixes(r, d.Fixes)
 	if r.Reason == ReasonInvertedRange {
 		d.Fixes = rv.swapFix(r, d.Fixes)
 	}
 	if c.StateNorm() != exchange.StateOrphaned {
-		d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", CommentName(c))))
+		d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateOrphaned, fmt.Sprintf("Mark %s orphaned", c.Name())))
 	}
-	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
+	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", c.Name())))
 	return d
 }
 
@@ -205,8 +206,8 @@ func (rv *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 func (rv *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix {
 	c := r.Comment
 	swap := exchange.Fix{
-		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
-		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", CommentName(c), LineSpan(r.Side, c.EndLine, c.StartLine)),
+		Title: fmt.Sprintf("Swap %s's start_line and end_line: %s", c.Name(), LineSpan(r.Side, c.EndLine, c.StartLine)),
+		Done:  fmt.Sprintf("swapped %s's start_line and end_line: %s", c.Name(), LineSpan(r.Side, c.EndLine, c.StartLine)),
 		Edits: []exchange.Edit{
 			exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(c.EndLine)),
 			exchange.ReplaceValue(c.Member("end_line"), strconv.Itoa(c.StartLine)),
@@ -293,7 +294,7 @@ func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 		d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l))))})
 	}
 	d.Related = append(d.Related, rv.candidateRelated(r)...)
-	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+CommentName(c)+" to", isActive(c))...)
+	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+c.Name()+" to", isActive(c))...)
 	// An anchor on blank lines has no snippet to offer. A snippet that
 	// differs from its lines in white space only (r.Here) is respaced as
 	// they spell it: the unique best place is where the comment is, and
@@ -304,17 +305,17 @@ func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	}
 	if strings.TrimSpace(snip) != "" && !rv.loneSurrogateIn(lines) {
 		f := exchange.Fix{
-			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", CommentName(c), Clip(firstLine(snip))),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(snip))},
+			Title:     fmt.Sprintf("Update %s's snippet from the patch: %s", c.Name(), Clip(firstLine(snip))),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("snippet"), jsontext.Quote(snip))},
 			Preferred: r.Here,
 			Safe:      r.Here && isActive(c),
 		}
 		if r.Here {
-			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", CommentName(c), LineSpan(r.Side, c.StartLine, c.EndLine))
+			f.Done = fmt.Sprintf("respaced %s's snippet as %s spells it", c.Name(), LineSpan(r.Side, c.StartLine, c.EndLine))
 		}
 		d.Fixes = append(d.Fixes, f)
 	}
-	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", CommentName(c))))
+	d.Fixes = append(d.Fixes, rv.stateFix(c, exchange.StateDismissed, fmt.Sprintf("Dismiss %s", c.Name())))
 	return d
 }
 
@@ -324,10 +325,10 @@ func (rv *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeOrphanedResolves,
-		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", CommentName(c), LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
+		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", c.Name(), LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
 		Related:  rv.lineRelated(r),
 	}
-	f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", CommentName(c)))
+	f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", c.Name()))
 	f.Preferred = true
 	d.Fixes = []exchange.Fix{f}
 	return d
@@ -342,9 +343,9 @@ func (rv *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 		Range:    exchange.NodeRange(c.Member("state")),
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeStaleAnchor,
-		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", CommentName(c)),
+		Message:  fmt.Sprintf("%s is stale: its anchor may have moved and waits for re-anchoring", c.Name()),
 	}
-	name := CommentName(c)
+	name := c.Name()
 	switch {
 	case holds:
 		d.Message += fmt.Sprintf("; it still holds at %s", LineSpan(r.Side, c.StartLine, c.EndLine))
@@ -473,18 +474,19 @@ func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 // characters made visible (see Visible).
 func Clip(s string) string {
 	const max = 60
-	s = Visible(s)
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	i, n := 0, 0
-	for i = range s {
+	// Clipped before Visible, which maps a rune to one rune: the work is
+	// bounded by max, not by the length of s (a line of a binary file).
+	cut, n := 0, 0
+	for i := range s {
 		if n == max-1 {
-			break
+			cut = i
+		}
+		if n == max {
+			return Visible(s[:cut]) + "…"
 		}
 		n++
 	}
-	return s[:i] + "…"
+	return Visible(s)
 }
 
 func firstLine(s string) string {
@@ -505,7 +507,7 @@ func lineRange(start, end int) string {
 // loneSurrogateIn reports whether the patch lines a snippet update would
 // copy are spelt with a lone surrogate escape: their decoded text holds
 // U+FFFD there, and writing it into the snippet would turn the escape
-// into a real U+FFFD (exchange.HoldsLoneSurrogate). No such fix is
+// into a real U+FFFD (Patch.LineHoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
 func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
 	for _, l := range lines {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The fixes that move a comment or change its path: to a drift candidate,
@@ -29,7 +31,7 @@ func (rv *resolver) moveFixes(r *Resolution, prefix string, fixAll bool) []excha
 		if k.Path != c.Path {
 			to = k.Path + " " + to
 		}
-		done := fmt.Sprintf("moved %s from %s %s to %s", CommentName(c), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
+		done := fmt.Sprintf("moved %s from %s %s to %s", c.Name(), c.SideNorm(), lineRange(c.StartLine, c.EndLine), to)
 		if k.respaced != "" {
 			title += " (snippet respaced)"
 			done += ", its snippet respaced as the patch spells it"
@@ -57,10 +59,10 @@ func (rv *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 	c := r.Comment
 	var edits []exchange.Edit
 	if k.Path != c.Path {
-		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(k.Path)))
+		edits = append(edits, exchange.ReplaceValue(c.Member("path"), jsontext.Quote(k.Path)))
 	}
 	if k.Side != r.Side {
-		edits = append(edits, exchange.ReplaceValue(c.Member("side"), exchange.Quote(k.Side.String())))
+		edits = append(edits, exchange.ReplaceValue(c.Member("side"), jsontext.Quote(k.Side.String())))
 	}
 	start := exchange.ReplaceValue(c.Member("start_line"), strconv.Itoa(k.Start))
 	changedStart := k.Start != c.StartLine
@@ -83,10 +85,10 @@ func (rv *resolver) moveEdits(r *Resolution, k Candidate) []exchange.Edit {
 		edits = append(edits, start)
 	}
 	if k.respaced != "" && k.respaced != c.Snippet {
-		edits = append(edits, exchange.ReplaceValue(c.Member("snippet"), exchange.Quote(k.respaced)))
+		edits = append(edits, exchange.ReplaceValue(c.Member("snippet"), jsontext.Quote(k.respaced)))
 	}
 	if s := c.StateNorm(); s == exchange.StateOrphaned || s == exchange.StateStale {
-		edits = append(edits, exchange.ReplaceValue(c.Member("state"), exchange.Quote(exchange.StateActive)))
+		edits = append(edits, exchange.ReplaceValue(c.Member("state"), jsontext.Quote(exchange.StateActive)))
 	}
 	return edits
 }
@@ -101,9 +103,9 @@ func (rv *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 	var paths []exchange.Fix
 	for _, p := range r.NearPaths {
 		paths = append(paths, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), p),
-			Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, p),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(p))},
+			Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), p),
+			Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, p),
+			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(p))},
 			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
 			Safe:      certain && isActive(c),
 		})
@@ -124,9 +126,9 @@ func (rv *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := r.File.Name(r.Side)
 	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
-		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name))},
 		Preferred: true,
 	}
 	return exchange.Diagnostic{
@@ -184,9 +186,9 @@ func (rv *resolver) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
 	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", CommentName(c), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", CommentName(c), c.Path, name),
-		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), exchange.Quote(name))},
+		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name))},
 		Preferred: true,
 		Safe:      isActive(c),
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // FuzzAnalyze feeds arbitrary patches and anchors through BuildIndex and
@@ -25,20 +27,20 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("@@ -1 +1 @@\n-a\n+b", "", "RIGHT", 0, -1, "\r\n", "dismissed", false)
 	f.Fuzz(func(t *testing.T, patch, path, side string, start, end int, snippet, state string, oneLine bool) {
 		var fields []string
-		add := func(k, v string) { fields = append(fields, exchange.Quote(k)+": "+v) }
+		add := func(k, v string) { fields = append(fields, jsontext.Quote(k)+": "+v) }
 		add("id", `"fz"`)
-		add("path", exchange.Quote(path))
-		add("side", exchange.Quote(side))
+		add("path", jsontext.Quote(path))
+		add("side", jsontext.Quote(side))
 		add("start_line", strconv.Itoa(start))
 		if end != start {
 			add("end_line", strconv.Itoa(end))
 		}
 		add("body", `"b"`)
 		if state != "" {
-			add("state", exchange.Quote(state))
+			add("state", jsontext.Quote(state))
 		}
 		if snippet != "" {
-			add("snippet", exchange.Quote(snippet))
+			add("snippet", jsontext.Quote(snippet))
 		}
 		sep := ", "
 		if !oneLine {
@@ -79,10 +81,11 @@ func TestFixAllLeavesAStaleComment(t *testing.T) {
 		`"state": "stale", "snippet": "return result, nil"`,
 	} {
 		src := reviewJSON(handlerPatch, cm(`"id": "c1", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, `+order))
-		out, applied, err := FixAll(src)
+		f, err := FixDocument(src)
 		if err != nil {
-			t.Fatalf("%s: FixAll: %v", order, err)
+			t.Fatalf("%s: FixDocument: %v", order, err)
 		}
+		out, applied := f.Src, f.Applied
 		var got []string
 		for _, a := range applied {
 			got = append(got, fmt.Sprint(a.Declined)+" "+a.Code+": "+a.Done)

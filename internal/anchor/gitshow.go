@@ -17,7 +17,9 @@ var gitCommitLine = regexp.MustCompile(`(?m)^commit [0-9a-f]{40}( .*)?\r?$`)
 // line, the message indented by four spaces, then, after any diffstat,
 // the diff. ok is false when data does not start so.
 func readGitShow(data []byte) (c Commit, ok bool, err error) {
-	if first, _ := cutLine(data); !gitCommitLine.Match(first) {
+	// The literal first: a long first line (a binary file's) is not
+	// searched by the expression.
+	if first, _ := cutLine(data); !bytes.HasPrefix(first, []byte("commit ")) || !gitCommitLine.Match(first) {
 		return Commit{}, false, nil
 	}
 	if n := len(gitCommitLine.FindAllIndex(data, -1)); n > 1 {

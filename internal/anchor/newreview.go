@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Starting a review: the document an agent or `lreview-lsp new` writes
@@ -20,20 +22,35 @@ import (
 // rather than embedded.
 // A commit git printed with its diff (ReadCommit) is taken too: its diff.
 func DiffLines(data []byte) ([]string, error) {
-	data, err := PlainDiff(data)
+	lines, _, err := diffDocument(data, "", "")
+	return lines, err
+}
+
+// diffDocument is DiffLines, and the review document around the lines
+// it parsed to check them, with title and summary when not empty: the
+// diff is embedded, parsed and indexed once (NewReview formats that
+// document), after a scan that refuses at once a line no diff line
+// starts like.
+func diffDocument(data []byte, title, summary string) ([]string, *exchange.Document, error) {
+	lines, err := diffLines(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	lines := cleanLines(SplitDiffFile(data))
-	if len(lines) == 0 {
-		return nil, errors.New("the diff is empty: expected a unified diff (\"diff --git\" or \"---\"/\"+++\" file headers, then \"@@\" hunks)")
+	var b strings.Builder
+	b.WriteString(`{"leanreview_review": 1`)
+	if title != "" {
+		b.WriteString(`, "title": ` + jsontext.Quote(title))
 	}
-	doc := exchange.Parse([]byte(`{"patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `}`))
+	if summary != "" {
+		b.WriteString(`, "summary": ` + jsontext.Quote(summary))
+	}
+	b.WriteString(`, "patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `, "comments": []}`)
+	doc := exchange.Parse([]byte(b.String()))
 	ix := BuildIndex(&doc.Review.Patch)
 	for _, d := range ix.Problems {
 		if d.Severity == exchange.SeverityError {
 			i := patchLineOf(&doc.Review.Patch, d.Range.Start)
-			return nil, notDiffLine(i, lines[i], fmt.Sprintf("%s: %q", d.Message, Clip(lines[i])))
+			return nil, nil, notDiffLine(i, lines[i], fmt.Sprintf("%s: %q", d.Message, Clip(lines[i])))
 		}
 	}
 	covered := make([]bool, len(lines))
@@ -44,7 +61,29 @@ func DiffLines(data []byte) ([]string, error) {
 	}
 	for i, ok := range covered {
 		if !ok && !diffCommandLine(lines[i]) {
-			return nil, notDiffLine(i, lines[i], fmt.Sprintf(`expected a "diff --git" or "---"/"+++" file header, an "@@" hunk header or a hunk line (" ", "+", "-"), got %q`, Clip(lines[i])))
+			return nil, nil, notDiffLine(i, lines[i], fmt.Sprintf(`expected a "diff --git" or "---"/"+++" file header, an "@@" hunk header or a hunk line (" ", "+", "-"), got %q`, Clip(lines[i])))
+		}
+	}
+	return lines, doc, nil
+}
+
+// diffLines splits a diff, or a commit's, in lines, refusing an empty
+// one and one with a line no diff line starts like.
+func diffLines(data []byte) ([]string, error) {
+	data, err := PlainDiff(data)
+	if err != nil {
+		return nil, err
+	}
+	lines := cleanLines(SplitDiffFile(data))
+	if len(lines) == 0 {
+		return nil, errors.New("the diff is empty: expected a unified diff (\"diff --git\" or \"---\"/\"+++\" file headers, then \"@@\" hunks)")
+	}
+	// Refused before it is embedded: a line no diff line starts like (a
+	// binary file's, NUL bytes) would be escaped, up to six bytes for
+	// one, parsed and indexed only to be found wrong.
+	for i, l := range lines {
+		if !diffLineStart(l) {
+			return nil, notDiffLine(i, l, fmt.Sprintf(`expected a "diff --git" or "---"/"+++" file header, an "@@" hunk header or a hunk line (" ", "+", "-"), got %q`, Clip(l)))
 		}
 	}
 	return lines, nil
@@ -58,6 +97,24 @@ func notDiffLine(i int, line, detail string) error {
 		return fmt.Errorf("line %d starts with a terminal colour code: the diff was printed in colour (git's color.ui = always?); print it with --no-color", i+1)
 	}
 	return fmt.Errorf("line %d is not a unified diff line: %s", i+1, detail)
+}
+
+// diffLineStart reports whether l starts as some line of a unified diff
+// can: empty (a blank context line some tools write), a hunk line (" ",
+// "+", "-", "\\"), a hunk header ("@@"), or a header word ("diff",
+// "index", "new file mode", "Binary files", a git binary patch's lines).
+// A terminal colour code is let through, for notDiffLine to name.
+func diffLineStart(l string) bool {
+	if l == "" {
+		return true
+	}
+	switch c := l[0]; {
+	case c == ' ', c == '+', c == '-', c == '@', c == '\\', c == '\x1b':
+		return true
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		return true
+	}
+	return false
 }
 
 // diffCommandLine reports whether t is a line diff -r writes between file
@@ -90,18 +147,9 @@ func NewReview(diff []byte, title, summary string) ([]byte, error) {
 	if isCommit {
 		diff, title, summary = c.Diff, cmp.Or(title, c.Title), cmp.Or(summary, c.Message)
 	}
-	lines, err := DiffLines(diff)
+	_, doc, err := diffDocument(diff, title, summary)
 	if err != nil {
 		return nil, err
 	}
-	var b strings.Builder
-	b.WriteString(`{"leanreview_review": 1`)
-	if title != "" {
-		b.WriteString(`, "title": ` + exchange.Quote(title))
-	}
-	if summary != "" {
-		b.WriteString(`, "summary": ` + exchange.Quote(summary))
-	}
-	b.WriteString(`, "patch": ` + renderPatch(exchange.Text{}, &exchange.Node{}, nil, lines) + `, "comments": []}`)
-	return exchange.Format(exchange.Parse([]byte(b.String())))
+	return exchange.Format(doc)
 }

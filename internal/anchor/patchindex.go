@@ -24,20 +24,16 @@ func BuildIndex(p *exchange.Patch) *Index { return BuildIndexSource(p, exchange.
 // the header-count fix finds the count digits in the escaped source even
 // when a hunk header is spelt with escapes before them. src may be empty.
 func BuildIndexSource(p *exchange.Patch, src exchange.Text) *Index {
-	b := builder{src: src, goDiff: true}
+	b := builder{src: src}
 	return b.build(p)
 }
 
 // builder walks the patch once, top to bottom. The walk itself decides
 // where files and hunks begin and end (hunk ends come from the header
-// counts, as git apply reads them); go-diff then reads each file's
-// headers (see patchindex_headers.go).
+// counts, as git apply reads them); then each file's headers are read
+// (patchindex_headers.go).
 type builder struct {
-	src    exchange.Text
-	goDiff bool // read file headers with go-diff (tests turn it off to compare)
-	// goDiffRead counts the files go-diff read (the rest were read by
-	// ownHeaders), for tests.
-	goDiffRead int
+	src exchange.Text
 
 	p  *exchange.Patch
 	lr *exchange.LineReader
@@ -52,7 +48,6 @@ type builder struct {
 
 	// Scratch reused from file to file.
 	hdrs []int // indexes of the current file's header lines
-	skel []byte
 	ext  []string
 }
 
@@ -217,11 +212,7 @@ func (b *builder) finish() {
 		return
 	}
 	b.f = nil
-	if b.goDiff && b.goDiffHeaders(f) {
-		b.goDiffRead++
-	} else {
-		b.ownHeaders(f)
-	}
+	b.headers(f)
 	fd := f.fd
 	if len(b.all) > f.body {
 		fd.lines = b.all[f.body:len(b.all):len(b.all)]
@@ -313,8 +304,8 @@ func parseRange(t string, i int) (start, count, comma, end int, big, ok bool) {
 }
 
 // parseNumber reads decimal digits at t[i:]. Values above MaxInt32 are
-// refused (big): no real file has that many lines, and go-diff reads
-// headers into int32.
+// refused (big): no real file has that many lines, and other readers of
+// the same diff (go-diff, forges) hold them in int32.
 func parseNumber(t string, i int) (v, end int, big, ok bool) {
 	j := i
 	for j < len(t) && t[j] >= '0' && t[j] <= '9' {

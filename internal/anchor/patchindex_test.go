@@ -597,26 +597,18 @@ func TestBuildIndexCases(t *testing.T) {
 	}
 }
 
-// TestIndexOwnHeadersAgreeWithGoDiff reads every case both ways: with
-// go-diff for the file headers and with the fallback scan alone. The two
-// must agree, or a file go-diff refuses would be read differently.
-func TestIndexOwnHeadersAgreeWithGoDiff(t *testing.T) {
-	docs := map[string]*exchange.Document{}
-	for _, c := range ixCases {
-		if c.name != "missing patch is a schema problem, not ours" {
-			docs[c.name] = c.doc(t)
+// BenchmarkIndexRealDiffs indexes the real diffs (refdata.RealDiffs): the
+// figure that decided the header reader (patchindex_headers.go).
+func BenchmarkIndexRealDiffs(b *testing.B) {
+	var docs []*exchange.Document
+	for _, lines := range realDiffs(b) {
+		docs = append(docs, ixArrayDoc(b, lines))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, doc := range docs {
+			BuildIndex(&doc.Review.Patch)
 		}
-	}
-	for name, lines := range ixTestdata(t) {
-		docs[name] = ixArrayDoc(t, lines)
-	}
-	for name, doc := range docs {
-		withGD := builder{src: doc.Text, goDiff: true}
-		own := builder{src: doc.Text}
-		a, b := ixSignatures(withGD.build(&doc.Review.Patch)), ixSignatures(own.build(&doc.Review.Patch))
-		ixCompare(t, name+": files", b.files, a.files)
-		ixCompare(t, name+": hunks", b.hunks, a.hunks)
-		ixCompare(t, name+": problems", b.problems, a.problems)
 	}
 }
 
@@ -646,7 +638,6 @@ func ixTestdata(t testing.TB) map[string][]string {
 func TestIndexGitOutput(t *testing.T) {
 	want := map[string]struct {
 		files, hunks []string
-		goDiff       int // files go-diff read (the rest fell back)
 	}{
 		"git-mixed.diff": {files: []string{
 			"A >added.txt 0-6", "C orig.go>copy.go 7-22", "M crlf.txt>crlf.txt 23-31", "M dir with space/f i.txt>dir with space/f i.txt 32-38",
@@ -663,23 +654,23 @@ func TestIndexGitOutput(t *testing.T) {
 			"9@77 -1,3 +1,3: C1/1 R2 A2 C3/3 N",
 			`10@90 -17,7 +17,7 "line 16": C17/17 C18/18 C19/19 R20 A20 C21/21 C22/22 C23/23`,
 			"11@103 -1,1 +1,1: R1 A1",
-		}, goDiff: 12},
-		"git-binary-literal.diff": {files: []string{"M img.bin>img.bin 0-7 bin"}, goDiff: 1},
+		}},
+		"git-binary-literal.diff": {files: []string{"M img.bin>img.bin 0-7 bin"}},
 		"no-prefix.diff": {files: []string{"M keep.txt>keep.txt 0-17", "R moved.txt>renamed.txt 18-33"}, hunks: []string{
 			"0@4 -1,3 +1,4: A1 C1/2 C2/3 C3/4", "0@9 -12,7 +13,7: C12/13 C13/14 C14/15 R15 A16 C16/17 C17/18 C18/19",
 			`1@25 -17,7 +17,7 "line 16": C17/17 C18/18 C19/19 R20 A20 C21/21 C22/22 C23/23`,
-		}, goDiff: 2},
+		}},
 		"mnemonic.diff": {files: []string{"M keep.txt>keep.txt 0-17"}, hunks: []string{
 			"0@4 -1,3 +1,4: A1 C1/2 C2/3 C3/4", "0@9 -12,7 +13,7: C12/13 C13/14 C14/15 R15 A16 C16/17 C17/18 C18/19",
-		}, goDiff: 1},
+		}},
 		"format-patch.diff": {files: []string{"M keep.txt>keep.txt 11-28", "M mode.sh>mode.sh 29-31 mode"}, hunks: []string{
 			"0@15 -1,3 +1,4: A1 C1/2 C2/3 C3/4", "0@20 -12,7 +13,7: C12/13 C13/14 C14/15 R15 A16 C16/17 C17/18 C18/19",
-		}, goDiff: 2},
-		"pure-rename.diff": {files: []string{"R renamed.txt>renamed2.txt 0-3"}, goDiff: 1},
+		}},
+		"pure-rename.diff": {files: []string{"R renamed.txt>renamed2.txt 0-3"}},
 		"plain-multi.diff": {files: []string{"A >new.txt 1-4", // diff -N dates the file it lacks the epoch
 			"M src/x.txt>src/x.txt 6-12", "M y.txt>y.txt 14-20"}, hunks: []string{
 			"0@3 -0,0 +1,1: A1", "1@8 -3,3 +3,4: C3/3 C4/4 C5/5 A6", "2@16 -1,2 +1,3: C1/1 R2 A2 A3",
-		}, goDiff: 3},
+		}},
 	}
 	data := ixTestdata(t)
 	for name, lines := range data {
@@ -696,16 +687,12 @@ func TestIndexGitOutput(t *testing.T) {
 				} else {
 					doc = ixStringDoc(t, strings.Join(lines, "\n")+"\n")
 				}
-				b := builder{src: doc.Text, goDiff: true}
-				ix := b.build(&doc.Review.Patch)
+				ix := BuildIndex(&doc.Review.Patch)
 				ixCheck(t, ix)
 				got := ixSignatures(ix)
 				ixCompare(t, "files", got.files, w.files)
 				ixCompare(t, "hunks", got.hunks, w.hunks)
 				ixCompare(t, "problems", got.problems, nil)
-				if b.goDiffRead != w.goDiff {
-					t.Errorf("go-diff read %d files, want %d", b.goDiffRead, w.goDiff)
-				}
 			})
 		}
 	}

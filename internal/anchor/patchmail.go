@@ -58,7 +58,9 @@ func readPatchMail(data []byte) (m Commit, ok bool, err error) {
 // looksLikeMail reports whether data starts as format-patch's output
 // does: its mailbox line, or a header a saved email starts with.
 func looksLikeMail(data []byte) bool {
-	if first, _ := cutLine(data); mboxFrom.Match(first) {
+	// The literal first: a long first line (a binary file's) is not
+	// searched by the expression.
+	if first, _ := cutLine(data); bytes.HasPrefix(first, []byte("From ")) && mboxFrom.Match(first) {
 		return true
 	}
 	for _, h := range []string{"From: ", "Subject: ", "Date: "} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
@@ -40,7 +41,7 @@ func TestRepositoryPath(t *testing.T) {
 
 // realDiffs returns the real diffs, by name, as lines: the fetched or
 // shared ones and those refdata makes with git (see refdata.RealDiffs).
-func realDiffs(t *testing.T) map[string][]string {
+func realDiffs(t testing.TB) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for name, data := range refdata.RealDiffs(t) {
@@ -100,7 +101,7 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 						continue
 					}
 					for _, p := range names {
-						comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %s, "side": %q, "start_line": %d`, len(comments)+1, exchange.Quote(p), s, n)))
+						comments = append(comments, cm(fmt.Sprintf(`"id": "c%d", "path": %s, "side": %q, "start_line": %d`, len(comments)+1, jsontext.Quote(p), s, n)))
 						w := want{path: p}
 						if p != path {
 							w.code, w.fixTo = exchange.CodeHeaderPath, path
@@ -118,7 +119,7 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 				var codes []string
 				for _, d := range a.byComment[i] {
 					codes = append(codes, d.Code)
-					if d.Code == exchange.CodeHeaderPath && (len(d.Fixes) != 1 || !d.Fixes[0].Safe || d.Fixes[0].Edits[0].NewText != exchange.Quote(w.fixTo)) {
+					if d.Code == exchange.CodeHeaderPath && (len(d.Fixes) != 1 || !d.Fixes[0].Safe || d.Fixes[0].Edits[0].NewText != jsontext.Quote(w.fixTo)) {
 						t.Errorf("%s %s %d: got header-path fixes %+v, want one safe fix to %q", w.path, r.Side, r.Comment.StartLine, d.Fixes, w.fixTo)
 					}
 				}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // Content re-anchoring: moving comments by what they point at rather than
@@ -234,7 +236,7 @@ func (rb *rebaser) placeEdits(c *exchange.Comment, side Side, sideOK bool, found
 	var edits []exchange.Edit
 	obj := c.Node
 	if name := followedPath(c, newF, found.side); name != "" {
-		edits = append(edits, exchange.ReplaceValue(c.Member("path"), exchange.Quote(name)))
+		edits = append(edits, exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name)))
 	}
 	if !sideOK || found.side != side {
 		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), KeyAfter(obj, exchange.CommentKeys, "side")))

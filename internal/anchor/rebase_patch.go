@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The new patch rebase writes: read from a .diff file, cleaned to one diff
@@ -106,7 +108,7 @@ func renderPatch(src exchange.Text, root, patch *exchange.Node, lines []string) 
 			b.WriteString(nl)
 			b.WriteString(elemIndent)
 		}
-		b.WriteString(exchange.Quote(l))
+		b.WriteString(jsontext.Quote(l))
 	}
 	if multiline && closeOwnLine {
 		b.WriteString(nl)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The old patch most cases rebase from. RIGHT: 10 ctx, 11 defer, 12 log,
@@ -345,7 +347,7 @@ func (c rebaseComment) json(indent string) string {
 		fmt.Fprintf(&b, "%s\"state\": %q,\n", in, c.state)
 	}
 	if c.snippet != "" {
-		fmt.Fprintf(&b, "%s\"snippet\": %s,\n", in, exchange.Quote(c.snippet))
+		fmt.Fprintf(&b, "%s\"snippet\": %s,\n", in, jsontext.Quote(c.snippet))
 	}
 	fmt.Fprintf(&b, "%s\"x-keep\": {\"n\": [1, 2]}\n%s}", in, indent)
 	return b.String()
@@ -355,7 +357,7 @@ func rebaseBuildDoc(patch []string, comments ...rebaseComment) string {
 	var b strings.Builder
 	b.WriteString("{\n  \"leanreview_review\": 1,\n  \"title\": \"t\",\n  \"patch\": [\n")
 	for i, l := range patch {
-		b.WriteString("    " + exchange.Quote(l))
+		b.WriteString("    " + jsontext.Quote(l))
 		if i < len(patch)-1 {
 			b.WriteByte(',')
 		}
@@ -688,7 +690,7 @@ func TestRebaseCommentEdits(t *testing.T) {
 	patch := SplitDiffFile([]byte(rebaseCalcOld))
 	quoted := make([]string, len(patch))
 	for i, l := range patch {
-		quoted[i] = exchange.Quote(l)
+		quoted[i] = jsontext.Quote(l)
 	}
 	head := `{"leanreview_review": 1, "patch": [` + strings.Join(quoted, ", ") + `], "comments": [`
 	tests := []struct {
@@ -1026,10 +1028,11 @@ func TestRebaseTieAgreesWithCheck(t *testing.T) {
 	if r.Tie != "2 equally good places: RIGHT 21, RIGHT 25" || len(r.Candidates) != 2 || hasPreferred(r.Candidates) {
 		t.Errorf("check: got tie %q, candidates %v; want rebase's two places, none preferred", r.Tie, r.Candidates)
 	}
-	fixed, applied, err := FixAll(out)
+	f, err := FixDocument(out)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixed, applied := f.Src, f.Applied
 	if !bytes.Equal(fixed, out) || len(applied) != 1 || !applied[0].Declined {
 		t.Errorf("fix: got %+v and a changed document: %v; want t1 left alone, declined", applied, !bytes.Equal(fixed, out))
 	}

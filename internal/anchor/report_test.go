@@ -45,7 +45,7 @@ func TestCheckDocumentReusesOnlyWhatHolds(t *testing.T) {
 	}
 	for step := 0; step < 60; step++ {
 		next := edits[r.IntN(len(edits))](src)
-		doc := exchange.ParseIncremental([]byte(next), prev.Doc)
+		doc := parseAfter([]byte(next), prev.Doc)
 		got := CheckDocument(doc, prev)
 		want := CheckDocument(exchange.Parse([]byte(next)), nil)
 		if reportShape(got) != reportShape(want) {
@@ -61,7 +61,7 @@ func TestReusedIndexReadsTheLatestPatch(t *testing.T) {
 	src := string(reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 50, Comments: 4, Seed: 3}))
 	prev := CheckDocument(exchange.Parse([]byte(src)), nil)
 	next := "  " + src // the patch moves by two bytes, spelt alike
-	doc := exchange.ParseIncremental([]byte(next), prev.Doc)
+	doc := parseAfter([]byte(next), prev.Doc)
 	got := CheckDocument(doc, prev)
 	if got.Index.Files[0] != prev.Index.Files[0] {
 		t.Fatal("the index was not reused")
@@ -75,4 +75,23 @@ func TestReusedIndexReadsTheLatestPatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseAfter parses next as an edit of prev, the change found by
+// comparing the texts, as the server does when a client sends the whole
+// text.
+func parseAfter(next []byte, prev *exchange.Document) *exchange.Document {
+	t := exchange.NewText(next)
+	return exchange.ParseEdited(t, prev, exchange.ChangeBetween(prev.Text, t))
+}
+
+// patchCarried reports whether doc's patch was carried over from prev's
+// (the same PatchOrigin) rather than read again, and how many bytes it
+// moved.
+func patchCarried(doc, prev *exchange.Document) (delta int, carried bool) {
+	p, q := &doc.Review.Patch, &prev.Review.Patch
+	if p.Origin() == nil || p.Origin() != q.Origin() {
+		return 0, false
+	}
+	return p.Node.Start - q.Node.Start, true
 }

@@ -451,15 +451,6 @@ func (rv *resolver) patchRange(first, last int) exchange.Range {
 	return exchange.Range{Start: p.LineStart(first), End: p.LineEnd(last)}
 }
 
-// CommentName names a comment in messages and fix titles: by id, else by
-// position ("#3"), as the document checks do.
-func CommentName(c *exchange.Comment) string {
-	if c.ID != "" {
-		return c.ID
-	}
-	return "#" + strconv.Itoa(c.Index+1)
-}
-
 // LineSpan formats a side and a range: "RIGHT 72" or "RIGHT 72–74".
 func LineSpan(s Side, start, end int) string {
 	var buf [40]byte // one allocation: the string

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // reviewJSON builds a review document from patch lines and comment objects
@@ -21,7 +23,7 @@ func reviewJSON(patch []string, comments ...string) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("\n    " + exchange.Quote(l))
+		b.WriteString("\n    " + jsontext.Quote(l))
 	}
 	b.WriteString("\n  ],\n  \"comments\": [")
 	for i, c := range comments {

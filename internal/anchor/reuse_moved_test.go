@@ -14,6 +14,8 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The reuse of a previous analysis when an edit before the patch moved it
@@ -49,11 +51,11 @@ func anchorReview(patch []string) []byte {
 	var cs []string
 	add := func(path string, s Side, start, end int, snippet, state string) {
 		fields := []string{
-			`"id": "c` + strconv.Itoa(len(cs)+1) + `"`, `"path": ` + exchange.Quote(path), `"side": "` + s.String() + `"`,
+			`"id": "c` + strconv.Itoa(len(cs)+1) + `"`, `"path": ` + jsontext.Quote(path), `"side": "` + s.String() + `"`,
 			`"start_line": ` + strconv.Itoa(start), `"end_line": ` + strconv.Itoa(end),
 		}
 		if snippet != "" {
-			fields = append(fields, `"snippet": `+exchange.Quote(snippet))
+			fields = append(fields, `"snippet": `+jsontext.Quote(snippet))
 		}
 		if state != "" {
 			fields = append(fields, `"state": "`+state+`"`)
@@ -183,8 +185,8 @@ func TestReuseAfterEditBeforePatch(t *testing.T) {
 			if next == nil {
 				continue
 			}
-			doc := exchange.ParseIncremental(next, prev.Doc)
-			if delta, carried := doc.PatchCarried(); carried && delta != 0 {
+			doc := parseAfter(next, prev.Doc)
+			if delta, carried := patchCarried(doc, prev.Doc); carried && delta != 0 {
 				moved++
 			}
 			got := CheckDocument(doc, prev)
@@ -256,8 +258,8 @@ func TestEditBeforePatchReusesComments(t *testing.T) {
 	prev := CheckDocument(exchange.Parse(src), nil)
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 	next := slices.Concat(src[:at], []byte("typed"), src[at:])
-	doc := exchange.ParseIncremental(next, prev.Doc)
-	if delta, carried := doc.PatchCarried(); !carried || delta != 5 {
+	doc := parseAfter(next, prev.Doc)
+	if delta, carried := patchCarried(doc, prev.Doc); !carried || delta != 5 {
 		t.Fatalf("patch carried over %v, moved by %d; want carried over, moved by 5", carried, delta)
 	}
 	got := CheckDocument(doc, prev)
@@ -312,7 +314,7 @@ func TestFirstLineEndingIsNotReused(t *testing.T) {
 	prev := CheckDocument(exchange.Parse(src), nil)
 	nl := bytes.IndexByte(src, '\n')
 	next := slices.Concat(src[:nl], []byte("\r"), src[nl:])
-	got := CheckDocument(exchange.ParseIncremental(next, prev.Doc), prev)
+	got := CheckDocument(parseAfter(next, prev.Doc), prev)
 	want := CheckDocument(exchange.Parse(next), nil)
 	crlf := 0
 	for _, d := range want.Diagnostics {
@@ -346,7 +348,7 @@ func TestRangeElsewhereIsResolvedAgain(t *testing.T) {
 	prev.Anchors.byComment[i] = append(slices.Clip(prev.Anchors.byComment[i]), exchange.Diagnostic{Range: exchange.Range{Start: 0, End: 1}, Code: "elsewhere"})
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 	next := slices.Concat(src[:at], []byte("typed"), src[at:])
-	got := CheckDocument(exchange.ParseIncremental(next, prev.Doc), prev)
+	got := CheckDocument(parseAfter(next, prev.Doc), prev)
 	if err := sameReports(got, CheckDocument(exchange.Parse(next), nil)); err != nil {
 		t.Fatalf("comment %d: %v", i, err)
 	}
@@ -362,7 +364,7 @@ func TestPatchWithoutFilesIsReused(t *testing.T) {
 	prev := CheckDocument(exchange.Parse(src), nil)
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)
 	next := slices.Concat(src[:at], []byte("typed"), src[at:])
-	got := CheckDocument(exchange.ParseIncremental(next, prev.Doc), prev)
+	got := CheckDocument(parseAfter(next, prev.Doc), prev)
 	if err := sameReports(got, CheckDocument(exchange.Parse(next), nil)); err != nil {
 		t.Fatal(err)
 	}

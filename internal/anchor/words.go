@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The helpers the engine's fixes and messages share with the editor
@@ -24,7 +26,7 @@ func CommentAt(doc *exchange.Document, offset int) *exchange.Comment {
 // SetStateEdit sets c's state, inserting the member in the spec's key
 // order when it is absent.
 func SetStateEdit(src exchange.Text, c *exchange.Comment, state string) exchange.Edit {
-	return exchange.SetMember(src, c.Node, "state", exchange.Quote(state), KeyAfter(c.Node, exchange.CommentKeys, "state"))
+	return exchange.SetMember(src, c.Node, "state", jsontext.Quote(state), KeyAfter(c.Node, exchange.CommentKeys, "state"))
 }
 
 // Plural counts n things in words: "1 comment", "3 comments". Every count

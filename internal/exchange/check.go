@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -39,7 +38,7 @@ func Check(doc *Document) Result {
 }
 
 // CheckIncremental is Check for a document read from the one prev
-// checked (by ParseIncremental or not). What a check finds inside one
+// checked (by parseIncremental or not). What a check finds inside one
 // comment depends on nothing but that comment's bytes and index, so a
 // comment spelt as in prev at the same index gets prev's findings, moved:
 // a keystroke checks the comment it changed, not all the others. What
@@ -98,6 +97,7 @@ func CheckIncremental(doc *Document, prev *Result) Result {
 		skip = func(n *Node) bool { return n == patch || cs.inComment(n) }
 	}
 	checkEscapes(doc, root, add, skip)
+	checkDuplicateMembers(doc, root, "the review", add, cs.inComment)
 	res.doc = doc.id
 	if !keepForm {
 		checkPatchForm(doc, add)
@@ -216,17 +216,9 @@ func unknownMembers(doc *Document, obj *Node, known []string, where string, add 
 			continue
 		}
 		add(Diagnostic{Range: KeyRange(m), Severity: SeverityHint, Code: CodeUnknownField,
-			Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", Quote(m.Name), where),
-			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Text, obj, m)}}}})
+			Message: fmt.Sprintf("unknown member %s in %s: tolerated, but leanreview's rewrite drops it", jsontext.Quote(m.Name), where),
+			Fixes:   []Fix{{Title: fmt.Sprintf("Remove member %s", jsontext.Quote(m.Name)), Edits: []Edit{RemoveMember(doc.Text, obj, m)}}}})
 	}
-}
-
-// commentName names a comment in messages: by id, else by position.
-func commentName(c *Comment) string {
-	if c.ID != "" {
-		return c.ID
-	}
-	return "#" + strconv.Itoa(c.Index+1)
 }
 
 // checkEscapes finds \u003c, \u003e and \u0026, and lone surrogate
@@ -236,38 +228,20 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 	scan := func(from, end int) {
 		// The string's bytes, in local offsets; diagnostics add from.
 		src := doc.Text.Slice(from, end)
-		end -= from
-		for i := 0; i+6 <= end; i++ {
-			if src[i] != '\\' {
-				continue
-			}
-			if src[i+1] != 'u' {
-				i++ // skip the escaped character: `\\u003c` is not an escape
-				continue
-			}
-			if loneSurrogateAt(src[:end], i) {
+		jsontext.UnicodeEscapes(src, func(i int, unit rune, lone bool) bool {
+			esc := src[i : i+6]
+			if lone {
 				add(Diagnostic{Range: Range{from + i, from + i + 6}, Severity: SeverityWarning, Code: CodeLoneSurrogate,
-					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", src[i:i+6])})
-			} else if r, ok := jsontext.Hex4(src[i:end]); ok && utf16.IsSurrogate(r) {
-				i += 11 // a valid pair: its low half is not alone
-				continue
+					Message: fmt.Sprintf("`%s` is a lone surrogate: it encodes no character, and most JSON readers turn it into U+FFFD (�); lreview keeps it as written", esc)})
 			}
-			lit := ""
-			switch strings.ToLower(string(src[i+2 : i+6])) {
-			case "003c":
-				lit = "<"
-			case "003e":
-				lit = ">"
-			case "0026":
-				lit = "&"
-			}
-			if lit != "" {
+			if unit == '<' || unit == '>' || unit == '&' {
+				lit := string(unit)
 				add(Diagnostic{Range: Range{from + i, from + i + 6}, Severity: SeverityHint, Code: CodeHTMLEscape,
-					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", src[i:i+6], lit),
-					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", src[i:i+6], lit), Safe: true, Edits: []Edit{{Start: from + i, End: from + i + 6, NewText: lit}}}}})
+					Message: fmt.Sprintf("`%s` is an HTML-style escape of %q: write it literally", esc, lit),
+					Fixes:   []Fix{{Title: fmt.Sprintf("Write %q literally", lit), Done: fmt.Sprintf("wrote %s as %q", esc, lit), Safe: true, Edits: []Edit{{Start: from + i, End: from + i + 6, NewText: lit}}}}})
 			}
-			i += 5
-		}
+			return true
+		})
 	}
 	var walk func(n *Node)
 	walk = func(n *Node) {
@@ -375,7 +349,7 @@ func patchArrayText(doc *Document, p *Patch) string {
 			b.WriteString(",")
 		}
 		first = false
-		b.WriteString(nl + base + "  " + Quote(line))
+		b.WriteString(nl + base + "  " + jsontext.Quote(line))
 	}
 	b.WriteString(nl + base + "]")
 	return b.String()
@@ -416,17 +390,17 @@ func checkIDs(doc *Document, add func(Diagnostic)) bool {
 	for _, c := range dups {
 		idNode, f := c.Member("id"), first[c.ID]
 		add(Diagnostic{Range: NodeRange(idNode), Severity: SeverityError, Code: CodeIDDuplicate,
-			Message: fmt.Sprintf("comment id %s is already used by comment #%d", Quote(c.ID), f.Index+1),
-			Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + Quote(c.ID)}},
-			Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, Quote(fresh()))}}}})
+			Message: fmt.Sprintf("comment id %s is already used by comment %s", jsontext.Quote(c.ID), f.Number()),
+			Related: []Related{{Range: NodeRange(f.Member("id")), Message: "first use of " + jsontext.Quote(c.ID)}},
+			Fixes:   []Fix{{Title: "Give this comment a fresh id", Edits: []Edit{ReplaceValue(idNode, jsontext.Quote(fresh()))}}}})
 	}
 	var all []Edit
 	for _, c := range missing {
-		all = append(all, InsertMember(doc.Text, c.Node, "id", Quote(fresh()), "^"))
+		all = append(all, InsertMember(doc.Text, c.Node, "id", jsontext.Quote(fresh()), "^"))
 	}
 	for _, c := range missing {
 		add(Diagnostic{Range: Range{c.Node.Start, c.Node.Start + 1}, Severity: SeverityHint, Code: CodeIDMissing,
-			Message: fmt.Sprintf("comment #%d has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Index+1),
+			Message: fmt.Sprintf("comment %s has no `id`: leanreview will invent a random one, so replies cannot refer to it reliably", c.Number()),
 			Fixes:   []Fix{{Title: "Assign ids to all comments", Edits: all}}})
 	}
 	return false

@@ -23,7 +23,7 @@ func BenchmarkCheckEditComment(b *testing.B) {
 		text := prev.Text.Bytes()
 		next := make([]byte, 0, len(text)+1)
 		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
-		doc := ParseIncremental(next, prev)
+		doc := parseIncremental(next, prev)
 		b.StartTimer()
 		start := time.Now()
 		res = CheckIncremental(doc, &res)

@@ -7,7 +7,7 @@ import (
 // commentCheck is what the document checks found inside one comment: its
 // schema, line-number, unknown-member and escape diagnostics. They read
 // nothing but the comment's own bytes and its index (the schema's
-// "element 3 of `comments`", commentName's "#4"), so that a comment spelt
+// "element 3 of `comments`", Comment.Number's "#4"), so that a comment spelt
 // the same at the same index in the next version gets them again, moved,
 // without being checked again (CheckIncremental).
 type commentCheck struct {
@@ -118,11 +118,12 @@ func (cs *commentSet) inComment(n *Node) bool {
 func checkComment(doc *Document, c *Comment, rec *commentCheck) {
 	add := func(d Diagnostic) { rec.diags = append(rec.diags, d) }
 	checkLineNumbers(doc, c, rec)
-	unknownMembers(doc, c.Node, CommentKeys, "comment "+commentName(c), add)
+	unknownMembers(doc, c.Node, CommentKeys, "comment "+c.Name(), add)
 	for _, r := range c.Replies {
-		unknownMembers(doc, r.Node, ReplyKeys, "a reply of comment "+commentName(c), add)
+		unknownMembers(doc, r.Node, ReplyKeys, "a reply of comment "+c.Name(), add)
 	}
 	checkEscapes(doc, c.Node, add, nil)
+	checkDuplicateMembers(doc, c.Node, "comment "+c.Name(), add, nil)
 }
 
 // idsUnchanged reports whether the comments' ids, as checkIDs reads

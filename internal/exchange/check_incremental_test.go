@@ -145,7 +145,7 @@ func TestCheckIncrementalCommentsMatchCheck(t *testing.T) {
 				for _, incremental := range []bool{true, false} {
 					var doc *Document
 					if incremental {
-						doc = ParseIncremental(next, prevDoc)
+						doc = parseIncremental(next, prevDoc)
 					} else {
 						doc = Parse(next)
 					}
@@ -193,7 +193,7 @@ func TestCheckIncrementalReusesUnchangedComments(t *testing.T) {
 	prev := Check(prevDoc)
 	at := bytes.Index(src, []byte(`"two`)) + 1
 	next := append(append(append([]byte(nil), src[:at]...), "typed "...), src[at:]...)
-	doc := ParseIncremental(next, prevDoc)
+	doc := parseIncremental(next, prevDoc)
 	got := CheckIncremental(doc, &prev)
 	if want := Check(doc); !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || !reflect.DeepEqual(got.AnchorInvalid, want.AnchorInvalid) {
 		t.Fatalf("got %s\nwant %s", dump(got), dump(want))
@@ -221,7 +221,7 @@ func TestCheckIncrementalIndexMatters(t *testing.T) {
 	prevDoc := Parse(src)
 	prev := Check(prevDoc)
 	next := bytes.Replace(src, []byte("5, "), nil, 1)
-	doc := ParseIncremental(next, prevDoc)
+	doc := parseIncremental(next, prevDoc)
 	got := CheckIncremental(doc, &prev)
 	if want := Check(doc); !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
 		t.Fatalf("got %s\nwant %s", dump(got), dump(want))

@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,10 @@ func TestCheckCodes(t *testing.T) {
 		{"version missing before a multi-byte character", `{"leanreview_review"é, "patch": [], "comments": []}`, "version-unknown", SeverityError, `é`, ""},
 		{"version not first", `{"title": "t", "leanreview_review": 1, "patch": [], "comments": []}`, "version-not-first", SeverityWarning, `"leanreview_review"`,
 			`{"leanreview_review": 1, "title": "t", "patch": [], "comments": []}`},
-		{"version first, repeated later", `{"leanreview_review": 1, "title": "t", "leanreview_review": 1, "patch": [], "comments": []}`, "", 0, "", ""},
+		{"version first, repeated later", `{"leanreview_review": 1, "title": "t", "leanreview_review": 1, "patch": [], "comments": []}`, "duplicate-member", SeverityError, `"leanreview_review"`, ""},
+		{"title twice", `{"leanreview_review": 1, "title": "t", "title": "u", "patch": [], "comments": []}`, "duplicate-member", SeverityWarning, `"title"`, ""},
+		{"body twice in a comment", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b", "body": "c"}`), "duplicate-member", SeverityWarning, `"body"`, ""},
+		{"author twice in a reply", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b", "replies": [{"author": "a", "author": "b", "body": "r"}]}`), "duplicate-member", SeverityWarning, `"author"`, ""},
 		{"schema: wrong type", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": "2", "body": "b"}`), "schema", SeverityError, `"2"`, ""},
 		{"schema: missing member on the object's brace", `{"leanreview_review": 1, "patch": []}`, "schema", SeverityError, `{`, ""},
 		{"unknown member", reviewWith(okPatch, `{"id": "c1", "path": "x", "side": "RIGHT", "start_line": 1, "body": "b", "severity": "high"}`), "unknown-field", SeverityHint, `"severity"`,
@@ -190,5 +194,45 @@ func TestCheckPatchFormMany(t *testing.T) {
 	res := Check(doc)
 	if got := len(res.Diagnostics); got != n {
 		t.Errorf("got %d diagnostics, want %d", got, n)
+	}
+}
+
+// TestDuplicateMemberOnTheLater checks that the later of two members is
+// reported, related to the first, and that a comment's finding survives an
+// edit of another comment (CheckIncremental carries it).
+func TestDuplicateMemberOnTheLater(t *testing.T) {
+	src := `{"leanreview_review": 1, "patch": [], "comments": [{"id": "c1", "body": "a", "body": "b"}, {"id": "c2", "body": "x"}], "comments": []}`
+	doc := Parse([]byte(src))
+	res := Check(doc)
+	var got []string
+	for _, d := range res.Diagnostics {
+		if d.Code != CodeDuplicateMember {
+			continue
+		}
+		if len(d.Related) != 1 || d.Related[0].Range.Start >= d.Range.Start {
+			t.Errorf("%s at %d: related %+v, want one before it", src[d.Range.Start:d.Range.End], d.Range.Start, d.Related)
+		}
+		got = append(got, fmt.Sprintf("%d %s", d.Range.Start, src[d.Range.Start:d.Range.End]))
+	}
+	// The first array is not the comments lreview reads (the last one is),
+	// so its "body" is reported from the document walk.
+	want := []string{fmt.Sprintf("%d \"body\"", strings.Index(src, `"body": "b"`)), fmt.Sprintf("%d \"comments\"", strings.LastIndex(src, `"comments"`))}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	one := `{"leanreview_review": 1, "patch": [], "comments": [{"id": "c1", "body": "a", "body": "b"}, {"id": "c2", "body": "x"}]}`
+	prev := Check(Parse([]byte(one)))
+	edited := strings.Replace(one, `"x"`, `"xy"`, 1)
+	inc := CheckIncremental(Parse([]byte(edited)), &prev)
+	fresh := Check(Parse([]byte(edited)))
+	dups := 0
+	for _, d := range fresh.Diagnostics {
+		if d.Code == CodeDuplicateMember {
+			dups++
+		}
+	}
+	if !slices.EqualFunc(inc.Diagnostics, fresh.Diagnostics, func(a, b Diagnostic) bool { return a.Code == b.Code && a.Range == b.Range }) || dups != 1 {
+		t.Errorf("incremental %+v, fresh %+v: want the same one duplicate-member", inc.Diagnostics, fresh.Diagnostics)
 	}
 }

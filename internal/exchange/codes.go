@@ -39,6 +39,9 @@ const (
 	// CodeLoneSurrogate is the warning on a \u escape of half a surrogate
 	// pair, which the document keeps as written (surrogate.go).
 	CodeLoneSurrogate = "lone-surrogate"
+	// CodeDuplicateMember is on the later of two members of one name in
+	// one object: readers disagree on which one counts.
+	CodeDuplicateMember = "duplicate-member"
 
 	// CodeSourceChanged is the information on an active comment whose
 	// lines the working tree no longer holds; CodeWorktreeDiffers the one
@@ -47,6 +50,24 @@ const (
 	// beside the review.
 	CodeSourceChanged   = "source-changed"
 	CodeWorktreeDiffers = "worktree-differs"
+	// CodeSuggestionApplied is the information on an active comment whose
+	// suggestion the working tree holds where its lines were: it replaces
+	// source-changed there, the change being the one asked for.
+	CodeSuggestionApplied = "suggestion-applied"
+
+	// The contract axis (internal/contract): a breaking change of an
+	// OpenAPI description the patch changes, on the line that makes it;
+	// a non-breaking or informative one; a decision comment whose change
+	// the description no longer makes; a description that could not be
+	// compared; and the axis's status with the verdict, on the document's
+	// opening brace (what the summary lens reads, for every editor and
+	// every `check` format). `check` reports them when it can rebuild the
+	// files.
+	CodeContractBreaking    = "contract-breaking"
+	CodeContractChange      = "contract-change"
+	CodeContractStale       = "contract-decision-stale"
+	CodeContractUnavailable = "contract-unavailable"
+	CodeContractVerdict     = "contract-verdict"
 
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
@@ -54,6 +75,11 @@ const (
 	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
 	// hint): only the language server publishes it.
 	CodeDismissed = "dismissed"
+	// CodeReviewComment is an active comment of a review in scope,
+	// published on the source file it is about, over its lines there:
+	// only the language server publishes it, on files that are not
+	// reviews.
+	CodeReviewComment = "review-comment"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -98,20 +124,18 @@ func Codes() []CodeInfo {
 		{Code: CodeIDDuplicate, Severity: SeverityError, Fix: true, Description: "Two comments share an id."},
 		{Code: CodeRenamedPath, Severity: SeverityHint, Fix: true, Description: "A comment names a renamed file by its other name."},
 		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
+		{Code: CodeDuplicateMember, Severity: SeverityWarning, Description: "An object has two members of one name: readers that keep the first and those that keep the last see different reviews (an error for leanreview_review, patch and comments)."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
+		{Code: CodeContractBreaking, Severity: SeverityError, Description: "A breaking change of an OpenAPI description the patch changes, undecided or rejected (a warning once approved, or when the comparison is derived)."},
+		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
+		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
+		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read."},
+		{Code: CodeContractVerdict, Severity: SeverityError, Description: "The contract axis and the review's verdict: an error when the verdict is Block, a warning when Hold, information when Ship."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
+		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
+		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
 	}
-}
-
-// LookupCode finds a code's description; ok is false for an unknown code.
-func LookupCode(code string) (info CodeInfo, ok bool) {
-	for _, c := range Codes() {
-		if c.Code == code {
-			return c, true
-		}
-	}
-	return CodeInfo{}, false
 }

@@ -40,8 +40,8 @@ func TestExportedTypesAreSafeToCopy(t *testing.T) {
 	if d.Mapper().Lines() != moved.Mapper().Lines() || d.Review.Title != moved.Review.Title {
 		t.Fatalf("a copy of the document: %d lines, title %q; want %d, %q", d.Mapper().Lines(), d.Review.Title, moved.Mapper().Lines(), moved.Review.Title)
 	}
-	if ch, ok := d.EditOf(doc); !ok || ch.Prefix != at {
-		t.Fatalf("a copy of the document: EditOf = %+v, %v; want the edit at %d", ch, ok, at)
+	if ch, ok := d.editOf(doc); !ok || ch.Prefix != at {
+		t.Fatalf("a copy of the document: editOf = %+v, %v; want the edit at %d", ch, ok, at)
 	}
 
 	p := moved.Review.Patch

@@ -6,7 +6,7 @@
 // positions (Mapper, Cursor) and writes edits that keep the person's
 // formatting (Edit, Format).
 //
-// A Document never changes once parsed. ParseEdited and ParseIncremental
+// A Document never changes once parsed. ParseEdited and parseIncremental
 // read a later version of a document from an earlier one, sharing what
 // the edit left alone: the patch's table of elements and its lines,
 // moved by the edit's length when it came before them, and the comments

@@ -2,16 +2,9 @@ package exchange
 
 import (
 	"bytes"
-)
 
-// Quote encodes s as a JSON string the way leanreview writes it: Go's
-// encoding/json with HTML escaping off.
-func Quote(s string) string {
-	var b bytes.Buffer
-	b.Grow(len(s) + 2)
-	writeQuoted(&b, s)
-	return b.String()
-}
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+)
 
 // ReplaceValue is the edit that replaces a node's value with the JSON text
 // value, leaving the key and everything around it alone.
@@ -56,7 +49,7 @@ func memberLayout(src Text, obj *Node) (multiline bool, indent string) {
 // the member called after (or last when after is "" or absent, first when
 // after is "^"), matching the object's layout.
 func InsertMember(src Text, obj *Node, name, value, after string) Edit {
-	member := Quote(name) + ": " + value
+	member := jsontext.Quote(name) + ": " + value
 	if len(obj.Members()) == 0 {
 		closing := obj.End - 1
 		if !obj.Closed {

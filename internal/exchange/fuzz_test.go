@@ -139,7 +139,7 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			prevEnd = n.Start + 1
 		}
 		for i, m := range n.Members() {
-			if m.Index != -1 || !m.IsMember(root) {
+			if m.Index != -1 || !m.isMember(root) {
 				t.Errorf("member %q: index (%d) wrong, or not a member", m.Pointer(root), m.Index)
 			}
 			if m.KeyStart() < prevEnd || m.KeyStart() > m.KeyEnd() || m.KeyEnd() > m.Start || m.End > n.End {
@@ -149,7 +149,7 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 			prevEnd = m.End
 		}
 		for i, e := range n.Elems() {
-			if int(e.Index) != i || e.IsMember(root) {
+			if int(e.Index) != i || e.isMember(root) {
 				t.Errorf("element %q: index (%d) wrong, want %d, or a member", e.Pointer(root), e.Index, i)
 			}
 			if e.Start < prevEnd || e.End > n.End {
@@ -161,7 +161,7 @@ func checkTree(t *testing.T, data []byte, root *Node, errs []SyntaxError) {
 	root.Value(NewText(data))
 }
 
-// checkStringNode checks that SplitLines and SourceOffset agree with the
+// checkStringNode checks that lineSegments and sourceOffset agree with the
 // decoded value and stay inside the string's content.
 func checkStringNode(t *testing.T, data []byte, n *Node) {
 	t.Helper()
@@ -169,7 +169,7 @@ func checkStringNode(t *testing.T, data []byte, n *Node) {
 	if start > end {
 		t.Fatalf("string %d-%d: content %d-%d", n.Start, n.End, start, end)
 	}
-	segs := SplitLines(NewText(data), n)
+	segs := lineSegments(NewText(data), n)
 	var texts []string
 	prev := start
 	for _, s := range segs {
@@ -184,19 +184,19 @@ func checkStringNode(t *testing.T, data []byte, n *Node) {
 		want = strings.TrimSuffix(strings.ReplaceAll(want, "\r\n", "\n"), "\n")
 	}
 	if got := strings.Join(texts, "\n"); got != want {
-		t.Errorf("string %d-%d %q: SplitLines texts joined = %q, want %q", n.Start, n.End, n.Str, got, want)
+		t.Errorf("string %d-%d %q: lineSegments texts joined = %q, want %q", n.Start, n.End, n.Str, got, want)
 	}
 	last := start
 	step := 1 + len(n.Str)/512 // each call is linear: sample long strings
 	for d := 0; d <= len(n.Str); d += step {
-		o := SourceOffset(NewText(data), n, d)
+		o := sourceOffset(NewText(data), n, d)
 		if o < last || o > end {
-			t.Fatalf("string %d-%d %q: SourceOffset(%d) = %d, want in %d-%d and not before %d", n.Start, n.End, n.Str, d, o, start, end, last)
+			t.Fatalf("string %d-%d %q: sourceOffset(%d) = %d, want in %d-%d and not before %d", n.Start, n.End, n.Str, d, o, start, end, last)
 		}
 		last = o
 	}
-	if o := SourceOffset(NewText(data), n, len(n.Str)); o != end {
-		t.Errorf("string %d-%d %q: SourceOffset(len) = %d, want the content's end %d", n.Start, n.End, n.Str, o, end)
+	if o := sourceOffset(NewText(data), n, len(n.Str)); o != end {
+		t.Errorf("string %d-%d %q: sourceOffset(len) = %d, want the content's end %d", n.Start, n.End, n.Str, o, end)
 	}
 }
 

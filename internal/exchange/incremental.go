@@ -4,27 +4,6 @@ import (
 	"bytes"
 )
 
-// ParseIncremental parses src, the text of a document whose previous
-// version prev was parsed already. When the edit between the two leaves
-// the patch's text untouched, the patch's subtree and lines are taken from
-// prev instead of being read and decoded again: on a large review nearly
-// every edit is in a comment, and the patch is nearly all of the bytes.
-// The patch gets a node of its own, moved by an edit before it, that
-// shares the elements' table and makes them from src only when something
-// asks for them (lazyElems); its lines are shared (see PatchLine). The comments the edit leaves whole, before or
-// after it, are taken rather than read again: the edited one is read,
-// not all the others. Those it neither moved nor renumbered are prev's
-// own nodes, shared; the others are copies, moved.
-//
-// As with Parse, src must not be modified afterwards. What is carried
-// over keeps nothing else of prev alive: the patch's strings are copies,
-// its table holds no text, the comments are kept apart from the rest of
-// the tree (see reader.comment), and no node points to its parent.
-func ParseIncremental(src []byte, prev *Document) *Document {
-	t := NewText(src)
-	return ParseEdited(t, prev, ChangeBetween(prev.Text, t))
-}
-
 // Change tells where a text differs from an earlier one: its first Prefix
 // bytes and its last Suffix bytes are the earlier text's. It may say less
 // than is true (shorter Prefix or Suffix), never more.
@@ -78,20 +57,28 @@ func (c Change) fit(a, b int) Change {
 	return c
 }
 
-// EditOf returns how d's text differs from prev's, when d was parsed by
-// ParseEdited as an edit of prev: the caller then need not compare them.
-func (d *Document) EditOf(prev *Document) (Change, bool) {
-	if d.base == nil || d.base != prev.id {
-		return Change{}, false
-	}
-	return d.change, true
-}
-
-// ParseEdited is ParseIncremental of a Text, told by the caller how src
-// differs from prev's text instead of finding out. A wrong ch gives a
-// wrong document: it must come from the edit itself. An edit inside one
-// comment, the title or the summary reads that value alone (spliceValue);
-// the document holds src as given, its pieces shared with prev's (see
+// ParseEdited parses src, the text of a document whose previous
+// version prev was parsed already. When the edit between the two leaves
+// the patch's text untouched, the patch's subtree and lines are taken from
+// prev instead of being read and decoded again: on a large review nearly
+// every edit is in a comment, and the patch is nearly all of the bytes.
+// The patch gets a node of its own, moved by an edit before it, that
+// shares the elements' table and makes them from src only when something
+// asks for them (lazyElems); its lines are shared (see PatchLine). The comments the edit leaves whole, before or
+// after it, are taken rather than read again: the edited one is read,
+// not all the others. Those it neither moved nor renumbered are prev's
+// own nodes, shared; the others are copies, moved.
+//
+// As with Parse, src must not be modified afterwards. What is carried
+// over keeps nothing else of prev alive: the patch's strings are copies,
+// its table holds no text, the comments are kept apart from the rest of
+// the tree (see reader.comment), and no node points to its parent.
+//
+// The caller tells how src differs from prev's text (ch) instead of
+// having it found out: a wrong ch gives a wrong document, so it must come
+// from the edit itself (or ChangeBetween). An edit inside one comment,
+// the title or the summary reads that value alone (spliceValue); the
+// document holds src as given, its pieces shared with prev's (see
 // holdText).
 func ParseEdited(src Text, prev *Document, ch Change) *Document {
 	ch = ch.fit(prev.Text.Len(), src.Len())
@@ -243,7 +230,7 @@ func commentSlots(src []byte, prev *Document, ch Change) []slot {
 // index and those after it are prev's moved, without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
 	if m := prev.mapper.built(); m != nil {
-		d.mapper.m = m.edited(d.Text, ch)
+		d.mapper.m = m.Edited(d.Text, ch)
 	}
 	return d
 }

@@ -22,7 +22,7 @@ func TestSharedPatchKeepsNoEarlierVersion(t *testing.T) {
 	v1 := append([]byte(nil), base...)
 	prev := Parse(v1)
 	v2 := append(append(append([]byte(nil), base[:at]...), 'x'), base[at:]...)
-	next := ParseIncremental(v2, prev)
+	next := parseIncremental(v2, prev)
 	if next.Review.Patch.Origin() != prev.Review.Patch.Origin() {
 		t.Fatal("the patch is not carried over: nothing to check")
 	}
@@ -38,7 +38,7 @@ func TestSharedPatchKeepsNoEarlierVersion(t *testing.T) {
 }
 
 // BenchmarkEditComment is the exchange package's share of a keystroke in
-// the last comment's body of the large review: ParseIncremental then
+// the last comment's body of the large review: parseIncremental then
 // CheckIncremental, each version from the one before. It reports the
 // ratio to Parse then Check of the same text, timed in the same loop
 // (every tenth iteration) so that the machine's load weighs on both.
@@ -54,7 +54,7 @@ func BenchmarkEditComment(b *testing.B) {
 		next := make([]byte, 0, len(text)+1)
 		next = append(append(append(next, text[:at]...), 'x'), text[at:]...)
 		start := time.Now()
-		doc := ParseIncremental(next, prev)
+		doc := parseIncremental(next, prev)
 		res = CheckIncremental(doc, &res)
 		spent += time.Since(start)
 		prev = doc

@@ -55,7 +55,7 @@ func TestParseIncrementalMatchesParse(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			next := strings.Replace(text, e.from, e.to, 1)
 			prev := Parse([]byte(text))
-			got := ParseIncremental([]byte(next), prev)
+			got := parseIncremental([]byte(next), prev)
 			want := Parse([]byte(next))
 			checkTree(t, []byte(next), got.Root, got.Syntax)
 			if shape(got.Root) != shape(want.Root) {
@@ -84,7 +84,7 @@ func TestParseIncrementalRandomEdits(t *testing.T) {
 		end := min(len(text), at+r.IntN(4))
 		ins := []string{"", "x", `"`, ",", "]", "😀", "\n", `\n`}[r.IntN(8)]
 		next := text[:at] + ins + text[end:]
-		got := ParseIncremental([]byte(next), prev)
+		got := parseIncremental([]byte(next), prev)
 		want := Parse([]byte(next))
 		checkTree(t, []byte(next), got.Root, got.Syntax)
 		if shape(got.Root) != shape(want.Root) || patchShape(got.Review.Patch) != patchShape(want.Review.Patch) || !reflect.DeepEqual(got.Syntax, want.Syntax) {
@@ -130,11 +130,11 @@ func TestParseEditedWithTheEditorsChange(t *testing.T) {
 			}
 			shared++
 		}
-		if c, ok := got.EditOf(prev); !ok || c != ch.fit(len(prev.Text.Bytes()), len(src)) {
-			t.Fatalf("edit %d: EditOf(prev) = %+v, %v; want %+v, true", i, c, ok, ch)
+		if c, ok := got.editOf(prev); !ok || c != ch.fit(len(prev.Text.Bytes()), len(src)) {
+			t.Fatalf("edit %d: editOf(prev) = %+v, %v; want %+v, true", i, c, ok, ch)
 		}
-		if _, ok := got.EditOf(got); ok {
-			t.Fatalf("edit %d: EditOf(itself) answered; want only the document it was parsed from", i)
+		if _, ok := got.editOf(got); ok {
+			t.Fatalf("edit %d: editOf(itself) answered; want only the document it was parsed from", i)
 		}
 		text, prev = next, got
 		if i%50 == 0 {
@@ -221,7 +221,7 @@ func TestCheckIncrementalMatchesCheck(t *testing.T) {
 		if string(next) == src {
 			t.Fatalf("edit %q does not apply", e.to)
 		}
-		doc := ParseIncremental(next, prevDoc)
+		doc := parseIncremental(next, prevDoc)
 		got := CheckIncremental(doc, &prevRes)
 		want := Check(Parse(next))
 		if diagShape(got.Diagnostics) != diagShape(want.Diagnostics) {
@@ -242,7 +242,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	prev := Parse(base)
 	before := shape(prev.Root)
 	next := []byte(strings.Replace(string(base), "return it instead", "return it now", 1))
-	got := ParseIncremental(next, prev)
+	got := parseIncremental(next, prev)
 	gn, pn := got.Review.Patch.Node, prev.Review.Patch.Node
 	if gn.lazy == nil || pn.lazy == nil || &gn.lazy.table[0] != &pn.lazy.table[0] || !sharesLines(&got.Review.Patch, &prev.Review.Patch) || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
 		t.Fatalf("an edit after the patch copied it: got lazy %v lines shared %v, want the table and lines shared", gn.lazy != nil, sharesLines(&got.Review.Patch, &prev.Review.Patch))
@@ -262,7 +262,7 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	}
 
 	// Moved by an edit before it, the patch is a copy at the new offsets.
-	moved := ParseIncremental([]byte(strings.Replace(string(base), `"auth refactor"`, `"auth refactor!"`, 1)), prev)
+	moved := parseIncremental([]byte(strings.Replace(string(base), `"auth refactor"`, `"auth refactor!"`, 1)), prev)
 	if moved.Review.Patch.Node == prev.Review.Patch.Node || moved.Review.Patch.Node.Start != prev.Review.Patch.Node.Start+1 {
 		t.Errorf("an edit before the patch: got node %p at %d, want a copy at %d", moved.Review.Patch.Node, moved.Review.Patch.Node.Start, prev.Review.Patch.Node.Start+1)
 	}

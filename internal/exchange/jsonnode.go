@@ -3,6 +3,7 @@ package exchange
 // The reader's output: JSON values with their source ranges.
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ func (k Kind) String() string {
 // A Node may be copied: the copy reads the same children.
 //
 // A node has no link to its parent: versions of a document share
-// subtrees (ParseIncremental), and a parent would keep the earlier
+// subtrees (parseIncremental), and a parent would keep the earlier
 // version's tree alive. Path finds a node's ancestors from the root.
 type Node struct {
 	// Start and End delimit the value's text: [Start, End).
@@ -136,13 +137,6 @@ func (n *Node) setChildren(kids []*Node) {
 		kids = nil
 	}
 	n.kids = kids
-}
-
-// IsMember reports whether n is the value of a member of an object in
-// root's tree.
-func (n *Node) IsMember(root *Node) bool {
-	p := Parent(root, n)
-	return p != nil && p.Kind == KindObject
 }
 
 // Member returns the value of the member called name, or nil. With
@@ -254,26 +248,33 @@ func (n *Node) Int(src Text) (int, bool) {
 }
 
 // Value converts n to the generic form encoding/json would produce, with
-// numbers as json.Number-compatible strings (see numberValue). Invalid
-// nodes become nil.
+// numbers as json.Number, spelt as in the source. Invalid nodes become
+// nil.
 func (n *Node) Value(src Text) any {
+	return n.value(src, func(text string) json.Number { return json.Number(text) })
+}
+
+// value is the one walk of a tree into the generic form: Value's, and the
+// schema validator's instance, which gives number a stand-in for numbers
+// the validator cannot take (validatorNumber).
+func (n *Node) value(src Text, number func(text string) json.Number) any {
 	switch n.Kind {
 	case KindObject:
 		m := make(map[string]any, len(n.Members()))
 		for _, mem := range n.Members() {
-			m[mem.Name] = mem.Value(src)
+			m[mem.Name] = mem.value(src, number) // the last duplicate wins, as in encoding/json
 		}
 		return m
 	case KindArray:
 		a := make([]any, len(n.Elems()))
 		for i, e := range n.Elems() {
-			a[i] = e.Value(src)
+			a[i] = e.value(src, number)
 		}
 		return a
 	case KindString:
 		return n.Str
 	case KindNumber:
-		return numberValue(src.Slice(n.Start, n.End))
+		return number(src.String(n.Start, n.End))
 	case KindBool:
 		return n.Bool
 	}

@@ -42,12 +42,12 @@ type reader struct {
 	// one: counting from the start at each error would be quadratic.
 	lines *Mapper
 	// reuse, when set, is a subtree known to be spelt at reuseAt exactly as
-	// it was in an earlier version of the document (see ParseIncremental).
+	// it was in an earlier version of the document (see parseIncremental).
 	reuse   *Node
 	reuseAt int
 	// shared is the reused subtree when it is the earlier version's own
 	// nodes rather than a copy: it is read by that version concurrently,
-	// so the reader writes nothing into it (see ParseIncremental).
+	// so the reader writes nothing into it (see parseIncremental).
 	shared *Node
 	// slots are comments of an earlier version that the text spells as
 	// that version did, in order of position (see commentSlots): an

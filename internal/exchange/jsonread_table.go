@@ -10,7 +10,7 @@ import (
 // all strings (see lazyElems).
 
 // patch reads the value of the root's patch member. Later versions may
-// share what it reads (ParseIncremental), so nothing of it may keep this
+// share what it reads (parseIncremental), so nothing of it may keep this
 // version's tree or source alive: its nodes and strings get blocks of
 // their own, since one node or string in a block keeps the whole block,
 // and whatever the rest of it points to. An array of strings comes back

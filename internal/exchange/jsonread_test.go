@@ -48,7 +48,7 @@ func treeStrings(root *Node) []string {
 	var out []string
 	walk(root, func(n *Node) {
 		s := fmt.Sprintf("%q %v %d-%d", n.Pointer(root), n.Kind, n.Start, n.End)
-		if n.IsMember(root) {
+		if n.isMember(root) {
 			s += fmt.Sprintf(" key %d-%d", n.KeyStart(), n.KeyEnd())
 		}
 		if n.Kind == KindString {
@@ -631,9 +631,9 @@ func TestNodeMember(t *testing.T) {
 			}
 		})
 	}
-	if !root.Member("a").IsMember(root) || root.IsMember(root) || root.Member("d").Elems()[0].IsMember(root) {
-		t.Errorf("IsMember: got member=%v root=%v element=%v, want true false false",
-			root.Member("a").IsMember(root), root.IsMember(root), root.Member("d").Elems()[0].IsMember(root))
+	if !root.Member("a").isMember(root) || root.isMember(root) || root.Member("d").Elems()[0].isMember(root) {
+		t.Errorf("isMember: got member=%v root=%v element=%v, want true false false",
+			root.Member("a").isMember(root), root.isMember(root), root.Member("d").Elems()[0].isMember(root))
 	}
 }
 

@@ -17,7 +17,7 @@ func TestPatchIsAMemberOfItsRoot(t *testing.T) {
 	} {
 		doc := Parse([]byte(tt.src))
 		p := doc.Root.Member("patch")
-		if Parent(doc.Root, p) != doc.Root || !p.IsMember(doc.Root) || p.Pointer(doc.Root) != "/patch" {
+		if Parent(doc.Root, p) != doc.Root || !p.isMember(doc.Root) || p.Pointer(doc.Root) != "/patch" {
 			t.Errorf("%s: parent %p (root %p), pointer %q", tt.src, Parent(doc.Root, p), doc.Root, p.Pointer(doc.Root))
 		}
 		out, err := ApplyEdits(doc.Text.Bytes(), []Edit{RemoveMember(doc.Text, doc.Root, p)})

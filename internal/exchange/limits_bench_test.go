@@ -37,7 +37,7 @@ func BenchmarkValidateSchemaVsEncodingJSON(b *testing.B) {
 	ratio(b, "x-encoding/json", func() {
 		var v any
 		_ = json.Unmarshal(src, &v)
-	}, func() { ValidateSchema(Parse(src)) })
+	}, func() { validateSchema(Parse(src)) })
 }
 
 // patchDoc is a one-line review whose n patch elements are each form(i).

@@ -42,7 +42,7 @@ type Mapper struct {
 	content Text
 	// The starts of the lines, in order, are those of shared then those
 	// of lines. shared is a prefix of an earlier version's, held in
-	// common (see edited): a mapper never changes its arrays once made.
+	// common (see Edited): a mapper never changes its arrays once made.
 	// They are 32 bits (content is at most MaxSource bytes): a large
 	// review keeps one per line for as long as it is open.
 	shared, lines []int32
@@ -79,14 +79,14 @@ func NewTextMapper(content Text) *Mapper {
 // not modify (see Text.Slice).
 func (m *Mapper) bytes(from, to int) []byte { return m.content.Slice(from, to) }
 
-// edited returns the mapper of content, a later version of m's text that
+// Edited returns the mapper of content, a later version of m's text that
 // differs from it only where ch says (see Change). The lines before the
 // change keep their starts and marks, held in common with m; those wholly
 // inside the unchanged suffix are m's, moved by the change in length; only
 // the lines between are scanned. A keystroke near the top of a large
 // review so costs a copy of the line table, not a scan of the megabytes
 // after it; a Change without a Suffix rescans from the change to the end.
-func (m *Mapper) edited(content Text, ch Change) *Mapper {
+func (m *Mapper) Edited(content Text, ch Change) *Mapper {
 	n := &Mapper{content: content.prefix(MaxSource)}
 	if content.Len() > MaxSource || m.content.Len() >= MaxSource {
 		ch.Suffix = 0 // a text cut short does not end with its suffix

@@ -92,7 +92,7 @@ func TestMapperEditedChange(t *testing.T) {
 			case 1:
 				ch = ch.Then(Change{Prefix: r.IntN(ch.Prefix + 1), Suffix: r.IntN(ch.Suffix + 1)}) // less
 			}
-			got := m.edited(NewText(next), ch)
+			got := m.Edited(NewText(next), ch)
 			want := NewMapper(next)
 			where := fmt.Sprintf("%s, edit %d (%+v) to %.80q", name, i, ch, next)
 			sameTables(t, where, got, want)
@@ -118,7 +118,7 @@ func TestMapperEditedLineEnds(t *testing.T) {
 		old, text := []byte(tc[0]), []byte(tc[1])
 		ch := ChangeBetween(NewText(old), NewText(text))
 		where := fmt.Sprintf("%q to %q (%+v)", old, text, ch)
-		got, want := NewMapper(old).edited(NewText(text), ch), NewMapper(text)
+		got, want := NewMapper(old).Edited(NewText(text), ch), NewMapper(text)
 		sameTables(t, where, got, want)
 		sameAnswers(t, where, got, want, r, ch.Prefix, len(text)-ch.Suffix)
 	}
@@ -214,7 +214,7 @@ func TestMapperEditedReusesSuffix(t *testing.T) {
 	}
 	old := NewMapper([]byte("head\n" + oldRest))
 	text := []byte("head, edited\n" + newRest)
-	got := old.edited(NewText(text), Change{Prefix: 4, Suffix: len(oldRest)})
+	got := old.Edited(NewText(text), Change{Prefix: 4, Suffix: len(oldRest)})
 
 	// What the old mapper says of its rest, moved by the 8 bytes typed.
 	want := &Mapper{content: NewText(text), lines: []int32{0}}
@@ -293,7 +293,7 @@ func BenchmarkMapperEdited(b *testing.B) {
 		} {
 			b.Run(place+"/"+tc.name, func(b *testing.B) {
 				for b.Loop() {
-					m.edited(NewText(next), tc.ch)
+					m.Edited(NewText(next), tc.ch)
 				}
 			})
 		}

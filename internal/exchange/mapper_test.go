@@ -395,7 +395,7 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 		for prefix < min(len(tc[0]), len(tc[1])) && tc[0][prefix] == tc[1][prefix] {
 			prefix++
 		}
-		got, want := NewMapper([]byte(tc[0])).edited(NewText([]byte(tc[1])), Change{Prefix: prefix}), NewMapper([]byte(tc[1]))
+		got, want := NewMapper([]byte(tc[0])).Edited(NewText([]byte(tc[1])), Change{Prefix: prefix}), NewMapper([]byte(tc[1]))
 		if !slices.Equal(got.starts(), want.starts()) {
 			t.Errorf("%q to %q: got lines %v, want %v", tc[0], tc[1], got.starts(), want.starts())
 		}
@@ -410,7 +410,7 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 		for prefix < min(len(text), len(next)) && text[prefix] == next[prefix] {
 			prefix++
 		}
-		got, want := m.edited(NewText([]byte(next)), Change{Prefix: prefix}), NewMapper([]byte(next))
+		got, want := m.Edited(NewText([]byte(next)), Change{Prefix: prefix}), NewMapper([]byte(next))
 		if !slices.Equal(got.starts(), want.starts()) || !slices.Equal(got.marks, want.marks) {
 			t.Fatalf("edit %d at %d of %q:\ngot  lines %v marks %v\nwant lines %v marks %v", i, at, next, got.starts(), got.marks, want.starts(), want.marks)
 		}

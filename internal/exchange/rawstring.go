@@ -1,20 +1,10 @@
 package exchange
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
-
-func numberValue(text []byte) any { return json.Number(text) }
-
-// Segment is a piece of a JSON string: its decoded text and the byte range
-// of its escaped spelling in the source.
-type Segment struct {
-	Text       string
-	Start, End int
-}
 
 // escapeAt returns the decoded bytes and the source length of the string
 // content unit at s[i] (an escape sequence, a UTF-8 sequence or a byte),
@@ -52,18 +42,6 @@ func contentRange(n *Node) (int, int) {
 	return n.Start + 1, end
 }
 
-// SplitLines splits a string node's decoded value at line feeds and gives
-// each line the source range of its escaped text. A trailing carriage
-// return is dropped from the line (CRLF patches), and so is the empty line
-// after a final line feed. Each line's Text is a substring of n.Str.
-func SplitLines(src Text, n *Node) []Segment {
-	var out []Segment
-	splitLines(src.window(n.Start, n.End), n, func(s span) {
-		out = append(out, Segment{Text: n.Str[s.textStart:s.textEnd], Start: s.start, End: s.end})
-	})
-	return out
-}
-
 // span is a line of a string node: the source range of its escaped text
 // and the range of its decoded text in the node's Str.
 type span struct {
@@ -72,7 +50,7 @@ type span struct {
 }
 
 // splitLines calls yield with each line of the string node n, as
-// SplitLines splits them. It decodes as the reader did, so it only counts
+// lineSegments splits them. It decodes as the reader did, so it only counts
 // the decoded bytes: the text is n.Str's, never built again.
 func splitLines(w window, n *Node, yield func(span)) {
 	start, end := contentRange(n)
@@ -113,25 +91,4 @@ func splitLines(w window, n *Node, yield func(span)) {
 		line.end, line.textEnd = end, d
 		yield(line)
 	}
-}
-
-// SourceOffset maps a byte offset in a string node's decoded value to the
-// source offset of the escape or character that produced it.
-func SourceOffset(t Text, n *Node, decoded int) int {
-	start, end := contentRange(n)
-	src := t.Slice(start, end)
-	if !n.Escape {
-		// The source is the value: only back up to the character's start.
-		return start + charStart(src, max(0, min(decoded, end-start)))
-	}
-	d := 0
-	for i := start; i < end; {
-		dec, size := escapeAt(src, i-start)
-		if d+len(dec) > decoded {
-			return i // decoded falls in this unit: its start
-		}
-		d += len(dec)
-		i += size
-	}
-	return end
 }

@@ -58,9 +58,9 @@ func TestSplitLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := stringNode(t, tt.in)
-			got := SplitLines(NewText([]byte(tt.in)), n)
+			got := lineSegments(NewText([]byte(tt.in)), n)
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("SplitLines(%s) = %+v, want %+v", tt.in, got, tt.want)
+				t.Errorf("lineSegments(%s) = %+v, want %+v", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -97,10 +97,10 @@ func TestSourceOffset(t *testing.T) {
 			}
 			var got []int
 			for d := range tt.want {
-				got = append(got, SourceOffset(NewText([]byte(tt.in)), n, d))
+				got = append(got, sourceOffset(NewText([]byte(tt.in)), n, d))
 			}
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("SourceOffset(NewText(%s), 0..%d) = %v, want %v", tt.in, len(tt.want)-1, got, tt.want)
+				t.Errorf("sourceOffset(NewText(%s), 0..%d) = %v, want %v", tt.in, len(tt.want)-1, got, tt.want)
 			}
 		})
 	}
@@ -114,11 +114,11 @@ func TestSplitLinesInDocument(t *testing.T) {
 		t.Fatalf("errors = %v, want none", errs)
 	}
 	var got []string
-	for _, s := range SplitLines(NewText(src), root.Member("patch")) {
+	for _, s := range lineSegments(NewText(src), root.Member("patch")) {
 		got = append(got, fmt.Sprintf("%q %s", s.Text, src[s.Start:s.End]))
 	}
 	want := []string{`"@@ -1 +1 @@" @@ -1 +1 @@`, `"-a" -a`, `"+é" +\u00e9`}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("SplitLines = %q, want %q", got, want)
+		t.Errorf("lineSegments = %q, want %q", got, want)
 	}
 }

@@ -91,12 +91,6 @@ func DefaultSchema() *SchemaValidator {
 	return defaultSchema.v
 }
 
-// ValidateSchema checks doc against the embedded schema; see
-// SchemaValidator.Validate.
-func ValidateSchema(doc *Document) []SchemaViolation {
-	return DefaultSchema().Validate(doc)
-}
-
 // Validate checks doc against the schema and returns its violations in
 // document order, at most one per (node, missing member). When the
 // document has syntax errors its tree is partial, so violations that only
@@ -312,29 +306,7 @@ func isDateTime(n *Node) bool {
 }
 
 // instance is Node.Value with numbers made safe for the validator.
-func instance(n *Node, src Text) any {
-	switch n.Kind {
-	case KindObject:
-		m := make(map[string]any, len(n.Members()))
-		for _, mem := range n.Members() {
-			m[mem.Name] = instance(mem, src)
-		}
-		return m
-	case KindArray:
-		a := make([]any, len(n.Elems()))
-		for i, e := range n.Elems() {
-			a[i] = instance(e, src)
-		}
-		return a
-	case KindString:
-		return n.Str
-	case KindNumber:
-		return validatorNumber(src.String(n.Start, n.End))
-	case KindBool:
-		return n.Bool
-	}
-	return nil
-}
+func instance(n *Node, src Text) any { return n.value(src, validatorNumber) }
 
 // validatorNumber returns the number the validator is given for the JSON
 // number text. The library turns every number into a big.Rat from its

@@ -203,7 +203,7 @@ func TestValidateSchemaAccepts(t *testing.T) {
 			if len(doc.Syntax) > 0 {
 				t.Fatalf("test source has syntax errors: %v", doc.Syntax)
 			}
-			if got := ValidateSchema(doc); len(got) != 0 {
+			if got := validateSchema(doc); len(got) != 0 {
 				t.Errorf("got %d violations, want none:\n%s", len(got), describeViolations(got))
 			}
 		})
@@ -327,7 +327,7 @@ func TestValidateSchemaRejects(t *testing.T) {
 			if len(doc.Syntax) > 0 {
 				t.Fatalf("test source has syntax errors: %v", doc.Syntax)
 			}
-			got := ValidateSchema(doc)
+			got := validateSchema(doc)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d violations, want %d:\n%s", len(got), len(tt.want), describeViolations(got))
 			}
@@ -394,7 +394,7 @@ func TestPatchShortcut(t *testing.T) {
 		string(bigReview(50, 3)))
 	for i, src := range srcs {
 		doc := Parse([]byte(src))
-		fast, slow := ValidateSchema(doc), plain.Validate(doc)
+		fast, slow := validateSchema(doc), plain.Validate(doc)
 		if !reflect.DeepEqual(fast, slow) {
 			t.Errorf("document %d: got with the shortcut:\n%swant as without it:\n%s", i, describeViolations(fast), describeViolations(slow))
 		}
@@ -430,7 +430,7 @@ func TestValidateSchemaWhileTyping(t *testing.T) {
 			if len(doc.Syntax) == 0 {
 				t.Fatalf("test source has no syntax error")
 			}
-			got := ValidateSchema(doc)
+			got := validateSchema(doc)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d violations, want %d:\n%s", len(got), len(tt.want), describeViolations(got))
 			}
@@ -446,13 +446,13 @@ func TestValidateSchemaWhileTyping(t *testing.T) {
 
 func TestValidateSchemaConcurrent(t *testing.T) {
 	doc := Parse([]byte(rejectTests[len(rejectTests)-1].src))
-	want := ValidateSchema(doc)
+	want := validateSchema(doc)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if got := ValidateSchema(doc); !reflect.DeepEqual(got, want) {
+			if got := validateSchema(doc); !reflect.DeepEqual(got, want) {
 				t.Errorf("got %v concurrently, want %v", got, want)
 			}
 		}()
@@ -544,7 +544,7 @@ func BenchmarkParseAndValidateSchema(b *testing.B) {
 	DefaultSchema()
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if vs := ValidateSchema(Parse(src)); len(vs) != 0 {
+		if vs := validateSchema(Parse(src)); len(vs) != 0 {
 			b.Fatalf("got %d violations", len(vs))
 		}
 	}
@@ -556,7 +556,7 @@ func BenchmarkParseJSONAndValidateSchema(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		root, _ := ParseJSON(src)
-		if vs := ValidateSchema(&Document{Text: NewText(src), Root: root}); len(vs) != 0 {
+		if vs := validateSchema(&Document{Text: NewText(src), Root: root}); len(vs) != 0 {
 			b.Fatalf("got %d violations", len(vs))
 		}
 	}
@@ -580,7 +580,7 @@ func sortedByStart(vs []SchemaViolation) bool {
 
 func TestValidateSchemaOrder(t *testing.T) {
 	for _, tt := range rejectTests {
-		if got := ValidateSchema(Parse([]byte(tt.src))); !sortedByStart(got) {
+		if got := validateSchema(Parse([]byte(tt.src))); !sortedByStart(got) {
 			t.Errorf("%s: got violations out of document order:\n%s", tt.name, describeViolations(got))
 		}
 	}
@@ -591,7 +591,7 @@ func BenchmarkValidateSchemaOnly(b *testing.B) {
 	doc := Parse(src)
 	DefaultSchema()
 	for b.Loop() {
-		ValidateSchema(doc)
+		validateSchema(doc)
 	}
 }
 
@@ -785,7 +785,7 @@ func TestCommentShortcut(t *testing.T) {
 		if vouch != tt.vouch {
 			t.Errorf("%s: got vouch %v, want %v", tt.comment, vouch, tt.vouch)
 		}
-		if fast := ValidateSchema(doc); !reflect.DeepEqual(fast, slow) {
+		if fast := validateSchema(doc); !reflect.DeepEqual(fast, slow) {
 			t.Errorf("%s: got with the shortcut:\n%swant as without it:\n%s", tt.comment, describeViolations(fast), describeViolations(slow))
 		}
 	}

@@ -71,14 +71,6 @@ func Member(owner, name string) (MemberInfo, bool) {
 	return MemberInfo{}, false
 }
 
-// MemberDoc returns the markdown description of member name of owner
-// ("review", "comment" or "reply"), or "" when the schema does not define
-// it.
-func MemberDoc(owner, name string) string {
-	m, _ := Member(owner, name)
-	return m.Markdown
-}
-
 // EnumValues returns the allowed values of member name of owner with
 // their descriptions, or nil when the member is not enumerated.
 func EnumValues(owner, name string) []EnumValue {

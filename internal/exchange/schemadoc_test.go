@@ -26,9 +26,9 @@ func TestMemberDoc(t *testing.T) {
 		{OwnerComment, "no_such", ""}, // unknown member
 	} {
 		t.Run(fmt.Sprint(tc.owner, ".", tc.name), func(t *testing.T) {
-			got := MemberDoc(tc.owner, tc.name)
+			got := memberDoc(tc.owner, tc.name)
 			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
-				t.Errorf("MemberDoc(%q, %q): got %q, want it to contain %q", tc.owner, tc.name, got, tc.want)
+				t.Errorf("memberDoc(%q, %q): got %q, want it to contain %q", tc.owner, tc.name, got, tc.want)
 			}
 		})
 	}

@@ -1,10 +1,9 @@
 package exchange
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/jsontext"
-
 	"bytes"
-	"unicode/utf16"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // A lone surrogate escape ("\ud800" with no low half after it, or a low
@@ -15,59 +14,27 @@ import (
 // and the writer copies its escape as written instead of writing the
 // U+FFFD that Str holds.
 
-// loneSurrogateAt reports whether the string content s holds, at i, a \u
-// escape of a surrogate that is not the high half of a valid pair. A low
-// half that completes a pair is never seen here: the pair is read as one
-// unit starting at its high half.
-func loneSurrogateAt(s []byte, i int) bool {
-	r1, ok := jsontext.Hex4(s[i:])
-	if !ok || !utf16.IsSurrogate(r1) {
-		return false
-	}
-	if r1 < 0xdc00 && i+6 <= len(s) {
-		if r2, ok := jsontext.Hex4(s[i+6:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
-			return false
-		}
-	}
-	return true
-}
-
 // hasLoneSurrogate reports whether the string content src[start:end]
-// holds a lone surrogate escape. It walks escapes by their syntax alone
-// (no decoding, no allocation): the writer asks it of every escaped string.
+// holds a lone surrogate escape: the writer asks it of every escaped
+// string.
 func hasLoneSurrogate(src []byte, start, end int) bool {
-	s := src[:end]
-	for i := start; i < end; {
-		j := bytes.IndexByte(s[i:], '\\')
-		if j < 0 || i+j+1 >= end {
-			return false
-		}
-		i += j
-		if s[i+1] != 'u' {
-			i += 2 // \\, \" and the like: the next byte is not an escape's start
-			continue
-		}
-		if loneSurrogateAt(s, i) {
-			return true
-		}
-		if r, ok := jsontext.Hex4(s[i:]); ok && utf16.IsSurrogate(r) {
-			i += 12 // a valid pair: its low half is not alone
-		} else {
-			i += 2
-		}
-	}
-	return false
+	found := false
+	jsontext.UnicodeEscapes(src[start:end], func(_ int, _ rune, lone bool) bool {
+		found = lone
+		return !lone
+	})
+	return found
 }
 
 // writeContentKeeping writes the string content src[start:end] (without
-// quotes) canonically, as writeQuoted would write its decoded value,
+// quotes) canonically, as jsontext.Quote would write its decoded value,
 // except that each lone surrogate escape is copied as written. cut, when
 // not nil, is called at each decoded line feed (which is not written): the
 // patch writer splits a string into diff lines there.
 func writeContentKeeping(b *bytes.Buffer, src []byte, start, end int, cut func()) {
 	s := src[:end]
 	for i := start; i < end; {
-		if s[i] == '\\' && loneSurrogateAt(s, i) {
+		if s[i] == '\\' && jsontext.LoneSurrogate(s, i) {
 			b.Write(s[i : i+6])
 			i += 6
 			continue
@@ -76,7 +43,7 @@ func writeContentKeeping(b *bytes.Buffer, src []byte, start, end int, cut func()
 		if cut != nil && len(dec) == 1 && dec[0] == '\n' {
 			cut()
 		} else {
-			writeEscaped(b, string(dec))
+			b.Write(jsontext.AppendStringContent(b.AvailableBuffer(), string(dec)))
 		}
 		i += size
 	}
@@ -93,7 +60,7 @@ func quotedLines(t Text, n *Node) []string {
 	if !n.Escape || !hasLoneSurrogate(src, start, end) {
 		var out []string
 		for line := range diffLines(n.Str) {
-			out = append(out, Quote(line))
+			out = append(out, jsontext.Quote(line))
 		}
 		return out
 	}
@@ -113,8 +80,11 @@ func quotedLines(t Text, n *Node) []string {
 	return out
 }
 
-// LineHoldsLoneSurrogate is HoldsLoneSurrogate for the string node patch
-// line i comes from, read without making the elements kept in a table.
+// LineHoldsLoneSurrogate reports whether the string node patch line i
+// comes from is spelt with a lone surrogate escape: its value then holds
+// a U+FFFD that writing it back would make real, so a fix that copies the
+// line elsewhere must not. It reads the node without making the elements
+// kept in a table.
 func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
 	n := p.Node
 	if p.Form == PatchArray {
@@ -125,15 +95,4 @@ func (p *Patch) LineHoldsLoneSurrogate(i int) bool {
 	}
 	start, end := contentRange(n)
 	return hasLoneSurrogate(p.src.b, start-p.src.at, end-p.src.at)
-}
-
-// HoldsLoneSurrogate reports whether the string node n is spelt with a
-// lone surrogate escape: its value then holds a U+FFFD that writing it
-// back would make real, so a fix that copies the value elsewhere must not.
-func HoldsLoneSurrogate(t Text, n *Node) bool {
-	if n == nil || n.Kind != KindString || !n.Escape {
-		return false
-	}
-	start, end := contentRange(n)
-	return hasLoneSurrogate(t.Slice(start, end), 0, end-start)
 }

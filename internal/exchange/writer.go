@@ -339,7 +339,7 @@ func (w *canonWriter) patch(n *Node, depth int) {
 // escaping off: short escapes for \" \\ \b \f \n \r \t, \u00XX for the other
 // control characters, \u2028 and \u2029 escaped, and \ufffd for each byte
 // of invalid UTF-8. Runs of plain text are copied in one write.
-func (w *canonWriter) str(s string) { writeQuoted(&w.buf, s) }
+func (w *canonWriter) str(s string) { w.buf.Write(jsontext.AppendQuote(w.buf.AvailableBuffer(), s)) }
 
 // strNode writes a string node: its value, unless its source holds a lone
 // surrogate escape, which is kept as written (see surrogate.go).
@@ -364,17 +364,4 @@ func (w *canonWriter) key(m *Node) {
 		return
 	}
 	w.str(m.Name)
-}
-
-// writeQuoted is the string encoder shared by the writer and Quote, so that
-// every edit the project makes is already canonical.
-func writeQuoted(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	writeEscaped(b, s)
-	b.WriteByte('"')
-}
-
-// writeEscaped writes s's JSON string content, without the quotes.
-func writeEscaped(b *bytes.Buffer, s string) {
-	b.Write(jsontext.AppendStringContent(b.AvailableBuffer(), s))
 }

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // update rewrites the want sections of the golden files from the current
@@ -784,7 +786,7 @@ func asDecoded(src []byte) []byte {
 	var out []byte
 	for i := 0; i < len(src); i++ {
 		switch {
-		case src[i] == '\\' && loneSurrogateAt(src, i):
+		case src[i] == '\\' && jsontext.LoneSurrogate(src, i):
 			out = append(out, "\uFFFD"...)
 			i += 5
 		case src[i] == '\\' && i+1 < len(src):

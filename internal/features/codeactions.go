@@ -10,6 +10,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The editing actions: what a person does to a review from their editor
@@ -58,6 +60,12 @@ type Action struct {
 	// settles its stale-anchor. The server offers such an action as a quick
 	// fix for that diagnostic, and any other as a rewrite.
 	Resolves *exchange.Diagnostic
+	// Cursor, when set, is where the editor puts the cursor once the
+	// action is applied: inside the empty body it writes.
+	Cursor *BodyCursor
+	// Preferred marks the action an editor may apply as the fix of that
+	// diagnostic without asking.
+	Preferred bool
 }
 
 // Stamp formats t as an `at` value: RFC 3339 in UTC, to the second, as
@@ -88,7 +96,7 @@ func ActionsAt(r Analysis, start, end int, opts ActionOptions) []Action {
 // re-anchoring when it is stale.
 func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Action {
 	src := r.Doc.Text
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
 		out = append(out, Action{Title: title, Edits: edits})
@@ -104,6 +112,7 @@ func commentActions(r Analysis, c *exchange.Comment, opts ActionOptions) []Actio
 	}
 	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
 		add("Reply to "+name, e)
+		out[len(out)-1] = withBodyCursor(out[len(out)-1], BodyCursor{Comment: name, Reply: len(c.Replies)})
 	}
 	for i := range out {
 		out[i].Resolves = diagnosticFixedBy(r, c, out[i].Edits)
@@ -180,7 +189,7 @@ func reanchorAction(r Analysis, c *exchange.Comment) (Action, bool) {
 		return Action{}, false
 	}
 	m := moves[0]
-	name := anchor.CommentName(c)
+	name := c.Name()
 	var title string
 	switch {
 	case m.Orphaned:
@@ -205,7 +214,7 @@ func ReplyEdit(src exchange.Text, c *exchange.Comment, author, at string) (excha
 // replies with its text, where an editor leaves the body for the person
 // to type.
 func ReplyBodyEdit(src exchange.Text, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
-	members := []jsonMember{{"author", exchange.Quote(author)}, {"body", exchange.Quote(body)}, {"at", exchange.Quote(at)}}
+	members := []jsonMember{{"author", jsontext.Quote(author)}, {"body", jsontext.Quote(body)}, {"at", jsontext.Quote(at)}}
 	obj := c.Node
 	outer := layoutOf(src, obj)
 	inner := outer.nested()
@@ -243,20 +252,20 @@ type NewComment struct {
 // defaults. An empty snippet is left out (the spec recomputes it).
 func (nc NewComment) members() []jsonMember {
 	ms := []jsonMember{
-		{"id", exchange.Quote(nc.ID)},
-		{"author", exchange.Quote(nc.Author)},
-		{"path", exchange.Quote(nc.Path)},
-		{"side", exchange.Quote(nc.Side.String())},
+		{"id", jsontext.Quote(nc.ID)},
+		{"author", jsontext.Quote(nc.Author)},
+		{"path", jsontext.Quote(nc.Path)},
+		{"side", jsontext.Quote(nc.Side.String())},
 		{"start_line", strconv.Itoa(nc.Start)},
 	}
 	if nc.End != nc.Start {
 		ms = append(ms, jsonMember{"end_line", strconv.Itoa(nc.End)})
 	}
-	ms = append(ms, jsonMember{"body", exchange.Quote(nc.Body)}, jsonMember{"state", exchange.Quote(exchange.StateActive)})
+	ms = append(ms, jsonMember{"body", jsontext.Quote(nc.Body)}, jsonMember{"state", jsontext.Quote(exchange.StateActive)})
 	if nc.Snippet != "" {
-		ms = append(ms, jsonMember{"snippet", exchange.Quote(nc.Snippet)})
+		ms = append(ms, jsonMember{"snippet", jsontext.Quote(nc.Snippet)})
 	}
-	return append(ms, jsonMember{"at", exchange.Quote(nc.At)})
+	return append(ms, jsonMember{"at", jsontext.Quote(nc.At)})
 }
 
 // NewCommentEdit returns the edit that appends nc to the document's
@@ -326,7 +335,7 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // side whose image holds both ends.
 func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action {
 	doc, ix := r.Doc, r.Index
-	p, ok := PatchLineAt(doc, start)
+	p, ok := patchLineNear(doc, start, true)
 	if !ok {
 		return nil
 	}
@@ -337,7 +346,7 @@ func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action 
 	f := ix.Files[fi]
 	lines := f.Hunks[hi].Lines
 	last := li
-	if q, ok := PatchLineAt(doc, end); ok && q > p {
+	if q, ok := patchLineNear(doc, end, end == start); ok && q > p {
 		if fj, hj, lj, ok := ix.LineAt(q); ok && fj == fi && hj == hi {
 			last = lj
 		}
@@ -368,7 +377,7 @@ func newCommentActions(r Analysis, start, end int, opts ActionOptions) []Action 
 			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(ix.Patch, f, anchored), At: at,
 		}
 		if e, ok := NewCommentEdit(doc, nc); ok {
-			out = append(out, Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}})
+			out = append(out, withBodyCursor(Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}}, BodyCursor{Comment: nc.ID, Reply: -1}))
 		}
 	}
 	return out
@@ -456,7 +465,7 @@ func (st objectLayout) render(ms []jsonMember) string {
 		default:
 			b.WriteString(st.pad)
 		}
-		b.WriteString(exchange.Quote(m.name) + ": " + m.value)
+		b.WriteString(jsontext.Quote(m.name) + ": " + m.value)
 	}
 	if st.multiline {
 		b.WriteString(st.nl + st.close)

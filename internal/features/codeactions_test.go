@@ -8,6 +8,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 var fixedNow = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
@@ -320,7 +322,7 @@ func TestFreshID(t *testing.T) {
 		t.Run(strings.Join(tt.ids, ","), func(t *testing.T) {
 			var cs []string
 			for _, id := range tt.ids {
-				cs = append(cs, `{"id": `+exchange.Quote(id)+`, "path": "a.go", "side": "RIGHT", "start_line": 1, "body": ""}`)
+				cs = append(cs, `{"id": `+jsontext.Quote(id)+`, "path": "a.go", "side": "RIGHT", "start_line": 1, "body": ""}`)
 			}
 			doc := exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [], "comments": [` + strings.Join(cs, ", ") + `]}`))
 			if got := FreshID(doc); got != tt.want {

@@ -54,6 +54,11 @@ type Completion struct {
 	// at the cursor.
 	Range exchange.Range
 	Items []Item
+	// Indent is the white space the cursor's line starts with: a client
+	// that adjusts the indentation of a multi-line item (the protocol's
+	// default insertTextMode) adds it to the item's lines after the first,
+	// which must then be written relative to it (RelativeIndent).
+	Indent string
 }
 
 // maxLineDocs bounds the line items that carry a diff excerpt as their
@@ -74,16 +79,18 @@ func (r Analysis) Complete(offset int) Completion {
 	case completeComment:
 		out.Items = []Item{r.newCommentItem(place)}
 	}
+	insideQuotes(doc, &out, place, offset)
+	out.Indent = exchange.LineIndent(doc.Text, offset)
 	// The filter text starts as the replaced token does, so that a typed
 	// `"si` matches `"side"`.
-	quoted := place.rng.End > place.rng.Start && doc.Text.Byte(place.rng.Start) == '"'
+	quoted := out.Range.End > out.Range.Start && doc.Text.Byte(out.Range.Start) == '"'
 	for i := range out.Items {
 		it := &out.Items[i]
 		it.Filter = it.Label
 		if quoted {
-			it.Filter = exchange.Quote(it.Label)
+			it.Filter = jsontext.Quote(it.Label)
 		}
-		it.Extra = commaInside(it, place.rng)
+		it.Extra = commaInside(it, out.Range)
 	}
 	return out
 }
@@ -369,7 +376,7 @@ func memberItems(doc *exchange.Document, c completionContext) []Item {
 		if m.Required {
 			it.Detail += " (required)"
 		}
-		name := exchange.Quote(m.Name)
+		name := jsontext.Quote(m.Name)
 		if c.colon {
 			it.Text = name
 		} else {
@@ -405,7 +412,7 @@ func (r Analysis) valueItems(c completionContext) []Item {
 		items = []Item{{Label: "1", Kind: ItemValue, Text: "1", Detail: "format version 1"}}
 	case c.owner == exchange.OwnerComment && (c.name == "side" || c.name == "state"):
 		for i, v := range exchange.EnumValues(c.owner, c.name) {
-			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: exchange.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
+			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: jsontext.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
 		}
 	case c.owner == exchange.OwnerComment && c.name == "path":
 		items = r.pathItems(c)
@@ -455,7 +462,7 @@ func (r Analysis) pathItems(c completionContext) []Item {
 				Label:  name,
 				Kind:   ItemPath,
 				Detail: fileDetail(f),
-				Text:   exchange.Quote(name),
+				Text:   jsontext.Quote(name),
 				Sort:   fmt.Sprintf("%06d", len(items)),
 			})
 		}
@@ -563,7 +570,7 @@ func (r Analysis) authorItems(c completionContext) []Item {
 			return
 		}
 		seen[n.Str] = true
-		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: exchange.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
+		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: jsontext.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
 	}
 	for _, cm := range r.Doc.Review.Comments {
 		add(cm.Member("author"))

@@ -7,6 +7,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // ItemComment is a whole new comment object, offered between the elements
@@ -47,8 +49,8 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // (id, path, side, start_line, body), laid out like the comments already
 // there. Its values are real ones (a fresh id, the patch's first file and
 // first line of that file's image) so that the plain text is a comment
-// that resolves; the snippet makes each a placeholder, the side a choice,
-// and leaves the cursor in the body.
+// that resolves; the snippet makes each a placeholder and leaves the
+// cursor in the body.
 func (r Analysis) newCommentItem(c completionContext) Item {
 	doc := r.Doc
 	id := FreshID(doc)
@@ -59,21 +61,20 @@ func (r Analysis) newCommentItem(c completionContext) Item {
 			st = layoutOf(doc.Text, first)
 		}
 	}
-	other := anchor.Left
-	if side == anchor.Left {
-		other = anchor.Right
-	}
 	plain := []jsonMember{
-		{"id", exchange.Quote(id)},
-		{"path", exchange.Quote(path)},
-		{"side", exchange.Quote(side.String())},
+		{"id", jsontext.Quote(id)},
+		{"path", jsontext.Quote(path)},
+		{"side", jsontext.Quote(side.String())},
 		{"start_line", strconv.Itoa(line)},
 		{"body", `""`},
 	}
 	snip := []jsonMember{
-		{"id", `"${1:` + snippetText(strings.Trim(exchange.Quote(id), `"`)) + `}"`},
-		{"path", `"${2:` + snippetText(strings.Trim(exchange.Quote(path), `"`)) + `}"`},
-		{"side", `"${3|` + side.String() + "," + other.String() + `|}"`},
+		{"id", `"${1:` + snippetText(strings.Trim(jsontext.Quote(id), `"`)) + `}"`},
+		{"path", `"${2:` + snippetText(strings.Trim(jsontext.Quote(path), `"`)) + `}"`},
+		// A placeholder, not a choice: Neovim's snippets leave a choice
+		// empty until one is picked, and an empty side breaks the review.
+		// The side's own completion offers both values.
+		{"side", `"${3:` + side.String() + `}"`},
 		{"start_line", "${4:" + strconv.Itoa(line) + "}"},
 		{"body", `"$0"`},
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // cpPatch has two hunks in handler.go, a new file and a deleted one:
@@ -55,7 +57,7 @@ func cpDoc(comments string, open bool) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("\n    " + exchange.Quote(l))
+		b.WriteString("\n    " + jsontext.Quote(l))
 	}
 	b.WriteString("\n  ],\n  \"comments\": [\n    {\"id\": \"c0\", \"author\": \"assistant\", \"path\": \"internal/api/handler.go\", \"side\": \"RIGHT\", \"start_line\": 72, \"body\": \"x\", \"replies\": [{\"author\": \"hduran\", \"body\": \"y\"}]},\n    ")
 	b.WriteString(comments)
@@ -119,6 +121,7 @@ func TestComplete(t *testing.T) {
 		text, snippet, filter, detail, doc string
 		comma                              string // text the extra comma edit follows, "" for none
 		preselect                          string
+		colon                              bool // each item adds ": " after the closing quote
 	}{
 		{
 			name: "member names in a comment", src: cpDoc(`{"id": "c9", `+cpCursor+`}`, false),
@@ -141,14 +144,16 @@ func TestComplete(t *testing.T) {
 			item: "side", text: `"side": `, filter: `"side"`,
 		},
 		{
+			// Within the quotes (every client applies that alike), the
+			// colon after them.
 			name: "inside the quotes the editor closed", src: cpDoc(`{"id": "c9", "`+cpCursor+`"}`, false),
-			replace: `""`, labels: cpCommentKeysBut("id"),
-			item: "body", text: `"body": `, filter: `"body"`,
+			replace: ``, labels: cpCommentKeysBut("id"), colon: true,
+			item: "body", text: `body`, filter: `body`,
 		},
 		{
 			name: "renaming a key keeps its colon", src: cpDoc(`{"id": "c9", "si`+cpCursor+`de": "RIGHT"}`, false),
-			replace: `"side"`, labels: cpCommentKeysBut("id"),
-			item: "side", text: `"side"`, snippet: "",
+			replace: `side`, labels: cpCommentKeysBut("id"),
+			item: "side", text: `side`, snippet: "",
 		},
 		{
 			name: "a name after a member without its comma", src: cpDoc("{\"id\": \"c9\"\n      "+cpCursor+"\n    }", false),
@@ -176,8 +181,8 @@ func TestComplete(t *testing.T) {
 		},
 		{
 			name: "a partial side in quotes", src: cpDoc(`{"side": "R`+cpCursor+`"}`, false),
-			replace: `"R"`, labels: []string{"RIGHT", "LEFT"},
-			item: "RIGHT", text: `"RIGHT"`, filter: `"RIGHT"`,
+			replace: `R`, labels: []string{"RIGHT", "LEFT"},
+			item: "RIGHT", text: `RIGHT`, filter: `RIGHT`,
 		},
 		{
 			name: "a bare partial side", src: cpDoc(`{"side": R`+cpCursor+`}`, false),
@@ -201,7 +206,7 @@ func TestComplete(t *testing.T) {
 		},
 		{
 			name: "every path when the side is unknown", src: cpDoc(`{"path": "`+cpCursor+`", "side": "MIDDLE"}`, false),
-			replace: `""`, labels: []string{"internal/api/handler.go", "docs/new.md", "old.txt"},
+			replace: ``, labels: []string{"internal/api/handler.go", "docs/new.md", "old.txt"},
 		},
 		{
 			name: "start_line at the end of the input", src: cpDoc(`{"path": "internal/api/handler.go", "side": "RIGHT", "start_line": `+cpCursor, true),
@@ -244,11 +249,11 @@ func TestComplete(t *testing.T) {
 		},
 		{
 			name: "authors of the review", src: cpDoc(`{"author": "`+cpCursor+`"}`, false),
-			replace: `""`, labels: []string{"assistant", "hduran"},
+			replace: ``, labels: []string{"assistant", "hduran"},
 		},
 		{
 			name: "the author being typed is not proposed", src: cpDoc(`{"author": "newc`+cpCursor+`"}`, false),
-			replace: `"newc"`, labels: []string{"assistant", "hduran"},
+			replace: `newc`, labels: []string{"assistant", "hduran"},
 		},
 		{
 			name: "nothing inside a body", src: cpDoc(`{"body": "some `+cpCursor+`text"}`, false),
@@ -300,6 +305,9 @@ func TestComplete(t *testing.T) {
 					gotComma = src[:it.Extra[0].Start]
 				} else if len(it.Extra) > 0 {
 					gotComma = "unexpected edits"
+				}
+				if tc.colon && len(it.Extra) == 1 && it.Extra[0].NewText == ": " && src[it.Extra[0].Start-2:it.Extra[0].Start] == `""` {
+					gotComma = "" // the colon after the closing quote
 				}
 				if tc.comma == "" && gotComma != "" || tc.comma != "" && !strings.HasSuffix(gotComma, tc.comma) {
 					t.Errorf("%s: item %q: got extra edits %+v, want a comma after %q", tc.name, it.Label, it.Extra, tc.comma)

@@ -100,7 +100,7 @@ func (r Analysis) commentHover(ci int) string {
 	c := r.Doc.Review.Comments[ci]
 	res := r.Anchors.Resolutions[ci]
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Comment %s**", code(anchor.CommentName(c)))
+	fmt.Fprintf(&b, "**Comment %s**", code(c.Name()))
 	if c.Author != "" {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
@@ -393,7 +393,7 @@ func (r Analysis) commentList(b *strings.Builder, idx []int) {
 		if author == "" {
 			author = "(no author)"
 		}
-		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(anchor.CommentName(c)), escape(c.StateNorm()), FirstLine(c.Body))
+		fmt.Fprintf(b, "\n- **%s** · %s · %s — %s", escape(author), code(c.Name()), escape(c.StateNorm()), FirstLine(c.Body))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // hvSrc is a review laid out as leanreview writes it, with one comment of
@@ -321,7 +323,7 @@ func TestHoverElidesLongRanges(t *testing.T) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(exchange.Quote(l))
+		b.WriteString(jsontext.Quote(l))
 	}
 	b.WriteString(`], "comments": [{"path": "long.txt", "side": "RIGHT", "start_line": 5, "end_line": 30, "body": "long"}]}`)
 	src := b.String()

@@ -36,6 +36,13 @@ type Suggestion struct {
 // errNoSuggestion: the comment holds no suggestion block.
 var errNoSuggestion = errors.New("no suggestion block")
 
+// errApplied: the tree already holds the suggestion (AppliedSuggestion).
+var errApplied = errors.New("already applied")
+
+// IsApplied reports whether err, from Suggestion, says that the working
+// tree already holds the suggestion.
+func IsApplied(err error) bool { return errors.Is(err, errApplied) }
+
 // IsNoSuggestion reports whether err, from Suggestion, says that the
 // comment has no suggestion at all (rather than one that cannot be
 // applied).
@@ -58,6 +65,9 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	case res.Side != anchor.Right:
 		return Suggestion{}, errors.New("a suggestion replaces RIGHT lines, and the comment is on LEFT")
 	}
+	if a, ok := r.AppliedSuggestion(t, ci); ok {
+		return Suggestion{}, fmt.Errorf("%w: %s holds it", errApplied, a.Place())
+	}
 	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	switch {
 	case errors.Is(loc.Err, worktree.ErrChanged):
@@ -72,7 +82,7 @@ func (r Analysis) Suggestion(t *worktree.Tree, ci int) (Suggestion, error) {
 	if len(block) == 0 {
 		edit.End = f.LineStart(loc.End + 1) // the lines go, terminators and all
 	}
-	name, place := anchor.CommentName(c), lineSpan(loc.Path, loc.Start, loc.End)
+	name, place := c.Name(), lineSpan(loc.Path, loc.Start, loc.End)
 	return Suggestion{
 		Comment: ci, Name: name, File: f, Start: loc.Start, End: loc.End, Lines: block, Edit: edit,
 		Title: fmt.Sprintf("Apply %s's suggestion to %s", name, place), Place: place,

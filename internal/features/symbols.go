@@ -128,17 +128,6 @@ type Symbol struct {
 	Children  []Symbol
 }
 
-// Symbols outlines the review: the patch's files grouped by directory,
-// busiest first, each with its hunks (PatchSymbols); then the comments
-// (CommentSymbols).
-func (r Analysis) Symbols() []Symbol {
-	out := r.PatchSymbols(Outline(r.Anchors, r.Doc))
-	if g, ok := r.CommentSymbols(); ok {
-		out = append(out, g)
-	}
-	return out
-}
-
 // PatchSymbols is the outline of the patch, dirs being its Outline: on a
 // large review, thousands of files and hunks that an edit in a comment
 // leaves as they were, but for the counts of active comments.
@@ -240,5 +229,5 @@ func commentTitle(c *exchange.Comment, r *anchor.Resolution) string {
 	if r != nil && !r.Resolved && !r.Skipped && c.StateNorm() != exchange.StateDismissed {
 		where += " (does not resolve)"
 	}
-	return anchor.CommentName(c) + " · " + where
+	return c.Name() + " · " + where
 }

@@ -23,7 +23,13 @@ func TestSymbols(t *testing.T) {
 			walk(depth+1, s.Children)
 		}
 	}
-	walk(0, r.Symbols())
+	// The outline as the server sends it: the patch's files grouped by
+	// directory, busiest first, with their hunks; then the comments.
+	syms := r.PatchSymbols(Outline(r.Anchors, r.Doc))
+	if g, ok := r.CommentSymbols(); ok {
+		syms = append(syms, g)
+	}
+	walk(0, syms)
 	want := []string{
 		"0 internal/api/ · 3 changed lines, 3 active comments",
 		"  1 internal/api/handler.go · 3 changed lines, 3 active comments",

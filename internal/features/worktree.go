@@ -17,8 +17,9 @@ import (
 
 // SourceLine returns where the patch line at offset is in the working
 // tree: a body line itself, a removed line where it was removed, a hunk
-// header its hunk's first line, a file header its first hunk's. ok is
-// false off the patch, or where the tree does not hold the line.
+// header its hunk's first line, a file header its first hunk's; a line
+// whose text changed since, the place it had (nearestSource). ok is false
+// off the patch, or where the tree does not hold the file.
 func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, bool) {
 	p := PlaceAt(r.Doc, offset)
 	if p.Kind != PlacePatchLine {
@@ -37,6 +38,9 @@ func (r Analysis) SourceLine(t *worktree.Tree, offset int) (worktree.Location, b
 		loc = t.LocateHunk(&r.Doc.Review.Patch, f, h)
 	default:
 		loc = t.LocateDiffLine(&r.Doc.Review.Patch, f, h, i)
+	}
+	if h >= 0 && changed(loc) {
+		return r.nearestSource(t, f, h, i) // its text changed: where it was
 	}
 	return loc, loc.Found()
 }
@@ -118,8 +122,9 @@ func (r Analysis) SourceLinks(t *worktree.Tree) []SourceLink {
 }
 
 // WorktreeDiagnostics are what the working tree says about the review:
-// source-changed on each active RIGHT comment whose lines the tree no
-// longer holds, or, when the tree is plainly not the reviewed revision
+// suggestion-applied on each active RIGHT comment whose suggestion the
+// tree holds where its lines were (AppliedSuggestion), source-changed on
+// each other one whose lines the tree no longer holds, or, when the tree is plainly not the reviewed revision
 // (fewer than half of the files with RIGHT lines hold them), one
 // worktree-differs on the patch instead.
 func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
@@ -141,6 +146,10 @@ func (r Analysis) WorktreeDiagnostics(t *worktree.Tree) []exchange.Diagnostic {
 	for ci, c := range r.Doc.Review.Comments {
 		res := r.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.Side != anchor.Right {
+			continue
+		}
+		if a, ok := r.AppliedSuggestion(t, ci); ok {
+			out = append(out, appliedDiagnostic(c, a))
 			continue
 		}
 		loc := t.LocateComment(&r.Doc.Review.Patch, res)
@@ -202,6 +211,10 @@ func (r Analysis) SourceHover(t *worktree.Tree, offset int) string {
 	loc := t.LocateComment(&r.Doc.Review.Patch, res)
 	var b strings.Builder
 	b.WriteString("**Working tree:** ")
+	if a, ok := r.AppliedSuggestion(t, p.Comment); ok {
+		fmt.Fprintf(&b, "%s holds %s's suggestion: it is applied.", code(a.Place()), a.Name)
+		return b.String()
+	}
 	switch {
 	case loc.Found() && loc.Moved() == 0:
 		fmt.Fprintf(&b, "%s, where the review has them", code(lineSpan(loc.Path, loc.Start, loc.End)))

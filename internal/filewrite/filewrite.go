@@ -1,6 +1,8 @@
 // Package filewrite is the one place lreview-lsp writes files: the review
 // a command rewrites with -w, a source file a suggestion is applied to, a
-// review an import or an agent creates.
+// review an import or an agent creates. It is also where a review or a
+// diff is read from a path (ReadFile): regular files only, at most
+// MaxSize bytes.
 //
 // A review file is edited by two parties at once, a person in an editor
 // and a program, so a write must never replace what the program did not
@@ -12,6 +14,39 @@
 // cannot be kept is refused rather than lost: a file with several hard
 // links (a rename would split them, and writing in place is not atomic),
 // anything that is not a regular file, a read-only file.
+//
+// # The writers' lock
+//
+// The check that the file is still what was read and the rename are one
+// step for every writer of the project, whether goroutines of one process
+// (the MCP server runs tool calls at once) or several processes (two
+// `rebase -w`, an agent and a command): both happen under an exclusive
+// flock(2) on the directory that holds the file, the directory the rename
+// happens in. A writer that read the version another writer has just
+// replaced finds the file changed once it holds the lock, and refuses; so
+// a write that reports success is never overwritten by one that did not
+// read it. The lock is taken on an open descriptor of the directory, not
+// on a lock file: the kernel drops it when that descriptor is closed,
+// which the writer does right after the rename and the system does when
+// the process exits or is killed, so it can never be left stale, and it
+// leaves nothing on disk. Separate descriptors exclude each other even in
+// one process, so goroutines are serialized by the same lock. It is
+// advisory: it orders the project's writers; an editor's save, which does
+// not take it, is caught by the check as before. A writer waits for it at
+// most lockWait, then refuses (another process holding it that long is
+// stuck, and waiting longer would hang the caller).
+//
+// # Through an os.Root
+//
+// A replacement is made through one *os.Root of the directory that holds
+// the file, opened once: the temporary file, the check and the rename all
+// name the file relative to that descriptor, so a directory renamed or
+// swapped for a symbolic link meanwhile cannot send the write elsewhere
+// (and a file found elsewhere than it was read is not the same inode: the
+// check refuses it). ReadIn and CreateIn take the root of a working tree
+// or of an agent's files and a path inside it, and open that directory
+// through the root: nothing outside the root is read or written, whatever
+// links a path crosses or races swap in.
 package filewrite
 
 import (
@@ -20,7 +55,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,11 +72,14 @@ type Original struct {
 	// Data is the file's content when it was read.
 	Data []byte
 
-	path string // Name with symbolic links resolved: the file replaced
+	// root and rel name the file: a path relative to root, or, when
+	// root is nil, the path Read resolved.
+	root *os.Root
+	rel  string
 	stat fileStat
 
-	// beforeReplace runs just before Replace checks the file again; tests
-	// set it to change the file in between.
+	// beforeReplace runs just before Replace takes the lock and checks
+	// the file again; tests set it to change the file in between.
 	beforeReplace func()
 }
 
@@ -63,66 +100,63 @@ func Read(name string) (*Original, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
 	}
-	// Stat before opening: opening a FIFO for reading would wait for a writer.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
-	}
-	if err := regular(name, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
-	}
-	defer f.Close()
-	fi, err = f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, err)
-	}
-	if err := regular(name, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, err)
-	}
-	return &Original{Name: name, Data: data, path: path, stat: statOf(fi)}, nil
+	return readAt(&Original{Name: name, rel: path})
 }
 
-// regular refuses what is not a regular file: writing a FIFO, a device or
-// a directory through a rename would replace it with a regular file.
-func regular(name string, fi fs.FileInfo) error {
-	if fi.Mode().IsRegular() {
-		return nil
+// ReadIn is Read for the file at rel, a path relative to root (with "/"
+// or the system's separator). Symbolic links are followed as long as they
+// stay inside root; anything that leads outside it is refused.
+func ReadIn(root *os.Root, rel string) (*Original, error) {
+	return readAt(&Original{Name: rel, root: root, rel: rel})
+}
+
+// readAt fills o's Data and stat from its file.
+func readAt(o *Original) (*Original, error) {
+	dir, base, err := o.openDir()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", o.Name, err)
 	}
-	kind := "a special file"
-	switch {
-	case fi.IsDir():
-		kind = "a directory"
-	case fi.Mode()&fs.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case fi.Mode()&fs.ModeDevice != 0:
-		kind = "a device"
-	case fi.Mode()&fs.ModeSocket != 0:
-		kind = "a socket"
+	defer dir.Close()
+	data, fi, err := readRegular(dir, base, o.Name)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Errorf("%s is %s, not a regular file; only regular files are written", name, kind)
+	o.Data, o.stat = data, statOf(fi)
+	return o, nil
+}
+
+// openDir opens the directory that holds o's file, and returns it with
+// the file's name in it.
+func (o *Original) openDir() (*os.Root, string, error) {
+	if o.root != nil {
+		return locate(o.root, o.rel)
+	}
+	dir, err := os.OpenRoot(filepath.Dir(o.rel))
+	if err != nil {
+		return nil, "", unwrapPath(err)
+	}
+	return dir, filepath.Base(o.rel), nil
 }
 
 // Replace writes data in place of the file o was read from, atomically, if
 // the file is still what was read; otherwise it writes nothing and its
-// error wraps ErrChanged. The temporary file it writes through is removed
-// whatever happens.
+// error wraps ErrChanged. The check and the rename happen under the
+// writers' lock (see the package doc). The temporary file it writes
+// through is removed whatever happens.
 func (o *Original) Replace(data []byte) error {
-	if err := o.writable(); err != nil {
+	dir, base, err := o.openDir()
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", o.Name, err)
+	}
+	defer dir.Close()
+	if err := o.writable(dir, base); err != nil {
 		return err
 	}
-	tmp, err := createTemp(o.path, 0o600)
+	tmp, tmpName, err := createTemp(dir, base, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, unwrapPath(err))
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	defer dir.Remove(tmpName) // fails harmlessly once renamed
 	if err := o.fill(tmp, data); err != nil {
 		tmp.Close()
 		return err
@@ -133,25 +167,32 @@ func (o *Original) Replace(data []byte) error {
 	if o.beforeReplace != nil {
 		o.beforeReplace()
 	}
-	// Checked as late as possible: after this, only the rename.
-	if err := o.unchanged(); err != nil {
+	lock, err := lockDir(dir, o.Name)
+	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), o.path); err != nil {
+	defer lock.Close() // releases the lock
+	if err := o.unchanged(dir, base); err != nil {
+		return err
+	}
+	if err := dir.Rename(tmpName, base); err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, unwrapPath(err))
 	}
-	syncDir(filepath.Dir(o.path))
+	// Flushes the directory so that the rename survives a crash. A
+	// failure is not reported: the data is written, only its durability
+	// is less certain, and some file systems refuse to sync a directory.
+	lock.Sync()
 	return nil
 }
 
 // writable refuses what the replacement could not keep as it was.
-func (o *Original) writable() error {
+func (o *Original) writable(dir *os.Root, base string) error {
 	if o.stat.mode.Perm()&0o222 == 0 {
 		return fmt.Errorf("cannot write %s: the file is read-only (mode %04o); nothing written", o.Name, uint32(o.stat.mode.Perm()))
 	}
 	// Opening for writing (without truncating) asks the system whether
 	// this user may write the file itself, whatever the directory allows.
-	f, err := os.OpenFile(o.path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	f, err := dir.OpenFile(base, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w; nothing written", o.Name, unwrapPath(err))
 	}
@@ -170,7 +211,7 @@ func (o *Original) fill(tmp *os.File, data []byte) error {
 	}
 	// Owner first: changing it clears the setuid and setgid bits.
 	if err := tmp.Chown(int(o.stat.uid), int(o.stat.gid)); err != nil {
-		if mine, err2 := os.Stat(tmp.Name()); err2 != nil || !sameOwner(statOf(mine), o.stat) {
+		if mine, err2 := tmp.Stat(); err2 != nil || !sameOwner(statOf(mine), o.stat) {
 			return fmt.Errorf("cannot write %s: its owner and group (%d:%d) cannot be kept: %w; nothing written", o.Name, o.stat.uid, o.stat.gid, unwrapPath(err))
 		}
 	}
@@ -185,36 +226,70 @@ func (o *Original) fill(tmp *os.File, data []byte) error {
 
 func sameOwner(a, b fileStat) bool { return a.uid == b.uid && a.gid == b.gid }
 
-// unchanged reports whether the file is still the one read: the same inode,
-// size, modification time and content. The content is compared in full:
-// reading a review again costs little beside what produced the new text,
-// and a size and a time can both be equal after a quick second save.
-func (o *Original) unchanged() error {
+// unchanged reports whether the file is still the one read: its name in
+// the directory is the same inode (not a link put in its place), with the
+// same size, modification time and content. The content is compared in
+// full: reading a review again costs little beside what produced the new
+// text, and a size and a time can both be equal after a quick second save.
+func (o *Original) unchanged(dir *os.Root, base string) error {
 	changed := fmt.Errorf("%s %w; nothing written — run again", o.Name, ErrChanged)
-	fi, err := os.Stat(o.path)
-	if err != nil {
+	fi, err := dir.Lstat(base)
+	if err != nil || !sameVersion(statOf(fi), o.stat) {
 		return changed
 	}
-	now := statOf(fi)
-	if now.dev != o.stat.dev || now.ino != o.stat.ino || now.size != o.stat.size || now.mtimeNs != o.stat.mtimeNs {
-		return changed
-	}
-	data, err := os.ReadFile(o.path)
-	if err != nil || !bytes.Equal(data, o.Data) {
+	data, fi, err := readRegular(dir, base, o.Name)
+	if err != nil || !sameVersion(statOf(fi), o.stat) || !bytes.Equal(data, o.Data) {
 		return changed
 	}
 	return nil
+}
+
+func sameVersion(a, b fileStat) bool {
+	return a.dev == b.dev && a.ino == b.ino && a.size == b.size && a.mtimeNs == b.mtimeNs
 }
 
 // Create writes a new file name holding data, atomically, with the mode a
 // new file gets (0666 less the umask). An existing file is never replaced:
 // the error then wraps fs.ErrExist.
 func Create(name string, data []byte) error {
-	tmp, err := createTemp(name, 0o666)
+	dir, err := os.OpenRoot(filepath.Dir(name))
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", name, unwrapPath(err))
 	}
-	defer os.Remove(tmp.Name())
+	defer dir.Close()
+	return createAt(dir, filepath.Base(name), name, data)
+}
+
+// CreateIn is Create for the file at rel, a path relative to root: its
+// directory must be inside root, reached through links that stay inside.
+func CreateIn(root *os.Root, rel string, data []byte) error {
+	dirName, base := split(rel)
+	if base == "" {
+		return fmt.Errorf("cannot write %s: not a file name", rel)
+	}
+	dir, err := root.OpenRoot(dirName)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", rel, pathError(err))
+	}
+	defer dir.Close()
+	return createAt(dir, base, rel, data)
+}
+
+// MkdirAllIn creates the directory dir, a path relative to root, and its
+// missing parents, none of them leading out of root (ErrOutside).
+func MkdirAllIn(root *os.Root, dir string) error {
+	if err := root.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the directory %s: %w", filepath.ToSlash(dir), pathError(err))
+	}
+	return nil
+}
+
+func createAt(dir *os.Root, base, name string, data []byte) error {
+	tmp, tmpName, err := createTemp(dir, base, 0o666)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", name, unwrapPath(err))
+	}
+	defer dir.Remove(tmpName)
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return fmt.Errorf("cannot write %s: %w", name, err)
@@ -226,50 +301,48 @@ func Create(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write %s: %w", name, err)
 	}
+	lock, err := lockDir(dir, name)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	// A hard link, unlike a rename, fails when the name exists.
-	if err := os.Link(tmp.Name(), name); err != nil {
+	if err := dir.Link(tmpName, base); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("cannot write %s: %w; nothing written", name, fs.ErrExist)
 		}
 		return fmt.Errorf("cannot write %s: %w", name, unwrapLink(err))
 	}
-	syncDir(filepath.Dir(name))
+	lock.Sync()
 	return nil
 }
 
-// createTemp creates a hidden file beside path for its replacement. The
-// mode is given to the system, which applies the umask.
-func createTemp(path string, mode fs.FileMode) (*os.File, error) {
+// createTemp creates a hidden file in dir beside base for its
+// replacement, and returns it with its name in dir. The mode is given to
+// the system, which applies the umask.
+func createTemp(dir *os.Root, base string, mode fs.FileMode) (*os.File, string, error) {
 	var random [6]byte
 	for range 100 {
 		if _, err := rand.Read(random[:]); err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+hex.EncodeToString(random[:])+".tmp")
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
+		name := "." + base + "." + hex.EncodeToString(random[:]) + ".tmp"
+		f, err := dir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, name, err
 		}
 	}
-	return nil, fmt.Errorf("no free temporary name beside %s", path)
-}
-
-// syncDir flushes a directory so that a rename in it survives a crash. A
-// failure is not reported: the data is written, only its durability is
-// less certain, and some file systems refuse to sync a directory.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	return nil, "", fmt.Errorf("no free temporary name beside %s", base)
 }
 
 // unwrapPath drops the path an os error repeats, since messages name the
 // file first.
+// unwrapPath is the reason inside err's path errors (os.Root's MkdirAll
+// nests one in another).
 func unwrapPath(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+	for errors.As(err, &pe) {
+		err = pe.Err
 	}
 	return err
 }

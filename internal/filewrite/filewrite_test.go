@@ -291,9 +291,14 @@ func BenchmarkUnchangedCheck(b *testing.B) {
 			}
 		}
 	})
+	dir, base, err := o.openDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dir.Close()
 	b.Run("check", func(b *testing.B) {
 		for b.Loop() {
-			if err := o.unchanged(); err != nil {
+			if err := o.unchanged(dir, base); err != nil {
 				b.Fatal(err)
 			}
 		}

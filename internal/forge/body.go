@@ -101,14 +101,7 @@ type reply struct{ author, body, at string }
 // replies are read only under the replies marker, and left in the body
 // when they do not read back.
 func splitBody(text string) (body string, replies []reply, id string, ok bool) {
-	marked := text
-	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
-		// Every line ends in CRLF: an edit in the forge's web page
-		// rewrote the LF an export writes before the marker, and every
-		// other.
-		marked = strings.ReplaceAll(text, "\r\n", "\n")
-	}
-	rest, id, ok := cutMarker(marked)
+	rest, id, ok := cutMarker(lfText(text))
 	if !ok {
 		return text, nil, "", false
 	}
@@ -125,6 +118,52 @@ func splitBody(text string) (body string, replies []reply, id string, ok bool) {
 		}
 	}
 	return rest, nil, id, true
+}
+
+// lfText is text with CRLF line ends made LF when every line has one: an
+// edit in the forge's web page rewrote the LF an export writes before
+// the marker, and every other.
+func lfText(text string) string {
+	if n := strings.Count(text, "\r\n"); n > 0 && n == strings.Count(text, "\n") {
+		return strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	return text
+}
+
+// unmarked is text without the id marker that ends it: a body whose
+// quoted replies are kept as text.
+func unmarked(text string) string {
+	rest, _, ok := cutMarker(lfText(text))
+	if !ok {
+		return text
+	}
+	return strings.TrimSuffix(rest, "\n\n")
+}
+
+// replyBody is what a forge that threads replies is sent for one reply
+// posted as a real reply: the reply quoted as quoteReplies writes it, so
+// that the forge shows whose words the poster posts, after the replies
+// marker unless marker is false.
+func replyBody(r *exchange.Reply, marker bool) string {
+	q := quoteReplies([]*exchange.Reply{r})
+	if !marker {
+		return q
+	}
+	return repliesMarker + "\n" + q
+}
+
+// splitReplyBody reverses replyBody: the one reply quoted, ok false when
+// text is not a reply an export posted.
+func splitReplyBody(text string) (reply, bool) {
+	q, ok := strings.CutPrefix(lfText(text), repliesMarker+"\n")
+	if !ok {
+		return reply{}, false
+	}
+	rs, good := unquoteReplies(strings.TrimRight(q, "\n"))
+	if !good || len(rs) != 1 {
+		return reply{}, false
+	}
+	return rs[0], true
 }
 
 // cutMarker removes the id marker that ends text (trailing white space
@@ -183,6 +222,12 @@ func unquoteReplies(text string) ([]reply, bool) {
 	return out, true
 }
 
+// body is the plan's review body on every forge: the title, the summary
+// and the verdict section (Plan.Verdict, when set) after it.
+func (p *Plan) body(marker bool) string {
+	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict), marker)
+}
+
 // reviewBody is the review's own body: the title in bold, the summary,
 // and with marker the hidden marker that lets an import tell them apart.
 func reviewBody(title, summary string, marker bool) string {
@@ -205,7 +250,7 @@ func reviewBody(title, summary string, marker bool) string {
 func splitReviewBody(text string) (title, summary string) {
 	t := strings.TrimRight(text, " \t\r\n")
 	if rest, ok := strings.CutSuffix(t, reviewMarker); ok {
-		return "", strings.TrimSuffix(rest, "\n\n")
+		return "", dropVerdict(strings.TrimSuffix(rest, "\n\n"))
 	}
 	rest, ok := strings.CutSuffix(t, reviewTitleMarker)
 	if !ok {
@@ -216,7 +261,7 @@ func splitReviewBody(text string) (title, summary string) {
 	if len(first) < 4 || !strings.HasPrefix(first, "**") || !strings.HasSuffix(first, "**") {
 		return "", text
 	}
-	return first[2 : len(first)-2], summary
+	return first[2 : len(first)-2], dropVerdict(summary)
 }
 
 // isReviewBody reports whether text ends with the marker reviewBody

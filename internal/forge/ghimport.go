@@ -14,9 +14,10 @@ import (
 
 // ImportGitHub makes a review exchange document from a pull request's
 // review comments, its reviews (nil: no summary) and its diff, split into
-// lines: one comment per thread, its replies oldest first.
-func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, patch []string) (*Imported, error) {
-	in, err := newImporter(patch, "gh pr diff")
+// lines: one comment per thread, its replies oldest first. opts.Head is
+// not used: GitHub says itself which comments are outdated.
+func ImportGitHub(comments []GitHubThreadComment, reviews []GitHubReviewRecord, patch []string, opts ImportOptions) (*Imported, error) {
+	in, err := newImporter(patch, "gh pr diff", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -52,25 +53,41 @@ func latestReview(reviews []GitHubReviewRecord) *GitHubReviewRecord {
 
 // threads returns the thread roots in the order listed, and each root's
 // replies oldest first. A reply to a comment that is not listed starts a
-// thread of its own.
+// thread of its own; a cycle of in_reply_to_id is broken at its earliest
+// comment (linkThreads), each said in a note.
 func threads(comments []GitHubThreadComment, im *Imported) ([]*GitHubThreadComment, map[int64][]*GitHubThreadComment) {
-	byID := make(map[int64]*GitHubThreadComment, len(comments))
-	for i := range comments {
-		byID[comments[i].ID] = &comments[i]
+	earlier := func(i, j int) bool {
+		a, b := &comments[i], &comments[j]
+		return cmp.Or(cmp.Compare(a.CreatedAt, b.CreatedAt), cmp.Compare(a.ID, b.ID)) < 0
+	}
+	l := linkThreads(len(comments),
+		func(i int) string { return strconv.FormatInt(comments[i].ID, 10) },
+		func(i int) (string, bool) {
+			if p := comments[i].InReplyToID; p != nil {
+				return strconv.FormatInt(*p, 10), true
+			}
+			return "", false
+		}, earlier)
+	for _, i := range l.orphans {
+		c := &comments[i]
+		im.Notes = append(im.Notes, fmt.Sprintf("comment %d replies to comment %d, which is not in the comments: imported as a thread of its own", c.ID, *c.InReplyToID))
+	}
+	for _, cycle := range l.cycles {
+		names := make([]string, len(cycle))
+		for k, i := range cycle {
+			names[k] = "comment " + strconv.FormatInt(comments[i].ID, 10)
+		}
+		im.Notes = append(im.Notes, cycleNote("in_reply_to_id", names))
 	}
 	var roots []*GitHubThreadComment
 	replies := map[int64][]*GitHubThreadComment{}
 	for i := range comments {
 		c := &comments[i]
-		root := rootOf(c, byID)
-		if root == c {
-			if c.InReplyToID != nil {
-				im.Notes = append(im.Notes, fmt.Sprintf("comment %d replies to comment %d, which is not in the comments: imported as a thread of its own", c.ID, *c.InReplyToID))
-			}
-			roots = append(roots, c)
+		if root := &comments[l.root[i]]; root != c {
+			replies[root.ID] = append(replies[root.ID], c)
 			continue
 		}
-		replies[root.ID] = append(replies[root.ID], c)
+		roots = append(roots, c)
 	}
 	for _, rs := range replies {
 		slices.SortStableFunc(rs, func(a, b *GitHubThreadComment) int {
@@ -78,22 +95,6 @@ func threads(comments []GitHubThreadComment, im *Imported) ([]*GitHubThreadComme
 		})
 	}
 	return roots, replies
-}
-
-// rootOf follows in_reply_to_id up to the thread's first comment (GitHub
-// points replies at it, but an older reply may point at another reply).
-// A chain that leaves the list or loops ends where it does.
-func rootOf(c *GitHubThreadComment, byID map[int64]*GitHubThreadComment) *GitHubThreadComment {
-	seen := map[int64]bool{c.ID: true}
-	for c.InReplyToID != nil {
-		p := byID[*c.InReplyToID]
-		if p == nil || seen[p.ID] {
-			return c
-		}
-		seen[p.ID] = true
-		c = p
-	}
-	return c
 }
 
 // threadComment turns a thread into a comment; ok is false for a
@@ -108,7 +109,7 @@ func threadComment(root *GitHubThreadComment, replies []*GitHubThreadComment, in
 	c := in.comment(ghName, "gh-"+strconv.FormatInt(root.ID, 10), root.Body, login(root.User), root.CreatedAt)
 	c.Path = root.Path
 	for _, r := range replies {
-		c.Replies = append(c.Replies, exReply{Author: login(r.User), Body: r.Body, At: r.CreatedAt})
+		c.Replies = append(c.Replies, in.reply("comment "+strconv.FormatInt(r.ID, 10), login(r.User), r.CreatedAt, r.Body))
 	}
 	place(c, root, in.ix, in.im)
 	return c, true

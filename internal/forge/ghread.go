@@ -67,6 +67,9 @@ func ReadGitHubReviews(name string, data []byte) ([]GitHubReviewRecord, error) {
 type listing struct {
 	forge, what string
 	required    []string
+	// member, when set, is the member of an object page that holds its
+	// elements: Bitbucket's "values", Azure DevOps' "value".
+	member string
 }
 
 // readRecords decodes every object of every page of data as a T.
@@ -87,6 +90,7 @@ func readRecords[T any](name string, data []byte, l listing) ([]T, error) {
 // data (gh api --paginate and glab api --paginate both print one array
 // per page), after checking it has the members l requires.
 func readPages(name string, data []byte, l listing, each func(json.RawMessage) error) error {
+	data = withoutXSSI(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("%s is empty; expected %s", name, l.what)
 	}
@@ -122,14 +126,26 @@ func readPages(name string, data []byte, l listing, each func(json.RawMessage) e
 // with --slurp an array of arrays.
 func pageElems(name string, page int, raw json.RawMessage, l listing) ([]json.RawMessage, error) {
 	var elems []json.RawMessage
+	if l.member != "" && jsonKind(raw) == "an object" {
+		var page map[string]json.RawMessage
+		if json.Unmarshal(raw, &page) == nil && jsonKind(page[l.member]) == "an array" {
+			raw = page[l.member]
+		}
+	}
 	if err := json.Unmarshal(raw, &elems); err != nil {
 		// Both forges answer a failed request with an object naming the
 		// error: GitHub's and GitLab's "message", GitLab's "error" too.
 		var apiErr struct {
 			Message any    `json:"message"`
 			Error   string `json:"error"`
+			Errors  []struct {
+				Message string `json:"message"`
+			} `json:"errors"` // Bitbucket's
 		}
 		if json.Unmarshal(raw, &apiErr) == nil {
+			if len(apiErr.Errors) > 0 && apiErr.Errors[0].Message != "" {
+				apiErr.Error = apiErr.Errors[0].Message
+			}
 			if m, ok := apiErr.Message.(string); ok && m != "" {
 				return nil, fmt.Errorf("%s: value %d is %s's error %q, not %s", name, page, l.forge, m, l.what)
 			}
@@ -248,4 +264,17 @@ func jsonKind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// withoutXSSI removes the line Gerrit starts every JSON answer with,
+// )]}', which keeps a browser from running it as a script.
+func withoutXSSI(data []byte) []byte {
+	i := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	if !bytes.HasPrefix(data[i:], []byte(")]}'")) {
+		return data
+	}
+	// Blanks in its place keep the lines and columns of messages.
+	out := bytes.Clone(data)
+	copy(out[i:], "    ")
+	return out
 }

@@ -59,7 +59,7 @@ func TestReadGitHubCommentsPages(t *testing.T) {
 }
 
 func TestImportGitHubRefusesAPatchWithoutFiles(t *testing.T) {
-	_, err := ImportGitHub(nil, nil, []string{"not a diff"})
+	_, err := ImportGitHub(nil, nil, []string{"not a diff"}, ImportOptions{})
 	if err == nil || err.Error() != "the patch holds no file diff (expected the output of gh pr diff)" {
 		t.Errorf("got %v, want the patch refused", err)
 	}
@@ -70,7 +70,7 @@ func TestImportGitHubRefusesAPatchWithoutFiles(t *testing.T) {
 // silently.
 func TestImportGitHubSaysWhatIsNotUTF8(t *testing.T) {
 	patch := []string{"diff --git a/a.txt b/a.txt", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-caf\xe9", "+café"}
-	im, err := ImportGitHub(nil, nil, patch)
+	im, err := ImportGitHub(nil, nil, patch, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

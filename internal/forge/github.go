@@ -42,7 +42,7 @@ type GitHubComment struct {
 func (p *Plan) GitHub(opts GitHubOptions) GitHubReview {
 	rv := GitHubReview{
 		CommitID: opts.CommitID,
-		Body:     reviewBody(p.Title, p.Summary, !opts.NoMarker),
+		Body:     p.body(!opts.NoMarker),
 		Event:    opts.Event,
 		Comments: make([]GitHubComment, 0, len(p.placed)),
 	}

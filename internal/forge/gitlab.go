@@ -59,7 +59,7 @@ type GitLabRangeEnd struct {
 // thread per placed comment.
 func (p *Plan) GitLab(opts GitLabOptions) []GitLabDiscussion {
 	out := make([]GitLabDiscussion, 0, len(p.placed)+1)
-	if body := reviewBody(p.Title, p.Summary, !opts.NoMarker); body != "" {
+	if body := p.body(!opts.NoMarker); body != "" {
 		out = append(out, GitLabDiscussion{Body: body})
 	}
 	for i := range p.placed {

@@ -13,29 +13,31 @@ import (
 // ImportGitLab makes a review exchange document from a merge request's
 // discussions and its diff (glab mr diff), split into lines: one comment
 // per diff thread, its replies in order. head, when not "", is the merge
-// request's latest head commit: a thread placed on another version is
-// imported stale. Without it every position is taken as current.
+// request's latest head commit (opts.Head): a thread placed on another
+// version is imported stale. Without it every position is taken as
+// current.
 //
 // A discussion becomes:
 //   - a diff thread (its first note has a text position): a comment, its
 //     id, body and quoted replies read back from the markers an export
 //     wrote (else id gl-<note id>), the later notes its replies; resolved
-//     on GitLab, it is dismissed (a person closed it: whoever reads the
-//     review must not take it for an open problem);
+//     on GitLab, it keeps its state, said in a note (a person marked it
+//     addressed, which is not rejecting it: see the README's table);
 //   - a thread on the merge request itself (no position): the title and
 //     summary when it carries the export's review marker (the latest such
 //     thread), else left out with a note;
 //   - a thread on an image or a whole file: left out with a note;
 //   - GitLab's own notes (system) are no one's words: a reply that is one
 //     is skipped, a discussion made of them alone says nothing.
-func ImportGitLab(discussions []GitLabDiscussionRecord, patch []string, head string) (*Imported, error) {
-	in, err := newImporter(patch, "glab mr diff")
+func ImportGitLab(discussions []GitLabDiscussionRecord, patch []string, opts ImportOptions) (*Imported, error) {
+	in, err := newImporter(patch, "glab mr diff", opts)
+	head := opts.Head
 	if err != nil {
 		return nil, err
 	}
 	var summaryAt time.Time
 	haveSummary := false
-	var dismissed []string
+	var resolved []string
 	for i := range discussions {
 		notes := peopleNotes(discussions[i].Notes)
 		if len(notes) == 0 {
@@ -60,15 +62,15 @@ func ImportGitLab(discussions []GitLabDiscussionRecord, patch []string, head str
 			in.notef("%s on %q has neither new_line nor old_line: left out%s", name, cmp.Or(pos.NewPath, pos.OldPath), withReplies(replies))
 		default:
 			c := gitlabComment(name, first, replies, in, head)
-			if c.State == exchange.StateDismissed {
-				dismissed = append(dismissed, c.ID)
+			if first.Resolved {
+				resolved = append(resolved, c.ID)
 			}
 			in.rv.Comments = append(in.rv.Comments, c)
 		}
 	}
-	if len(dismissed) > 0 {
-		in.notef("%s resolved on GitLab (%s): imported dismissed",
-			anchor.Plural(len(dismissed), "thread", "threads"), strings.Join(dismissed, ", "))
+	if len(resolved) > 0 {
+		in.notef("%s resolved on GitLab (%s): imported with their state (addressed is not rejected: a resolved thread keeps its state)",
+			anchor.Plural(len(resolved), "thread", "threads"), strings.Join(resolved, ", "))
 	}
 	return in.finish()
 }
@@ -88,13 +90,10 @@ func peopleNotes(notes []GitLabNote) []GitLabNote {
 func gitlabComment(name string, first *GitLabNote, replies []GitLabNote, in *importer, head string) *exComment {
 	c := in.comment(name, "gl-"+strconv.FormatInt(first.ID, 10), first.Body, username(first.Author), first.CreatedAt)
 	for _, r := range replies {
-		c.Replies = append(c.Replies, exReply{Author: username(r.Author), Body: r.Body, At: r.CreatedAt})
+		c.Replies = append(c.Replies, in.reply("note "+strconv.FormatInt(r.ID, 10), username(r.Author), r.CreatedAt, r.Body))
 	}
 	pos := first.Position
-	switch {
-	case first.Resolved:
-		c.State = exchange.StateDismissed
-	case head != "" && pos.HeadSHA != head:
+	if head != "" && pos.HeadSHA != head {
 		c.State = exchange.StateStale
 	}
 	placeGitLab(c, pos, in)

@@ -47,7 +47,7 @@ func TestReadGitLabDiscussionsPages(t *testing.T) {
 }
 
 func TestImportGitLabRefusesAPatchWithoutFiles(t *testing.T) {
-	_, err := ImportGitLab(nil, []string{"not a diff"}, "")
+	_, err := ImportGitLab(nil, []string{"not a diff"}, ImportOptions{})
 	if err == nil || err.Error() != "the patch holds no file diff (expected the output of glab mr diff)" {
 		t.Errorf("got %v, want the patch refused", err)
 	}
@@ -63,14 +63,14 @@ func TestImportGitLabWithoutHead(t *testing.T) {
 		{ID: "a", Notes: []GitLabNote{{ID: 5, Body: "On two.", Position: pos}}},
 		{ID: "b", Notes: []GitLabNote{{ID: 6, Body: "added 1 commit", System: true}}},
 	}
-	im, err := ImportGitLab(ds, patch, "")
+	im, err := ImportGitLab(ds, patch, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if im.Comments != 1 || len(im.Notes) != 0 {
 		t.Errorf("got %d comments and notes %q, want the one active comment and no note", im.Comments, im.Notes)
 	}
-	if im, err = ImportGitLab(ds, patch, "new"); err != nil || len(im.Notes) != 1 {
+	if im, err = ImportGitLab(ds, patch, ImportOptions{Head: "new"}); err != nil || len(im.Notes) != 1 {
 		t.Errorf("with --head new: got notes %q (%v), want the thread stale", im.Notes, err)
 	}
 }
@@ -79,7 +79,7 @@ func TestImportGitLabWithoutHead(t *testing.T) {
 // the code both share.
 func TestImportGitLabSaysWhatIsNotUTF8(t *testing.T) {
 	patch := []string{"diff --git a/a.txt b/a.txt", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-caf\xe9", "+café"}
-	im, err := ImportGitLab(nil, patch, "")
+	im, err := ImportGitLab(nil, patch, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func gitlabRoundTrip(t *testing.T, schema *jsonschema.Schema, doc *exchange.Docu
 	if err != nil {
 		t.Fatal(err)
 	}
-	im, err := ImportGitLab(discussions, patchLines(doc), goldenGitLab.HeadSHA)
+	im, err := ImportGitLab(discussions, patchLines(doc), ImportOptions{Head: goldenGitLab.HeadSHA, Trust: []string{"poster"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,9 +34,16 @@ var goldenGitLab = GitLabOptions{
 //	-- options --       optional: replies=drop, no-marker, event=E, commit=SHA
 //	-- github.json --   expected: the GitHub review payload
 //	-- gitlab.json --   expected: the GitLab discussions (goldenGitLab's SHAs)
+//	-- gerrit.json --   expected: the Gerrit ReviewInput
+//	-- gitea.json --    expected: the Forgejo/Gitea review
+//	-- gitea-notes --   expected: the ranges Gitea's one line narrowed
+//	-- bitbucket.json -- expected: the Bitbucket comment requests, replies threaded
+//	-- azure.json --    expected: the Azure DevOps threads, replies threaded
 //	-- notes --         expected: the comments left out and refused, one a line
 //
-// Both payloads are also validated against the forge's request schemas.
+// Every payload is also validated against the forge's request schema
+// (GitHub's and GitLab's from the reference data, testschema.Forge; the
+// others' in testdata/schemas).
 func TestExportGolden(t *testing.T) {
 	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
 	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
@@ -54,12 +61,52 @@ func TestExportGolden(t *testing.T) {
 		for i, d := range discussions {
 			validate(t, glSchema, fmt.Sprintf("GitLab discussion %d", i), d)
 		}
-		return map[string][]byte{
+		out := map[string][]byte{
 			"github.json": encode(t, review),
 			"gitlab.json": encode(t, discussions),
 			"notes":       planNotes(doc, plan),
 		}
+		for name, payload := range newForgePayloads(t, plan, gh) {
+			out[name] = payload
+		}
+		return out
 	})
+}
+
+// newForgePayloads exports plan to Gerrit, Gitea, Bitbucket and Azure
+// DevOps with the golden's options (replies dropped or kept: quoted for
+// Gerrit and Gitea, threaded for Bitbucket and Azure DevOps), validates
+// each request against its schema subset and returns them by section.
+func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]byte {
+	t.Helper()
+	opts := Options(gh)
+	threaded := opts
+	if opts.Replies == QuoteReplies {
+		threaded.Replies = ThreadReplies
+	}
+	gerrit := plan.Gerrit(opts)
+	validate(t, ownSchema(t, "gerrit-review-input.request.schema.json"), "the Gerrit ReviewInput", gerrit)
+	gitea, narrowed := plan.Gitea(opts)
+	validate(t, ownSchema(t, "gitea-create-review.request.schema.json"), "the Gitea review", gitea)
+	bitbucket := plan.Bitbucket(threaded)
+	for i, r := range bitbucket {
+		validate(t, ownSchema(t, "bitbucket-create-comment.request.schema.json"), fmt.Sprintf("Bitbucket request %d", i), r)
+	}
+	azure := plan.Azure(threaded)
+	for i, th := range azure {
+		validate(t, ownSchema(t, "azure-create-thread.request.schema.json"), fmt.Sprintf("Azure DevOps thread %d", i), th)
+	}
+	var gnotes []string
+	for _, n := range narrowed {
+		gnotes = append(gnotes, n.Comment+": "+n.Why)
+	}
+	return map[string][]byte{
+		"gerrit.json":    encode(t, gerrit),
+		"gitea.json":     encode(t, gitea),
+		"gitea-notes":    lines(gnotes),
+		"bitbucket.json": encode(t, bitbucket),
+		"azure.json":     encode(t, azure),
+	}
 }
 
 // An import archive (testdata/import-*.txtar) holds, from GitHub:
@@ -73,6 +120,14 @@ func TestExportGolden(t *testing.T) {
 //	-- discussions.json --  glab api projects/:id/merge_requests/N/discussions --paginate
 //	-- head --              optional: the merge request's head commit (--head)
 //	-- mr.diff --           glab mr diff N
+//
+// or from Gerrit (gerrit-comments.json, gerrit-messages.json), Gitea
+// (gitea-comments.json, gitea-reviews.json), Bitbucket (activities.json)
+// or Azure DevOps (threads.json), each listing validated against its
+// response schema (testdata/schemas), with the diff as change.diff or
+// pr.diff and an optional head; any archive may have
+//
+//	-- trust --          the accounts trusted to quote others, one a line
 //
 // and:
 //
@@ -103,8 +158,10 @@ func importArchive(t *testing.T, ar *txtar.Archive) *Imported {
 	var err error
 	if data, ok := optionalSection(ar, "discussions.json"); ok {
 		im, err = importGitLabArchive(t, ar, data)
-	} else {
+	} else if _, ok := optionalSection(ar, "comments.json"); ok {
 		im, err = importGitHubArchive(t, ar)
+	} else {
+		im, err = importNewForgeArchive(t, ar)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +177,7 @@ func importGitLabArchive(t *testing.T, ar *txtar.Archive, data []byte) (*Importe
 		t.Fatal(err)
 	}
 	head, _ := optionalSection(ar, "head")
-	return ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), strings.TrimSpace(string(head)))
+	return ImportGitLab(discussions, anchor.SplitDiffFile(section(t, ar, "mr.diff")), ImportOptions{Head: strings.TrimSpace(string(head)), Trust: archiveTrust(ar)})
 }
 
 // importGitHubArchive imports an archive's GitHub comments and reviews.
@@ -136,7 +193,7 @@ func importGitHubArchive(t *testing.T, ar *txtar.Archive) (*Imported, error) {
 			t.Fatal(err)
 		}
 	}
-	return ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")))
+	return ImportGitHub(comments, reviews, anchor.SplitDiffFile(section(t, ar, "pr.diff")), ImportOptions{Trust: archiveTrust(ar)})
 }
 
 // forEachArchive runs produce on every archive matching pattern and
@@ -183,7 +240,7 @@ func writeSections(t *testing.T, file string, ar *txtar.Archive, got map[string]
 			delete(got, ar.Files[i].Name)
 		}
 	}
-	for _, name := range []string{"github.json", "gitlab.json", "review.json", "notes"} {
+	for _, name := range []string{"github.json", "gitlab.json", "gerrit.json", "gitea.json", "gitea-notes", "bitbucket.json", "azure.json", "review.json", "notes"} {
 		if data, ok := got[name]; ok {
 			ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
 		}
@@ -269,4 +326,75 @@ func lines(ls []string) []byte {
 		return nil
 	}
 	return []byte(strings.Join(ls, "\n") + "\n")
+}
+
+// archiveTrust reads the optional trust section: the accounts trusted to
+// quote others (ImportOptions.Trust), one a line.
+func archiveTrust(ar *txtar.Archive) []string {
+	data, _ := optionalSection(ar, "trust")
+	return strings.Fields(string(data))
+}
+
+// importNewForgeArchive imports an archive's Gerrit, Gitea, Bitbucket or
+// Azure DevOps listing, after validating it against the forge's response
+// schema.
+func importNewForgeArchive(t *testing.T, ar *txtar.Archive) (*Imported, error) {
+	t.Helper()
+	head, _ := optionalSection(ar, "head")
+	opts := ImportOptions{Head: strings.TrimSpace(string(head)), Trust: archiveTrust(ar)}
+	diff, ok := optionalSection(ar, "change.diff")
+	if !ok {
+		diff = section(t, ar, "pr.diff")
+	}
+	patch := anchor.SplitDiffFile(diff)
+	listed := func(name, schema string) []byte {
+		data := section(t, ar, name)
+		dec := json.NewDecoder(bytes.NewReader(withoutXSSI(data)))
+		for dec.More() {
+			var page json.RawMessage
+			if err := dec.Decode(&page); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			validateJSON(t, ownSchema(t, schema), name, page)
+		}
+		return data
+	}
+	switch {
+	case hasSection(ar, "gerrit-comments.json"):
+		comments, err := ReadGerritComments("gerrit-comments.json", listed("gerrit-comments.json", "gerrit-comments.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		messages, err := ReadGerritMessages("gerrit-messages.json", listed("gerrit-messages.json", "gerrit-messages.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportGerrit(comments, messages, patch, opts)
+	case hasSection(ar, "gitea-comments.json"):
+		comments, err := ReadGiteaComments("gitea-comments.json", listed("gitea-comments.json", "gitea-review-comment.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reviews, err := ReadGiteaReviews("gitea-reviews.json", listed("gitea-reviews.json", "gitea-review.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportGitea(comments, reviews, patch, opts)
+	case hasSection(ar, "activities.json"):
+		activities, err := ReadBitbucketActivities("activities.json", listed("activities.json", "bitbucket-activities.response.schema.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ImportBitbucket(activities, patch, opts)
+	}
+	threads, err := ReadAzureThreads("threads.json", listed("threads.json", "azure-threads.response.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ImportAzure(threads, patch, opts)
+}
+
+func hasSection(ar *txtar.Archive, name string) bool {
+	_, ok := optionalSection(ar, name)
+	return ok
 }

@@ -3,6 +3,7 @@ package forge
 import (
 	"cmp"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -22,20 +23,34 @@ type Imported struct {
 	Comments int
 }
 
+// ImportOptions are what every import takes besides the listings.
+type ImportOptions struct {
+	// Head is the revision the patch is of: a commit (GitLab, Gitea) or a
+	// patch set number or commit (Gerrit). A thread placed on another
+	// revision is imported stale; "" takes every place as current.
+	Head string
+	// Trust names the forge accounts that post exports (their logins,
+	// usernames or unique names): in their posts, the replies an export
+	// quoted come back as replies by the authors the quotes name. In
+	// anyone else's post a quote naming someone else stays text.
+	Trust []string
+}
+
 // importer is what every import shares: the patch's index to place
-// comments on, the document being built, the ids taken so far and the
-// notes.
+// comments on, the document being built, the ids taken so far, the
+// accounts trusted to quote others, and the notes.
 type importer struct {
-	ix   *anchor.Index
-	rv   exReview
-	im   *Imported
-	used map[string]bool
+	ix    *anchor.Index
+	rv    exReview
+	im    *Imported
+	used  map[string]bool
+	trust map[string]bool
 }
 
 // newImporter starts an import on patch, split into lines. differ names
 // the command whose output the patch should be, for the error on a patch
 // with no file diff.
-func newImporter(patch []string, differ string) (*importer, error) {
+func newImporter(patch []string, differ string, opts ImportOptions) (*importer, error) {
 	ix, err := patchIndex(patch, differ)
 	if err != nil {
 		return nil, err
@@ -45,6 +60,10 @@ func newImporter(patch []string, differ string) (*importer, error) {
 		rv:   exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
 		im:   &Imported{},
 		used: map[string]bool{},
+	}
+	in.trust = make(map[string]bool, len(opts.Trust))
+	for _, t := range opts.Trust {
+		in.trust[t] = true
 	}
 	if n, first := invalidUTF8(patch); n > 0 {
 		// JSON strings hold Unicode text only: such bytes cannot travel.
@@ -69,6 +88,14 @@ func (in *importer) notef(format string, args ...any) {
 // is the post as the forge numbers it, for the notes.
 func (in *importer) comment(name, fallbackID, text, author, at string) *exComment {
 	body, quoted, id, marked := splitBody(text)
+	if len(quoted) > 0 && !in.mayQuote(author, quoted) {
+		// Words the forge does not show their author writing: the
+		// block stays what it is, text the post's author wrote.
+		names := quotedAuthors(quoted)
+		body, quoted = unmarked(text), nil
+		in.notef("%s: its body quotes replies by %s, but %s posted it: kept as text in its body (import --trust %s reads the quotes of an account that posts exports as replies)",
+			name, names, posterName(author), cmp.Or(author, "LOGIN"))
+	}
 	c := &exComment{ID: fallbackID, Author: author, Body: body, State: exchange.StateActive, At: at}
 	if marked && id != "" && !in.used[id] {
 		c.ID = id
@@ -80,6 +107,60 @@ func (in *importer) comment(name, fallbackID, text, author, at string) *exCommen
 		c.Replies = append(c.Replies, exReply{Author: q.author, Body: q.body, At: q.at})
 	}
 	return c
+}
+
+// mayQuote reports whether a post by author may carry quoted as
+// replies: when every quote names its author, or author is an account
+// the import trusts to post exports. A quote that names no one is not
+// its author's by name either: it would pass the post's words off as no
+// one's.
+func (in *importer) mayQuote(author string, quoted []reply) bool {
+	if in.trust[author] && author != "" {
+		return true
+	}
+	for _, q := range quoted {
+		if q.author != author {
+			return false
+		}
+	}
+	return true
+}
+
+// reply is a reply post as the import keeps it: a reply an export posted
+// (replyBody) by an account that may quote its author comes back as that
+// author's; any other post is its forge author's words, as written. name
+// is the post as the forge numbers it, for the notes.
+func (in *importer) reply(name, author, at, text string) exReply {
+	if q, ok := splitReplyBody(text); ok {
+		if in.mayQuote(author, []reply{q}) {
+			return exReply{Author: q.author, Body: q.body, At: q.at}
+		}
+		in.notef("%s: quotes a reply by %s, but %s posted it: kept as the poster's reply, its text as written (import --trust %s reads the quotes of an account that posts exports)",
+			name, cmp.Or(q.author, "no one by name"), posterName(author), cmp.Or(author, "LOGIN"))
+	}
+	return exReply{Author: author, Body: text, At: at}
+}
+
+// posterName names a post's author for the notes.
+func posterName(author string) string {
+	if author == "" {
+		return "a deleted account"
+	}
+	return author
+}
+
+// quotedAuthors names the authors quotes name, once each.
+func quotedAuthors(rs []reply) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		name := cmp.Or(r.author, "no one by name")
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // finish resolves every comment with the engine: an active one that does

@@ -16,6 +16,7 @@ type Plan struct {
 	Doc      *exchange.Document
 	Title    string
 	Summary  string
+	Verdict  string // VerdictSection, after the summary in the body
 	Problems []Problem
 	Left     []LeftOut
 	placed   []placed
@@ -34,14 +35,16 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 	}
 	rep := anchor.CheckDocument(doc, nil)
 	for _, d := range rep.Diagnostics {
-		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown {
+		// A duplicate member makes the file two reviews: which one would be
+		// sent depends on the reader.
+		if d.Code == exchange.CodeVersionMissing || d.Code == exchange.CodeVersionUnknown || d.Code == exchange.CodeDuplicateMember {
 			line, col := doc.Mapper().LineCol(d.Range.Start)
 			return nil, fmt.Errorf("not exporting: %d:%d: %s [%s]", line, col, d.Message, d.Code)
 		}
 	}
 	p := &Plan{Doc: doc, Title: doc.Review.Title, Summary: doc.Review.Summary}
 	for i, c := range doc.Review.Comments {
-		name, at := anchor.CommentName(c), c.Node.Start
+		name, at := c.Name(), c.Node.Start
 		if st := c.StateNorm(); st != exchange.StateActive {
 			p.Left = append(p.Left, LeftOut{Offset: at, Comment: name, Why: leftWhy(st)})
 			continue
@@ -93,13 +96,13 @@ func refused(rep *anchor.Report, c *exchange.Comment, r *anchor.Resolution) (Pro
 	}
 	switch {
 	case r == nil || r.Skipped:
-		return Problem{Offset: c.Node.Start, Comment: anchor.CommentName(c), Code: exchange.CodeSchema,
+		return Problem{Offset: c.Node.Start, Comment: c.Name(), Code: exchange.CodeSchema,
 			Message: "its anchor (path, side, start_line, end_line) cannot be read", Hint: "run lreview-lsp check for the details"}, true
 	case !r.Resolved:
 		if d, ok := diagnosticIn(rep, c, exchange.CodeOrphanedAnchor); ok {
 			return problemOf(c, d), true
 		}
-		return Problem{Offset: c.Node.Start, Comment: anchor.CommentName(c), Code: exchange.CodeOrphanedAnchor,
+		return Problem{Offset: c.Node.Start, Comment: c.Name(), Code: exchange.CodeOrphanedAnchor,
 			Message: "its anchor does not resolve against the patch"}, true
 	}
 	if d, ok := diagnosticIn(rep, c, exchange.CodeSnippetMismatch); ok {
@@ -127,7 +130,7 @@ func problemOf(c *exchange.Comment, d exchange.Diagnostic) Problem {
 	if h == "" && d.Code == exchange.CodeSchema {
 		h = "write the member as the format says (lreview-lsp check lists every problem)"
 	}
-	return Problem{Offset: d.Range.Start, Comment: anchor.CommentName(c), Code: d.Code, Message: d.Message, Hint: h}
+	return Problem{Offset: d.Range.Start, Comment: c.Name(), Code: d.Code, Message: d.Message, Hint: h}
 }
 
 // hint names a diagnostic's fixes: the preferred one, else every one.

@@ -43,7 +43,7 @@ func TestRoundTripRealDiffs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			im, err := ImportGitHub(comments, nil, patch)
+			im, err := ImportGitHub(comments, nil, patch, ImportOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

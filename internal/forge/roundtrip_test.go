@@ -57,7 +57,7 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				im, err := ImportGitHub(comments, reviews, patchLines(doc))
+				im, err := ImportGitHub(comments, reviews, patchLines(doc), ImportOptions{Trust: []string{"poster"}})
 				if err != nil {
 					t.Fatal(err)
 				}

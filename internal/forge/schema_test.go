@@ -51,3 +51,33 @@ func TestSchemasRejectWhatTheForgeRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnSchemasReject makes sure the schema subsets of testdata/schemas
+// can fail: a request or listing each forge's reference forbids is
+// refused.
+func TestOwnSchemasReject(t *testing.T) {
+	bad := []struct{ name, schema, json string }{
+		{"gerrit side not REVISION or PARENT", "gerrit-review-input.request.schema.json", `{"comments":{"a":[{"line":1,"side":"LEFT","message":"x"}]}}`},
+		{"gerrit comment on no line", "gerrit-review-input.request.schema.json", `{"comments":{"a":[{"line":0,"message":"x"}]}}`},
+		{"gerrit range without characters", "gerrit-review-input.request.schema.json", `{"comments":{"a":[{"line":2,"range":{"start_line":1,"end_line":2},"message":"x"}]}}`},
+		{"gerrit timestamp in RFC 3339", "gerrit-comments.response.schema.json", `{"a":[{"id":"x","message":"m","updated":"2026-12-01T09:00:00Z"}]}`},
+		{"gitea both positions", "gitea-create-review.request.schema.json", `{"event":"COMMENT","body":"","comments":[{"path":"a","body":"x","old_position":1,"new_position":2}]}`},
+		{"gitea GitHub's event", "gitea-create-review.request.schema.json", `{"event":"APPROVE","body":"","comments":[]}`},
+		{"gitea comment without a user", "gitea-review-comment.response.schema.json", `[{"id":1,"body":"","pull_request_review_id":1,"created_at":"2026-12-01T09:00:00Z","path":"a","commit_id":"c","position":1,"original_position":0}]`},
+		{"bitbucket reply with an anchor", "bitbucket-create-comment.request.schema.json", `{"text":"x","parent":{"id":1},"anchor":{"path":"a"}}`},
+		{"bitbucket line without its type", "bitbucket-create-comment.request.schema.json", `{"text":"x","anchor":{"path":"a","line":3}}`},
+		{"bitbucket page without values", "bitbucket-activities.response.schema.json", `{"size":0,"isLastPage":true,"start":0,"limit":25}`},
+		{"azure relative file path", "azure-create-thread.request.schema.json", `{"comments":[{"content":"x"}],"threadContext":{"filePath":"a.txt"}}`},
+		{"azure offset 0", "azure-create-thread.request.schema.json", `{"comments":[{"content":"x"}],"threadContext":{"filePath":"/a","rightFileStart":{"line":1,"offset":0},"rightFileEnd":{"line":1,"offset":1}}}`},
+		{"azure status not in the enum", "azure-threads.response.schema.json", `{"count":1,"value":[{"id":1,"publishedDate":"2026-12-01T09:00:00Z","comments":[],"isDeleted":false,"status":"resolved"}]}`},
+	}
+	for _, b := range bad {
+		var doc any
+		if err := json.Unmarshal([]byte(b.json), &doc); err != nil {
+			t.Fatalf("%s: %v", b.name, err)
+		}
+		if err := ownSchema(t, b.schema).Validate(doc); err == nil {
+			t.Errorf("%s: got valid, want a validation error", b.name)
+		}
+	}
+}

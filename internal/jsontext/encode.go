@@ -56,3 +56,17 @@ func AppendStringContent(dst []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s as a JSON string, quotes included, spelt as
+// AppendStringContent spells it.
+func AppendQuote(dst []byte, s string) []byte {
+	return append(AppendStringContent(append(dst, '"'), s), '"')
+}
+
+// Quote returns s as a JSON string spelt as leanreview writes it: Go's
+// encoding/json with HTML escaping off. It is the project's one string
+// encoder (with AppendQuote and AppendStringContent): the canonical
+// writer, every edit a fix or a feature makes, the generated reviews.
+func Quote(s string) string {
+	return string(AppendQuote(make([]byte, 0, len(s)+2), s))
+}

@@ -59,7 +59,7 @@ func codeAction(ctx context.Context, s *requestView, p *protocol.CodeActionParam
 		return commands, nil
 	}
 	for _, a := range actions {
-		if a.Command != nil { // an action that runs a command of its own, not an edit
+		if a.Command != nil && a.Edit == nil { // an action that runs a command of its own, not an edit
 			commands = append(commands, *a.Command)
 			continue
 		}
@@ -89,6 +89,9 @@ func applyEdit(ctx context.Context, s *requestView, args []any) (any, error) {
 }
 
 func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	if s.isSource(p.TextDocument.URI) {
+		return sourceCodeActions(ctx, s, p) // sourcerequests.go
+	}
 	conv, an, span, err := s.fileIn(ctx, p.TextDocument.URI, p.Range)
 	if err != nil {
 		return nil, err
@@ -101,8 +104,11 @@ func codeActionLiterals(ctx context.Context, s *requestView, p *protocol.CodeAct
 		context:  p.Context,
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: s.opts.Now()},
+		canShow:  s.canShowDocument(),
 	}
-	out := codeActions(an.Report, req)
+	out := s.appliedActions(codeActions(an.Report, req), req, an)
+	out = append(out, s.contractActions(p.TextDocument.URI, an, req)...)
+	out = append(out, s.bodyFileActions(req, an)...)
 	return append(out, s.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }
 
@@ -114,6 +120,9 @@ type actionRequest struct {
 	context  protocol.CodeActionContext
 	disabled []string
 	opts     features.ActionOptions
+	// canShow: the client shows a document (window/showDocument), so
+	// an action writing an empty body also puts the cursor there.
+	canShow bool
 }
 
 // wants reports whether the client asked for actions of kind: `only` is
@@ -151,7 +160,7 @@ func codeActions(rep *anchor.Report, req actionRequest) []protocol.CodeAction {
 			if offered[editsKey(a.Edits)] {
 				continue
 			}
-			ca := protocol.CodeAction{Title: a.Title, Kind: protocol.RefactorRewrite, Edit: req.edit(a.Edits)}
+			ca := protocol.CodeAction{Title: a.Title, Kind: protocol.RefactorRewrite, Edit: req.edit(a.Edits), Command: req.bodyCommand(a)}
 			// Asked for refactorings only, a fix reached from elsewhere in
 			// its comment is still a rewrite the person may want.
 			if d := a.Resolves; d != nil && req.wants(protocol.QuickFix) && !slices.Contains(req.disabled, d.Code) {

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // CommandShow is the command of every code lens: its one argument is a
@@ -16,7 +20,14 @@ import (
 // registers the commands of executeCommandProvider and forwards them, and
 // Neovim's codelens.run sends workspace/executeCommand for a command the
 // server lists. Neither needs client-side code.
+// A client that cannot show a document (no window/showDocument support)
+// is not offered the command: its lenses are labels without one.
 const CommandShow = "lreview.show"
+
+// codeRequestFailed is LSP 3.17's RequestFailed (-32803): the request was
+// valid but could not be carried out. go.lsp.dev/protocol v0.12.0
+// predates it.
+const codeRequestFailed jsonrpc2.Code = -32803
 
 // codeLenses converts features.Analysis.Lenses: the review's comments by state
 // and its problems at the top, each file's comments on its header, every
@@ -26,14 +37,23 @@ func codeLenses(ctx context.Context, s *requestView, p *protocol.CodeLensParams)
 	if err != nil {
 		return nil, err
 	}
-	shown := visibleDiagnostics(an.Diagnostics, s.currentSettings().Diagnostics.Disabled)
+	axis, axisDiags, hasAxis := s.contractLens(p.TextDocument.URI, an)
+	shown := visibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), s.currentSettings().Diagnostics.Disabled)
+	s.mu.Lock()
+	canShow := s.showDocument
+	s.mu.Unlock()
 	out := []protocol.CodeLens{}
-	for _, l := range an.Lenses(shown) {
-		target := protocol.Location{URI: p.TextDocument.URI, Range: conv.Range(l.Target)}
-		out = append(out, protocol.CodeLens{
-			Range:   conv.Range(l.Range),
-			Command: &protocol.Command{Title: l.Title, Command: CommandShow, Arguments: []any{target}},
-		})
+	lenses := an.Lenses(shown)
+	if hasAxis {
+		lenses = append(lenses, axis)
+	}
+	for _, l := range lenses {
+		cmd := &protocol.Command{Title: l.Title}
+		if canShow {
+			target := protocol.Location{URI: p.TextDocument.URI, Range: conv.Range(l.Target)}
+			cmd.Command, cmd.Arguments = CommandShow, []any{target}
+		}
+		out = append(out, protocol.CodeLens{Range: conv.Range(l.Range), Command: cmd})
 	}
 	return out, nil
 }
@@ -46,9 +66,19 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 		return applyEdit(ctx, s, p.Arguments)
 	case CommandApplySuggestion:
 		return applySuggestion(ctx, s, p.Arguments)
+	case CommandNextComment, CommandPreviousComment:
+		return moveToComment(ctx, s, p.Arguments, p.Command == CommandNextComment)
+	case CommandShowBody:
+		return showBody(ctx, s, p.Arguments)
+	case CommandEditBody:
+		return editBody(ctx, s, p.Arguments)
+	case CommandSetBody:
+		return setBody(ctx, s, p.Arguments)
+	case CommandOpenBody:
+		return openBody(ctx, s, p.Arguments)
 	}
 	if p.Command != CommandShow {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s, %s and %s", p.Command, CommandShow, CommandApplyEdit, CommandApplySuggestion))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))
 	}
 	var loc protocol.Location
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {
@@ -58,14 +88,14 @@ func executeCommand(ctx context.Context, s *requestView, p *protocol.ExecuteComm
 	can := s.showDocument
 	s.mu.Unlock()
 	if !can {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandShow+" needs a client that supports window/showDocument")
+		return nil, jsonrpc2.NewError(codeRequestFailed, CommandShow+" needs a client that supports window/showDocument")
 	}
 	var res protocol.ShowDocumentResult
 	if _, err := s.conn.Call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: protocol.URI(loc.URI), TakeFocus: true, Selection: &loc.Range}, &res); err != nil {
 		return nil, err
 	}
 	if !res.Success {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the client did not show "+string(loc.URI))
+		return nil, jsonrpc2.NewError(codeRequestFailed, "the client did not show "+string(loc.URI))
 	}
 	return nil, nil
 }

@@ -1,10 +1,13 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -86,7 +89,9 @@ func TestCodeLensesPerFileAndTheirCommand(t *testing.T) {
 }
 
 // TestExecuteCommandRefusesWhatItCannotDo: a wrong command or argument is
-// an error reply, and so is a client without window/showDocument.
+// an InvalidParams reply; a client without window/showDocument is not
+// offered lreview.show, gets lenses that are labels, and a RequestFailed
+// reply if it runs the command anyway.
 func TestExecuteCommandRefusesWhatItCannotDo(t *testing.T) {
 	s := navOpen(t, lensReview, nil, navEncodings[0].enc)
 	loc := protocol.Location{URI: s.uri}
@@ -99,15 +104,32 @@ func TestExecuteCommandRefusesWhatItCannotDo(t *testing.T) {
 		{"not a location", map[string]any{"command": CommandShow, "arguments": []any{42}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := s.c.call("workspace/executeCommand", tc.args, nil); err == nil {
-				t.Errorf("%s: got no error", tc.name)
+			var e *jsonrpc2.Error
+			if err := s.c.call("workspace/executeCommand", tc.args, nil); !errors.As(err, &e) || e.Code != jsonrpc2.InvalidParams {
+				t.Errorf("%s: got %v, want InvalidParams (-32602)", tc.name, err)
 			}
 		})
 	}
 	c := newTestClient(t, Options{})
-	c.mustCall("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
+	var res struct {
+		Capabilities struct {
+			ExecuteCommandProvider struct{ Commands []string }
+		}
+	}
+	c.mustCall("initialize", map[string]any{"capabilities": map[string]any{}}, &res)
+	if cmds := res.Capabilities.ExecuteCommandProvider.Commands; slices.Contains(cmds, CommandShow) {
+		t.Errorf("client without showDocument: offered commands %v, want no %s", cmds, CommandShow)
+	}
+	c.notifyServer("initialized", map[string]any{})
+	c.open(s.uri, lensReview)
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": s.uri}}, &lenses)
+	if len(lenses) == 0 || lenses[0].Command == nil || lenses[0].Command.Command != "" || lenses[0].Command.Title == "" {
+		t.Errorf("client without showDocument: got lenses %+v, want labels without a command", lenses)
+	}
+	var e *jsonrpc2.Error
 	err := c.call("workspace/executeCommand", map[string]any{"command": CommandShow, "arguments": []any{loc}}, nil)
-	if err == nil || !strings.Contains(err.Error(), "window/showDocument") {
-		t.Errorf("client without showDocument: got %v, want an error naming window/showDocument", err)
+	if !errors.As(err, &e) || e.Code != -32803 || !strings.Contains(err.Error(), "window/showDocument") {
+		t.Errorf("client without showDocument: got %v, want RequestFailed (-32803) naming window/showDocument", err)
 	}
 }

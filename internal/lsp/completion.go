@@ -63,10 +63,16 @@ func completionList(conv Converter, c features.Completion, snippets bool, caps c
 			item.InsertTextFormat = protocol.InsertTextFormatSnippet
 			item.TextEdit.NewText = it.Snippet
 		}
-		if strings.Contains(item.TextEdit.NewText, "\n") && caps.asIs {
-			// Its lines are indented as the document's comments are:
-			// the client must not indent them again.
-			item.InsertTextMode = protocol.InsertTextModeAsIs
+		if strings.Contains(item.TextEdit.NewText, "\n") {
+			if caps.asIs {
+				// Its lines are indented as the document's comments are:
+				// the client must not indent them again.
+				item.InsertTextMode = protocol.InsertTextModeAsIs
+			} else {
+				// The client indents them by the cursor's line (the
+				// protocol's default mode), so they say only the rest.
+				item.TextEdit.NewText = features.RelativeIndent(item.TextEdit.NewText, c.Indent)
+			}
 		}
 		switch {
 		case it.Doc != "" && caps.docMarkdown:

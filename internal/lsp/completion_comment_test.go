@@ -49,7 +49,7 @@ func TestCompletionNewComment(t *testing.T) {
 				}
 				it := list.Items[0]
 				if snippets {
-					for _, want := range []string{`"${1:c`, `"${2:`, `"${3|`, `${4:`, `"$0"`} {
+					for _, want := range []string{`"${1:c`, `"${2:`, `"${3:`, `${4:`, `"$0"`} {
 						if !strings.Contains(it.TextEdit.NewText, want) || it.InsertTextFormat != protocol.InsertTextFormatSnippet {
 							t.Errorf("%s: snippet %q (format %v): want %s in it", tc.name, it.TextEdit.NewText, it.InsertTextFormat, want)
 						}

@@ -107,6 +107,8 @@ func TestCompletion(t *testing.T) {
 				filter  string
 				detail  string // substring
 				doc     string // substring of the Markdown documentation
+				// colonAfter: each item adds ": " after the closing quote.
+				colonAfter bool
 			}{
 				{
 					name: "side after its colon", text: cplReview("{\"id\": \"😀3\", \"path\": \"é.go\", \"side\": "+cplCursor+"\n      \"start_line\": 2, \"body\": \"b\"}", false),
@@ -130,9 +132,10 @@ func TestCompletion(t *testing.T) {
 					item: "4", newText: "4", detail: "  return",
 				},
 				{
+					// Within the quotes, the name alone; the colon after them.
 					name: "a member name in the quotes the editor closed", text: cplReview(`{"id": "😀3", "`+cplCursor+`"}`, false),
-					replace: `""`, labels: commentKeys,
-					item: "path", kind: protocol.CompletionItemKindProperty, newText: `"path": `, filter: `"path"`, detail: "File path (required)", doc: "**without** the `a/` or `b/` prefix",
+					labels: commentKeys, colonAfter: true,
+					item: "path", kind: protocol.CompletionItemKindProperty, newText: `path`, filter: `path`, detail: "File path (required)", doc: "**without** the `a/` or `b/` prefix",
 				},
 				{
 					name: "reply members", text: cplReview(`{"id": "😀3", "replies": [{"author": "😀", `+cplCursor+`}]}`, false),
@@ -164,7 +167,10 @@ func TestCompletion(t *testing.T) {
 						if it.TextEdit == nil || it.TextEdit.Range != want {
 							t.Errorf("%s: item %q: got edit %+v, want range %+v (over %q)", tc.name, it.Label, it.TextEdit, want, tc.replace)
 						}
-						if it.InsertTextFormat != protocol.InsertTextFormatPlainText || len(it.AdditionalTextEdits) > 0 {
+						colon := []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: pos.Line, Character: pos.Character + 1}, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, NewText: ": "}}
+						if tc.colonAfter && !slices.Equal(it.AdditionalTextEdits, colon) {
+							t.Errorf("%s: item %q: got extra edits %v, want %v", tc.name, it.Label, it.AdditionalTextEdits, colon)
+						} else if it.InsertTextFormat != protocol.InsertTextFormatPlainText || !tc.colonAfter && len(it.AdditionalTextEdits) > 0 {
 							t.Errorf("%s: item %q: got format %v and extra edits %v, want plain text alone", tc.name, it.Label, it.InsertTextFormat, it.AdditionalTextEdits)
 						}
 					}

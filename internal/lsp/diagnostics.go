@@ -22,6 +22,7 @@ import (
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	found := append(slices.Clip(an.Diagnostics), s.worktreeDiagnostics(f, sn.uri, an)...)
+	found = append(found, s.contractDiagnostics(sn.uri, an)...)
 	ds := visibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
 	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Mapper, Enc: sn.enc}, ds)
 	if err != nil {
@@ -36,6 +37,7 @@ func (s *Server) publish(f *file, sn *snapshot, an *Analysis, gen uint64) {
 	f.out = &outgoing{sn: sn, gen: gen, parts: parts}
 	s.mu.Unlock()
 	s.sendOutgoing()
+	s.sourcesChanged(false) // its comments on the source files
 }
 
 // outgoing is a publish decided and not yet sent. A file has one at most,

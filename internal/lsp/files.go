@@ -29,6 +29,10 @@ type file struct {
 	waiting bool
 	// out is the publish waiting to be sent, under Server.mu.
 	out *outgoing
+	// scheduled numbers the calls of schedule, under Server.mu: a timer
+	// that waited for an earlier analysis runs only if no later call
+	// replaced it meanwhile.
+	scheduled uint64
 }
 
 // requestView is the server as one request sees it: the documents as
@@ -41,15 +45,27 @@ type requestView struct {
 	used []*snapshot
 }
 
-// view returns the documents as they are now, for a request.
+// view returns the documents as they are now, for a request, and pins
+// them until release: a later version does not stop the analysis of one
+// the request may need, which it then answers for (supersede).
 func (s *Server) view() *requestView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := &requestView{Server: s, docs: make(map[protocol.DocumentURI]*snapshot, len(s.files))}
 	for uri, f := range s.files {
 		v.docs[uri] = f.latest
+		f.latest.pins.Add(1)
 	}
 	return v
+}
+
+// release unpins the request's documents once it is answered. An
+// analysis that went on only for it still completes: the next version's
+// starts from it.
+func (v *requestView) release() {
+	for _, sn := range v.docs {
+		sn.pins.Add(-1)
+	}
 }
 
 // snapshot returns the request's version of uri.
@@ -65,12 +81,11 @@ func (v *requestView) snapshot(uri protocol.DocumentURI) (*snapshot, error) {
 // superseded returns a ContentModified error when a result computed on
 // the documents the request read is of no use: one of them was closed
 // since, or the result is edits (edits) and one of them has a newer
-// version, whose text the edits would corrupt. Any other result computed
-// on an older version is still useful (a hover, a completion list while a
-// person types on), and is sent.
+// version, whose text the edits would corrupt. Any other result was
+// computed on the version the request was sent for, and is sent.
 func (v *requestView) superseded(edits bool) error {
 	for _, sn := range v.used {
-		if errors.Is(context.Cause(sn.ctx), errSuperseded) && (edits || v.latestSnapshot(sn.uri) == nil) {
+		if latest := v.latestSnapshot(sn.uri); latest == nil || edits && latest != sn {
 			return contentModified(sn)
 		}
 	}
@@ -88,27 +103,11 @@ func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
 	return nil
 }
 
-// newest returns the newest snapshot of the document sn is a version of,
-// which the request reads in sn's place, or nil once the document is
-// closed.
-func (v *requestView) newest(sn *snapshot) *snapshot {
-	next := v.latestSnapshot(sn.uri)
-	if next == nil || next == sn {
-		return nil
-	}
-	if i := slices.Index(v.used, sn); i >= 0 {
-		v.used[i] = next
-	} else {
-		v.used = append(v.used, next)
-	}
-	return next
-}
-
 // stale reports whether the request's own snapshot of uri has a newer
 // version: a position that does not fit the newer one's text was meant
 // for the older one, and the request cannot be answered.
 func (v *requestView) stale(uri protocol.DocumentURI) error {
-	if sn := v.docs[uri]; sn != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
+	if sn := v.docs[uri]; sn != nil && v.latestSnapshot(uri) != sn {
 		return contentModified(sn)
 	}
 	return nil
@@ -130,23 +129,15 @@ func (v *requestView) fileAnalysis(ctx context.Context, uri protocol.DocumentURI
 	return Converter{M: an.Mapper, Enc: sn.enc}, an, nil
 }
 
-// analysisOf returns the request's version of uri and its analysis; when
-// a newer version cancelled that analysis before it was done, the newest
-// version and its analysis, at hand or on its way, answer instead.
+// analysisOf returns the request's version of uri and its analysis: the
+// answer is for the version the request was sent for (a version merged
+// into a later one before anyone asked is ContentModified).
 func (v *requestView) analysisOf(ctx context.Context, uri protocol.DocumentURI) (*snapshot, *Analysis, error) {
 	sn, err := v.snapshot(uri)
 	if err != nil {
 		return nil, nil, err
 	}
 	an, err := sn.analysis(ctx)
-	for err != nil && errors.Is(context.Cause(sn.ctx), errSuperseded) {
-		next := v.newest(sn)
-		if next == nil {
-			break
-		}
-		sn = next
-		an, err = sn.analysis(ctx)
-	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,41 +173,46 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 }
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
+	if s.openSource(&p.TextDocument) {
+		return nil // a source document (sources.go), never read as a review
+	}
+	text := exchange.NewText(p.TextDocument.Text)
+	m := exchange.NewTextMapper(text)
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, exchange.NewText(p.TextDocument.Text), nil, exchange.Change{})
+	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, text, m, nil, exchange.Change{})
 	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
-	s.schedule(f, 0)
+	s.schedule(f, 0, nil)
 	return nil
 }
 
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
+	if ok, err := s.changeSource(p); ok {
+		return err
+	}
 	s.mu.Lock()
 	f := s.files[p.TextDocument.URI]
 	if f == nil {
 		s.mu.Unlock()
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
-	text := f.latest.text
+	text, m := f.latest.text, f.latest.mapper
+	if an := f.latest.analyzed(); an != nil {
+		// Its document holds the same bytes, in one run where the
+		// analysis had to read them so (a patch cut by edits): the next
+		// text shares that.
+		text = an.Doc.Text
+	}
 	// What the changes leave alone, told to the analysis so that it need
 	// not compare the texts: at first, everything.
 	change := exchange.Change{Prefix: text.Len(), Suffix: text.Len()}
-	var m *exchange.Mapper
-	if an := f.latest.analyzed(); an != nil {
-		// Analyzed already: its mapper fits the text, and its document
-		// holds the same bytes, in one run where the analysis had to read
-		// them so (a patch cut by edits): the next text shares that.
-		m, text = an.Mapper, an.Doc.Text
-	}
-	for i, ch := range p.ContentChanges {
+	for _, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			text, change = exchange.NewText(ch.Text), exchange.Change{}
-			continue
-		}
-		if m == nil || i > 0 {
 			m = exchange.NewTextMapper(text)
+			continue
 		}
 		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, s.enc)
 		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, s.enc)
@@ -224,15 +220,21 @@ func didChange(ctx context.Context, s *Server, p *changeParams) error {
 			s.mu.Unlock()
 			return fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
 		}
-		change = change.Then(exchange.Change{Prefix: start, Suffix: text.Len() - end})
+		one := exchange.Change{Prefix: start, Suffix: text.Len() - end}
+		change = change.Then(one)
 		text = text.Replace(start, end, ch.Text)
+		m = m.Edited(text, one)
 	}
 	old := f.latest
-	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, old, change)
-	old.cancel(errSuperseded)
+	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, m, old, change)
+	old.supersede()
 	delay := f.debounce(s.opts.Debounce, old)
+	var after *snapshot
+	if old.running() && old.ctx.Err() == nil {
+		after = old // a request waits for it: the next analysis starts from it
+	}
 	s.mu.Unlock()
-	s.schedule(f, delay)
+	s.schedule(f, delay, after)
 	return nil
 }
 
@@ -260,6 +262,9 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
 	// Under pubMu, so that a publisher that found the file open has sent
 	// before this clears it, and one that comes later finds it closed.
+	if s.closeSource(p.TextDocument.URI) {
+		return nil
+	}
 	s.pubMu.Lock()
 	defer s.unlockPub()
 	s.mu.Lock()
@@ -267,13 +272,17 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	delete(s.files, p.TextDocument.URI)
 	s.mu.Unlock()
 	s.forgetReview(p.TextDocument.URI)
+	s.sourcesChanged(true) // its file on disk, if in scope, stands for it again
 	// Clear the diagnostics: the editor no longer shows the file.
 	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 }
 
 // schedule analyzes f's latest snapshot after delay and publishes its
-// diagnostics, unless a newer version arrived meanwhile.
-func (s *Server) schedule(f *file, delay time.Duration) {
+// diagnostics, unless a newer version arrived meanwhile. When after, an
+// earlier version's analysis, is running, it waits for it too: the
+// changes since are merged into one analysis that starts from after's,
+// rather than one running beside it from further back.
+func (s *Server) schedule(f *file, delay time.Duration, after *snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f.timer != nil {
@@ -282,10 +291,19 @@ func (s *Server) schedule(f *file, delay time.Duration) {
 	if s.closed {
 		return
 	}
+	f.scheduled++
+	mine := f.scheduled
 	f.timer = time.AfterFunc(delay, func() {
+		if after != nil {
+			select {
+			case <-after.done:
+			case <-s.bg.Done():
+				return
+			}
+		}
 		s.mu.Lock()
 		sn := f.latest
-		if s.closed || !s.isLatest(f, sn) {
+		if s.closed || !s.isLatest(f, sn) || f.scheduled != mine {
 			s.mu.Unlock()
 			return
 		}

@@ -15,6 +15,9 @@ import (
 // The text is Markdown for a client whose hover.contentFormat lists it,
 // plain text otherwise.
 func hover(ctx context.Context, s *requestView, p *protocol.HoverParams) (*protocol.Hover, error) {
+	if s.isSource(p.TextDocument.URI) {
+		return sourceHover(ctx, s, p) // sourcerequests.go
+	}
 	conv, an, off, err := s.fileAt(ctx, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err

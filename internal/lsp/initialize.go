@@ -15,6 +15,7 @@ import (
 // some real clients' capability shapes, so the server decodes its own.
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	ClientInfo            clientInfo      `json:"clientInfo"`
 	workspaceParams
 	Capabilities struct {
 		Workspace workspaceCapabilities `json:"workspace"`
@@ -86,8 +87,13 @@ var TokenTypes = []string{"diffHeader", "diffHunk", "diffAdded", "diffRemoved", 
 // CodeActionKindFixAll is source.fixAll scoped to this server.
 const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 
-// ServerCapabilities is what the server offers, whatever the client.
-func ServerCapabilities(enc exchange.Encoding) Capabilities {
+// ServerCapabilities is what the server offers a client that negotiated
+// enc, and that can (canShow) or cannot show a document for lreview.show.
+func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
+	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandNextComment, CommandPreviousComment, CommandEditBody, CommandSetBody, CommandOpenBody}
+	if canShow {
+		commands = append([]string{CommandShow, CommandShowBody}, commands...)
+	}
 	return Capabilities{
 		ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
@@ -106,7 +112,7 @@ func ServerCapabilities(enc exchange.Encoding) Capabilities {
 			DocumentSymbolProvider:     true,
 			FoldingRangeProvider:       true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
-			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{CommandShow, CommandApplyEdit, CommandApplySuggestion}},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: commands},
 			DocumentFormattingProvider: true,
 			SemanticTokensProvider: map[string]any{
 				"legend": protocol.SemanticTokensLegend{
@@ -156,14 +162,15 @@ func initialize(ctx context.Context, s *requestView, p *initializeParams) (*init
 	s.mu.Lock()
 	s.enc = enc
 	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
-	s.showDocument = p.Capabilities.Window.ShowDocument.Support
+	s.showDocument = p.showsDocuments()
+	s.bodies.offer.Store(p.ClientInfo.Name == "helix") // no way of its own to open a body
 	s.client = p.clientCaps()
 	s.settings = parseSettings(p.InitializationOptions, s.settings)
 	s.state = stateInitialized
 	s.mu.Unlock()
 	s.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	return &initializeResult{
-		Capabilities: ServerCapabilities(enc),
+		Capabilities: ServerCapabilities(enc, p.showsDocuments()),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: s.opts.Version},
 	}, nil
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
+	// Poll is how often the reviewed files are looked at for a client
+	// that does not watch them (poll.go): 0 is DefaultPoll, less than 0
+	// never.
+	Poll time.Duration
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
@@ -98,6 +102,12 @@ type Server struct {
 
 	// wt is what the session knows of working trees (worktree.go).
 	wt *worktreeState
+	// contracts is the contract axis's state (contract.go).
+	contracts contractState
+	// src is the source documents and the reviews in scope (sources.go).
+	src *sourceState
+	// bodies are the bodies opened as files (bodyfile.go).
+	bodies bodyFiles
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and
@@ -136,6 +146,7 @@ func NewServer(opts Options) *Server {
 		stopBG:        stop,
 		exit:          make(chan int, 1),
 		wt:            newWorktreeState(),
+		src:           newSourceState(),
 	}
 }
 
@@ -286,6 +297,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
+		v.release()
 		cancel()
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
 		return
@@ -302,6 +314,7 @@ func (s *Server) goRequest(ctx context.Context, reply jsonrpc2.Replier, call *js
 			delete(s.inflight, id)
 			s.mu.Unlock()
 			cancel()
+			v.release()
 		}()
 		result, err := s.call(reqCtx, v, call.Method(), h, call.Params())
 		if reqCtx.Err() != nil && ctx.Err() == nil {

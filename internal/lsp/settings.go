@@ -22,6 +22,18 @@ type Settings struct {
 	SourceRoot string `json:"sourceRoot"`
 	// WorkingTree false turns the working-tree features off.
 	WorkingTree *bool `json:"workingTree"`
+	// Reviews are the globs of the review files in scope under the
+	// source root, besides the open ones (scope.go); none: the default,
+	// "**/*.review.json".
+	Reviews []string `json:"reviews"`
+	// Comments shape the comments published on the source files:
+	// Severity is "information" unless "error", "warning" or "hint";
+	// Outdated false hides the comments whose lines the file no longer
+	// holds.
+	Comments struct {
+		Severity string `json:"severity"`
+		Outdated *bool  `json:"outdated"`
+	} `json:"comments"`
 }
 
 // parseSettings reads raw settings. Clients send their whole current
@@ -37,7 +49,7 @@ func parseSettings(raw json.RawMessage, cur Settings) Settings {
 	}
 	if wrapped, ok := members["lreview"]; ok {
 		raw = wrapped
-	} else if !slices.ContainsFunc([]string{"author", "diagnostics", "sourceRoot", "workingTree"}, func(k string) bool { _, ok := members[k]; return ok }) {
+	} else if !slices.ContainsFunc([]string{"author", "diagnostics", "sourceRoot", "workingTree", "reviews", "comments"}, func(k string) bool { _, ok := members[k]; return ok }) {
 		return cur
 	}
 	// A fresh value: Unmarshal writes into the slices it is given, and
@@ -71,7 +83,8 @@ func didChangeConfiguration(ctx context.Context, s *Server, p *configParams) err
 	}
 	s.mu.Unlock()
 	for _, f := range files {
-		s.schedule(f, 0) // republish with the new filter
+		s.schedule(f, 0, nil) // republish with the new filter
 	}
+	s.sourcesChanged(true)
 	return nil
 }

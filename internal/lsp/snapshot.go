@@ -23,6 +23,10 @@ type snapshot struct {
 	version int32
 	text    exchange.Text
 	enc     exchange.Encoding
+	// mapper maps text's positions: the next version's changes are
+	// converted with it and it is made from the last one's, edited, so
+	// that a change costs what it changed, not a scan of the document.
+	mapper *exchange.Mapper
 
 	// seq orders the snapshots of one document; hist is what they share.
 	seq  uint64
@@ -30,7 +34,8 @@ type snapshot struct {
 	// cache holds what publishes and requests reuse of this version.
 	cache *versionCache
 	// ctx is cancelled, with errSuperseded, when a newer version comes
-	// or the document is closed, and when the server exits.
+	// and no request waits for the analysis (supersede), or the document
+	// is closed, and when the server exits.
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 
@@ -39,7 +44,12 @@ type snapshot struct {
 	// spawn runs the analysis on a goroutine the server counts.
 	spawn   func(func()) bool
 	started atomic.Bool
-	done    chan struct{}
+	// pins counts the requests that arrived while this was the latest
+	// version and are not answered yet: a newer version does not stop
+	// the analysis they may need, so that each is answered for the
+	// version it was sent for (requestView).
+	pins atomic.Int32
+	done chan struct{}
 	// an and err are the outcome, set before done is closed: the
 	// analysis, or why there is none (then stack is where it failed).
 	an    *Analysis
@@ -100,6 +110,13 @@ func (h *history) since(seq uint64) (*Analysis, *exchange.Change) {
 	return h.an, &ch
 }
 
+// newest is the newest analysis completed, nil before the first.
+func (h *history) newest() *Analysis {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.an
+}
+
 func (h *history) record(seq uint64, an *Analysis) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -115,7 +132,8 @@ func (h *history) record(seq uint64, an *Analysis) {
 
 var (
 	// errSuperseded is why a snapshot's analysis was cancelled by the
-	// document's next version or its close.
+	// document's next version (when no request waited for it) or its
+	// close.
 	errSuperseded = errors.New("a newer version superseded this one")
 	// errExiting answers what needed an analysis once the server exits.
 	errExiting = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting")
@@ -124,8 +142,9 @@ var (
 // newSnapshot makes the next version of a document after prev (nil for
 // a document just opened), whose text differs from prev's as ch says;
 // s.mu must be held.
-func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text exchange.Text, prev *snapshot, ch exchange.Change) *snapshot {
+func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text exchange.Text, m *exchange.Mapper, prev *snapshot, ch exchange.Change) *snapshot {
 	sn := newSnapshot(s.bg, uri, version, text, s.enc, prev)
+	sn.mapper = m
 	if prev != nil {
 		sn.hist.add(sn.seq, ch)
 		sn.cache = prev.cache.next(ch, prev.text.Len(), text.Len())
@@ -168,7 +187,8 @@ func (s *Server) spawn(fn func()) bool {
 // analysis returns the snapshot's analysis, computing it now if nobody
 // has. The computation runs on its own goroutine so that a cancelled
 // request stops waiting for it; it still completes, for the next caller,
-// unless a newer version cancels it: then the answer is ContentModified.
+// unless a newer version superseded it while no request held it: then
+// the answer is ContentModified.
 func (sn *snapshot) analysis(ctx context.Context) (*Analysis, error) {
 	sn.start()
 	select {
@@ -186,6 +206,16 @@ func (sn *snapshot) start() {
 	if !sn.spawn(sn.run) {
 		sn.err = errExiting
 		close(sn.done)
+	}
+}
+
+// supersede is told that a newer version came; s.mu must be held. The
+// analysis stops at its next checkpoint, unless a request holds the
+// version: then it is finished for the request, and the newer version's
+// analysis starts from it (the debounce timer waits for it).
+func (sn *snapshot) supersede() {
+	if sn.pins.Load() == 0 {
+		sn.cancel(errSuperseded)
 	}
 }
 

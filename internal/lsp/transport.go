@@ -6,6 +6,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"io"
 	"strconv"
 	"strings"
@@ -37,7 +38,9 @@ const (
 	// (reviewgen.Default), with room for its escaping in a didOpen. A larger request is
 	// answered with Invalid Request; a larger didOpen or didChange leaves
 	// the document unchecked, with a diagnostic that says why.
-	MaxMessageSize = 64 << 20
+	// It is filewrite.MaxSize, the limit on a review or a diff read
+	// from a path too: one limit for every way in.
+	MaxMessageSize = filewrite.MaxSize
 	// MaxNesting is the deepest a message may nest arrays and objects. It
 	// is checked before any decoder, which recurses, sees the message. LSP
 	// messages nest a dozen levels; settings a few more.

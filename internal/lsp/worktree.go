@@ -11,7 +11,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
@@ -41,10 +40,13 @@ type worktreeState struct {
 	// warm the reviews whose files were read once (worktreeDiagnostics).
 	watched map[protocol.DocumentURI]string
 	warm    map[protocol.DocumentURI]bool
+	// polled are, by review, the patch's files the server looks at
+	// itself when the client does not watch them (poll.go).
+	polled map[protocol.DocumentURI][]string
 }
 
 func newWorktreeState() *worktreeState {
-	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}}
+	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}, polled: map[protocol.DocumentURI][]string{}}
 }
 
 // workspaceParams is what initialize says about the workspace.
@@ -62,10 +64,21 @@ type workspaceCapabilities struct {
 	DidChangeWatchedFiles struct {
 		DynamicRegistration bool `json:"dynamicRegistration"`
 	} `json:"didChangeWatchedFiles"`
+	WorkspaceEdit struct {
+		DocumentChanges bool `json:"documentChanges"`
+	} `json:"workspaceEdit"`
 }
 
 // initWorktree records initialize's workspace and capabilities.
 func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
+	// A client that watches no files has the server look (poll.go),
+	// started once the lock below is released.
+	watch := false
+	defer func() {
+		if !watch {
+			s.startPolling()
+		}
+	}()
 	w := s.wt
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -80,6 +93,10 @@ func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
 		}
 	}
 	w.watch = caps.DidChangeWatchedFiles.DynamicRegistration
+	s.src.mu.Lock()
+	s.src.documentChanges = caps.WorkspaceEdit.DocumentChanges
+	s.src.mu.Unlock()
+	watch = w.watch
 }
 
 // fileOf is the path of a file: URI, or "".
@@ -147,10 +164,10 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 // it has the client watch the files they were read from.
 //
 // The first time for a review they are not waited for: reading a large
-// review's files would delay its first diagnostics, so they are computed
-// on the side (the tree keeps the files and locations) and f is
-// published again. Later publishes find the files read and the lines
-// located, unless a file changed, and include them at once.
+// review's files would delay its first diagnostics, so the files are
+// read on the side (the tree's cache keeps them) and f is published
+// again. Later publishes find the files read, unless one changed, and
+// include the diagnostics at once.
 func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *Analysis) []exchange.Diagnostic {
 	t := s.treeFor(docURI)
 	if t == nil {
@@ -163,8 +180,12 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 	w.mu.Unlock()
 	if !warm {
 		s.spawn(func() {
-			an.WorktreeDiagnostics(t)
-			s.schedule(f, 0)
+			for _, fd := range an.Index.Files {
+				if fd.NewName != "" {
+					t.Read(fd.NewName) // an unreadable file is said by the publish
+				}
+			}
+			s.schedule(f, 0, nil)
 		})
 		return nil
 	}
@@ -178,16 +199,20 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *A
 // they changed since the last registration for this review.
 func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *Analysis) {
 	var watchers []protocol.FileSystemWatcher
-	var names []string
+	var names, paths []string
 	for _, f := range an.Index.Files {
 		if file, err := t.Read(f.NewName); err == nil {
 			names = append(names, file.Abs)
+			paths = append(paths, file.Path)
 			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(file.Abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
 		}
 	}
 	key := strings.Join(names, "\n")
 	w := s.wt
 	w.mu.Lock()
+	if !w.watch {
+		w.polled[docURI] = paths
+	}
 	old, had := w.watched[docURI]
 	if !w.watch || len(watchers) == 0 || had && old == key {
 		w.mu.Unlock()
@@ -219,6 +244,7 @@ func (s *Server) forgetReview(docURI protocol.DocumentURI) {
 	_, had := w.watched[docURI]
 	delete(w.watched, docURI)
 	delete(w.warm, docURI)
+	delete(w.polled, docURI)
 	w.mu.Unlock()
 	if !had {
 		return
@@ -250,9 +276,10 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 	for _, f := range files {
 		t := s.treeFor(f.uri)
 		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return worktree.Within(t.Root(), path) }) {
-			s.schedule(f, 0)
+			s.schedule(f, 0, nil)
 		}
 	}
+	s.sourcesOnDisk(changed)
 	return nil
 }
 
@@ -328,7 +355,7 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 	switch {
 	case t == nil:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, string(docURI)+" has no working tree")
-	case ci < 0 || ci >= len(an.Doc.Review.Comments) || anchor.CommentName(an.Doc.Review.Comments[ci]) != name:
+	case ci < 0 || ci >= len(an.Doc.Review.Comments) || an.Doc.Review.Comments[ci].Name() != name:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s has no comment %s at index %d", docURI, name, ci))
 	}
 	sg, err := an.Suggestion(t, ci)

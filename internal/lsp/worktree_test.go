@@ -38,6 +38,15 @@ func newWTSessionWith(t *testing.T, settings, caps map[string]any) *wtSession {
 	root, review := testreviews.WorktreeRepo(t, 0, "")
 	c := newTestClient(t, Options{})
 	caps["workspace"] = map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}
+	initializeIn(c, root, caps, settings)
+	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
+	c.open(s.uri, testreviews.WorktreeReview)
+	return s
+}
+
+// initializeIn initializes c as a client with caps whose one workspace
+// folder is root, with settings (when not nil) as initializationOptions.
+func initializeIn(c *testClient, root string, caps, settings map[string]any) {
 	params := map[string]any{
 		"processId":        nil,
 		"workspaceFolders": []any{map[string]any{"uri": uri.File(root), "name": "repo"}},
@@ -48,9 +57,6 @@ func newWTSessionWith(t *testing.T, settings, caps map[string]any) *wtSession {
 	}
 	c.mustCall("initialize", params, nil)
 	c.notifyServer("initialized", map[string]any{})
-	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
-	c.open(s.uri, testreviews.WorktreeReview)
-	return s
 }
 
 // pos is the UTF-16 position of the n-th (from 0) needle in the review,
@@ -102,7 +108,7 @@ func (s *wtSession) waitCodes(want ...string) []protocol.Diagnostic {
 		s.c.mu.Unlock()
 		var got []string
 		for _, d := range last {
-			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers {
+			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers || code == exchange.CodeSuggestionApplied {
 				got = append(got, code)
 			}
 		}
@@ -314,13 +320,16 @@ func mustMarshal(t *testing.T, v any) []byte {
 func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
 
 // registrations waits for the server's client/registerCapability
-// requests, sent once the first diagnostics are decided.
+// requests of the review's working tree, sent once the first diagnostics
+// are decided (those of the reviews in scope, "lreview-scope", aside).
 func (s *wtSession) registrations() []protocol.RegistrationParams {
 	s.t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		s.c.mu.Lock()
-		regs := slices.Clone(s.c.registrations)
+		regs := slices.DeleteFunc(slices.Clone(s.c.registrations), func(r protocol.RegistrationParams) bool {
+			return len(r.Registrations) > 0 && r.Registrations[0].ID == "lreview-scope"
+		})
 		s.c.mu.Unlock()
 		if len(regs) > 0 {
 			return regs

@@ -1,6 +1,7 @@
 package metamodel
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -21,6 +22,8 @@ type Session struct {
 	// lost is set once the client sent what Session could not read: an
 	// answer to an id it did not note is then no violation.
 	lost bool
+	// docs are the client's open documents, as it changed them.
+	docs documents
 }
 
 // Lost tells the session that the client's stream can no longer be
@@ -34,6 +37,10 @@ func (s *Session) Lost() {
 type asked struct {
 	method string
 	params any
+	// uri and text are the document the request is about, as it was
+	// when the request was sent (known is false when it is not open).
+	uri, text string
+	known     bool
 }
 
 // Checked is one server message and what is wrong with it.
@@ -68,16 +75,23 @@ func (s *Session) FromClient(body []byte) {
 		s.Lost()
 		return
 	}
-	if e.Method == nil || len(e.ID) == 0 || string(e.ID) == "null" {
+	if e.Method == nil {
 		return
 	}
 	params, _ := Decode(orNull(e.Params))
 	s.mu.Lock()
-	s.asked[string(e.ID)] = asked{method: *e.Method, params: params}
+	defer s.mu.Unlock()
+	if len(e.ID) == 0 || string(e.ID) == "null" {
+		s.docs.noted(*e.Method, params)
+		return
+	}
+	a := asked{method: *e.Method, params: params}
+	a.uri, _ = field(field(params, "textDocument"), "uri").(string)
+	a.text, a.known = s.docs.texts[a.uri]
+	s.asked[string(e.ID)] = a
 	if *e.Method == "initialize" {
 		s.caps = field(params, "capabilities")
 	}
-	s.mu.Unlock()
 }
 
 // FromServer checks a message the server sent.
@@ -120,6 +134,18 @@ func (s *Session) FromServer(body []byte) Checked {
 		}
 		c.Violations = append(c.Violations, s.m.Validate(r.Result, result)...)
 		c.Violations = append(c.Violations, ResultRules(a.method, a.params, result)...)
+		if a.method == "initialize" {
+			s.mu.Lock()
+			s.docs.enc, _ = field(field(result, "capabilities"), "positionEncoding").(string)
+			s.mu.Unlock()
+		}
+		if a.known {
+			s.mu.Lock()
+			enc := cmp.Or(s.docs.enc, "utf-16")
+			s.mu.Unlock()
+			multiline, _ := field(field(field(s.capabilities(), "textDocument"), "semanticTokens"), "multilineTokenSupport").(bool)
+			c.Violations = append(c.Violations, PositionRules(a.method, a.uri, a.text, enc, multiline, result)...)
+		}
 		c.Violations = append(c.Violations, CapabilityRules(s.capabilities(), c.Kind, c.Method, result)...)
 	}
 	return c

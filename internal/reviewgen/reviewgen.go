@@ -92,8 +92,8 @@ func Generate(cfg Config) []byte {
 	var b strings.Builder
 	b.Grow(cfg.DiffLines*80 + cfg.Comments*500)
 	b.WriteString("{\n  \"leanreview_review\": 1,\n")
-	b.WriteString("  \"title\": " + quote("generated review: "+strconv.Itoa(cfg.Files)+" files, "+strconv.Itoa(cfg.Comments)+" comments") + ",\n")
-	b.WriteString("  \"summary\": " + quote("Synthetic review for benchmarks — reproducible with seed "+strconv.FormatInt(cfg.Seed, 10)+".") + ",\n")
+	b.WriteString("  \"title\": " + jsontext.Quote("generated review: "+strconv.Itoa(cfg.Files)+" files, "+strconv.Itoa(cfg.Comments)+" comments") + ",\n")
+	b.WriteString("  \"summary\": " + jsontext.Quote("Synthetic review for benchmarks — reproducible with seed "+strconv.FormatInt(cfg.Seed, 10)+".") + ",\n")
 	b.WriteString("  \"patch\": [")
 	first := true
 	emit := func(s string) {
@@ -102,7 +102,7 @@ func Generate(cfg Config) []byte {
 		}
 		first = false
 		b.WriteString("\n    ")
-		b.WriteString(quote(s))
+		b.WriteString(jsontext.Quote(s))
 	}
 	for _, f := range files {
 		g.writeFile(f, emit)
@@ -324,27 +324,27 @@ func (g *gen) place(candidates []*file, drift bool) placed {
 func (g *gen) writeComment(b *strings.Builder, n int, a placed, state string) {
 	b.WriteString("\n    {\n")
 	field := func(k, v string, last bool) {
-		b.WriteString("      " + quote(k) + ": " + v)
+		b.WriteString("      " + jsontext.Quote(k) + ": " + v)
 		if !last {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
 	}
-	field("id", quote("c"+strconv.Itoa(n+1)), false)
-	field("author", quote(g.pick(authors)), false)
-	field("path", quote(a.path), false)
-	field("side", quote(a.side), false)
+	field("id", jsontext.Quote("c"+strconv.Itoa(n+1)), false)
+	field("author", jsontext.Quote(g.pick(authors)), false)
+	field("path", jsontext.Quote(a.path), false)
+	field("side", jsontext.Quote(a.side), false)
 	field("start_line", strconv.Itoa(a.start), false)
 	if a.end != a.start {
 		field("end_line", strconv.Itoa(a.end), false)
 	}
-	field("body", quote(g.body()), false)
-	field("state", quote(state), false)
-	field("snippet", quote(strings.Join(a.anchored, "\n")), false)
+	field("body", jsontext.Quote(g.body()), false)
+	field("state", jsontext.Quote(state), false)
+	field("snippet", jsontext.Quote(strings.Join(a.anchored, "\n")), false)
 	hasReplies := g.r.IntN(5) == 0
-	field("at", quote("2025-0"+strconv.Itoa(1+g.r.IntN(9))+"-1"+strconv.Itoa(g.r.IntN(10))+"T1"+strconv.Itoa(g.r.IntN(10))+":0"+strconv.Itoa(g.r.IntN(10))+":00Z"), !hasReplies)
+	field("at", jsontext.Quote("2025-0"+strconv.Itoa(1+g.r.IntN(9))+"-1"+strconv.Itoa(g.r.IntN(10))+"T1"+strconv.Itoa(g.r.IntN(10))+":0"+strconv.Itoa(g.r.IntN(10))+":00Z"), !hasReplies)
 	if hasReplies {
-		b.WriteString("      \"replies\": [\n        { \"author\": " + quote(g.pick(people)) + ", \"body\": " + quote(g.pick(replies)) + " }\n      ]\n")
+		b.WriteString("      \"replies\": [\n        { \"author\": " + jsontext.Quote(g.pick(people)) + ", \"body\": " + jsontext.Quote(g.pick(replies)) + " }\n      ]\n")
 	}
 	b.WriteString("    }")
 }
@@ -452,11 +452,4 @@ func (g *gen) statement() string {
 		return ind + "case " + strconv.Itoa(g.r.IntN(500)) + ", " + strconv.Itoa(g.r.IntN(500)) + ":"
 	}
 	return ind + "s.mu.Lock(); " + a + " := s." + b + "[key]; s.mu.Unlock() // " + g.hex(6)
-}
-
-// quote returns s as a JSON string, spelt as leanreview writes it.
-func quote(s string) string {
-	b := make([]byte, 0, len(s)+2)
-	b = jsontext.AppendStringContent(append(b, '"'), s)
-	return string(append(b, '"'))
 }

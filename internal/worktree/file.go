@@ -11,6 +11,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
 // MaxFileSize is the largest file read: anything larger is not source a
@@ -21,7 +22,7 @@ const MaxFileSize = 16 << 20
 var (
 	ErrTooLarge   = fmt.Errorf("larger than %d MB", MaxFileSize>>20)
 	ErrBinary     = errors.New("a binary file")
-	ErrNotRegular = errors.New("not a regular file")
+	ErrNotRegular = filewrite.ErrNotRegular
 )
 
 // File is a working-tree file as it was read. It never changes: a newer
@@ -46,6 +47,12 @@ type File struct {
 	text     *anchor.Text
 	mapOnce  sync.Once
 	mapper   *exchange.Mapper
+	// located and holding remember where runs of a patch's lines were
+	// found in this file as read, and whether it holds a file diff's
+	// lines. The File owns them: they go when the file is read again or
+	// leaves the tree's cache (cache.put), and each is bounded (memo).
+	located memo[locKey, Location]
+	holding memo[*anchor.FileDiff, bool]
 }
 
 // Mapper converts the file's byte offsets to positions, made on first use.
@@ -107,24 +114,19 @@ func (t *Tree) Read(path string) (*File, error) {
 }
 
 func (t *Tree) read(path string) (*File, error) {
-	abs, err := t.Resolve(path)
+	fh, fi, err := t.open(path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
+	defer fh.Close()
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
+	abs := t.name(path)
 	if f := t.cache.get(abs, fi.Size(), fi.ModTime()); f != nil && f.Path == path {
 		return f, nil
 	}
-	f, err := readFile(path, abs)
+	f, err := readFile(path, abs, fh, fi)
 	if err != nil {
 		return nil, err
 	}
@@ -132,20 +134,9 @@ func (t *Tree) read(path string) (*File, error) {
 	return f, nil
 }
 
-// readFile reads abs, at most MaxFileSize bytes, and splits it in lines.
-func readFile(path, abs string) (*File, error) {
-	fh, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
+// readFile reads fh, the file at path whose stat said fi, at most
+// MaxFileSize bytes, and splits it in lines.
+func readFile(path, abs string, fh *os.File, fi os.FileInfo) (*File, error) {
 	// Read into a builder, whose String is the text without a copy;
 	// room for the size stat said and one byte more, to see a file that
 	// grew past the limit meanwhile.
@@ -191,73 +182,115 @@ func (f *File) split() {
 }
 
 // cache holds the files read, by absolute path, with the size and
-// modification time they were read at.
+// modification time they were read at: a file is its path and its stat
+// (its identity), read again when either changed. It is bounded by the
+// text it keeps, maxCachedText: past it, the files least recently asked
+// for are dropped, with what their memos found in them.
 type cache struct {
 	mu    sync.Mutex
-	files map[string]*File
-	// located and holding remember where lines of a patch were found in
-	// a file as read (the *File is part of the key: a file read again is
-	// searched again).
-	located memo[locKey, Location]
-	holding memo[holdKey, bool]
+	files map[string]*cached
+	size  int    // bytes of text kept
+	clock uint64 // counts gets and puts: when each file was last asked for
 }
 
-// maxMemo bounds the memos: a patch edited over a long session leaves
-// the keys of its old file diffs behind.
-const maxMemo = 1 << 16
+type cached struct {
+	f    *File
+	used uint64
+}
+
+// maxCachedText bounds the text the cache keeps: four files of the
+// largest size read, hundreds of ordinary source files.
+const maxCachedText = 4 * MaxFileSize
 
 func newCache() *cache {
-	return &cache{files: map[string]*File{}}
+	return &cache{files: map[string]*cached{}}
 }
 
-// locKey is a run of lines of a file diff (the patch indexes of its first
-// and last lines, and how many) in a file as read.
+func (c *cache) get(abs string, size int64, mod time.Time) *File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.files[abs]; e != nil && e.f.Size == size && e.f.ModTime.Equal(mod) {
+		c.clock++
+		e.used = c.clock
+		return e.f
+	}
+	return nil
+}
+
+// put keeps f, replacing the file read before at its path, and drops
+// the least recently asked for files while the text kept is over the
+// bound (never f itself).
+func (c *cache) put(abs string, f *File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.files[abs]; old != nil {
+		c.size -= len(old.f.Text)
+	}
+	c.clock++
+	c.files[abs] = &cached{f: f, used: c.clock}
+	c.size += len(f.Text)
+	for c.size > maxCachedText {
+		var lru string
+		for name, e := range c.files {
+			if name != abs && (lru == "" || e.used < c.files[lru].used) {
+				lru = name
+			}
+		}
+		if lru == "" {
+			return
+		}
+		c.size -= len(c.files[lru].f.Text)
+		delete(c.files, lru)
+	}
+}
+
+// locKey is a run of lines of a file diff: the patch indexes of its first
+// and last lines, and how many.
 type locKey struct {
 	fd          *anchor.FileDiff
 	first, last int
 	n           int
-	file        *File
 }
 
-type holdKey struct {
-	fd   *anchor.FileDiff
-	file *File
-}
+// memoGeneration bounds a memo: a patch edited over a long session makes
+// new file diffs, and the keys of the old ones must not pile up.
+const memoGeneration = 1024
 
-// memo is a map safe for concurrent use, cleared when it grows past
-// maxMemo.
+// memo is a map safe for concurrent use, kept in two generations: when
+// the newer holds memoGeneration entries it becomes the older, and the
+// older is dropped; a value found in the older is carried into the
+// newer. So a memo holds at most 2×memoGeneration entries, and an entry
+// stays while it is asked for at least once per memoGeneration stores.
 type memo[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]V
+	mu       sync.Mutex
+	cur, old map[K]V
 }
 
 func (m *memo[K, V]) load(k K) (V, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	v, ok := m.m[k]
+	if v, ok := m.cur[k]; ok {
+		return v, true
+	}
+	v, ok := m.old[k]
+	if ok {
+		m.storeLocked(k, v)
+	}
 	return v, ok
 }
 
 func (m *memo[K, V]) store(k K, v V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxMemo {
-		m.m = map[K]V{}
-	}
-	m.m[k] = v
+	m.storeLocked(k, v)
 }
 
-func (c *cache) get(abs string, size int64, mod time.Time) *File {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if f := c.files[abs]; f != nil && f.Size == size && f.ModTime.Equal(mod) {
-		return f
+func (m *memo[K, V]) storeLocked(k K, v V) {
+	if len(m.cur) >= memoGeneration {
+		m.old, m.cur = m.cur, nil
 	}
-	return nil
-}
-
-func (c *cache) put(abs string, f *File) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.files[abs] = f
+	if m.cur == nil {
+		m.cur = map[K]V{}
+	}
+	m.cur[k] = v
 }

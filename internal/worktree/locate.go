@@ -126,11 +126,11 @@ func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLin
 		return loc
 	}
 	loc.File = file
-	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls), file: file}
-	if memo, ok := t.cache.located.load(key); ok {
+	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls)}
+	if memo, ok := file.located.load(key); ok {
 		return memo
 	}
-	defer func() { t.cache.located.store(key, loc) }()
+	defer func() { file.located.store(key, loc) }()
 	texts := make([]string, len(ls))
 	for k, l := range ls {
 		texts[k] = f.Content(p, l)
@@ -281,12 +281,11 @@ func (t *Tree) holds(p *exchange.Patch, f *anchor.FileDiff) bool {
 	if err != nil {
 		return false
 	}
-	key := holdKey{fd: f, file: file}
-	if h, ok := t.cache.holding.load(key); ok {
+	if h, ok := file.holding.load(f); ok {
 		return h
 	}
 	h := t.holdsLines(p, f, file)
-	t.cache.holding.store(key, h)
+	file.holding.store(f, h)
 	return h
 }
 

@@ -3,6 +3,11 @@
 // outside the root, nothing binary, huge or not regular) and cached by
 // size and modification time, and where the patch's lines are in them now,
 // found with the anchoring engine's drift search (anchor.Text).
+//
+// Every file is opened through the tree's os.Root (filewrite.OpenIn), a
+// descriptor of the root directory held for the tree's life: a path is
+// never checked and then opened again by name, so a directory swapped for
+// a link to elsewhere while the tree is read leads nowhere outside it.
 package worktree
 
 import (
@@ -12,6 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
 // Tree is one working tree: a root directory and the cache of the files
@@ -19,9 +26,11 @@ import (
 type Tree struct {
 	// dir is the root as it was named, absolute: the files are named
 	// under it, as the editor names them. root is dir with symbolic links
-	// resolved: every path read is checked to resolve inside it.
+	// resolved, and files the directory itself, held open: every file is
+	// opened through it.
 	dir   string
 	root  string
+	files *os.Root
 	cache *cache
 	// reads, in a tree made by Snapshot, keeps what Read returned for
 	// each path, so that one request stats a file once.
@@ -33,7 +42,7 @@ type Tree struct {
 // was. A request or a publish takes one, so that it sees each file once
 // and at one moment.
 func (t *Tree) Snapshot() *Tree {
-	return &Tree{dir: t.dir, root: t.root, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
+	return &Tree{dir: t.dir, root: t.root, files: t.files, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
 }
 
 type reads struct {
@@ -63,8 +72,23 @@ func Open(dir string) (*Tree, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("working tree %s: not a directory", dir)
 	}
-	return &Tree{dir: abs, root: real, cache: newCache()}, nil
+	files, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", dir, err)
+	}
+	return &Tree{dir: abs, root: real, files: files, cache: newCache()}, nil
 }
+
+// OpenIn returns the tree of files, a directory already open (a root
+// opened inside another one: nothing is looked up again by name), whose
+// files are named under dir.
+func OpenIn(dir string, files *os.Root) *Tree {
+	return &Tree{dir: dir, root: dir, files: files, cache: newCache()}
+}
+
+// Files is the tree's root directory, held open: what reads and writes
+// files of the tree, through filewrite's root-relative functions.
+func (t *Tree) Files() *os.Root { return t.files }
 
 // Root is the tree's directory, absolute, as it was named.
 func (t *Tree) Root() string { return t.dir }
@@ -95,65 +119,59 @@ var (
 )
 
 // Resolve returns the file of the tree a review's path names, absolute,
-// under the root as it was named.
-// A path that is absolute, holds a ".." segment, or resolves outside the
-// root (through symbolic links too) is refused: a review is data from
+// under the root as it was named: the name a link or a location gives an
+// editor. A path that is absolute, holds a ".." segment, or leads outside
+// the root (through symbolic links too) is refused: a review is data from
 // elsewhere, and must not make an editor open or a command write a file
-// that is not the reviewed repository's.
+// that is not the reviewed repository's. The file is opened through the
+// tree's root to tell; what the project reads is read by Read, which
+// opens it again the same way.
 func (t *Tree) Resolve(path string) (string, error) {
+	f, _, err := t.open(path)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return t.name(path), nil
+}
+
+// name is the absolute name of the tree's file at path.
+func (t *Tree) name(path string) string { return filepath.Join(t.dir, filepath.FromSlash(path)) }
+
+// open opens the file a review's path names through the tree's root.
+func (t *Tree) open(path string) (*os.File, os.FileInfo, error) {
+	if err := checkPath(path); err != nil {
+		return nil, nil, err
+	}
+	f, fi, err := filewrite.OpenIn(t.files, path)
+	switch {
+	case err == nil:
+		return f, fi, nil
+	case errors.Is(err, filewrite.ErrOutside):
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrOutside)
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil, fmt.Errorf("%s: no such file in %s", path, t.dir)
+	case errors.Is(err, ErrNotRegular):
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	return nil, nil, err
+}
+
+// checkPath refuses a path that names no file of the tree in its words:
+// absolute, with "..", empty.
+func checkPath(path string) error {
 	switch {
 	case path == "":
-		return "", ErrEmpty
+		return ErrEmpty
 	case filepath.IsAbs(path), strings.HasPrefix(path, "/"), strings.HasPrefix(path, "\\"), filepath.VolumeName(path) != "":
-		return "", fmt.Errorf("%s: %w", path, ErrAbsolute)
+		return fmt.Errorf("%s: %w", path, ErrAbsolute)
 	}
 	for _, seg := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if seg == ".." {
-			return "", fmt.Errorf("%s: %w", path, ErrDotDot)
+			return fmt.Errorf("%s: %w", path, ErrDotDot)
 		}
 	}
-	name := filepath.Join(t.root, filepath.FromSlash(path))
-	if plain, err := t.noLinks(name); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	} else if plain {
-		return filepath.Join(t.dir, filepath.FromSlash(path)), nil
-	}
-	real, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("%s: no such file in %s", path, t.dir)
-		}
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	if !Within(t.root, real) {
-		return "", fmt.Errorf("%s: %w", path, ErrOutside)
-	}
-	return filepath.Join(t.dir, filepath.FromSlash(path)), nil
-}
-
-// noLinks reports whether no part of name below the root (which is
-// resolved already) is a symbolic link: name is then the file itself,
-// with fewer system calls than EvalSymlinks makes.
-func (t *Tree) noLinks(name string) (bool, error) {
-	rel, err := filepath.Rel(t.root, name)
-	if err != nil {
-		return false, err
-	}
-	at := t.root
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		at = filepath.Join(at, part)
-		fi, err := os.Lstat(at)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return false, fmt.Errorf("no such file in %s", t.dir)
-			}
-			return false, err
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			return false, nil
-		}
-	}
-	return true, nil
+	return nil
 }
 
 // Within reports whether path is dir or below it; both are clean and

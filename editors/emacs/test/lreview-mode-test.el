@@ -161,6 +161,126 @@
         (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
       (kill-buffer buf))))
 
+;;; The review in the code
+
+(defconst lreview-test-worktree-fixture
+  (expand-file-name "../../vim/test/fixtures/worktree.review.json" lreview-test-dir)
+  "A review of internal/api/handler.go: c1 on RIGHT 72-73, c2 on the removed LEFT 72.")
+
+(defun lreview-test-repository ()
+  "A repository holding reviews/handler.review.json, renamed to review
+handler.py, and that file: return its root."
+  (let* ((root (file-name-as-directory (make-temp-file "lreview-repo" t)))
+         (review (with-temp-buffer
+                   (insert-file-contents lreview-test-worktree-fixture)
+                   (goto-char (point-min))
+                   (while (search-forward "internal/api/handler.go" nil t)
+                     (replace-match "internal/api/handler.py" t t))
+                   (buffer-string))))
+    (make-directory (expand-file-name ".git" root) t)
+    (make-directory (expand-file-name "internal/api" root) t)
+    (make-directory (expand-file-name "reviews" root) t)
+    (with-temp-file (expand-file-name "reviews/handler.review.json" root) (insert review))
+    (with-temp-file (expand-file-name "internal/api/handler.py" root)
+      (insert "package api\n")
+      (dotimes (i 68) (insert (format "// line %d\n" (+ i 2))))
+      (insert "    ctx := context.Background()\n    defer cancel(ctx)\n    result, err := calculate(input)\n    _ = err // 🚀 later\n    return result, nil\n}\n"))
+    root))
+
+(ert-deftest lreview-source-comments ()
+  "The README's block attaches a python buffer to lreview-lsp: the
+review's comments are Flymake diagnostics on their line, and follow
+typing above them."
+  (let* ((lreview-server-command (list (getenv "LREVIEW_LSP") "--stdio"))
+         (eglot-server-programs eglot-server-programs)
+         (root (lreview-test-repository))
+         (buf (find-file-noselect (expand-file-name "internal/api/handler.py" root)))
+         server)
+    (lreview-test-eval-all
+     (lreview-test-readme-block ";; the review in the code: python buffers attached to lreview-lsp"))
+    (unwind-protect
+        (with-current-buffer buf
+          (should (memq major-mode '(python-mode python-ts-mode)))
+          (call-interactively #'eglot)
+          (setq server (eglot-current-server))
+          (lreview-test-wait "eglot connected" (and server (jsonrpc-running-p server)))
+          (flymake-start)
+          (lreview-test-wait "c1's diagnostic"
+            (lreview-test-diagnostics "c1: Return the error"))
+          (let ((d (car (lreview-test-diagnostics "c1: Return the error"))))
+            (should (= (line-number-at-pos (flymake-diagnostic-beg d)) 72)))
+          (goto-char (point-min))
+          (forward-line 1)
+          (insert "# a\n# b\n# c\n")
+          ;; What eglot's idle timer and Flymake's command-loop hooks do,
+          ;; which batch mode runs late or not at all.
+          (eglot--signal-textDocument/didChange)
+          (lreview-test-wait "c1's diagnostic three lines down"
+            (flymake-start)
+            (let ((d (car (lreview-test-diagnostics "c1: Return the error"))))
+              (and d (= (line-number-at-pos (flymake-diagnostic-beg d)) 75)))))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (with-current-buffer buf (set-buffer-modified-p nil))
+      (kill-buffer buf))))
+
+;;; A body edited as Markdown
+
+(defconst lreview-test-body-json
+  "\"Return the error 🚀.\\r\\n\\r\\n```suggestion\\r\\n\\t\\tline -= \\\"a\\\\b\\\"\\r\\n```\\r\\n\""
+  "A body as the writer spells it: a suggestion block, tabs, quotes, a
+backslash, an emoji and CRLF line ends.")
+
+(ert-deftest lreview-mode-edit-body ()
+  (let* ((lreview-server-command (list (getenv "LREVIEW_LSP") "--stdio"))
+         (original (with-temp-buffer
+                     (insert-file-contents lreview-test-fixture)
+                     (goto-char (point-min))
+                     (search-forward "\"body\": ")
+                     (let ((start (point)))
+                       (forward-sexp)
+                       (delete-region start (point)))
+                     (insert lreview-test-body-json)
+                     (buffer-string)))
+         (file (lreview-test-copy "body.review.json" original))
+         (buf (find-file-noselect file))
+         server body)
+    (unwind-protect
+        (with-current-buffer buf
+          (call-interactively #'eglot)
+          (setq server (eglot-current-server))
+          (lreview-test-wait "eglot connected" (jsonrpc-running-p server))
+          (lreview-test-goto "\"body\": ")
+          (call-interactively #'lreview-edit-body)
+          (setq body (current-buffer))
+          (should (equal (buffer-string)
+                         "Return the error 🚀.\r\n\r\n```suggestion\r\n\t\tline -= \"a\\b\"\r\n```\r\n"))
+          ;; Saved unchanged: the review is as it was.
+          (lreview-body-save)
+          (should (equal (with-current-buffer buf (buffer-string)) original))
+          ;; Another first line, written back as one JSON string.
+          (goto-char (point-min))
+          (delete-region (point) (line-end-position))
+          (insert "Return the *error*.\r")
+          (lreview-body-save)
+          (lreview-test-wait "the new body in the review"
+            (with-current-buffer buf
+              (save-excursion (goto-char (point-min)) (search-forward "\"Return the *error*.\\r\\n" nil t))))
+          ;; And back: byte for byte.
+          (goto-char (point-min))
+          (delete-region (point) (line-end-position))
+          (insert "Return the error 🚀.\r")
+          (lreview-body-save)
+          (lreview-test-wait "the old first line back in the review"
+            (with-current-buffer buf
+              (save-excursion (goto-char (point-min)) (search-forward "\"Return the error 🚀.\\r\\n" nil t))))
+          (should (equal (with-current-buffer buf (buffer-string)) original)))
+      (when (buffer-live-p body) (kill-buffer body))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (with-current-buffer buf (set-buffer-modified-p nil))
+      (kill-buffer buf))))
+
 ;;; The README's install steps, as written
 
 (defun lreview-test-readme-block (first-line)

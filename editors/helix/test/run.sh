@@ -26,10 +26,9 @@ skip() {
   exit 0
 }
 
-hx=${HX:-}
-if [[ -z $hx ]]; then
-  if [[ -x /opt/lreview-helix/bin/hx ]]; then hx=/opt/lreview-helix/bin/hx; else hx=$(command -v hx || true); fi
-fi
+# shellcheck source=tmux.sh
+source "$here/tmux.sh"
+hx=$(find_hx)
 [[ -n $hx && -x $hx ]] || skip "no Helix (install it with: sh scripts/install-helix)"
 version=$("$hx" --version 2>/dev/null | head -n 1 || true)
 [[ $version == helix\ * ]] || skip "$hx is not Helix (--version says: ${version:-nothing})"
@@ -85,35 +84,6 @@ hxenv=(env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" PATH="$tmp/bin:$PATH")
 fixture="$repo/editors/vim/test/fixtures/drift.review.json"
 cp "$fixture" "$tmp/work/drift.review.json"
 
-# screen [OPTIONS]: the pane's text (-e: with its colour escapes).
-screen() { tmux -L "$sock" capture-pane -p -t hx "$@"; }
-fail() {
-  echo "FAIL helix: $1" >&2
-  echo "--- screen:" >&2
-  screen >&2 || true
-  echo "--- helix log:" >&2
-  tail -n 20 "$tmp/home/.cache/helix/helix.log" 2>/dev/null >&2 || true
-  exit 1
-}
-# wait_for TEXT [SECONDS]: polls the screen until it shows TEXT.
-wait_for() {
-  local deadline=$((SECONDS + ${2:-20}))
-  while ((SECONDS < deadline)); do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  fail "waited ${2:-20}s for: $1"
-}
-# wait_for_cursor LINE:COL: polls the status line until the cursor is there.
-wait_for_cursor() {
-  local deadline=$((SECONDS + 20))
-  while ((SECONDS < deadline)); do
-    screen | grep -qE -- " $1 *\$" && return 0
-    sleep 0.1
-  done
-  fail "waited 20s for the cursor at $1"
-}
-keys() { tmux -L "$sock" send-keys -t hx "$@"; }
 
 passed=0
 
@@ -266,3 +236,5 @@ echo "ok   helix: the fix is applied and saved (start_line 71 -> 72, nothing els
 passed=$((passed + 1))
 keys : q ! Enter
 echo "$passed passed, 0 failed"
+# Writing a review by hand: completion, the cursor after "Comment on".
+bash "$here/byhand.sh"

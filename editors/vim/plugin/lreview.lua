@@ -39,11 +39,33 @@ vim.api.nvim_create_autocmd('FileType', {
 -- vim.lsp.enable()), it attaches through LspAttach.
 vim.api.nvim_create_autocmd('LspAttach', {
   group = vim.api.nvim_create_augroup('lreview.keys', { clear = true }),
-  desc = 'Map gd to the lreview server definition',
+  desc = 'Map gd to the lreview server definition; complete whole items',
   callback = function(ev)
     local client = vim.lsp.get_client_by_id(ev.data.client_id)
     if client and client.name == 'lreview' and vim.fn.maparg('gd', 'n') == '' then
       vim.keymap.set('n', 'gd', vim.lsp.buf.definition, { buffer = ev.buf, desc = 'lreview: go to definition' })
+    end
+    -- Completion items a word cannot hold (lua/lreview/complete.lua).
+    if client and client.name == 'lreview' then
+      require('lreview.complete').attach(ev.buf)
+      -- The body at the cursor as Markdown (lua/lreview/body.lua).
+      vim.api.nvim_buf_create_user_command(ev.buf, 'LreviewBody', function()
+        require('lreview.body').edit(ev.buf)
+      end, { desc = 'lreview: edit the body at the cursor as Markdown; :w writes it back' })
+    end
+  end,
+})
+
+-- A source file that a review of its repository names starts the setup
+-- too, so that the review's comments show where the code is edited
+-- (lua/lreview/sources.lua attaches it).
+vim.api.nvim_create_autocmd('BufReadPost', {
+  group = vim.api.nvim_create_augroup('lreview.auto.sources', { clear = true }),
+  desc = 'Set up lreview-lsp for a reviewed source file',
+  callback = function(args)
+    local lreview = require('lreview')
+    if not lreview.is_configured() and require('lreview.sources').is_reviewed(args.buf) then
+      lreview.auto_setup()
     end
   end,
 })

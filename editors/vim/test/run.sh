@@ -32,7 +32,7 @@ if [[ -n ${LREVIEW_LSP:-} ]]; then
     echo "vim tests: LREVIEW_LSP=$LREVIEW_LSP is not executable" >&2
     exit 1
   fi
-  specs+=("$here"/lsp_spec.lua "$here"/worktree_spec.lua)
+  specs+=("$here"/lsp_spec.lua "$here"/worktree_spec.lua "$here"/sources_spec.lua "$here"/byhand_spec.lua "$here"/contract_spec.lua)
   # vim.lsp.enable() and lsp/*.lua configs exist from Neovim 0.11 on.
   if "$nvim" --headless --clean -u NONE -c 'if !has("nvim-0.11") | cquit! | endif | qall!' >/dev/null 2>&1; then
     specs+=("$here"/enable_spec.lua)
@@ -48,7 +48,7 @@ for spec in "${specs[@]}"; do
   log=$(mktemp)
   # Headless Neovim without user config; the plugin directory goes first in
   # runtimepath before startup so its ftdetect file is sourced.
-  LREVIEW_VIM_DIR=$vimdir LREVIEW_SPEC=$spec timeout 120 "$nvim" --headless --clean -u NONE -i NONE \
+  LREVIEW_NVIM=$nvim LREVIEW_VIM_DIR=$vimdir LREVIEW_SPEC=$spec timeout 120 "$nvim" --headless --clean -u NONE -i NONE \
     --cmd 'let &runtimepath = $LREVIEW_VIM_DIR . "," . &runtimepath' \
     -c 'lua package.path = vim.env.LREVIEW_VIM_DIR .. "/test/?.lua;" .. package.path' \
     -c 'lua require("harness").run(vim.env.LREVIEW_SPEC)' >"$log" 2>&1

@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient, type Middleware } from 'vscode-languageclient/node';
 import { bodyCursor, type Edit } from './bodycursor';
+import { BODY_SCHEME, BodyFileSystem, EDIT_BODY_COMMAND, type BodyResult, type ExecuteCommand } from './bodyeditor';
 import { DiffDecorator } from './decorations';
+import { Sources } from './sources';
 import {
   ACTION_COPY_INSTALL,
   ACTION_OPEN_SETTINGS,
@@ -50,13 +52,45 @@ class LreviewClient extends LanguageClient {
 let client: LreviewClient | undefined;
 let output: vscode.OutputChannel | undefined;
 let decorator: DiffDecorator | undefined;
+let sources: Sources | undefined;
 
 const MOVE_CURSOR = 'lreview.internal.moveCursor';
+
+/** executeCommand runs a command of the running server, or is undefined without one. */
+function executeCommand(): ExecuteCommand | undefined {
+  const c = client;
+  if (c === undefined || !c.isRunning()) return undefined;
+  return (command, args) => c.sendRequest('workspace/executeCommand', { command, arguments: args });
+}
+
+let bodies: BodyFileSystem | undefined;
+
+/** editBody opens the body at the cursor of the active review in a Markdown tab beside it. */
+async function editBody(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const c = client;
+  const run = executeCommand();
+  if (editor === undefined || editor.document.languageId !== LANGUAGE_ID || c === undefined || run === undefined || bodies === undefined) {
+    void vscode.window.showWarningMessage('lreview: put the cursor in a comment of a review whose server is running.');
+    return;
+  }
+  try {
+    const b = (await run('lreview.editBody', [
+      c.code2ProtocolConverter.asUri(editor.document.uri),
+      c.code2ProtocolConverter.asPosition(editor.selection.active),
+    ])) as BodyResult;
+    const doc = await vscode.workspace.openTextDocument(bodies.open(b));
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  } catch (e) {
+    void vscode.window.showWarningMessage(`lreview: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('lreview');
   context.subscriptions.push(output);
+  bodies = new BodyFileSystem(executeCommand);
   decorator = new DiffDecorator(
     {
       legend: () => client?.initializeResult?.capabilities.semanticTokensProvider?.legend.tokenTypes,
@@ -71,11 +105,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     LANGUAGE_ID,
   );
+  sources = new Sources(() => client);
   context.subscriptions.push(
+    sources,
     decorator,
     vscode.commands.registerCommand('lreview.restartServer', () => restart()),
     vscode.commands.registerCommand('lreview.showOutput', () => output?.show(true)),
     vscode.commands.registerCommand(MOVE_CURSOR, moveCursor),
+    vscode.workspace.registerFileSystemProvider(BODY_SCHEME, bodies, { isCaseSensitive: true }),
+    vscode.commands.registerCommand(EDIT_BODY_COMMAND, editBody),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // One listener for all lreview settings, queued with the restarts: a notification is never
       // sent to a client that is stopping.
@@ -126,6 +164,7 @@ async function start(): Promise<void> {
       `lreview: server ${info?.name ?? 'lreview-lsp'} ${info?.version ?? '(no version reported)'}, ` +
         `${describeSource(resolved.source)}: ${resolved.path}`,
     );
+    sources?.started();
     decorator?.forget();
     decorator?.refreshVisible();
   } catch (err) {

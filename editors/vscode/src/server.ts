@@ -62,20 +62,35 @@ export const DIAGNOSTIC_CODES = [
 /**
  * Codes this project adds to the spec's table: `renamed-path` (a comment
  * names the other side's name of a renamed file), `header-path` (a comment
- * names a plain diff's file as its ---/+++ line writes it) and
- * `lone-surrogate` (half of a surrogate pair escaped alone). `check` prints
- * them too.
+ * names a plain diff's file as its ---/+++ line writes it),
+ * `duplicate-member` (two members of one name in one object) and
+ * `lone-surrogate` (half of a surrogate pair escaped alone), and the API
+ * contract axis's `contract-breaking`, `contract-change`,
+ * `contract-decision-stale`, `contract-unavailable` and `contract-verdict`.
+ * `check` prints them too.
  */
-export const EXTENSION_CODES = ['renamed-path', 'header-path', 'lone-surrogate'] as const;
+export const EXTENSION_CODES = [
+  'renamed-path',
+  'header-path',
+  'duplicate-member',
+  'lone-surrogate',
+  'contract-breaking',
+  'contract-change',
+  'contract-decision-stale',
+  'contract-unavailable',
+  'contract-verdict',
+] as const;
 
 /**
  * Codes only the language server publishes, for editors: `too-large` says a
  * file is over the server's message size limit; `dismissed` greys out a
  * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
- * `worktree-differs` compare the review with the working tree; `check`
+ * `worktree-differs` compare the review with the working tree, as does
+ * `suggestion-applied` (the tree holds a comment's suggestion);
+ * `review-comment` is a review's comment shown on a source file; `check`
  * prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
@@ -90,6 +105,10 @@ export interface ServerSettings {
   sourceRoot?: string;
   /** false turns the working-tree features off; sent only then. */
   workingTree?: false;
+  /** Globs of the review files in scope; sent only when set. */
+  reviews?: string[];
+  /** The comments shown on source files: severity, and whether outdated ones show; sent only when set. */
+  comments?: { severity?: string; outdated?: boolean };
 }
 
 /** Where to look for the binary; the defaults are the real process environment. */
@@ -143,11 +162,22 @@ export function serverSettings(config: ConfigReader): ServerSettings {
     : [];
   const sourceRoot = config.get<unknown>('sourceRoot');
   const workingTree = config.get<unknown>('workingTree');
+  const reviews = config.get<unknown>('reviews');
+  const severity = config.get<unknown>('comments.severity');
+  const outdated = config.get<unknown>('comments.outdated');
+  const comments = {
+    ...(typeof severity === 'string' && severity !== '' && severity !== 'information' ? { severity } : {}),
+    ...(outdated === false ? { outdated: false } : {}),
+  };
   return {
     author: typeof author === 'string' ? author.trim() : '',
     diagnostics: { disabled: codes },
     ...(typeof sourceRoot === 'string' && sourceRoot.trim() !== '' ? { sourceRoot: sourceRoot.trim() } : {}),
     ...(workingTree === false ? { workingTree: false as const } : {}),
+    ...(Array.isArray(reviews) && reviews.some((g) => typeof g === 'string' && g !== '**/*.review.json')
+      ? { reviews: reviews.filter((g): g is string => typeof g === 'string') }
+      : {}),
+    ...(Object.keys(comments).length > 0 ? { comments } : {}),
   };
 }
 

@@ -29,6 +29,11 @@ function stubVscode(
     ThemeColor: class {
       constructor(readonly id: string) {}
     },
+    EventEmitter: class {
+      event = () => disposable;
+      fire(): void {}
+      dispose(): void {}
+    },
     window: {
       createOutputChannel: () => ({
         appendLine: (s: string) => rec.output.push(s),
@@ -61,8 +66,20 @@ function stubVscode(
         return { get: (key: string) => settings[key] };
       },
       onDidChangeConfiguration: () => disposable,
+      registerFileSystemProvider: () => disposable,
       onDidChangeTextDocument: () => disposable,
       onDidCloseTextDocument: () => disposable,
+      onDidOpenTextDocument: () => disposable,
+      textDocuments: [],
+    },
+    comments: {
+      createCommentController: () => ({ dispose: () => undefined, createCommentThread: () => ({ dispose: () => undefined }) }),
+    },
+    languages: {
+      onDidChangeDiagnostics: () => disposable,
+      getDiagnostics: () => [],
+      registerHoverProvider: () => disposable,
+      registerCodeActionsProvider: () => disposable,
     },
     env: {
       remoteName,
@@ -125,7 +142,16 @@ async function activateWith(settings: Record<string, unknown>, choose?: string, 
 
 test('activate: registers the commands', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' });
-  assert.deepEqual([...rec.commands.keys()].sort(), ['lreview.internal.moveCursor', 'lreview.restartServer', 'lreview.showOutput']);
+  assert.deepEqual([...rec.commands.keys()].sort(), [
+    'lreview.dismissComment',
+    'lreview.editBodyAsMarkdown',
+    'lreview.goToNextComment',
+    'lreview.goToPreviousComment',
+    'lreview.internal.moveCursor',
+    'lreview.replyToComment',
+    'lreview.restartServer',
+    'lreview.showOutput',
+  ]);
   await ext.deactivate();
 });
 

@@ -11,6 +11,8 @@ import * as vsctm from 'vscode-textmate';
 
 const pkgDir = path.resolve(__dirname, '..', '..');
 const fixtures = path.join(pkgDir, 'test', 'fixtures');
+// The spec's example, kept once, in examples/.
+const specExample = path.join(pkgDir, '..', '..', 'examples', 'auth.review.json');
 const grammarPath = path.join(pkgDir, 'syntaxes', 'lreview.tmLanguage.json');
 
 interface Tok {
@@ -60,7 +62,7 @@ async function tokenize(text: string): Promise<{ lines: string[]; toks: Tok[] }>
 }
 
 async function fixture(name: string) {
-  const text = fs.readFileSync(path.join(fixtures, name), 'utf8');
+  const text = fs.readFileSync(path.resolve(fixtures, name), 'utf8');
   const { lines, toks } = await tokenize(text);
   /** Position of the nth occurrence of needle (by line), plus an offset inside it. */
   const find = (needle: string, offset = 0, nth = 0) => {
@@ -106,7 +108,7 @@ function assertLacks(scopes: string[], scope: string, what: string): void {
 }
 
 test('grammar: example review (array patch)', async () => {
-  const { scopesAt } = await fixture('example.review.json');
+  const { scopesAt } = await fixture(specExample);
 
   // File headers.
   const git = scopesAt('"diff --git a/internal', 1);

@@ -26,6 +26,10 @@ import type {
 
 const pkgDir = path.resolve(__dirname, '..', '..');
 const fixtures = path.join(pkgDir, 'test', 'fixtures');
+// Fixtures other tests share, kept once: the spec's example and the
+// drifted review the Vim, Helix and Emacs tests open too.
+const specExample = path.join(pkgDir, '..', '..', 'examples', 'auth.review.json');
+const driftedReview = path.join(pkgDir, '..', 'vim', 'test', 'fixtures', 'drift.review.json');
 const serverEnv = process.env.LREVIEW_LSP;
 const skip = serverEnv
   ? false
@@ -163,7 +167,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string, stderr: () => s
 }
 
 function open(s: Session, name: string): { uri: string; text: string } {
-  const file = path.join(fixtures, name);
+  const file = path.resolve(fixtures, name);
   const text = fs.readFileSync(file, 'utf8');
   const uri = pathToFileURL(file).href;
   void s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'lreview', version: 1, text } });
@@ -227,7 +231,7 @@ test('server: initialize advertises the shared legend and utf-16', { skip, timeo
 test('server: diagnostics for the spec example and a drifted comment', { skip, timeout: 60_000 }, async () => {
   const s = await startServer();
   try {
-    const example = open(s, 'example.review.json');
+    const example = open(s, specExample);
     const exDiags = await s.diagnostics(example.uri, (d) => codes(d).includes('hunk-count-mismatch'), 'hunk-count-mismatch on the example');
     for (const d of exDiags) {
       assert.equal(d.source, 'lreview', `diagnostic ${d.code}: source got ${d.source}, want lreview`);
@@ -237,7 +241,7 @@ test('server: diagnostics for the spec example and a drifted comment', { skip, t
     const hunk = exDiags.find((d) => d.code === 'hunk-count-mismatch')!;
     assert.equal(hunk.range.start.line, locate(example.text, '"@@ -70,5').line, 'hunk-count-mismatch sits on the hunk header element');
 
-    const drifted = open(s, 'drifted.review.json');
+    const drifted = open(s, driftedReview);
     const drDiags = await s.diagnostics(drifted.uri, (d) => codes(d).includes('snippet-mismatch'), 'snippet-mismatch on the drifted review');
     const mismatch = drDiags.find((d) => d.code === 'snippet-mismatch')!;
     assert.equal(mismatch.source, 'lreview');
@@ -263,7 +267,7 @@ test('server: semantic tokens decode with the package.json legend', { skip, time
   try {
     const legend = s.init.capabilities.semanticTokensProvider?.legend.tokenTypes ?? [];
     assert.deepEqual(legend, legendFromPackage);
-    const doc = open(s, 'example.review.json');
+    const doc = open(s, specExample);
     const result = await withTimeout(
       s.conn.sendRequest<SemanticTokens | null>('textDocument/semanticTokens/full', { textDocument: { uri: doc.uri } }),
       10_000,

@@ -267,6 +267,11 @@ test('package.json: settings, commands and legend match the shared conventions',
   assert.deepEqual(commands, {
     'lreview.restartServer': 'lreview: Restart Language Server',
     'lreview.showOutput': 'lreview: Show Output',
+    'lreview.goToNextComment': 'lreview: Go to Next Review Comment',
+    'lreview.goToPreviousComment': 'lreview: Go to Previous Review Comment',
+    'lreview.replyToComment': 'lreview: Reply',
+    'lreview.dismissComment': 'lreview: Dismiss',
+    'lreview.editBodyAsMarkdown': 'lreview: Edit Body as Markdown',
   });
 
   const legend = pkg.contributes.semanticTokenTypes.map((t: { id: string }) => t.id);

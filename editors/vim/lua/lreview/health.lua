@@ -74,12 +74,27 @@ local function check_clients()
   end
 end
 
+--- Whether Neovim tells the server of files changed on disk: it declares
+--- dynamic registration of workspace/didChangeWatchedFiles (the default
+--- on macOS and Windows, not on Linux).
+local function check_watching()
+  local clients = vim.lsp.get_clients({ name = 'lreview' })
+  local caps = clients[1] and clients[1].capabilities or vim.lsp.protocol.make_client_capabilities()
+  if vim.tbl_get(caps, 'workspace', 'didChangeWatchedFiles', 'dynamicRegistration') == true then
+    health.ok('Neovim watches files for the server: source-changed follows a source file saved anywhere')
+    return
+  end
+  health.info('Neovim watches no files for the server (workspace.didChangeWatchedFiles.dynamicRegistration is off, as on Linux): '
+    .. 'the server looks at the reviewed source files itself, every half second, so source-changed still follows a save')
+end
+
 function M.check()
   health.start('lreview')
   check_neovim()
   check_filetype()
   check_server()
   check_clients()
+  check_watching()
 end
 
 return M

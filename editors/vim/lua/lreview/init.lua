@@ -261,6 +261,8 @@ function M.setup(opts)
       M.start(buf)
     end
   end
+  -- The source files the reviews name, ]r / [r, :LreviewComments.
+  require('lreview.sources').setup(group, M.start)
   push_settings()
 end
 

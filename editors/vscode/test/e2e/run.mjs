@@ -19,6 +19,9 @@ import * as cs from './codeserver.mjs';
 import { CheckError, shooter } from './ui.mjs';
 import { checks } from './checks.mjs';
 import { worktreeChecks, writeRepository } from './worktree.mjs';
+import { sourceChecks } from './sources.mjs';
+import { byhandChecks } from './byhand.mjs';
+import { contractChecks, writeContract } from './contract.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, '..', '..');
@@ -94,7 +97,8 @@ function prepare(pre, root, dirs) {
   const vsix = packageVsix(root);
   fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(pre.cs, dirs, vsix));
   fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
-  writeRepository(dirs.workspace, path.join(here, 'fixtures'));
+  writeRepository(dirs.workspace);
+  writeContract(dirs.workspace, path.join(here, 'fixtures'));
   const second = path.join(root, 'bin2', 'lreview-lsp');
   fs.mkdirSync(path.dirname(second), { recursive: true });
   fs.copyFileSync(pre.binary, second);
@@ -149,13 +153,20 @@ async function main() {
       userSettings,
       machineSettings,
       outDir,
-      fixtures: path.join(here, 'fixtures'),
+      fixtures: path.join(here, 'fixtures'), // the contract checks' review and description
     };
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
-    for (const check of [...checks.slice(0, at), ...worktreeChecks, ...checks.slice(at)]) {
-      if (only && !only.includes(check.name)) continue;
+    for (const check of [
+      ...checks.slice(0, at),
+      ...sourceChecks,
+      ...worktreeChecks,
+      ...byhandChecks,
+      ...contractChecks,
+      ...checks.slice(at),
+    ]) {
+      if (only ? !only.includes(check.name) : check.optional) continue;
       const t0 = Date.now();
       try {
         await check.run(ctx);

@@ -5,9 +5,12 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fail, goTo, runCommand, until, waitFor } from './ui.mjs';
 
 const REVIEW = 'handler.review.json';
+// The review, kept once: the Vim tests open it too.
+const REVIEW_FIXTURE = fileURLToPath(new URL('../../../vim/test/fixtures/worktree.review.json', import.meta.url));
 const SOURCE = 'handler.go';
 
 /** sourceLines is the RIGHT image of the review's file: its hunk at line 70. */
@@ -19,13 +22,13 @@ function sourceLines() {
 }
 
 /** writeRepository fills the workspace with the reviewed repository. */
-export function writeRepository(workspace, fixtures) {
+export function writeRepository(workspace) {
   fs.mkdirSync(path.join(workspace, '.git'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   fs.mkdirSync(path.join(workspace, 'internal', 'api'), { recursive: true });
   fs.writeFileSync(path.join(workspace, 'internal', 'api', SOURCE), sourceLines());
   fs.mkdirSync(path.join(workspace, 'reviews'), { recursive: true });
-  fs.copyFileSync(path.join(fixtures, 'worktree.review.json'), path.join(workspace, 'reviews', REVIEW));
+  fs.copyFileSync(REVIEW_FIXTURE, path.join(workspace, 'reviews', REVIEW));
 }
 
 /** openFile opens a file of the workspace through Quick Open, as a user does. */
@@ -61,15 +64,15 @@ async function sourceAt(page, what, line) {
 }
 
 /** reviewLine is the 1-based line of the review fixture holding text. */
-function reviewLine(fixtures, text) {
-  const lines = fs.readFileSync(path.join(fixtures, 'worktree.review.json'), 'utf8').split('\n');
+function reviewLine(text) {
+  const lines = fs.readFileSync(REVIEW_FIXTURE, 'utf8').split('\n');
   const i = lines.findIndex((l) => l.includes(text));
   if (i < 0) throw new Error(`${text} is not in the fixture`);
   return { line: i + 1, column: lines[i].indexOf(text) + 2 };
 }
 
-async function ctrlClick({ page, shot, fixtures }) {
-  const at = reviewLine(fixtures, '"+    _ = err');
+async function ctrlClick({ page, shot }) {
+  const at = reviewLine('"+    _ = err');
   const col = at.column + 6; // inside "_ = err"
   // Late layout (inlay hints, code lenses) can move the line under a measured point between
   // the measure and the click: a Ctrl+click that opened the source elsewhere is tried again,
@@ -124,18 +127,18 @@ async function pointOnLine(page, line, col) {
   }
 }
 
-async function implementations({ page, shot, fixtures }) {
+async function implementations({ page, shot }) {
   await openFile(page, REVIEW);
-  const at = reviewLine(fixtures, 'Return the error');
+  const at = reviewLine('Return the error');
   await goTo(page, at.line, at.column);
   await runCommand(page, 'Go to Implementations');
   await sourceAt(page, 'Go to Implementations on c1', 72);
   await shot('worktree-implementations');
 }
 
-async function applySuggestion({ page, shot, fixtures }) {
+async function applySuggestion({ page, shot }) {
   await openFile(page, REVIEW);
-  const at = reviewLine(fixtures, 'Return the error');
+  const at = reviewLine('Return the error');
   await goTo(page, at.line, at.column);
   const title = "Apply c1's suggestion to internal/api/handler.go:72–73";
   const item = page.locator('.action-widget .monaco-list-row', { hasText: title });

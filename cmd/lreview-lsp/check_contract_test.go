@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/contract"
+	"github.com/leanreview/lreview-lsp/internal/contract/contracttest"
+)
+
+// contractReview is a review, in its git repository, of a description
+// that loses DELETE /orders/{id} and makes limit required.
+func contractReview(t *testing.T) *contracttest.Repo {
+	t.Helper()
+	v := contracttest.Orders("3.1.0")
+	return contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), v.RemoveDelete().RequireLimit().YAML()}})
+}
+
+func checkOut(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"check"}, args...), nil, &stdout, &stderr)
+	if code == 2 {
+		t.Fatalf("check %v: exit 2: %s", args, stderr.String())
+	}
+	return stdout.String(), code
+}
+
+const blockSummary = "contract: fail (2 breaking, undecided) · verdict: Block"
+
+func TestCheckContractFormats(t *testing.T) {
+	repo := contractReview(t)
+	text, code := checkOut(t, repo.ReviewFile)
+	if code != 1 {
+		t.Errorf("exit: got %d, want 1 (Block)", code)
+	}
+	for _, want := range []string{
+		":1:1: error: " + blockSummary + " [contract-verdict]",
+		"error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it [contract-breaking]",
+		"error: GET /orders: the `query` request parameter `limit` became required — breaking: requests that omit it are now rejected; undecided: approve or reject it [contract-breaking]",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text: want %q in\n%s", want, text)
+		}
+	}
+	for _, format := range []string{"json", "sarif", "rdjson", "github"} {
+		out, code := checkOut(t, "--format", format, repo.ReviewFile)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1", format, code)
+		}
+		for _, want := range []string{blockSummary, "contract-verdict", "contract-breaking", "DELETE /orders/{id}: API removed without deprecation"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: want %q in\n%s", format, want, out)
+			}
+		}
+		if format != "github" {
+			var v any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Errorf("%s: invalid JSON: %v", format, err)
+			} else if format == "sarif" {
+				if err := compileSchema(t, "sarif-schema-2.1.0.json").Validate(v); err != nil {
+					t.Errorf("sarif: does not match the schema: %v", err)
+				}
+			} else if format == "rdjson" {
+				if err := compileSchema(t, "DiagnosticResult.jsonschema").Validate(v); err != nil {
+					t.Errorf("rdjson: does not match the schema: %v", err)
+				}
+			}
+		}
+	}
+}
+
+func TestCheckContractVerdicts(t *testing.T) {
+	repo := contractReview(t)
+	approve := func(summary string) string {
+		b, _ := json.Marshal(contract.DecisionLine(contract.Approved, summary) + "\nAnnounced in the changelog.")
+		return `{"id": "c%d", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": 1, "state": "orphaned", "body": ` + string(b) + `}`
+	}
+	approved := contracttest.ReviewOf(repo.Patch,
+		strings.Replace(approve("DELETE /orders/{id}: API removed without deprecation"), "%d", "1", 1),
+		strings.Replace(approve("GET /orders: the `query` request parameter `limit` became required"), "%d", "2", 1))
+	write := func(name, text string) string {
+		p := filepath.Join(repo.Root, "reviews", name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	out, code := checkOut(t, write("approved.review.json", approved))
+	if code != 0 || !strings.Contains(out, "info: contract: warn (2 breaking, approved) · verdict: Ship [contract-verdict]") {
+		t.Errorf("approved: exit %d\n%s", code, out)
+	}
+	// Outside any repository, the hunks alone cannot be rebuilt: Hold.
+	alone := filepath.Join(t.TempDir(), "alone.review.json")
+	if err := os.WriteFile(alone, []byte(repo.Review), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = checkOut(t, alone)
+	if code != 0 || !strings.Contains(out, "warning: contract: unavailable (api/openapi.yaml not compared: the patch shows only hunks of it, and there is no working tree to read it from) · verdict: Hold [contract-verdict]") ||
+		!strings.Contains(out, "[contract-unavailable]") {
+		t.Errorf("no tree: exit %d\n%s", code, out)
+	}
+	// --root names the tree.
+	out, code = checkOut(t, "--root", repo.Root, alone)
+	if code != 1 || !strings.Contains(out, blockSummary) {
+		t.Errorf("--root: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,335 @@
+package contract
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
+)
+
+// Status is what the axis reports: only Pass and Warn lift its gate.
+type Status string
+
+const (
+	Pass        Status = "pass"
+	Warn        Status = "warn"
+	Fail        Status = "fail"
+	Partial     Status = "partial"     // ran, but could not compare every file
+	Unavailable Status = "unavailable" // could not compare any file
+)
+
+// Verdict aggregates the axes; an axis only makes it stricter.
+type Verdict string
+
+const (
+	Ship  Verdict = "Ship"
+	Hold  Verdict = "Hold"
+	Block Verdict = "Block"
+)
+
+// File is one specification file the patch changes, and how its
+// comparison went.
+type File struct {
+	Diff *anchor.FileDiff
+	// Path is its name (the new one, the old one for a deleted file).
+	Path string
+	// Compared is set when both sides were rebuilt and compared; Reason
+	// says why not, otherwise.
+	Compared bool
+	Reason   string
+	Derived  bool
+	How      string
+}
+
+// Finding is one change of the contract placed in the patch.
+type Finding struct {
+	File *File
+	Change
+	// PatchLine is the patch line the change is about (a line of its
+	// hunks), or -1: the file's header then carries it.
+	PatchLine int
+	// Decision is Approved, Rejected or "" (undecided); DecidedBy the
+	// index of the comment that decides it, or -1.
+	Decision  string
+	DecidedBy int
+}
+
+// Result is the axis for one review.
+type Result struct {
+	// Files are the specification files; none means the axis does not
+	// apply and says nothing.
+	Files    []*File
+	Findings []Finding
+	// Stale are the comments deciding a change the specification no
+	// longer makes.
+	Stale []int
+	// Status and Derived: Derived is set when a comparison was made from
+	// texts that might not be the reviewed ones; it never gates.
+	Status  Status
+	Derived bool
+	Verdict Verdict
+	// Breaking counts the breaking findings; Undecided, Approved and
+	// Rejected split them.
+	Breaking, Undecided, Approved, Rejected int
+}
+
+// Applies reports whether the review changes a specification file.
+func (r *Result) Applies() bool { return len(r.Files) > 0 }
+
+// Cache keeps comparisons by the texts compared, so that a review's
+// versions and requests compare a specification once. Safe for
+// concurrent use; bounded.
+type Cache struct {
+	mu sync.Mutex
+	m  map[[sha256.Size]byte]compared
+}
+
+type compared struct {
+	changes []Change
+	err     error
+}
+
+const maxCached = 256
+
+func (c *Cache) compare(name string, old, new []byte) ([]Change, error) {
+	if c == nil {
+		return Compare(name, old, new)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", name, len(old))
+	h.Write(old)
+	h.Write(new)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return v.changes, v.err
+	}
+	v.changes, v.err = Compare(name, old, new)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = map[[sha256.Size]byte]compared{}
+	}
+	c.m[key] = v
+	c.mu.Unlock()
+	return v.changes, v.err
+}
+
+// HasSpec reports whether the index holds a specification file: the one
+// check a review without one pays.
+func HasSpec(ix *anchor.Index) bool {
+	for _, f := range ix.Files {
+		if IsSpec(f.NewName) || f.NewName == "" && IsSpec(f.OldName) {
+			return true
+		}
+	}
+	return false
+}
+
+// Evaluate runs the axis on a review: each specification file of the
+// index rebuilt (Rebuild, from t, which may be nil) and compared, each
+// breaking change matched with the comments deciding it.
+func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, c *Cache) *Result {
+	r := &Result{}
+	if !HasSpec(ix) {
+		return r
+	}
+	for _, fd := range ix.Files {
+		name := fd.NewName
+		if name == "" {
+			name = fd.OldName
+		}
+		if !IsSpec(name) {
+			continue
+		}
+		f := &File{Diff: fd, Path: name}
+		r.Files = append(r.Files, f)
+		sides, err := Rebuild(ix.Patch, fd, t)
+		if err != nil {
+			f.Reason = err.Error()
+			continue
+		}
+		changes, err := c.compare(name, sides.Old.Text, sides.New.Text)
+		if err != nil {
+			f.Reason = err.Error()
+			continue
+		}
+		f.Compared, f.Derived, f.How = true, sides.Derived, sides.How
+		for _, ch := range changes {
+			at := sides.New.PatchLine(ch.NewLine)
+			if at < 0 {
+				at = sides.Old.PatchLine(ch.OldLine)
+			}
+			r.Findings = append(r.Findings, Finding{File: f, Change: ch, PatchLine: at, DecidedBy: -1})
+		}
+	}
+	r.decide(comments)
+	r.judge()
+	return r
+}
+
+// decide matches decisions with findings by file and summary; the last
+// decision in the document wins. A decision on a file the axis compared
+// that matches no breaking finding is stale.
+func (r *Result) decide(comments []*exchange.Comment) {
+	for ci, c := range comments {
+		if c.StateNorm() == exchange.StateDismissed {
+			continue
+		}
+		word, summary, ok := ParseDecision(c.Body)
+		if !ok {
+			continue
+		}
+		matched, known := false, false
+		for i := range r.Findings {
+			fd := &r.Findings[i]
+			if fd.Severity != Breaking || !names(fd.File, c.Path) {
+				continue
+			}
+			known = true
+			if fd.Summary == summary {
+				fd.Decision, fd.DecidedBy, matched = word, ci, true
+			}
+		}
+		if !matched && (known || r.compared(c.Path)) {
+			r.Stale = append(r.Stale, ci)
+		}
+	}
+}
+
+func names(f *File, path string) bool {
+	return path == f.Path || path == f.Diff.OldName || path == f.Diff.NewName
+}
+
+// compared reports whether the file path names was compared: a decision
+// on a file that could not be compared is not known to be stale.
+func (r *Result) compared(path string) bool {
+	for _, f := range r.Files {
+		if names(f, path) {
+			return f.Compared
+		}
+	}
+	return false
+}
+
+// judge sets the status and verdict: a rejected or undecided breaking
+// change of an exact comparison fails (Block); a file not compared makes
+// the axis partial or unavailable (at least Hold); a derived comparison
+// neither fails nor lifts the gate (Hold); approved breaking changes
+// warn, and no breaking change passes (Ship).
+func (r *Result) judge() {
+	gatedFail, derivedFail, warned := false, false, false
+	for _, f := range r.Findings {
+		if f.Severity != Breaking {
+			continue
+		}
+		r.Breaking++
+		switch f.Decision {
+		case Approved:
+			r.Approved++
+			warned = true
+			continue
+		case Rejected:
+			r.Rejected++
+		default:
+			r.Undecided++
+		}
+		if f.File.Derived {
+			derivedFail = true
+		} else {
+			gatedFail = true
+		}
+	}
+	compared := 0
+	for _, f := range r.Files {
+		if f.Compared {
+			compared++
+			r.Derived = r.Derived || f.Derived
+		}
+	}
+	switch {
+	case gatedFail:
+		r.Status, r.Verdict = Fail, Block
+	case compared == 0:
+		r.Status, r.Verdict = Unavailable, Hold
+	case compared < len(r.Files):
+		r.Status, r.Verdict = Partial, Hold
+	case derivedFail:
+		r.Status, r.Verdict = Fail, Hold
+	case warned:
+		r.Status, r.Verdict = Warn, Ship
+	default:
+		r.Status, r.Verdict = Pass, Ship
+	}
+	if r.Derived && r.Verdict == Ship {
+		r.Verdict = Hold
+	}
+}
+
+// Summary is the axis and the verdict in one line:
+// "contract: fail (2 breaking, undecided) · verdict: Block".
+func (r *Result) Summary() string {
+	return "contract: " + r.StatusWords() + " · verdict: " + string(r.Verdict)
+}
+
+// StatusWords is the axis's status with what makes it:
+// "fail (2 breaking, undecided)", "unavailable (openapi.yaml: …)".
+func (r *Result) StatusWords() string {
+	status := string(r.Status)
+	if r.Derived && r.Status != Unavailable {
+		status += ", derived"
+	}
+	// Unavailable says why; otherwise the files not compared are counted
+	// whatever the status (a failure found in the others does not make
+	// them compared), their reasons on their headers.
+	var parts []string
+	compared := 0
+	for _, f := range r.Files {
+		if f.Compared {
+			compared++
+		} else if r.Status == Unavailable {
+			parts = append(parts, f.Path+" not compared: "+f.Reason)
+		}
+	}
+	count := fmt.Sprintf("%d of %d specifications compared", compared, len(r.Files))
+	switch {
+	case r.Status == Partial:
+		parts = append(parts, count, r.breakingWords())
+	case r.Status != Unavailable && compared < len(r.Files):
+		parts = append(parts, r.breakingWords(), count)
+	case r.Status != Unavailable:
+		parts = append(parts, r.breakingWords())
+	}
+	if n := len(r.Stale); n > 0 {
+		parts = append(parts, anchor.Plural(n, "stale decision", "stale decisions"))
+	}
+	return status + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// breakingWords is "2 breaking, undecided", "3 breaking: 1 approved, 2
+// undecided" or "no breaking change".
+func (r *Result) breakingWords() string {
+	if r.Breaking == 0 {
+		return "no breaking change"
+	}
+	var split []string
+	for _, w := range []struct {
+		n    int
+		word string
+	}{{r.Rejected, "rejected"}, {r.Undecided, "undecided"}, {r.Approved, "approved"}} {
+		if w.n > 0 {
+			split = append(split, fmt.Sprintf("%d %s", w.n, w.word))
+		}
+	}
+	if len(split) == 1 {
+		_, word, _ := strings.Cut(split[0], " ")
+		return fmt.Sprintf("%d breaking, %s", r.Breaking, word)
+	}
+	return fmt.Sprintf("%d breaking: %s", r.Breaking, strings.Join(split, ", "))
+}

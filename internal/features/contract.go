@@ -1,0 +1,243 @@
+package features
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/contract"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
+)
+
+// The contract axis in the review (internal/contract): each breaking
+// change of an OpenAPI description the patch changes is a diagnostic on
+// the line that makes it, the others hints; the summary lens reads the
+// axis and the verdict; "Approve this breaking change" and "Reject this
+// breaking change" write the decision as a comment on that line.
+
+// Contract runs the axis on the review, reading the descriptions' files
+// from t (nil: the patch alone). A review that changes no description
+// pays one look at its file names.
+func (r Analysis) Contract(t *worktree.Tree, c *contract.Cache) *contract.Result {
+	return contract.Evaluate(r.Index, r.Doc.Review.Comments, t, c)
+}
+
+// ContractDiagnostics places the axis's findings in the review: breaking
+// changes (errors while undecided or rejected, warnings once approved or
+// when the comparison is derived), the other changes as hints, stale
+// decisions on their comment's body, files not compared on their header.
+func (r Analysis) ContractDiagnostics(res *contract.Result) []exchange.Diagnostic {
+	if !res.Applies() {
+		return nil
+	}
+	var out []exchange.Diagnostic
+	for _, f := range res.Files {
+		if !f.Compared {
+			out = append(out, exchange.Diagnostic{
+				Range: r.headerRange(f.Diff), Severity: exchange.SeverityWarning, Code: exchange.CodeContractUnavailable,
+				Message: fmt.Sprintf("the contract of %s was not compared: %s; the verdict cannot pass without it", f.Path, f.Reason),
+			})
+		}
+	}
+	for i := range res.Findings {
+		out = append(out, r.findingDiagnostic(res, &res.Findings[i]))
+	}
+	for _, ci := range res.Stale {
+		c := r.Doc.Review.Comments[ci]
+		_, summary, _ := contract.ParseDecision(c.Body)
+		rg := commentAnchorRange(c)
+		if n := c.Member("body"); n != nil {
+			rg = exchange.NodeRange(n)
+		}
+		out = append(out, exchange.Diagnostic{
+			Range: rg, Severity: exchange.SeverityWarning, Code: exchange.CodeContractStale,
+			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", c.Name(), summary, c.Path),
+		})
+	}
+	if v, ok := r.verdictDiagnostic(res); ok {
+		out = append(out, v)
+	}
+	exchange.SortDiagnostics(out)
+	return out
+}
+
+// verdictDiagnostic is the axis and the verdict on the document's opening
+// brace, for the editors without code lenses and every `check` format:
+// an error when the verdict is Block (check exits 1), a warning when
+// Hold, information when Ship.
+func (r Analysis) verdictDiagnostic(res *contract.Result) (exchange.Diagnostic, bool) {
+	root := r.Doc.Root
+	if root == nil {
+		return exchange.Diagnostic{}, false
+	}
+	sev := exchange.SeverityInformation
+	switch res.Verdict {
+	case contract.Block:
+		sev = exchange.SeverityError
+	case contract.Hold:
+		sev = exchange.SeverityWarning
+	}
+	return exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
+		Code: exchange.CodeContractVerdict, Message: res.Summary()}, true
+}
+
+func (r Analysis) findingDiagnostic(res *contract.Result, f *contract.Finding) exchange.Diagnostic {
+	d := exchange.Diagnostic{Range: r.findingRange(f), Code: exchange.CodeContractChange, Severity: exchange.SeverityHint}
+	if f.Severity != contract.Breaking {
+		d.Message = fmt.Sprintf("%s (%s)", f.Summary, f.Severity)
+		return d
+	}
+	d.Code = exchange.CodeContractBreaking
+	var b strings.Builder
+	b.WriteString(f.Summary + " — breaking")
+	switch f.Decision {
+	case contract.Approved:
+		d.Severity = exchange.SeverityWarning
+		fmt.Fprintf(&b, ", approved in %s: %s", r.commentName(f.DecidedBy), f.Why)
+	case contract.Rejected:
+		d.Severity = exchange.SeverityError
+		fmt.Fprintf(&b, ", rejected in %s: %s", r.commentName(f.DecidedBy), f.Why)
+	default:
+		d.Severity = exchange.SeverityError
+		fmt.Fprintf(&b, ": %s; undecided: approve or reject it", f.Why)
+	}
+	if f.File.Derived {
+		d.Severity = exchange.SeverityWarning
+		fmt.Fprintf(&b, " (indicative, it does not gate: compared from %s)", f.File.How)
+	}
+	d.Message = b.String()
+	return d
+}
+
+func (r Analysis) commentName(ci int) string {
+	return r.Doc.Review.Comments[ci].Name()
+}
+
+// findingRange is the patch line a finding is about, else its file's
+// first header line.
+func (r Analysis) findingRange(f *contract.Finding) exchange.Range {
+	if f.PatchLine >= 0 {
+		return LineRange(&r.Doc.Review.Patch, f.PatchLine)
+	}
+	return r.headerRange(f.File.Diff)
+}
+
+func (r Analysis) headerRange(fd *anchor.FileDiff) exchange.Range {
+	return LineRange(&r.Doc.Review.Patch, fd.First)
+}
+
+// ContractLens is the axis and the verdict over the document's first
+// brace — "contract: fail (2 breaking, undecided) · verdict: Block" —
+// going to the first breaking change still undecided or rejected, else
+// the first finding or file. ok is false when the axis does not apply.
+func (r Analysis) ContractLens(res *contract.Result) (Lens, bool) {
+	root := r.Doc.Root
+	if !res.Applies() || root == nil || root.Kind != exchange.KindObject {
+		return Lens{}, false
+	}
+	target := r.headerRange(res.Files[0].Diff)
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Severity == contract.Breaking && f.Decision != contract.Approved {
+			target = r.findingRange(f)
+			break
+		}
+	}
+	return Lens{
+		Range:  exchange.Range{Start: root.Start, End: root.Start + 1},
+		Title:  res.Summary(),
+		Target: exchange.Range{Start: target.Start, End: target.Start},
+	}, true
+}
+
+// ContractActions are "Approve this breaking change" and "Reject this
+// breaking change" for each breaking finding on the patch lines between
+// start and end: a new comment on that line whose body's first line is
+// the decision (contract.DecisionLine), or, when a comment decides it
+// already, that first line changed (the other words kept). Each settles
+// the finding's diagnostic.
+func (r Analysis) ContractActions(res *contract.Result, start, end int, opts ActionOptions) []Action {
+	var out []Action
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Severity != contract.Breaking {
+			continue
+		}
+		rg := r.findingRange(f)
+		if rg.End < start || rg.Start > end {
+			continue
+		}
+		d := r.findingDiagnostic(res, f)
+		for _, w := range []struct{ word, title string }{{contract.Approved, "Approve"}, {contract.Rejected, "Reject"}} {
+			if f.Decision == w.word {
+				continue
+			}
+			edit, ok := r.decisionEdit(f, w.word, opts)
+			if !ok {
+				continue
+			}
+			out = append(out, Action{
+				Title:    fmt.Sprintf("%s this breaking change: %s", w.title, f.Summary),
+				Edits:    []exchange.Edit{edit},
+				Resolves: &d,
+			})
+		}
+	}
+	return out
+}
+
+// decisionEdit writes the decision word on finding f.
+func (r Analysis) decisionEdit(f *contract.Finding, word string, opts ActionOptions) (exchange.Edit, bool) {
+	line := contract.DecisionLine(word, f.Summary)
+	if f.DecidedBy >= 0 {
+		c := r.Doc.Review.Comments[f.DecidedBy]
+		n := c.Member("body")
+		if n == nil || n.Kind != exchange.KindString {
+			return exchange.Edit{}, false
+		}
+		_, rest, _ := strings.Cut(c.Body, "\n")
+		body := line
+		if rest != "" {
+			body += "\n" + rest
+		}
+		return exchange.ReplaceValue(n, jsontext.Quote(body)), true
+	}
+	fd := f.File.Diff
+	dl, ok := r.decisionLine(f)
+	if !ok {
+		return exchange.Edit{}, false
+	}
+	side := anchor.Right
+	if !dl.In(anchor.Right) {
+		side = anchor.Left
+	}
+	nc := NewComment{
+		ID: FreshID(r.Doc), Author: opts.author(), Path: fd.Name(side), Side: side,
+		Start: dl.Number(side), End: dl.Number(side), Body: line,
+		Snippet: anchor.SnippetOf(r.Index.Patch, fd, []anchor.DiffLine{dl}), At: Stamp(opts.Now),
+	}
+	if nc.Path == "" {
+		return exchange.Edit{}, false
+	}
+	return NewCommentEdit(r.Doc, nc)
+}
+
+// decisionLine is the body line a decision on f is anchored on: the
+// finding's own, or the first line of its file's first hunk when its
+// header carries it.
+func (r Analysis) decisionLine(f *contract.Finding) (anchor.DiffLine, bool) {
+	fd := f.File.Diff
+	for _, h := range fd.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind == anchor.NoNewline {
+				continue
+			}
+			if f.PatchLine < 0 || int(l.Patch) == f.PatchLine {
+				return l, true
+			}
+		}
+	}
+	return anchor.DiffLine{}, false
+}

@@ -1,0 +1,249 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
+)
+
+// A body edited as Markdown in an editor with no plugin to open one:
+// Helix. The code action "Edit c1's body as Markdown" has the server
+// write the body, unescaped, to a file of its own (c1-body.md in a
+// directory of the session's, removed when it ends) and show it
+// (window/showDocument); when the person saves that file, the server
+// reads it (it looks every Options.Poll) and writes the body back into
+// the review as lreview.setBody does, through workspace/applyEdit. The
+// file ends with one line break more than the body, which editors add
+// on saving anyway, and which is not part of the body.
+
+// CommandOpenBody opens a body as a file: its arguments are the review's
+// URI, the comment's name and the reply's index (-1: the comment's body).
+const CommandOpenBody = "lreview.openBody"
+
+// maxBodyFiles bounds the body files a session keeps watching.
+const maxBodyFiles = 200
+
+// bodyFiles are the session's body files.
+type bodyFiles struct {
+	mu sync.Mutex
+	// offer: the client gets the "Edit … as Markdown" action (Helix);
+	// set at initialize.
+	offer atomic.Bool
+	dir   string
+	root  *os.Root
+	files []*bodyFile
+	seq   int
+}
+
+// bodyFile is one body opened as a file.
+type bodyFile struct {
+	name   string
+	review protocol.DocumentURI
+	place  features.BodyCursor
+	// nl is the line break the file ends with beyond the body; text the
+	// body as last written or read.
+	nl, text string
+	stamp    fileStamp
+}
+
+// bodyFileActions offers the body at the cursor as a file, to a client
+// that has no way of its own.
+func (s *Server) bodyFileActions(req actionRequest, an *Analysis) []protocol.CodeAction {
+	if !s.bodies.offer.Load() || !req.canShow || !req.wants(protocol.RefactorRewrite) {
+		return nil
+	}
+	b, err := features.BodyAtOffset(an.Doc, req.span.Start)
+	if err != nil {
+		return nil
+	}
+	title := fmt.Sprintf("Edit %s's body as Markdown", b.Place.Comment)
+	if b.Place.Reply >= 0 {
+		title = fmt.Sprintf("Edit reply %d of %s as Markdown", b.Place.Reply+1, b.Place.Comment)
+	}
+	return []protocol.CodeAction{{Title: title, Kind: protocol.RefactorRewrite,
+		Command: &protocol.Command{Title: title, Command: CommandOpenBody, Arguments: []any{req.uri, b.Place.Comment, b.Place.Reply}}}}
+}
+
+// openBody runs CommandOpenBody.
+func openBody(ctx context.Context, s *requestView, args []any) (any, error) {
+	var docURI protocol.DocumentURI
+	var place features.BodyCursor
+	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &place.Comment) != nil || remarshal(args[2], &place.Reply) != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandOpenBody+" takes three arguments: the review's URI, the comment's name and the reply's index (-1 for the comment's body)")
+	}
+	_, an, err := s.fileAnalysis(ctx, docURI)
+	if err != nil {
+		return nil, err
+	}
+	b, err := features.BodyOf(an.Doc, place)
+	if err != nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no body to edit: %v", docURI, err))
+	}
+	abs, err := s.writeBodyFile(docURI, b)
+	if err != nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("the body of %s could not be written to a file: %v", place.Comment, err))
+	}
+	loc := protocol.Location{URI: protocol.DocumentURI(uri.File(abs))}
+	return executeCommand(ctx, s, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
+}
+
+// writeBodyFile writes body b of the review to a new file of the
+// session's directory, and watches it.
+func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body) (string, error) {
+	abs, start, err := s.bodies.add(review, b)
+	if start {
+		every := s.opts.Poll
+		if every <= 0 {
+			every = DefaultPoll
+		}
+		s.spawn(func() { s.watchBodyFiles(every) })
+	}
+	return abs, err
+}
+
+// add writes body b to a new file; start says the directory was made
+// now, and its watcher is to start.
+func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body) (abs string, start bool, err error) {
+	bf.mu.Lock()
+	defer bf.mu.Unlock()
+	if len(bf.files) >= maxBodyFiles {
+		return "", false, fmt.Errorf("%d body files are open already", maxBodyFiles)
+	}
+	if bf.root == nil {
+		dir, err := os.MkdirTemp("", "lreview-bodies-")
+		if err != nil {
+			return "", false, err
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return "", false, err
+		}
+		start = true
+		bf.dir, bf.root = dir, root
+	}
+	bf.seq++
+	what := "body"
+	if b.Place.Reply >= 0 {
+		what = fmt.Sprintf("reply%d", b.Place.Reply+1)
+	}
+	name := fmt.Sprintf("%d-%s-%s.md", bf.seq, fileSafe(b.Place.Comment), what)
+	nl := "\n"
+	if strings.Contains(b.Text, "\r\n") {
+		nl = "\r\n"
+	}
+	if err := filewrite.CreateIn(bf.root, name, []byte(b.Text+nl)); err != nil {
+		return "", start, err
+	}
+	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text}
+	if fi, err := bf.root.Stat(name); err == nil {
+		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+	}
+	bf.files = append(bf.files, f)
+	return bf.dir + string(os.PathSeparator) + name, start, nil
+}
+
+// fileSafe keeps the letters, digits, '-' and '_' of a comment's name.
+func fileSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, name)
+}
+
+// watchBodyFiles writes back the body files saved, until Serve returns;
+// then it removes them.
+func (s *Server) watchBodyFiles(every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.bg.Done():
+			s.bodies.mu.Lock()
+			_ = s.bodies.root.Close()
+			_ = os.RemoveAll(s.bodies.dir)
+			s.bodies.mu.Unlock()
+			return
+		case <-tick.C:
+		}
+		for _, f := range s.savedBodies() {
+			s.writeBack(f)
+		}
+	}
+}
+
+// savedBody is a body file whose text changed.
+type savedBody struct {
+	f    *bodyFile
+	text string
+}
+
+// savedBodies reads the body files whose stamp changed.
+func (s *Server) savedBodies() []savedBody {
+	bf := &s.bodies
+	bf.mu.Lock()
+	defer bf.mu.Unlock()
+	var out []savedBody
+	for _, f := range bf.files {
+		fi, err := bf.root.Stat(f.name)
+		if err != nil {
+			continue
+		}
+		now := fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+		if now == f.stamp {
+			continue
+		}
+		f.stamp = now
+		data, err := filewrite.ReadFileIn(bf.root, f.name)
+		if err != nil {
+			continue
+		}
+		text := strings.TrimSuffix(string(data), f.nl)
+		if text != f.text {
+			out = append(out, savedBody{f: f, text: text})
+		}
+	}
+	return out
+}
+
+// writeBack writes a saved body into its review, as lreview.setBody does.
+func (s *Server) writeBack(b savedBody) {
+	sn := s.latestSnapshot(b.f.review)
+	if sn == nil {
+		return // the review was closed
+	}
+	an, err := sn.analysis(s.bg)
+	if err != nil {
+		return
+	}
+	edits, err := features.SetBodyEdit(an.Doc, b.f.place, b.text)
+	if err != nil {
+		s.logf(protocol.MessageTypeWarning, "the body of %s was not written back into %s: %v", b.f.place.Comment, b.f.review, err)
+		return
+	}
+	if len(edits) > 0 {
+		conv := Converter{M: an.Mapper, Enc: sn.enc}
+		params := &protocol.ApplyWorkspaceEditParams{Label: "lreview: " + b.f.place.Comment + "'s body",
+			Edit: protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}}
+		var res protocol.ApplyWorkspaceEditResponse
+		if _, err := s.conn.Call(s.bg, "workspace/applyEdit", params, &res); err != nil || !res.Applied {
+			s.logf(protocol.MessageTypeWarning, "the client did not apply the body of %s to %s: %v %s", b.f.place.Comment, b.f.review, err, res.FailureReason)
+			return
+		}
+	}
+	s.bodies.mu.Lock()
+	b.f.text = b.text
+	s.bodies.mu.Unlock()
+}

@@ -1,0 +1,66 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/features"
+)
+
+// CommandShowBody puts the cursor in a body an action wrote empty
+// (features.BodyCursor): "Comment on …" and "Reply to …" carry it besides
+// their edit, so that the client applies the edit, then runs the command,
+// and the server, which has the edited text by then (the client sends
+// the change before the request), shows the review with the cursor
+// between the body's quotes (window/showDocument). Its arguments are the
+// review's URI, the comment's name and the reply's index (-1: the
+// comment's own body). Clients that cannot show a document get the edit
+// alone.
+const CommandShowBody = "lreview.showBody"
+
+// bodyCommand is the CommandShowBody of action a, or nil.
+func (r actionRequest) bodyCommand(a features.Action) *protocol.Command {
+	if !r.canShow || a.Cursor == nil {
+		return nil
+	}
+	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, a.Cursor.Comment, a.Cursor.Reply}}
+}
+
+// showBody runs CommandShowBody.
+func showBody(ctx context.Context, s *requestView, args []any) (any, error) {
+	var docURI protocol.DocumentURI
+	var bc features.BodyCursor
+	if len(args) != 3 || remarshal(args[0], &docURI) != nil || remarshal(args[1], &bc.Comment) != nil || remarshal(args[2], &bc.Reply) != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShowBody+" takes three arguments: the review's URI, the comment's name and the reply's index (-1 for the comment's body)")
+	}
+	conv, an, err := s.fileAnalysis(ctx, docURI)
+	if err != nil {
+		return nil, err
+	}
+	off, ok := features.BodyAt(an.Doc, bc)
+	if sn := s.latestSnapshot(docURI); !ok && sn != nil && sn != s.docs[docURI] {
+		// The edit came in a change after the command was sent (a
+		// client's order): the command is about the text the client
+		// has now, whose body is what it shows.
+		if an, err := sn.analysis(ctx); err == nil {
+			conv = Converter{M: an.Mapper, Enc: sn.enc}
+			off, ok = features.BodyAt(an.Doc, bc)
+		}
+	}
+	if !ok {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no body of %s to show (reply %d)", docURI, bc.Comment, bc.Reply))
+	}
+	at := conv.Position(off)
+	loc := protocol.Location{URI: docURI, Range: protocol.Range{Start: at, End: at}}
+	return executeCommand(ctx, s, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
+}
+
+// canShowDocument reports whether the client answers window/showDocument.
+func (s *Server) canShowDocument() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.showDocument
+}

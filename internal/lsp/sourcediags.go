@@ -1,0 +1,203 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
+)
+
+// The comments of the reviews in scope, published as diagnostics on the
+// source files they are about (features.CommentsInSource), whether or
+// not the files are open: so they are listed where an editor lists
+// problems (VS Code's Problems panel, Neovim's quickfix list, Helix's
+// workspace picker) before the file is opened.
+
+// placedComment is a comment of a review placed in a source file.
+type placedComment struct {
+	review *scopedReview
+	// named is the review's name when messages give it (more than one
+	// review in scope), else "".
+	named string
+	in    features.InSource
+	uri   protocol.DocumentURI
+	rng   protocol.Range
+}
+
+// placeComments places the comments of reviews in the source files:
+// every file when targets is nil, else only the source documents it
+// names.
+func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.DocumentURI]bool) map[protocol.DocumentURI][]placedComment {
+	settings := s.currentSettings()
+	s.mu.Lock()
+	enc := s.enc
+	s.mu.Unlock()
+	out := map[protocol.DocumentURI][]placedComment{}
+	for i := range reviews {
+		r := &reviews[i]
+		opts := features.InSourceOptions{Outdated: settings.Comments.Outdated == nil || *settings.Comments.Outdated}
+		var paths []string
+		if targets == nil {
+			paths = []string{""}
+		}
+		for u := range targets {
+			if rel, ok := r.tree.Rel(fileOf(string(u))); ok {
+				paths = append(paths, rel)
+			}
+		}
+		for _, p := range paths {
+			opts.Only = p
+			for _, in := range r.an.CommentsInSource(r.tree, opts) {
+				f := in.File
+				u := protocol.DocumentURI(uri.File(f.Abs))
+				conv := Converter{M: f.Mapper(), Enc: enc}
+				rng := conv.Range(exchange.Range{Start: f.LineStart(in.Start), End: f.LineEnd(in.End)})
+				out[u] = append(out[u], placedComment{review: r, in: in, uri: u, rng: rng})
+			}
+		}
+	}
+	for _, list := range out {
+		sort.SliceStable(list, func(i, j int) bool {
+			a, b := list[i].rng, list[j].rng
+			return lessPosition(a.Start, b.Start) || a.Start == b.Start && lessPosition(a.End, b.End)
+		})
+		// A file the comments of several reviews are on: each names its
+		// review.
+		for i := range list {
+			if list[i].review != list[0].review {
+				for k := range list {
+					list[k].named = list[k].review.name
+					list[k].in.Message = features.InReview(list[k].in.Message, list[k].named)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func lessPosition(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+// commentSeverity is the setting comments.severity's severity.
+func commentSeverity(name string) protocol.DiagnosticSeverity {
+	switch name {
+	case "error":
+		return protocol.DiagnosticSeverityError
+	case "warning":
+		return protocol.DiagnosticSeverityWarning
+	case "hint":
+		return protocol.DiagnosticSeverityHint
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// sourceDiagnostic is a placed comment's diagnostic: over its lines, an
+// outdated one a hint, with the thread in the review as related
+// information (to a client that takes it).
+func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.DiagnosticSeverity, related bool, enc exchange.Encoding) protocol.Diagnostic {
+	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: exchange.CodeReviewComment, Source: "lreview", Message: pc.in.Message}
+	if pc.in.Outdated {
+		d.Severity = protocol.DiagnosticSeverityHint
+	}
+	if related {
+		conv := Converter{M: pc.review.an.Mapper, Enc: enc}
+		for _, p := range pc.in.Thread {
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: pc.review.uri, Range: conv.Range(p.Range)},
+				Message:  p.Message,
+			})
+		}
+	}
+	return d
+}
+
+// publishSources publishes the comments on the source files: all of
+// them, or the dirty source documents. A publish equal to the last one
+// sent for a file is not sent again; a file that no longer has comments
+// gets the empty list once.
+func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protocol.DocumentURI]bool) {
+	bufs := s.buffers()
+	v := s.view()
+	defer v.release()
+	reviews := v.publishedReviewsInScope(ctx)
+	if ctx.Err() != nil {
+		return
+	}
+	var targets map[protocol.DocumentURI]bool
+	if !all {
+		targets = dirty
+	}
+	placed := s.placeComments(reviews, targets)
+	settings := s.currentSettings()
+	caps := s.clientCaps()
+	s.mu.Lock()
+	enc := s.enc
+	s.mu.Unlock()
+	severity := commentSeverity(settings.Comments.Severity)
+	silenced := slices.Contains(settings.Diagnostics.Disabled, exchange.CodeReviewComment)
+
+	visit := map[protocol.DocumentURI]bool{}
+	for u := range placed {
+		visit[u] = true
+	}
+	if all {
+		for u := range s.src.known() {
+			visit[u] = true
+		}
+	} else {
+		for u := range dirty {
+			visit[u] = true
+		}
+	}
+	uris := make([]protocol.DocumentURI, 0, len(visit))
+	for u := range visit {
+		uris = append(uris, u)
+	}
+	slices.Sort(uris)
+	for _, u := range uris {
+		params := protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
+		if b := bufs[u]; b != nil && b.version > 0 {
+			params.Version = uint32(b.version)
+		}
+		if !silenced {
+			for i := range placed[u] {
+				params.Diagnostics = append(params.Diagnostics, s.sourceDiagnostic(&placed[u][i], severity, caps.related, enc))
+			}
+		}
+		s.sendSource(ctx, params)
+	}
+}
+
+// sendSource sends a source's publish unless it is the one last sent.
+func (s *Server) sendSource(ctx context.Context, params protocol.PublishDiagnosticsParams) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s: %v", params.URI, err)
+		return
+	}
+	st := s.src
+	st.mu.Lock()
+	last, had := st.sent[params.URI]
+	switch {
+	case len(params.Diagnostics) == 0 && !had:
+		st.mu.Unlock()
+		return
+	case string(last) == string(raw):
+		st.mu.Unlock()
+		return
+	case len(params.Diagnostics) == 0:
+		delete(st.sent, params.URI)
+	default:
+		st.sent[params.URI] = raw
+	}
+	st.mu.Unlock()
+	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", json.RawMessage(raw))
+}

@@ -1,0 +1,287 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
+)
+
+// Source documents: the files of the reviewed code a person opens in the
+// editor with the server attached (issue 31). They are never read as
+// reviews: the server keeps their text, to place the comments of the
+// reviews in scope where the buffer has their lines now, and nothing
+// else. A file no review in scope names costs a copy of its text.
+
+// sourceState is the session's source documents and the reviews in scope
+// besides the open ones, with the comments published on the sources.
+// Its mutex is a leaf: nothing else is locked while it is held.
+type sourceState struct {
+	mu   sync.Mutex
+	bufs map[protocol.DocumentURI]*sourceBuf
+	// disk are the reviews found under the roots (scope.go), by path.
+	disk map[string]*diskReview
+	// scanned: the roots were walked once; rescan asks for another walk.
+	scanned, rescan bool
+	// dirtyAll and dirty are what the next refresh recomputes: every
+	// source, or those documents; running is set while the worker runs.
+	dirtyAll bool
+	dirty    map[protocol.DocumentURI]bool
+	running  bool
+	// sent is, by source URI, the diagnostics last published, encoded.
+	sent map[protocol.DocumentURI][]byte
+	// documentChanges: the client takes versioned WorkspaceEdits.
+	documentChanges bool
+	// watchKey is the file watchers last registered for the scope.
+	watchKey string
+}
+
+// sourceBuf is an open source document: its text as the editor has it.
+type sourceBuf struct {
+	version int32
+	text    exchange.Text
+	// file is the text as a working-tree file of the tree rooted at
+	// root, made once per version (a version is replaced, never changed),
+	// under mu.
+	mu   sync.Mutex
+	root string
+	file *worktree.File
+	// mapper converts the text's positions, made once per version, for
+	// the next change's ranges and for the file (under mu).
+	mapper *exchange.Mapper
+}
+
+// mapperOf returns the buffer's mapper, made on first use.
+func (b *sourceBuf) mapperOf() *exchange.Mapper {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mapper == nil {
+		b.mapper = exchange.NewTextMapper(b.text)
+	}
+	return b.mapper
+}
+
+func newSourceState() *sourceState {
+	return &sourceState{bufs: map[protocol.DocumentURI]*sourceBuf{}, disk: map[string]*diskReview{}, dirty: map[protocol.DocumentURI]bool{}, sent: map[protocol.DocumentURI][]byte{}}
+}
+
+// reviewMagic is the first key of every review exchange document.
+const reviewMagic = `"leanreview_review"`
+
+// isReviewDocument reports whether an opened document is a review: its
+// language is lreview (every editor integration names it so), its name
+// ends in .review.json, or its text's first key is "leanreview_review"
+// (as Neovim's and Vim's detection by content has it). Anything else is
+// a source document and is never parsed as JSON.
+func isReviewDocument(d *openedDocument) bool {
+	if d.LanguageID == "lreview" || strings.HasSuffix(string(d.URI), ".review.json") {
+		return true
+	}
+	head := bytes.TrimPrefix(d.Text[:min(len(d.Text), 4096)], []byte("\uFEFF"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(head[1:], " \t\r\n"), []byte(reviewMagic))
+}
+
+// openSource records a source document; false when d is a review.
+func (s *Server) openSource(d *openedDocument) bool {
+	if isReviewDocument(d) {
+		return false
+	}
+	st := s.src
+	st.mu.Lock()
+	st.bufs[d.URI] = &sourceBuf{version: d.Version, text: exchange.NewText(d.Text)}
+	st.dirty[d.URI] = true
+	st.mu.Unlock()
+	s.refreshSources()
+	return true
+}
+
+// changeSource applies a didChange to a source document; false when the
+// document is not one.
+func (s *Server) changeSource(p *changeParams) (bool, error) {
+	st := s.src
+	st.mu.Lock()
+	b := st.bufs[p.TextDocument.URI]
+	if b == nil {
+		st.mu.Unlock()
+		return false, nil
+	}
+	text := b.text
+	st.mu.Unlock()
+	s.mu.Lock()
+	enc := s.enc
+	s.mu.Unlock()
+	for i, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			text = exchange.NewText(ch.Text)
+			continue
+		}
+		m := b.mapperOf()
+		if i > 0 {
+			m = exchange.NewTextMapper(text)
+		}
+		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, enc)
+		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, enc)
+		if err1 != nil || err2 != nil || end < start {
+			return true, fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
+		}
+		text = text.Replace(start, end, ch.Text)
+	}
+	st.mu.Lock()
+	if st.bufs[p.TextDocument.URI] == b {
+		st.bufs[p.TextDocument.URI] = &sourceBuf{version: p.TextDocument.Version, text: text}
+		st.dirty[p.TextDocument.URI] = true
+	}
+	st.mu.Unlock()
+	s.refreshSources()
+	return true, nil
+}
+
+// closeSource forgets a source document; false when it is not one. Its
+// comments stay published, placed in the file on disk again.
+func (s *Server) closeSource(uri protocol.DocumentURI) bool {
+	st := s.src
+	st.mu.Lock()
+	_, ok := st.bufs[uri]
+	delete(st.bufs, uri)
+	if ok {
+		st.dirty[uri] = true
+	}
+	st.mu.Unlock()
+	if ok {
+		s.refreshSources()
+	}
+	return ok
+}
+
+// isSource reports whether uri is an open source document.
+func (s *Server) isSource(uri protocol.DocumentURI) bool {
+	st := s.src
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.bufs[uri] != nil
+}
+
+// sourcesChanged asks for every source's comments again: a review in
+// scope changed (published, closed, on disk) or the settings did.
+func (s *Server) sourcesChanged(rescan bool) {
+	st := s.src
+	st.mu.Lock()
+	st.dirtyAll = true
+	st.rescan = st.rescan || rescan
+	st.mu.Unlock()
+	s.refreshSources()
+}
+
+// refreshSources runs the worker that recomputes and publishes what is
+// dirty, unless it runs already: it then goes round again. One worker
+// publishes, so the publishes of one source come in order.
+func (s *Server) refreshSources() {
+	st := s.src
+	st.mu.Lock()
+	if st.running {
+		st.mu.Unlock()
+		return
+	}
+	st.running = true
+	st.mu.Unlock()
+	ok := s.spawn(func() {
+		for {
+			st.mu.Lock()
+			all, dirty, rescan := st.dirtyAll, st.dirty, st.rescan || !st.scanned
+			if !all && len(dirty) == 0 && !rescan {
+				st.running = false
+				st.mu.Unlock()
+				return
+			}
+			st.dirtyAll, st.dirty, st.rescan, st.scanned = false, map[protocol.DocumentURI]bool{}, false, true
+			st.mu.Unlock()
+			s.safely("lreview source comments", func() {
+				if rescan {
+					s.scanReviews(s.bg)
+					all = true
+				}
+				s.publishSources(s.bg, all, dirty)
+			})
+		}
+	})
+	if !ok {
+		st.mu.Lock()
+		st.running = false
+		st.mu.Unlock()
+	}
+}
+
+// buffers returns the open source documents.
+func (s *Server) buffers() map[protocol.DocumentURI]*sourceBuf {
+	st := s.src
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make(map[protocol.DocumentURI]*sourceBuf, len(st.bufs))
+	for u, b := range st.bufs {
+		out[u] = b
+	}
+	return out
+}
+
+// withBuffers returns t (a snapshot) reading the open source documents
+// under its root from their buffers. nil stays nil.
+func (s *Server) withBuffers(t *worktree.Tree) *worktree.Tree {
+	if t == nil {
+		return nil
+	}
+	var files []*worktree.File
+	for u, b := range s.buffers() {
+		if f := b.fileIn(t, u); f != nil {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return t
+	}
+	return t.Overlay(files...)
+}
+
+// fileIn is the buffer as a file of t, or nil when t does not read it
+// (outside the root, or through a link that leads out of it).
+func (b *sourceBuf) fileIn(t *worktree.Tree, u protocol.DocumentURI) *worktree.File {
+	m := b.mapperOf()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.file != nil && b.root == t.Root() {
+		return b.file
+	}
+	abs := fileOf(string(u))
+	if abs == "" {
+		return nil
+	}
+	f, err := t.Buffer(abs, b.text.String(0, b.text.Len()), m)
+	if err != nil {
+		return nil
+	}
+	b.root, b.file = t.Root(), f
+	return f
+}
+
+// known lists the published sources and the open ones: the
+// documents a refresh of everything visits.
+func (st *sourceState) known() map[protocol.DocumentURI]bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := map[protocol.DocumentURI]bool{}
+	for u := range st.sent {
+		out[u] = true
+	}
+	for u := range st.bufs {
+		out[u] = true
+	}
+	return out
+}
