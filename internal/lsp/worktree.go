@@ -366,7 +366,7 @@ func applySuggestion(ctx context.Context, s *requestView, args []any) (any, erro
 	enc := s.enc
 	s.mu.Unlock()
 	conv := Converter{M: sg.File.Mapper(), Enc: enc}
-	target := protocol.DocumentURI(fileuri.FromPath(sg.File.Abs))
+	target := uriOfFile(s.clientNames(nil), sg.File.Abs)
 	params := &protocol.ApplyWorkspaceEditParams{
 		Label: sg.Title,
 		Edit:  protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}},
