@@ -178,7 +178,7 @@ func (f *sarifFormat) failed(_ io.Writer, name string, err error) error {
 }
 
 func (f *sarifFormat) finish(w io.Writer) error {
-	driver := sarifDriver{Name: "lreview-lsp", Version: version, InformationURI: "https://github.com/leanreview/lreview-lsp"}
+	driver := sarifDriver{Name: "lreview-lsp", Version: sarifVersion(version), InformationURI: "https://github.com/leanreview/lreview-lsp"}
 	index := map[string]int{}
 	addRule := func(c exchange.CodeInfo) {
 		index[c.Code] = len(driver.Rules)

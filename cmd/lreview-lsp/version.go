@@ -84,3 +84,19 @@ func vcsSettings(info *debug.BuildInfo) (revision string, modified bool) {
 	}
 	return revision, modified
 }
+
+// sarifVersion is v as SARIF's tool.driver.version wants it: starting
+// with a number, so that versions compare (the SARIF multitool's rule
+// SARIF2005). A build that knows no release says so in semantic
+// versioning's words: "0.0.0-devel", with the commit as build metadata
+// ("0.0.0-devel+0123456789ab-dirty").
+func sarifVersion(v string) string {
+	if v != "" && '0' <= v[0] && v[0] <= '9' {
+		return v
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(v, "devel"))
+	if rest == "" {
+		return "0.0.0-devel"
+	}
+	return "0.0.0-devel+" + strings.ReplaceAll(rest, " ", ".")
+}

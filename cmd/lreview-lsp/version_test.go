@@ -55,6 +55,22 @@ func TestVersionLineNamesTheCommitOnce(t *testing.T) {
 	}
 }
 
+// TestSarifVersionStartsWithANumber: SARIF's tool version is the
+// release, else 0.0.0-devel with the commit as build metadata.
+func TestSarifVersionStartsWithANumber(t *testing.T) {
+	for v, want := range map[string]string{
+		"0.2.0": "0.2.0",
+		"0.2.1-0.20261205083000-0123456789ab+dirty": "0.2.1-0.20261205083000-0123456789ab+dirty",
+		"devel":                    "0.0.0-devel",
+		"devel 0123456789ab":       "0.0.0-devel+0123456789ab",
+		"devel 0123456789ab-dirty": "0.0.0-devel+0123456789ab-dirty",
+	} {
+		if got := sarifVersion(v); got != want {
+			t.Errorf("sarifVersion(%q): got %q, want %q", v, got, want)
+		}
+	}
+}
+
 // TestVersionReportedEverywhere builds the command as `make dist` does,
 // with a release version, and asks it as each client would: `version`,
 // the language server's initialize (serverInfo) and the MCP server's
