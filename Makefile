@@ -39,7 +39,7 @@ test-go:
 	@skipped=$$(mktemp); \
 	LREVIEW_SKIPPED=$$skipped $(GO) test ./...; status=$$?; \
 	if [ -s $$skipped ]; then \
-		echo "skipped for want of reference data (sh scripts/fetch-testdata): $$(cut -f1 $$skipped | sort -u | tr '\n' ' ')"; \
+		echo "skipped for want of reference data (sh scripts/fetch-testdata): $$(cut -f1 $$skipped | sort -u | paste -sd ' ' -)"; \
 	fi; \
 	rm -f $$skipped; exit $$status
 
