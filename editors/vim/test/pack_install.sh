@@ -38,8 +38,12 @@ git -C "$src" -c user.name=test -c user.email=test@example.com commit -qm "the p
 # A new user: nothing in HOME, Neovim's directories empty, Go's caches
 # shared with this machine (a module download is not what is tested).
 mkdir -p "$tmp/home" "$tmp/config/nvim" "$tmp/gobin"
+# Go's caches are the user's, read before HOME and XDG_CACHE_HOME change
+# (after, GOCACHE would be an empty folder under $tmp: every package
+# compiled again, a minute and a half).
+gocache=$("$go" env GOCACHE) gomodcache=$("$go" env GOMODCACHE)
 export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache
-export GOBIN=$tmp/gobin GOCACHE=$("$go" env GOCACHE) GOMODCACHE=$("$go" env GOMODCACHE) GOPATH=$tmp/gopath
+export GOBIN=$tmp/gobin GOCACHE=$gocache GOMODCACHE=$gomodcache GOPATH=$tmp/gopath
 export LREVIEW_SRC=$src LREVIEW_REVIEW=$tmp/drift.review.json
 cp "$here/fixtures/drift.review.json" "$LREVIEW_REVIEW"
 # The user's init.lua, as the README writes it.

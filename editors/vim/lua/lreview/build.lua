@@ -42,7 +42,14 @@ function M.run(root)
   say('installing lreview-lsp with ' .. go .. ' (go install ./cmd/lreview-lsp)')
   -- -buildvcs=auto: the commit is stamped into the binary even where
   -- GOFLAGS turns it off, so that `lreview-lsp version` says what was built.
-  local r = vim.system({ go, 'install', '-buildvcs=auto', './cmd/lreview-lsp' }, { cwd = root, text = true }):wait()
+  -- -trimpath and CGO_ENABLED=0, as the release binaries are built: the
+  -- clone's folder is not written into the binary, the binary needs no C
+  -- library, and the packages compiled for another clone (or make dist)
+  -- are reused.
+  local r = vim.system(
+    { go, 'install', '-trimpath', '-buildvcs=auto', './cmd/lreview-lsp' },
+    { cwd = root, text = true, env = { CGO_ENABLED = '0' } }
+  ):wait()
   if r.code ~= 0 then
     say('go install failed:\n' .. vim.trim((r.stderr or '') .. (r.stdout or '')), vim.log.levels.ERROR)
     return false
