@@ -3,10 +3,11 @@ package main
 import (
 	"io"
 	"net/url"
-	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // rules are the diagnostic codes `check` reports, from the one table in
@@ -272,14 +273,12 @@ func sarifLevel(s exchange.Severity) string {
 // for a relative name (which code scanning resolves against the
 // repository's root), a file URI for an absolute one.
 func sarifURI(name string) string {
-	p := reportPath(name)
-	segments := strings.Split(p, "/")
+	if name != "-" && filepath.IsAbs(name) {
+		return fileuri.FromPath(filepath.Clean(name)) // C:\x on Windows too
+	}
+	segments := strings.Split(reportPath(name), "/")
 	for i, s := range segments {
 		segments[i] = url.PathEscape(s)
 	}
-	escaped := strings.Join(segments, "/")
-	if path.IsAbs(p) {
-		return "file://" + escaped
-	}
-	return escaped
+	return strings.Join(segments, "/")
 }
