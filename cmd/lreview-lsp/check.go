@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -192,5 +192,5 @@ func fileURI(name string) protocol.DocumentURI {
 	if err != nil {
 		abs = name
 	}
-	return protocol.DocumentURI(uri.File(abs))
+	return protocol.DocumentURI(fileuri.FromPath(abs))
 }

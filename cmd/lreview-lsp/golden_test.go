@@ -101,10 +101,19 @@ func runArchive(t *testing.T, ar *txtar.Archive) *goldenRun {
 	}
 	var stdout, stderr bytes.Buffer
 	r.exit = run(args, bytes.NewReader(stdin), &stdout, &stderr)
-	r.stdout = strings.ReplaceAll(stdout.String(), dir, "$WORK")
+	r.stdout = versionPlaceholder(strings.ReplaceAll(stdout.String(), dir, "$WORK"))
 	r.stderr = strings.ReplaceAll(stderr.String(), dir, "$WORK")
 	r.after = readTree(t, dir)
 	return r
+}
+
+// versionPlaceholder writes $VERSION where the output says the binary's
+// version (`version`'s line, SARIF's tool version), which changes with
+// every commit, Go release and platform; TestBuildVersion and
+// TestVersionReportedEverywhere check what it says.
+func versionPlaceholder(s string) string {
+	s = strings.ReplaceAll(s, "lreview-lsp "+versionLine(version, readBuildInfo())+"\n", "lreview-lsp $VERSION\n")
+	return strings.ReplaceAll(s, `"version": "`+sarifVersion(version)+`"`, `"version": "$VERSION"`)
 }
 
 // readTree reads every regular file under dir, by slash-separated name.

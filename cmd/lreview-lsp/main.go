@@ -11,8 +11,9 @@ import (
 	"os"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0"
+// version is the version this binary reports (`version`, serverInfo, the
+// MCP implementation, SARIF): see version.go.
+var version = buildVersion(releaseVersion, readBuildInfo())
 
 const usage = `lreview-lsp — a language server and checker for review exchange files (*.review.json)
 
@@ -82,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "apply":
 		return runApply(rest, stdin, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "lreview-lsp %s\n", version)
+		fmt.Fprintf(stdout, "lreview-lsp %s\n", versionLine(version, readBuildInfo()))
 		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)

@@ -4,24 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
-// realDiff reads one of the real diffs of ../shared/data/realdiff2, the
-// shared data beside the repository: skipped when absent, except under CI.
+// realDiff is one of the real plain diffs: the shared data's
+// (realdiff2/NAME), else the one refdata makes under that name with GNU
+// diff.
 func realDiff(t *testing.T, name string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "realdiff2", name))
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have the shared data: %v", err)
-		}
-		t.Skipf("no shared data beside the repository (%v): skipped", err)
-	}
-	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	return refdata.Lines(refdata.RealDiff(t, name))
 }
 
 // reviewOf is a review of patch with one comment per anchor, each

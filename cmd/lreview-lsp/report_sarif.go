@@ -3,10 +3,11 @@ package main
 import (
 	"io"
 	"net/url"
-	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // rules are the diagnostic codes `check` reports, from the one table in
@@ -178,7 +179,7 @@ func (f *sarifFormat) failed(_ io.Writer, name string, err error) error {
 }
 
 func (f *sarifFormat) finish(w io.Writer) error {
-	driver := sarifDriver{Name: "lreview-lsp", Version: version, InformationURI: "https://github.com/leanreview/lreview-lsp"}
+	driver := sarifDriver{Name: "lreview-lsp", Version: sarifVersion(version), InformationURI: "https://github.com/leanreview/lreview-lsp"}
 	index := map[string]int{}
 	addRule := func(c exchange.CodeInfo) {
 		index[c.Code] = len(driver.Rules)
@@ -272,14 +273,12 @@ func sarifLevel(s exchange.Severity) string {
 // for a relative name (which code scanning resolves against the
 // repository's root), a file URI for an absolute one.
 func sarifURI(name string) string {
-	p := reportPath(name)
-	segments := strings.Split(p, "/")
+	if name != "-" && filepath.IsAbs(name) {
+		return fileuri.FromPath(filepath.Clean(name)) // C:\x on Windows too
+	}
+	segments := strings.Split(reportPath(name), "/")
 	for i, s := range segments {
 		segments[i] = url.PathEscape(s)
 	}
-	escaped := strings.Join(segments, "/")
-	if path.IsAbs(p) {
-		return "file://" + escaped
-	}
-	return escaped
+	return strings.Join(segments, "/")
 }

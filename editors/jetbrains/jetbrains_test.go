@@ -18,10 +18,10 @@ const (
 	pattern    = "*.review.json"
 	languageID = "lreview"
 	// The install from a checkout comes first everywhere; the published
-	// module's command second, until the module is published.
+	// module's command second, for installing without a checkout.
 	checkoutInstall  = "go install ./cmd/lreview-lsp"
 	installCommand   = "go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest"
-	publishedMarker  = "once the module is published"
+	publishedMarker  = "without a checkout"
 	goVersionMention = "Go 1.26 or newer"
 	schemaRepoPath   = "schema/review-exchange.v1.schema.json" // relative to the repository root
 	repoRoot         = "../.."                                 // from this directory

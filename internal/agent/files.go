@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
@@ -25,6 +26,9 @@ func argError(member, format string, args ...any) error {
 func (s *server) resolve(member, name string) (string, error) {
 	if name == "" {
 		return "", argError(member, "expected a file path (relative to %s, or absolute inside it), got an empty string", s.root)
+	}
+	if path, err := fileuri.ToPath(name); err == nil {
+		name = path // a file: URI, as MCP clients name roots and resources
 	}
 	rel := filepath.Clean(name)
 	if filepath.IsAbs(rel) {

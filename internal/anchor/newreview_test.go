@@ -1,12 +1,11 @@
 package anchor
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 func TestDiffLines(t *testing.T) {
@@ -64,27 +63,19 @@ func TestNewReview(t *testing.T) {
 	}
 }
 
-// TestNewReviewRealDiffs starts a review from each real diff of
-// ../shared/data: every one is a unified diff, and the review checks
+// TestNewReviewRealDiffs starts a review from each real diff
+// (refdata.RealDiffs): every one is a unified diff, and the review checks
 // without an error.
 func TestNewReviewRealDiffs(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/data/realdiff*/*.diff")
-	if len(files) == 0 {
-		t.Skip("no real diffs in ../shared/data")
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, data := range refdata.RealDiffs(t) {
 		out, err := NewReview(data, "", "")
 		if err != nil {
-			t.Errorf("%s: %v", filepath.Base(f), err)
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		for _, d := range CheckDocument(exchange.Parse(out), nil).Diagnostics {
 			if d.Severity == exchange.SeverityError {
-				t.Errorf("%s: the new review has an error: %s [%s]", filepath.Base(f), d.Message, d.Code)
+				t.Errorf("%s: the new review has an error: %s [%s]", name, d.Message, d.Code)
 			}
 		}
 	}

@@ -597,7 +597,7 @@ func TestBuildIndexCases(t *testing.T) {
 	}
 }
 
-// BenchmarkIndexRealDiffs indexes the real diffs of ../shared/data: the
+// BenchmarkIndexRealDiffs indexes the real diffs (refdata.RealDiffs): the
 // figure that decided the header reader (patchindex_headers.go).
 func BenchmarkIndexRealDiffs(b *testing.B) {
 	var docs []*exchange.Document

@@ -2,15 +2,13 @@ package anchor
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
-
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 func TestRepositoryPath(t *testing.T) {
@@ -41,28 +39,13 @@ func TestRepositoryPath(t *testing.T) {
 	}
 }
 
-// realDiffs returns the real diffs of ../shared/data/realdiff*: their
-// names and lines. Absent (a clone without the shared data), the test
-// is skipped, except under CI, where it must run.
+// realDiffs returns the real diffs, by name, as lines: the fetched or
+// shared ones and those refdata makes with git (see refdata.RealDiffs).
 func realDiffs(t testing.TB) map[string][]string {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "realdiff*"))
 	out := map[string][]string{}
-	for _, dir := range dirs {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.diff"))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[filepath.Base(dir)+"/"+filepath.Base(f)] = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-		}
-	}
-	if len(out) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no real diffs in ../shared/data/realdiff*: CI must have them")
-		}
-		t.Skip("no real diffs in ../shared/data/realdiff* (the shared data beside the repository): skipped")
+	for name, data := range refdata.RealDiffs(t) {
+		out[name] = refdata.Lines(data)
 	}
 	return out
 }
@@ -158,7 +141,8 @@ func TestPlainDiffNamesOnRealDiffs(t *testing.T) {
 func TestPlainDiffBlnsEveryLine(t *testing.T) {
 	lines, ok := realDiffs(t)["realdiff2/gnu-diff-u-blns-json.diff"]
 	if !ok {
-		t.Fatal("realdiff2/gnu-diff-u-blns-json.diff is missing")
+		// Its names and lines are the shared diff's, not refdata's own.
+		refdata.Missing(t, "data/realdiff2/gnu-diff-u-blns-json.diff")
 	}
 	ix := BuildIndex(&ixArrayDoc(t, lines).Review.Patch)
 	if len(ix.Files) != 1 || ix.Files[0].OldName != "blns.json" || ix.Files[0].NewName != "blns.json" || ix.Files[0].Written != [2]string{"blns.json.orig", ""} {
@@ -190,7 +174,8 @@ func TestPlainDiffBlnsEveryLine(t *testing.T) {
 func TestPlainDiffRuNPathsEitherSide(t *testing.T) {
 	lines, ok := realDiffs(t)["realdiff2/gnu-diff-ruN-csnotes-assets-other.diff"]
 	if !ok {
-		t.Fatal("realdiff2/gnu-diff-ruN-csnotes-assets-other.diff is missing")
+		// Its names and lines are the shared diff's, not refdata's own.
+		refdata.Missing(t, "data/realdiff2/gnu-diff-ruN-csnotes-assets-other.diff")
 	}
 	var comments []string
 	for _, side := range []string{"LEFT", "RIGHT"} {

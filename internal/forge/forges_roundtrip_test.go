@@ -3,8 +3,7 @@ package forge
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 // newForges are the forges of issue 34, each exported to, listed back as
@@ -141,31 +141,18 @@ func TestRoundTripForges(t *testing.T) {
 	}
 }
 
-// TestRoundTripForgesRealDiffs does the same on every real diff of
-// ../shared/data, with comments on each hunk's first and last lines of
-// both images and ranges between them, replies on every third, and a
+// TestRoundTripForgesRealDiffs does the same on every real diff
+// (refdata.RealDiffs), with comments on each hunk's first and last lines
+// of both images and ranges between them, replies on every third, and a
 // title and summary.
 func TestRoundTripForgesRealDiffs(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"realdiff", "realdiff2"} {
-		fs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", dir, "*.diff"))
-		files = append(files, fs...)
-	}
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set and ../shared/data has no real diffs")
-		}
-		t.Skip("no real diffs in ../shared/data beside the repository")
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	diffs := refdata.RealDiffs(t)
+	for _, file := range slices.Sorted(maps.Keys(diffs)) {
+		data := diffs[file]
 		patch := anchor.SplitDiffFile(data)
 		for _, forge := range newForges {
 			for _, mode := range []string{"quote", "forge-replies"} {
-				t.Run(forge+"/"+filepath.Base(file)+"/"+mode, func(t *testing.T) {
+				t.Run(forge+"/"+file+"/"+mode, func(t *testing.T) {
 					doc := repliedReview(t, patch, 120)
 					plan, err := NewPlan(doc)
 					if err != nil {
@@ -241,13 +228,8 @@ func TestRoundTripGerritThreadedReplies(t *testing.T) {
 		}
 		docs[file] = func() *exchange.Document { return exchange.Parse(section(t, ar, "review.json")) }
 	}
-	diffs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "realdiff*", "*.diff"))
-	for _, file := range diffs {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[filepath.Base(file)] = func() *exchange.Document { return repliedReview(t, anchor.SplitDiffFile(data), 60) }
+	for name, data := range refdata.RealDiffs(t) {
+		docs[name] = func() *exchange.Document { return repliedReview(t, anchor.SplitDiffFile(data), 60) }
 	}
 	request := ownSchema(t, "gerrit-review-input.request.schema.json")
 	response := ownSchema(t, "gerrit-comments.response.schema.json")

@@ -42,8 +42,8 @@ var goldenGitLab = GitLabOptions{
 //	-- notes --         expected: the comments left out and refused, one a line
 //
 // Every payload is also validated against the forge's request schema
-// (GitHub's and GitLab's in ../shared/forge, the others' in
-// testdata/schemas).
+// (GitHub's and GitLab's from the reference data, testschema.Forge; the
+// others' in testdata/schemas).
 func TestExportGolden(t *testing.T) {
 	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
 	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")

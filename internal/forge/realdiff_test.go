@@ -2,17 +2,18 @@ package forge
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
-// TestRoundTripRealDiffs puts comments on the real diffs of
-// ../shared/data (renames, copies, quoted non-ASCII paths, deleted and
+// TestRoundTripRealDiffs puts comments on the real diffs
+// (refdata.RealDiffs: renames, copies, quoted non-ASCII paths, deleted and
 // new files, CRLF and control characters): on each hunk's first and last
 // line of each image, and a range between them. Every one must export
 // to payloads the forges' schemas accept and come back from GitHub's
@@ -20,25 +21,12 @@ import (
 // discussions on the same path and lines (a LEFT comment on context lines
 // on the RIGHT).
 func TestRoundTripRealDiffs(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"realdiff", "realdiff2"} {
-		fs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", dir, "*.diff"))
-		files = append(files, fs...)
-	}
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set and ../shared/data has no real diffs")
-		}
-		t.Skip("no real diffs in ../shared/data beside the repository")
-	}
+	diffs := refdata.RealDiffs(t)
 	ghSchema := testschema.Forge(t, "github-create-review.request.schema.json")
 	glSchema := testschema.Forge(t, "gitlab-create-discussion.request.schema.json")
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, file := range slices.Sorted(maps.Keys(diffs)) {
+		t.Run(file, func(t *testing.T) {
+			data := diffs[file]
 			patch := anchor.SplitDiffFile(data)
 			doc := commentedReview(t, patch, 150)
 			plan, err := NewPlan(doc)

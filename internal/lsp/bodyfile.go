@@ -11,10 +11,10 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
 
@@ -95,7 +95,7 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("the body of %s could not be written to a file: %v", place.Comment, err))
 	}
-	loc := protocol.Location{URI: protocol.DocumentURI(uri.File(abs))}
+	loc := protocol.Location{URI: protocol.DocumentURI(fileuri.FromPath(abs))}
 	return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
 }
 

@@ -5,18 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/metamodel"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 // metaModelPath is the official LSP 3.17 meta model: test data nobody here
-// wrote, read at test time and never committed.
-var metaModelPath = filepath.Join("..", "..", "..", "shared", "data", "lsp-metamodel", "metaModel.json")
+// wrote, read at test time and never committed (refdata says where; ""
+// when it is nowhere).
+var metaModelPath, _ = refdata.Path(metaModelFile)
+
+// metaModelFile is the meta model's name among the reference data.
+const metaModelFile = "data/lsp-metamodel/metaModel.json"
 
 // loadMetaModel reads the meta model once for the whole test binary.
 var loadMetaModel = sync.OnceValues(func() (*metamodel.Model, error) {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 // TestConformanceSweep drives the server as a busy editor would and
@@ -28,7 +31,7 @@ import (
 // from one that takes code actions only as Commands.
 func TestConformanceSweep(t *testing.T) {
 	if metaModel(t) == nil {
-		t.Skipf("no LSP meta model at %s (see ../shared/data/README.md): nothing to validate against", metaModelPath)
+		refdata.Missing(t, metaModelFile) // nothing to validate against
 	}
 	docs := sweepDocuments(t)
 	clients := []struct {
@@ -102,26 +105,16 @@ func sweepDocuments(t *testing.T) []sweepDoc {
 	return append(out, realDiffReviews(t)...)
 }
 
-// realDiffReviews are reviews of the small real diffs of ../shared/data
-// (control characters, carriage returns inside lines, quoted paths,
+// realDiffReviews are reviews of the small real diffs (refdata.RealDiffs:
+// control characters, carriage returns inside lines, quoted paths,
 // copies, binaries, GNU diff's headers), each with a comment on the first
-// line of its first hunk: data nobody here wrote, read at test time.
+// line of its first hunk.
 func realDiffReviews(t *testing.T) []sweepDoc {
 	t.Helper()
-	var names []string
-	for _, dir := range []string{"realdiff", "realdiff2"} {
-		found, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", dir, "*.diff"))
-		names = append(names, found...)
-	}
-	if len(names) == 0 && os.Getenv("CI") != "" {
-		t.Fatal("no real diffs in ../shared/data under CI")
-	}
+	diffs := refdata.RealDiffs(t)
 	var out []sweepDoc
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, n := range slices.Sorted(maps.Keys(diffs)) {
+		b := diffs[n]
 		if len(b) > 16<<10 {
 			continue // the large ones: the sweep asks at every line
 		}
@@ -134,7 +127,7 @@ func realDiffReviews(t *testing.T) []sweepDoc {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, sweepDoc{strings.TrimSuffix(filepath.Base(n), ".diff") + ".review.json", string(text) + "\n", true})
+		out = append(out, sweepDoc{strings.ReplaceAll(strings.TrimSuffix(n, ".diff"), "/", "-") + ".review.json", string(text) + "\n", true})
 	}
 	return out
 }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // documentLinks links comments' paths and file headers to the working
@@ -24,7 +25,7 @@ func documentLinks(ctx context.Context, v *requestView, p *protocol.DocumentLink
 		return out, nil
 	}
 	for _, l := range features.SourceLinks(an, t) {
-		target := string(uri.File(l.File))
+		target := fileuri.FromPath(l.File)
 		if l.Line > 0 {
 			target += fmt.Sprintf("#L%d", l.Line)
 		}

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -315,7 +315,7 @@ func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview 
 	st.mu.Lock()
 	for name, r := range st.disk {
 		if !open[name] {
-			out = append(out, scopedReview{uri: protocol.DocumentURI(uri.File(name)), an: r.an})
+			out = append(out, scopedReview{uri: protocol.DocumentURI(fileuri.FromPath(name)), an: r.an})
 		}
 	}
 	st.mu.Unlock()
@@ -342,7 +342,7 @@ func (s *Server) watchScope(globs []string, disk map[string]*diskReview) {
 		}
 	}
 	for name, r := range disk {
-		t := s.treeFor(protocol.DocumentURI(uri.File(name)))
+		t := s.treeFor(protocol.DocumentURI(fileuri.FromPath(name)))
 		if t == nil || r.an.Index == nil {
 			continue
 		}

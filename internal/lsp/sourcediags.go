@@ -7,10 +7,10 @@ import (
 	"sort"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // The comments of the reviews in scope, published as diagnostics on the
@@ -38,6 +38,7 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
+	names := s.clientNames(targets)
 	out := map[protocol.DocumentURI][]placedComment{}
 	for i := range reviews {
 		r := &reviews[i]
@@ -55,7 +56,7 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 			opts.Only = p
 			for _, in := range features.CommentsInSource(r.an, r.tree, opts) {
 				f := in.File
-				u := protocol.DocumentURI(uri.File(f.Abs))
+				u := uriOfFile(names, f.Abs)
 				conv := Converter{M: f.Mapper(), Enc: enc}
 				rng := conv.Range(exchange.Range{Start: f.LineStart(in.Start), End: f.LineEnd(in.End)})
 				out[u] = append(out[u], placedComment{review: r, in: in, uri: u, rng: rng})
@@ -119,6 +120,43 @@ func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.Diagnosti
 	return d
 }
 
+// clientNames maps the path of each source file the client knows to the
+// URI it knows the file by: an open document's, else the one last
+// published on, else a target's (a document just closed).
+func (s *Server) clientNames(targets map[protocol.DocumentURI]bool) map[string]protocol.DocumentURI {
+	names := map[string]protocol.DocumentURI{}
+	add := func(u protocol.DocumentURI) {
+		if p := fileOf(string(u)); p != "" {
+			names[p] = u
+		}
+	}
+	for u := range targets {
+		add(u)
+	}
+	st := s.src
+	st.mu.Lock()
+	for u := range st.sent {
+		add(u)
+	}
+	for u := range st.bufs {
+		add(u)
+	}
+	st.mu.Unlock()
+	return names
+}
+
+// uriOfFile names the source file at abs by the URI the client knows it
+// by (names, from clientNames), so that what the server publishes or
+// edits on it lands on the client's document: clients write one path in
+// several ways (file:///c%3A/… or file:///C:/…, %2B or +). A file the
+// client does not know is named by fileuri.FromPath.
+func uriOfFile(names map[string]protocol.DocumentURI, abs string) protocol.DocumentURI {
+	if u, ok := names[abs]; ok {
+		return u
+	}
+	return protocol.DocumentURI(fileuri.FromPath(abs))
+}
+
 // publishSources publishes the comments on the source files: all of
 // them, or the dirty source documents. A publish equal to the last one
 // sent for a file is not sent again; a file that no longer has comments
@@ -154,6 +192,17 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 		}
 	} else {
 		for u := range dirty {
+			visit[u] = true
+		}
+	}
+	// A file published on under another name (its path's, before the
+	// client opened it by its own) is cleared under that one.
+	now := make(map[string]protocol.DocumentURI, len(placed))
+	for u := range placed {
+		now[fileOf(string(u))] = u
+	}
+	for u := range s.src.known() {
+		if n, ok := now[fileOf(string(u))]; ok && n != u {
 			visit[u] = true
 		}
 	}

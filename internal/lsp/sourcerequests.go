@@ -8,7 +8,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
@@ -126,7 +125,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 		if sg, err := features.SuggestionOf(r.an, r.tree, pc.in.Comment); err == nil {
 			conv := Converter{M: sg.File.Mapper(), Enc: enc}
 			edits := conv.TextEdits([]exchange.Edit{sg.Edit})
-			target := protocol.DocumentURI(uri.File(sg.File.Abs))
+			target := uriOfFile(v.clientNames(nil), sg.File.Abs)
 			add(protocol.CodeAction{Title: title(sg.Title), Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
 		}
 		if canShow {

@@ -10,11 +10,11 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -103,10 +103,11 @@ func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
 
 // fileOf is the path of a file: URI, or "".
 func fileOf(u string) string {
-	if !strings.HasPrefix(u, "file:") {
+	path, err := fileuri.ToPath(u)
+	if err != nil {
 		return ""
 	}
-	return uri.URI(u).Filename()
+	return path
 }
 
 // treeFor returns a snapshot of the working tree of the review at
@@ -290,7 +291,7 @@ func sourceLocation(loc worktree.Location, enc exchange.Encoding) protocol.Locat
 	f := loc.File
 	conv := Converter{M: f.Mapper(), Enc: enc}
 	return protocol.Location{
-		URI:   protocol.DocumentURI(uri.File(f.Abs)),
+		URI:   protocol.DocumentURI(fileuri.FromPath(f.Abs)),
 		Range: conv.Range(exchange.Range{Start: f.LineStart(loc.Start), End: f.LineEnd(loc.End)}),
 	}
 }
@@ -298,7 +299,7 @@ func sourceLocation(loc worktree.Location, enc exchange.Encoding) protocol.Locat
 // sourceRelated converts related information in a working-tree file.
 func sourceRelated(r exchange.Related) protocol.DiagnosticRelatedInformation {
 	return protocol.DiagnosticRelatedInformation{
-		Location: protocol.Location{URI: protocol.DocumentURI(uri.File(r.File)), Range: protocol.Range{
+		Location: protocol.Location{URI: protocol.DocumentURI(fileuri.FromPath(r.File)), Range: protocol.Range{
 			Start: protocol.Position{Line: uint32(r.FileStart - 1)},
 			End:   protocol.Position{Line: uint32(r.FileEnd)},
 		}},
@@ -367,7 +368,7 @@ func applySuggestion(ctx context.Context, v *requestView, args []any) (any, erro
 	enc := v.enc
 	v.mu.Unlock()
 	conv := Converter{M: sg.File.Mapper(), Enc: enc}
-	target := protocol.DocumentURI(uri.File(sg.File.Abs))
+	target := uriOfFile(v.clientNames(nil), sg.File.Abs)
 	params := &protocol.ApplyWorkspaceEditParams{
 		Label: sg.Title,
 		Edit:  protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}},

@@ -343,7 +343,9 @@ func (s *wtSession) registrations() []protocol.RegistrationParams {
 }
 
 // TestWorktreeWatchersWithdrawnOnClose: closing a review withdraws the
-// file watchers its working tree registered.
+// file watchers its working tree registered. The test waits for that
+// unregistration itself: the scope's watchers ("lreview-scope") are
+// withdrawn and registered again as the scope changes, before or after it.
 func TestWorktreeWatchersWithdrawnOnClose(t *testing.T) {
 	s := newWTSession(t, nil)
 	s.waitCodes()
@@ -352,10 +354,13 @@ func TestWorktreeWatchersWithdrawnOnClose(t *testing.T) {
 	deadline := time.After(20 * time.Second)
 	for {
 		s.c.mu.Lock()
-		unregs := slices.Clone(s.c.unregistrations)
+		var seen []protocol.Unregistration
+		for _, p := range s.c.unregistrations {
+			seen = append(seen, p.Unregisterations...)
+		}
 		s.c.mu.Unlock()
-		if len(unregs) > 0 {
-			if got := unregs[0].Unregisterations[0]; got.ID != id || got.Method != "workspace/didChangeWatchedFiles" {
+		if i := slices.IndexFunc(seen, func(u protocol.Unregistration) bool { return u.ID == id }); i >= 0 {
+			if got := seen[i]; got.Method != "workspace/didChangeWatchedFiles" {
 				t.Errorf("unregistration: got %+v, want id %q of workspace/didChangeWatchedFiles", got, id)
 			}
 			return
@@ -363,7 +368,7 @@ func TestWorktreeWatchersWithdrawnOnClose(t *testing.T) {
 		select {
 		case <-s.c.notify:
 		case <-deadline:
-			t.Fatal("no client/unregisterCapability request after the close")
+			t.Fatalf("no client/unregisterCapability of %s after the close; got %+v", id, seen)
 		}
 	}
 }

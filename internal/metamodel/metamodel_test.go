@@ -1,10 +1,10 @@
 package metamodel
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 // tiny is a model written for these tests: one of each kind of type.
@@ -143,12 +143,9 @@ func TestResultRules(t *testing.T) {
 // TestOfficialModel loads the real meta model and checks a few values
 // every client takes, and one none does.
 func TestOfficialModel(t *testing.T) {
-	name := filepath.Join("..", "..", "..", "shared", "data", "lsp-metamodel", "metaModel.json")
-	if _, err := os.Stat(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the meta model is missing under CI: %v", err)
-		}
-		t.Skipf("no meta model at %s (see ../shared/data/README.md)", name)
+	name, ok := refdata.Path("data/lsp-metamodel/metaModel.json")
+	if !ok {
+		refdata.Missing(t, "data/lsp-metamodel/metaModel.json")
 	}
 	m, err := Load(name)
 	if err != nil {

@@ -9,11 +9,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/leanreview/lreview-lsp/internal/refdata"
 )
 
 // Compile compiles the schema held in data, named name in messages,
@@ -37,19 +38,11 @@ func Compile(tb testing.TB, name string, data []byte) *jsonschema.Schema {
 	return s
 }
 
-// Forge compiles one schema of ../shared/forge: the forges' request and
-// response schemas, extracted from GitHub's OpenAPI description and
-// GitLab's docs, which sit beside the repository, not in it. Without the
-// folder the test is skipped, unless the environment sets CI: there a
-// missing schema fails.
+// Forge compiles one of the forges' request and response schemas,
+// extracted from GitHub's OpenAPI description and GitLab's docs: reference
+// data (refdata's forge/), not in the repository. Without it the test is
+// skipped, unless the environment sets CI: there a missing schema fails.
 func Forge(tb testing.TB, file string) *jsonschema.Schema {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "forge", file))
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("CI is set and the forge schema is missing: %v", err)
-		}
-		tb.Skipf("no forge schema to validate against (%v); it lives in ../shared/forge beside the repository", err)
-	}
-	return Compile(tb, file, data)
+	return Compile(tb, file, refdata.File(tb, "forge/"+file))
 }

@@ -69,3 +69,21 @@ vim.api.nvim_create_autocmd('BufReadPost', {
     end
   end,
 })
+
+-- Installs the server as the plugin managers' build step does (build.lua):
+-- with Go from the clone the plugin was loaded from, else says where the
+-- release binaries are.
+vim.api.nvim_create_user_command('LreviewInstallServer', function()
+  local root = require('lreview').checkout_dir()
+  if not root then
+    vim.notify(
+      'lreview: this plugin was not loaded from a clone of lreview-lsp; install the server with '
+        .. require('lreview').published_install_command
+        .. ' or from '
+        .. require('lreview').releases,
+      vim.log.levels.WARN
+    )
+    return
+  end
+  require('lreview.build').run(root)
+end, { desc = 'lreview: install the lreview-lsp server' })

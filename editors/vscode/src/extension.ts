@@ -17,6 +17,7 @@ import {
   buildClientOptions,
   buildServerOptions,
   configurationNotification,
+  describeSource,
   openSettingsCommand,
   resolveServerPath,
 } from './server';
@@ -86,6 +87,7 @@ async function editBody(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('lreview');
   context.subscriptions.push(output);
   bodies = new BodyFileSystem(executeCommand);
@@ -135,17 +137,20 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(CONFIG_SECTION);
 }
 
+let extensionPath: string | undefined;
+
 async function start(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const resolved = resolveServerPath(config().get<string>('server.path'), {
     workspaceFolder: folder?.scheme === 'file' ? folder.fsPath : undefined,
+    bundledDir: extensionPath === undefined ? undefined : vscode.Uri.joinPath(vscode.Uri.file(extensionPath), 'server').fsPath,
   });
   if (!resolved.ok) {
     output?.appendLine(resolved.message);
     void showNotFound(resolved.message);
     return;
   }
-  output?.appendLine(`lreview: starting ${resolved.path} --stdio (found via ${resolved.source})`);
+  output?.appendLine(`lreview: starting ${resolved.path} --stdio (${describeSource(resolved.source)})`);
 
   const clientOptions = buildClientOptions(config);
   clientOptions.outputChannel = output;
@@ -154,6 +159,11 @@ async function start(): Promise<void> {
   client = c;
   try {
     await c.start();
+    const info = c.initializeResult?.serverInfo;
+    output?.appendLine(
+      `lreview: server ${info?.name ?? 'lreview-lsp'} ${info?.version ?? '(no version reported)'}, ` +
+        `${describeSource(resolved.source)}: ${resolved.path}`,
+    );
     sources?.started();
     decorator?.forget();
     decorator?.refreshVisible();

@@ -120,11 +120,35 @@ export interface ResolveEnv {
   workspaceFolder?: string;
   /** Injected for tests; defaults to an fs-based executable check. */
   isExecutable?: (file: string) => boolean;
+  /**
+   * The folder of the extension's own server (`<extension>/server`), which a platform package
+   * carries; absent or empty in the universal package.
+   */
+  bundledDir?: string;
 }
 
 export type ResolveResult =
-  | { ok: true; path: string; source: 'setting' | 'PATH' | 'GOBIN' | 'GOPATH' }
+  | { ok: true; path: string; source: ServerSource }
   | { ok: false; message: string; reason: 'setting-not-found' | 'not-found' };
+
+/** Where the binary was found, in the order they are tried. */
+export type ServerSource = 'setting' | 'bundled' | 'PATH' | 'GOBIN' | 'GOPATH';
+
+/** describeSource says where the server came from, for the output channel. */
+export function describeSource(source: ServerSource): string {
+  switch (source) {
+    case 'setting':
+      return 'from the setting lreview.server.path';
+    case 'bundled':
+      return 'bundled with the extension';
+    case 'PATH':
+      return 'found on PATH';
+    case 'GOBIN':
+      return 'found in $GOBIN';
+    case 'GOPATH':
+      return 'found in $GOPATH/bin';
+  }
+}
 
 /**
  * serverSettings reads the settings the server understands. It never throws: a wrongly typed
@@ -302,9 +326,9 @@ export function expandSetting(value: string, opts: { homedir: string; workspaceF
 
 /**
  * resolveServerPath finds the binary: the lreview.server.path setting when set (a bare name is
- * looked up on PATH), else `lreview-lsp` on PATH, else in $GOBIN and each $GOPATH/bin (default
- * ~/go/bin) — where `go install` puts it, and which editors started from a desktop launcher often
- * lack on their PATH.
+ * looked up on PATH), else the one the extension's platform package carries (bundledDir), else
+ * `lreview-lsp` on PATH, else in $GOBIN and each $GOPATH/bin (default ~/go/bin) — where `go
+ * install` puts it, and which editors started from a desktop launcher often lack on their PATH.
  */
 export function resolveServerPath(setting: string | undefined, opts: ResolveEnv = {}): ResolveResult {
   const env = opts.env ?? process.env;
@@ -331,6 +355,13 @@ export function resolveServerPath(setting: string | undefined, opts: ResolveEnv 
       }
     }
     return { ok: false, reason: 'setting-not-found', message: settingNotFoundMessage(configured, expanded) };
+  }
+
+  if (opts.bundledDir) {
+    const bundled = findInDirs([opts.bundledDir], SERVER_BINARY, platform, env, isExec);
+    if (bundled !== undefined) {
+      return { ok: true, path: bundled, source: 'bundled' };
+    }
   }
 
   const onPath = findInDirs(pathDirs, SERVER_BINARY, platform, env, isExec);

@@ -63,7 +63,7 @@ test('vsce package builds a .vsix with the run-time files only', { timeout: 180_
   const vsce = path.join(pkgDir, 'node_modules', '@vscode', 'vsce', 'vsce');
   t.after(() => fs.rmSync(outDir, { recursive: true, force: true }));
   try {
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--out', vsix], {
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsix], {
       cwd: pkgDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
@@ -83,6 +83,7 @@ test('vsce package builds a .vsix with the run-time files only', { timeout: 180_
     'extension/syntaxes/lreview.tmLanguage.json',
     'extension/language-configuration.json',
     'extension/readme.md',
+    'extension/license.txt',
     'extension.vsixmanifest',
   ]) {
     assert.ok(lower.includes(want.toLowerCase()), `.vsix lacks ${want}; has ${names.join(', ')}`);
@@ -112,4 +113,41 @@ test('vsce package builds a .vsix with the run-time files only', { timeout: 180_
 
   const manifest = JSON.parse(zipRead(buf, entries.find((e) => e.name === 'extension/package.json')!).toString('utf8'));
   assert.equal(manifest.main, './dist/extension.js');
+  assert.equal(manifest.license, 'MIT');
+  // The universal package carries no server.
+  assert.ok(!names.some((n) => n.startsWith('extension/server/')), `the universal .vsix holds a server: ${names.join(', ')}`);
+  const license = entries.find((e) => e.name.toLowerCase() === 'extension/license.txt')!;
+  assert.equal(zipRead(buf, license).toString('utf8'), fs.readFileSync(path.join(pkgDir, '..', '..', 'LICENSE'), 'utf8'), 'the packaged LICENSE is the repository\'s');
+});
+
+test('the extension\'s LICENSE is the repository\'s (MIT)', () => {
+  const repo = fs.readFileSync(path.join(pkgDir, '..', '..', 'LICENSE'), 'utf8');
+  assert.equal(fs.readFileSync(path.join(pkgDir, 'LICENSE'), 'utf8'), repo);
+  assert.match(repo, /^MIT License/);
+});
+
+test('a platform package carries its server', { timeout: 180_000 }, (t) => {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lreview-vsix-'));
+  t.after(() => fs.rmSync(outDir, { recursive: true, force: true }));
+  const fake = path.join(outDir, 'lreview-lsp.exe');
+  fs.writeFileSync(fake, 'MZ not really a server');
+  const vsix = path.join(outDir, 'lreview-win32-arm64.vsix');
+  try {
+    execFileSync(process.execPath, [path.join(pkgDir, 'scripts', 'package.mjs'), '--target', 'win32-arm64', '--server', fake, '--out', vsix], {
+      cwd: pkgDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    assert.fail(`package.mjs failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+  const buf = fs.readFileSync(vsix);
+  const entries = zipEntries(buf);
+  const server = entries.find((e) => e.name === 'extension/server/lreview-lsp.exe');
+  assert.ok(server, `the win32-arm64 .vsix lacks extension/server/lreview-lsp.exe: ${entries.map((e) => e.name).join(', ')}`);
+  assert.equal(zipRead(buf, server).toString('utf8'), 'MZ not really a server');
+  const manifest = zipRead(buf, entries.find((e) => e.name === 'extension.vsixmanifest')!).toString('utf8');
+  assert.match(manifest, /TargetPlatform="win32-arm64"/);
+  assert.ok(!fs.existsSync(path.join(pkgDir, 'server')), 'package.mjs left server/ behind');
 });

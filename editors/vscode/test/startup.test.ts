@@ -14,6 +14,7 @@ import {
   buildClientOptions,
   buildServerOptions,
   configurationNotification,
+  describeSource,
   initializationOptions,
   openSettingsCommand,
   resolveServerPath,
@@ -85,6 +86,34 @@ test('resolveServerPath: falls back to GOBIN, then GOPATH/bin, then ~/go/bin', {
   const homeBin = fakeBinary(path.join(home, 'go', 'bin'));
   got = resolveServerPath('', { env: { PATH: '' }, homedir: home });
   assert.deepEqual(got, { ok: true, path: homeBin, source: 'GOPATH' });
+});
+
+test('resolveServerPath: the setting, then the bundled server, then PATH', { skip: posixOnly }, () => {
+  const root = tmpdir();
+  const bundled = fakeBinary(path.join(root, 'extension', 'server'));
+  const onPath = fakeBinary(path.join(root, 'bin'));
+  const custom = fakeBinary(path.join(root, 'custom'), 'my-lsp');
+  const env = { PATH: path.join(root, 'bin') };
+  const bundledDir = path.join(root, 'extension', 'server');
+  assert.deepEqual(resolveServerPath(custom, { env, homedir: root, bundledDir }), { ok: true, path: custom, source: 'setting' });
+  assert.deepEqual(resolveServerPath('', { env, homedir: root, bundledDir }), { ok: true, path: bundled, source: 'bundled' });
+  // The universal package carries no server: PATH as before.
+  const empty = path.join(root, 'universal', 'server');
+  assert.deepEqual(resolveServerPath('', { env, homedir: root, bundledDir: empty }), { ok: true, path: onPath, source: 'PATH' });
+  assert.equal(describeSource('bundled'), 'bundled with the extension');
+  assert.equal(describeSource('setting'), 'from the setting lreview.server.path');
+});
+
+test('resolveServerPath: a bundled lreview-lsp.exe on Windows', () => {
+  const file = 'C:\\ext\\server\\lreview-lsp.exe';
+  const got = resolveServerPath('', {
+    env: { Path: 'C:\\nowhere' },
+    platform: 'win32',
+    homedir: 'C:\\Users\\ann',
+    bundledDir: 'C:\\ext\\server',
+    isExecutable: (f) => f.toLowerCase() === file.toLowerCase(),
+  });
+  assert.deepEqual(got, { ok: true, path: 'C:\\ext\\server\\lreview-lsp.exe', source: 'bundled' });
 });
 
 test('resolveServerPath: missing binary gives a message with the install command', () => {

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/schema"
@@ -141,9 +142,9 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 		return s, err
 	}
 	defer c.kill()
-	uri := "file://" + path
+	uri := fileuri.FromPath(path)
 	if _, err := c.call("initialize", map[string]any{
-		"processId": os.Getpid(), "rootUri": "file://" + filepath.Dir(path),
+		"processId": os.Getpid(), "rootUri": fileuri.FromPath(filepath.Dir(path)),
 		"capabilities": map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
 	}); err != nil {
 		return s, err

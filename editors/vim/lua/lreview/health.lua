@@ -37,7 +37,7 @@ end
 
 local function check_server()
   local lreview = require('lreview')
-  local cmd, err = lreview.server_cmd()
+  local cmd, err, source = lreview.server_cmd()
   if not cmd then
     local advice = vim.list_extend({}, lreview.install_steps())
     vim.list_extend(advice, {
@@ -47,7 +47,7 @@ local function check_server()
     health.warn(err or 'lreview-lsp not found', advice)
     return
   end
-  health.ok('server: ' .. table.concat(cmd, ' '))
+  health.ok('server: ' .. table.concat(cmd, ' ') .. ' (' .. source .. ')')
   local ok, result = pcall(function()
     return vim.system({ cmd[1], 'version' }, { text = true }):wait(5000)
   end)

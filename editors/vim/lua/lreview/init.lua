@@ -9,6 +9,7 @@ local M = {}
 M.install_command = 'go install ./cmd/lreview-lsp'
 M.published_install_command = 'go install github.com/leanreview/lreview-lsp/cmd/lreview-lsp@latest'
 M.go_version = '1.26'
+M.releases = 'https://github.com/leanreview/lreview-lsp/releases'
 
 --- The checkout this plugin was loaded from: the directory two levels up
 --- from editors/vim when it holds the server's go.mod, else nil.
@@ -51,6 +52,8 @@ function M.install_steps()
     '  ' .. from .. M.install_command,
     'or, once the module is published:',
     '  ' .. M.published_install_command,
+    'or, without Go, a release binary for your system:',
+    '  ' .. M.releases,
   }
 end
 
@@ -109,6 +112,7 @@ end
 ---@param cmd? string|string[] defaults to the configured `cmd`
 ---@return string[]? cmd the command with its executable resolved to a path
 ---@return string? err why there is no usable command
+---@return string? source where the executable was found, in words
 function M.server_cmd(cmd)
   cmd = cmd or options.cmd
   if cmd then
@@ -118,17 +122,17 @@ function M.server_cmd(cmd)
       return nil, ('the server command `%s` (setup `cmd`) is not executable.'):format(cmd[1])
     end
     cmd[1] = exe
-    return cmd
+    return cmd, nil, "setup's cmd"
   end
   local exe = vim.fn.exepath('lreview-lsp')
   if exe ~= '' then
-    return { exe, '--stdio' }
+    return { exe, '--stdio' }, nil, 'found on PATH'
   end
   local dirs = go_bin_dirs()
   for _, dir in ipairs(dirs) do
     local candidate = vim.fs.joinpath(dir, 'lreview-lsp')
     if vim.fn.executable(candidate) == 1 then
-      return { candidate, '--stdio' }
+      return { candidate, '--stdio' }, nil, 'found in ' .. vim.fn.fnamemodify(dir, ':~') .. ', where go install puts it'
     end
   end
   local shown = vim.tbl_map(function(dir)

@@ -47,8 +47,9 @@ export function layout(root) {
   return dirs;
 }
 
+/** The environment of code-server: dirs.env when the run sets one (a new user's), else ours. */
 function env(dirs) {
-  return { ...process.env, XDG_CONFIG_HOME: dirs.xdg, XDG_DATA_HOME: path.join(dirs.root, 'xdg-data') };
+  return { ...(dirs.env ?? process.env), XDG_CONFIG_HOME: dirs.xdg, XDG_DATA_HOME: path.join(dirs.root, 'xdg-data') };
 }
 
 function baseArgs(dirs) {

@@ -57,7 +57,7 @@ function packageVsix(root) {
   if (vsixArg) return vsixArg;
   const vsix = path.join(root, 'lreview.vsix');
   const vsce = path.join(pkgDir, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--out', vsix], {
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsix], {
     cwd: pkgDir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

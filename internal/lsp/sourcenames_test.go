@@ -1,0 +1,33 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
+)
+
+// TestSourceNamedAsTheClientNamesIt: a source file the client opened by
+// a URI of its own spelling (here the dot of handler.go escaped, as
+// clients escape what they like: VS Code writes file:///c%3A/… where
+// Neovim writes file:///C:/…) gets its comments under that URI, in its
+// version, not under one the server wrote from the path; what was
+// published under the path's URI before the file was opened is cleared.
+func TestSourceNamedAsTheClientNamesIt(t *testing.T) {
+	s := newSrcSession(t, 0, "", nil)
+	s.c.open("file:///elsewhere/other.review.json", `{"leanreview_review": 1, "patch": [], "comments": []}`)
+	s.waitFor(s.source, "comments from the review on disk", func(p publishedDiagnostics) bool { return len(p.Diagnostics) == 2 })
+
+	spelled := protocol.DocumentURI(strings.Replace(string(s.source), "handler.go", "handler%2Ego", 1))
+	if spelled == s.source || fileOf(string(spelled)) != fileOf(string(s.source)) {
+		t.Fatalf("%s and %s must name one file in two spellings", spelled, s.source)
+	}
+	s.openSource(spelled, testreviews.WorktreeSource(0, ""))
+	p := s.waitFor(spelled, "the comments under the client's URI", func(p publishedDiagnostics) bool { return len(p.Diagnostics) == 2 })
+	if p.Version != 1 {
+		t.Errorf("version: got %d, want the buffer's, 1", p.Version)
+	}
+	s.waitFor(s.source, "the path's URI cleared", func(p publishedDiagnostics) bool { return len(p.Diagnostics) == 0 })
+}
