@@ -4,6 +4,7 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
@@ -128,4 +129,22 @@ export async function start(cs, dirs, port, logFile, timeoutMs = 60_000) {
     fs.closeSync(log);
   };
   return { url, child, stop };
+}
+
+/** launchBrowser starts headless Chromium (at chromiumPath) through cs's playwright-core, quiet: no network of its own, no first-run UI. */
+export function launchBrowser(cs, chromiumPath) {
+  const { chromium } = createRequire(import.meta.url)(cs.playwright);
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
 }

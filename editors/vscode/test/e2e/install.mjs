@@ -13,12 +13,11 @@
 // a check fails, naming it; 2 when something it needs is missing.
 
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as cs from './codeserver.mjs';
-import { CheckError, fail, goTo, runCommand, shooter, until } from './ui.mjs';
+import { fail, goTo, runChecks, runCommand, shooter, until } from './ui.mjs';
 import { checks } from './checks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -144,35 +143,16 @@ async function main() {
   let server;
   let browser;
   const failures = [];
-  let passed = 0;
   try {
     fs.writeFileSync(path.join(outDir, 'install.log'), cs.installExtension(found, dirs, vsix));
     fs.copyFileSync(path.join(here, 'fixtures', 'drifted.review.json'), path.join(dirs.workspace, 'drifted.review.json'));
     cs.writeSettings(dirs, userSettings(), {});
     server = await cs.start(found, dirs, await cs.freePort(), path.join(outDir, 'code-server.log'));
-    const { chromium: pw } = createRequire(import.meta.url)(found.playwright);
-    browser = await pw.launch({
-      executablePath: chromium,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await cs.launchBrowser(found, chromium);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(20_000);
     const ctx = { page, url: `${server.url}/?folder=${encodeURIComponent(dirs.workspace)}`, shot: shooter(page, outDir), dirs, root };
-    for (const check of installChecks) {
-      const t0 = Date.now();
-      try {
-        await check.run(ctx);
-        console.log(`ok   ${check.name} (${Date.now() - t0} ms)`);
-        passed++;
-      } catch (err) {
-        const message = err instanceof CheckError ? err.message : err.stack || String(err);
-        failures.push(check.name);
-        const shot = await ctx.shot(`FAIL-${check.name}`);
-        console.log(`FAIL ${check.name}: ${message}\n     screenshot: ${path.relative(process.cwd(), shot)}`);
-        if (check.fatal) break;
-      }
-    }
+    failures.push(...(await runChecks(ctx, installChecks)));
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
@@ -180,8 +160,8 @@ async function main() {
     else fs.rmSync(root, { recursive: true, force: true });
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${passed} passed, ${installChecks.length - passed} failed`);
-  if (passed < installChecks.length) {
+  console.log(`${installChecks.length - failures.length} passed, ${failures.length} failed`);
+  if (failures.length > 0) {
     console.log(`install: failed: ${failures.join(', ')} (${secs} s; screenshots in ${outDir})`);
     process.exit(1);
   }

@@ -11,12 +11,11 @@
 
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as cs from './codeserver.mjs';
-import { CheckError, shooter } from './ui.mjs';
+import { runChecks, shooter } from './ui.mjs';
 import { checks } from './checks.mjs';
 import { worktreeChecks, writeRepository } from './worktree.mjs';
 import { sourceChecks } from './sources.mjs';
@@ -107,24 +106,6 @@ function prepare(pre, root, dirs) {
   return second;
 }
 
-/** launchBrowser starts headless Chromium, quiet: no network of its own, no first-run UI. */
-function launchBrowser(pre) {
-  const { chromium } = createRequire(import.meta.url)(pre.cs.playwright);
-  return chromium.launch({
-    executablePath: pre.chromium,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-}
-
 async function main() {
   const started = Date.now();
   const pre = preconditions();
@@ -139,7 +120,7 @@ async function main() {
     const second = prepare(pre, root, dirs);
     const port = await cs.freePort();
     server = await cs.start(pre.cs, dirs, port, path.join(outDir, 'code-server.log'));
-    browser = await launchBrowser(pre);
+    browser = await cs.launchBrowser(pre.cs, pre.chromium);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(20_000);
     const ctx = {
@@ -158,27 +139,15 @@ async function main() {
     // The working tree's checks open other files and come back to the drifted review, before
     // the checks that restart or lose the server.
     const at = checks.findIndex((c) => c.name === 'server-path-change');
-    for (const check of [
+    const all = [
       ...checks.slice(0, at),
       ...sourceChecks,
       ...worktreeChecks,
       ...byhandChecks,
       ...contractChecks,
       ...checks.slice(at),
-    ]) {
-      if (only ? !only.includes(check.name) : check.optional) continue;
-      const t0 = Date.now();
-      try {
-        await check.run(ctx);
-        console.log(`ok   ${check.name} (${Date.now() - t0} ms)`);
-      } catch (err) {
-        const message = err instanceof CheckError ? err.message : err.stack || String(err);
-        failures.push(check.name);
-        const shot = await ctx.shot(`FAIL-${check.name}`);
-        console.log(`FAIL ${check.name}: ${message}\n     screenshot: ${path.relative(process.cwd(), shot)}`);
-        if (check.fatal) break;
-      }
-    }
+    ];
+    failures.push(...(await runChecks(ctx, all.filter((check) => (only ? only.includes(check.name) : !check.optional)))));
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();

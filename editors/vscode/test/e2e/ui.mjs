@@ -1,6 +1,8 @@
 // Driving the VS Code workbench through its DOM, the way a user does: the command palette, the
 // explorer, the keyboard. Every wait is for a DOM condition with a timeout, never a sleep.
 
+import * as path from 'node:path';
+
 /** Thrown by a failed check; run.mjs prints the check's name and this message. */
 export class CheckError extends Error {}
 
@@ -148,4 +150,26 @@ export async function settled(page, what, fn, arg, quietMs = 3000, timeout = 30_
     if (Date.now() > deadline) fail(`timed out after ${timeout} ms waiting for ${what} to settle; last seen: ${key}`);
     await page.waitForTimeout(100); // the poll interval of a DOM condition, not a fixed wait
   }
+}
+
+/**
+ * runChecks runs each check of list with ctx in turn, printing "ok" or "FAIL" with its time, and a
+ * screenshot of each failure; a failed fatal check ends the run. It returns the failed checks' names.
+ */
+export async function runChecks(ctx, list) {
+  const failures = [];
+  for (const check of list) {
+    const t0 = Date.now();
+    try {
+      await check.run(ctx);
+      console.log(`ok   ${check.name} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      const message = err instanceof CheckError ? err.message : err.stack || String(err);
+      failures.push(check.name);
+      const shot = await ctx.shot(`FAIL-${check.name}`);
+      console.log(`FAIL ${check.name}: ${message}\n     screenshot: ${path.relative(process.cwd(), shot)}`);
+      if (check.fatal) break;
+    }
+  }
+  return failures;
 }
