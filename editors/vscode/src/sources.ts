@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { LANGUAGE_ID } from './server';
+import { threadEntries, threadOf } from './threads';
 
 /** The diagnostic code of a review's comment on a source file. */
 export const COMMENT_CODE = 'review-comment';
@@ -171,11 +172,7 @@ export class Sources implements vscode.Disposable {
     const shown: vscode.CommentThread[] = [];
     this.threads.set(key, shown);
     for (const d of comments) {
-      // The message is "c3 (author): first line": the thread is named by the comment alone.
-      const name = d.message.split(':')[0].replace(/ \([^)]*\)$/, '');
-      // With several reviews on the file each comment names its review (" · in x.review.json"),
-      // and so do the server's actions and the hover's threads: a thread is found by both.
-      const review = / · in (\S+\.review\.json)/.exec(d.message)?.[1];
+      const { name, review } = threadOf(d.message);
       let bodies: string[] = [d.message];
       if (c !== undefined) {
         try {
@@ -243,16 +240,6 @@ export class Sources implements vscode.Disposable {
       await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
     }
   }
-}
-
-/**
- * threadEntries splits the hover of a commented line into the entries of the thread named name
- * (of review, when several reviews are in scope), or answers undefined when the hover holds no such thread (another comment's text is not shown
- * in its place).
- */
-export function threadEntries(markdown: string, name: string, review?: string): string[] | undefined {
-  const threads = markdown.split(/\n\n---\n\n(?=\*\*`)/).map((t) => t.split(/\n\n---\n\n/));
-  return threads.find((t) => t[0].startsWith('**`' + name + '`**') && (review === undefined || t[0].includes(' · `' + review + '`')));
 }
 
 function comment(body: string): vscode.Comment {
