@@ -44,6 +44,13 @@ function targetOf(goos, goarch) {
 function packageDist(dir) {
   const artifacts = JSON.parse(fs.readFileSync(path.join(dir, 'artifacts.json'), 'utf8'));
   const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
+  // A release (a tag, v0.2.0 → 0.2.0) must not carry its server in a package of another version;
+  // other builds (0.0.0-g<commit>) keep package.json's, as the Marketplace takes no pre-release
+  // versions.
+  const release = JSON.parse(fs.readFileSync(path.join(dir, 'metadata.json'), 'utf8')).version;
+  if (/^\d+\.\d+\.\d+$/.test(release) && release !== version) {
+    die(`the release is ${release} (${dir}/metadata.json) but editors/vscode/package.json says ${version}: set its version to ${release}`);
+  }
   const binaries = new Map();
   for (const a of artifacts) {
     const t = a.type === 'Binary' ? targetOf(a.goos, a.goarch) : undefined;

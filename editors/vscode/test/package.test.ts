@@ -151,3 +151,24 @@ test('a platform package carries its server', { timeout: 180_000 }, (t) => {
   assert.match(manifest, /TargetPlatform="win32-arm64"/);
   assert.ok(!fs.existsSync(path.join(pkgDir, 'server')), 'package.mjs left server/ behind');
 });
+
+test('a release\'s packages take the release\'s version, or none is made', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lreview-dist-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'artifacts.json'), '[]');
+    fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify({ project_name: 'lreview-lsp', version: '99.0.0' }));
+    let out = '';
+    let code = 0;
+    try {
+      execFileSync(process.execPath, [path.join(pkgDir, 'scripts', 'package.mjs'), '--dist', dir], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      const e = err as { status: number; stderr: string };
+      code = e.status;
+      out = e.stderr;
+    }
+    assert.equal(code, 2, 'packaging a 99.0.0 release with package.json at another version must fail');
+    assert.match(out, /the release is 99\.0\.0 .* set its version to 99\.0\.0/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
