@@ -84,11 +84,7 @@ func (c *conn) reply(msg *message, result any, err error) error {
 		if !errors.As(err, &rpcErr) {
 			rpcErr = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 		}
-		enc, merr := fastjson.Marshal(rpcErr)
-		if merr != nil {
-			return merr
-		}
-		return c.t.writeParts(responseHead(msg.id), []byte(`,"error":`), enc, []byte{'}'})
+		return c.t.writeParts(responseHead(msg.id), errorMember(int64(rpcErr.Code), rpcErr.Message))
 	}
 	raw, err := encoded(result)
 	if err != nil {
@@ -114,7 +110,8 @@ func responseHead(id []byte) []byte {
 	return append(append(make([]byte, 0, len(id)+24), `{"jsonrpc":"2.0","id":`...), id...)
 }
 
-// errorMember is the rest of an error response.
+// errorMember is the rest of an error response, the one way the server
+// writes one (no error it sends carries data).
 func errorMember(code int64, message string) []byte {
 	b := strconv.AppendInt(append([]byte(nil), `,"error":{"code":`...), code, 10)
 	b = jsontext.AppendQuote(append(b, `,"message":`...), message)
