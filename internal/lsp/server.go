@@ -201,13 +201,6 @@ func (s *Server) close() {
 // are now and run concurrently, so that a slow request never delays the
 // next edit and `$/cancelRequest` can reach it.
 func (s *Server) handle(ctx context.Context, msg *message) {
-	_ = s.dispatch(ctx, msg, func(_ context.Context, result any, err error) error { return s.conn.reply(msg, result, err) })
-}
-
-// replier answers the request being dispatched.
-type replier func(ctx context.Context, result any, err error) error
-
-func (s *Server) dispatch(ctx context.Context, msg *message, reply replier) error {
 	method := msg.method
 	isCall := msg.hasID
 
@@ -225,36 +218,40 @@ func (s *Server) dispatch(ctx context.Context, msg *message, reply replier) erro
 			case s.exit <- code:
 			default:
 			}
-			return nil
+			return
 		}
 		if state == stateNew {
-			return nil // notifications before initialize are dropped, as the spec says
+			return // notifications before initialize are dropped, as the spec says
 		}
 		s.notified(ctx, method, msg.params)
-		return nil
+		return
 	}
 
 	switch {
 	case method == "initialize" && state != stateNew:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called"))
+		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called"))
+		return
 	case method != "initialize" && state == stateNew:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+		return
 	case state == stateShutdown:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
+		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
+		return
 	}
 	h, ok := s.requests[method]
 	if !ok {
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
+		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
+		return
 	}
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
 		result, err := s.call(ctx, &requestView{Server: s}, method, h, msg.params)
-		return reply(ctx, result, err)
+		_ = s.conn.reply(msg, result, err)
+		return
 	}
 
-	s.goRequest(ctx, reply, msg, h)
-	return nil
+	s.goRequest(ctx, msg, h)
 }
 
 // notified runs a notification's handler, once the session accepts it.
@@ -272,7 +269,7 @@ func (s *Server) notified(ctx context.Context, method string, params json.RawMes
 
 // goRequest runs a request on its own goroutine, with the documents as
 // they are now, cancellable by `$/cancelRequest` and by the exit.
-func (s *Server) goRequest(ctx context.Context, reply replier, call *message, h requestFunc) {
+func (s *Server) goRequest(ctx context.Context, call *message, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	v := s.view()
 	id := call.key
@@ -281,7 +278,7 @@ func (s *Server) goRequest(ctx context.Context, reply replier, call *message, h 
 		s.mu.Unlock()
 		v.release()
 		cancel()
-		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
+		_ = s.conn.reply(call, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
 		return
 	}
 	s.inflight[id] = cancel
@@ -304,7 +301,7 @@ func (s *Server) goRequest(ctx context.Context, reply replier, call *message, h 
 		} else if modified := v.superseded(answersWithEdits(call.method)); modified != nil {
 			result, err = nil, modified
 		}
-		if werr := reply(ctx, result, err); werr != nil {
+		if werr := s.conn.reply(call, result, err); werr != nil {
 			s.logf(protocol.MessageTypeError, "answering %s: %v", call.method, werr)
 		}
 	}()
