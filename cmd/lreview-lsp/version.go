@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// releaseVersion is the release a binary was built as, set with
-// -ldflags "-X main.releaseVersion=..." from the git tag by `make dist`
-// (GoReleaser) and `make build`; empty in any other build.
+// releaseVersion is the version `make dist` (internal/dist) built the
+// binary as, set with -ldflags "-X main.releaseVersion=...": what git
+// describes, 0.2.0 on the tag v0.2.0 and 0.0.0-g<commit> with no tag.
+// Empty in any other build (`make build`, `go install`).
 var releaseVersion string
 
 // readBuildInfo is the module's build information, nil when the binary
