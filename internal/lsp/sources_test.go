@@ -438,3 +438,33 @@ func TestOpenReviewNotParsedTwice(t *testing.T) {
 		t.Errorf("closed: the review on disk is not in scope again")
 	}
 }
+
+// TestScanMeetsOpen: a scan that reads the review's file while the editor
+// opens it keeps no parse of it once both are done, whichever comes
+// first (the scan leaves out what was opened while it read; the open
+// drops what a scan kept).
+func TestScanMeetsOpen(t *testing.T) {
+	for range 10 {
+		s := newSrcSession(t, 0, "", nil)
+		text, err := os.ReadFile(s.review)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scanned := make(chan struct{})
+		go func() {
+			defer close(scanned)
+			s.c.srv.scanReviews(t.Context())
+		}()
+		s.c.open(s.reviewURI, string(text))
+		s.c.waitDiagnostics(s.reviewURI, 1)
+		<-scanned
+		s.idle()
+		st := s.c.srv.src
+		st.mu.Lock()
+		kept := st.disk[s.review] != nil
+		st.mu.Unlock()
+		if kept {
+			t.Fatalf("the scan kept a parse of %s, open in the editor", s.review)
+		}
+	}
+}
