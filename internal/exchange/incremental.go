@@ -225,12 +225,13 @@ func commentSlots(src []byte, prev *Document, ch Change) []slot {
 	return slots
 }
 
-// reuseMapper gives d the mapper of prev's, updated where ch says the
-// text changed, when prev has one: the lines before the edit keep their
-// index and those after it are prev's moved, without a scan.
+// reuseMapper has d's mapper, when first asked for, made from prev's,
+// updated where ch says the text changed, when prev has one: the lines
+// before the edit keep their index and those after it are prev's moved,
+// without a scan.
 func reuseMapper(d, prev *Document, ch Change) *Document {
 	if m := prev.mapper.built(); m != nil {
-		d.mapper.m = m.Edited(d.Text, ch)
+		d.mapper.from, d.mapper.change = m, ch
 	}
 	return d
 }

@@ -60,17 +60,37 @@ func (d *Document) Mapper() *Mapper {
 	}
 	d.mapper.mu.Lock()
 	defer d.mapper.mu.Unlock()
-	if d.mapper.m == nil {
-		d.mapper.m = NewTextMapper(d.Text)
+	if l := d.mapper; l.m == nil && l.from != nil {
+		l.m, l.from = l.from.Edited(d.Text, l.change), nil
+	} else if l.m == nil {
+		l.m = NewTextMapper(d.Text)
 	}
 	return d.mapper.m
 }
 
+// UseMapper makes m, which the caller made for the document's text, the
+// document's mapper, in place of one it would build, from scratch or
+// from an earlier version's: the server's snapshot of a version holds a
+// mapper of the same text already, and one line table of a large review
+// is enough. It must be called before the document is shared.
+func (d *Document) UseMapper(m *Mapper) {
+	if m == nil || d.mapper == nil {
+		return
+	}
+	d.mapper.mu.Lock()
+	defer d.mapper.mu.Unlock()
+	d.mapper.m, d.mapper.from = m, nil
+}
+
 // lazyMapper is a document's mapper, built once, by the first request
-// that needs it, while others may ask at the same time.
+// that needs it, while others may ask at the same time: from the
+// earlier version's, from, edited where change says (see reuseMapper),
+// else by a scan of the text.
 type lazyMapper struct {
-	mu sync.Mutex
-	m  *Mapper
+	mu     sync.Mutex
+	m      *Mapper
+	from   *Mapper
+	change Change
 }
 
 // built returns the mapper if it was built, else nil.

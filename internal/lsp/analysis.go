@@ -15,7 +15,10 @@ import (
 // at its checkpoints (after the parse, after the document checks, after
 // the index, between batches of comments) once ctx is done: the server
 // cancels the analysis of a version the user has edited since.
-func Analyze(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error) {
+//
+// m, when not nil, is the mapper the caller holds for text: the
+// document's positions are then mapped with it (Document.UseMapper).
+func Analyze(ctx context.Context, text exchange.Text, m *exchange.Mapper, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -29,6 +32,7 @@ func Analyze(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch 
 	} else {
 		doc = exchange.ParseText(text)
 	}
+	doc.UseMapper(m)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func versionIn(text []byte) int {
 	return n
 }
 
-func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error) {
+func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, m *exchange.Mapper, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error) {
 	if prev != nil && ch != nil {
 		// The change the history composed over the skipped versions may
 		// say less than comparing the texts, never more.
@@ -84,7 +84,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, prev *a
 		return nil, ctx.Err()
 	case <-g.release:
 	}
-	an, err := Analyze(ctx, text, prev, ch)
+	an, err := Analyze(ctx, text, m, prev, ch)
 	if err == nil {
 		g.mu.Lock()
 		g.completed = append(g.completed, v)

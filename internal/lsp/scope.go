@@ -235,7 +235,7 @@ func readReview(ctx context.Context, root *os.Root, rel, name string, prev *disk
 	if err != nil || len(data) > filewrite.MaxSize {
 		return nil
 	}
-	an, err := Analyze(ctx, exchange.NewText(data), nil, nil)
+	an, err := Analyze(ctx, exchange.NewText(data), nil, nil, nil)
 	if err != nil {
 		return nil
 	}

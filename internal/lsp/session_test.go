@@ -206,7 +206,7 @@ func TestExitEndsRequestsInFlight(t *testing.T) {
 // waiting forever for an analysis that will never come.
 func TestAnalysisPanicIsAnError(t *testing.T) {
 	sn := newSnapshot(context.Background(), "file:///tmp/p.review.json", 1, exchange.NewText([]byte(exampleReview)), 0, nil)
-	sn.analyze = func(context.Context, exchange.Text, *anchor.Analysis, *exchange.Change) (*anchor.Analysis, error) {
+	sn.analyze = func(context.Context, exchange.Text, *exchange.Mapper, *anchor.Analysis, *exchange.Change) (*anchor.Analysis, error) {
 		panic("analysis bug")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -221,5 +221,29 @@ func TestAnalysisPanicIsAnError(t *testing.T) {
 	// The next caller gets the same answer at once.
 	if _, err2 := sn.analysis(ctx); err2 == nil || err2.Error() != err.Error() {
 		t.Errorf("second call: got %v, want %v", err2, err)
+	}
+}
+
+// TestOneMapperPerVersion: the analysis of a version maps positions with
+// the mapper its snapshot holds, on open and after an edit, rather than
+// indexing the text's lines a second time (on an 8 MB review, half a
+// megabyte kept for as long as it is open).
+func TestOneMapperPerVersion(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	uri := protocol.DocumentURI("file:///tmp/mapper.review.json")
+	c.open(uri, driftReview("71"))
+	c.waitDiagnostics(uri, 1)
+	c.change(uri, 2, &protocol.Range{}, " ")
+	c.waitDiagnostics(uri, 2)
+	c.srv.mu.Lock()
+	sn := c.srv.files[uri].latest
+	c.srv.mu.Unlock()
+	an := sn.analyzed()
+	if an == nil {
+		t.Fatal("version 2 published diagnostics but holds no analysis")
+	}
+	if got := an.Doc.Mapper(); got != sn.mapper {
+		t.Errorf("version %d: the analysis maps with its own mapper %p, want the snapshot's %p", sn.version, got, sn.mapper)
 	}
 }

@@ -58,7 +58,7 @@ type snapshot struct {
 	stack []byte
 }
 
-type analyzeFunc func(ctx context.Context, text exchange.Text, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error)
+type analyzeFunc func(ctx context.Context, text exchange.Text, m *exchange.Mapper, prev *anchor.Analysis, ch *exchange.Change) (*anchor.Analysis, error)
 
 // history is what the snapshots of one open document share: the newest
 // analysis that completed. The next analysis starts from it, whatever
@@ -252,7 +252,7 @@ func (sn *snapshot) run() {
 		}
 	}()
 	prev, ch := sn.hist.since(sn.seq)
-	an, err := sn.analyze(sn.ctx, sn.text, prev, ch)
+	an, err := sn.analyze(sn.ctx, sn.text, sn.mapper, prev, ch)
 	switch {
 	case err == nil:
 		sn.an = an

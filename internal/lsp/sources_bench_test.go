@@ -182,7 +182,7 @@ func BenchmarkScopeMemory(b *testing.B) {
 		var m0, m1, m2 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
-		an, err := Analyze(b.Context(), exchange.NewText(slices.Clone(src)), nil, nil)
+		an, err := Analyze(b.Context(), exchange.NewText(slices.Clone(src)), nil, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
