@@ -83,7 +83,7 @@ func Compare(name string, old, new []byte) (changes []Change, err error) {
 		return nil, fmt.Errorf("comparing %s: %w", name, err)
 	}
 	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
-	l := checker.NewDefaultLocalizer()
+	l := englishMessages()
 	out := make([]Change, 0, len(found))
 	for _, c := range found {
 		out = append(out, changeOf(c, l))
