@@ -52,11 +52,10 @@ func checkDuplicateMembers(doc *Document, n *Node, what string, add func(Diagnos
 
 // reportDuplicates reports the members ms of obj named as an earlier one.
 func reportDuplicates(doc *Document, obj *Node, ms []*Node, where string, add func(Diagnostic)) {
-	first := make(map[string]*Node, len(ms))
-	for _, m := range ms {
-		f, seen := first[m.Name]
-		if !seen {
-			first[m.Name] = m
+	earlier := firstNamed(ms)
+	for i, m := range ms {
+		f := earlier(i)
+		if f == nil {
 			continue
 		}
 		sev := SeverityWarning
@@ -66,5 +65,36 @@ func reportDuplicates(doc *Document, obj *Node, ms []*Node, where string, add fu
 		add(Diagnostic{Range: KeyRange(m), Severity: sev, Code: CodeDuplicateMember,
 			Message: fmt.Sprintf("member %s appears twice in %s: readers that keep the first see another review than those that keep the last (lreview reads the last); remove one", jsontext.Quote(m.Name), where),
 			Related: []Related{{Range: KeyRange(f), Message: "first " + jsontext.Quote(m.Name)}}})
+	}
+}
+
+// smallObject is the most members an object has for firstNamed to look
+// for an earlier one by comparing names pairwise: a review's objects have
+// a dozen or fewer, and thousands of them, and a map each would be most
+// of what checking them allocates.
+const smallObject = 16
+
+// firstNamed returns, for member i of ms, the first member before it
+// with its name, or nil.
+func firstNamed(ms []*Node) func(i int) *Node {
+	if len(ms) <= smallObject {
+		return func(i int) *Node {
+			for _, f := range ms[:i] {
+				if f.Name == ms[i].Name {
+					return f
+				}
+			}
+			return nil
+		}
+	}
+	first := make(map[string]*Node, len(ms))
+	for _, m := range slices.Backward(ms) {
+		first[m.Name] = m
+	}
+	return func(i int) *Node {
+		if f := first[ms[i].Name]; f != ms[i] {
+			return f
+		}
+		return nil
 	}
 }

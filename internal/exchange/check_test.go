@@ -236,3 +236,33 @@ func TestDuplicateMemberOnTheLater(t *testing.T) {
 		t.Errorf("incremental %+v, fresh %+v: want the same one duplicate-member", inc.Diagnostics, fresh.Diagnostics)
 	}
 }
+
+// TestDuplicateMembersSmallAndLarge: an object of a few members and one
+// of more than smallObject report the same duplicates (each later one,
+// related to the first of its name), whichever way firstNamed looks.
+func TestDuplicateMembersSmallAndLarge(t *testing.T) {
+	for _, n := range []int{3, smallObject, smallObject + 1, 40} {
+		var b strings.Builder
+		b.WriteString(`{"leanreview_review": 1, "patch": [], "comments": [], "x": {`)
+		for i := range n {
+			fmt.Fprintf(&b, `"m%d": %d, `, i, i)
+		}
+		b.WriteString(`"m0": 1, "m1": 2, "m0": 3}}`)
+		src := b.String()
+		var got []string
+		for _, d := range Check(Parse([]byte(src))).Diagnostics {
+			if d.Code == CodeDuplicateMember && len(d.Related) == 1 {
+				got = append(got, fmt.Sprintf("%d→%d", d.Range.Start, d.Related[0].Range.Start))
+			}
+		}
+		first0, first1 := strings.Index(src, `"m0"`), strings.Index(src, `"m1"`)
+		want := []string{
+			fmt.Sprintf("%d→%d", strings.Index(src, `"m0": 1`), first0),
+			fmt.Sprintf("%d→%d", strings.Index(src, `"m1": 2`), first1),
+			fmt.Sprintf("%d→%d", strings.Index(src, `"m0": 3`), first0),
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d members: got %q, want %q", n+3, got, want)
+		}
+	}
+}
