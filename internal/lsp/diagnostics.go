@@ -22,7 +22,11 @@ import (
 // publish would replace newer diagnostics, or bring back those of a
 // closed file, in the editor.
 func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64) {
-	found := append(slices.Clip(an.Diagnostics), s.worktreeDiagnostics(f, sn.uri, an)...)
+	inTree, warmUp := s.worktreeDiagnostics(f, sn.uri, an)
+	if warmUp != nil {
+		defer s.spawn(warmUp)
+	}
+	found := append(slices.Clip(an.Diagnostics), inTree...)
 	found = append(found, s.contractDiagnostics(sn.uri, an)...)
 	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
 	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)

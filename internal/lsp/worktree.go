@@ -166,14 +166,16 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 // it has the client watch the files they were read from.
 //
 // The first time for a review they are not waited for: reading a large
-// review's files would delay its first diagnostics, so the files are
-// read on the side (the tree's cache keeps them) and f is published
-// again. Later publishes find the files read, unless one changed, and
-// include the diagnostics at once.
-func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
+// review's files would delay its first diagnostics, so they come with
+// warmUp, which the publish runs on the side once it has sent its own:
+// it reads the files (the tree's cache keeps them) and publishes f
+// again, reusing the encodings the first publish left rather than
+// making them all a second time beside it. Later publishes find the
+// files read, unless one changed, and include the diagnostics at once.
+func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *anchor.Analysis) (ds []exchange.Diagnostic, warmUp func()) {
 	t := s.treeFor(docURI)
 	if t == nil {
-		return nil
+		return nil, nil
 	}
 	w := s.wt
 	w.mu.Lock()
@@ -181,19 +183,18 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *a
 	w.warm[docURI] = true
 	w.mu.Unlock()
 	if !warm {
-		s.spawn(func() {
+		return nil, func() {
 			for _, fd := range an.Index.Files {
 				if fd.NewName != "" {
 					t.Read(fd.NewName) // an unreadable file is said by the publish
 				}
 			}
 			s.schedule(f, 0, nil)
-		})
-		return nil
+		}
 	}
-	ds := features.WorktreeDiagnostics(an, t)
+	ds = features.WorktreeDiagnostics(an, t)
 	s.watchFiles(docURI, t, an)
-	return ds
+	return ds, nil
 }
 
 // watchFiles registers workspace/didChangeWatchedFiles for the files the

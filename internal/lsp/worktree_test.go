@@ -469,3 +469,46 @@ func TestWorktreeUnopenedRootIsLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestWorktreeWarmUpRepublishesFromTheFirst: the publish that follows
+// the first read of a review's working-tree files comes after the first
+// publish was made, and takes over its encodings: of the 8 MB review's
+// diagnostics, in a folder without its files, only the one that says so
+// is encoded again (before, the second publish ran beside the first and
+// encoded every one a second time).
+func TestWorktreeWarmUpRepublishesFromTheFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens the 8 MB review")
+	}
+	root := t.TempDir()
+	c := newTestClient(t, Options{})
+	initializeIn(c, root, fullCapabilities("utf-16"), nil)
+	review := protocol.DocumentURI(uri.File(filepath.Join(root, "big.review.json")))
+	c.open(review, string(generatedReview()))
+	deadline := time.After(60 * time.Second)
+	for {
+		c.mu.Lock()
+		n := len(c.diagnostics[review])
+		c.mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		select {
+		case <-c.notify:
+		case <-deadline:
+			t.Fatalf("%d publishes of the review, want the first and the one after the working tree was read", n)
+		}
+	}
+	c.srv.mu.Lock()
+	cache := c.srv.files[review].latest.cache
+	c.srv.mu.Unlock()
+	cache.mu.Lock()
+	encoded, total := cache.diags.encoded, 0
+	for _, es := range cache.diags.byForm {
+		total += len(es)
+	}
+	cache.mu.Unlock()
+	if total < 100 || encoded != 1 {
+		t.Errorf("the second publish encoded %d of its %d diagnostics, want 1 (worktree-differs): the rest are the first publish's", encoded, total)
+	}
+}
