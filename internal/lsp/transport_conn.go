@@ -136,7 +136,8 @@ func (c *conn) Call(ctx context.Context, method string, params, result any) (int
 	if err != nil {
 		return id, err
 	}
-	key := "n" + strconv.FormatInt(id, 10)
+	idText := strconv.AppendInt(nil, id, 10)
+	key, _ := idKey(idText) // the key the response's id is read into
 	ch := make(chan *message, 1)
 	c.mu.Lock()
 	c.pending[key] = ch
@@ -147,8 +148,8 @@ func (c *conn) Call(ctx context.Context, method string, params, result any) (int
 		c.mu.Unlock()
 	}()
 	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
-	tail := strconv.AppendInt([]byte(`,"id":`), id, 10)
-	if err := c.t.writeParts(head, []byte(`,"params":`), raw, append(tail, '}')); err != nil {
+	tail := append(append([]byte(`,"id":`), idText...), '}')
+	if err := c.t.writeParts(head, []byte(`,"params":`), raw, tail); err != nil {
 		return id, err
 	}
 	select {
