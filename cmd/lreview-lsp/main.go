@@ -1,8 +1,9 @@
 // Command lreview-lsp serves the Language Server Protocol for review
 // exchange files (*.review.json) to editors and their tools to agents
 // (mcp); from the command line it checks, formats, fixes and rebases
-// them, makes new ones, carries them to and from GitHub and GitLab
-// (export, import), and meets them with the working tree (locate, apply).
+// them, makes new ones, carries them to and from six forges (export,
+// import: GitHub, GitLab, Gerrit, Forgejo/Gitea, Bitbucket Data Center,
+// Azure DevOps), and meets them with the working tree (locate, apply).
 package main
 
 import (

@@ -1,7 +1,10 @@
 // Package lsp serves the Language Server Protocol for review exchange
-// files. Handlers are thin: each looks the document up and calls a pure
-// function of the exchange and anchor packages; this package only converts
-// between byte offsets and protocol positions and owns the session state.
+// files. Handlers are thin: each looks the document up, waits for its
+// version's analysis and calls one function of the features package;
+// this package owns the session state (snapshots, the reviews in scope,
+// source documents, body files) and the transport, and converts between
+// byte offsets and protocol positions. It holds no user-facing sentence:
+// words come from the features.
 package lsp
 
 import (

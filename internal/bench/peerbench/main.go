@@ -7,7 +7,7 @@
 // alone: the peer has none) to the semantic tokens after it, and the peak
 // resident memory after the open and after 40 edits, with `lreview-lsp
 // check` on the same file as the yardstick. check against encoding/json
-// in one process is BenchmarkCheckVsJSONFloor's (internal/lsp). `make
+// in one process is the server's BenchmarkCheckVsJSONFloor. `make
 // bench-peer` installs the peer and runs it; it is not part of CI.
 package main
 
