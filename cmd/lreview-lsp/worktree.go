@@ -33,9 +33,8 @@ func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
 		return nil, err
 	}
 	doc := exchange.Parse(src)
-	if len(doc.Syntax) > 0 {
-		line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
-		return nil, fmt.Errorf("%s: not read: a syntax error at %d:%d: %s", displayName(name), line, col, doc.Syntax[0].Msg)
+	if err := doc.SyntaxRefusal("read it against the working tree"); err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	if root == "" && name != "-" {
 		root = worktree.FindRoot(name)

@@ -105,10 +105,10 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 	if err := notReview(r); err != nil {
 		return nil, err
 	}
-	if strict && len(r.doc.Syntax) > 0 {
-		e := r.doc.Syntax[0]
-		line, col := r.doc.Mapper().LineCol(e.Start)
-		return nil, argError(member, "%s is not valid JSON (line %d, column %d: %s): fix it first; lreview_check lists the problems", r.name, line, col, e.Msg)
+	if strict {
+		if err := r.doc.SyntaxRefusal("edit " + r.name); err != nil {
+			return nil, argError(member, "%v; fix it first: lreview_check lists the problems", err)
+		}
 	}
 	if strict && r.doc.Review.Node == nil {
 		return nil, argError(member, "%s is not a review exchange document: its root is not a JSON object", r.name)

@@ -11,6 +11,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +19,7 @@ import (
 // MaxMessage is the largest line the MCP transport reads: the language
 // server's message limit, so that one limit holds for the whole project
 // (a review's diff fits in diff_text with room for its escaping).
-const MaxMessage = 64 << 20
+const MaxMessage = filewrite.MaxSize
 
 // StdioTransport serves MCP on r and w, one JSON-RPC message a line.
 //

@@ -144,7 +144,7 @@ func TestAddCommentRefusals(t *testing.T) {
 func TestWritesRefuseSyntaxErrors(t *testing.T) {
 	broken := strings.Replace(fixture(t), `"side": "RIGHT",`, `"side": "RIGHT"`, 1)
 	s := newSession(t, Options{}, map[string]string{"pr.review.json": broken})
-	want := "file: pr.review.json is not valid JSON (line 54, column 7: missing ',' between members)"
+	want := "file: cannot edit pr.review.json: syntax error at line 54, column 7: missing ',' between members"
 	s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 12, "body": "x"}, want, "lreview_check")
 	s.refused("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c1", "body": "x"}, want)
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c1", "state": "stale"}, want)

@@ -102,8 +102,7 @@ func FixDocument(src []byte) (*Fixed, error) {
 		doc := exchange.Parse(src)
 		if len(doc.Syntax) > 0 {
 			if round == 0 {
-				line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
-				return nil, fmt.Errorf("not fixing a document with syntax errors (first at %d:%d: %s)", line, col, doc.Syntax[0].Msg)
+				return nil, doc.SyntaxRefusal("fix")
 			}
 			return nil, fmt.Errorf("internal error: a fix produced invalid JSON; nothing written")
 		}

@@ -72,8 +72,8 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	if doc == nil || doc.Review.Node == nil {
 		return nil, nil, errors.New("not a review exchange document: the root is not an object")
 	}
-	if len(doc.Syntax) > 0 {
-		return nil, nil, fmt.Errorf("the document has %s: fix it before rebasing", Plural(len(doc.Syntax), "syntax error", "syntax errors"))
+	if err := doc.SyntaxRefusal("rebase"); err != nil {
+		return nil, nil, err
 	}
 	src, root, patch := doc.Text, doc.Review.Node, doc.Review.Patch.Node
 	value := renderPatch(src, root, patch, cleanLines(newPatch))

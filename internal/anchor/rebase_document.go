@@ -29,9 +29,10 @@ func (e *DiffError) Unwrap() error { return e.Err }
 // (Rebase) and applies the edits to doc's text. The document's own syntax
 // errors refuse it, with where the first is.
 func RebaseDocument(doc *exchange.Document, diff []byte) (*Rebased, error) {
-	if doc != nil && len(doc.Syntax) > 0 {
-		line, col := doc.Mapper().LineCol(doc.Syntax[0].Start)
-		return nil, fmt.Errorf("not rebasing a document with syntax errors (first at %d:%d: %s)", line, col, doc.Syntax[0].Msg)
+	if doc != nil {
+		if err := doc.SyntaxRefusal("rebase"); err != nil {
+			return nil, err
+		}
 	}
 	lines, err := DiffLines(diff)
 	if err != nil {

@@ -50,7 +50,7 @@ func TestRebaseDocument(t *testing.T) {
 		t.Errorf("not a diff: got %v, want a DiffError naming line 1", err)
 	}
 	_, err = RebaseDocument(exchange.Parse([]byte(`{"patch": [}`)), []byte(rebaseCalcOld))
-	if de := (*DiffError)(nil); errors.As(err, &de) || err == nil || !strings.Contains(err.Error(), "syntax errors (first at 1:") {
+	if de := (*DiffError)(nil); errors.As(err, &de) || err == nil || !strings.Contains(err.Error(), "cannot rebase: syntax error at line 1, column 12") {
 		t.Errorf("broken document: got %v, want the document's first syntax error, not the diff's", err)
 	}
 }

@@ -26,14 +26,8 @@ import (
 // Format refuses a document with syntax errors (the tree is a guess there)
 // or whose root is not an object.
 func Format(doc *Document) ([]byte, error) {
-	if len(doc.Syntax) > 0 {
-		e := doc.Syntax[0]
-		line, col := doc.Mapper().LineCol(e.Start)
-		more := ""
-		if n := len(doc.Syntax) - 1; n > 0 {
-			more = fmt.Sprintf(" (and %d more)", n)
-		}
-		return nil, fmt.Errorf("cannot format: syntax error at line %d, column %d: %s%s", line, col, e.Msg, more)
+	if err := doc.SyntaxRefusal("format"); err != nil {
+		return nil, err
 	}
 	if doc.Root == nil || doc.Root.Kind != KindObject {
 		kind := "nothing"

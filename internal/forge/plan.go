@@ -25,10 +25,8 @@ type Plan struct {
 // NewPlan checks doc for export. It fails on a document that has syntax
 // errors or is not an object: where its comments anchor would be a guess.
 func NewPlan(doc *exchange.Document) (*Plan, error) {
-	if len(doc.Syntax) > 0 {
-		e := doc.Syntax[0]
-		line, col := doc.Mapper().LineCol(e.Start)
-		return nil, fmt.Errorf("not exporting a document with syntax errors (first at %d:%d: %s)", line, col, e.Msg)
+	if err := doc.SyntaxRefusal("export"); err != nil {
+		return nil, err
 	}
 	if doc.Review.Node == nil {
 		return nil, errors.New("not exporting: the document is not a JSON object")
