@@ -45,6 +45,31 @@ type importer struct {
 	im    *Imported
 	used  map[string]bool
 	trust map[string]bool
+	// shown holds the accounts whose display name a note has shown.
+	shown map[string]bool
+}
+
+// account is a post's author as a forge lists it: id from its stable
+// account fields (a username, login, unique name, slug or number), which
+// --trust and attribution match; display the name the forge shows, which
+// its owner may set to anything ("hduran", "poster") and is therefore
+// only shown, in a note.
+type account struct{ id, display string }
+
+// author is the identity a post is attributed to. An account known only
+// by its number is named by it, and the name the forge shows for it is
+// said once in a note.
+func (in *importer) author(forgeName string, a account) string {
+	if a.display != "" && a.display != a.id && !in.shown[a.id] {
+		in.shown[a.id] = true
+		who := a.id
+		if who == "" {
+			who = "an account with no username or number"
+		}
+		in.notef("%s has no username on %s: its posts are imported as %s's; the name %s shows for it, %q, is not an identity (--trust and attribution never match it)",
+			who, forgeName, cmp.Or(a.id, "no one's"), forgeName, a.display)
+	}
+	return a.id
 }
 
 // newImporter starts an import on patch, split into lines. differ names
@@ -56,10 +81,11 @@ func newImporter(patch []string, differ string, opts ImportOptions) (*importer, 
 		return nil, err
 	}
 	in := &importer{
-		ix:   ix,
-		rv:   exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
-		im:   &Imported{},
-		used: map[string]bool{},
+		ix:    ix,
+		rv:    exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
+		im:    &Imported{},
+		used:  map[string]bool{},
+		shown: map[string]bool{},
 	}
 	in.trust = make(map[string]bool, len(opts.Trust))
 	for _, t := range opts.Trust {
