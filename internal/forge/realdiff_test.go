@@ -60,7 +60,7 @@ func TestRoundTripRealDiffs(t *testing.T) {
 // first and last line of each hunk's images, and ranges between them.
 func commentedReview(t *testing.T, patch []string, max int) *exchange.Document {
 	t.Helper()
-	ix, err := patchIndex(patch, "gh pr diff")
+	ix, _, err := patchIndex(patch, "gh pr diff")
 	if err != nil {
 		t.Fatal(err)
 	}
