@@ -155,12 +155,8 @@ func gerritForge() Forge {
 			if rv.Message == "" && len(rv.Comments) == 0 {
 				return nil, nil, errNothingToPost
 			}
-			for path, cs := range rv.Comments {
-				for k, c := range cs {
-					if err := gerritLimit.check(fmt.Sprintf("%s's comment %d", path, k+1), c.Message); err != nil {
-						return nil, nil, err
-					}
-				}
+			if err := p.gerritLimits(rv, opts.RepliesTo != nil); err != nil {
+				return nil, nil, err
 			}
 			return rv, notes, nil
 		},
@@ -183,4 +179,32 @@ func gerritForge() Forge {
 			return importWith(ImportGerrit(comments, messages, patch, opts))
 		},
 	}
+}
+
+// gerritLimits refuses a comment over Gerrit's limit, named by its id
+// (Gerrit's first review holds the placed comments in order, by path) or,
+// in the replies' review, by its path.
+func (p *Plan) gerritLimits(rv GerritReview, replies bool) error {
+	if !replies {
+		next := map[string]int{}
+		for i := range p.placed {
+			pc := &p.placed[i]
+			k := next[pc.path()]
+			next[pc.path()]++
+			if cs := rv.Comments[pc.path()]; k < len(cs) {
+				if err := gerritLimit.check(pc.c.Name(), cs[k].Message); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for path, cs := range rv.Comments {
+		for k, c := range cs {
+			if err := gerritLimit.check(fmt.Sprintf("%s's reply %d", path, k+1), c.Message); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

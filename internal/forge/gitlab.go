@@ -145,10 +145,12 @@ func gitlabForge() Forge {
 			if len(ds) == 0 {
 				return nil, nil, errNothingToPost
 			}
-			for i, d := range ds {
+			placed := 0 // the placed comment the next diff thread is
+			for _, d := range ds {
 				what := "the summary's discussion"
 				if d.Position != nil {
-					what = "discussion " + itoa(i+1)
+					what = p.placed[placed].c.Name()
+					placed++
 				}
 				if err := gitlabLimit.check(what, d.Body); err != nil {
 					return nil, nil, err
