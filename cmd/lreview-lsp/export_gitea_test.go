@@ -233,3 +233,25 @@ func TestImportGiteaRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRefusesNonListings: a listing that is null, or no listing,
+// is refused with exit 1 naming its file, on every forge (it imported as
+// an empty review with exit 0).
+func TestImportRefusesNonListings(t *testing.T) {
+	dir := t.TempDir()
+	patch := filepath.Join(dir, "pr.diff")
+	writeFile(t, patch, []byte("diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n"), 0o644)
+	for _, f := range []struct{ from, flag string }{
+		{"github", "--comments"}, {"gitlab", "--discussions"}, {"gerrit", "--comments"},
+		{"gitea", "--comments"}, {"bitbucket", "--activities"}, {"azure", "--threads"},
+	} {
+		for _, body := range []string{"null", "null\n", `{"values": null}`, "42"} {
+			listing := filepath.Join(dir, f.from+".json")
+			writeFile(t, listing, []byte(body), 0o644)
+			code, stdout, stderr := runCLI("import", "--from", f.from, f.flag, listing, "--patch", patch)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, listing) {
+				t.Errorf("%s %s %q: got exit %d, stdout %q, stderr %q; want exit 1 naming the file", f.from, f.flag, body, code, stdout, stderr)
+			}
+		}
+	}
+}

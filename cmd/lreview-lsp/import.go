@@ -150,6 +150,9 @@ func importArgsError(f *importFlags) string {
 	if f.set["repo"] && !fg.Repo {
 		return fmt.Sprintf("--repo is not for --from %s: it places its comments on the head itself", f.from)
 	}
+	if f.set["repo"] && f.head == "" {
+		return "--repo maps comments to the head --head names: give --head too"
+	}
 	if *f.listing[fg.Listings[0].Flag] == "" {
 		return "--" + fg.Listings[0].Flag + " is required"
 	}

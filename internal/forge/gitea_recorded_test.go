@@ -179,3 +179,34 @@ func TestGiteaRecordedPushMapped(t *testing.T) {
 		t.Errorf("got notes\n%s\nwant c03's move said and nothing unknown", notes)
 	}
 }
+
+// TestGiteaRecordedNoReviews reads state1 without the reviews: the commit
+// each comment was made on is then unknown (the one Gitea lists for a
+// comment is git blame's), so none is stale, and one note says so.
+func TestGiteaRecordedNoReviews(t *testing.T) {
+	dir := giteaRecorded + "state1/"
+	comments, err := ReadGiteaComments("comments.json", refdata.File(t, dir+"comments.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.TrimSpace(string(refdata.File(t, dir+"head")))
+	im, err := ImportGitea(comments, nil, refdata.Lines(refdata.File(t, dir+"pr.diff")), ImportOptions{Head: head, Trust: []string{"rita"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkImported(t, im)
+	for id, c := range importedByID(t, im) {
+		if c.State == exchange.StateStale {
+			t.Errorf("%s: got stale, want no comment stale when the commit it was made on is unknown", id)
+		}
+	}
+	var unknown []string
+	for _, n := range im.Notes {
+		if strings.Contains(n, "the commit each was made on is unknown (import --reviews gives it") {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) != 1 {
+		t.Errorf("got notes\n%s\nwant one saying the commits are unknown", strings.Join(im.Notes, "\n"))
+	}
+}

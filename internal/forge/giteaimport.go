@@ -152,21 +152,64 @@ type giteaImport struct {
 	// unknown names the comments made on an earlier commit that the
 	// import could not tell changed or not, for one note.
 	unknown []string
+	// unmade names the comments whose review, which says the commit they
+	// were made on, is not listed.
+	unmade []string
+	// moves caches the repository's answer for each commit and path: one
+	// git diff per file, however many comments it holds.
+	moves map[[2]string]movesOrErr
+}
+
+type movesOrErr struct {
+	moves lineMoves
+	err   error
+}
+
+// linesSince returns how the lines of path moved from commit made to the
+// head, asking the repository once per commit and path.
+func (g *giteaImport) linesSince(made, path string) (lineMoves, error) {
+	key := [2]string{made, path}
+	if m, ok := g.moves[key]; ok {
+		return m.moves, m.err
+	}
+	diff, err := g.opts.Revisions.Diff(made, g.opts.Head, path)
+	m := movesOrErr{err: err}
+	if err == nil {
+		m.moves = parseLineMoves(diff)
+	}
+	if g.moves == nil {
+		g.moves = map[[2]string]movesOrErr{}
+	}
+	g.moves[key] = m
+	return m.moves, m.err
 }
 
 // noteUnknown says in one note which comments were made on an earlier
 // commit with nothing to tell whether the code under them changed.
 func (g *giteaImport) noteUnknown() {
+	if n := len(g.unmade); n > 0 {
+		why := "their reviews are not in --reviews"
+		if !g.reviews {
+			why = "import --reviews gives it"
+		}
+		g.in.notef("%s (%s): the commit each was made on is unknown (%s; the commit_id Gitea lists for a comment is the one git blame gives its line): whether the code under them changed is unknown, so they are kept as they were",
+			anchor.Plural(n, "comment", "comments"), andList(g.unmade), why)
+	}
 	if len(g.unknown) == 0 {
 		return
 	}
-	names := strings.Join(g.unknown, ", ")
-	if n := len(g.unknown); n > 1 {
-		names = strings.Join(g.unknown[:n-1], ", ") + " and " + g.unknown[n-1]
-	}
+	names := andList(g.unknown)
 	g.in.notef("%s made on an earlier commit than the head %s, and the line Gitea quotes reads the same now: whether the code under %s changed is unknown, so %s kept as %s (import --repo DIR maps %s through git)",
 		anchor.Plural(len(g.unknown), "comment", "comments")+" ("+names+")", shortSHA(g.opts.Head),
 		pick(len(g.unknown), "it", "them"), pick(len(g.unknown), "it is", "they are"), pick(len(g.unknown), "it was", "they were"), pick(len(g.unknown), "it", "them"))
+}
+
+// andList joins names, the last two with "and".
+func andList(names []string) string {
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return strings.Join(names, "")
 }
 
 func pick(n int, one, many string) string {
@@ -279,12 +322,7 @@ func (g *giteaImport) place(c *GiteaReviewComment, t *lineThread) {
 	made := g.posted[c.ReviewID]
 	name := "comment " + strconv.FormatInt(c.ID, 10)
 	if made == "" {
-		why := "its review is not in --reviews"
-		if !g.reviews {
-			why = "import --reviews gives it"
-		}
-		g.in.notef("%s: the commit it was made on is unknown (%s; its commit_id %s is the one git blame gives for the line): whether the code under it changed since is unknown",
-			name, why, shortSHA(c.CommitID))
+		g.unmade = append(g.unmade, name)
 		return
 	}
 	if sameCommit(made, head) {
@@ -292,9 +330,8 @@ func (g *giteaImport) place(c *GiteaReviewComment, t *lineThread) {
 	}
 	since := "made on commit " + shortSHA(made) + ", the head is " + shortSHA(head)
 	if g.opts.Revisions != nil {
-		diff, err := g.opts.Revisions.Diff(made, head, c.Path)
+		moves, err := g.linesSince(made, c.Path)
 		if err == nil {
-			moves := parseLineMoves(diff)
 			start, ok1 := moves.mapLine(t.start)
 			end, ok2 := moves.mapLine(t.end)
 			switch {
