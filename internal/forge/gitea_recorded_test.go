@@ -2,6 +2,7 @@ package forge
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -208,5 +209,31 @@ func TestGiteaRecordedNoReviews(t *testing.T) {
 	}
 	if len(unknown) != 1 {
 		t.Errorf("got notes\n%s\nwant one saying the commits are unknown", strings.Join(im.Notes, "\n"))
+	}
+}
+
+// failingRevisions is a repository that does not have the commits.
+type failingRevisions struct{}
+
+func (failingRevisions) Diff(from, to, path string) ([]byte, error) {
+	return nil, errors.New("fatal: bad object " + from)
+}
+
+// TestGiteaRecordedPushRepoLacksCommit: when the clone lacks the commit
+// the comments were made on, the import says so once and reads them as
+// without a repository (c03 stale by what Gitea quotes).
+func TestGiteaRecordedPushRepoLacksCommit(t *testing.T) {
+	im, got := giteaState(t, "state3", "", failingRevisions{})
+	if c := got["c03"]; c.State != exchange.StateStale {
+		t.Errorf("c03: got %s, want stale (read from the line Gitea quotes)", c.State)
+	}
+	n := 0
+	for _, note := range im.Notes {
+		if strings.Contains(note, "the repository cannot map") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("got %d notes on the repository's failure, want 1:\n%s", n, strings.Join(im.Notes, "\n"))
 	}
 }

@@ -158,6 +158,8 @@ type giteaImport struct {
 	// moves caches the repository's answer for each commit and path: one
 	// git diff per file, however many comments it holds.
 	moves map[[2]string]movesOrErr
+	// repoErrs are the repository's errors said so far.
+	repoErrs map[string]bool
 }
 
 type movesOrErr struct {
@@ -344,7 +346,16 @@ func (g *giteaImport) place(c *GiteaReviewComment, t *lineThread) {
 			}
 			return
 		}
-		g.in.notef("%s: %s, and the repository cannot map its line: %v", name, since, err)
+		// Said once per answer (a commit the clone lacks fails for
+		// every comment made on it); the comment is then read as
+		// without a repository.
+		if msg := err.Error(); !g.repoErrs[msg] {
+			if g.repoErrs == nil {
+				g.repoErrs = map[string]bool{}
+			}
+			g.repoErrs[msg] = true
+			g.in.notef("the repository cannot map the lines of comments made on commit %s (%v): they are read from the line Gitea quotes (git fetch the pull request's commits to map them)", shortSHA(made), err)
+		}
 	}
 	then, ok := lastHunkLine(c.DiffHunk)
 	now, shown := g.in.lineText(c.Path, t.side, t.end)
