@@ -72,3 +72,28 @@ func (p *Plan) Azure(opts Options) []AzureThread {
 	}
 	return out
 }
+
+func azureForge() Forge {
+	return Forge{
+		Name: "azure", Title: "Azure DevOps",
+		Threads: "real replies (the thread's comments)", Ranges: "yes (whole lines)", Sides: "`leftFile…`, `rightFile…`",
+		Open: "`active`, `pending`, `unknown`", Resolved: "`fixed`, `closed`", Declined: "`wontFix`, `byDesign`", Stale: "— (it moves threads itself)",
+		Replies: []string{"thread", "quote", "drop"},
+		Export: func(p *Plan, opts Options) (any, []string, error) {
+			ts := p.Azure(opts)
+			if len(ts) == 0 {
+				return nil, nil, errNothingToPost
+			}
+			return ts, nil, nil
+		},
+		Listings:    []Listing{{"threads", "GET …/pullRequests/N/threads (- for standard input)"}},
+		HeadlessWhy: "Azure DevOps moves its threads to the latest iteration itself",
+		Import: func(l map[string]Input, patch []string, opts ImportOptions) (*Imported, error) {
+			ts, err := ReadAzureThreads(l["threads"].Name, l["threads"].Data)
+			if err != nil {
+				return nil, err
+			}
+			return importWith(ImportAzure(ts, patch, opts))
+		},
+	}
+}

@@ -34,8 +34,10 @@ type AzureCommentRec struct {
 }
 
 // AzureIdentityRef is a comment's author: uniqueName is the account
-// (an e-mail address or DOMAIN\user), displayName the person's name.
+// (an e-mail address or DOMAIN\user), id its GUID, displayName the
+// person's name, which is theirs to change and never an identity.
 type AzureIdentityRef struct {
+	ID          string `json:"id"`
 	DisplayName string `json:"displayName"`
 	UniqueName  string `json:"uniqueName"`
 }
@@ -105,14 +107,14 @@ func azureThread(in *importer, sum *summary, th *AzureThreadRec, posts []*AzureC
 	}
 	t := &lineThread{
 		fallbackID: "ado-" + strconv.FormatInt(th.ID, 10),
-		first:      post{name: name, author: azureName(first.Author), at: azureAt(first.PublishedDate), body: first.Content},
+		first:      post{name: name, author: in.author("Azure DevOps", azureAccount(first.Author)), at: azureAt(first.PublishedDate), body: first.Content},
 		path:       strings.TrimPrefix(tc.FilePath, "/"), side: side, start: start.Line, end: start.Line,
 	}
 	if end != nil && end.Line > start.Line {
 		t.end = end.Line
 	}
 	for _, c := range posts[1:] {
-		t.replies = append(t.replies, post{name: name + " comment " + strconv.FormatInt(c.ID, 10), author: azureName(c.Author), at: azureAt(c.PublishedDate), body: c.Content})
+		t.replies = append(t.replies, post{name: name + " comment " + strconv.FormatInt(c.ID, 10), author: in.author("Azure DevOps", azureAccount(c.Author)), at: azureAt(c.PublishedDate), body: c.Content})
 	}
 	switch th.Status {
 	case "fixed", "closed":
@@ -137,11 +139,20 @@ func azureAt(s string) string {
 	return s
 }
 
-func azureName(a *AzureIdentityRef) string {
-	if a == nil {
-		return ""
+func azureName(a *AzureIdentityRef) string { return azureAccount(a).id }
+
+// azureAccount is an author's identity, its uniqueName else its id, and
+// the name Azure DevOps shows.
+func azureAccount(a *AzureIdentityRef) account {
+	switch {
+	case a == nil:
+		return account{}
+	case a.UniqueName != "":
+		return account{id: a.UniqueName}
+	case a.ID != "":
+		return account{id: "id " + a.ID, display: a.DisplayName}
 	}
-	return cmp.Or(a.UniqueName, a.DisplayName)
+	return account{display: a.DisplayName}
 }
 
 func azureBy(a *AzureIdentityRef) string {

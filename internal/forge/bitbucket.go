@@ -87,3 +87,32 @@ func bitbucketLineType(l anchor.DiffLine) string {
 	}
 	return "CONTEXT"
 }
+
+func bitbucketForge() Forge {
+	return Forge{
+		Name: "bitbucket", Title: "Bitbucket DC",
+		Threads: "real replies (`parent`)", Ranges: "yes (`multilineMarker`, 8.x and later)", Sides: "`FROM`, `TO`",
+		Open: "`OPEN`", Resolved: "`threadResolved`, or a task `RESOLVED`", Declined: "—", Stale: "`commentAnchor.orphaned`",
+		Replies: []string{"thread", "quote", "drop"},
+		Export: func(p *Plan, opts Options) (any, []string, error) {
+			cs := p.Bitbucket(opts)
+			if len(cs) == 0 {
+				return nil, nil, errNothingToPost
+			}
+			var notes []string
+			if opts.Replies == ThreadReplies && p.HasReplies() {
+				notes = append(notes, "each reply's parent.id is 0: set it to the id Bitbucket answers for the comment before it (the README's loop does)")
+			}
+			return cs, notes, nil
+		},
+		Listings:    []Listing{{"activities", "the pages of GET …/pull-requests/N/activities, concatenated (- for standard input)"}},
+		HeadlessWhy: "Bitbucket says itself which comments are outdated (orphaned anchors)",
+		Import: func(l map[string]Input, patch []string, opts ImportOptions) (*Imported, error) {
+			as, err := ReadBitbucketActivities(l["activities"].Name, l["activities"].Data)
+			if err != nil {
+				return nil, err
+			}
+			return importWith(ImportBitbucket(as, patch, opts))
+		},
+	}
+}

@@ -46,8 +46,11 @@ type BitbucketAnchorRec struct {
 	MultilineMarker *BitbucketMultiline `json:"multilineMarker"`
 }
 
-// BitbucketUser is a comment's author: name is the username (slug too).
+// BitbucketUser is a comment's author: name is the username, slug its
+// form in URLs, id its number; displayName is the person's to change and
+// never an identity.
 type BitbucketUser struct {
+	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	Slug        string `json:"slug"`
 	DisplayName string `json:"displayName"`
@@ -113,7 +116,7 @@ func bitbucketThread(in *importer, sum *summary, a *BitbucketActivity) {
 	})
 	t := &lineThread{
 		fallbackID: "bb-" + strconv.FormatInt(c.ID, 10),
-		first:      post{name: name, author: bitbucketName(c.Author), at: bitbucketAt(c.CreatedDate), body: c.Text},
+		first:      post{name: name, author: in.author("Bitbucket", bitbucketAccount(c.Author)), at: bitbucketAt(c.CreatedDate), body: c.Text},
 		path:       an.Path, oldPath: an.SrcPath, side: anchor.Right, start: an.Line, end: an.Line,
 	}
 	if an.FileType == "FROM" || (an.FileType == "" && an.LineType == "REMOVED") {
@@ -127,7 +130,7 @@ func bitbucketThread(in *importer, sum *summary, a *BitbucketActivity) {
 	}
 	resolved := c.ThreadResolved || c.State == "RESOLVED"
 	for _, r := range replies {
-		t.replies = append(t.replies, post{name: "comment " + strconv.FormatInt(r.ID, 10), author: bitbucketName(r.Author), at: bitbucketAt(r.CreatedDate), body: r.Text})
+		t.replies = append(t.replies, post{name: "comment " + strconv.FormatInt(r.ID, 10), author: in.author("Bitbucket", bitbucketAccount(r.Author)), at: bitbucketAt(r.CreatedDate), body: r.Text})
 	}
 	if resolved {
 		t.resolved = "resolved"
@@ -157,11 +160,20 @@ func bitbucketAt(ms int64) string {
 	return rfc3339(bitbucketTime(ms))
 }
 
-func bitbucketName(u *BitbucketUser) string {
-	if u == nil {
-		return ""
+func bitbucketName(u *BitbucketUser) string { return bitbucketAccount(u).id }
+
+// bitbucketAccount is an author's identity, its name, slug or id, and
+// the name Bitbucket shows.
+func bitbucketAccount(u *BitbucketUser) account {
+	switch {
+	case u == nil:
+		return account{}
+	case u.Name != "" || u.Slug != "":
+		return account{id: cmp.Or(u.Name, u.Slug)}
+	case u.ID != 0:
+		return account{id: "user " + strconv.FormatInt(u.ID, 10), display: u.DisplayName}
 	}
-	return cmp.Or(u.Name, u.Slug, u.DisplayName)
+	return account{display: u.DisplayName}
 }
 
 func bitbucketBy(u *BitbucketUser) string {

@@ -250,7 +250,10 @@ func reviewBody(title, summary string, marker bool) string {
 func splitReviewBody(text string) (title, summary string) {
 	t := strings.TrimRight(text, " \t\r\n")
 	if rest, ok := strings.CutSuffix(t, reviewMarker); ok {
-		return "", dropVerdict(strings.TrimSuffix(rest, "\n\n"))
+		if summary := dropVerdict(strings.TrimSuffix(rest, "\n\n")); !isFilledSummary(summary) {
+			return "", summary
+		}
+		return "", ""
 	}
 	rest, ok := strings.CutSuffix(t, reviewTitleMarker)
 	if !ok {

@@ -32,15 +32,6 @@ const (
 	ThreadReplies
 )
 
-// Options tunes the payloads of the forges that take no more than a
-// commit and an event: Gerrit, Forgejo/Gitea, Bitbucket, Azure DevOps.
-type Options struct {
-	Event    string // Gitea's review event; EventComment when empty
-	CommitID string // Gitea's commit_id; left out when empty
-	Replies  Replies
-	NoMarker bool
-}
-
 // Problem is an active comment the forge would refuse: its anchor does
 // not resolve, or its snippet is not what the anchor points at.
 type Problem struct {

@@ -30,6 +30,9 @@ type lineThread struct {
 	// stale says why the thread is placed on another revision, "" when
 	// it is not.
 	stale string
+	// moved says where the thread was placed then, when the import moved
+	// it to where its lines are now; "" when it did not.
+	moved string
 	// resolved is the forge's word for a thread resolved (a person marked
 	// it addressed), dismissed its word for one a person declined (won't
 	// fix, by design); "" when the thread is open.
@@ -75,6 +78,9 @@ func (in *importer) addThread(forgeName string, t *lineThread) {
 	case t.stale != "":
 		c.State = exchange.StateStale
 		in.notef("%s: %s: imported stale at %s of %q, that revision's lines", c.ID, t.stale, span, c.Path)
+	}
+	if t.moved != "" {
+		in.notef("%s: %s", c.ID, t.moved)
 	}
 	if t.resolved != "" && c.State != exchange.StateDismissed {
 		in.notef("%s: %s on %s: imported %s (addressed is not rejected: a resolved thread keeps its state)", c.ID, t.resolved, forgeName, cmp.Or(c.State, exchange.StateActive))

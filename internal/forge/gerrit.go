@@ -2,6 +2,8 @@ package forge
 
 import (
 	"cmp"
+	"fmt"
+	"strings"
 )
 
 // GerritReview is the ReviewInput of
@@ -110,4 +112,99 @@ func (p *Plan) GerritReplies(posted []GerritCommentInfo, noMarker bool) (rv Gerr
 		}
 	}
 	return rv, missing
+}
+
+// gerritLimit is Gerrit's default change.commentSizeLimit (16 KiB,
+// counted in characters, roughly); a server may set another.
+var gerritLimit = bodyLimit{forge: "Gerrit", max: 16 << 10, where: "its default change.commentSizeLimit"}
+
+// gerritUnthreadedWhy says why Gerrit's replies cannot come in the review
+// that creates their comments.
+const gerritUnthreadedWhy = "Gerrit's in_reply_to names the id Gerrit gives a comment once posted, which a review's request cannot know (--replies thread, then --replies-to, posts them as Gerrit's own in a second request)"
+
+func gerritForge() Forge {
+	return Forge{
+		Name: "gerrit", Title: "Gerrit",
+		Threads: "replies quoted, or Gerrit's own in a second review (`--replies-to`)", Ranges: "yes (whole lines)", Sides: "`REVISION`, `PARENT`",
+		Open: "latest comment `unresolved: true`", Resolved: "latest comment `unresolved: false` (Done, Ack)", Declined: "—",
+		Stale:       "`--head` is neither the comment's `patch_set` nor its `commit_id`",
+		ExportFlags: []string{"replies-to"},
+		Replies:     []string{"quote", "drop", "thread"}, UnthreadedWhy: gerritUnthreadedWhy,
+		Export: func(p *Plan, opts Options) (any, []string, error) {
+			var rv GerritReview
+			var notes []string
+			if opts.RepliesTo != nil {
+				posted, err := ReadGerritComments(opts.RepliesTo.Name, opts.RepliesTo.Data)
+				if err != nil {
+					return nil, nil, err
+				}
+				var missing []string
+				if rv, missing = p.GerritReplies(posted, opts.NoMarker); len(missing) > 0 {
+					return nil, nil, fmt.Errorf("%s: no posted comment carries the marker of %s: post the review first (export --to gerrit --replies thread), with its markers",
+						opts.RepliesTo.Name, strings.Join(missing, ", "))
+				}
+			} else {
+				rv = p.Gerrit(opts)
+				switch {
+				case opts.Replies == QuoteReplies && p.HasReplies():
+					notes = append(notes, "replies quoted under their comments: "+gerritUnthreadedWhy)
+				case opts.Replies == ThreadReplies && p.HasReplies():
+					notes = append(notes, "the replies are not in this review: once it is posted, export --to gerrit --replies-to with the comments Gerrit lists prints them")
+				}
+			}
+			if rv.Message == "" && len(rv.Comments) == 0 {
+				return nil, nil, errNothingToPost
+			}
+			if err := p.gerritLimits(rv, opts.RepliesTo != nil); err != nil {
+				return nil, nil, err
+			}
+			return rv, notes, nil
+		},
+		Listings: []Listing{
+			{"comments", "GET /changes/ID/comments (- for standard input)"},
+			{"messages", "optional: GET /changes/ID/messages, for the title and summary"},
+		},
+		Head: "the current patch set (number or commit): a comment on another is imported stale",
+		Import: func(l map[string]Input, patch []string, opts ImportOptions) (*Imported, error) {
+			comments, err := ReadGerritComments(l["comments"].Name, l["comments"].Data)
+			if err != nil {
+				return nil, err
+			}
+			var messages []GerritMessage
+			if m, ok := l["messages"]; ok {
+				if messages, err = ReadGerritMessages(m.Name, m.Data); err != nil {
+					return nil, err
+				}
+			}
+			return importWith(ImportGerrit(comments, messages, patch, opts))
+		},
+	}
+}
+
+// gerritLimits refuses a comment over Gerrit's limit, named by its id
+// (Gerrit's first review holds the placed comments in order, by path) or,
+// in the replies' review, by its path.
+func (p *Plan) gerritLimits(rv GerritReview, replies bool) error {
+	if !replies {
+		next := map[string]int{}
+		for i := range p.placed {
+			pc := &p.placed[i]
+			k := next[pc.path()]
+			next[pc.path()]++
+			if cs := rv.Comments[pc.path()]; k < len(cs) {
+				if err := gerritLimit.check(pc.c.Name(), cs[k].Message); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for path, cs := range rv.Comments {
+		for k, c := range cs {
+			if err := gerritLimit.check(fmt.Sprintf("%s's reply %d", path, k+1), c.Message); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

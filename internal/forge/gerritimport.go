@@ -82,6 +82,9 @@ func ReadGerritComments(name string, data []byte) ([]GerritCommentInfo, error) {
 		}
 		slices.Sort(paths)
 		for _, p := range paths {
+			if byPath[p] == nil {
+				return nil, fmt.Errorf("%s: value %d: %q is null; expected its CommentInfo array: %s", name, n, p, gerritCommentsWhat)
+			}
 			for k, e := range byPath[p] {
 				if msg := objectProblem(e, []string{"id", "message"}); msg != "" {
 					return nil, fmt.Errorf("%s: %q comment %d %s a CommentInfo", name, p, k+1, msg)
@@ -195,7 +198,7 @@ func gerritThread(in *importer, sum *summary, comments []GerritCommentInfo, r in
 	}
 	t := &lineThread{
 		fallbackID: "gerrit-" + c.ID,
-		first:      post{name: name, author: gerritName(c.Author), at: rfc3339OrEmpty(gerritTime(c.Updated)), body: c.Message},
+		first:      post{name: name, author: in.author("Gerrit", gerritAccount(c.Author)), at: rfc3339OrEmpty(gerritTime(c.Updated)), body: c.Message},
 		path:       c.Path, side: anchor.Right, start: c.Line, end: c.Line,
 	}
 	if c.Side == gerritParent {
@@ -207,7 +210,7 @@ func gerritThread(in *importer, sum *summary, comments []GerritCommentInfo, r in
 	last := c
 	for _, i := range replies {
 		rc := &comments[i]
-		t.replies = append(t.replies, post{name: "comment " + rc.ID, author: gerritName(rc.Author), at: rfc3339OrEmpty(gerritTime(rc.Updated)), body: rc.Message})
+		t.replies = append(t.replies, post{name: "comment " + rc.ID, author: in.author("Gerrit", gerritAccount(rc.Author)), at: rfc3339OrEmpty(gerritTime(rc.Updated)), body: rc.Message})
 		last = rc
 	}
 	if last.Unresolved != nil && !*last.Unresolved {
@@ -251,19 +254,26 @@ func rfc3339OrEmpty(t time.Time) string {
 	return rfc3339(t)
 }
 
-// gerritName names an account: its username, else its name, its email,
-// or its number.
+// gerritName names an account by its stable fields: its username, else
+// its number. Its name and e-mail address are the person's to change, and
+// anyone may call themselves "hduran": never an identity (gerritAccount
+// keeps the name to show).
 func gerritName(a *GerritAccount) string {
+	return gerritAccount(a).id
+}
+
+// gerritAccount is an account's identity and the name Gerrit shows.
+func gerritAccount(a *GerritAccount) account {
 	if a == nil {
-		return ""
+		return account{}
 	}
-	if n := cmp.Or(a.Username, a.Name, a.Email); n != "" {
-		return n
+	if a.Username != "" {
+		return account{id: a.Username}
 	}
 	if a.AccountID != 0 {
-		return "account " + strconv.Itoa(a.AccountID)
+		return account{id: "account " + strconv.Itoa(a.AccountID), display: cmp.Or(a.Name, a.Email)}
 	}
-	return ""
+	return account{display: cmp.Or(a.Name, a.Email)}
 }
 
 func gerritBy(a *GerritAccount) string {

@@ -132,6 +132,11 @@ func pageElems(name string, page int, raw json.RawMessage, l listing) ([]json.Ra
 			raw = page[l.member]
 		}
 	}
+	if jsonKind(raw) == "null" {
+		// null decodes as an empty array would: a listing of nothing,
+		// where the forge listed nothing at all (a failed jq, a proxy).
+		return nil, fmt.Errorf("%s: value %d is null; expected an array: %s", name, page, l.what)
+	}
 	if err := json.Unmarshal(raw, &elems); err != nil {
 		// Both forges answer a failed request with an object naming the
 		// error: GitHub's and GitLab's "message", GitLab's "error" too.

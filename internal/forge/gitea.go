@@ -82,3 +82,54 @@ func giteaEvent(event string) string {
 	}
 	return giteaComment
 }
+
+func giteaForge() Forge {
+	return Forge{
+		Name: "gitea", Title: "Forgejo / Gitea",
+		Threads: "replies quoted", Ranges: "no: the last line, the range named in the body", Sides: "`old_position`, `new_position`",
+		Open: "no `resolver`", Resolved: "a `resolver`", Declined: "its review `dismissed`",
+		Stale:       "its review's `commit_id` is not `--head` and its line changed since (`--repo`), or reads otherwise; unknown, said, when neither can tell",
+		ExportFlags: []string{"event", "commit"},
+		Replies:     []string{"quote", "drop"}, UnthreadedWhy: "Gitea's API takes no reply to a review comment",
+		Export: func(p *Plan, opts Options) (any, []string, error) {
+			rv, narrowed := p.Gitea(opts)
+			var notes []string
+			for _, n := range narrowed {
+				notes = append(notes, n.Comment+": "+n.Why)
+			}
+			// Gitea 1.25.4 answers 422 "review event REQUEST_CHANGES
+			// requires a body" even with comments, and "review event
+			// COMMENT requires a body or a comment" (the recorded
+			// answers); APPROVED takes neither.
+			if rv.Body == "" && rv.Event != giteaApproved {
+				if len(rv.Comments) == 0 {
+					return nil, nil, needsBody("Gitea", rv.Event)
+				}
+				if rv.Event == giteaRequestChanges {
+					rv.Body = filledBody(EventRequestChanges, len(rv.Comments), !opts.NoMarker)
+					notes = append(notes, filledNote("Gitea", rv.Event))
+				}
+			}
+			return rv, notes, nil
+		},
+		Listings: []Listing{
+			{"comments", "each review's GET …/pulls/N/reviews/ID/comments, concatenated (- for standard input)"},
+			{"reviews", "GET …/pulls/N/reviews: the title and summary, dismissals, and the commit each review was made on (without it, whether a comment is stale is unknown)"},
+		},
+		Head: "the pull request's head commit (GET …/pulls/N: head.sha): a comment made on another commit is mapped to it (--repo), or compared with the line Gitea quotes",
+		Repo: true,
+		Import: func(l map[string]Input, patch []string, opts ImportOptions) (*Imported, error) {
+			comments, err := ReadGiteaComments(l["comments"].Name, l["comments"].Data)
+			if err != nil {
+				return nil, err
+			}
+			var reviews []GiteaReviewRecord
+			if r, ok := l["reviews"]; ok {
+				if reviews, err = ReadGiteaReviews(r.Name, r.Data); err != nil {
+					return nil, err
+				}
+			}
+			return importWith(ImportGitea(comments, reviews, patch, opts))
+		},
+	}
+}

@@ -3,19 +3,11 @@ package forge
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 )
-
-// GitLabOptions tunes the GitLab payloads. The three SHAs are the latest
-// merge request version's (GET …/merge_requests/:iid/versions: base_commit_sha,
-// start_commit_sha, head_commit_sha).
-type GitLabOptions struct {
-	BaseSHA, StartSHA, HeadSHA string
-	Replies                    Replies
-	NoMarker                   bool
-}
 
 // GitLabDiscussion is the body of one
 // POST /projects/:id/merge_requests/:iid/discussions: a diff thread, or
@@ -57,7 +49,7 @@ type GitLabRangeEnd struct {
 // GitLab returns the discussion payloads: the review's title and summary
 // as a thread of their own first, when it has either, then one diff
 // thread per placed comment.
-func (p *Plan) GitLab(opts GitLabOptions) []GitLabDiscussion {
+func (p *Plan) GitLab(opts Options) []GitLabDiscussion {
 	out := make([]GitLabDiscussion, 0, len(p.placed)+1)
 	if body := p.body(!opts.NoMarker); body != "" {
 		out = append(out, GitLabDiscussion{Body: body})
@@ -131,4 +123,49 @@ func lineCodes(path string, h *anchor.Hunk) []string {
 		}
 	}
 	return codes
+}
+
+// gitlabLimit is GitLab's limit on a note (its documented maximum).
+var gitlabLimit = bodyLimit{forge: "GitLab", max: 1_000_000, where: "a note's documented maximum"}
+
+func gitlabForge() Forge {
+	return Forge{
+		Name: "gitlab", Title: "GitLab",
+		Threads: "replies quoted", Ranges: "yes (`line_range`)", Sides: "old, new, both",
+		Open: "`resolved: false`", Resolved: "`resolved: true`", Declined: "—", Stale: "`--head` differs from the position's `head_sha`",
+		ExportFlags: []string{"base-sha", "start-sha", "head-sha"},
+		Replies:     []string{"quote", "drop"}, UnthreadedWhy: "a discussion's first note is all a request holds",
+		Export: func(p *Plan, opts Options) (any, []string, error) {
+			for _, n := range []string{opts.BaseSHA, opts.StartSHA, opts.HeadSHA} {
+				if n == "" {
+					return nil, nil, errors.New("GitLab needs --base-sha, --start-sha and --head-sha (the merge request's latest version)")
+				}
+			}
+			ds := p.GitLab(opts)
+			if len(ds) == 0 {
+				return nil, nil, errNothingToPost
+			}
+			placed := 0 // the placed comment the next diff thread is
+			for _, d := range ds {
+				what := "the summary's discussion"
+				if d.Position != nil {
+					what = p.placed[placed].c.Name()
+					placed++
+				}
+				if err := gitlabLimit.check(what, d.Body); err != nil {
+					return nil, nil, err
+				}
+			}
+			return ds, nil, nil
+		},
+		Listings: []Listing{{"discussions", "glab api projects/:id/merge_requests/N/discussions --paginate (- for standard input)"}},
+		Head:     "the merge request's head commit: a thread placed on another version is imported stale",
+		Import: func(l map[string]Input, patch []string, opts ImportOptions) (*Imported, error) {
+			ds, err := ReadGitLabDiscussions(l["discussions"].Name, l["discussions"].Data)
+			if err != nil {
+				return nil, err
+			}
+			return importWith(ImportGitLab(ds, patch, opts))
+		},
+	}
 }

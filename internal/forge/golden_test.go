@@ -22,7 +22,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
 
 // The SHAs every GitLab golden is exported with.
-var goldenGitLab = GitLabOptions{
+var goldenGitLab = Options{
 	BaseSHA:  "5e6dffa282c5129aa67cd227a0429be21bfdaf80",
 	StartSHA: "5e6dffa282c5129aa67cd227a0429be21bfdaf80",
 	HeadSHA:  "f9ce7e16e56c162edbc9e480108041cf6b0291fe",
@@ -77,7 +77,7 @@ func TestExportGolden(t *testing.T) {
 // DevOps with the golden's options (replies dropped or kept: quoted for
 // Gerrit and Gitea, threaded for Bitbucket and Azure DevOps), validates
 // each request against its schema subset and returns them by section.
-func newForgePayloads(t *testing.T, plan *Plan, gh GitHubOptions) map[string][]byte {
+func newForgePayloads(t *testing.T, plan *Plan, gh Options) map[string][]byte {
 	t.Helper()
 	opts := Options(gh)
 	threaded := opts
@@ -270,8 +270,8 @@ func optionalSection(ar *txtar.Archive, name string) ([]byte, bool) {
 
 // goldenOptions reads the options section: words replies=drop,
 // no-marker, event=E, commit=SHA.
-func goldenOptions(t *testing.T, ar *txtar.Archive) (GitHubOptions, GitLabOptions) {
-	gh, gl := GitHubOptions{}, goldenGitLab
+func goldenOptions(t *testing.T, ar *txtar.Archive) (Options, Options) {
+	gh, gl := Options{}, goldenGitLab
 	data, _ := optionalSection(ar, "options")
 	for _, w := range strings.Fields(string(data)) {
 		key, value, _ := strings.Cut(w, "=")

@@ -34,6 +34,9 @@ type ImportOptions struct {
 	// quoted come back as replies by the authors the quotes name. In
 	// anyone else's post a quote naming someone else stays text.
 	Trust []string
+	// Revisions maps a comment Forgejo or Gitea made on an earlier commit
+	// to the head through the repository; nil when there is none.
+	Revisions Revisions
 }
 
 // importer is what every import shares: the patch's index to place
@@ -41,25 +44,53 @@ type ImportOptions struct {
 // accounts trusted to quote others, and the notes.
 type importer struct {
 	ix    *anchor.Index
+	patch *exchange.Patch // the patch ix indexes, for its lines' text
 	rv    exReview
 	im    *Imported
 	used  map[string]bool
 	trust map[string]bool
+	// shown holds the accounts whose display name a note has shown.
+	shown map[string]bool
+}
+
+// account is a post's author as a forge lists it: id from its stable
+// account fields (a username, login, unique name, slug or number), which
+// --trust and attribution match; display the name the forge shows, which
+// its owner may set to anything ("hduran", "poster") and is therefore
+// only shown, in a note.
+type account struct{ id, display string }
+
+// author is the identity a post is attributed to. An account known only
+// by its number is named by it, and the name the forge shows for it is
+// said once in a note.
+func (in *importer) author(forgeName string, a account) string {
+	if a.display != "" && a.display != a.id && !in.shown[a.id] {
+		in.shown[a.id] = true
+		who := a.id
+		if who == "" {
+			who = "an account with no username or number"
+		}
+		in.notef("%s has no username on %s: its posts are imported as %s's; the name %s shows for it, %q, is not an identity (--trust and attribution never match it)",
+			who, forgeName, cmp.Or(a.id, "no one's"), forgeName, a.display)
+	}
+	return a.id
 }
 
 // newImporter starts an import on patch, split into lines. differ names
 // the command whose output the patch should be, for the error on a patch
 // with no file diff.
 func newImporter(patch []string, differ string, opts ImportOptions) (*importer, error) {
-	ix, err := patchIndex(patch, differ)
+	ix, pdoc, err := patchIndex(patch, differ)
 	if err != nil {
 		return nil, err
 	}
 	in := &importer{
-		ix:   ix,
-		rv:   exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
-		im:   &Imported{},
-		used: map[string]bool{},
+		ix:    ix,
+		patch: &pdoc.Review.Patch,
+		rv:    exReview{Version: 1, Patch: patch, Comments: []*exComment{}},
+		im:    &Imported{},
+		used:  map[string]bool{},
+		shown: map[string]bool{},
 	}
 	in.trust = make(map[string]bool, len(opts.Trust))
 	for _, t := range opts.Trust {
@@ -176,6 +207,14 @@ func (in *importer) finish() (*Imported, error) {
 	for i, c := range rv.Comments {
 		r := an.Anchors.Resolutions[i]
 		switch {
+		case c.State == exchange.StateStale && !r.Resolved:
+			// A stale comment keeps lines the patch holds (check says
+			// orphaned-anchor otherwise): an earlier revision's lines that
+			// are gone, or a place the forge took outside the diff (Gitea
+			// answers 200 for any line).
+			c.State = exchange.StateOrphaned
+			in.notef("%s: %s of %q is not in the patch either: imported orphaned, not stale",
+				c.ID, anchor.LineSpan(sideOf(c.Side), c.StartLine, cmp.Or(c.EndLine, c.StartLine)), c.Path)
 		case c.State != exchange.StateActive:
 		case r.Resolved:
 			c.Snippet = anchor.SnippetOf(&doc.Review.Patch, r.File, r.Lines())
@@ -210,17 +249,28 @@ func invalidUTF8(lines []string) (n, first int) {
 
 // patchIndex indexes the patch alone, to place comments before the
 // document is made. differ names the command the patch should come from.
-func patchIndex(patch []string, differ string) (*anchor.Index, error) {
+func patchIndex(patch []string, differ string) (*anchor.Index, *exchange.Document, error) {
 	rv := exReview{Version: 1, Patch: patch, Comments: []*exComment{}}
 	doc, err := rv.document()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ix := anchor.BuildIndex(&doc.Review.Patch)
 	if len(ix.Files) == 0 {
-		return nil, fmt.Errorf("the patch holds no file diff (expected the output of %s)", differ)
+		return nil, nil, fmt.Errorf("the patch holds no file diff (expected the output of %s)", differ)
 	}
-	return ix, nil
+	return ix, doc, nil
+}
+
+// lineText is the text of line n of side in the patch's file path, and
+// whether the patch shows that line.
+func (in *importer) lineText(path string, side anchor.Side, n int) (string, bool) {
+	f := fileNamed(in.ix, path)
+	h, i, ok := f.Find(side, n)
+	if !ok {
+		return "", false
+	}
+	return f.Content(in.patch, f.Hunks[h].Lines[i]), true
 }
 
 // narrowed returns the part of a range that starts on the other image at

@@ -36,7 +36,7 @@ func TestRoundTripRealDiffs(t *testing.T) {
 			if len(plan.Problems) > 0 || len(plan.placed) != len(doc.Review.Comments) {
 				t.Fatalf("got %d placed and problems %v, want all %d comments placed", len(plan.placed), plan.Problems, len(doc.Review.Comments))
 			}
-			review := plan.GitHub(GitHubOptions{})
+			review := plan.GitHub(Options{})
 			validate(t, ghSchema, "the GitHub review", review)
 			pr := posted(review, plan, false)
 			comments, err := ReadGitHubComments("comments.json", pages(t, pr.comments))
@@ -60,7 +60,7 @@ func TestRoundTripRealDiffs(t *testing.T) {
 // first and last line of each hunk's images, and ranges between them.
 func commentedReview(t *testing.T, patch []string, max int) *exchange.Document {
 	t.Helper()
-	ix, err := patchIndex(patch, "gh pr diff")
+	ix, _, err := patchIndex(patch, "gh pr diff")
 	if err != nil {
 		t.Fatal(err)
 	}

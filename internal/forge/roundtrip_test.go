@@ -37,7 +37,7 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opts := GitHubOptions{}
+				opts := Options{}
 				if mode == "forge-replies" {
 					// The replies are posted as replies on the forge
 					// after the review, by their authors.
