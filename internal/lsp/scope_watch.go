@@ -149,10 +149,7 @@ func (s *Server) pollScope(p *scopePoll) {
 	}
 	st := s.src
 	st.mu.Lock()
-	var disk []string
-	for n := range st.disk {
-		disk = append(disk, n)
-	}
+	disk := st.disk
 	st.mu.Unlock()
 	var reread []string
 	live := map[string]bool{}
@@ -163,7 +160,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		}
 		dirs := map[string]bool{".": true}
 		var names []string
-		for _, n := range disk {
+		for n := range disk {
 			if rel, err := filepath.Rel(root, n); err == nil && worktree.Within(root, n) {
 				rel = filepath.ToSlash(rel)
 				names = append(names, rel)
@@ -175,11 +172,20 @@ func (s *Server) pollScope(p *scopePoll) {
 		}
 		statByDir(r, names, func(i int, fi os.FileInfo) {
 			name := filepath.Join(root, filepath.FromSlash(names[i]))
-			live[name] = true
 			now := stampOf(fi)
+			// A review is compared with the stamp it was read at; a
+			// directory with the last round's, or, new to the poller,
+			// with the walk's start.
+			if d := disk[name]; d != nil {
+				if now != (fileStamp{size: d.size, mod: d.mod, ok: true}) {
+					reread = append(reread, name)
+				}
+				return
+			}
+			live[name] = true
 			before, had := p.seen[name]
 			p.seen[name] = now
-			if had && before != now {
+			if had && before != now || !had && now.mod.After(walked.Add(-took)) {
 				reread = append(reread, name)
 			}
 		})
