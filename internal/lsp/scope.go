@@ -469,6 +469,13 @@ func (s *Server) waitFirstScan(ctx context.Context) {
 		return
 	default:
 	}
+	st := s.src
+	st.mu.Lock()
+	coming := st.scanned || st.running || st.rescan
+	st.mu.Unlock()
+	if !coming {
+		return // no walk started nor asked for: none to wait for
+	}
 	wait := time.NewTimer(maxScanWait)
 	defer wait.Stop()
 	select {
