@@ -110,3 +110,27 @@ func TestCheckContractVerdicts(t *testing.T) {
 		t.Errorf("--root: exit %d\n%s", code, out)
 	}
 }
+
+// TestFixAgreesWithCheckOnBlock: fix reports the contract axis as check
+// does — a Block verdict is a "left error:" line and exit 1 — and a
+// review whose changes are all decided exits 0 from both.
+func TestFixAgreesWithCheckOnBlock(t *testing.T) {
+	repo := contractReview(t)
+	_, checkCode := checkOut(t, repo.ReviewFile)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"fix", repo.ReviewFile}, nil, &stdout, &stderr)
+	if code != checkCode || code != 1 {
+		t.Errorf("fix exit %d, check exit %d; want both 1 (Block)\n%s", code, checkCode, stderr.String())
+	}
+	for _, want := range []string{
+		"left error: " + blockSummary + " [contract-verdict]",
+		"left error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it [contract-breaking]",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("fix: want %q in\n%s", want, stderr.String())
+		}
+	}
+	if stdout.String() != repo.Review {
+		t.Errorf("fix changed the review:\n%s", stdout.String())
+	}
+}
