@@ -125,11 +125,28 @@ func (c *Cache) compare(name string, old, new []byte) ([]Change, error) {
 // check a review without one pays.
 func HasSpec(ix *anchor.Index) bool {
 	for _, f := range ix.Files {
-		if IsSpec(f.NewName) || f.NewName == "" && IsSpec(f.OldName) {
+		if SpecName(f) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// SpecName is the name the axis gives the file diff f when it is a
+// specification file, else "": its new name, or its old one when it was
+// deleted or renamed from a specification's name — renaming
+// api/openapi.yaml to api/spec.yaml does not take it out of the axis,
+// its new text is compared with its old name's.
+func SpecName(f *anchor.FileDiff) string {
+	switch {
+	case f.NewName != "" && IsSpec(f.NewName):
+		return f.NewName
+	case f.NewName == "" && IsSpec(f.OldName):
+		return f.OldName
+	case f.Status == anchor.Renamed && IsSpec(f.OldName):
+		return f.NewName
+	}
+	return ""
 }
 
 // Evaluate runs the axis on a review: each specification file of the
@@ -141,11 +158,8 @@ func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, 
 		return r
 	}
 	for _, fd := range ix.Files {
-		name := fd.NewName
+		name := SpecName(fd)
 		if name == "" {
-			name = fd.OldName
-		}
-		if !IsSpec(name) {
 			continue
 		}
 		f := &File{Diff: fd, Path: name}

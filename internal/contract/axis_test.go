@@ -314,3 +314,48 @@ func TestCompareCircularRef(t *testing.T) {
 		t.Errorf("got %+v, %v; want the narrowed amount, breaking, first", cs, err)
 	}
 }
+
+// TestEvaluateRenamedDescription: a description renamed to a name the
+// axis would not pick (api/openapi.yaml to api/spec.yaml) is still a
+// description: its new text is compared with its old name's, with and
+// without a working tree, and a pure rename changes nothing.
+func TestEvaluateRenamedDescription(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	t.Run("renamed and an endpoint removed", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), ""}, "api/spec.yaml": {"", v.RemoveDelete().YAML()}}, "-M")
+		if !strings.Contains(strings.Join(repo.Patch, "\n"), "rename to api/spec.yaml") {
+			t.Fatalf("git did not see a rename:\n%s", strings.Join(repo.Patch, "\n"))
+		}
+		for _, noTree := range []bool{false, true} {
+			res, an := evaluate(t, repo, noTree)
+			if noTree {
+				// the hunks alone cannot be rebuilt: not compared, never passing
+				if res.Status != contract.Unavailable || res.Verdict != contract.Hold {
+					t.Errorf("no tree: got %s, want unavailable, Hold", res.Summary())
+				}
+				continue
+			}
+			got := breaking(res, an)
+			if res.Status != contract.Fail || res.Verdict != contract.Block || len(got) != 1 || !strings.Contains(got[0], "DELETE /orders/{id}") {
+				t.Errorf("got %s %q, want the removed DELETE, Block", res.Summary(), got)
+			}
+			if len(res.Files) != 1 || res.Files[0].Path != "api/spec.yaml" {
+				t.Errorf("files: got %+v, want api/spec.yaml", res.Files)
+			}
+		}
+	})
+	t.Run("renamed only", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), ""}, "api/spec.yaml": {"", v.YAML()}}, "-M")
+		res, _ := evaluate(t, repo, true)
+		if res.Status != contract.Pass || res.Verdict != contract.Ship || len(res.Findings) != 0 {
+			t.Errorf("got %s %+v, want pass, Ship, nothing changed", res.Summary(), res.Findings)
+		}
+	})
+	t.Run("renamed to a description's name", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/spec.yaml": {v.YAML(), ""}, "api/openapi.yaml": {"", v.RemoveDelete().YAML()}}, "-M")
+		res, an := evaluate(t, repo, false)
+		if got := breaking(res, an); res.Verdict != contract.Block || len(got) != 1 {
+			t.Errorf("got %s %q, want the removed DELETE, Block", res.Summary(), got)
+		}
+	})
+}

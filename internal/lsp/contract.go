@@ -79,8 +79,11 @@ func specFiles(t *worktree.Tree, an *anchor.Analysis) []*worktree.File {
 	}
 	var out []*worktree.File
 	for _, fd := range an.Index.Files {
+		if contract.SpecName(fd) == "" {
+			continue
+		}
 		for _, name := range []string{fd.NewName, fd.OldName} {
-			if name != "" && contract.IsSpec(name) {
+			if name != "" {
 				f, _ := t.Read(name)
 				out = append(out, f)
 			}
