@@ -17,7 +17,7 @@ type ContractAxis struct {
 	Verdict string `json:"verdict" jsonschema:"Ship, Hold or Block"`
 	Summary string `json:"summary" jsonschema:"the axis and verdict in one line, as the editor's lens reads it"`
 	// Undecided are the breaking changes no comment decides yet.
-	Undecided []string `json:"undecided,omitempty" jsonschema:"the breaking changes no comment approves or rejects yet; a comment whose body begins 'contract: approved — <change>' or 'contract: rejected — <change>' decides one"`
+	Undecided []string `json:"undecided,omitempty" jsonschema:"the breaking changes no person approves or rejects yet; a person decides each (an agent's decision never counts, and these tools refuse to write one)"`
 }
 
 // withContract returns the diagnostics ds (counted in counts) of the

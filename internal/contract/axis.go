@@ -3,6 +3,7 @@ package contract
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,9 +54,19 @@ type Finding struct {
 	// hunks), or -1: the file's header then carries it.
 	PatchLine int
 	// Decision is Approved, Rejected or "" (undecided); DecidedBy the
-	// index of the comment that decides it, or -1.
+	// index of the comment that decides it, or -1, and Decider its
+	// author, the person who decided.
 	Decision  string
 	DecidedBy int
+	Decider   string
+}
+
+// Ignored is a decision that does not count (Counts): the comment, why,
+// and the findings (indexes in Result.Findings) it names.
+type Ignored struct {
+	Comment  int
+	Why      string
+	Findings []int
 }
 
 // Result is the axis for one review.
@@ -65,8 +76,9 @@ type Result struct {
 	Files    []*File
 	Findings []Finding
 	// Stale are the comments deciding a change the specification no
-	// longer makes.
-	Stale []int
+	// longer makes; Ignored the decisions that do not count.
+	Stale   []int
+	Ignored []Ignored
 	// Status and Derived: Derived is set when a comparison was made from
 	// texts that might not be the reviewed ones; it never gates.
 	Status  Status
@@ -152,8 +164,9 @@ func SpecName(f *anchor.FileDiff) string {
 // Evaluate runs the axis on a review: each specification file of the
 // index rebuilt (Rebuild, from t, which may be nil) and compared, each
 // breaking change matched with the comments deciding it.
-func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, c *Cache) *Result {
+func Evaluate(a *anchor.Analysis, t *worktree.Tree, c *Cache) *Result {
 	r := &Result{}
+	ix := a.Index
 	if !HasSpec(ix) {
 		return r
 	}
@@ -183,53 +196,75 @@ func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, 
 			r.Findings = append(r.Findings, Finding{File: f, Change: ch, PatchLine: at, DecidedBy: -1})
 		}
 	}
-	r.decide(comments)
+	r.decide(a)
 	r.judge()
 	return r
 }
 
-// decide matches decisions with findings by file and summary; the last
-// decision in the document wins. A decision on a file the axis compared
-// that matches no breaking finding is stale.
-func (r *Result) decide(comments []*exchange.Comment) {
-	for ci, c := range comments {
-		if c.StateNorm() == exchange.StateDismissed {
-			continue
+// decide matches the decisions that count (Counts) with the breaking
+// findings of the file they anchor to, by summary; the last decision in
+// the document wins. A counting decision on a file the axis compared
+// that matches no breaking finding is stale; one that does not count is
+// kept, with why, for the findings it names (Ignored).
+func (r *Result) decide(a *anchor.Analysis) {
+	type key struct {
+		file    *File
+		summary string
+	}
+	byKey := map[key][]int{}
+	for i := range r.Findings {
+		if fd := &r.Findings[i]; fd.Severity == Breaking {
+			k := key{fd.File, fd.Summary}
+			byKey[k] = append(byKey[k], i)
 		}
+	}
+	var resolutions []*anchor.Resolution
+	if a.Anchors != nil {
+		resolutions = a.Anchors.Resolutions
+	}
+	for ci, c := range a.Doc.Review.Comments {
 		word, summary, ok := ParseDecision(c.Body)
 		if !ok {
 			continue
 		}
-		matched, known := false, false
-		for i := range r.Findings {
-			fd := &r.Findings[i]
-			if fd.Severity != Breaking || !names(fd.File, c.Path) {
-				continue
-			}
-			known = true
-			if fd.Summary == summary {
-				fd.Decision, fd.DecidedBy, matched = word, ci, true
-			}
+		var res *anchor.Resolution
+		if ci < len(resolutions) {
+			res = resolutions[ci]
 		}
-		if !matched && (known || r.compared(c.Path)) {
+		f := r.fileOf(c, res)
+		if f == nil {
+			continue // a decision on a file that is no description, or on none
+		}
+		found := byKey[key{f, summary}]
+		if why := Counts(c, res, &a.Doc.Review.Patch); why != "" {
+			if len(found) > 0 {
+				r.Ignored = append(r.Ignored, Ignored{Comment: ci, Why: why, Findings: found})
+			}
+			continue
+		}
+		for _, i := range found {
+			fd := &r.Findings[i]
+			fd.Decision, fd.DecidedBy, fd.Decider = word, ci, c.Author
+		}
+		if len(found) == 0 && f.Compared {
 			r.Stale = append(r.Stale, ci)
 		}
 	}
 }
 
-func names(f *File, path string) bool {
-	return path == f.Path || path == f.Diff.OldName || path == f.Diff.NewName
-}
-
-// compared reports whether the file path names was compared: a decision
-// on a file that could not be compared is not known to be stale.
-func (r *Result) compared(path string) bool {
+// fileOf is the description the decision c names: the file it resolves
+// to, else (it does not resolve) the one its path names.
+func (r *Result) fileOf(c *exchange.Comment, res *anchor.Resolution) *File {
 	for _, f := range r.Files {
-		if names(f, path) {
-			return f.Compared
+		if res != nil && res.Resolved && res.File == f.Diff || (res == nil || !res.Resolved) && names(f, c.Path) {
+			return f
 		}
 	}
-	return false
+	return nil
+}
+
+func names(f *File, path string) bool {
+	return path == f.Path || path == f.Diff.OldName || path == f.Diff.NewName
 }
 
 // judge sets the status and verdict: a rejected or undecided breaking
@@ -326,8 +361,8 @@ func (r *Result) StatusWords() string {
 	return status + " (" + strings.Join(parts, "; ") + ")"
 }
 
-// breakingWords is "2 breaking, undecided", "3 breaking: 1 approved, 2
-// undecided" or "no breaking change".
+// breakingWords is "2 breaking, undecided", "3 breaking: 2 undecided, 1
+// approved by hduran" or "no breaking change".
 func (r *Result) breakingWords() string {
 	if r.Breaking == 0 {
 		return "no breaking change"
@@ -336,9 +371,9 @@ func (r *Result) breakingWords() string {
 	for _, w := range []struct {
 		n    int
 		word string
-	}{{r.Rejected, "rejected"}, {r.Undecided, "undecided"}, {r.Approved, "approved"}} {
+	}{{r.Rejected, Rejected}, {r.Undecided, "undecided"}, {r.Approved, Approved}} {
 		if w.n > 0 {
-			split = append(split, fmt.Sprintf("%d %s", w.n, w.word))
+			split = append(split, fmt.Sprintf("%d %s", w.n, w.word)+r.deciders(w.word))
 		}
 	}
 	if len(split) == 1 {
@@ -346,4 +381,19 @@ func (r *Result) breakingWords() string {
 		return fmt.Sprintf("%d breaking, %s", r.Breaking, word)
 	}
 	return fmt.Sprintf("%d breaking: %s", r.Breaking, strings.Join(split, ", "))
+}
+
+// deciders is " by hduran, mlefèvre": who made the decisions word on
+// breaking findings, in the findings' order, or "".
+func (r *Result) deciders(word string) string {
+	var names []string
+	for _, f := range r.Findings {
+		if f.Severity == Breaking && f.Decision == word && !slices.Contains(names, f.Decider) {
+			names = append(names, f.Decider)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " by " + strings.Join(names, ", ")
 }

@@ -31,7 +31,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	b.Run("axis-8MB-no-spec", func(b *testing.B) {
 		var c contract.Cache
 		for b.Loop() {
-			if r := contract.Evaluate(an.Index, an.Doc.Review.Comments, nil, &c); r.Applies() {
+			if r := contract.Evaluate(an, nil, &c); r.Applies() {
 				b.Fatal("the generated review changes no description")
 			}
 		}
@@ -52,7 +52,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	spec := anchor.CheckDocument(exchange.Parse(src), nil)
 	b.Run("axis-spec-cold", func(b *testing.B) {
 		for b.Loop() {
-			if r := contract.Evaluate(spec.Index, spec.Doc.Review.Comments, tree.Snapshot(), &contract.Cache{}); r.Status != contract.Fail {
+			if r := contract.Evaluate(spec, tree.Snapshot(), &contract.Cache{}); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}
@@ -60,7 +60,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	b.Run("axis-spec-warm", func(b *testing.B) {
 		var c contract.Cache
 		for b.Loop() {
-			if r := contract.Evaluate(spec.Index, spec.Doc.Review.Comments, tree.Snapshot(), &c); r.Status != contract.Fail {
+			if r := contract.Evaluate(spec, tree.Snapshot(), &c); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}

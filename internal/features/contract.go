@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -21,7 +22,7 @@ import (
 // from t (nil: the patch alone). A review that changes no description
 // pays one look at its file names.
 func Contract(a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
-	return contract.Evaluate(a.Index, a.Doc.Review.Comments, t, c)
+	return contract.Evaluate(a, t, c)
 }
 
 // ContractDiagnostics places the axis's findings in the review: breaking
@@ -93,15 +94,20 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Fin
 	var b strings.Builder
 	b.WriteString(f.Summary + " — breaking")
 	switch f.Decision {
-	case contract.Approved:
+	case contract.Approved, contract.Rejected:
 		d.Severity = exchange.SeverityWarning
-		fmt.Fprintf(&b, ", approved in %s: %s", commentName(a, f.DecidedBy), f.Why)
-	case contract.Rejected:
-		d.Severity = exchange.SeverityError
-		fmt.Fprintf(&b, ", rejected in %s: %s", commentName(a, f.DecidedBy), f.Why)
+		if f.Decision == contract.Rejected {
+			d.Severity = exchange.SeverityError
+		}
+		fmt.Fprintf(&b, ", %s by %s in %s: %s", f.Decision, f.Decider, commentName(a, f.DecidedBy), f.Why)
 	default:
 		d.Severity = exchange.SeverityError
 		fmt.Fprintf(&b, ": %s; undecided: approve or reject it", f.Why)
+	}
+	for _, ig := range res.Ignored {
+		if slices.Contains(ig.Findings, findingIndex(res, f)) {
+			fmt.Fprintf(&b, "; %s's decision does not count: %s", commentName(a, ig.Comment), ig.Why)
+		}
 	}
 	if f.File.Derived {
 		d.Severity = exchange.SeverityWarning
@@ -109,6 +115,16 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Fin
 	}
 	d.Message = b.String()
 	return d
+}
+
+// findingIndex is f's index in res.Findings.
+func findingIndex(res *contract.Result, f *contract.Finding) int {
+	for i := range res.Findings {
+		if &res.Findings[i] == f {
+			return i
+		}
+	}
+	return -1
 }
 
 func commentName(a *anchor.Analysis, ci int) string {
@@ -155,9 +171,9 @@ func ContractLens(a *anchor.Analysis, res *contract.Result) (Lens, bool) {
 // ContractActions are "Approve this breaking change" and "Reject this
 // breaking change" for each breaking finding on the patch lines between
 // start and end: a new comment on that line whose body's first line is
-// the decision (contract.DecisionLine), or, when a comment decides it
-// already, that first line changed (the other words kept). Each settles
-// the finding's diagnostic.
+// the decision (contract.DecisionLine), or, when the author's own comment
+// decides it already, that first line changed (the other words kept).
+// Each settles the finding's diagnostic.
 func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, opts ActionOptions) []Action {
 	var out []Action
 	for i := range res.Findings {
@@ -191,7 +207,9 @@ func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, o
 // decisionEdit writes the decision word on finding f.
 func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts ActionOptions) (exchange.Edit, bool) {
 	line := contract.DecisionLine(word, f.Summary)
-	if f.DecidedBy >= 0 {
+	// Another person's decision is theirs: the action adds the author's
+	// own, which wins as the later one, rather than rewording it.
+	if f.DecidedBy >= 0 && a.Doc.Review.Comments[f.DecidedBy].Author == opts.author() {
 		c := a.Doc.Review.Comments[f.DecidedBy]
 		n := c.Member("body")
 		if n == nil || n.Kind != exchange.KindString {
