@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/features"
@@ -17,7 +19,7 @@ func exportVerdict(name string, plan *forge.Plan) string {
 	if !contract.HasSpec(an.Index) {
 		return ""
 	}
-	res := features.Contract(an, (&contractAxis{}).tree(name), nil)
+	res := features.Contract(context.Background(), an, (&contractAxis{}).tree(name), nil)
 	var undecided, decided []string
 	for _, f := range res.Findings {
 		switch {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"slices"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -31,7 +32,7 @@ func (s *server) withContract(rel string, an *anchor.Analysis, ds []Diagnostic, 
 		return ds, counts, nil
 	}
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
-	res := features.Contract(an, t, nil)
+	res := features.Contract(context.Background(), an, t, nil)
 	axis := &ContractAxis{Status: string(res.Status), Derived: res.Derived, Verdict: string(res.Verdict), Summary: res.Summary()}
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {

@@ -1,11 +1,10 @@
 package contract
 
 import (
-	"crypto/sha256"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -39,9 +38,11 @@ type File struct {
 	// Path is its name (the new one, the old one for a deleted file).
 	Path string
 	// Compared is set when both sides were rebuilt and compared; Reason
-	// says why not, otherwise.
+	// says why not, otherwise, and Cut is set when the comparison was
+	// cut short (its budget, a newer version, the exit).
 	Compared bool
 	Reason   string
+	Cut      bool
 	Derived  bool
 	How      string
 }
@@ -92,47 +93,6 @@ type Result struct {
 // Applies reports whether the review changes a specification file.
 func (r *Result) Applies() bool { return len(r.Files) > 0 }
 
-// Cache keeps comparisons by the texts compared, so that a review's
-// versions and requests compare a specification once. Safe for
-// concurrent use; bounded.
-type Cache struct {
-	mu sync.Mutex
-	m  map[[sha256.Size]byte]compared
-}
-
-type compared struct {
-	changes []Change
-	err     error
-}
-
-const maxCached = 256
-
-func (c *Cache) compare(name string, old, new []byte) ([]Change, error) {
-	if c == nil {
-		return Compare(name, old, new)
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00", name, len(old))
-	h.Write(old)
-	h.Write(new)
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	c.mu.Lock()
-	v, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return v.changes, v.err
-	}
-	v.changes, v.err = Compare(name, old, new)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCached {
-		c.m = map[[sha256.Size]byte]compared{}
-	}
-	c.m[key] = v
-	c.mu.Unlock()
-	return v.changes, v.err
-}
-
 // HasSpec reports whether the index holds a specification file: the one
 // check a review without one pays.
 func HasSpec(ix *anchor.Index) bool {
@@ -161,11 +121,22 @@ func SpecName(f *anchor.FileDiff) string {
 	return ""
 }
 
+// Options are what the axis reads besides the review: the working tree
+// (nil: the patch alone), the comparisons kept (nil: none), the budget
+// (zero: the default).
+type Options struct {
+	Tree   *worktree.Tree
+	Cache  *Cache
+	Budget Budget
+}
+
 // Evaluate runs the axis on a review: each specification file of the
-// index rebuilt (Rebuild, from t, which may be nil) and compared, each
-// breaking change matched with the comments deciding it.
-func Evaluate(a *anchor.Analysis, t *worktree.Tree, c *Cache) *Result {
+// index rebuilt (Rebuild) and compared within the budget, each breaking
+// change matched with the comments deciding it. When ctx ends first, the
+// files not compared yet are cut short (the result is partial).
+func Evaluate(ctx context.Context, a *anchor.Analysis, o Options) *Result {
 	r := &Result{}
+	b := o.Budget.orDefault()
 	ix := a.Index
 	if !HasSpec(ix) {
 		return r
@@ -177,14 +148,14 @@ func Evaluate(a *anchor.Analysis, t *worktree.Tree, c *Cache) *Result {
 		}
 		f := &File{Diff: fd, Path: name}
 		r.Files = append(r.Files, f)
-		sides, err := Rebuild(ix.Patch, fd, t)
+		sides, err := Rebuild(ix.Patch, fd, o.Tree)
 		if err != nil {
 			f.Reason = err.Error()
 			continue
 		}
-		changes, err := c.compare(name, sides.Old.Text, sides.New.Text)
+		changes, err := o.Cache.compare(ctx, name, sides.Old.Text, sides.New.Text, b)
 		if err != nil {
-			f.Reason = err.Error()
+			f.Reason, f.Cut = err.Error(), IsCut(err)
 			continue
 		}
 		f.Compared, f.Derived, f.How = true, sides.Derived, sides.How
@@ -269,7 +240,8 @@ func names(f *File, path string) bool {
 
 // judge sets the status and verdict: a rejected or undecided breaking
 // change of an exact comparison fails (Block); a file not compared makes
-// the axis partial or unavailable (at least Hold); a derived comparison
+// the axis partial (a comparison cut short, or other files compared) or
+// unavailable (at least Hold); a derived comparison
 // neither fails nor lifts the gate (Hold); approved breaking changes
 // warn, and no breaking change passes (Ship).
 func (r *Result) judge() {
@@ -295,17 +267,18 @@ func (r *Result) judge() {
 			gatedFail = true
 		}
 	}
-	compared := 0
+	compared, cut := 0, false
 	for _, f := range r.Files {
 		if f.Compared {
 			compared++
 			r.Derived = r.Derived || f.Derived
 		}
+		cut = cut || f.Cut
 	}
 	switch {
 	case gatedFail:
 		r.Status, r.Verdict = Fail, Block
-	case compared == 0:
+	case compared == 0 && !cut:
 		r.Status, r.Verdict = Unavailable, Hold
 	case compared < len(r.Files):
 		r.Status, r.Verdict = Partial, Hold
@@ -342,7 +315,7 @@ func (r *Result) StatusWords() string {
 	for _, f := range r.Files {
 		if f.Compared {
 			compared++
-		} else if r.Status == Unavailable {
+		} else if r.Status == Unavailable || f.Cut {
 			parts = append(parts, f.Path+" not compared: "+f.Reason)
 		}
 	}

@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...strin
 			t.Fatal(err)
 		}
 	}
-	return contract.Evaluate(an, tree, &contract.Cache{}), an
+	return contract.Evaluate(context.Background(), an, contract.Options{Tree: tree, Cache: &contract.Cache{}}), an
 }
 
 // breaking lists the breaking findings as "summary @ patch line text".

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,10 +20,11 @@ import (
 // breaking change" write the decision as a comment on that line.
 
 // Contract runs the axis on the review, reading the descriptions' files
-// from t (nil: the patch alone). A review that changes no description
-// pays one look at its file names.
-func Contract(a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
-	return contract.Evaluate(a, t, c)
+// from t (nil: the patch alone), within the default budget, until ctx
+// ends. A review that changes no description pays one look at its file
+// names.
+func Contract(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
+	return contract.Evaluate(ctx, a, contract.Options{Tree: t, Cache: c})
 }
 
 // ContractDiagnostics places the axis's findings in the review: breaking

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ func contractAnalysis(t *testing.T, repo *contracttest.Repo, text string) (*anch
 		t.Fatal(err)
 	}
 	a := anchor.CheckDocument(exchange.Parse([]byte(text)), nil)
-	return a, Contract(a, tree, &contract.Cache{})
+	return a, Contract(context.Background(), a, tree, &contract.Cache{})
 }
 
 // diagWords are the axis's diagnostics as "code severity: message" and

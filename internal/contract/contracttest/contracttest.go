@@ -376,3 +376,39 @@ func FirstLine(patch []string, path string) int {
 	}
 	return 0
 }
+
+// Wide is a realistic large description: n endpoints, each posting and
+// returning its own schema of a dozen properties two objects deep, as
+// block YAML (about 2.3 kB an endpoint).
+func Wide(n int) Spec {
+	paths, schemas := map[string]any{}, map[string]any{}
+	for i := range n {
+		name := fmt.Sprintf("Thing%d", i)
+		ref := map[string]any{"$ref": "#/components/schemas/" + name}
+		paths[fmt.Sprintf("/things%d/{id}", i)] = map[string]any{
+			"post": map[string]any{
+				"operationId": fmt.Sprintf("postThing%d", i),
+				"parameters":  []any{map[string]any{"name": "id", "in": "path", "required": true, "schema": map[string]any{"type": "string"}}},
+				"requestBody": map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": ref}}},
+				"responses":   map[string]any{"200": map[string]any{"description": "ok", "content": map[string]any{"application/json": map[string]any{"schema": ref}}}},
+			},
+		}
+		props := map[string]any{}
+		for j := range 10 {
+			props[fmt.Sprintf("field%d", j)] = map[string]any{"type": "string", "maxLength": 64}
+		}
+		props["address"] = map[string]any{"type": "object", "properties": map[string]any{
+			"street": map[string]any{"type": "string"}, "city": map[string]any{"type": "string"},
+			"geo": map[string]any{"type": "object", "properties": map[string]any{"lat": map[string]any{"type": "number"}, "lon": map[string]any{"type": "number"}}},
+		}}
+		schemas[name] = map[string]any{"type": "object", "required": []any{"field0"}, "properties": props}
+	}
+	return Spec{"openapi": "3.0.3", "info": map[string]any{"title": "wide", "version": "1"}, "paths": paths, "components": map[string]any{"schemas": schemas}}
+}
+
+// RemoveFirst removes Wide's first endpoint: breaking.
+func (s Spec) RemoveFirst() Spec {
+	c := s.Copy()
+	delete(c.Get("paths"), "/things0/{id}")
+	return c
+}
