@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -48,10 +49,8 @@ func TestContractComparisonBounded(t *testing.T) {
 	if !strings.Contains(repo.Review, title) {
 		t.Fatalf("no %s in the review", title)
 	}
-	text := repo.Review
 	for v := int32(2); v <= 4; v++ {
-		text = strings.Replace(repo.Review, title, strings.Replace(title, "wide", "wide v"+string('0'+rune(v)), 1), 1)
-		c.change(u, v, nil, text)
+		c.change(u, v, nil, strings.Replace(repo.Review, title, strings.Replace(title, "wide", fmt.Sprintf("wide v%d", v), 1), 1))
 	}
 	ds := c.waitDiagnostics(u, 4)
 	v := verdictOf(ds)
