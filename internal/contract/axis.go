@@ -3,7 +3,6 @@ package contract
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -360,8 +359,10 @@ func (r *Result) breakingWords() string {
 // breaking findings, in the findings' order, or "".
 func (r *Result) deciders(word string) string {
 	var names []string
+	seen := map[string]bool{}
 	for _, f := range r.Findings {
-		if f.Severity == Breaking && f.Decision == word && !slices.Contains(names, f.Decider) {
+		if f.Severity == Breaking && f.Decision == word && !seen[f.Decider] {
+			seen[f.Decider] = true
 			names = append(names, f.Decider)
 		}
 	}

@@ -45,7 +45,7 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 		}
 	}
 	for i := range res.Findings {
-		out = append(out, findingDiagnostic(a, res, &res.Findings[i]))
+		out = append(out, findingDiagnostic(a, res, i))
 	}
 	for _, ci := range res.Stale {
 		c := a.Doc.Review.Comments[ci]
@@ -86,7 +86,9 @@ func verdictDiagnostic(a *anchor.Analysis, res *contract.Result) (exchange.Diagn
 		Code: exchange.CodeContractVerdict, Message: res.Summary()}, true
 }
 
-func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Finding) exchange.Diagnostic {
+// findingDiagnostic is the diagnostic of res.Findings[i].
+func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange.Diagnostic {
+	f := &res.Findings[i]
 	d := exchange.Diagnostic{Range: findingRange(a, f), Code: exchange.CodeContractChange, Severity: exchange.SeverityHint}
 	if f.Severity != contract.Breaking {
 		d.Message = fmt.Sprintf("%s (%s)", f.Summary, f.Severity)
@@ -107,7 +109,7 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Fin
 		fmt.Fprintf(&b, ": %s; undecided: approve or reject it", f.Why)
 	}
 	for _, ig := range res.Ignored {
-		if slices.Contains(ig.Findings, findingIndex(res, f)) {
+		if slices.Contains(ig.Findings, i) {
 			fmt.Fprintf(&b, "; %s's decision does not count: %s", commentName(a, ig.Comment), ig.Why)
 		}
 	}
@@ -117,16 +119,6 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Fin
 	}
 	d.Message = b.String()
 	return d
-}
-
-// findingIndex is f's index in res.Findings.
-func findingIndex(res *contract.Result, f *contract.Finding) int {
-	for i := range res.Findings {
-		if &res.Findings[i] == f {
-			return i
-		}
-	}
-	return -1
 }
 
 func commentName(a *anchor.Analysis, ci int) string {
@@ -187,7 +179,7 @@ func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, o
 		if rg.End < start || rg.Start > end {
 			continue
 		}
-		d := findingDiagnostic(a, res, f)
+		d := findingDiagnostic(a, res, i)
 		for _, w := range []struct{ word, title string }{{contract.Approved, "Approve"}, {contract.Rejected, "Reject"}} {
 			if f.Decision == w.word {
 				continue
