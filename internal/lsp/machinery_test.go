@@ -3,6 +3,7 @@ package lsp
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -48,5 +49,41 @@ func TestMachinerySuggestionNotOffered(t *testing.T) {
 	}
 	if len(c.applied) != 0 {
 		t.Errorf("got %d workspace/applyEdit requests, want none", len(c.applied))
+	}
+}
+
+// TestPanicInBackgroundTaskIsLogged: a panic on one of the server's own
+// goroutines (a publish, a watcher) is logged, and the session goes on.
+func TestPanicInBackgroundTaskIsLogged(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	done := make(chan struct{})
+	c.srv.spawn(func() {
+		defer close(done)
+		var m map[string]int
+		m["x"] = 1 // a bug: a write to a nil map
+	})
+	<-done
+	u := protocol.DocumentURI("file:///tmp/ok.review.json")
+	c.open(u, exampleReview)
+	if ds := c.waitDiagnostics(u, 1); len(ds) == 0 {
+		t.Errorf("no diagnostics after the panic; want the example's warning")
+	}
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		logged := strings.Join(c.logs, "\n")
+		c.mu.Unlock()
+		if strings.Contains(logged, "panic in a background task: assignment to entry in nil map") {
+			break
+		}
+		select {
+		case <-c.notify:
+		case <-deadline:
+			t.Fatalf("log messages %q do not mention the panic", logged)
+		}
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit code %d, want 0", code)
 	}
 }
