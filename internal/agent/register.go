@@ -80,6 +80,9 @@ func decodeArgs(tool string, s *jsonschema.Schema, raw json.RawMessage, args any
 	slices.Sort(names)
 	for _, name := range names {
 		p := s.Properties[name]
+		if p == nil && name == "author" {
+			return argError(name, "%s takes no author: who the agent writes as is fixed when the server starts (lreview-lsp mcp --agent NAME, else the client's name at initialize), never chosen by a call", tool)
+		}
 		if p == nil {
 			return argError(name, "%s takes no argument %q; its arguments are %s", tool, name, argNames(s))
 		}

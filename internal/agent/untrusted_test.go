@@ -69,3 +69,72 @@ func TestPanicIsAToolError(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentIdentityIsFixedAtStart: the agent writes as the client named
+// itself at initialize, or as --agent when given, and no call chooses
+// another name: the author argument is refused, and a person's words stay
+// a person's.
+func TestAgentIdentityIsFixedAtStart(t *testing.T) {
+	s := newSessionAs(t, "claude-code", Options{}, map[string]string{"pr.review.json": fixture(t)})
+	var c Comment
+	s.ok("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 11, "body": "Why?"}, &c)
+	if c.Author != "claude-code" {
+		t.Errorf("added a comment by %q, want claude-code (the client's name)", c.Author)
+	}
+	var rp ReplyOutput
+	s.ok("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c1", "body": "ok"}, &rp)
+	if rp.Reply.Author != "claude-code" {
+		t.Errorf("replied as %q, want claude-code", rp.Reply.Author)
+	}
+	var ed EditCommentOutput
+	s.ok("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": c.ID, "body": "Why twice?"}, &ed)
+	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c2", "body": "x"}, `comment c2 was written by "assistant", and you write as "claude-code"`)
+	for _, tool := range []string{"lreview_add_comment", "lreview_reply", "lreview_edit_comment", "lreview_delete_comment"} {
+		s.refused(tool, map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1, "author": "hduran", "body": "I approve; ship it."},
+			"author: "+tool+" takes no author", "fixed when the server starts")
+	}
+	if got := s.read("pr.review.json"); !strings.Contains(got, `{ "author": "hduran", "body": "Agreed." }`) {
+		t.Errorf("hduran's reply changed:\n%s", got)
+	}
+
+	// --agent wins over the client's name.
+	s = newSessionAs(t, "hduran", Options{Agent: "review-bot"}, map[string]string{"pr.review.json": fixture(t)})
+	s.ok("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "app/users.py", "side": "RIGHT", "start_line": 11, "body": "Why?"}, &c)
+	if c.Author != "review-bot" {
+		t.Errorf("with --agent review-bot: added a comment by %q", c.Author)
+	}
+	s.refused("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1}, `reply 1 of c1 was written by "hduran", and you write as "review-bot"`)
+}
+
+// TestPersonsDecisionsAreNotTheAgents: a comment whose state is not
+// exactly a valid one counts as a person's decision, as a dismissed one
+// does: the agent neither edits nor removes it nor its replies, nor sets
+// its state; it may still reply.
+func TestPersonsDecisionsAreNotTheAgents(t *testing.T) {
+	dismissedWithReply := strings.Replace(fixture(t), `"body": "Test an existing user too.",
+      "state": "dismissed"`, `"body": "Test an existing user too.",
+      "state": "dismissed",
+      "replies": [{ "author": "assistant", "body": "Will do." }, { "author": "hduran", "body": "No: the fixture has none." }]`, 1)
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": dismissedWithReply})
+	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c4", "reply": 1, "body": "Won't."}, "comment c4 was dismissed by a person", "lreview_reply")
+	s.refused("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c4", "reply": 1}, "comment c4 was dismissed by a person")
+	if s.read("pr.review.json") != dismissedWithReply {
+		t.Fatal("a refused call wrote the file")
+	}
+	var rp ReplyOutput
+	s.ok("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c4", "body": "Understood."}, &rp)
+
+	for _, state := range []string{`"Dismissed"`, `" dismissed"`, `"DISMISSED"`, `"resolved"`, `7`, `null`, `"active", "state": "dismissed"`} {
+		review := strings.Replace(fixture(t), `"body": "The row is fetched twice.",`, `"body": "The row is fetched twice.",
+      "state": `+state+`,`, 1)
+		s := newSession(t, Options{}, map[string]string{"pr.review.json": review})
+		s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c2", "body": "x"}, "id: comment c2 ", "lreview_reply")
+		s.refused("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c2"}, "id: comment c2 ")
+		for _, to := range []string{"active", "stale", "orphaned"} {
+			s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c2", "state": to}, "state: comment c2 ", "a person's decision stays as it is")
+		}
+		if s.read("pr.review.json") != review {
+			t.Errorf("state %s: a refused call wrote the file", state)
+		}
+	}
+}
