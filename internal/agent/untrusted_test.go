@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -136,5 +138,39 @@ func TestPersonsDecisionsAreNotTheAgents(t *testing.T) {
 		if s.read("pr.review.json") != review {
 			t.Errorf("state %s: a refused call wrote the file", state)
 		}
+	}
+}
+
+// TestLocateSeesASameStatRewrite: lreview_locate and
+// lreview_apply_suggestion see a source file rewritten in place with the
+// same size, inode and modification time; before, the old text was
+// reported and every apply answered "changed since it was read".
+func TestLocateSeesASameStatRewrite(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"d.diff": coderDiff, "x.go": coderSource})
+	var nw NewOutput
+	s.ok("lreview_new", map[string]any{"diff_file": "d.diff", "file": "r.review.json"}, &nw)
+	var c Comment
+	s.ok("lreview_add_comment", map[string]any{"file": "r.review.json", "path": "x.go", "side": "RIGHT", "start_line": 4, "end_line": 5,
+		"body": "```suggestion\n\tb := 1\n\treturn b\n```"}, &c)
+	var loc LocateOutput
+	s.ok("lreview_locate", map[string]any{"file": "r.review.json"}, &loc)
+	name := filepath.Join(s.root, "x.go")
+	before, _ := os.Stat(name)
+	// The same bytes but two lines swapped at the top: same size.
+	rewritten := strings.Replace(coderSource, "// Package x.\n// It is small.\n", "// It is small.\n// Package x.\n", 1)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(rewritten)
+	f.Close()
+	if err := os.Chtimes(name, before.ModTime(), before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	var ap ApplyOutput
+	s.ok("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c1"}, &ap)
+	want := strings.Replace(rewritten, "\ta := 1\n\treturn a\n", "\tb := 1\n\treturn b\n", 1)
+	if got := s.read("x.go"); got != want {
+		t.Errorf("x.go after the apply:\n%s\nwant\n%s", got, want)
 	}
 }
