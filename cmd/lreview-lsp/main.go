@@ -33,7 +33,9 @@ Usage:
                                                   or a merge request's discussions
   lreview-lsp new [--title T] [--summary S] [DIFF|-]
                                                   print a new review around a unified diff (default: stdin)
-  lreview-lsp mcp [--root DIR]                    serve the agent tools (Model Context Protocol) on stdin/stdout
+  lreview-lsp mcp [--root DIR] [--agent NAME]
+                                                  serve the agent tools (Model Context Protocol) on stdin/stdout,
+                                                  writing as NAME (default: the client's name)
   lreview-lsp locate [--root DIR] [--format F] FILE
                                                   where each comment's lines are in the working tree
                                                   (F: text, json)
