@@ -39,7 +39,7 @@ func commands() []command {
 			"make a review from a pull request's, merge request's or",
 			"change's threads"}, runImport},
 		{"new", []string{"new [--title T] [--summary S] [DIFF|-]"}, []string{"print a new review around a unified diff (default: stdin)"}, runNew},
-		{"mcp", []string{"mcp [--root DIR]"}, []string{"serve the agent tools (Model Context Protocol) on stdin/stdout"}, runMCP},
+		{"mcp", []string{"mcp [--root DIR] [--agent NAME]"}, []string{"serve the agent tools (Model Context Protocol) on stdin/stdout,", "writing as NAME (default: the name its client gives)"}, runMCP},
 		{"locate", []string{"locate [--root DIR] [--format F] FILE"}, []string{"where each comment's lines are in the working tree", "(F: text, json)"}, runLocate},
 		{"apply", []string{"apply [--dry-run] [--root DIR] FILE"}, []string{"apply the comments' suggestion blocks to the working tree"}, runApply},
 		{"version", []string{"version"}, []string{"print the version"}, runVersion},

@@ -32,6 +32,13 @@ type session struct {
 // content) and connects a client to it. opts.Root is set to the root.
 func newSession(t testing.TB, opts Options, files map[string]string) *session {
 	t.Helper()
+	return newSessionAs(t, DefaultAuthor, opts, files)
+}
+
+// newSessionAs is newSession from a client that names itself client at
+// initialize.
+func newSessionAs(t testing.TB, client string, opts Options, files map[string]string) *session {
+	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
 		writeFile(t, filepath.Join(root, name), content)
@@ -50,7 +57,7 @@ func newSession(t testing.TB, opts Options, files map[string]string) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestEditAndDelete(t *testing.T) {
 	if ed.Changed {
 		t.Error("the same body again: got changed, want nothing written")
 	}
-	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1, "body": "x"}, `author: reply 1 of c1 was written by "hduran", not "assistant"`, "lreview_reply")
+	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1, "body": "x"}, `id: reply 1 of c1 was written by "hduran", and you write as "assistant"`, "lreview_reply")
 	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c4", "body": "x"}, "id: comment c4 was dismissed by a person")
 	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 3, "body": "x"}, "reply: comment c1 has 1 replies, so no reply 3")
 	before := s.read("pr.review.json")
@@ -79,7 +79,9 @@ func TestEditAndDelete(t *testing.T) {
 		t.Fatal("a refused call wrote the file")
 	}
 	var del DeleteCommentOutput
-	s.ok("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1, "author": "hduran"}, &del)
+	// Who the agent is was fixed at the start: no call names another.
+	s.refused("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1, "author": "hduran"}, "author: lreview_delete_comment takes no author", "fixed when the server starts")
+	s.refused("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c1", "reply": 1}, `reply 1 of c1 was written by "hduran", and you write as "assistant"`)
 	s.ok("lreview_delete_comment", map[string]any{"file": "pr.review.json", "id": "c2"}, &del)
 	if del.Comments != 3 {
 		t.Errorf("got %+v, want 3 comments left", del)
@@ -90,7 +92,7 @@ func TestEditAndDelete(t *testing.T) {
 	for _, c := range out.Comments {
 		ids = append(ids, c.ID)
 	}
-	if strings.Join(ids, " ") != "c1 c3 c4" || len(out.Comments[0].Replies) != 0 {
+	if strings.Join(ids, " ") != "c1 c3 c4" || len(out.Comments[0].Replies) != 1 {
 		t.Errorf("got %v, c1 replies %+v", ids, out.Comments[0].Replies)
 	}
 	var chk CheckOutput

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -16,17 +15,19 @@ import (
 
 // lreview_edit_comment and lreview_delete_comment. The rule: an agent
 // changes only its own words. A comment or reply is edited or removed only
-// when its author is the caller's (assistant by default); a dismissed
-// comment is neither edited nor removed (the person's verdict was on those
-// words); a comment with replies is not removed (the answers would lose
-// what they answer). Replies are numbered from 1 in their thread.
+// when its author is the agent (who it is is fixed when the server
+// starts: server.author); nothing of a thread a person decided on (a
+// dismissed comment, or one whose state is not exactly a valid one:
+// personsDecision) is edited or removed, replies included (the person's
+// verdict was on those words, and their answer would be left hanging); a
+// comment with replies is not removed (the answers would lose what they
+// answer). Replies are numbered from 1 in their thread.
 
 // EditCommentInput is lreview_edit_comment's input.
 type EditCommentInput struct {
 	CommentRef
-	Reply  int    `json:"reply,omitempty" jsonschema:"the reply to edit, numbered from 1 in the thread; absent: the comment itself"`
-	Body   string `json:"body" jsonschema:"the new text, in Markdown"`
-	Author string `json:"author,omitempty" jsonschema:"who you are: only what this author wrote is edited; assistant by default"`
+	Reply int    `json:"reply,omitempty" jsonschema:"the reply to edit, numbered from 1 in the thread; absent: the comment itself"`
+	Body  string `json:"body" jsonschema:"the new text, in Markdown"`
 }
 
 // EditCommentOutput is lreview_edit_comment's output.
@@ -41,8 +42,7 @@ type EditCommentOutput struct {
 // DeleteCommentInput is lreview_delete_comment's input.
 type DeleteCommentInput struct {
 	CommentRef
-	Reply  int    `json:"reply,omitempty" jsonschema:"the reply to remove, numbered from 1 in the thread; absent: the comment itself"`
-	Author string `json:"author,omitempty" jsonschema:"who you are: only what this author wrote is removed; assistant by default"`
+	Reply int `json:"reply,omitempty" jsonschema:"the reply to remove, numbered from 1 in the thread; absent: the comment itself"`
 }
 
 // DeleteCommentOutput is lreview_delete_comment's output.
@@ -62,13 +62,12 @@ type target struct {
 }
 
 // ownTarget finds what id and reply name in r and checks that author
-// wrote it and that it is not a dismissed comment.
+// wrote it and that no person decided on its thread.
 func ownTarget(r *review, id string, reply int, author, verb string) (target, error) {
 	c, err := findComment(r, id)
 	if err != nil {
 		return target{}, err
 	}
-	author = cmp.Or(author, DefaultAuthor)
 	t := target{c: c, node: c.Node, what: "comment " + id, reply: reply}
 	wrote := c.Author
 	switch {
@@ -76,16 +75,47 @@ func ownTarget(r *review, id string, reply int, author, verb string) (target, er
 		return target{}, argError("reply", "comment %s has %d replies, so no reply %d: number them from 1, or leave reply out for the comment itself", id, len(c.Replies), reply)
 	case reply > 0:
 		t.node, t.what, wrote = c.Replies[reply-1].Node, fmt.Sprintf("reply %d of %s", reply, id), c.Replies[reply-1].Author
-	case c.StateNorm() == exchange.StateDismissed:
-		return target{}, argError("id", "comment %s was dismissed by a person: their verdict was on these words, which stay as they are; reply to it (lreview_reply) instead", id)
+	}
+	if why := personsDecision(c); why != "" {
+		return target{}, argError("id", "comment %s %s: their verdict was on this thread, whose words stay as they are; reply to it (lreview_reply) instead", id, why)
 	}
 	if wrote != author {
-		return target{}, argError("author", "%s was written by %q, not %q: an agent %s only its own words; reply to it (lreview_reply) instead, or give the author you write as", t.what, wrote, author, verb)
+		return target{}, argError("id", "%s was written by %q, and you write as %q (fixed when the server started): an agent %s only its own words; reply to it (lreview_reply) instead", t.what, wrote, author, verb)
 	}
 	return t, nil
 }
 
-func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in EditCommentInput) (*mcp.CallToolResult, EditCommentOutput, error) {
+// personsDecision says why c's state is a person's decision, which no
+// agent tool changes: dismissed, or a state that is not exactly one the
+// format defines ("Dismissed", " dismissed", a number: a schema error,
+// and whoever wrote it meant something the agent cannot tell), or
+// several state members (readers differ on which counts). "" when the
+// state is absent (active) or exactly active, orphaned or stale.
+func personsDecision(c *exchange.Comment) string {
+	var states []*exchange.Node
+	for _, m := range c.Node.Members() {
+		if m.Name == "state" {
+			states = append(states, m)
+		}
+	}
+	switch {
+	case len(states) == 0:
+		return ""
+	case len(states) > 1:
+		return "has several state members"
+	case states[0].Kind != exchange.KindString:
+		return "has a state that is not a string"
+	}
+	switch states[0].Str {
+	case exchange.StateActive, exchange.StateOrphaned, exchange.StateStale:
+		return ""
+	case exchange.StateDismissed:
+		return "was dismissed by a person"
+	}
+	return fmt.Sprintf("has the state %q, not one the format defines (a person's, as far as an agent can tell)", states[0].Str)
+}
+
+func (s *server) editComment(ctx context.Context, req *mcp.CallToolRequest, in EditCommentInput) (*mcp.CallToolResult, EditCommentOutput, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, EditCommentOutput{}, argError("body", "expected the new text (Markdown), got an empty body; to remove a comment, use lreview_delete_comment")
 	}
@@ -98,7 +128,7 @@ func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in Edi
 	if err != nil {
 		return nil, EditCommentOutput{}, err
 	}
-	t, err := ownTarget(r, in.ID, in.Reply, in.Author, "edits")
+	t, err := ownTarget(r, in.ID, in.Reply, s.author(req), "edits")
 	if err != nil {
 		return nil, EditCommentOutput{}, err
 	}
@@ -129,7 +159,7 @@ func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in Edi
 	return textResult(fmt.Sprintf("edited %s in %s", t.what, r.name)), out, nil
 }
 
-func (s *server) deleteComment(ctx context.Context, _ *mcp.CallToolRequest, in DeleteCommentInput) (*mcp.CallToolResult, DeleteCommentOutput, error) {
+func (s *server) deleteComment(ctx context.Context, req *mcp.CallToolRequest, in DeleteCommentInput) (*mcp.CallToolResult, DeleteCommentOutput, error) {
 	release, err := s.queued(ctx, "file", in.File)
 	if err != nil {
 		return nil, DeleteCommentOutput{}, err
@@ -139,7 +169,7 @@ func (s *server) deleteComment(ctx context.Context, _ *mcp.CallToolRequest, in D
 	if err != nil {
 		return nil, DeleteCommentOutput{}, err
 	}
-	t, err := ownTarget(r, in.ID, in.Reply, in.Author, "removes")
+	t, err := ownTarget(r, in.ID, in.Reply, s.author(req), "removes")
 	if err != nil {
 		return nil, DeleteCommentOutput{}, err
 	}

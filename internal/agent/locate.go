@@ -97,11 +97,14 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	root, _ := s.relative(t.Root())
 	out := LocateOutput{File: r.name, Root: s.display(root), Total: len(kept), Comments: []Located{}}
 	var b strings.Builder
-	n := pg.fill(len(kept), &b, func(i int) string {
+	n, err := pg.fill(len(kept), &b, func(i int) string {
 		l := located(t, an, kept[i])
 		out.Comments = append(out.Comments, l)
 		return locatedText(l)
 	})
+	if err != nil {
+		return nil, LocateOutput{}, err
+	}
 	out.Comments = out.Comments[:n] // the last one rendered may not fit
 	out.NextCursor = pg.next(n, len(kept))
 	head := fmt.Sprintf("%s: %s in the working tree %s", r.name, anchor.Plural(out.Total, "comment", "comments"), out.Root)

@@ -36,6 +36,7 @@ type Page struct {
 // pager walks one page of a list of n items.
 type pager struct {
 	start, limit int
+	cursor       string // as given, for messages
 	key          uint32 // the version and filters the cursor belongs to
 }
 
@@ -57,7 +58,7 @@ func newPager(pg Page, sum uint32, filters ...string) (pager, error) {
 	if !ok || err != nil || n < 0 || key != fmt.Sprintf("%08x", p.key) {
 		return p, argError("cursor", "%q is not a cursor of this file as it is now with these filters (it changed since that page, or the filters differ): call again without cursor", pg.Cursor)
 	}
-	p.start = n
+	p.start, p.cursor = n, pg.Cursor
 	return p, nil
 }
 
@@ -72,8 +73,14 @@ func (p pager) next(n, total int) string {
 
 // fill adds items start, start+1, … of a list of total to the page while
 // it holds fewer than limit and its text stays under maxPageText (one
-// item at least); render returns item i's text. It returns how many.
-func (p pager) fill(total int, b *strings.Builder, render func(i int) string) int {
+// item at least); render returns item i's text. It returns how many. A
+// cursor is the caller's words, checked as such: one whose key is right
+// but whose start is not an item of the list (next never makes one) is
+// refused, not read past the list.
+func (p pager) fill(total int, b *strings.Builder, render func(i int) string) (int, error) {
+	if p.cursor != "" && p.start >= total {
+		return 0, argError("cursor", "%q starts at item %d, past the end of the list (%d items): call again without cursor", p.cursor, p.start+1, total)
+	}
 	n := 0
 	for i := p.start; i < total && n < p.limit; i++ {
 		text := render(i)
@@ -84,7 +91,7 @@ func (p pager) fill(total int, b *strings.Builder, render func(i int) string) in
 		b.WriteString(text)
 		n++
 	}
-	return n
+	return n, nil
 }
 
 // cut shortens an item's text that alone passes max bytes, at a

@@ -144,7 +144,10 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 	}
 	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}, Contract: axis}
 	var b strings.Builder
-	n := pg.fill(len(kept), &b, func(i int) string { return diagnosticText(kept[i]) })
+	n, err := pg.fill(len(kept), &b, func(i int) string { return diagnosticText(kept[i]) })
+	if err != nil {
+		return nil, CheckOutput{}, err
+	}
 	out.Diagnostics = append(out.Diagnostics, kept[pg.start:pg.start+n]...)
 	out.NextCursor = pg.next(n, len(kept))
 	c := out.Counts
@@ -299,7 +302,10 @@ func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in Comments
 	}
 	out.Total = len(kept)
 	var b strings.Builder
-	n := pg.fill(len(kept), &b, func(i int) string { return commentText(all[kept[i]]) })
+	n, err := pg.fill(len(kept), &b, func(i int) string { return commentText(all[kept[i]]) })
+	if err != nil {
+		return nil, CommentsOutput{}, err
+	}
 	for _, i := range kept[pg.start : pg.start+n] {
 		out.Comments = append(out.Comments, all[i])
 	}

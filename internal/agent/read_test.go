@@ -10,7 +10,7 @@ import (
 
 // fixture is the review most tests start from: c1 holds, c2 drifted, c3
 // orphaned, c4 dismissed.
-func fixture(t *testing.T) string {
+func fixture(t testing.TB) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "review.json"))
 	if err != nil {

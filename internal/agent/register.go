@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -26,7 +28,8 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, lines []string, h func(c
 	t.InputSchema = inputSchema[In](lines)
 	t.OutputSchema = outputSchema[Out]()
 	in := t.InputSchema.(*jsonschema.Schema)
-	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer recovered(t.Name, &res, &err)
 		var args In
 		if err := decodeArgs(t.Name, in, req.Params.Arguments, &args); err != nil {
 			return errorResult(err), nil
@@ -42,6 +45,19 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, lines []string, h func(c
 		res.StructuredContent = json.RawMessage(data)
 		return res, nil
 	})
+}
+
+// recovered turns a panic of tool's call into its error result: a review
+// is untrusted data, and a bug it finds ends one call, not the session
+// (the SDK would let it end the process). The stack goes to the
+// server's standard error, the client's log.
+func recovered(tool string, res **mcp.CallToolResult, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "lreview-lsp mcp: %s panicked: %v\n%s", tool, v, debug.Stack())
+	*res, *err = errorResult(fmt.Errorf("%s: internal error (%v): the call stopped, the server goes on; please report it with the arguments given", tool, v)), nil
 }
 
 func errorResult(err error) *mcp.CallToolResult {
@@ -64,6 +80,9 @@ func decodeArgs(tool string, s *jsonschema.Schema, raw json.RawMessage, args any
 	slices.Sort(names)
 	for _, name := range names {
 		p := s.Properties[name]
+		if p == nil && name == "author" {
+			return argError(name, "%s takes no author: who the agent writes as is fixed when the server starts (lreview-lsp mcp --agent NAME, else the client's name at initialize), never chosen by a call", tool)
+		}
 		if p == nil {
 			return argError(name, "%s takes no argument %q; its arguments are %s", tool, name, argNames(s))
 		}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -24,9 +25,13 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// DefaultAuthor signs the comments and replies an agent writes without an
-// author: the spec's example calls the LLM that wrote a review "assistant".
+// DefaultAuthor signs the comments and replies an agent writes when
+// neither --agent nor the client's name says who it is: the spec's
+// example calls the LLM that wrote a review "assistant".
 const DefaultAuthor = "assistant"
+
+// maxAgentName bounds the name an agent writes as, in bytes.
+const maxAgentName = 100
 
 // Instructions tell the agent the loop and the states (sent at initialize).
 const Instructions = `Review exchange files (*.review.json) hold a unified diff and review comments anchored to its lines; a person answers them in their editor.
@@ -50,6 +55,12 @@ type Options struct {
 	BeforeWrite func(path string)
 	// Version is the server version reported at initialize.
 	Version string
+	// Agent is who the agent writes as, and whose words alone it may
+	// edit or remove: fixed for the server's life. When empty, the
+	// client's name from initialize (each session's own), else
+	// DefaultAuthor. Never an argument of a call: whoever could name
+	// an author per call could edit a person's words.
+	Agent string
 }
 
 // server holds what the tools share; it never changes after NewServer
@@ -59,6 +70,7 @@ type server struct {
 	files       *os.Root // root, held open: every file is opened through it (files.go)
 	now         func() time.Time
 	beforeWrite func(string)
+	agent       string // Options.Agent
 	queue       *queues
 	cache       *reviews
 	trees       *trees
@@ -85,7 +97,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, queue: &queues{}, cache: &reviews{}, trees: &trees{}}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -96,6 +108,26 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "lreview-lsp", Version: version}, &mcp.ServerOptions{Instructions: Instructions})
 	s.register(srv)
 	return srv, nil
+}
+
+// author is who the calling agent writes as: the server's --agent, else
+// the name its client gave at initialize (the session's, never a call's
+// own _meta), else DefaultAuthor.
+func (s *server) author(req *mcp.CallToolRequest) string {
+	if s.agent != "" {
+		return s.agent
+	}
+	if req != nil && req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			if name := strings.TrimSpace(p.ClientInfo.Name); name != "" {
+				if len(name) > maxAgentName {
+					name = strings.ToValidUTF8(name[:maxAgentName], "")
+				}
+				return name
+			}
+		}
+	}
+	return DefaultAuthor
 }
 
 // annotations says what a tool does to the files, for the host to decide

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -26,10 +25,9 @@ type AddCommentInput struct {
 	StartLine int    `json:"start_line,omitempty" jsonschema:"the first line, numbered in the side's version of the file; with snippet, the snippet must match these lines"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"the last line of a range in the same hunk; defaults to start_line"`
 	Snippet   string `json:"snippet,omitempty" jsonschema:"the text of the line(s) to comment on, quoted from the patch (markers and indentation optional); alone, it places the comment where it is found, once"`
-	Author    string `json:"author,omitempty" jsonschema:"who writes the comment; assistant by default"`
 }
 
-func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddCommentInput) (*mcp.CallToolResult, Comment, error) {
+func (s *server) addComment(ctx context.Context, req *mcp.CallToolRequest, in AddCommentInput) (*mcp.CallToolResult, Comment, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, Comment{}, argError("body", "expected the comment's text (Markdown), got an empty body")
 	}
@@ -61,7 +59,7 @@ func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddC
 		return nil, Comment{}, err
 	}
 	nc := features.NewComment{
-		ID: features.FreshID(r.doc), Author: cmp.Or(in.Author, DefaultAuthor), Path: place.Path(), Side: side,
+		ID: features.FreshID(r.doc), Author: s.author(req), Path: place.Path(), Side: side,
 		Start: place.Start, End: place.End, Body: in.Body,
 		Snippet: anchor.SnippetOf(an.Index.Patch, place.File, place.Lines()), At: features.Stamp(s.now()),
 	}
@@ -144,8 +142,7 @@ func findComment(r *review, id string) (*exchange.Comment, error) {
 // ReplyInput is lreview_reply's input.
 type ReplyInput struct {
 	CommentRef
-	Body   string `json:"body" jsonschema:"the reply, in Markdown"`
-	Author string `json:"author,omitempty" jsonschema:"who replies; assistant by default"`
+	Body string `json:"body" jsonschema:"the reply, in Markdown"`
 }
 
 // ReplyOutput is lreview_reply's output.
@@ -156,7 +153,7 @@ type ReplyOutput struct {
 	Replies int    `json:"replies" jsonschema:"how many replies the comment has now"`
 }
 
-func (s *server) reply(ctx context.Context, _ *mcp.CallToolRequest, in ReplyInput) (*mcp.CallToolResult, ReplyOutput, error) {
+func (s *server) reply(ctx context.Context, req *mcp.CallToolRequest, in ReplyInput) (*mcp.CallToolResult, ReplyOutput, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, ReplyOutput{}, argError("body", "expected the reply's text (Markdown), got an empty body")
 	}
@@ -173,7 +170,7 @@ func (s *server) reply(ctx context.Context, _ *mcp.CallToolRequest, in ReplyInpu
 	if err != nil {
 		return nil, ReplyOutput{}, err
 	}
-	reply := Reply{Author: cmp.Or(in.Author, DefaultAuthor), Body: in.Body, At: features.Stamp(s.now())}
+	reply := Reply{Author: s.author(req), Body: in.Body, At: features.Stamp(s.now())}
 	edit, ok := features.ReplyBodyEdit(r.doc.Text, c, reply.Author, reply.Body, reply.At)
 	if !ok {
 		return nil, ReplyOutput{}, argError("id", "comment %s: its replies member is not an array: fix it first (lreview_check)", in.ID)
@@ -218,11 +215,11 @@ func (s *server) setState(ctx context.Context, _ *mcp.CallToolRequest, in SetSta
 		return nil, SetStateOutput{}, err
 	}
 	out := SetStateOutput{File: r.name, ID: in.ID, From: c.StateNorm(), To: in.State}
-	switch {
-	case out.From == in.State:
+	if why := personsDecision(c); why != "" {
+		return nil, SetStateOutput{}, argError("state", "comment %s %s, and a person's decision stays as it is: do not act on it; reply to it (lreview_reply) if you disagree", in.ID, why)
+	}
+	if out.From == in.State {
 		return textResult(fmt.Sprintf("%s is already %s in %s; nothing written", in.ID, in.State, r.name)), out, nil
-	case out.From == exchange.StateDismissed:
-		return nil, SetStateOutput{}, argError("state", "comment %s was dismissed by a person, and a dismissed comment stays dismissed: do not act on it; reply to it (lreview_reply) if you disagree", in.ID)
 	}
 	if _, err := s.apply(r, []exchange.Edit{anchor.SetStateEdit(r.doc.Text, c, in.State)}); err != nil {
 		return nil, SetStateOutput{}, err

@@ -64,10 +64,11 @@ func TestAddCommentByLines(t *testing.T) {
 }
 
 func TestAddCommentBySnippet(t *testing.T) {
-	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
+	// The server's --agent names who writes.
+	s := newSession(t, Options{Agent: "reviewer"}, map[string]string{"pr.review.json": fixture(t)})
 	var c Comment
 	s.ok("lreview_add_comment", map[string]any{
-		"file": "pr.review.json", "path": "app/users.py", "side": "LEFT", "author": "reviewer",
+		"file": "pr.review.json", "path": "app/users.py", "side": "LEFT",
 		"snippet": "-    conn = connect()", "body": "Was this closed anywhere?",
 	}, &c)
 	if c.Side != "LEFT" || c.StartLine != 11 || c.EndLine != 11 || c.Snippet != "conn = connect()" || c.Author != "reviewer" || c.Anchor.Status != "ok" {
@@ -212,8 +213,8 @@ func TestReply(t *testing.T) {
 	}
 	// A comment without replies gets the member, after the known members.
 	before := s.read("pr.review.json")
-	s.ok("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c2", "body": "Fixed.", "author": "bot"}, &out)
-	if got := inserted(t, before, s.read("pr.review.json")); !strings.Contains(got, `"replies": [`) || !strings.Contains(got, `"author": "bot"`) {
+	s.ok("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c2", "body": "Fixed."}, &out)
+	if got := inserted(t, before, s.read("pr.review.json")); !strings.Contains(got, `"replies": [`) || !strings.Contains(got, `"author": "assistant"`) {
 		t.Errorf("got insertion %q", got)
 	}
 	s.refused("lreview_reply", map[string]any{"file": "pr.review.json", "id": "c9", "body": "x"}, `id: pr.review.json has no comment "c9"; its comments are c1, c2, c3, c4`)
@@ -238,7 +239,7 @@ func TestSetState(t *testing.T) {
 	}
 	before := s.read("pr.review.json")
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c4", "state": "active"},
-		"state: comment c4 was dismissed by a person, and a dismissed comment stays dismissed")
+		"state: comment c4 was dismissed by a person, and a person's decision stays as it is")
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c1", "state": "resolved"}, "state")
 	s.refused("lreview_set_state", map[string]any{"file": "pr.review.json", "id": "c0", "state": "active"}, "id: ")
 	if s.read("pr.review.json") != before {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/filewrite"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -78,6 +79,11 @@ func SuggestionOf(a *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, err
 		return Suggestion{}, fmt.Errorf("%s holds %s of the review with other white space", lineSpan(loc.Path, loc.Start, loc.End), reviewLines(res))
 	}
 	f := loc.File
+	// A review names any file: one in a repository's machinery, or one
+	// that makes a tool run code, is not offered (filewrite.GuardIn).
+	if err := filewrite.GuardIn(t.Files(), f.Path); err != nil {
+		return Suggestion{}, err
+	}
 	edit := exchange.Edit{Start: f.LineStart(loc.Start), End: f.LineEnd(loc.End), NewText: strings.Join(block, f.Newline())}
 	if len(block) == 0 {
 		edit.End = f.LineStart(loc.End + 1) // the lines go, terminators and all

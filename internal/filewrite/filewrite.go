@@ -144,6 +144,9 @@ func (o *Original) openDir() (*os.Root, string, error) {
 // writers' lock (see the package doc). The temporary file it writes
 // through is removed whatever happens.
 func (o *Original) Replace(data []byte) error {
+	if err := o.guard(); err != nil {
+		return fmt.Errorf("cannot write %w; nothing written", err)
+	}
 	dir, base, err := o.openDir()
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, err)
@@ -183,6 +186,18 @@ func (o *Original) Replace(data []byte) error {
 	// is less certain, and some file systems refuse to sync a directory.
 	lock.Sync()
 	return nil
+}
+
+// guard refuses a write into machinery (guard.go): o's name as given,
+// and where it leads.
+func (o *Original) guard() error {
+	if o.root != nil {
+		return GuardIn(o.root, o.rel)
+	}
+	if err := Guard(o.Name); err != nil {
+		return err
+	}
+	return Guard(o.rel) // Read resolved its links
 }
 
 // writable refuses what the replacement could not keep as it was.
@@ -252,6 +267,14 @@ func sameVersion(a, b fileStat) bool {
 // new file gets (0666 less the umask). An existing file is never replaced:
 // the error then wraps fs.ErrExist.
 func Create(name string, data []byte) error {
+	if err := Guard(name); err != nil {
+		return fmt.Errorf("cannot write %w; nothing written", err)
+	}
+	if real, ok := resolved(name); ok {
+		if err := Guard(real); err != nil {
+			return fmt.Errorf("cannot write %s: it leads to %w; nothing written", name, err)
+		}
+	}
 	dir, err := os.OpenRoot(filepath.Dir(name))
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", name, unwrapPath(err))
@@ -267,6 +290,9 @@ func CreateIn(root *os.Root, rel string, data []byte) error {
 	if base == "" {
 		return fmt.Errorf("cannot write %s: not a file name", rel)
 	}
+	if err := GuardIn(root, rel); err != nil {
+		return fmt.Errorf("cannot write %w; nothing written", err)
+	}
 	dir, err := root.OpenRoot(dirName)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", rel, pathError(err))
@@ -278,6 +304,9 @@ func CreateIn(root *os.Root, rel string, data []byte) error {
 // MkdirAllIn creates the directory dir, a path relative to root, and its
 // missing parents, none of them leading out of root (ErrOutside).
 func MkdirAllIn(root *os.Root, dir string) error {
+	if err := GuardIn(root, dir); err != nil {
+		return fmt.Errorf("cannot create the directory %w", err)
+	}
 	if err := root.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create the directory %s: %w", filepath.ToSlash(dir), pathError(err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -27,6 +29,16 @@ import (
 // the review as lreview.setBody does, through workspace/applyEdit. The
 // file ends with one line break more than the body, which editors add
 // on saving anyway, and which is not part of the body.
+//
+// A save goes back only to the body the file was opened for: the same
+// comment, the same reply of it written by the same author at the same
+// time, still holding the text the file was opened with (or last wrote
+// back). A reply removed, or a body changed in the review meanwhile, is
+// not overwritten: the save is refused, and the person told why (a
+// reply's index alone would send it to whichever reply took its place).
+//
+// The directory is named after the server's process id, so that the
+// next server clears what a killed one left (clearStaleBodyDirs).
 
 // CommandOpenBody opens a body as a file: its arguments are the review's
 // URI, the comment's name and the reply's index (-1: the comment's body).
@@ -56,6 +68,30 @@ type bodyFile struct {
 	// body as last written or read.
 	nl, text string
 	stamp    fileStamp
+	// id is who wrote the body and when, as the file was opened.
+	id bodyIdentity
+}
+
+// bodyIdentity is who wrote a comment's or reply's body, and when: with
+// its text, what tells that a body is still the one a file was opened for.
+type bodyIdentity struct{ author, at string }
+
+// identityOf is the identity of the body place names (the last comment of
+// that name, as features.BodyOf finds it); false when there is none.
+func identityOf(doc *exchange.Document, place features.BodyCursor) (bodyIdentity, bool) {
+	for i := len(doc.Review.Comments) - 1; i >= 0; i-- {
+		c := doc.Review.Comments[i]
+		switch {
+		case c.Name() != place.Comment || c.Node == nil:
+			continue
+		case place.Reply < 0:
+			return bodyIdentity{c.Author, c.At}, true
+		case place.Reply < len(c.Replies):
+			return bodyIdentity{c.Replies[place.Reply].Author, c.Replies[place.Reply].At}, true
+		}
+		return bodyIdentity{}, false
+	}
+	return bodyIdentity{}, false
 }
 
 // bodyFileActions offers the body at the cursor as a file, to a client
@@ -91,7 +127,8 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no body to edit: %v", docURI, err))
 	}
-	abs, err := v.writeBodyFile(docURI, b)
+	id, _ := identityOf(an.Doc, place)
+	abs, err := v.writeBodyFile(docURI, b, id)
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("the body of %s could not be written to a file: %v", place.Comment, err))
 	}
@@ -101,8 +138,8 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 
 // writeBodyFile writes body b of the review to a new file of the
 // session's directory, and watches it.
-func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body) (string, error) {
-	abs, start, err := s.bodies.add(review, b)
+func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body, id bodyIdentity) (string, error) {
+	abs, start, err := s.bodies.add(review, b, id)
 	if start {
 		every := s.opts.Poll
 		if every <= 0 {
@@ -115,14 +152,14 @@ func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body) (st
 
 // add writes body b to a new file; start says the directory was made
 // now, and its watcher is to start.
-func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body) (abs string, start bool, err error) {
+func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyIdentity) (abs string, start bool, err error) {
 	bf.mu.Lock()
 	defer bf.mu.Unlock()
 	if len(bf.files) >= maxBodyFiles {
 		return "", false, fmt.Errorf("%d body files are open already", maxBodyFiles)
 	}
 	if bf.root == nil {
-		dir, err := os.MkdirTemp("", "lreview-bodies-")
+		dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", bodyDirPrefix, os.Getpid()))
 		if err != nil {
 			return "", false, err
 		}
@@ -146,7 +183,7 @@ func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body) (abs stri
 	if err := filewrite.CreateIn(bf.root, name, []byte(b.Text+nl)); err != nil {
 		return "", start, err
 	}
-	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text}
+	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text, id: id}
 	if fi, err := bf.root.Stat(name); err == nil {
 		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
 	}
@@ -229,9 +266,13 @@ func (s *Server) writeBack(b savedBody) {
 	if err != nil {
 		return
 	}
+	if why := s.bodyMoved(an.Doc, b.f); why != "" {
+		s.warn("the body file of %s was not written back into %s: %s; nothing written (open the body again)", b.f.place.Comment, b.f.review, why)
+		return
+	}
 	edits, err := features.SetBodyEdit(an.Doc, b.f.place, b.text)
 	if err != nil {
-		s.logf(protocol.MessageTypeWarning, "the body of %s was not written back into %s: %v", b.f.place.Comment, b.f.review, err)
+		s.warn("the body of %s was not written back into %s: %v", b.f.place.Comment, b.f.review, err)
 		return
 	}
 	if len(edits) > 0 {
@@ -247,4 +288,71 @@ func (s *Server) writeBack(b savedBody) {
 	s.bodies.mu.Lock()
 	b.f.text = b.text
 	s.bodies.mu.Unlock()
+}
+
+// bodyMoved says why the body f was opened for is no longer in doc as it
+// was: gone, another's, or changed there since; "" when it is.
+func (s *Server) bodyMoved(doc *exchange.Document, f *bodyFile) string {
+	s.bodies.mu.Lock()
+	was := f.text
+	s.bodies.mu.Unlock()
+	what := f.place.Comment
+	if f.place.Reply >= 0 {
+		what = fmt.Sprintf("reply %d of %s", f.place.Reply+1, f.place.Comment)
+	}
+	cur, err := features.BodyOf(doc, f.place)
+	id, ok := identityOf(doc, f.place)
+	switch {
+	case err != nil || !ok:
+		return fmt.Sprintf("%s is gone from the review (%v)", what, err)
+	case id != f.id:
+		return fmt.Sprintf("%s is now %s's of %q, not %s's of %q the file was opened for", what, id.author, id.at, f.id.author, f.id.at)
+	case cur.Text != was:
+		return fmt.Sprintf("%s changed in the review since the file was opened", what)
+	}
+	return ""
+}
+
+// warn tells the person, and the log, that something they asked for was
+// not done.
+func (s *Server) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.logf(protocol.MessageTypeWarning, "%s", msg)
+	if s.conn != nil {
+		_ = s.conn.Notify(context.Background(), "window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+	}
+}
+
+// bodyDirPrefix begins the name of a session's body directory, followed
+// by the server's process id.
+const bodyDirPrefix = "lreview-bodies-"
+
+// clearStaleBodyDirs removes the body directories in the temporary
+// directory whose server is no longer running (killed: a server that
+// exits removes its own), through an os.Root of it. A directory of a
+// running process, or not one's own, stays.
+func clearStaleBodyDirs() {
+	tmp, err := os.OpenRoot(os.TempDir())
+	if err != nil {
+		return
+	}
+	defer tmp.Close()
+	f, err := tmp.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, name := range names {
+		rest, ok := strings.CutPrefix(name, bodyDirPrefix)
+		digits, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(digits)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processRunning(pid) {
+			continue
+		}
+		if fi, err := tmp.Lstat(name); err != nil || !fi.IsDir() || !ownedByMe(fi) {
+			continue
+		}
+		_ = tmp.RemoveAll(name)
+	}
 }

@@ -170,6 +170,7 @@ func initialize(ctx context.Context, v *requestView, p *initializeParams) (*init
 	v.mu.Unlock()
 	v.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
 	v.applyScopeSettings()
+	v.spawn(clearStaleBodyDirs) // what a killed server left
 	return &initializeResult{
 		Capabilities: ServerCapabilities(enc, p.showsDocuments()),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: v.opts.Version},

@@ -170,6 +170,8 @@ func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32
 }
 
 // spawn runs fn on a goroutine Serve waits for, unless Serve is ending.
+// A panic of fn is logged (safely), never the end of the session: what
+// runs here (publishes, the watchers, body files) reads untrusted files.
 func (s *Server) spawn(fn func()) bool {
 	s.mu.Lock()
 	if s.closed {
@@ -180,7 +182,7 @@ func (s *Server) spawn(fn func()) bool {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		fn()
+		s.safely("a background task", fn)
 	}()
 	return true
 }

@@ -3,7 +3,6 @@ package worktree
 import (
 	"strconv"
 	"testing"
-	"time"
 )
 
 // TestCacheBoundedByText: past maxCachedText, the files least recently
@@ -11,24 +10,28 @@ import (
 func TestCacheBoundedByText(t *testing.T) {
 	c := newCache()
 	file := func(n int) *File {
-		return &File{Path: strconv.Itoa(n), Text: string(make([]byte, MaxFileSize)), Size: MaxFileSize}
+		return &File{Path: strconv.Itoa(n), Text: string(make([]byte, MaxFileSize)), Size: MaxFileSize, stamp: stamp{size: MaxFileSize}}
+	}
+	has := func(name string) bool {
+		f, _ := c.get(name, stamp{size: MaxFileSize})
+		return f != nil
 	}
 	for n := range 4 {
-		c.put(strconv.Itoa(n), file(n))
+		c.put(strconv.Itoa(n), file(n), false)
 	}
-	if c.get("0", MaxFileSize, time.Time{}) == nil {
+	if !has("0") {
 		t.Fatal("file 0 was dropped within the bound")
 	}
-	c.put("4", file(4)) // over the bound: 1, the least recently asked for, goes
+	c.put("4", file(4), false) // over the bound: 1, the least recently asked for, goes
 	for name, want := range map[string]bool{"0": true, "1": false, "2": true, "3": true, "4": true} {
-		if got := c.get(name, MaxFileSize, time.Time{}) != nil; got != want {
+		if got := has(name); got != want {
 			t.Errorf("file %s kept: got %v, want %v", name, got, want)
 		}
 	}
 	if c.size > maxCachedText {
 		t.Errorf("got %d bytes of text kept, want at most %d", c.size, maxCachedText)
 	}
-	c.put("4", &File{Path: "4", Text: "small", Size: 5})
+	c.put("4", &File{Path: "4", Text: "small", Size: 5}, false)
 	if want := 3*MaxFileSize + 5; c.size != want {
 		t.Errorf("after a file was read again smaller: got %d bytes kept, want %d", c.size, want)
 	}

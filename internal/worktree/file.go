@@ -35,6 +35,8 @@ type File struct {
 	// Size and ModTime are what the file's stat said when it was read.
 	Size    int64
 	ModTime time.Time
+	// stamp is all the stat said of this version (stampOf).
+	stamp stamp
 	// lines are the texts of its lines without their terminators
 	// (a "\r" before "\n" dropped); starts the offset of each in Data.
 	lines  []string
@@ -123,38 +125,49 @@ func (t *Tree) read(path string) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
 	abs := t.name(path)
-	if f := t.cache.get(abs, fi.Size(), fi.ModTime()); f != nil && f.Path == path {
+	st := stampOf(fi)
+	f, verify := t.cache.get(abs, st)
+	if f != nil && f.Path == path && !verify {
 		return f, nil
 	}
-	f, err := readFile(path, abs, fh, fi)
+	readAt := time.Now()
+	data, err := readText(path, fh, fi)
 	if err != nil {
 		return nil, err
 	}
-	t.cache.put(abs, f)
+	if f != nil && f.Path == path && data == f.Text {
+		// A racy stamp (racyWindow) checked against the content: the
+		// same. Once the window is past, the stamp alone will do.
+		if !st.racy(readAt) {
+			t.cache.settle(abs, f)
+		}
+		return f, nil
+	}
+	f = &File{Path: path, Abs: abs, Text: data, Size: fi.Size(), ModTime: fi.ModTime(), stamp: st}
+	f.split()
+	t.cache.put(abs, f, st.racy(readAt))
 	return f, nil
 }
 
-// readFile reads fh, the file at path whose stat said fi, at most
-// MaxFileSize bytes, and splits it in lines.
-func readFile(path, abs string, fh *os.File, fi os.FileInfo) (*File, error) {
+// readText reads fh, the file at path whose stat said fi: text of at
+// most MaxFileSize bytes.
+func readText(path string, fh *os.File, fi os.FileInfo) (string, error) {
 	// Read into a builder, whose String is the text without a copy;
 	// room for the size stat said and one byte more, to see a file that
 	// grew past the limit meanwhile.
 	var b strings.Builder
 	b.Grow(int(min(fi.Size(), MaxFileSize)) + 1)
 	if _, err := io.Copy(&b, io.LimitReader(fh, MaxFileSize+1)); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	data := b.String()
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+		return "", fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
 	if strings.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
-		return nil, fmt.Errorf("%s: %w", path, ErrBinary)
+		return "", fmt.Errorf("%s: %w", path, ErrBinary)
 	}
-	f := &File{Path: path, Abs: abs, Text: data, Size: fi.Size(), ModTime: fi.ModTime()}
-	f.split()
-	return f, nil
+	return data, nil
 }
 
 // split fills lines and starts. A final line without a terminator is a
@@ -181,9 +194,46 @@ func (f *File) split() {
 	}
 }
 
-// cache holds the files read, by absolute path, with the size and
-// modification time they were read at: a file is its path and its stat
-// (its identity), read again when either changed. It is bounded by the
+// stamp is what a file's stat says of one version of it. Besides the
+// size and the modification time, which a writer can set back (`touch
+// -d`, utimes), it holds the device, the inode (a file replaced by a
+// rename) and the status-change time, which every write moves and no
+// call sets back: a file rewritten with the same size, inode and
+// modification time is still seen as changed, at no cost beyond the
+// stat the cache makes anyway (BenchmarkCacheCheck compares it with
+// hashing the content). Where the system reports no inode or change time
+// (Windows) they are 0, and the size and time decide.
+//
+// A stamp taken within racyWindow of a change is racy: the system's
+// clock for file times is coarse (a tick of a few milliseconds for the
+// change time on Linux, a second or two on some file systems), so a
+// second write in the same tick leaves the same stamp. A file read while
+// its stamp is racy is compared by content on each read, as git does for
+// its index, until a read after the window.
+type stamp struct {
+	size, mtimeNs, ctimeNs int64
+	dev, ino               uint64
+}
+
+// racyWindow is the coarsest grain of file times the cache allows for
+// (FAT's two seconds).
+const racyWindow = 2 * time.Second
+
+// racy reports whether a read at `at` may not tell a later write in the
+// same tick from this version.
+func (st stamp) racy(at time.Time) bool {
+	return at.UnixNano()-max(st.mtimeNs, st.ctimeNs) < int64(racyWindow)
+}
+
+func stampOf(fi os.FileInfo) stamp {
+	st := stamp{size: fi.Size(), mtimeNs: fi.ModTime().UnixNano()}
+	st.dev, st.ino, st.ctimeNs = sysStamp(fi)
+	return st
+}
+
+// cache holds the files read, by absolute path, with the stamp they were
+// read at: a file is its path and its stamp (its identity), read again
+// when it changed. It is bounded by the
 // text it keeps, maxCachedText: past it, the files least recently asked
 // for are dropped, with what their memos found in them.
 type cache struct {
@@ -196,6 +246,7 @@ type cache struct {
 type cached struct {
 	f    *File
 	used uint64
+	racy bool // read within racyWindow of its stamp: compare the content
 }
 
 // maxCachedText bounds the text the cache keeps: four files of the
@@ -206,28 +257,40 @@ func newCache() *cache {
 	return &cache{files: map[string]*cached{}}
 }
 
-func (c *cache) get(abs string, size int64, mod time.Time) *File {
+// get returns the file kept for abs when its stamp is st, and whether
+// its content must be compared first (read while racy, not settled).
+func (c *cache) get(abs string, st stamp) (*File, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.files[abs]; e != nil && e.f.Size == size && e.f.ModTime.Equal(mod) {
+	if e := c.files[abs]; e != nil && e.f.stamp == st {
 		c.clock++
 		e.used = c.clock
-		return e.f
+		return e.f, e.racy
 	}
-	return nil
+	return nil, false
+}
+
+// settle marks f, kept for abs, as compared after its racy window: its
+// stamp alone tells from now on.
+func (c *cache) settle(abs string, f *File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.files[abs]; e != nil && e.f == f {
+		e.racy = false
+	}
 }
 
 // put keeps f, replacing the file read before at its path, and drops
 // the least recently asked for files while the text kept is over the
 // bound (never f itself).
-func (c *cache) put(abs string, f *File) {
+func (c *cache) put(abs string, f *File, racy bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.files[abs]; old != nil {
 		c.size -= len(old.f.Text)
 	}
 	c.clock++
-	c.files[abs] = &cached{f: f, used: c.clock}
+	c.files[abs] = &cached{f: f, used: c.clock, racy: racy}
 	c.size += len(f.Text)
 	for c.size > maxCachedText {
 		var lru string
