@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -26,7 +27,7 @@ func (a *contractAxis) diagnostics(name string, an *anchor.Analysis) []exchange.
 	if !contract.HasSpec(an.Index) {
 		return an.Diagnostics
 	}
-	res := features.Contract(an, a.tree(name), &a.cache)
+	res := features.Contract(context.Background(), an, a.tree(name), &a.cache)
 	ds := append(slices.Clip(an.Diagnostics), features.ContractDiagnostics(an, res)...)
 	exchange.SortDiagnostics(ds)
 	return ds

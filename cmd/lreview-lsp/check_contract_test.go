@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,13 +77,15 @@ func TestCheckContractFormats(t *testing.T) {
 
 func TestCheckContractVerdicts(t *testing.T) {
 	repo := contractReview(t)
-	approve := func(summary string) string {
-		b, _ := json.Marshal(contract.DecisionLine(contract.Approved, summary) + "\nAnnounced in the changelog.")
-		return `{"id": "c%d", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": 1, "state": "orphaned", "body": ` + string(b) + `}`
+	approvals := func(author string) string {
+		var cs []string
+		for i, summary := range []string{"DELETE /orders/{id}: API removed without deprecation", "GET /orders: the `query` request parameter `limit` became required"} {
+			b, _ := json.Marshal(contract.DecisionLine(contract.Approved, summary) + "\nAnnounced in the changelog.")
+			cs = append(cs, fmt.Sprintf(`{"id": "c%d", "author": %q, "path": "api/openapi.yaml", "side": "RIGHT", "start_line": %d, "body": %s}`,
+				i+1, author, contracttest.FirstLine(repo.Patch, "api/openapi.yaml"), b))
+		}
+		return contracttest.ReviewOf(repo.Patch, cs...)
 	}
-	approved := contracttest.ReviewOf(repo.Patch,
-		strings.Replace(approve("DELETE /orders/{id}: API removed without deprecation"), "%d", "1", 1),
-		strings.Replace(approve("GET /orders: the `query` request parameter `limit` became required"), "%d", "2", 1))
 	write := func(name, text string) string {
 		p := filepath.Join(repo.Root, "reviews", name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
@@ -90,9 +93,15 @@ func TestCheckContractVerdicts(t *testing.T) {
 		}
 		return p
 	}
-	out, code := checkOut(t, write("approved.review.json", approved))
-	if code != 0 || !strings.Contains(out, "info: contract: warn (2 breaking, approved) · verdict: Ship [contract-verdict]") {
+	out, code := checkOut(t, write("approved.review.json", approvals("hduran")))
+	if code != 0 || !strings.Contains(out, "info: contract: warn (2 breaking, approved by hduran) · verdict: Ship [contract-verdict]") ||
+		!strings.Contains(out, "warning: DELETE /orders/{id}: API removed without deprecation — breaking, approved by hduran in c1: clients calling it get 404 [contract-breaking]") {
 		t.Errorf("approved: exit %d\n%s", code, out)
+	}
+	// The same words by the agent decide nothing, and say so.
+	out, code = checkOut(t, write("agent.review.json", approvals("assistant")))
+	if code != 1 || !strings.Contains(out, blockSummary) || !strings.Contains(out, "c1's decision does not count: its author assistant is an agent: a person decides") {
+		t.Errorf("approved by the agent: exit %d, want 1 (Block)\n%s", code, out)
 	}
 	// Outside any repository, the hunks alone cannot be rebuilt: Hold.
 	alone := filepath.Join(t.TempDir(), "alone.review.json")
@@ -108,5 +117,29 @@ func TestCheckContractVerdicts(t *testing.T) {
 	out, code = checkOut(t, "--root", repo.Root, alone)
 	if code != 1 || !strings.Contains(out, blockSummary) {
 		t.Errorf("--root: exit %d\n%s", code, out)
+	}
+}
+
+// TestFixAgreesWithCheckOnBlock: fix reports the contract axis as check
+// does — a Block verdict is a "left error:" line and exit 1 — and a
+// review whose changes are all decided exits 0 from both.
+func TestFixAgreesWithCheckOnBlock(t *testing.T) {
+	repo := contractReview(t)
+	_, checkCode := checkOut(t, repo.ReviewFile)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"fix", repo.ReviewFile}, nil, &stdout, &stderr)
+	if code != checkCode || code != 1 {
+		t.Errorf("fix exit %d, check exit %d; want both 1 (Block)\n%s", code, checkCode, stderr.String())
+	}
+	for _, want := range []string{
+		"left error: " + blockSummary + " [contract-verdict]",
+		"left error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it [contract-breaking]",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("fix: want %q in\n%s", want, stderr.String())
+		}
+	}
+	if stdout.String() != repo.Review {
+		t.Errorf("fix changed the review:\n%s", stdout.String())
 	}
 }

@@ -3,7 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/contract/contracttest"
 )
 
 // TestExportVerdict: the exported review's body carries the verdict and
@@ -43,5 +49,33 @@ func TestExportVerdictEveryForge(t *testing.T) {
 				t.Errorf("export --to %s: got\n%s\nwant it to hold %q", to, stdout.String(), want)
 			}
 		}
+	}
+}
+
+// TestExportVerdictNamesDeciders: a decided breaking change is listed
+// with who decided it, in which comment; the agent's decision is not one.
+func TestExportVerdictNamesDeciders(t *testing.T) {
+	repo := contractReview(t)
+	line := contracttest.FirstLine(repo.Patch, "api/openapi.yaml")
+	review := contracttest.ReviewOf(repo.Patch,
+		fmt.Sprintf(`{"id": "c1", "author": "hduran", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: approved — DELETE /orders/{id}: API removed without deprecation"}`, line),
+		fmt.Sprintf(`{"id": "c2", "author": "assistant", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: approved — GET /orders: the `+"`query`"+` request parameter `+"`limit`"+` became required"}`, line))
+	name := filepath.Join(repo.Root, "reviews", "decided.review.json")
+	if err := os.WriteFile(name, []byte(review), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"export", "--to", "github", name}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr.String())
+	}
+	var rv struct{ Body string }
+	if err := json.Unmarshal(stdout.Bytes(), &rv); err != nil {
+		t.Fatal(err)
+	}
+	want := "**Verdict: Block** — contract: fail (2 breaking: 1 undecided, 1 approved by hduran)\n\nBreaking changes without a decision:\n\n" +
+		"- GET /orders: the `query` request parameter `limit` became required\n\nBreaking changes decided:\n\n" +
+		"- DELETE /orders/{id}: API removed without deprecation — approved by hduran in c1"
+	if !strings.Contains(rv.Body, want) {
+		t.Errorf("body:\ngot  %q\nwant it to hold %q", rv.Body, want)
 	}
 }

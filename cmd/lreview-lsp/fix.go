@@ -16,9 +16,12 @@ func runFix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // fix applies the fixes that need no choice, reports each on standard
 // error, then one line per comment it left and why; like check, it exits 1
-// when the fixed document still has an error.
+// when the fixed document still has an error, the contract axis's
+// included (a Block verdict, an undecided breaking change), its working
+// tree found as check finds it by default.
 func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	errorsLeft := false
+	axis := &contractAxis{}
 	status := rw.rewriteFiles("fix", "fixed", args, stdin, stdout, stderr, func(name string, src []byte) ([]byte, bool, error) {
 		fixed, err := anchor.FixDocument(src)
 		if err != nil {
@@ -29,7 +32,7 @@ func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer)
 			changed = changed || !a.Declined
 			fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), a.Line, a.Done)
 		}
-		errorsLeft = errorsLeft || reportErrorsLeft(name, fixed, stderr)
+		errorsLeft = reportErrorsLeft(name, fixed, axis.diagnostics(name, fixed.Analysis), stderr) || errorsLeft
 		return fixed.Src, changed, nil
 	})
 	if errorsLeft {
@@ -38,10 +41,11 @@ func (rw rewriter) fix(args []string, stdin io.Reader, stdout, stderr io.Writer)
 	return status
 }
 
-// reportErrorsLeft prints, as check does, the errors of the fixed document
-// that no "left" line told about (a schema error, a duplicate id), and
+// reportErrorsLeft prints, as check does, the errors ds of the fixed
+// document (its analysis's and the contract axis's) that no "left" line
+// told about (a schema error, a duplicate id, a Block verdict), and
 // reports whether it has any error.
-func reportErrorsLeft(name string, fixed *anchor.Fixed, stderr io.Writer) bool {
+func reportErrorsLeft(name string, fixed *anchor.Fixed, ds []exchange.Diagnostic, stderr io.Writer) bool {
 	told := map[int]bool{}
 	for _, a := range fixed.Applied {
 		if a.Declined {
@@ -49,14 +53,14 @@ func reportErrorsLeft(name string, fixed *anchor.Fixed, stderr io.Writer) bool {
 		}
 	}
 	m := fixed.Analysis.Doc.Mapper()
-	for _, d := range fixed.Analysis.Diagnostics {
+	for _, d := range ds {
 		if d.Severity != exchange.SeverityError || told[d.Range.Start] {
 			continue
 		}
 		line, col := m.LineCol(d.Range.Start)
 		fmt.Fprintf(stderr, "%s:%d:%d: left error: %s [%s]\n", displayName(name), line, col, d.Message, d.Code)
 	}
-	return fixed.Errors() > 0
+	return fixed.Errors() > 0 || hasError(ds)
 }
 
 func runRebase(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

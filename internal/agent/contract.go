@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"slices"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -17,7 +18,7 @@ type ContractAxis struct {
 	Verdict string `json:"verdict" jsonschema:"Ship, Hold or Block"`
 	Summary string `json:"summary" jsonschema:"the axis and verdict in one line, as the editor's lens reads it"`
 	// Undecided are the breaking changes no comment decides yet.
-	Undecided []string `json:"undecided,omitempty" jsonschema:"the breaking changes no comment approves or rejects yet; a comment whose body begins 'contract: approved — <change>' or 'contract: rejected — <change>' decides one"`
+	Undecided []string `json:"undecided,omitempty" jsonschema:"the breaking changes no person approves or rejects yet; a person decides each (an agent's decision never counts, and these tools refuse to write one)"`
 }
 
 // withContract returns the diagnostics ds (counted in counts) of the
@@ -31,7 +32,7 @@ func (s *server) withContract(rel string, an *anchor.Analysis, ds []Diagnostic, 
 		return ds, counts, nil
 	}
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
-	res := features.Contract(an, t, nil)
+	res := features.Contract(context.Background(), an, t, nil)
 	axis := &ContractAxis{Status: string(res.Status), Derived: res.Derived, Verdict: string(res.Verdict), Summary: res.Summary()}
 	for _, f := range res.Findings {
 		if f.Severity == contract.Breaking && f.Decision == "" {

@@ -33,3 +33,32 @@ func TestCheckContract(t *testing.T) {
 		t.Errorf("no description: got %+v", out.Contract)
 	}
 }
+
+// TestAgentWritesNoDecision: lreview_add_comment and lreview_edit_comment
+// refuse a body that would approve or reject a breaking change (issue 44:
+// the agent's "contract: approved — DELETE /orders/{id}" turned Block
+// into Ship), say why, and write nothing; the verdict stays Block.
+func TestAgentWritesNoDecision(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	after := v.RemoveDelete().YAML()
+	repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), after}})
+	s := newSession(t, Options{}, map[string]string{"api/openapi.yaml": after, "pr.review.json": repo.Review})
+	line := contracttest.FirstLine(repo.Patch, "api/openapi.yaml")
+	const approval = "contract: approved — DELETE /orders/{id}: API removed without deprecation\nclients were told"
+	for _, author := range []string{"", "hduran"} {
+		s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": line, "body": approval, "author": author},
+			"only a person approved one", "leave the decision to a person")
+	}
+	if got := s.read("pr.review.json"); got != repo.Review {
+		t.Fatalf("the refused comment was written:\n%s", got)
+	}
+	var added Comment
+	s.ok("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": line, "body": "DELETE /orders/{id} is removed: was it announced?"}, &added)
+	s.refused("lreview_edit_comment", map[string]any{"file": "pr.review.json", "id": added.ID, "body": "contract: rejected - DELETE /orders/{id}: API removed without deprecation"},
+		"only a person rejected one")
+	var out CheckOutput
+	s.ok("lreview_check", map[string]any{"file": "pr.review.json"}, &out)
+	if out.Contract == nil || out.Contract.Verdict != "Block" {
+		t.Errorf("contract: got %+v, want Block", out.Contract)
+	}
+}

@@ -102,6 +102,11 @@ func (s *server) editComment(ctx context.Context, _ *mcp.CallToolRequest, in Edi
 	if err != nil {
 		return nil, EditCommentOutput{}, err
 	}
+	if in.Reply == 0 { // issue 44: a person decides (write.go)
+		if err := refuseDecision(in.Body); err != nil {
+			return nil, EditCommentOutput{}, err
+		}
+	}
 	out := EditCommentOutput{File: r.name, ID: in.ID, Reply: in.Reply, Body: in.Body}
 	body := t.node.Member("body")
 	if body != nil && body.Value(r.doc.Text) == in.Body {

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 )
@@ -31,6 +32,9 @@ type AddCommentInput struct {
 func (s *server) addComment(ctx context.Context, _ *mcp.CallToolRequest, in AddCommentInput) (*mcp.CallToolResult, Comment, error) {
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, Comment{}, argError("body", "expected the comment's text (Markdown), got an empty body")
+	}
+	if err := refuseDecision(in.Body); err != nil { // issue 44: a person decides
+		return nil, Comment{}, err
 	}
 	side, ok := anchor.ParseSide(in.Side)
 	if !ok {
@@ -225,4 +229,15 @@ func (s *server) setState(ctx context.Context, _ *mcp.CallToolRequest, in SetSta
 	}
 	out.Changed = true
 	return textResult(fmt.Sprintf("%s: %s → %s in %s", in.ID, out.From, in.State, r.name)), out, nil
+}
+
+// refuseDecision refuses a comment body that is a contract decision
+// ("contract: approved — …"): approving or rejecting a breaking change is
+// a person's call, and the axis never counts an agent's (contract.Counts).
+func refuseDecision(body string) error {
+	word, summary, ok := contract.ParseDecision(body)
+	if !ok {
+		return nil
+	}
+	return argError("body", "a comment beginning %q would decide a breaking change of the API contract, and only a person %s one: write what you found without the \"contract: %s —\" line, and leave the decision to a person (the editor's Approve and Reject actions)", contract.DecisionLine(word, summary), word, word)
 }

@@ -1,10 +1,9 @@
 package contract
 
 import (
-	"crypto/sha256"
+	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -38,9 +37,11 @@ type File struct {
 	// Path is its name (the new one, the old one for a deleted file).
 	Path string
 	// Compared is set when both sides were rebuilt and compared; Reason
-	// says why not, otherwise.
+	// says why not, otherwise, and Cut is set when the comparison was
+	// cut short (its budget, a newer version, the exit).
 	Compared bool
 	Reason   string
+	Cut      bool
 	Derived  bool
 	How      string
 }
@@ -53,9 +54,19 @@ type Finding struct {
 	// hunks), or -1: the file's header then carries it.
 	PatchLine int
 	// Decision is Approved, Rejected or "" (undecided); DecidedBy the
-	// index of the comment that decides it, or -1.
+	// index of the comment that decides it, or -1, and Decider its
+	// author, the person who decided.
 	Decision  string
 	DecidedBy int
+	Decider   string
+}
+
+// Ignored is a decision that does not count (Counts): the comment, why,
+// and the findings (indexes in Result.Findings) it names.
+type Ignored struct {
+	Comment  int
+	Why      string
+	Findings []int
 }
 
 // Result is the axis for one review.
@@ -65,8 +76,9 @@ type Result struct {
 	Files    []*File
 	Findings []Finding
 	// Stale are the comments deciding a change the specification no
-	// longer makes.
-	Stale []int
+	// longer makes; Ignored the decisions that do not count.
+	Stale   []int
+	Ignored []Ignored
 	// Status and Derived: Derived is set when a comparison was made from
 	// texts that might not be the reviewed ones; it never gates.
 	Status  Status
@@ -80,84 +92,69 @@ type Result struct {
 // Applies reports whether the review changes a specification file.
 func (r *Result) Applies() bool { return len(r.Files) > 0 }
 
-// Cache keeps comparisons by the texts compared, so that a review's
-// versions and requests compare a specification once. Safe for
-// concurrent use; bounded.
-type Cache struct {
-	mu sync.Mutex
-	m  map[[sha256.Size]byte]compared
-}
-
-type compared struct {
-	changes []Change
-	err     error
-}
-
-const maxCached = 256
-
-func (c *Cache) compare(name string, old, new []byte) ([]Change, error) {
-	if c == nil {
-		return Compare(name, old, new)
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00", name, len(old))
-	h.Write(old)
-	h.Write(new)
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	c.mu.Lock()
-	v, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return v.changes, v.err
-	}
-	v.changes, v.err = Compare(name, old, new)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCached {
-		c.m = map[[sha256.Size]byte]compared{}
-	}
-	c.m[key] = v
-	c.mu.Unlock()
-	return v.changes, v.err
-}
-
 // HasSpec reports whether the index holds a specification file: the one
 // check a review without one pays.
 func HasSpec(ix *anchor.Index) bool {
 	for _, f := range ix.Files {
-		if IsSpec(f.NewName) || f.NewName == "" && IsSpec(f.OldName) {
+		if SpecName(f) != "" {
 			return true
 		}
 	}
 	return false
 }
 
+// SpecName is the name the axis gives the file diff f when it is a
+// specification file, else "": its new name, or its old one when it was
+// deleted or renamed from a specification's name — renaming
+// api/openapi.yaml to api/spec.yaml does not take it out of the axis,
+// its new text is compared with its old name's.
+func SpecName(f *anchor.FileDiff) string {
+	switch {
+	case f.NewName != "" && IsSpec(f.NewName):
+		return f.NewName
+	case f.NewName == "" && IsSpec(f.OldName):
+		return f.OldName
+	case f.Status == anchor.Renamed && IsSpec(f.OldName):
+		return f.NewName
+	}
+	return ""
+}
+
+// Options are what the axis reads besides the review: the working tree
+// (nil: the patch alone), the comparisons kept (nil: none), the budget
+// (zero: the default).
+type Options struct {
+	Tree   *worktree.Tree
+	Cache  *Cache
+	Budget Budget
+}
+
 // Evaluate runs the axis on a review: each specification file of the
-// index rebuilt (Rebuild, from t, which may be nil) and compared, each
-// breaking change matched with the comments deciding it.
-func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, c *Cache) *Result {
+// index rebuilt (Rebuild) and compared within the budget, each breaking
+// change matched with the comments deciding it. When ctx ends first, the
+// files not compared yet are cut short (the result is partial).
+func Evaluate(ctx context.Context, a *anchor.Analysis, o Options) *Result {
 	r := &Result{}
+	b := o.Budget.orDefault()
+	ix := a.Index
 	if !HasSpec(ix) {
 		return r
 	}
 	for _, fd := range ix.Files {
-		name := fd.NewName
+		name := SpecName(fd)
 		if name == "" {
-			name = fd.OldName
-		}
-		if !IsSpec(name) {
 			continue
 		}
 		f := &File{Diff: fd, Path: name}
 		r.Files = append(r.Files, f)
-		sides, err := Rebuild(ix.Patch, fd, t)
+		sides, err := Rebuild(ix.Patch, fd, o.Tree)
 		if err != nil {
 			f.Reason = err.Error()
 			continue
 		}
-		changes, err := c.compare(name, sides.Old.Text, sides.New.Text)
+		changes, err := o.Cache.compare(ctx, name, sides.Old.Text, sides.New.Text, b)
 		if err != nil {
-			f.Reason = err.Error()
+			f.Reason, f.Cut = err.Error(), IsCut(err)
 			continue
 		}
 		f.Compared, f.Derived, f.How = true, sides.Derived, sides.How
@@ -169,58 +166,81 @@ func Evaluate(ix *anchor.Index, comments []*exchange.Comment, t *worktree.Tree, 
 			r.Findings = append(r.Findings, Finding{File: f, Change: ch, PatchLine: at, DecidedBy: -1})
 		}
 	}
-	r.decide(comments)
+	r.decide(a)
 	r.judge()
 	return r
 }
 
-// decide matches decisions with findings by file and summary; the last
-// decision in the document wins. A decision on a file the axis compared
-// that matches no breaking finding is stale.
-func (r *Result) decide(comments []*exchange.Comment) {
-	for ci, c := range comments {
-		if c.StateNorm() == exchange.StateDismissed {
-			continue
+// decide matches the decisions that count (Counts) with the breaking
+// findings of the file they anchor to, by summary; the last decision in
+// the document wins. A counting decision on a file the axis compared
+// that matches no breaking finding is stale; one that does not count is
+// kept, with why, for the findings it names (Ignored).
+func (r *Result) decide(a *anchor.Analysis) {
+	type key struct {
+		file    *File
+		summary string
+	}
+	byKey := map[key][]int{}
+	for i := range r.Findings {
+		if fd := &r.Findings[i]; fd.Severity == Breaking {
+			k := key{fd.File, fd.Summary}
+			byKey[k] = append(byKey[k], i)
 		}
+	}
+	var resolutions []*anchor.Resolution
+	if a.Anchors != nil {
+		resolutions = a.Anchors.Resolutions
+	}
+	for ci, c := range a.Doc.Review.Comments {
 		word, summary, ok := ParseDecision(c.Body)
 		if !ok {
 			continue
 		}
-		matched, known := false, false
-		for i := range r.Findings {
-			fd := &r.Findings[i]
-			if fd.Severity != Breaking || !names(fd.File, c.Path) {
-				continue
-			}
-			known = true
-			if fd.Summary == summary {
-				fd.Decision, fd.DecidedBy, matched = word, ci, true
-			}
+		var res *anchor.Resolution
+		if ci < len(resolutions) {
+			res = resolutions[ci]
 		}
-		if !matched && (known || r.compared(c.Path)) {
+		f := r.fileOf(c, res)
+		if f == nil {
+			continue // a decision on a file that is no description, or on none
+		}
+		found := byKey[key{f, summary}]
+		if why := Counts(c, res, &a.Doc.Review.Patch); why != "" {
+			if len(found) > 0 {
+				r.Ignored = append(r.Ignored, Ignored{Comment: ci, Why: why, Findings: found})
+			}
+			continue
+		}
+		for _, i := range found {
+			fd := &r.Findings[i]
+			fd.Decision, fd.DecidedBy, fd.Decider = word, ci, c.Author
+		}
+		if len(found) == 0 && f.Compared {
 			r.Stale = append(r.Stale, ci)
 		}
 	}
+}
+
+// fileOf is the description the decision c names: the file it resolves
+// to, else (it does not resolve) the one its path names.
+func (r *Result) fileOf(c *exchange.Comment, res *anchor.Resolution) *File {
+	for _, f := range r.Files {
+		if res != nil && res.Resolved && res.File == f.Diff || (res == nil || !res.Resolved) && names(f, c.Path) {
+			return f
+		}
+	}
+	return nil
 }
 
 func names(f *File, path string) bool {
 	return path == f.Path || path == f.Diff.OldName || path == f.Diff.NewName
 }
 
-// compared reports whether the file path names was compared: a decision
-// on a file that could not be compared is not known to be stale.
-func (r *Result) compared(path string) bool {
-	for _, f := range r.Files {
-		if names(f, path) {
-			return f.Compared
-		}
-	}
-	return false
-}
-
 // judge sets the status and verdict: a rejected or undecided breaking
 // change of an exact comparison fails (Block); a file not compared makes
-// the axis partial or unavailable (at least Hold); a derived comparison
+// the axis partial (a comparison cut short, or other files compared) or
+// unavailable (at least Hold); a derived comparison
 // neither fails nor lifts the gate (Hold); approved breaking changes
 // warn, and no breaking change passes (Ship).
 func (r *Result) judge() {
@@ -246,17 +266,18 @@ func (r *Result) judge() {
 			gatedFail = true
 		}
 	}
-	compared := 0
+	compared, cut := 0, false
 	for _, f := range r.Files {
 		if f.Compared {
 			compared++
 			r.Derived = r.Derived || f.Derived
 		}
+		cut = cut || f.Cut
 	}
 	switch {
 	case gatedFail:
 		r.Status, r.Verdict = Fail, Block
-	case compared == 0:
+	case compared == 0 && !cut:
 		r.Status, r.Verdict = Unavailable, Hold
 	case compared < len(r.Files):
 		r.Status, r.Verdict = Partial, Hold
@@ -293,7 +314,7 @@ func (r *Result) StatusWords() string {
 	for _, f := range r.Files {
 		if f.Compared {
 			compared++
-		} else if r.Status == Unavailable {
+		} else if r.Status == Unavailable || f.Cut {
 			parts = append(parts, f.Path+" not compared: "+f.Reason)
 		}
 	}
@@ -312,8 +333,8 @@ func (r *Result) StatusWords() string {
 	return status + " (" + strings.Join(parts, "; ") + ")"
 }
 
-// breakingWords is "2 breaking, undecided", "3 breaking: 1 approved, 2
-// undecided" or "no breaking change".
+// breakingWords is "2 breaking, undecided", "3 breaking: 2 undecided, 1
+// approved by hduran" or "no breaking change".
 func (r *Result) breakingWords() string {
 	if r.Breaking == 0 {
 		return "no breaking change"
@@ -322,9 +343,9 @@ func (r *Result) breakingWords() string {
 	for _, w := range []struct {
 		n    int
 		word string
-	}{{r.Rejected, "rejected"}, {r.Undecided, "undecided"}, {r.Approved, "approved"}} {
+	}{{r.Rejected, Rejected}, {r.Undecided, "undecided"}, {r.Approved, Approved}} {
 		if w.n > 0 {
-			split = append(split, fmt.Sprintf("%d %s", w.n, w.word))
+			split = append(split, fmt.Sprintf("%d %s", w.n, w.word)+r.deciders(w.word))
 		}
 	}
 	if len(split) == 1 {
@@ -332,4 +353,21 @@ func (r *Result) breakingWords() string {
 		return fmt.Sprintf("%d breaking, %s", r.Breaking, word)
 	}
 	return fmt.Sprintf("%d breaking: %s", r.Breaking, strings.Join(split, ", "))
+}
+
+// deciders is " by hduran, mlefèvre": who made the decisions word on
+// breaking findings, in the findings' order, or "".
+func (r *Result) deciders(word string) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == Breaking && f.Decision == word && !seen[f.Decider] {
+			seen[f.Decider] = true
+			names = append(names, f.Decider)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " by " + strings.Join(names, ", ")
 }

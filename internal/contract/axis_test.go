@@ -1,6 +1,8 @@
 package contract_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +31,7 @@ func evaluate(t *testing.T, r *contracttest.Repo, noTree bool, comments ...strin
 			t.Fatal(err)
 		}
 	}
-	return contract.Evaluate(an.Index, an.Doc.Review.Comments, tree, &contract.Cache{}), an
+	return contract.Evaluate(context.Background(), an, contract.Options{Tree: tree, Cache: &contract.Cache{}}), an
 }
 
 // breaking lists the breaking findings as "summary @ patch line text".
@@ -119,9 +121,18 @@ func TestEvaluateSummary(t *testing.T) {
 	}
 }
 
-// decision is a comment deciding the change summarized.
-func decision(id, path, word, summary string) string {
-	return `{"id": "` + id + `", "path": "` + path + `", "side": "RIGHT", "start_line": 1, "body": ` + quote(contract.DecisionLine(word, summary)+"\nWe announced it.") + `}`
+// decision is a comment by hduran, on the first RIGHT line of path's
+// first hunk in repo's patch, deciding the change summarized.
+func decision(repo *contracttest.Repo, id, path, word, summary string) string {
+	return decisionBy(repo, id, path, word, summary, `"author": "hduran"`)
+}
+
+// decisionBy is decision with the members extra (an author, a state, an
+// anchor) in place of the author: the later of two members wins.
+func decisionBy(repo *contracttest.Repo, id, path, word, summary, extra string) string {
+	line := contracttest.FirstLine(repo.Patch, path)
+	return fmt.Sprintf(`{"id": %q, "path": %q, "side": "RIGHT", "start_line": %d, "body": %s, %s}`,
+		id, path, line, quote(contract.DecisionLine(word, summary)+"\nWe announced it."), extra)
 }
 
 func quote(s string) string { return jsontext.Quote(s) }
@@ -148,16 +159,16 @@ func TestEvaluateDecisions(t *testing.T) {
 		want     string
 		stale    int
 	}{
-		{"one approved", []string{decision("c1", "openapi.yaml", contract.Approved, del)},
-			"contract: fail (2 breaking: 1 undecided, 1 approved) · verdict: Block", 0},
-		{"both approved", []string{decision("c1", "openapi.yaml", contract.Approved, del), decision("c2", "openapi.yaml", contract.Approved, limit)},
-			"contract: warn (2 breaking, approved) · verdict: Ship", 0},
-		{"one rejected", []string{decision("c1", "openapi.yaml", contract.Approved, del), decision("c2", "openapi.yaml", contract.Rejected, limit)},
-			"contract: fail (2 breaking: 1 rejected, 1 approved) · verdict: Block", 0},
-		{"the later decision wins", []string{decision("c1", "openapi.yaml", contract.Rejected, del), decision("c2", "openapi.yaml", contract.Approved, limit), decision("c3", "openapi.yaml", contract.Approved, del)},
-			"contract: warn (2 breaking, approved) · verdict: Ship", 0},
-		{"stale", []string{decision("c1", "openapi.yaml", contract.Approved, del), decision("c2", "openapi.yaml", contract.Approved, limit), decision("c3", "openapi.yaml", contract.Approved, "GET /gone: API removed")},
-			"contract: warn (2 breaking, approved; 1 stale decision) · verdict: Ship", 1},
+		{"one approved", []string{decision(repo, "c1", "openapi.yaml", contract.Approved, del)},
+			"contract: fail (2 breaking: 1 undecided, 1 approved by hduran) · verdict: Block", 0},
+		{"both approved", []string{decision(repo, "c1", "openapi.yaml", contract.Approved, del), decision(repo, "c2", "openapi.yaml", contract.Approved, limit)},
+			"contract: warn (2 breaking, approved by hduran) · verdict: Ship", 0},
+		{"one rejected", []string{decision(repo, "c1", "openapi.yaml", contract.Approved, del), decision(repo, "c2", "openapi.yaml", contract.Rejected, limit)},
+			"contract: fail (2 breaking: 1 rejected by hduran, 1 approved by hduran) · verdict: Block", 0},
+		{"the later decision wins", []string{decision(repo, "c1", "openapi.yaml", contract.Rejected, del), decision(repo, "c2", "openapi.yaml", contract.Approved, limit), decision(repo, "c3", "openapi.yaml", contract.Approved, del)},
+			"contract: warn (2 breaking, approved by hduran) · verdict: Ship", 0},
+		{"stale", []string{decision(repo, "c1", "openapi.yaml", contract.Approved, del), decision(repo, "c2", "openapi.yaml", contract.Approved, limit), decision(repo, "c3", "openapi.yaml", contract.Approved, "GET /gone: API removed")},
+			"contract: warn (2 breaking, approved by hduran; 1 stale decision) · verdict: Ship", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, _ := evaluate(t, repo, false, tc.comments...)
@@ -312,5 +323,108 @@ func TestCompareCircularRef(t *testing.T) {
 	cs, err := contract.Compare("openapi.yaml", []byte(c.YAML()), []byte(c.NarrowAmount().YAML()))
 	if err != nil || len(cs) == 0 || cs[0].Severity != contract.Breaking || !strings.Contains(cs[0].Summary, "`amount`") {
 		t.Errorf("got %+v, %v; want the narrowed amount, breaking, first", cs, err)
+	}
+}
+
+// TestEvaluateRenamedDescription: a description renamed to a name the
+// axis would not pick (api/openapi.yaml to api/spec.yaml) is still a
+// description: its new text is compared with its old name's, with and
+// without a working tree, and a pure rename changes nothing.
+func TestEvaluateRenamedDescription(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	t.Run("renamed and an endpoint removed", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), ""}, "api/spec.yaml": {"", v.RemoveDelete().YAML()}}, "-M")
+		if !strings.Contains(strings.Join(repo.Patch, "\n"), "rename to api/spec.yaml") {
+			t.Fatalf("git did not see a rename:\n%s", strings.Join(repo.Patch, "\n"))
+		}
+		for _, noTree := range []bool{false, true} {
+			res, an := evaluate(t, repo, noTree)
+			if noTree {
+				// the hunks alone cannot be rebuilt: not compared, never passing
+				if res.Status != contract.Unavailable || res.Verdict != contract.Hold {
+					t.Errorf("no tree: got %s, want unavailable, Hold", res.Summary())
+				}
+				continue
+			}
+			got := breaking(res, an)
+			if res.Status != contract.Fail || res.Verdict != contract.Block || len(got) != 1 || !strings.Contains(got[0], "DELETE /orders/{id}") {
+				t.Errorf("got %s %q, want the removed DELETE, Block", res.Summary(), got)
+			}
+			if len(res.Files) != 1 || res.Files[0].Path != "api/spec.yaml" {
+				t.Errorf("files: got %+v, want api/spec.yaml", res.Files)
+			}
+		}
+	})
+	t.Run("renamed only", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), ""}, "api/spec.yaml": {"", v.YAML()}}, "-M")
+		res, _ := evaluate(t, repo, true)
+		if res.Status != contract.Pass || res.Verdict != contract.Ship || len(res.Findings) != 0 {
+			t.Errorf("got %s %+v, want pass, Ship, nothing changed", res.Summary(), res.Findings)
+		}
+	})
+	t.Run("renamed to a description's name", func(t *testing.T) {
+		repo := contracttest.NewRepo(t, map[string][2]string{"api/spec.yaml": {v.YAML(), ""}, "api/openapi.yaml": {"", v.RemoveDelete().YAML()}}, "-M")
+		res, an := evaluate(t, repo, false)
+		if got := breaking(res, an); res.Verdict != contract.Block || len(got) != 1 {
+			t.Errorf("got %s %q, want the removed DELETE, Block", res.Summary(), got)
+		}
+	})
+}
+
+// TestDecisionsFromThoseAllowed: only an active, anchored comment by a
+// person decides; an agent's, an anonymous one, and orphaned, dismissed,
+// stale or misspelt states never do (issue 44: the agent's "contract:
+// approved" through lreview_add_comment turned Block into Ship). The
+// decisions that do not count are kept with why; those that do name
+// their decider.
+func TestDecisionsFromThoseAllowed(t *testing.T) {
+	v := contracttest.Orders("3.0.3")
+	repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), v.RemoveDelete().YAML()}})
+	const del = "DELETE /orders/{id}: api removed without deprecation"
+	res, _ := evaluate(t, repo, false)
+	if len(res.Findings) == 0 || !strings.EqualFold(res.Findings[0].Summary, del) {
+		t.Fatalf("findings: %+v", res.Findings)
+	}
+	summary := res.Findings[0].Summary
+	const block = "contract: fail (1 breaking, undecided) · verdict: Block"
+	for _, tc := range []struct {
+		name, extra, want, why string
+	}{
+		{"a person", `"author": "hduran"`, "contract: warn (1 breaking, approved by hduran) · verdict: Ship", ""},
+		{"a person, active", `"author": "mlefèvre", "state": "active"`, "contract: warn (1 breaking, approved by mlefèvre) · verdict: Ship", ""},
+		{"the agent", `"author": "assistant"`, block, "its author assistant is an agent"},
+		{"the agent, capitalised", `"author": " Assistant "`, block, "is an agent"},
+		{"a bot account", `"author": "copilot[bot]"`, block, "is an agent"},
+		{"no author", `"state": "active"`, block, "names no author"},
+		{"orphaned", `"author": "anyone", "state": "orphaned"`, block, "it is orphaned, not active"},
+		{"dismissed", `"author": "hduran", "state": "dismissed"`, block, "it is dismissed, not active"},
+		{"stale", `"author": "hduran", "state": "stale"`, block, "it is stale, not active"},
+		{"a misspelt state", `"author": "hduran", "state": "Active"`, block, `in the state "Active"`},
+		{"not anchored", `"author": "anyone", "start_line": 9999`, block, "does not anchor"},
+		{"a snippet of other lines", `"author": "hduran", "snippet": "operationId: nowhere"`, block, "snippet is not what its lines hold"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _ := evaluate(t, repo, false, decisionBy(repo, "c1", "api/openapi.yaml", contract.Approved, summary, tc.extra))
+			if got := res.Summary(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if tc.why == "" {
+				if len(res.Ignored) != 0 || res.Findings[0].DecidedBy != 0 {
+					t.Errorf("ignored %+v, decided by %d; want c1 to decide", res.Ignored, res.Findings[0].DecidedBy)
+				}
+				return
+			}
+			if len(res.Ignored) != 1 || !strings.Contains(res.Ignored[0].Why, tc.why) || len(res.Stale) != 0 {
+				t.Errorf("ignored %+v, stale %v; want c1 ignored: %q", res.Ignored, res.Stale, tc.why)
+			}
+		})
+	}
+	// A person's decision counts beside an agent's later one, which
+	// neither overrides it nor is stale.
+	res, _ = evaluate(t, repo, false,
+		decisionBy(repo, "c1", "api/openapi.yaml", contract.Rejected, summary, `"author": "hduran"`),
+		decisionBy(repo, "c2", "api/openapi.yaml", contract.Approved, summary, `"author": "assistant"`))
+	if got, want := res.Summary(), "contract: fail (1 breaking, rejected by hduran) · verdict: Block"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

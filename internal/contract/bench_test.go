@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -31,7 +32,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	b.Run("axis-8MB-no-spec", func(b *testing.B) {
 		var c contract.Cache
 		for b.Loop() {
-			if r := contract.Evaluate(an.Index, an.Doc.Review.Comments, nil, &c); r.Applies() {
+			if r := contract.Evaluate(context.Background(), an, contract.Options{Cache: &c}); r.Applies() {
 				b.Fatal("the generated review changes no description")
 			}
 		}
@@ -52,7 +53,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	spec := anchor.CheckDocument(exchange.Parse(src), nil)
 	b.Run("axis-spec-cold", func(b *testing.B) {
 		for b.Loop() {
-			if r := contract.Evaluate(spec.Index, spec.Doc.Review.Comments, tree.Snapshot(), &contract.Cache{}); r.Status != contract.Fail {
+			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Snapshot(), Cache: &contract.Cache{}}); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}
@@ -60,7 +61,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	b.Run("axis-spec-warm", func(b *testing.B) {
 		var c contract.Cache
 		for b.Loop() {
-			if r := contract.Evaluate(spec.Index, spec.Doc.Review.Comments, tree.Snapshot(), &c); r.Status != contract.Fail {
+			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Snapshot(), Cache: &c}); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}

@@ -67,6 +67,10 @@ var (
 // then the file with the hunks reversed), or the LEFT image when it holds
 // the LEFT lines. The error says why neither works.
 func Rebuild(p *exchange.Patch, f *anchor.FileDiff, t *worktree.Tree) (Sides, error) {
+	if f.Status == anchor.Renamed && !f.Binary && len(f.Hunks) == 0 {
+		// Both sides are one text: nothing to read, nothing changed.
+		return Sides{How: "the patch (renamed, its text unchanged)"}, nil
+	}
 	if f.Binary || len(f.Hunks) == 0 {
 		return Sides{}, errBinary
 	}

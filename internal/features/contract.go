@@ -1,7 +1,9 @@
 package features
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -18,10 +20,11 @@ import (
 // breaking change" write the decision as a comment on that line.
 
 // Contract runs the axis on the review, reading the descriptions' files
-// from t (nil: the patch alone). A review that changes no description
-// pays one look at its file names.
-func Contract(a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
-	return contract.Evaluate(a.Index, a.Doc.Review.Comments, t, c)
+// from t (nil: the patch alone), within the default budget, until ctx
+// ends. A review that changes no description pays one look at its file
+// names.
+func Contract(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
+	return contract.Evaluate(ctx, a, contract.Options{Tree: t, Cache: c})
 }
 
 // ContractDiagnostics places the axis's findings in the review: breaking
@@ -42,7 +45,7 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 		}
 	}
 	for i := range res.Findings {
-		out = append(out, findingDiagnostic(a, res, &res.Findings[i]))
+		out = append(out, findingDiagnostic(a, res, i))
 	}
 	for _, ci := range res.Stale {
 		c := a.Doc.Review.Comments[ci]
@@ -83,7 +86,9 @@ func verdictDiagnostic(a *anchor.Analysis, res *contract.Result) (exchange.Diagn
 		Code: exchange.CodeContractVerdict, Message: res.Summary()}, true
 }
 
-func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Finding) exchange.Diagnostic {
+// findingDiagnostic is the diagnostic of res.Findings[i].
+func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange.Diagnostic {
+	f := &res.Findings[i]
 	d := exchange.Diagnostic{Range: findingRange(a, f), Code: exchange.CodeContractChange, Severity: exchange.SeverityHint}
 	if f.Severity != contract.Breaking {
 		d.Message = fmt.Sprintf("%s (%s)", f.Summary, f.Severity)
@@ -93,15 +98,20 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, f *contract.Fin
 	var b strings.Builder
 	b.WriteString(f.Summary + " — breaking")
 	switch f.Decision {
-	case contract.Approved:
+	case contract.Approved, contract.Rejected:
 		d.Severity = exchange.SeverityWarning
-		fmt.Fprintf(&b, ", approved in %s: %s", commentName(a, f.DecidedBy), f.Why)
-	case contract.Rejected:
-		d.Severity = exchange.SeverityError
-		fmt.Fprintf(&b, ", rejected in %s: %s", commentName(a, f.DecidedBy), f.Why)
+		if f.Decision == contract.Rejected {
+			d.Severity = exchange.SeverityError
+		}
+		fmt.Fprintf(&b, ", %s by %s in %s: %s", f.Decision, f.Decider, commentName(a, f.DecidedBy), f.Why)
 	default:
 		d.Severity = exchange.SeverityError
 		fmt.Fprintf(&b, ": %s; undecided: approve or reject it", f.Why)
+	}
+	for _, ig := range res.Ignored {
+		if slices.Contains(ig.Findings, i) {
+			fmt.Fprintf(&b, "; %s's decision does not count: %s", commentName(a, ig.Comment), ig.Why)
+		}
 	}
 	if f.File.Derived {
 		d.Severity = exchange.SeverityWarning
@@ -155,9 +165,9 @@ func ContractLens(a *anchor.Analysis, res *contract.Result) (Lens, bool) {
 // ContractActions are "Approve this breaking change" and "Reject this
 // breaking change" for each breaking finding on the patch lines between
 // start and end: a new comment on that line whose body's first line is
-// the decision (contract.DecisionLine), or, when a comment decides it
-// already, that first line changed (the other words kept). Each settles
-// the finding's diagnostic.
+// the decision (contract.DecisionLine), or, when the author's own comment
+// decides it already, that first line changed (the other words kept).
+// Each settles the finding's diagnostic.
 func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, opts ActionOptions) []Action {
 	var out []Action
 	for i := range res.Findings {
@@ -169,7 +179,7 @@ func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, o
 		if rg.End < start || rg.Start > end {
 			continue
 		}
-		d := findingDiagnostic(a, res, f)
+		d := findingDiagnostic(a, res, i)
 		for _, w := range []struct{ word, title string }{{contract.Approved, "Approve"}, {contract.Rejected, "Reject"}} {
 			if f.Decision == w.word {
 				continue
@@ -191,7 +201,9 @@ func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, o
 // decisionEdit writes the decision word on finding f.
 func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts ActionOptions) (exchange.Edit, bool) {
 	line := contract.DecisionLine(word, f.Summary)
-	if f.DecidedBy >= 0 {
+	// Another person's decision is theirs: the action adds the author's
+	// own, which wins as the later one, rather than rewording it.
+	if f.DecidedBy >= 0 && a.Doc.Review.Comments[f.DecidedBy].Author == opts.author() {
 		c := a.Doc.Review.Comments[f.DecidedBy]
 		n := c.Member("body")
 		if n == nil || n.Kind != exchange.KindString {

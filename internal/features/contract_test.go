@@ -1,6 +1,8 @@
 package features
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +23,7 @@ func contractAnalysis(t *testing.T, repo *contracttest.Repo, text string) (*anch
 		t.Fatal(err)
 	}
 	a := anchor.CheckDocument(exchange.Parse([]byte(text)), nil)
-	return a, Contract(a, tree, &contract.Cache{})
+	return a, Contract(context.Background(), a, tree, &contract.Cache{})
 }
 
 // diagWords are the axis's diagnostics as "code severity: message" and
@@ -43,13 +45,15 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo.Root, "legacy", "swagger.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stale := `{"id": "c1", "path": "openapi.yaml", "side": "RIGHT", "start_line": 1, "state": "orphaned", "body": "contract: rejected — GET /gone: API removed without deprecation\nold"}`
-	a, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale))
+	line := contracttest.FirstLine(repo.Patch, "openapi.yaml")
+	stale := fmt.Sprintf(`{"id": "c1", "author": "hduran", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: rejected — GET /gone: API removed without deprecation\nold"}`, line)
+	byAgent := fmt.Sprintf(`{"id": "c2", "author": "assistant", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: approved — DELETE /orders/{id}: API removed without deprecation"}`, line)
+	a, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale, byAgent))
 	got := diagWords(a, ContractDiagnostics(a, res))
 	for _, want := range []string{
 		"contract-verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block @ {",
 		`contract-unavailable warning: the contract of legacy/swagger.json was not compared: legacy/swagger.json: the working tree's file holds neither side of the patch's hunks; the verdict cannot pass without it @ "diff --git a/legacy/swagger.json b/legacy/swagger.json"`,
-		`contract-breaking error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it @ "-    \"delete\":"`,
+		`contract-breaking error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it; c2's decision does not count: its author assistant is an agent: a person decides @ "-    \"delete\":"`,
 		`contract-change hint: GET /customers: endpoint added (non-breaking) @ "+    \"get\":"`,
 		`contract-decision-stale warning: c1 decides "GET /gone: API removed without deprecation", a change openapi.yaml no longer makes: the decision is stale @ "contract: rejected — GET /gone: API removed without deprecation\nold"`,
 	} {

@@ -11,14 +11,21 @@ import "strings"
 const verdictHead = "**Verdict: "
 
 // VerdictSection is the section: "**Verdict: Block** — contract: fail (2
-// breaking, undecided)" and the undecided changes as a list.
-func VerdictSection(verdict, axis string, undecided []string) string {
+// breaking, undecided)", the undecided changes as a list, then the
+// decided ones, each with who decided it ("DELETE /orders/{id}: … —
+// approved by hduran").
+func VerdictSection(verdict, axis string, undecided, decided []string) string {
 	var b strings.Builder
 	b.WriteString(verdictHead + verdict + "** — " + axis)
-	if len(undecided) > 0 {
-		b.WriteString("\n\nBreaking changes without a decision:\n")
-		for _, u := range undecided {
-			b.WriteString("\n- " + u)
+	for _, list := range []struct {
+		head  string
+		items []string
+	}{{"Breaking changes without a decision:", undecided}, {"Breaking changes decided:", decided}} {
+		if len(list.items) > 0 {
+			b.WriteString("\n\n" + list.head + "\n")
+			for _, u := range list.items {
+				b.WriteString("\n- " + u)
+			}
 		}
 	}
 	return b.String()

@@ -5,8 +5,10 @@ import "testing"
 // TestVerdictSectionRoundTrip: the verdict section an export writes after
 // the summary is not read back into the summary.
 func TestVerdictSectionRoundTrip(t *testing.T) {
-	section := VerdictSection("Block", "contract: fail (1 breaking, undecided)", []string{"DELETE /orders/{id}: API removed without deprecation"})
-	want := "**Verdict: Block** — contract: fail (1 breaking, undecided)\n\nBreaking changes without a decision:\n\n- DELETE /orders/{id}: API removed without deprecation"
+	section := VerdictSection("Block", "contract: fail (1 breaking, undecided)", []string{"DELETE /orders/{id}: API removed without deprecation"},
+		[]string{"GET /orders: the `query` request parameter `limit` became required — approved by hduran in c2"})
+	want := "**Verdict: Block** — contract: fail (1 breaking, undecided)\n\nBreaking changes without a decision:\n\n- DELETE /orders/{id}: API removed without deprecation" +
+		"\n\nBreaking changes decided:\n\n- GET /orders: the `query` request parameter `limit` became required — approved by hduran in c2"
 	if section != want {
 		t.Errorf("got %q, want %q", section, want)
 	}

@@ -26,7 +26,9 @@ type testClient struct {
 	mu          sync.Mutex
 	diagnostics map[protocol.DocumentURI][]publishedDiagnostics
 	logs        []string
-	notify      chan struct{}
+	// messages are the window/showMessage notifications' texts.
+	messages []string
+	notify   chan struct{}
 	// versionsOnly makes the client note which versions got diagnostics
 	// without decoding them, so that benchmarks time the server rather
 	// than this client's decoding.
@@ -194,6 +196,12 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		_ = json.Unmarshal(req.Params(), &p)
 		c.mu.Lock()
 		c.logs = append(c.logs, p.Message)
+		c.mu.Unlock()
+	case "window/showMessage":
+		var p protocol.ShowMessageParams
+		_ = json.Unmarshal(req.Params(), &p)
+		c.mu.Lock()
+		c.messages = append(c.messages, p.Message)
 		c.mu.Unlock()
 	}
 	select {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"slices"
 	"sync"
 
@@ -23,6 +24,14 @@ import (
 // version with the files it was read from: a publish, the lenses and the
 // code actions of one version compute it once, and again only when one
 // of those files changed on disk.
+//
+// A comparison is bounded (contract.Budget) and runs once per pair of
+// texts at a time, one at a time (contract.Cache): a publish waits for
+// it with its version's context, which a newer version cancels (the
+// publish is then dropped, and the newer version's joins the same
+// comparison when the description's texts are the same, or starts its
+// own), and the exit cancels; neither waits for oasdiff to end. A
+// result cut short that way is not kept for the version.
 
 // contractState is the session's contract axis: its comparisons, and the
 // result of the versions asked last. mu is a leaf: nothing else is
@@ -47,7 +56,7 @@ const maxContractMemo = 16
 
 // contractResult is the axis of an analysis of the review at docURI, or
 // nil when the review changes no description.
-func (s *Server) contractResult(docURI protocol.DocumentURI, an *anchor.Analysis) *contract.Result {
+func (s *Server) contractResult(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) *contract.Result {
 	if !contract.HasSpec(an.Index) {
 		return nil
 	}
@@ -60,7 +69,10 @@ func (s *Server) contractResult(docURI protocol.DocumentURI, an *anchor.Analysis
 	if ok && m.tree == (t != nil) && slices.Equal(m.files, files) {
 		return m.res
 	}
-	res := features.Contract(an, t, &st.cache)
+	res := features.Contract(ctx, an, t, &st.cache)
+	if ctx.Err() != nil || cutShort(res) {
+		return res // for this caller only: the next one compares again, or finds it cached
+	}
 	st.mu.Lock()
 	if st.byVer == nil || len(st.byVer) >= maxContractMemo {
 		st.byVer = map[*anchor.Analysis]contractMemo{}
@@ -68,6 +80,16 @@ func (s *Server) contractResult(docURI protocol.DocumentURI, an *anchor.Analysis
 	st.byVer[an] = contractMemo{res: res, tree: t != nil, files: files}
 	st.mu.Unlock()
 	return res
+}
+
+// cutShort reports whether a comparison of res was cut short.
+func cutShort(res *contract.Result) bool {
+	for _, f := range res.Files {
+		if f.Cut {
+			return true
+		}
+	}
+	return false
 }
 
 // specFiles are the working tree's files of the descriptions the review
@@ -79,8 +101,11 @@ func specFiles(t *worktree.Tree, an *anchor.Analysis) []*worktree.File {
 	}
 	var out []*worktree.File
 	for _, fd := range an.Index.Files {
+		if contract.SpecName(fd) == "" {
+			continue
+		}
 		for _, name := range []string{fd.NewName, fd.OldName} {
-			if name != "" && contract.IsSpec(name) {
+			if name != "" {
 				f, _ := t.Read(name)
 				out = append(out, f)
 			}
@@ -90,8 +115,8 @@ func specFiles(t *worktree.Tree, an *anchor.Analysis) []*worktree.File {
 }
 
 // contractDiagnostics are the axis's diagnostics of the review at docURI.
-func (s *Server) contractDiagnostics(docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
-	res := s.contractResult(docURI, an)
+func (s *Server) contractDiagnostics(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
+	res := s.contractResult(ctx, docURI, an)
 	if res == nil {
 		return nil
 	}
@@ -100,8 +125,8 @@ func (s *Server) contractDiagnostics(docURI protocol.DocumentURI, an *anchor.Ana
 
 // contractLens is the axis and verdict's lens, and the diagnostics the
 // problems lens counts with the document's own.
-func (s *Server) contractLens(docURI protocol.DocumentURI, an *anchor.Analysis) (features.Lens, []exchange.Diagnostic, bool) {
-	res := s.contractResult(docURI, an)
+func (s *Server) contractLens(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) (features.Lens, []exchange.Diagnostic, bool) {
+	res := s.contractResult(ctx, docURI, an)
 	if res == nil {
 		return features.Lens{}, nil, false
 	}
@@ -111,11 +136,11 @@ func (s *Server) contractLens(docURI protocol.DocumentURI, an *anchor.Analysis) 
 
 // contractActions are the decisions on the breaking changes in span, as
 // quick fixes of their diagnostics.
-func (s *Server) contractActions(docURI protocol.DocumentURI, an *anchor.Analysis, req actionRequest) []protocol.CodeAction {
+func (s *Server) contractActions(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis, req actionRequest) []protocol.CodeAction {
 	if !req.wants(protocol.QuickFix) && !req.wants(protocol.RefactorRewrite) {
 		return nil
 	}
-	res := s.contractResult(docURI, an)
+	res := s.contractResult(ctx, docURI, an)
 	if res == nil {
 		return nil
 	}

@@ -102,14 +102,14 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	}
 	c.change(u, 2, nil, text)
 	all = c.waitDiagnostics(u, 2)
-	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityInformation || v.Message != "contract: warn (1 breaking, approved) · verdict: Ship" {
+	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityInformation || v.Message != "contract: warn (1 breaking, approved by user) · verdict: Ship" {
 		t.Errorf("verdict after approving: got %+v", v)
 	}
 	ds = contractDiags(all)
-	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(ds[0].Message, "breaking, approved in c1") {
-		t.Errorf("after approving: got %+v, want one warning approved in c1", ds)
+	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(ds[0].Message, "breaking, approved by user in c1") {
+		t.Errorf("after approving: got %+v, want one warning approved by user in c1", ds)
 	}
-	if got := lensTitles(t, c, u); !containsString(got, "contract: warn (1 breaking, approved) · verdict: Ship") {
+	if got := lensTitles(t, c, u); !containsString(got, "contract: warn (1 breaking, approved by user) · verdict: Ship") {
 		t.Errorf("lenses after approving: got %q", got)
 	}
 	// Rejecting it now changes the decision's first line in place.
@@ -136,7 +136,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	}
 	c.change(u, 3, nil, text)
 	ds = contractDiags(c.waitDiagnostics(u, 3))
-	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityError || !strings.Contains(ds[0].Message, "rejected in c1") {
+	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityError || !strings.Contains(ds[0].Message, "rejected by user in c1") {
 		t.Errorf("after rejecting: got %+v", ds)
 	}
 }

@@ -169,6 +169,7 @@ func initialize(ctx context.Context, v *requestView, p *initializeParams) (*init
 	v.state = stateInitialized
 	v.mu.Unlock()
 	v.initWorktree(p.workspaceParams, p.Capabilities.Workspace)
+	v.applyScopeSettings()
 	return &initializeResult{
 		Capabilities: ServerCapabilities(enc, p.showsDocuments()),
 		ServerInfo:   &protocol.ServerInfo{Name: "lreview-lsp", Version: v.opts.Version},

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,7 +43,7 @@ func TestPollNoticesASourceSaved(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(120 * time.Millisecond) // two rounds: the file's first stamp is seen
+	time.Sleep(2 * pollSlices * 50 * time.Millisecond) // two cycles: the file's first stamp is seen
 	saved := time.Now()
 	later := saved.Add(time.Hour)
 	if err := os.WriteFile(s.source, []byte(testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)")), 0o644); err != nil {
@@ -53,4 +54,73 @@ func TestPollNoticesASourceSaved(t *testing.T) {
 	if took := time.Since(saved); took > 2*time.Second {
 		t.Errorf("source-changed came %v after the save, want within 2s", took)
 	}
+}
+
+// TestPollCycleWork: idle, the poller looks at each of 2,000 reviewed
+// files once per cycle, a part of them each round, opening each
+// directory once per round rather than walking every file's path from
+// the root; what it costs is BenchmarkPollCycle's.
+func TestPollCycleWork(t *testing.T) {
+	root := t.TempDir()
+	names := pollTree(t, root, maxPolled)
+	s := NewServer(Options{})
+	s.wt.folders = []string{root}
+	review := protocol.DocumentURI(uri.File(filepath.Join(root, "x.review.json")))
+	s.wt.polled[review] = names
+	p := &patchPoll{seen: map[pollKey]fileStamp{}}
+	for round := range pollSlices {
+		before, seen := p.lookups, len(p.seen)
+		s.pollRound(p)
+		if got, most := len(p.seen)-seen, (maxPolled+pollSlices-1)/pollSlices; got > most || got == 0 {
+			t.Errorf("round %d looked at %d new files, want 1 to %d (a part)", round, got, most)
+		}
+		// pollTree puts ten files in a directory: a part's directories
+		// are a tenth of its files, give or take the part's edges, and
+		// their parents a few more (each opened once, from its parent).
+		// Walking each file's path from the root was four opens a file.
+		if got, most := p.lookups-before, (maxPolled/pollSlices+1)*11/10+10; got > most {
+			t.Errorf("round %d: %d lookups, want at most %d (a file each, a directory each)", round, got, most)
+		}
+	}
+	if len(p.seen) != maxPolled {
+		t.Errorf("a cycle looked at %d files, want %d", len(p.seen), maxPolled)
+	}
+	// Idle: a second cycle sees no change.
+	for range pollSlices {
+		if changed := s.pollRound(p); len(changed) > 0 {
+			t.Errorf("idle round: got changes in %v", changed)
+		}
+	}
+	// A file changed is seen within the cycle.
+	changed := filepath.Join(root, filepath.FromSlash(names[1234]))
+	if err := os.WriteFile(changed, []byte("package p // changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var hits []protocol.DocumentURI
+	for range pollSlices {
+		hits = append(hits, s.pollRound(p)...)
+	}
+	if len(hits) != 1 || hits[0] != review {
+		t.Errorf("a cycle after %s changed: got %v, want [%s]", names[1234], hits, review)
+	}
+}
+
+// pollTree writes n files under root, ten to a directory three levels
+// down (internal/pkgNN/subNN/file_N.go, as a Go module's tree is), and
+// returns their paths relative to root in slash form.
+func pollTree(tb testing.TB, root string, n int) []string {
+	tb.Helper()
+	var names []string
+	for i := range n {
+		rel := fmt.Sprintf("internal/pkg%02d/sub%02d/file_%d.go", i/100, i/10%10, i)
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("package p\n"), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		names = append(names, rel)
+	}
+	return names
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -29,14 +31,56 @@ import (
 // modification time and kept as that one analysis: no snapshots, no
 // history. An open review stands for its file on disk.
 
-// The scan's bounds: a workspace is not searched without end.
+// The scan's bounds: a workspace is not searched without end. A scan
+// that stops at one says so to the person, once per root and bound.
 const (
-	// maxScopeReviews is how many review files the scan keeps (the first
-	// in path order).
+	// maxScopeReviews is how many review files the scan keeps (the
+	// shallowest first, then in path order).
 	maxScopeReviews = 64
 	// maxScanEntries bounds the directory entries a scan visits.
 	maxScanEntries = 200_000
+	// maxScanDepth bounds how deep under a root the scan goes.
+	maxScanDepth = 64
+	// maxScanWork bounds the glob segments a scan matches (path.Match
+	// calls): with the default glob, one an entry.
+	maxScanWork = 4 * maxScanEntries
+	// maxScanWait bounds how long a request waits for the first scan,
+	// which the answer needs: a hover in a source file while the scan
+	// runs would otherwise be empty.
+	maxScanWait = 3 * time.Second
 )
+
+// scanLimits are a walk's bounds (tests walk with small ones).
+type scanLimits struct{ entries, depth, work int }
+
+// defaultScanLimits are the walk's bounds.
+func defaultScanLimits() scanLimits {
+	return scanLimits{entries: maxScanEntries, depth: maxScanDepth, work: maxScanWork}
+}
+
+// scanState orders the walks and the re-reads of review files.
+type scanState struct {
+	// mu is held by a walk (scanReviews) or a re-read (rereadReviews):
+	// one never stores a read older than the other's.
+	mu sync.Mutex
+	// first is closed once the first walk is done.
+	first     chan struct{}
+	firstOnce sync.Once
+	// walks counts the walks done; beforeWalk, when set, runs as one
+	// starts (tests).
+	walks      int
+	beforeWalk func()
+	// said are the bounds already reported, by root and bound.
+	said map[string]bool
+	// walked is when the last walk ended, and took how long it took
+	// (the poller walks again after a multiple of it).
+	walked time.Time
+	took   time.Duration
+}
+
+func newScanState() *scanState {
+	return &scanState{first: make(chan struct{}), said: map[string]bool{}}
+}
 
 // defaultReviewGlobs is the setting reviews' default.
 func defaultReviewGlobs() []string { return []string{"**/*.review.json"} }
@@ -72,16 +116,13 @@ func (s *Server) scopeRoots() []string {
 	if settings.WorkingTree != nil && !*settings.WorkingTree {
 		return nil
 	}
+	if root := s.scopeSetting().root; root != "" {
+		return []string{root}
+	}
 	w := s.wt
 	w.mu.Lock()
 	folders := slices.Clone(w.folders)
 	w.mu.Unlock()
-	if root := settings.SourceRoot; root != "" {
-		if !filepath.IsAbs(root) && len(folders) > 0 {
-			root = filepath.Join(folders[0], root)
-		}
-		return []string{root}
-	}
 	if len(folders) > 0 {
 		return folders
 	}
@@ -105,18 +146,18 @@ func (s *Server) scopeRoots() []string {
 
 // scanReviews finds the review files in scope on disk and reads those
 // that are new or changed since the last scan, except those open in the
-// editor (their buffer stands for them).
-func (s *Server) scanReviews(ctx context.Context) {
-	globs := s.currentSettings().Reviews
-	if len(globs) == 0 {
-		globs = defaultReviewGlobs()
+// editor (their buffer stands for them). It reports whether the reviews
+// on disk changed.
+func (s *Server) scanReviews(ctx context.Context) bool {
+	sc := s.wt.scan
+	if sc.beforeWalk != nil {
+		sc.beforeWalk()
 	}
-	open := map[string]bool{}
-	s.mu.Lock()
-	for u := range s.files {
-		open[fileOf(string(u))] = true
-	}
-	s.mu.Unlock()
+	sc.mu.Lock()
+	sc.walks++
+	began := time.Now()
+	globs := s.scopeSetting().globs
+	open := s.openReviewPaths()
 	st := s.src
 	st.mu.Lock()
 	prev := st.disk
@@ -124,21 +165,54 @@ func (s *Server) scanReviews(ctx context.Context) {
 	next := map[string]*diskReview{}
 	found := 0
 	for _, root := range s.scopeRoots() {
-		found += scanRoot(ctx, root, globs, maxScopeReviews-found, open, prev, next)
+		n, bound := scanRoot(ctx, root, globs, maxScopeReviews-found, open, prev, next)
+		found += n
+		if bound != "" && ctx.Err() == nil && !sc.said[root+"\x00"+bound] {
+			sc.said[root+"\x00"+bound] = true
+			s.showf(protocol.MessageTypeWarning, "stopped looking for reviews under %s %s, %d found; narrow the setting lreview.reviews or lreview.sourceRoot", root, bound, n)
+		}
 	}
 	if ctx.Err() != nil {
-		return // cancelled: what it read may be part of the scope only
+		sc.mu.Unlock()
+		return false // cancelled: what it read may be part of the scope only
 	}
 	// A review opened while the scan read it: its buffer stands for it.
-	s.mu.Lock()
-	for u := range s.files {
-		delete(next, fileOf(string(u)))
+	for name := range s.openReviewPaths() {
+		delete(next, name)
 	}
-	s.mu.Unlock()
 	st.mu.Lock()
+	changed := !sameReviews(st.disk, next)
 	st.disk = next
 	st.mu.Unlock()
+	sc.walked, sc.took = time.Now(), time.Since(began)
+	sc.firstOnce.Do(func() { close(sc.first) })
+	sc.mu.Unlock()
 	s.watchScope(globs, next)
+	return changed
+}
+
+// sameReviews reports whether a and b hold the same reads.
+func sameReviews(a, b map[string]*diskReview) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for n, r := range a {
+		if b[n] != r {
+			return false
+		}
+	}
+	return true
+}
+
+// openReviewPaths are the paths of the reviews open in the editor.
+func (s *Server) openReviewPaths() map[string]bool {
+	open := map[string]bool{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for u := range s.files {
+		open[fileOf(string(u))] = true
+	}
+	return open
 }
 
 // dropDiskReview forgets the parse of uri's file on disk once the editor
@@ -164,14 +238,15 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 
 // scanRoot finds at most max review files under root and reads into next
 // those not open in the editor, all through one os.Root of root: nothing
-// found is looked up again by name. It returns how many it found.
-func scanRoot(ctx context.Context, root string, globs []string, max int, open map[string]bool, prev, next map[string]*diskReview) int {
+// found is looked up again by name. It returns how many it found, and
+// the bound that stopped the walk, if one did.
+func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, open map[string]bool, prev, next map[string]*diskReview) (int, string) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return 0
+		return 0, ""
 	}
 	defer r.Close()
-	found := findReviews(r, globs, max)
+	found, bound := findReviews(ctx, r, globs, max, defaultScanLimits())
 	for _, rel := range found {
 		name := filepath.Join(root, rel)
 		if ctx.Err() != nil || open[name] {
@@ -181,38 +256,112 @@ func scanRoot(ctx context.Context, root string, globs []string, max int, open ma
 			next[name] = d
 		}
 	}
-	return len(found)
+	return len(found), bound
 }
 
-// findReviews walks root for the files whose path under it matches one
-// of globs, skipping .git and node_modules (nothing outside root is
-// visited, symbolic links included), visiting at most maxScanEntries
-// entries; the first max in path order are returned, relative to root.
-func findReviews(root *os.Root, globs []string, max int) []string {
-	if max <= 0 {
-		return nil
+// scanDir is a directory the walk has yet to read: its slash path under
+// the root, its depth, and each glob's state there.
+type scanDir struct {
+	rel    string
+	depth  int
+	states []globState
+}
+
+// findReviews walks root breadth first — the reviews near the top of a
+// large tree are found before the bounds are met deep in it — for the
+// files whose path under it matches one of globs, skipping .git,
+// node_modules and any directory no glob can match under (nothing outside
+// root is visited, symbolic links included). It stops at max files, at
+// the limits (entries visited, levels, glob segments matched), and when
+// ctx is done; the files found are returned in path order,
+// relative to root, with the bound that stopped it ("" when none did).
+func findReviews(ctx context.Context, root *os.Root, globs []reviewGlob, max int, lim scanLimits) (found []string, bound string) {
+	if max <= 0 || len(globs) == 0 {
+		return nil, ""
 	}
-	var out []string
-	visited := 0
-	_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		visited++
-		switch {
-		case visited > maxScanEntries || len(out) >= max:
-			return fs.SkipAll
-		case err != nil:
-			return nil // an unreadable directory is skipped
-		case d.IsDir():
-			if n := d.Name(); p != "." && (n == ".git" || n == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		case d.Type().IsRegular() && matchAny(globs, p):
-			out = append(out, filepath.FromSlash(p))
+	start := make([]globState, len(globs))
+	for i, g := range globs {
+		start[i] = g.start()
+	}
+	queue := []scanDir{{rel: ".", states: start}}
+	visited, work, deep := 0, 0, ""
+	for len(queue) > 0 && len(found) < max && bound == "" && ctx.Err() == nil {
+		d := queue[0]
+		queue = queue[1:]
+		entries, full := readDirBounded(root, d.rel, lim.entries-visited)
+		visited += len(entries)
+		if full {
+			bound = fmt.Sprintf("after %d directory entries", lim.entries)
 		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
+		for _, e := range entries {
+			if len(found) >= max || work > lim.work {
+				break
+			}
+			name := e.Name()
+			rel := name
+			if d.rel != "." {
+				rel = d.rel + "/" + name
+			}
+			switch {
+			case e.IsDir():
+				if name == ".git" || name == "node_modules" {
+					continue
+				}
+				next, alive := make([]globState, len(globs)), false
+				for i, g := range globs {
+					if d.states[i] != 0 {
+						next[i] = g.step(d.states[i], name, &work)
+						alive = alive || g.alive(next[i])
+					}
+				}
+				switch {
+				case !alive:
+				case d.depth+1 >= lim.depth:
+					deep = fmt.Sprintf("at %d directories deep", lim.depth) // the walk goes on
+
+				default:
+					queue = append(queue, scanDir{rel: rel, depth: d.depth + 1, states: next})
+				}
+			case e.Type().IsRegular():
+				for i, g := range globs {
+					if d.states[i] != 0 && g.matched(g.step(d.states[i], name, &work)) {
+						found = append(found, filepath.FromSlash(rel))
+						break
+					}
+				}
+			}
+		}
+		if work > lim.work {
+			bound = fmt.Sprintf("after %d glob matches", lim.work)
+		}
+	}
+	if bound == "" {
+		bound = deep
+	}
+	sort.Strings(found)
+	return found, bound
+}
+
+// readDirBounded reads the directory rel under root, at most most
+// entries, sorted by name (the walk's order does not depend on the file
+// system's); full reports that it stopped at most. An unreadable
+// directory has none.
+func readDirBounded(root *os.Root, rel string, most int) (entries []fs.DirEntry, full bool) {
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	for len(entries) < most {
+		batch, err := f.ReadDir(min(1024, most-len(entries)))
+		entries = append(entries, batch...)
+		if err != nil || len(batch) == 0 {
+			break
+		}
+	}
+	full = len(entries) >= most
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, full
 }
 
 // readReview reads the review file at rel under root, named name, or
@@ -243,36 +392,14 @@ func readReview(ctx context.Context, root *os.Root, rel, name string, prev *disk
 }
 
 // matchAny reports whether the slash path p matches one of globs.
-func matchAny(globs []string, p string) bool {
+func matchAny(globs []reviewGlob, p string) bool {
+	work := 0
 	for _, g := range globs {
-		if matchGlob(strings.Split(g, "/"), strings.Split(p, "/")) {
+		if g.matchPath(p, &work) {
 			return true
 		}
 	}
 	return false
-}
-
-// matchGlob matches path segments against pattern segments: "**" is any
-// number of segments, any other segment is a path.Match pattern.
-func matchGlob(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(segs); i++ {
-				if matchGlob(pat[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], segs[0]); err != nil || !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
-	}
-	return len(segs) == 0
 }
 
 // reviewsInScope returns the reviews in scope as of the request's view:
@@ -291,6 +418,9 @@ func (v *requestView) publishedReviewsInScope(ctx context.Context) []scopedRevie
 }
 
 func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview {
+	if !analysed {
+		v.waitFirstScan(ctx)
+	}
 	var out []scopedReview
 	open := map[string]bool{}
 	for u, sn := range v.docs {
@@ -330,15 +460,40 @@ func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview 
 	return kept
 }
 
+// waitFirstScan waits, at most maxScanWait, for the first walk of the
+// roots: until it is done the reviews on disk are not known, and a
+// request's answer would leave out their comments.
+func (s *Server) waitFirstScan(ctx context.Context) {
+	select {
+	case <-s.wt.scan.first:
+		return
+	default:
+	}
+	st := s.src
+	st.mu.Lock()
+	coming := st.scanned || st.running || st.rescan
+	st.mu.Unlock()
+	if !coming {
+		return // no walk started nor asked for: none to wait for
+	}
+	wait := time.NewTimer(maxScanWait)
+	defer wait.Stop()
+	select {
+	case <-s.wt.scan.first:
+	case <-ctx.Done():
+	case <-wait.C:
+	}
+}
+
 // watchScope registers file watchers for the review files (the globs
 // under each root) and the files the reviews on disk name, when the
 // client registers them dynamically and they changed since the last
 // registration.
-func (s *Server) watchScope(globs []string, disk map[string]*diskReview) {
+func (s *Server) watchScope(globs []reviewGlob, disk map[string]*diskReview) {
 	var patterns []string
 	for _, root := range s.scopeRoots() {
 		for _, g := range globs {
-			patterns = append(patterns, filepath.ToSlash(root)+"/"+g)
+			patterns = append(patterns, filepath.ToSlash(root)+"/"+g.text)
 		}
 	}
 	for name, r := range disk {
@@ -385,22 +540,23 @@ func (s *Server) watchScope(globs []string, disk map[string]*diskReview) {
 }
 
 // sourcesOnDisk hears of files changed on disk: a review file in scope
-// (by the globs) has the roots scanned again; any other file has the
-// comments placed again, the source files being read anew when their
+// (by the globs) is read again, alone (rereadReviews); any other file has
+// the comments placed again, the source files being read anew when their
 // size or modification time changed.
 func (s *Server) sourcesOnDisk(changed []string) {
-	globs := s.currentSettings().Reviews
-	if len(globs) == 0 {
-		globs = defaultReviewGlobs()
-	}
-	rescan := false
+	globs := s.scopeSetting().globs
+	var reviews []string
 	roots := s.scopeRoots()
 	for _, name := range changed {
 		for _, root := range roots {
-			if rel, err := filepath.Rel(root, name); err == nil && worktree.Within(root, name) && matchAny(globs, filepath.ToSlash(rel)) {
-				rescan = true
+			if rel, err := filepath.Rel(root, name); err == nil && worktree.Within(root, name) && (matchAny(globs, filepath.ToSlash(rel)) || s.holdsDiskReview(name)) {
+				reviews = append(reviews, name)
+				break
 			}
 		}
 	}
-	s.sourcesChanged(rescan)
+	if len(reviews) > 0 && s.spawn(func() { s.rereadReviews(s.bg, reviews) }) {
+		return // the re-read asks for the comments again
+	}
+	s.sourcesChanged(false)
 }

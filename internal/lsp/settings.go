@@ -82,6 +82,7 @@ func didChangeConfiguration(ctx context.Context, s *Server, p *configParams) err
 		files = append(files, f)
 	}
 	s.mu.Unlock()
+	s.applyScopeSettings()
 	for _, f := range files {
 		s.schedule(f, 0, nil) // republish with the new filter
 	}

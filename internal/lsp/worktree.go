@@ -45,10 +45,18 @@ type worktreeState struct {
 	// polled are, by review, the patch's files the server looks at
 	// itself when the client does not watch them (poll.go).
 	polled map[protocol.DocumentURI][]string
+	// scope is the settings sourceRoot and reviews as checked against
+	// the folders, and scopeSaid the refusals last shown
+	// (scope_settings.go).
+	scope     scopeSettings
+	scopeSaid string
+	// scan orders the walks of the roots and the re-reads of reviews
+	// (scope.go); it has its own lock.
+	scan *scanState
 }
 
 func newWorktreeState() *worktreeState {
-	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}, polled: map[protocol.DocumentURI][]string{}}
+	return &worktreeState{trees: map[string]*worktree.Tree{}, unopened: map[string]bool{}, watched: map[protocol.DocumentURI]string{}, warm: map[protocol.DocumentURI]bool{}, polled: map[protocol.DocumentURI][]string{}, scan: newScanState()}
 }
 
 // workspaceParams is what initialize says about the workspace.
@@ -118,14 +126,11 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 		return nil
 	}
 	review := fileOf(string(docURI))
+	root := s.scopeSetting().root
 	w := s.wt
 	w.mu.Lock()
 	folders := w.folders
 	w.mu.Unlock()
-	root := settings.SourceRoot
-	if root != "" && !filepath.IsAbs(root) && len(folders) > 0 {
-		root = filepath.Join(folders[0], root)
-	}
 	if root == "" && review != "" {
 		for _, f := range folders {
 			if worktree.Within(f, review) && len(f) > len(root) {

@@ -442,11 +442,12 @@ func TestWorktreeSuggestionAsCommand(t *testing.T) {
 	}
 }
 
-// TestWorktreeUnopenedRootIsLogged: a sourceRoot that is not a directory
-// turns the working tree off for the review, and the server says so once.
+// TestWorktreeUnopenedRootIsLogged: a sourceRoot (in the workspace) that
+// is not a directory turns the working tree off for the review, and the
+// server says so once.
 func TestWorktreeUnopenedRootIsLogged(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "missing")
-	s := newWTSession(t, map[string]any{"lreview": map[string]any{"sourceRoot": missing}})
+	s := newWTSession(t, map[string]any{"lreview": map[string]any{"sourceRoot": "missing"}})
+	missing := filepath.Join(s.root, "missing")
 	s.c.waitDiagnostics(s.uri, 1)
 	if got := s.locations("textDocument/implementation", s.pos(`Return the error`, 0)); len(got) != 0 {
 		t.Errorf("implementation: got %v, want none without a working tree", got)

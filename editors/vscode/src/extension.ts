@@ -114,6 +114,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(MOVE_CURSOR, moveCursor),
     vscode.workspace.registerFileSystemProvider(BODY_SCHEME, bodies, { isCaseSensitive: true }),
     vscode.commands.registerCommand(EDIT_BODY_COMMAND, editBody),
+    // Trust granted: the workspace's own values of the restricted settings count from now on.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // One listener for all lreview settings, queued with the restarts: a notification is never
       // sent to a client that is stopping.
@@ -152,7 +154,7 @@ async function start(): Promise<void> {
   }
   output?.appendLine(`lreview: starting ${resolved.path} --stdio (${describeSource(resolved.source)})`);
 
-  const clientOptions = buildClientOptions(config);
+  const clientOptions = buildClientOptions(config, () => vscode.workspace.isTrusted);
   clientOptions.outputChannel = output;
   clientOptions.middleware = middleware;
   const c = new LreviewClient(LANGUAGE_ID, 'lreview', buildServerOptions(resolved.path), clientOptions);
@@ -198,7 +200,7 @@ async function notifySettings(): Promise<void> {
   if (c === undefined || !c.isRunning()) {
     return; // a server that starts later reads the settings from initializationOptions
   }
-  await c.sendNotification('workspace/didChangeConfiguration', configurationNotification(config()));
+  await c.sendNotification('workspace/didChangeConfiguration', configurationNotification(config(), vscode.workspace.isTrusted));
 }
 
 // Restarts and settings notifications are queued so that they never interleave.

@@ -95,6 +95,28 @@ export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'w
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
   get<T>(section: string): T | undefined;
+  /** Where a value comes from; read for the restricted settings in an untrusted workspace. */
+  inspect?<T>(section: string): { defaultValue?: T; globalValue?: T } | undefined;
+}
+
+/**
+ * The settings that choose what the server runs or reads: the binary, the source root, the review
+ * globs, the working tree. A workspace's own settings are its author's words, so in an untrusted
+ * workspace only the user's values count (package.json's restrictedConfigurations tells VS Code
+ * so; serverSettings applies it to what it sends too). The server also keeps sourceRoot and the
+ * globs inside the workspace whatever the client sends.
+ */
+export const RESTRICTED_SETTINGS = ['server.path', 'sourceRoot', 'reviews', 'workingTree'] as const;
+
+/** reader is config as an untrusted workspace may be read: restricted settings from the user's values alone. */
+function reader(config: ConfigReader, trusted: boolean): (key: string) => unknown {
+  return (key) => {
+    if (trusted || !(RESTRICTED_SETTINGS as readonly string[]).includes(key)) {
+      return config.get<unknown>(key);
+    }
+    const where = config.inspect?.<unknown>(key);
+    return where === undefined ? undefined : (where.globalValue ?? where.defaultValue);
+  };
 }
 
 /** The server's settings: the shape of initializationOptions and of the "lreview" section. */
@@ -152,17 +174,19 @@ export function describeSource(source: ServerSource): string {
 
 /**
  * serverSettings reads the settings the server understands. It never throws: a wrongly typed
- * user setting is ignored rather than breaking start-up.
+ * user setting is ignored rather than breaking start-up. In an untrusted workspace (trusted
+ * false) the restricted settings are the user's, never the workspace's.
  */
-export function serverSettings(config: ConfigReader): ServerSettings {
+export function serverSettings(config: ConfigReader, trusted = true): ServerSettings {
+  const get = reader(config, trusted);
   const author = config.get<unknown>('author');
   const disabled = config.get<unknown>('diagnostics.disabled');
   const codes = Array.isArray(disabled)
     ? [...new Set(disabled.filter((c): c is string => typeof c === 'string' && c.trim() !== '').map((c) => c.trim()))]
     : [];
-  const sourceRoot = config.get<unknown>('sourceRoot');
-  const workingTree = config.get<unknown>('workingTree');
-  const reviews = config.get<unknown>('reviews');
+  const sourceRoot = get('sourceRoot');
+  const workingTree = get('workingTree');
+  const reviews = get('reviews');
   const severity = config.get<unknown>('comments.severity');
   const outdated = config.get<unknown>('comments.outdated');
   const comments = {
@@ -182,8 +206,8 @@ export function serverSettings(config: ConfigReader): ServerSettings {
 }
 
 /** initializationOptions sent with `initialize`: {author, diagnostics: {disabled}}. */
-export function initializationOptions(config: ConfigReader): ServerSettings {
-  return serverSettings(config);
+export function initializationOptions(config: ConfigReader, trusted = true): ServerSettings {
+  return serverSettings(config, trusted);
 }
 
 /**
@@ -201,17 +225,17 @@ export function buildServerOptions(binary: string): Executable {
  * client that is stopping is an error toast); extension.ts sends configurationNotification from
  * its one listener instead, queued with the restarts.
  */
-export function buildClientOptions(getConfig: () => ConfigReader): LanguageClientOptions {
+export function buildClientOptions(getConfig: () => ConfigReader, trusted: () => boolean = () => true): LanguageClientOptions {
   return {
     documentSelector: [{ language: LANGUAGE_ID }],
-    initializationOptions: () => initializationOptions(getConfig()),
+    initializationOptions: () => initializationOptions(getConfig(), trusted()),
     diagnosticCollectionName: LANGUAGE_ID,
   };
 }
 
 /** The workspace/didChangeConfiguration params for a settings change: {settings: {lreview: ...}}. */
-export function configurationNotification(config: ConfigReader): { settings: { lreview: ServerSettings } } {
-  return { settings: { [CONFIG_SECTION]: serverSettings(config) } as { lreview: ServerSettings } };
+export function configurationNotification(config: ConfigReader, trusted = true): { settings: { lreview: ServerSettings } } {
+  return { settings: { [CONFIG_SECTION]: serverSettings(config, trusted) } as { lreview: ServerSettings } };
 }
 
 /**

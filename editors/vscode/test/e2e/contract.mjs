@@ -96,15 +96,15 @@ async function verdict({ page, shot }) {
 
 async function approve({ page, shot, fixtures }) {
   await decide(page, fixtures, '"-    \\"delete\\":"', `Approve this breaking change: ${DELETE}`);
-  await lens(page, 'contract: fail (2 breaking: 1 undecided, 1 approved) · verdict: Block');
-  await problem(page, [DELETE, 'breaking, approved in c1']);
+  await lens(page, 'contract: fail (2 breaking: 1 undecided, 1 approved by e2e) · verdict: Block');
+  await problem(page, [DELETE, 'breaking, approved by e2e in c1']);
   await shot('contract-approved');
 }
 
 async function reject({ page, shot, fixtures }) {
   await decide(page, fixtures, '"+          \\"required\\": true"', `Reject this breaking change: ${LIMIT}`);
-  await lens(page, 'contract: fail (2 breaking: 1 rejected, 1 approved) · verdict: Block');
-  await problem(page, [LIMIT, 'breaking, rejected in c2']);
+  await lens(page, 'contract: fail (2 breaking: 1 rejected by e2e, 1 approved by e2e) · verdict: Block');
+  await problem(page, [LIMIT, 'breaking, rejected by e2e in c2']);
   await shot('contract-rejected');
   // Leave the review as it was, and closed, for the checks after these.
   await openReview(page);
