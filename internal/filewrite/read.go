@@ -12,7 +12,7 @@ import (
 )
 
 // MaxSize is the largest review or diff the project reads: from a path
-// here, and as a message to the language server (lsp.MaxMessageSize is
+// here, and as a message to the language server (transport.MaxMessageSize is
 // this). It is eight times the largest review the benchmarks generate,
 // with room for its escaping in a message. Reading stops past it, so a
 // file that grows while it is read costs no more.

@@ -66,7 +66,7 @@ func (s *Server) sendOutgoing() {
 			}
 			// Sent as encoded, in parts: put together, the params of
 			// a large review would be copied once more.
-			_ = s.tr.writeParts(parts...)
+			_ = s.tr.WriteParts(parts...)
 		}
 		s.pubMu.Unlock()
 	}

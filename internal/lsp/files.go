@@ -12,6 +12,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
 // file is an open document: its latest text and the pending analysis.
@@ -356,7 +357,7 @@ func (s *Server) isLatest(f *file, sn *snapshot) bool {
 // A refused didOpen or didChange would leave the editor showing the
 // diagnostics of a version the server no longer has: the document is
 // dropped, and its one diagnostic says why it is not checked.
-func (s *Server) dropped(d dropped) {
+func (s *Server) dropped(d transport.Dropped) {
 	uri := protocol.DocumentURI(d.URI)
 	if uri == "" || d.Method != "textDocument/didOpen" && d.Method != "textDocument/didChange" {
 		s.logf(protocol.MessageTypeError, "%s was not read: %s", d.Method, d.Reason)

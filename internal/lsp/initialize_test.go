@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
 func TestNegotiateEncoding(t *testing.T) {
@@ -61,7 +62,7 @@ func TestTooLargeCanBeSilenced(t *testing.T) {
 			uri := protocol.DocumentURI("file:///tmp/big.review.json")
 			// A round trip: the server has handled the settings before it answers.
 			c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
-			c.srv.dropped(dropped{Method: "textDocument/didOpen", URI: string(uri), Reason: "over the limit"})
+			c.srv.dropped(transport.Dropped{Method: "textDocument/didOpen", URI: string(uri), Reason: "over the limit"})
 			if got := c.waitDiagnostics(uri, 0); len(got) != tt.want {
 				t.Errorf("got %d diagnostics %v, want %d", len(got), got, tt.want)
 			}

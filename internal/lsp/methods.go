@@ -1,6 +1,10 @@
 package lsp
 
-import "context"
+import (
+	"context"
+
+	"github.com/leanreview/lreview-lsp/internal/transport"
+)
 
 // methods returns the dispatch tables, built for each server from this
 // one list of every method it handles: what the server answers is read
@@ -30,8 +34,8 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 	notifications := map[string]notificationFunc{
 		"initialized":                      notification(func(context.Context, *Server, *struct{}) error { return nil }),
 		"$/cancelRequest":                  notification(cancelRequest),
-		"textDocument/didOpen":             textNotification(decodeOpenParams, didOpen),
-		"textDocument/didChange":           textNotification(decodeChangeParams, didChange),
+		"textDocument/didOpen":             textNotification(transport.DecodeOpenParams, didOpen),
+		"textDocument/didChange":           textNotification(transport.DecodeChangeParams, didChange),
 		"textDocument/didClose":            notification(didClose),
 		"workspace/didChangeConfiguration": notification(didChangeConfiguration),
 		"workspace/didChangeWatchedFiles":  notification(didChangeWatchedFiles),

@@ -2,9 +2,10 @@
 // files. Handlers are thin: each looks the document up, waits for its
 // version's analysis and calls one function of the features package;
 // this package owns the session state (snapshots, the reviews in scope,
-// source documents, body files) and the transport, and converts between
-// byte offsets and protocol positions. It holds no user-facing sentence:
-// words come from the features.
+// source documents, body files) and converts between byte offsets and
+// protocol positions. Its messages come and go through the transport
+// package, which frames, bounds and validates them and knows no session.
+// It holds no user-facing sentence: words come from the features.
 package lsp
 
 import (
@@ -24,6 +25,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
 // DefaultDebounce is the pause after a change before the analysis: long
@@ -72,8 +74,8 @@ const (
 // Server is one LSP session over one connection.
 type Server struct {
 	opts Options
-	conn *conn
-	tr   *transport
+	conn *transport.Conn
+	tr   *transport.Transport
 	// requests and notifications are the dispatch tables (methods.go).
 	requests      map[string]requestFunc
 	notifications map[string]notificationFunc
@@ -88,7 +90,7 @@ type Server struct {
 	// lenses' command (CommandShow) uses to move its cursor.
 	showDocument bool
 	files        map[protocol.DocumentURI]*file
-	inflight     map[string]context.CancelFunc // by idKey
+	inflight     map[string]context.CancelFunc // by transport.IDKey
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
@@ -158,10 +160,9 @@ func NewServer(opts Options) *Server {
 // stream ends, and returns the process exit code the protocol asks for:
 // 0 after shutdown, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
-	s.tr = newTransport(rwc, s.opts.Log, s.dropped)
-	s.conn = newConn(s.tr)
-	s.conn.drain = s.handling.Wait
-	go s.conn.run(ctx, s.handle)
+	s.tr = transport.New(rwc, s.opts.Log, s.dropped)
+	s.conn = transport.NewConn(s.tr, s.handling.Wait)
+	go s.conn.Run(ctx, s.handle)
 	var code int
 	select {
 	case code = <-s.exit:
@@ -203,9 +204,9 @@ func (s *Server) close() {
 // state are applied here, in order; requests capture the documents as they
 // are now and run concurrently, so that a slow request never delays the
 // next edit and `$/cancelRequest` can reach it.
-func (s *Server) handle(ctx context.Context, msg *message) {
-	method := msg.method
-	isCall := msg.hasID
+func (s *Server) handle(ctx context.Context, msg *transport.Message) {
+	method := msg.Method
+	isCall := msg.HasID
 
 	s.mu.Lock()
 	state := s.state
@@ -226,31 +227,31 @@ func (s *Server) handle(ctx context.Context, msg *message) {
 		if state == stateNew {
 			return // notifications before initialize are dropped, as the spec says
 		}
-		s.notified(ctx, method, msg.params)
+		s.notified(ctx, method, msg.Params)
 		return
 	}
 
 	switch {
 	case method == "initialize" && state != stateNew:
-		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called"))
+		_ = s.conn.Reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called"))
 		return
 	case method != "initialize" && state == stateNew:
-		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
+		_ = s.conn.Reply(msg, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first"))
 		return
 	case state == stateShutdown:
-		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
+		_ = s.conn.Reply(msg, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted"))
 		return
 	}
 	h, ok := s.requests[method]
 	if !ok {
-		_ = s.conn.reply(msg, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
+		_ = s.conn.Reply(msg, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not supported: %s", method)))
 		return
 	}
 	if method == "initialize" || method == "shutdown" {
 		// These change the lifecycle state and must take effect before the
 		// next message is read.
-		result, err := s.call(ctx, &requestView{Server: s}, method, h, msg.params)
-		_ = s.conn.reply(msg, result, err)
+		result, err := s.call(ctx, &requestView{Server: s}, method, h, msg.Params)
+		_ = s.conn.Reply(msg, result, err)
 		return
 	}
 
@@ -272,16 +273,16 @@ func (s *Server) notified(ctx context.Context, method string, params json.RawMes
 
 // goRequest runs a request on its own goroutine, with the documents as
 // they are now, cancellable by `$/cancelRequest` and by the exit.
-func (s *Server) goRequest(ctx context.Context, call *message, h requestFunc) {
+func (s *Server) goRequest(ctx context.Context, call *transport.Message, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
 	v := s.view()
-	id := call.key
+	id := call.Key
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		v.release()
 		cancel()
-		_ = s.conn.reply(call, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
+		_ = s.conn.Reply(call, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is exiting"))
 		return
 	}
 	s.inflight[id] = cancel
@@ -298,14 +299,14 @@ func (s *Server) goRequest(ctx context.Context, call *message, h requestFunc) {
 			cancel()
 			v.release()
 		}()
-		result, err := s.call(reqCtx, v, call.method, h, call.params)
+		result, err := s.call(reqCtx, v, call.Method, h, call.Params)
 		if reqCtx.Err() != nil && ctx.Err() == nil {
 			result, err = nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		} else if modified := v.superseded(answersWithEdits(call.method)); modified != nil {
+		} else if modified := v.superseded(answersWithEdits(call.Method)); modified != nil {
 			result, err = nil, modified
 		}
-		if werr := s.conn.reply(call, result, err); werr != nil {
-			s.logf(protocol.MessageTypeError, "answering %s: %v", call.method, werr)
+		if werr := s.conn.Reply(call, result, err); werr != nil {
+			s.logf(protocol.MessageTypeError, "answering %s: %v", call.Method, werr)
 		}
 	}()
 }
@@ -410,7 +411,7 @@ func shutdown(ctx context.Context, v *requestView, _ json.RawMessage) (any, erro
 
 // cancelRequest cancels a request in flight.
 func cancelRequest(ctx context.Context, s *Server, p *cancelParams) error {
-	id, problem := idKey(bytes.TrimSpace(p.ID))
+	id, problem := transport.IDKey(bytes.TrimSpace(p.ID))
 	if problem != "" {
 		return nil
 	}

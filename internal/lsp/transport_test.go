@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
 // wireClient talks to a Server over a real pipe byte by byte, as a broken
@@ -180,7 +182,7 @@ func deep(levels int) string {
 // 2.0 names (ids exactly as sent, null when there is none to echo), and
 // answer the next request.
 func TestAbuseIsAnsweredAndSurvived(t *testing.T) {
-	big := strings.Repeat("a", MaxMessageSize)
+	big := strings.Repeat("a", transport.MaxMessageSize)
 	tests := []struct {
 		name   string
 		stream string
@@ -225,7 +227,7 @@ func TestAbuseIsAnsweredAndSurvived(t *testing.T) {
 		{"nesting 2,000,000 in params", frame(`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":` + deep(2_000_000) + `}`), "7", -32600},
 		{"nesting 2,000,000, id last", frame(`{"jsonrpc":"2.0","method":"x","params":` + deep(2_000_000) + `,"id":"deep"}`), `"deep"`, -32600},
 		{"nesting 2,000,000, bare", frame(deep(2_000_000)), "null", -32600},
-		{"nesting 1000 is fine", frame(`{"jsonrpc":"2.0","id":8,"method":"no/such","params":` + deep(MaxNesting-1) + `}`), "8", -32601},
+		{"nesting 1000 is fine", frame(`{"jsonrpc":"2.0","id":8,"method":"no/such","params":` + deep(transport.MaxNesting-1) + `}`), "8", -32601},
 		{"over the size limit", frame(`{"jsonrpc":"2.0","id":9,"method":"textDocument/hover","params":{"x":"` + big + `"}}`), "9", -32600},
 		{"header line without colon", "Garbage\r\n" + frame(`{"jsonrpc":"2.0","id":10,"method":"no/such"}`), "10", -32601},
 		{"LF-only header", "Content-Length: 44\n\n" + `{"jsonrpc":"2.0","id":11,"method":"no/such"}`, "11", -32601},
@@ -370,7 +372,7 @@ func TestOversizedDidOpenIsDiagnosed(t *testing.T) {
 	c := newWireClient(t)
 	c.initialize()
 	uri := "file:///tmp/huge.review.json"
-	text := strings.Repeat("x", MaxMessageSize)
+	text := strings.Repeat("x", transport.MaxMessageSize)
 	c.write([]byte(frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"` + uri + `","languageId":"lreview","version":1,"text":"` + text + `"}}}`)))
 	m := c.notification("textDocument/publishDiagnostics")
 	var p struct {
@@ -385,7 +387,7 @@ func TestOversizedDidOpenIsDiagnosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p.URI != uri || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "too-large" || p.Diagnostics[0].Severity != 1 ||
-		!strings.Contains(p.Diagnostics[0].Message, fmt.Sprintf("over the server's limit of %d bytes", MaxMessageSize)) {
+		!strings.Contains(p.Diagnostics[0].Message, fmt.Sprintf("over the server's limit of %d bytes", transport.MaxMessageSize)) {
 		t.Fatalf("got %s, want one error diagnostic too-large on %s naming the limit", m["params"], uri)
 	}
 	c.write([]byte(frame(`{"jsonrpc":"2.0","id":"sym","method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"` + uri + `"}}}`)))

@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestDecodeOpenParams(t *testing.T) {
 		{"empty text", `{"textDocument":{"uri":"file:///a","version":3,"text":""}}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := decodeOpenParams([]byte(tc.params))
+			got, err := DecodeOpenParams([]byte(tc.params))
 			if err != nil {
 				t.Fatalf("got error %v", err)
 			}
@@ -66,13 +66,13 @@ func TestDecodeParamsRejects(t *testing.T) {
 		`{"textDocument":{"uri":"file:///a","text":"a"},"x":{"y" 1}}`,
 		`{"textDocument":{"uri":"file:///a","text":"a"},"x":"\u00g1"}`,
 	} {
-		if p, err := decodeOpenParams([]byte(params)); err == nil {
+		if p, err := DecodeOpenParams([]byte(params)); err == nil {
 			t.Errorf("%q: got text %q, want an error", params, p.TextDocument.Text)
 		} else if !strings.Contains(err.Error(), "didOpen params") {
 			t.Errorf("%q: got error %q, want one naming didOpen params", params, err)
 		}
 	}
-	if _, err := decodeChangeParams([]byte(`{"contentChanges":[{"text":"a"},]}`)); err == nil {
+	if _, err := DecodeChangeParams([]byte(`{"contentChanges":[{"text":"a"},]}`)); err == nil {
 		t.Error("a trailing comma in contentChanges: got no error")
 	}
 }
@@ -81,7 +81,7 @@ func TestDecodeChangeParams(t *testing.T) {
 	params := `{"textDocument":{"uri":"file:///a","version":7},"contentChanges":[` +
 		`{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":4}},"rangeLength":2,"text":"x\"y"},` +
 		`{"text":"whole \\n"},{"range":null,"text":""}]}`
-	got, err := decodeChangeParams([]byte(params))
+	got, err := DecodeChangeParams([]byte(params))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestDecodeTextLikeEncodingJSON(t *testing.T) {
 		}
 		text := b.String()
 		raw, _ := json.Marshal(map[string]any{"textDocument": map[string]any{"uri": "file:///a", "version": 1, "text": text}})
-		got, err := decodeOpenParams(raw)
+		got, err := DecodeOpenParams(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
@@ -144,7 +144,7 @@ func FuzzDecodeOpenParamsInPlace(f *testing.F) {
 		valid := json.Valid(params)
 		var want protocol.DidOpenTextDocumentParams
 		wantErr := json.Unmarshal(params, &want)
-		got, err := decodeOpenParams(append([]byte(nil), params...))
+		got, err := DecodeOpenParams(append([]byte(nil), params...))
 		switch {
 		case err != nil:
 			// Not JSON, or not the shape (which includes nesting past

@@ -1,9 +1,7 @@
-package lsp
+package transport
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -22,45 +20,36 @@ import (
 // caller's to overwrite and must never change afterwards: the transport
 // gives each message a buffer of its own.
 
-// openParams is didOpen's params with the text as bytes.
-type openParams struct {
-	TextDocument openedDocument
+// OpenParams is didOpen's params with the text as bytes.
+type OpenParams struct {
+	TextDocument OpenedDocument
 }
 
-type openedDocument struct {
+// OpenedDocument is the document a didOpen opens.
+type OpenedDocument struct {
 	URI        protocol.DocumentURI
 	LanguageID string
 	Version    int32
 	Text       []byte
 }
 
-// changeParams is didChange's params with the text as bytes and the range
+// ChangeParams is didChange's params with the text as bytes and the range
 // optional: the protocol library's struct cannot tell a whole-document
 // change from an insertion at the top of the file.
-type changeParams struct {
+type ChangeParams struct {
 	TextDocument   protocol.VersionedTextDocumentIdentifier
-	ContentChanges []contentChange
+	ContentChanges []ContentChange
 }
 
-type contentChange struct {
+// ContentChange is one change; a nil Range replaces the whole text.
+type ContentChange struct {
 	Range *protocol.Range
 	Text  []byte
 }
 
-// textNotification adapts a didOpen or didChange handler to the dispatch
-// table with its dedicated params decoder.
-func textNotification[P any](decode func([]byte) (*P, error), fn func(ctx context.Context, s *Server, p *P) error) notificationFunc {
-	return func(ctx context.Context, s *Server, raw json.RawMessage) error {
-		p, err := decode(raw)
-		if err != nil {
-			return err
-		}
-		return fn(ctx, s, p)
-	}
-}
-
-func decodeOpenParams(raw []byte) (*openParams, error) {
-	p := &openParams{}
+// DecodeOpenParams decodes didOpen's params, the text in place.
+func DecodeOpenParams(raw []byte) (*OpenParams, error) {
+	p := &OpenParams{}
 	d := &paramsReader{b: raw}
 	err := d.object(func(key []byte) error {
 		if string(key) != "textDocument" {
@@ -93,8 +82,9 @@ func decodeOpenParams(raw []byte) (*openParams, error) {
 	return p, nil
 }
 
-func decodeChangeParams(raw []byte) (*changeParams, error) {
-	p := &changeParams{}
+// DecodeChangeParams decodes didChange's params, the texts in place.
+func DecodeChangeParams(raw []byte) (*ChangeParams, error) {
+	p := &ChangeParams{}
 	d := &paramsReader{b: raw}
 	err := d.object(func(key []byte) error {
 		switch string(key) {
@@ -102,7 +92,7 @@ func decodeChangeParams(raw []byte) (*changeParams, error) {
 			return d.member(&p.TextDocument)
 		case "contentChanges":
 			return d.array(func() error {
-				var ch contentChange
+				var ch ContentChange
 				err := d.object(func(key []byte) error {
 					switch string(key) {
 					case "range":

@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"bufio"
@@ -17,8 +17,8 @@ import (
 func TestConnCalls(t *testing.T) {
 	clientRead, serverWrite := io.Pipe()
 	serverRead, clientWrite := io.Pipe()
-	c := newConn(newTransport(pipeRWC{serverRead, serverWrite}, nil, nil))
-	go c.run(context.Background(), func(context.Context, *message) {})
+	c := NewConn(New(pipeRWC{serverRead, serverWrite}, nil, nil), nil)
+	go c.Run(context.Background(), func(context.Context, *Message) {})
 	type answer struct {
 		res struct{ Applied bool }
 		err error
@@ -29,10 +29,10 @@ func TestConnCalls(t *testing.T) {
 		_, a.err = c.Call(context.Background(), "workspace/applyEdit", map[string]any{"edit": map[string]any{}}, &a.res)
 		answers <- a
 	}
-	client := newTransport(pipeRWC{clientRead, clientWrite}, nil, nil)
+	client := New(pipeRWC{clientRead, clientWrite}, nil, nil)
 	go call()
 	req, err := client.read(context.Background())
-	if err != nil || req.method != "workspace/applyEdit" || string(req.id) != "1" || string(req.params) != `{"edit":{}}` {
+	if err != nil || req.Method != "workspace/applyEdit" || string(req.id) != "1" || string(req.Params) != `{"edit":{}}` {
 		t.Fatalf("got %+v, %v; want request 1 of workspace/applyEdit with its params", req, err)
 	}
 	go call()
@@ -41,8 +41,8 @@ func TestConnCalls(t *testing.T) {
 		t.Fatalf("got %+v, %v; want request 2", req2, err)
 	}
 	// Answered in the other order, each by its id.
-	_ = client.writeParts([]byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32803,"message":"no"}}`))
-	_ = client.writeParts([]byte(`{"jsonrpc":"2.0","result":{"applied":true},"id":1}`))
+	_ = client.WriteParts([]byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32803,"message":"no"}}`))
+	_ = client.WriteParts([]byte(`{"jsonrpc":"2.0","result":{"applied":true},"id":1}`))
 	var rpcErr *jsonrpc2.Error
 	for range 2 {
 		a := <-answers

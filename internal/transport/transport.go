@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"bufio"
@@ -14,19 +14,11 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// The transport is ours end to end: this file frames and bounds each
-// message and validates it, once, in one linear walk of its top level
-// (each member's value stepped over with jsontext.SkipValue, which
-// checks it strictly without recursion); transport_conn.go dispatches
-// what it reads, answers requests and sends the server's own.
-// go.lsp.dev/jsonrpc2 is kept for its error type only, the one the
-// protocol library types its codes with. Its stream and connection could
-// not face a client that is hostile or just buggy: the connection ends,
-// silently, on the first message its stream cannot read; its decoder
-// recurses, so deep nesting overflows the stack; it has no size limit;
-// its ID cannot hold "" nor an integer past int32; and each message was
-// decoded, copied and encoded again on its way (ARCHITECTURE.md, "The
-// transport", has the measured cost).
+// This file frames and bounds each message and validates it, once, in
+// one linear walk of its top level (each member's value stepped over
+// with jsontext.SkipValue, which checks it strictly without recursion);
+// conn.go dispatches what it reads, answers requests and sends the
+// server's own.
 const (
 	// MaxMessageSize is the largest message body the server reads:
 	// eight times the largest review the benchmarks generate
@@ -54,56 +46,61 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// dropped is a notification the transport could not deliver: no reply can
+// Dropped is a notification the transport could not deliver: no reply can
 // say so, so the server tells the user another way.
-type dropped struct {
+type Dropped struct {
 	Method string
 	URI    string // params.textDocument.uri, when it could be read
 	Reason string
 }
 
-// message is one message read and validated: a request (hasID and a
-// method), a notification (a method) or a response (no method). Its
+// Message is one message read and validated: a request (HasID and a
+// Method), a notification (a Method) or a response (no Method). Its
 // slices are of the message's own body, a buffer nothing else holds.
-type message struct {
-	method string
-	hasID  bool
+type Message struct {
+	Method string
+	HasID  bool
+	Key    string // the id's key (IDKey), for cancellation and responses
+	Params []byte // nil when absent or null
 	id     []byte // the id as sent, byte for byte
-	key    string // the id's key (idKey), for cancellation and responses
-	params []byte // nil when absent or null
 	result []byte
 	err    []byte // the error member of a response
 }
 
-type transport struct {
+// Transport frames, bounds and validates the messages of one stream, and
+// writes messages to it one at a time.
+type Transport struct {
 	rwc       io.ReadWriteCloser
 	in        *bufio.Reader
 	log       io.Writer
-	onDropped func(dropped)
+	onDropped func(Dropped)
 
 	wmu sync.Mutex // one message at a time on the wire
 
 	warnedLF bool
 }
 
-func newTransport(rwc io.ReadWriteCloser, log io.Writer, onDropped func(dropped)) *transport {
+// New returns the transport over rwc. Log hears why a message was
+// refused or the stream ended; onDropped, a notification refused over a
+// limit, which no reply can report.
+func New(rwc io.ReadWriteCloser, log io.Writer, onDropped func(Dropped)) *Transport {
 	if log == nil {
 		log = io.Discard
 	}
-	return &transport{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped}
+	return &Transport{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped}
 }
 
 // read returns the next valid message. Messages that are not are
 // answered or reported here, and reading goes on; read fails only when
 // the stream ends or cannot be framed any more, after saying why on the
 // log.
-func (t *transport) read(ctx context.Context) (*message, error) {
+func (t *Transport) read(ctx context.Context) (*Message, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		length, err := t.readHeader()
-		var msg *message
+		var msg *Message
 		if err == nil {
 			msg, err = t.readBody(length)
 		}
@@ -117,13 +114,13 @@ func (t *transport) read(ctx context.Context) (*message, error) {
 }
 
 // fatal logs why the stream cannot go on, in one line, and returns it.
-func (t *transport) fatal(format string, args ...any) error {
+func (t *Transport) fatal(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	fmt.Fprintf(t.log, "lreview-lsp: %v; closing the connection\n", err)
 	return err
 }
 
-func (t *transport) logf(format string, args ...any) {
+func (t *Transport) logf(format string, args ...any) {
 	fmt.Fprintf(t.log, "lreview-lsp: "+format+"\n", args...)
 }
 
@@ -131,7 +128,7 @@ func (t *transport) logf(format string, args ...any) {
 // Header problems that leave a length are logged and skipped; garbage in
 // front of a Content-Length header (the rest of a body longer than its
 // length said) is skipped up to it.
-func (t *transport) readHeader() (int64, error) {
+func (t *Transport) readHeader() (int64, error) {
 	length := int64(-1)
 	started := false
 	for {
@@ -221,7 +218,7 @@ func indexFold(s, sub string) int {
 // readLine reads one header line without its line break. A line longer
 // than maxHeaderLine keeps only its end, and skipped says how many bytes
 // went before it.
-func (t *transport) readLine() (line string, crlf bool, skipped int, err error) {
+func (t *Transport) readLine() (line string, crlf bool, skipped int, err error) {
 	var buf []byte
 	for {
 		chunk, err := t.in.ReadSlice('\n')
@@ -247,7 +244,7 @@ func (t *transport) readLine() (line string, crlf bool, skipped int, err error) 
 
 // readBody reads a body of length bytes and returns its message, or nil
 // when it was answered or reported here.
-func (t *transport) readBody(length int64) (*message, error) {
+func (t *Transport) readBody(length int64) (*Message, error) {
 	if length > MaxMessageSize {
 		// Read it through, keeping only what the answer needs.
 		sc := newEnvelopeScanner(MaxNesting)
@@ -298,7 +295,7 @@ var (
 // meaning to are kept as slices of body. A problem comes with the code
 // of its answer: Parse error when the body is not JSON, Invalid Request
 // when it is but is no JSON-RPC message.
-func parseMessage(body []byte) (*message, int64, string) {
+func parseMessage(body []byte) (*Message, int64, string) {
 	var spans [memberCount][]byte
 	i := jsontext.SkipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
@@ -406,32 +403,32 @@ func memberIndex(name string) int {
 
 // envelopeOf checks the members JSON-RPC 2.0 requires of a request,
 // notification or response, and returns the problem in words.
-func envelopeOf(m [memberCount][]byte) (*message, string) {
+func envelopeOf(m [memberCount][]byte) (*Message, string) {
 	if m[memJSONRPC] == nil {
 		return nil, `the "jsonrpc" member is missing`
 	}
 	if v, ok := jsonString(m[memJSONRPC]); !ok || v != "2.0" {
 		return nil, fmt.Sprintf(`"jsonrpc" is %.40s, want "2.0"`, m[memJSONRPC])
 	}
-	msg := &message{result: m[memResult], err: m[memError]}
+	msg := &Message{result: m[memResult], err: m[memError]}
 	if m[memMethod] != nil {
 		var ok bool
-		if msg.method, ok = jsonString(m[memMethod]); !ok {
+		if msg.Method, ok = jsonString(m[memMethod]); !ok {
 			return nil, `"method" is not a string`
 		}
-		if msg.method == "" {
+		if msg.Method == "" {
 			return nil, `"method" is empty`
 		}
 	}
 	if m[memID] != nil {
-		key, problem := idKey(m[memID])
+		key, problem := IDKey(m[memID])
 		if problem != "" {
 			return nil, problem
 		}
-		msg.hasID, msg.id, msg.key = true, m[memID], key
+		msg.HasID, msg.id, msg.Key = true, m[memID], key
 	}
-	if msg.method == "" {
-		if !msg.hasID {
+	if msg.Method == "" {
+		if !msg.HasID {
 			return nil, `a message without "method" is a response and needs an "id"`
 		}
 		if msg.result == nil && msg.err == nil {
@@ -439,7 +436,7 @@ func envelopeOf(m [memberCount][]byte) (*message, string) {
 		}
 	}
 	if p := m[memParams]; p != nil && string(p) != "null" {
-		msg.params = p
+		msg.Params = p
 	}
 	return msg, ""
 }
@@ -459,7 +456,7 @@ func jsonString(raw []byte) (string, bool) {
 // idKey checks an id, a string, an integer that fits in 64 bits or null
 // (JSON-RPC allows it), and returns its key: the same for the same id
 // however it is spelt, when it is a string, and the integer as written.
-func idKey(raw []byte) (key, problem string) {
+func IDKey(raw []byte) (key, problem string) {
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
 		s, ok := jsonString(raw)
@@ -497,9 +494,9 @@ func isInteger(raw []byte) bool {
 
 // refuse answers a message over a limit, from what the envelope scanner
 // found of it: with its id when it is a request whose id could be read,
-// so that the client's call ends; as a dropped notification when it is
+// so that the client's call ends; as a Dropped notification when it is
 // one.
-func (t *transport) refuse(sc *envelopeScanner, reason string) {
+func (t *Transport) refuse(sc *envelopeScanner, reason string) {
 	t.logf("refused a message: %s", reason)
 	var spans [memberCount][]byte
 	for _, m := range []int{memJSONRPC, memID, memMethod, memResult, memError} {
@@ -515,9 +512,9 @@ func (t *transport) refuse(sc *envelopeScanner, reason string) {
 	}
 	msg, problem := envelopeOf(spans)
 	switch {
-	case problem == "" && msg.method == "":
+	case problem == "" && msg.Method == "":
 		// A response: nothing answers a response.
-	case problem == "" && msg.hasID:
+	case problem == "" && msg.HasID:
 		t.replyError(msg.id, codeInvalidRequest, reason)
 	case problem == "":
 		if t.onDropped != nil {
@@ -525,7 +522,7 @@ func (t *transport) refuse(sc *envelopeScanner, reason string) {
 			if u := sc.members[memURI]; u.present && !u.long {
 				uri, _ = jsonString(u.raw)
 			}
-			t.onDropped(dropped{Method: msg.method, URI: uri, Reason: reason})
+			t.onDropped(Dropped{Method: msg.Method, URI: uri, Reason: reason})
 		}
 	default:
 		t.replyError(nil, codeInvalidRequest, reason)
@@ -533,15 +530,15 @@ func (t *transport) refuse(sc *envelopeScanner, reason string) {
 }
 
 // replyError writes an error response; id nil is null.
-func (t *transport) replyError(id []byte, code int64, message string) {
-	if err := t.writeParts(responseHead(id), errorMember(code, message)); err != nil {
+func (t *Transport) replyError(id []byte, code int64, message string) {
+	if err := t.WriteParts(responseHead(id), errorMember(code, message)); err != nil {
 		t.logf("could not answer an invalid message: %v", err)
 	}
 }
 
-// writeParts writes one message whose body is the parts one after the
+// WriteParts writes one message whose body is the parts one after the
 // other: a large one need not be put together first.
-func (t *transport) writeParts(parts ...[]byte) error {
+func (t *Transport) WriteParts(parts ...[]byte) error {
 	size := 0
 	for _, p := range parts {
 		size += len(p)
@@ -571,4 +568,4 @@ func (t *transport) writeParts(parts ...[]byte) error {
 }
 
 // Close closes the connection under the transport.
-func (t *transport) Close() error { return t.rwc.Close() }
+func (t *Transport) Close() error { return t.rwc.Close() }

@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func BenchmarkReadDidOpen(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if p, err := decodeOpenParams(msg.(*jsonrpc2.Notification).Params()); err != nil || len(p.TextDocument.Text) == 0 {
+			if p, err := DecodeOpenParams(msg.(*jsonrpc2.Notification).Params()); err != nil || len(p.TextDocument.Text) == 0 {
 				b.Fatalf("no text (%v)", err)
 			}
 		}
@@ -48,11 +48,11 @@ func BenchmarkReadDidOpen(b *testing.B) {
 	b.Run("ours", func(b *testing.B) {
 		b.SetBytes(int64(len(framed)))
 		for b.Loop() {
-			msg, err := newTransport(readOnly{bytes.NewReader(framed)}, nil, nil).read(context.Background())
+			msg, err := New(readOnly{bytes.NewReader(framed)}, nil, nil).read(context.Background())
 			if err != nil {
 				b.Fatal(err)
 			}
-			if p, err := decodeOpenParams(msg.params); err != nil || len(p.TextDocument.Text) == 0 {
+			if p, err := DecodeOpenParams(msg.Params); err != nil || len(p.TextDocument.Text) == 0 {
 				b.Fatalf("no text (%v)", err)
 			}
 		}
@@ -87,10 +87,10 @@ func BenchmarkReplyRawResult(b *testing.B) {
 	})
 	b.Run("ours", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
-		c := newConn(newTransport(readOnly{bytes.NewReader(nil)}, nil, nil))
-		msg := &message{method: "textDocument/semanticTokens/full", hasID: true, id: []byte("7"), key: "n7"}
+		c := NewConn(New(readOnly{bytes.NewReader(nil)}, nil, nil), nil)
+		msg := &Message{Method: "textDocument/semanticTokens/full", HasID: true, id: []byte("7"), Key: "n7"}
 		for b.Loop() {
-			if err := c.reply(msg, json.RawMessage(raw), nil); err != nil {
+			if err := c.Reply(msg, json.RawMessage(raw), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -111,7 +111,7 @@ func BenchmarkReadDeepNesting(b *testing.B) {
 	})
 	b.Run("ours", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := newTransport(readOnly{bytes.NewReader(framed)}, nil, nil).read(context.Background()); err != io.EOF {
+			if _, err := New(readOnly{bytes.NewReader(framed)}, nil, nil).read(context.Background()); err != io.EOF {
 				b.Fatalf("got %v, want the message refused and the end of the stream", err)
 			}
 		}

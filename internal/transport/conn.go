@@ -1,4 +1,4 @@
-package lsp
+package transport
 
 import (
 	"context"
@@ -14,35 +14,36 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
-// conn is the session's connection: the read loop that hands each
+// Conn is the session's connection: the read loop that hands each
 // message to the server in order, the replies, and the requests and
 // notifications the server sends. Every message is written as its parts,
 // the envelope around a result or params encoded once: a result already
 // in JSON (the outline, the semantic tokens, the diagnostics) is never
 // encoded, checked or copied again.
-type conn struct {
-	t *transport
-	// drain, when set, waits for the requests being handled: run calls
-	// it when the stream ends, before it closes the connection, so that
-	// a client that pipes its requests in and closes its end is answered.
-	drain func()
+type Conn struct {
+	t     *Transport
+	drain func() // see NewConn
 
 	seq     atomic.Int64
 	mu      sync.Mutex
-	pending map[string]chan *message // the server's requests, by idKey
+	pending map[string]chan *Message // the server's requests, by idKey
 	done    chan struct{}
 }
 
 var errConnClosed = errors.New("the connection is closed")
 
-func newConn(t *transport) *conn {
-	return &conn{t: t, pending: map[string]chan *message{}, done: make(chan struct{})}
+// NewConn returns the connection over t. Drain, when not nil, waits for
+// the requests being handled: Run calls it when the stream ends, before
+// it closes the connection, so that a client that pipes its requests in
+// and closes its end is answered.
+func NewConn(t *Transport, drain func()) *Conn {
+	return &Conn{t: t, drain: drain, pending: map[string]chan *Message{}, done: make(chan struct{})}
 }
 
-// run reads messages until the stream ends: requests and notifications
+// Run reads messages until the stream ends: requests and notifications
 // go to handle, one after the other; responses to the server's requests
 // to their callers.
-func (c *conn) run(ctx context.Context, handle func(context.Context, *message)) {
+func (c *Conn) Run(ctx context.Context, handle func(context.Context, *Message)) {
 	defer close(c.done)
 	for {
 		msg, err := c.t.read(ctx)
@@ -53,13 +54,13 @@ func (c *conn) run(ctx context.Context, handle func(context.Context, *message)) 
 			_ = c.t.Close()
 			return
 		}
-		if msg.method != "" {
+		if msg.Method != "" {
 			handle(ctx, msg)
 			continue
 		}
 		c.mu.Lock()
-		ch := c.pending[msg.key]
-		delete(c.pending, msg.key)
+		ch := c.pending[msg.Key]
+		delete(c.pending, msg.Key)
 		c.mu.Unlock()
 		if ch != nil {
 			ch <- msg // buffered: the caller may have gone
@@ -68,15 +69,15 @@ func (c *conn) run(ctx context.Context, handle func(context.Context, *message)) 
 }
 
 // Done is closed when the read loop ends.
-func (c *conn) Done() <-chan struct{} { return c.done }
+func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Close closes the stream under the connection.
-func (c *conn) Close() error { return c.t.Close() }
+func (c *Conn) Close() error { return c.t.Close() }
 
-// reply answers msg, when it is a request, with result or err; a result
+// Reply answers msg, when it is a request, with result or err; a result
 // that is a json.RawMessage is sent as it is.
-func (c *conn) reply(msg *message, result any, err error) error {
-	if !msg.hasID {
+func (c *Conn) Reply(msg *Message, result any, err error) error {
+	if !msg.HasID {
 		return nil
 	}
 	if err != nil {
@@ -84,13 +85,13 @@ func (c *conn) reply(msg *message, result any, err error) error {
 		if !errors.As(err, &rpcErr) {
 			rpcErr = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 		}
-		return c.t.writeParts(responseHead(msg.id), errorMember(int64(rpcErr.Code), rpcErr.Message))
+		return c.t.WriteParts(responseHead(msg.id), errorMember(int64(rpcErr.Code), rpcErr.Message))
 	}
 	raw, err := encoded(result)
 	if err != nil {
 		return err
 	}
-	return c.t.writeParts(responseHead(msg.id), []byte(`,"result":`), raw, []byte{'}'})
+	return c.t.WriteParts(responseHead(msg.id), []byte(`,"result":`), raw, []byte{'}'})
 }
 
 // encoded is v in JSON: as it is when it is already, null when absent.
@@ -119,26 +120,26 @@ func errorMember(code int64, message string) []byte {
 }
 
 // Notify sends a notification.
-func (c *conn) Notify(_ context.Context, method string, params any) error {
+func (c *Conn) Notify(_ context.Context, method string, params any) error {
 	raw, err := encoded(params)
 	if err != nil {
 		return err
 	}
 	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
-	return c.t.writeParts(head, []byte(`,"params":`), raw, []byte{'}'})
+	return c.t.WriteParts(head, []byte(`,"params":`), raw, []byte{'}'})
 }
 
 // Call sends a request and waits for its response, whose result it
 // decodes into result (unless nil). It returns the request's id.
-func (c *conn) Call(ctx context.Context, method string, params, result any) (int64, error) {
+func (c *Conn) Call(ctx context.Context, method string, params, result any) (int64, error) {
 	id := c.seq.Add(1)
 	raw, err := encoded(params)
 	if err != nil {
 		return id, err
 	}
 	idText := strconv.AppendInt(nil, id, 10)
-	key, _ := idKey(idText) // the key the response's id is read into
-	ch := make(chan *message, 1)
+	key, _ := IDKey(idText) // the key the response's id is read into
+	ch := make(chan *Message, 1)
 	c.mu.Lock()
 	c.pending[key] = ch
 	c.mu.Unlock()
@@ -149,7 +150,7 @@ func (c *conn) Call(ctx context.Context, method string, params, result any) (int
 	}()
 	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
 	tail := append(append([]byte(`,"id":`), idText...), '}')
-	if err := c.t.writeParts(head, []byte(`,"params":`), raw, tail); err != nil {
+	if err := c.t.WriteParts(head, []byte(`,"params":`), raw, tail); err != nil {
 		return id, err
 	}
 	select {
