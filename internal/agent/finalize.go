@@ -151,7 +151,7 @@ func (s *server) withVerdict(rel string, an *anchor.Analysis, ds []Diagnostic, c
 		extra = features.ContractDiagnostics(an, res)
 		caxis = contractAxisOf(res)
 	}
-	axes := features.VerdictAxes(an, res, verdict.Axis{})
+	axes := features.VerdictAxes(an, res, verdict.Axis{}, nil)
 	extra = features.VerdictDiagnostics(an, extra, axes)
 	if len(extra) > 0 {
 		all := append(slices.Clip(an.Diagnostics), extra...)
@@ -168,9 +168,9 @@ func (s *server) withVerdict(rel string, an *anchor.Analysis, ds []Diagnostic, c
 func (s *server) axes(rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
 	res := features.Contract(an, t, nil)
-	axes := features.VerdictAxes(an, res, verdict.Axis{})
+	axes := features.VerdictAxes(an, res, verdict.Axis{}, nil)
 	if rec != nil {
-		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(rec, nil, an.Doc))
+		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(rec, nil, an.Doc, nil))
 	}
 	return axes
 }

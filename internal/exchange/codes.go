@@ -59,21 +59,17 @@ const (
 	// OpenAPI description the patch changes, on the line that makes it;
 	// a non-breaking or informative one; a decision comment whose change
 	// the description no longer makes; a description that could not be
-	// compared; and the axis's status with the verdict, on the document's
-	// opening brace (what the summary lens reads, for every editor and
-	// every `check` format). `check` reports them when it can rebuild the
-	// files.
+	// compared (its status and the verdict are CodeVerdict's). `check`
+	// reports them when it can rebuild the files.
 	CodeContractBreaking    = "contract-breaking"
 	CodeContractChange      = "contract-change"
 	CodeContractStale       = "contract-decision-stale"
 	CodeContractUnavailable = "contract-unavailable"
-	CodeContractVerdict     = "contract-verdict"
 
 	// CodeVerdict is every axis of the review and its one verdict, on
 	// the document's opening brace: an error when Block, a warning when
-	// Hold, information when Ship (internal/verdict). It takes
-	// contract-verdict's place wherever a review is judged: finalized, or
-	// an axis that applies on its own.
+	// Hold, information when Ship (internal/verdict), wherever a review
+	// is judged: finalized, or an axis that applies on its own.
 	CodeVerdict = "verdict"
 	// CodeBranchMoved is the review-level warning that the working tree's
 	// branch has commits touching the reviewed files after the state the
@@ -142,7 +138,6 @@ func Codes() []CodeInfo {
 		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
 		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
 		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read."},
-		{Code: CodeContractVerdict, Severity: SeverityError, Description: "The contract axis and its verdict alone; no longer reported: verdict carries the contract axis beside the others."},
 		{Code: CodeVerdict, Severity: SeverityError, Description: "Every axis of the review (contract, correctness, security, test gap, visual) and its verdict: an error when Block, a warning when Hold, information when Ship."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},

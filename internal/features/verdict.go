@@ -10,22 +10,21 @@ import (
 // The review's one verdict (internal/verdict): every axis and the verdict
 // in the lens on the document's first brace, and as the `verdict`
 // diagnostic there, for the editors without lenses and every `check`
-// format (an error when Block, so that check exits 1). It takes the
-// contract axis's place: the contract's own verdict diagnostic is left
-// out wherever the whole verdict is shown.
+// format (an error when Block, so that check exits 1).
 
 // VerdictAxes are the review's axes in the lens's order: the contract
 // (res, nil when the review changes no OpenAPI description), the
 // reviewers' as the finalize record says, and the visual axis (a zero
-// Axis: it does not apply).
-func VerdictAxes(a *anchor.Analysis, res *contract.Result, visual verdict.Axis) []verdict.Axis {
+// Axis: it does not apply). sums, which may be nil, keeps the patches'
+// sums the finalize record is checked against.
+func VerdictAxes(a *anchor.Analysis, res *contract.Result, visual verdict.Axis, sums *verdict.Sums) []verdict.Axis {
 	c := verdict.Axis{Name: verdict.Contract}
 	if res != nil && res.Applies() {
 		c.Applies, c.Status, c.Floor, c.Shown = true, res.Status, res.Verdict, res.StatusWords()
 	}
 	visual.Name = verdict.Visual
 	axes := []verdict.Axis{c}
-	axes = append(axes, verdict.ReviewerAxes(a.Doc)...)
+	axes = append(axes, verdict.ReviewerAxes(a.Doc, sums)...)
 	return append(axes, visual)
 }
 
@@ -43,9 +42,11 @@ func Judged(axes []verdict.Axis) bool {
 }
 
 // VerdictLens is the axes and the verdict over the document's first
-// brace, going to the finalize record when there is one, else to the
-// first brace itself.
-func VerdictLens(a *anchor.Analysis, axes []verdict.Axis) (Lens, bool) {
+// brace, going where the verdict is made: the contract's first breaking
+// change still undecided when the contract axis holds the verdict where
+// it is (res: the contract axis's result, or nil), else the finalize
+// record, else the first brace itself.
+func VerdictLens(a *anchor.Analysis, axes []verdict.Axis, res *contract.Result) (Lens, bool) {
 	root := a.Doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return Lens{}, false
@@ -55,19 +56,18 @@ func VerdictLens(a *anchor.Analysis, axes []verdict.Axis) (Lens, bool) {
 	if n := root.Member(verdict.Member); n != nil {
 		target = exchange.Range{Start: n.KeyStart(), End: n.KeyStart()}
 	}
+	if res != nil && res.Verdict == verdict.Of(axes) {
+		if l, ok := ContractLens(a, res); ok {
+			target = l.Target
+		}
+	}
 	return Lens{Range: top, Title: verdict.Line(axes), Target: target}, true
 }
 
-// VerdictDiagnostics are ds, the contract axis's diagnostics, without
-// its own verdict, and the whole verdict's diagnostic when the review is
-// judged.
+// VerdictDiagnostics are ds, the axes' own diagnostics, and the
+// verdict's diagnostic when the review is judged.
 func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []verdict.Axis) []exchange.Diagnostic {
-	out := make([]exchange.Diagnostic, 0, len(ds)+1)
-	for _, d := range ds {
-		if d.Code != exchange.CodeContractVerdict {
-			out = append(out, d)
-		}
-	}
+	out := append(make([]exchange.Diagnostic, 0, len(ds)+1), ds...)
 	root := a.Doc.Root
 	if root == nil || !Judged(axes) {
 		return out

@@ -38,7 +38,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	if err != nil {
 		return nil, err
 	}
-	axis, axisDiags, hasAxis := v.contractLens(p.TextDocument.URI, an)
+	axis, axisDiags, hasAxis := v.verdictLens(p.TextDocument.URI, an)
 	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
 	v.mu.Lock()
 	canShow := v.showDocument

@@ -21,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 )
 
 // DefaultDebounce is the pause after a change before the analysis: long
@@ -105,6 +106,8 @@ type Server struct {
 	wt *worktreeState
 	// contracts is the contract axis's state (contract.go).
 	contracts contractState
+	// sums are the finalized reviews' patch sums (verdict.go).
+	sums verdict.Sums
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
 	// bodies are the bodies opened as files (bodyfile.go).

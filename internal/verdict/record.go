@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -86,6 +87,39 @@ func (r *RecordAxes) Axis(name string) *RecordAxis {
 // States are the five states an axis reports.
 var States = []Status{Pass, Warn, Fail, Partial, Unavailable}
 
+// Sums keeps PatchSum by the patch's origin, which the versions of a
+// review whose patch an edit did not touch share: a keystroke in a
+// comment of a finalized 8 MB review does not hash its patch again. Safe
+// for concurrent use; bounded. The zero value is ready.
+type Sums struct {
+	mu sync.Mutex
+	m  map[*exchange.PatchOrigin]string
+}
+
+const maxSums = 64
+
+// Of is p's PatchSum; s may be nil.
+func (s *Sums) Of(p *exchange.Patch) string {
+	o := p.Origin()
+	if s == nil || o == nil {
+		return PatchSum(p)
+	}
+	s.mu.Lock()
+	sum, ok := s.m[o]
+	s.mu.Unlock()
+	if ok {
+		return sum
+	}
+	sum = PatchSum(p)
+	s.mu.Lock()
+	if s.m == nil || len(s.m) >= maxSums {
+		s.m = map[*exchange.PatchOrigin]string{}
+	}
+	s.m[o] = sum
+	s.mu.Unlock()
+	return sum
+}
+
 // PatchSum identifies the patch a finalize judged: the SHA-256 of its
 // diff lines, so that reformatting the review (string or array form,
 // escapes) does not change it and a rebase does.
@@ -145,14 +179,14 @@ func (r *Record) JSON(indent string) string {
 //   - evidence a person dismissed since, or that is gone: stale; an axis
 //     whose evidence is all stale is held, whatever it said (the person's
 //     decision wins; the axis must be judged again).
-func ReviewerAxes(doc *exchange.Document) []Axis {
+func ReviewerAxes(doc *exchange.Document, sums *Sums) []Axis {
 	rec, _, err := Read(doc)
-	return RecordedAxes(rec, err, doc)
+	return RecordedAxes(rec, err, doc, sums)
 }
 
 // RecordedAxes are the reviewers' axes rec (nil: never finalized; err:
 // why the member is not a record) gives, checked against doc.
-func RecordedAxes(rec *Record, err error, doc *exchange.Document) []Axis {
+func RecordedAxes(rec *Record, err error, doc *exchange.Document, sums *Sums) []Axis {
 	out := make([]Axis, 0, len(Reviewers))
 	for _, name := range Reviewers {
 		a := Axis{Name: name, Applies: true, Status: Unavailable}
@@ -163,7 +197,7 @@ func RecordedAxes(rec *Record, err error, doc *exchange.Document) []Axis {
 		case rec == nil:
 			a.Detail = NotFinalized
 		default:
-			judged(&a, rec, rec.Axes.Axis(name), doc)
+			judged(&a, rec, rec.Axes.Axis(name), doc, sums)
 		}
 		out = append(out, a)
 	}
@@ -171,7 +205,7 @@ func RecordedAxes(rec *Record, err error, doc *exchange.Document) []Axis {
 }
 
 // judged fills a from its record ra.
-func judged(a *Axis, rec *Record, ra *RecordAxis, doc *exchange.Document) {
+func judged(a *Axis, rec *Record, ra *RecordAxis, doc *exchange.Document, sums *Sums) {
 	st := Status(ra.State)
 	if !slices.Contains(States, st) {
 		a.Detail = fmt.Sprintf("%q is not a state", ra.State)
@@ -202,7 +236,7 @@ func judged(a *Axis, rec *Record, ra *RecordAxis, doc *exchange.Document) {
 			a.Floor = Hold
 		}
 	}
-	if rec.Patch != PatchSum(&doc.Review.Patch) {
+	if rec.Patch != sums.Of(&doc.Review.Patch) {
 		a.Detail = strings.TrimPrefix(a.Detail+"; ", "; ") + "finalized on another patch: finalize again"
 		a.Floor = Hold
 	}

@@ -141,6 +141,11 @@ func (a Axis) Words() string {
 // "contract: pass · correctness: warn · security: fail (c4) · test gap:
 // unavailable · visual: n/a · verdict: Block".
 func Line(axes []Axis) string {
+	return AxesLine(axes) + " · verdict: " + string(Of(axes))
+}
+
+// AxesLine is Line without the verdict: "contract: pass · … · visual: n/a".
+func AxesLine(axes []Axis) string {
 	parts := make([]string, 0, len(axes)+1)
 	for i := 0; i < len(axes); i++ {
 		a := axes[i]
@@ -156,6 +161,5 @@ func Line(axes []Axis) string {
 		}
 		parts = append(parts, a.Words())
 	}
-	parts = append(parts, "verdict: "+string(Of(axes)))
 	return strings.Join(parts, " · ")
 }
