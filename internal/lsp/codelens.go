@@ -48,6 +48,10 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	if hasAxis {
 		lenses = append(lenses, axis)
 	}
+	st, _ := v.branch(p.TextDocument.URI, an)
+	if l, ok := features.BranchLens(an, st); ok {
+		lenses = append(lenses, l)
+	}
 	for _, l := range lenses {
 		cmd := &protocol.Command{Title: l.Title}
 		if canShow {

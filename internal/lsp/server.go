@@ -108,6 +108,8 @@ type Server struct {
 	contracts contractState
 	// sums are the finalized reviews' patch sums (verdict.go).
 	sums verdict.Sums
+	// branches are the staleness banner's answers from git (branch.go).
+	branches branchState
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
 	// bodies are the bodies opened as files (bodyfile.go).
