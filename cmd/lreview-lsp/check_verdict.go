@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -8,6 +9,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -23,11 +25,14 @@ import (
 func (a *contractAxis) axes(name string, an *anchor.Analysis, cache *contract.Cache) ([]verdict.Axis, *contract.Result) {
 	var res *contract.Result
 	var t *worktree.Tree
-	if contract.HasSpec(an.Index) {
+	if contract.HasSpec(an.Index) || visual.Touches(an.Index) {
 		t = a.tree(name)
+	}
+	if contract.HasSpec(an.Index) {
 		res = features.Contract(an, t, cache)
 	}
-	return features.VerdictAxes(an, res, verdict.Axis{}, nil), res
+	vis := visual.Evaluate(context.Background(), an, t, visual.Host()).Axis()
+	return features.VerdictAxes(an, res, vis, nil), res
 }
 
 // diagnostics are an's diagnostics and its axes', in order.

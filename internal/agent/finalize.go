@@ -13,6 +13,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 )
 
 // lreview_finalize: the lead agent records the reviewers' axes
@@ -115,7 +116,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		*ra = verdict.RecordAxis{State: j.State, Reason: j.Reason, Evidence: j.Evidence}
 	}
 	an := r.p.analysis()
-	axes := s.axes(r.path, an, rec)
+	axes := s.axes(ctx, r.path, an, rec)
 	rec.Verdict = string(verdict.Of(axes))
 	indent := exchange.LineIndent(r.doc.Text, root.Start+1)
 	if ms := root.Members(); len(ms) > 0 {
@@ -141,7 +142,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 // version of the review), from the review's working tree as
 // lreview_locate finds it, or from the patch alone when that cannot be
 // opened.
-func (s *server) withVerdict(rel string, an *anchor.Analysis, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis, *Verdict) {
+func (s *server) withVerdict(ctx context.Context, rel string, an *anchor.Analysis, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis, *Verdict) {
 	t, _ := s.tree(rel)
 	var res *contract.Result
 	var extra []exchange.Diagnostic
@@ -151,7 +152,7 @@ func (s *server) withVerdict(rel string, an *anchor.Analysis, ds []Diagnostic, c
 		extra = features.ContractDiagnostics(an, res)
 		caxis = contractAxisOf(res)
 	}
-	axes := features.VerdictAxes(an, res, verdict.Axis{}, nil)
+	axes := features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil)
 	extra = features.VerdictDiagnostics(an, extra, axes)
 	if len(extra) > 0 {
 		all := append(slices.Clip(an.Diagnostics), extra...)
@@ -165,10 +166,13 @@ func (s *server) withVerdict(rel string, an *anchor.Analysis, ds []Diagnostic, c
 // axes are every axis of the review at rel (an, its analysis): the
 // contract's rebuilt from the working tree, the reviewers' from rec (the
 // review's own record when nil), the visual axis from the working tree.
-func (s *server) axes(rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
+func (s *server) axes(ctx context.Context, rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
-	res := features.Contract(an, t, nil)
-	axes := features.VerdictAxes(an, res, verdict.Axis{}, nil)
+	var res *contract.Result
+	if contract.HasSpec(an.Index) {
+		res = features.Contract(an, t, nil)
+	}
+	axes := features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil)
 	if rec != nil {
 		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(rec, nil, an.Doc, nil))
 	}

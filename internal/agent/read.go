@@ -115,7 +115,7 @@ func convertDiagnostics(doc *exchange.Document, ds []exchange.Diagnostic) ([]Dia
 	return out, counts
 }
 
-func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
+func (s *server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
 	worst := 3
 	if in.MinSeverity != "" {
 		rank, ok := severityRank[in.MinSeverity]
@@ -133,7 +133,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		return nil, CheckOutput{}, err
 	}
 	all, counts := r.p.diagnostics()
-	all, counts, axis, v := s.withVerdict(r.path, r.p.analysis(), all, counts)
+	all, counts, axis, v := s.withVerdict(ctx, r.path, r.p.analysis(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil

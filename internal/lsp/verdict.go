@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"context"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
@@ -8,6 +10,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 )
 
 // The review's verdict (features/verdict.go) in the session: every axis
@@ -25,7 +28,11 @@ func (s *Server) axes(docURI protocol.DocumentURI, an *anchor.Analysis) ([]verdi
 	if res != nil {
 		ds = features.ContractDiagnostics(an, res)
 	}
-	return features.VerdictAxes(an, res, verdict.Axis{}, &s.sums), res, ds
+	vis := verdict.Axis{}
+	if visual.Touches(an.Index) {
+		vis = visual.Evaluate(context.Background(), an, s.treeFor(docURI), visual.Host()).Axis()
+	}
+	return features.VerdictAxes(an, res, vis, &s.sums), res, ds
 }
 
 // verdictDiagnostics are the axes' diagnostics and the verdict's.
