@@ -155,6 +155,12 @@ func (s *server) register(srv *mcp.Server) {
 	addTool(srv, tool("lreview_finalize", "Finalize the review's verdict",
 		"Record the reviewers' axes in the review: correctness, security and test_gap, each a state (pass, warn, fail, partial, unavailable) with a short reason; an axis left out is unavailable. A fail must name at least one active comment as its evidence. A second finalize replaces the first. Returns every axis (the contract and visual axes too) and the verdict: Ship, Hold or Block. A comment a person dismisses later turns that evidence stale, and the verdict is recomputed.",
 		false, true, true), nil, s.finalize)
+	addTool(srv, tool("lreview_set_cohort_summary", "Set a cohort's summary",
+		"Write the Markdown summary of one cohort of the review (by its key), replacing the one before; kept in the review file under the cohort's key, and surviving a rebase.",
+		false, true, true), nil, s.setCohortSummary)
+	addTool(srv, tool("lreview_add_diagram", "Add a diagram to a cohort",
+		"Attach a typed diagram to a cohort (by its key): a sequence {participants, messages}, an entity_relation {entities, relations} or a state_machine {states, transitions, initial}, as data, never Mermaid text. Each edge is checked against the code graph: verified, or unverified with the reason; exports draw unverified edges dashed and labelled.",
+		false, false, false), nil, s.addDiagram)
 	addTool(srv, tool("lreview_new", "Start a review of a diff",
 		"Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment; missing directories inside the root are created. Refused when the file exists.",
 		false, false, false), nil, s.newReview)
