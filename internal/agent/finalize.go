@@ -113,7 +113,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		if err := verdict.Check(r.doc, name, j); err != nil {
 			return nil, FinalizeOutput{}, argError(name, "%v", err)
 		}
-		*ra = verdict.RecordAxis{State: j.State, Reason: j.Reason, Evidence: j.Evidence}
+		*ra = verdict.RecordAxis(j)
 	}
 	an := r.p.analysis()
 	axes := s.axes(ctx, r.path, an, rec)

@@ -120,7 +120,11 @@ type State struct {
 func (s State) Words() string {
 	switch s.Kind {
 	case Moved:
-		return fmt.Sprintf("the branch moved past this review: %s touch %d of its files — rebase", anchor.Plural(s.Commits, "commit", "commits"), len(s.Touched))
+		verb := "touch"
+		if s.Commits == 1 {
+			verb = "touches"
+		}
+		return fmt.Sprintf("the branch moved past this review: %s %s %d of its files — rebase", anchor.Plural(s.Commits, "commit", "commits"), verb, len(s.Touched))
 	case Diverged:
 		return "the review was made from a commit that is no longer an ancestor of HEAD (a force-push?) — rebase"
 	}

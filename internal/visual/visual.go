@@ -92,7 +92,6 @@ var (
 	useCaseRe   = regexp.MustCompile(`@(?:widgetbook\.)?UseCase\(([^)]*)\)`)
 	useCaseType = regexp.MustCompile(`type:\s*([A-Za-z_]\w*)`)
 	useCaseName = regexp.MustCompile(`name:\s*['"]([^'"]*)['"]`)
-	flutterDep  = regexp.MustCompile(`(?m)^\s+flutter:\s*\n\s+sdk:\s*flutter`)
 	widgetbook  = regexp.MustCompile(`(?m)^\s+widgetbook:`)
 )
 
