@@ -8,7 +8,9 @@
 // recorded there could not be trusted anyway.
 //
 // git is run read-only (`--no-optional-locks`, no command that writes),
-// with the review's paths after `--` (never as options), a bounded
+// with the review's paths after `--` (never as options) and taken
+// literally (`--literal-pathspecs`: a path of "*" or ":(glob)…" in a
+// hostile review matches no other file), a bounded
 // history (maxCommits) and the caller's context.
 package branch
 
@@ -136,7 +138,7 @@ type Git func(ctx context.Context, dir string, args ...string) ([]byte, error)
 
 // Run is Git by the git on PATH, read-only.
 func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false"}, args...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
