@@ -117,3 +117,10 @@ func TestFinalizeOnAnotherPatch(t *testing.T) {
 		t.Errorf("got %q, want Hold: finalized on another patch", chk.Verdict.Line)
 	}
 }
+
+// TestFinalizeArgumentShape: an axis given as a word, not an object, is
+// refused saying what the axis takes.
+func TestFinalizeArgumentShape(t *testing.T) {
+	s := newSession(t, Options{}, map[string]string{"pr.review.json": fixture(t)})
+	s.refused("lreview_finalize", map[string]any{"file": "pr.review.json", "security": "pass"}, `security: expected an object with state, evidence, reason, got "pass"`)
+}
