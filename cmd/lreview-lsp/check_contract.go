@@ -1,13 +1,7 @@
 package main
 
 import (
-	"context"
-	"slices"
-
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
-	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -20,17 +14,6 @@ import (
 type contractAxis struct {
 	root  string
 	cache contract.Cache
-}
-
-// diagnostics are an's diagnostics and the axis's, in order.
-func (a *contractAxis) diagnostics(name string, an *anchor.Analysis) []exchange.Diagnostic {
-	if !contract.HasSpec(an.Index) {
-		return an.Diagnostics
-	}
-	res := features.Contract(context.Background(), an, a.tree(name), &a.cache)
-	ds := append(slices.Clip(an.Diagnostics), features.ContractDiagnostics(an, res)...)
-	exchange.SortDiagnostics(ds)
-	return ds
 }
 
 // tree is the working tree of the review name, or nil.

@@ -31,7 +31,7 @@ func checkOut(t *testing.T, args ...string) (string, int) {
 	return stdout.String(), code
 }
 
-const blockSummary = "contract: fail (2 breaking, undecided) · verdict: Block"
+const blockSummary = "contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block"
 
 func TestCheckContractFormats(t *testing.T) {
 	repo := contractReview(t)
@@ -40,7 +40,7 @@ func TestCheckContractFormats(t *testing.T) {
 		t.Errorf("exit: got %d, want 1 (Block)", code)
 	}
 	for _, want := range []string{
-		":1:1: error: " + blockSummary + " [contract-verdict]",
+		":1:1: error: " + blockSummary + " [verdict]",
 		"error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it [contract-breaking]",
 		"error: GET /orders: the `query` request parameter `limit` became required — breaking: requests that omit it are now rejected; undecided: approve or reject it [contract-breaking]",
 	} {
@@ -53,7 +53,11 @@ func TestCheckContractFormats(t *testing.T) {
 		if code != 1 {
 			t.Errorf("%s: exit %d, want 1", format, code)
 		}
-		for _, want := range []string{blockSummary, "contract-verdict", "contract-breaking", "DELETE /orders/{id}: API removed without deprecation"} {
+		verdictCode := `"verdict"` // the diagnostic's code
+		if format == "github" {
+			verdictCode = "title=lreview verdict"
+		}
+		for _, want := range []string{blockSummary, verdictCode, "contract-breaking", "DELETE /orders/{id}: API removed without deprecation"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: want %q in\n%s", format, want, out)
 			}
@@ -94,7 +98,7 @@ func TestCheckContractVerdicts(t *testing.T) {
 		return p
 	}
 	out, code := checkOut(t, write("approved.review.json", approvals("hduran")))
-	if code != 0 || !strings.Contains(out, "info: contract: warn (2 breaking, approved by hduran) · verdict: Ship [contract-verdict]") ||
+	if code != 0 || !strings.Contains(out, "warning: contract: warn (2 breaking, approved by hduran) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold [verdict]") ||
 		!strings.Contains(out, "warning: DELETE /orders/{id}: API removed without deprecation — breaking, approved by hduran in c1: clients calling it get 404 [contract-breaking]") {
 		t.Errorf("approved: exit %d\n%s", code, out)
 	}
@@ -109,7 +113,7 @@ func TestCheckContractVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code = checkOut(t, alone)
-	if code != 0 || !strings.Contains(out, "warning: contract: unavailable (api/openapi.yaml not compared: the patch shows only hunks of it, and there is no working tree to read it from) · verdict: Hold [contract-verdict]") ||
+	if code != 0 || !strings.Contains(out, "warning: contract: unavailable (api/openapi.yaml not compared: the patch shows only hunks of it, and there is no working tree to read it from) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold [verdict]") ||
 		!strings.Contains(out, "[contract-unavailable]") {
 		t.Errorf("no tree: exit %d\n%s", code, out)
 	}

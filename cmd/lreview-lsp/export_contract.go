@@ -1,34 +1,36 @@
 package main
 
 import (
-	"context"
-
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/forge"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 )
 
 // exportVerdict is the review body's verdict section (forge.VerdictSection)
-// when the review changes an OpenAPI description: the contract axis run as
-// `check` runs it (the working tree above the review, else the patch
-// alone), the verdict, the breaking changes still undecided and those
-// decided, each with who decided it. "" for a review that changes none.
+// when the review is judged (finalized, or an axis applies on its own):
+// every axis as `check` computes it (the working tree above the review,
+// else the patch alone), the verdict, the breaking changes still
+// undecided and those decided, each with who decided it. "" for a review
+// nothing judged.
 func exportVerdict(name string, plan *forge.Plan) string {
 	an := anchor.CheckDocument(plan.Doc, nil)
-	if !contract.HasSpec(an.Index) {
+	axes, res := (&contractAxis{}).axes(name, an, nil)
+	if !features.Judged(axes) {
 		return ""
 	}
-	res := features.Contract(context.Background(), an, (&contractAxis{}).tree(name), nil)
 	var undecided, decided []string
-	for _, f := range res.Findings {
-		switch {
-		case f.Severity != contract.Breaking:
-		case f.Decision == "":
-			undecided = append(undecided, f.Summary)
-		default:
-			decided = append(decided, f.Summary+" — "+f.Decision+" by "+f.Decider+" in "+an.Doc.Review.Comments[f.DecidedBy].Name())
+	if res != nil {
+		for _, f := range res.Findings {
+			switch {
+			case f.Severity != contract.Breaking:
+			case f.Decision == "":
+				undecided = append(undecided, f.Summary)
+			default:
+				decided = append(decided, f.Summary+" — "+f.Decision+" by "+f.Decider+" in "+an.Doc.Review.Comments[f.DecidedBy].Name())
+			}
 		}
 	}
-	return forge.VerdictSection(string(res.Verdict), "contract: "+res.StatusWords(), undecided, decided)
+	return forge.VerdictSection(string(verdict.Of(axes)), verdict.AxesLine(axes), undecided, decided)
 }

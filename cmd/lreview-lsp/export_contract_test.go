@@ -24,7 +24,7 @@ func TestExportVerdict(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rv); err != nil {
 		t.Fatal(err)
 	}
-	want := "**orders API**\n\n**Verdict: Block** — contract: fail (2 breaking, undecided)\n\nBreaking changes without a decision:\n\n" +
+	want := "**orders API**\n\n**Verdict: Block** — contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a\n\nBreaking changes without a decision:\n\n" +
 		"- GET /orders: the `query` request parameter `limit` became required\n- DELETE /orders/{id}: API removed without deprecation\n\n<!-- lreview title -->"
 	if rv.Body != want {
 		t.Errorf("body:\ngot  %q\nwant %q", rv.Body, want)

@@ -112,7 +112,7 @@ var codeSpec = map[string]struct {
 	"contract-change":         {[]int{sevHint}, false, false},
 	"contract-decision-stale": {[]int{sevWarn}, false, false},
 	"contract-unavailable":    {[]int{sevWarn}, false, false},
-	"contract-verdict":        {[]int{sevError, sevWarn, sevInfo}, false, false},
+	"verdict":                 {[]int{sevError, sevWarn, sevInfo}, false, false},
 }
 
 var orphanReasons = []string{"unknown-path", "line-not-in-image", "range-crosses-hunks", "inverted-range", "no-such-image"}

@@ -247,6 +247,8 @@ func ruleName(code string) string {
 		return "InvalidJson"
 	case exchange.CodeSchema:
 		return "SchemaViolation"
+	case exchange.CodeVerdict:
+		return "ReviewVerdict"
 	}
 	var b strings.Builder
 	for _, w := range strings.Split(code, "-") {

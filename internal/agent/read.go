@@ -60,6 +60,7 @@ type CheckOutput struct {
 	NextCursor  string       `json:"next_cursor,omitempty" jsonschema:"give it as cursor to read the next page; absent on the last"`
 
 	Contract *ContractAxis `json:"contract,omitempty" jsonschema:"the API-contract axis, when the patch changes an OpenAPI description"`
+	Verdict  *Verdict      `json:"verdict" jsonschema:"every axis (contract, correctness, security, test_gap, visual) and the review's verdict; before lreview_finalize the reviewers' axes are unavailable, so the verdict is at least Hold"`
 }
 
 func severityWord(s exchange.Severity) string {
@@ -114,7 +115,7 @@ func convertDiagnostics(doc *exchange.Document, ds []exchange.Diagnostic) ([]Dia
 	return out, counts
 }
 
-func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
+func (s *server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
 	worst := 3
 	if in.MinSeverity != "" {
 		rank, ok := severityRank[in.MinSeverity]
@@ -132,7 +133,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 		return nil, CheckOutput{}, err
 	}
 	all, counts := r.p.diagnostics()
-	all, counts, axis := s.withContract(r.path, r.p.analysis(), all, counts)
+	all, counts, axis, v := s.withVerdict(ctx, r.path, r.p.analysis(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil
@@ -142,7 +143,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 			}
 		}
 	}
-	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}, Contract: axis}
+	out := CheckOutput{File: r.name, Counts: counts, Clean: counts.Error == 0, Total: len(kept), Diagnostics: []Diagnostic{}, Contract: axis, Verdict: v}
 	var b strings.Builder
 	n, err := pg.fill(len(kept), &b, func(i int) string { return diagnosticText(kept[i]) })
 	if err != nil {
@@ -156,6 +157,7 @@ func (s *server) check(_ context.Context, _ *mcp.CallToolRequest, in CheckInput)
 	if in.MinSeverity != "" {
 		head += fmt.Sprintf("; %d of %s or worse", out.Total, in.MinSeverity)
 	}
+	head += "\n" + v.Line
 	return textResult(head + pageNote("diagnostics", pg, n, out.Total, out.NextCursor) + b.String()), out, nil
 }
 

@@ -146,6 +146,11 @@ func checkValue(name string, p *jsonschema.Schema, raw json.RawMessage) error {
 			return argError(name, "expected true or false, got %s", raw)
 		}
 	}
+	if p.Type == "object" || slices.Contains(p.Types, "object") {
+		if _, ok := v.(map[string]any); !ok && v != nil {
+			return argError(name, "expected an object with %s, got %s", argNames(p), raw)
+		}
+	}
 	return nil
 }
 

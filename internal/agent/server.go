@@ -35,7 +35,7 @@ const maxAgentName = 100
 
 // Instructions tell the agent the loop and the states (sent at initialize).
 const Instructions = `Review exchange files (*.review.json) hold a unified diff and review comments anchored to its lines; a person answers them in their editor.
-The loop: lreview_new starts a review from a diff; lreview_add_comment anchors each comment (by start_line, or by snippet: a line of the patch quoted as it is); the person edits the file; lreview_comments reads back what they did; lreview_reply answers; lreview_check confirms the file is clean.
+The loop: lreview_new starts a review from a diff; lreview_add_comment anchors each comment (by start_line, or by snippet: a line of the patch quoted as it is); the person edits the file; lreview_comments reads back what they did; lreview_reply answers; lreview_check confirms the file is clean; lreview_finalize records the reviewers' verdict last.
 States: active (stands, to be addressed), dismissed (a person rejected it: never act on it or raise it again, it stays dismissed), orphaned (its lines are no longer in the patch), stale (its anchor may have moved; re-anchoring pending).
 The code's side: lreview_locate says where each comment's lines are in the working tree now; lreview_apply_suggestion applies a comment's suggestion block there.
 When the code changes, lreview_rebase moves every comment onto the new diff; lreview_fix repairs anchoring mistakes; lreview_preview shows either change (or a suggestion's) without writing.
@@ -184,6 +184,15 @@ func (s *server) register(srv *mcp.Server) {
 		in.Write = true
 		return s.rebase(ctx, req, in)
 	})
+	addTool(srv, tool("lreview_finalize", "Finalize the review's verdict",
+		"Record the reviewers' axes in the review: correctness, security and test_gap, each a state (pass, warn, fail, partial, unavailable) with a short reason; an axis left out is unavailable. A fail must name at least one active comment as its evidence. A second finalize replaces the first. Returns every axis (the contract and visual axes too) and the verdict: Ship, Hold or Block. A comment a person dismisses later turns that evidence stale, and the verdict is recomputed.",
+		false, true, true), nil, s.finalize)
+	addTool(srv, tool("lreview_set_cohort_summary", "Set a cohort's summary",
+		"Write the Markdown summary of one cohort of the review (by its key), replacing the one before; kept in the review file under the cohort's key, and surviving a rebase.",
+		false, true, true), nil, s.setCohortSummary)
+	addTool(srv, tool("lreview_add_diagram", "Add a diagram to a cohort",
+		"Attach a typed diagram to a cohort (by its key): a sequence {participants, messages}, an entity_relation {entities, relations} or a state_machine {states, transitions, initial}, as data, never Mermaid text. Each edge is checked against the code graph: verified, or unverified with the reason; exports draw unverified edges dashed and labelled.",
+		false, false, false), nil, s.addDiagram)
 	addTool(srv, tool("lreview_new", "Start a review of a diff",
 		"Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment; missing directories inside the root are created. Refused when the file exists.",
 		false, false, false), nil, s.newReview)

@@ -59,15 +59,23 @@ const (
 	// OpenAPI description the patch changes, on the line that makes it;
 	// a non-breaking or informative one; a decision comment whose change
 	// the description no longer makes; a description that could not be
-	// compared; and the axis's status with the verdict, on the document's
-	// opening brace (what the summary lens reads, for every editor and
-	// every `check` format). `check` reports them when it can rebuild the
-	// files.
+	// compared (its status and the verdict are CodeVerdict's). `check`
+	// reports them when it can rebuild the files.
 	CodeContractBreaking    = "contract-breaking"
 	CodeContractChange      = "contract-change"
 	CodeContractStale       = "contract-decision-stale"
 	CodeContractUnavailable = "contract-unavailable"
-	CodeContractVerdict     = "contract-verdict"
+
+	// CodeVerdict is every axis of the review and its one verdict, on
+	// the document's opening brace: an error when Block, a warning when
+	// Hold, information when Ship (internal/verdict), wherever a review
+	// is judged: finalized, or an axis that applies on its own.
+	CodeVerdict = "verdict"
+	// CodeBranchMoved is the review-level warning that the working tree's
+	// branch has commits touching the reviewed files after the state the
+	// patch describes, or no longer holds that state (a force-push): only
+	// the language server publishes it, from git.
+	CodeBranchMoved = "branch-moved"
 
 	// CodeTooLarge replaces the diagnostics of a file the server refused
 	// to read: only the language server publishes it.
@@ -130,12 +138,13 @@ func Codes() []CodeInfo {
 		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
 		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
 		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read, or its comparison exceeds its budget."},
-		{Code: CodeContractVerdict, Severity: SeverityError, Description: "The contract axis and the review's verdict: an error when the verdict is Block, a warning when Hold, information when Ship."},
+		{Code: CodeVerdict, Severity: SeverityError, Description: "Every axis of the review (contract, correctness, security, test gap, visual) and its verdict: an error when Block, a warning when Hold, information when Ship."},
 		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
 		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
 		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
 		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
+		{Code: CodeBranchMoved, Severity: SeverityWarning, EditorOnly: true, Fix: true, Description: "The branch moved past the review: commits after the reviewed state touch its files, or the reviewed commit is no longer an ancestor of HEAD (a force-push); rebase the review."},
 		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
 	}
 }

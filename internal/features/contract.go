@@ -59,31 +59,8 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", c.Name(), summary, c.Path),
 		})
 	}
-	if v, ok := verdictDiagnostic(a, res); ok {
-		out = append(out, v)
-	}
 	exchange.SortDiagnostics(out)
 	return out
-}
-
-// verdictDiagnostic is the axis and the verdict on the document's opening
-// brace, for the editors without code lenses and every `check` format:
-// an error when the verdict is Block (check exits 1), a warning when
-// Hold, information when Ship.
-func verdictDiagnostic(a *anchor.Analysis, res *contract.Result) (exchange.Diagnostic, bool) {
-	root := a.Doc.Root
-	if root == nil {
-		return exchange.Diagnostic{}, false
-	}
-	sev := exchange.SeverityInformation
-	switch res.Verdict {
-	case contract.Block:
-		sev = exchange.SeverityError
-	case contract.Hold:
-		sev = exchange.SeverityWarning
-	}
-	return exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
-		Code: exchange.CodeContractVerdict, Message: res.Summary()}, true
 }
 
 // findingDiagnostic is the diagnostic of res.Findings[i].
@@ -138,7 +115,7 @@ func headerRange(a *anchor.Analysis, fd *anchor.FileDiff) exchange.Range {
 	return LineRange(&a.Doc.Review.Patch, fd.First)
 }
 
-// ContractLens is the axis and the verdict over the document's first
+// ContractLens is the axis and its verdict over the document's first
 // brace — "contract: fail (2 breaking, undecided) · verdict: Block" —
 // going to the first breaking change still undecided or rejected, else
 // the first finding or file. ok is false when the axis does not apply.

@@ -13,6 +13,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/contract/contracttest"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -49,9 +50,9 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 	stale := fmt.Sprintf(`{"id": "c1", "author": "hduran", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: rejected — GET /gone: API removed without deprecation\nold"}`, line)
 	byAgent := fmt.Sprintf(`{"id": "c2", "author": "assistant", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: approved — DELETE /orders/{id}: API removed without deprecation"}`, line)
 	a, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale, byAgent))
-	got := diagWords(a, ContractDiagnostics(a, res))
+	got := diagWords(a, VerdictDiagnostics(a, ContractDiagnostics(a, res), VerdictAxes(a, res, verdict.Axis{}, nil)))
 	for _, want := range []string{
-		"contract-verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block @ {",
+		"verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block @ {",
 		`contract-unavailable warning: the contract of legacy/swagger.json was not compared: legacy/swagger.json: the working tree's file holds neither side of the patch's hunks; the verdict cannot pass without it @ "diff --git a/legacy/swagger.json b/legacy/swagger.json"`,
 		`contract-breaking error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it; c2's decision does not count: its author assistant is an agent: a person decides @ "-    \"delete\":"`,
 		`contract-change hint: GET /customers: endpoint added (non-breaking) @ "+    \"get\":"`,
@@ -65,8 +66,8 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 			t.Errorf("want %q among\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	l, ok := ContractLens(a, res)
-	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · verdict: Block" ||
+	l, ok := VerdictLens(a, VerdictAxes(a, res, verdict.Axis{}, nil), res)
+	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block" ||
 		!strings.HasPrefix(string(a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
 		t.Errorf("lens: got %+v (target at %q)", l, a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
 	}
@@ -82,8 +83,8 @@ func TestContractDerivedNeverGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, res := contractAnalysis(t, repo, repo.Review)
-	got := diagWords(a, ContractDiagnostics(a, res))
-	if len(got) < 2 || !strings.HasPrefix(got[0], "contract-verdict warning: contract: fail, derived (1 breaking, undecided) · verdict: Hold") ||
+	got := diagWords(a, VerdictDiagnostics(a, ContractDiagnostics(a, res), VerdictAxes(a, res, verdict.Axis{}, nil)))
+	if len(got) < 2 || !strings.HasPrefix(got[0], "verdict warning: contract: fail, derived (1 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold") ||
 		!strings.Contains(strings.Join(got, "\n"), "contract-breaking warning: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it (indicative, it does not gate: compared from the working tree's openapi.json") {
 		t.Errorf("got\n%s", strings.Join(got, "\n"))
 	}

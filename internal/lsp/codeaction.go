@@ -94,6 +94,7 @@ func codeActionLiterals(ctx context.Context, v *requestView, p *protocol.CodeAct
 	}
 	out := codeActions(an, req, v.treeFor(req.uri))
 	out = append(out, v.contractActions(ctx, p.TextDocument.URI, an, req)...)
+	out = append(out, v.branchActions(p.TextDocument.URI, an, req)...)
 	out = append(out, v.bodyFileActions(req, an)...)
 	return append(out, v.suggestionActions(p.TextDocument.URI, an, span, p.Context.Only)...), nil
 }

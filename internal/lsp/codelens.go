@@ -38,7 +38,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	if err != nil {
 		return nil, err
 	}
-	axis, axisDiags, hasAxis := v.contractLens(ctx, p.TextDocument.URI, an)
+	axis, axisDiags, hasAxis := v.verdictLens(ctx, p.TextDocument.URI, an)
 	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
 	v.mu.Lock()
 	canShow := v.showDocument
@@ -47,6 +47,10 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	lenses := features.Lenses(an, shown)
 	if hasAxis {
 		lenses = append(lenses, axis)
+	}
+	st, _ := v.branch(p.TextDocument.URI, an)
+	if l, ok := features.BranchLens(an, st); ok {
+		lenses = append(lenses, l)
 	}
 	for _, l := range lenses {
 		cmd := &protocol.Command{Title: l.Title}

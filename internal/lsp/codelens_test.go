@@ -80,6 +80,8 @@ func TestCodeLensesPerFileAndTheirCommand(t *testing.T) {
 				`3: 2 comments: 2 active → "var x = 2"},` + "\n    {\"",
 				`10: 1 comment: 1 stale → "stale"}` + "\n  ]\n}\n",
 				`16: no comments → "comments": [` + "\n    {\"",
+				// The verdict, before any finalize: Hold, never green.
+				"0: contract: n/a · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold → {\n  \"leanreview_revi",
 			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("lenses:\ngot  %q\nwant %q", got, want)

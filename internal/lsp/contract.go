@@ -114,26 +114,6 @@ func specFiles(t *worktree.Tree, an *anchor.Analysis) []*worktree.File {
 	return out
 }
 
-// contractDiagnostics are the axis's diagnostics of the review at docURI.
-func (s *Server) contractDiagnostics(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) []exchange.Diagnostic {
-	res := s.contractResult(ctx, docURI, an)
-	if res == nil {
-		return nil
-	}
-	return features.ContractDiagnostics(an, res)
-}
-
-// contractLens is the axis and verdict's lens, and the diagnostics the
-// problems lens counts with the document's own.
-func (s *Server) contractLens(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) (features.Lens, []exchange.Diagnostic, bool) {
-	res := s.contractResult(ctx, docURI, an)
-	if res == nil {
-		return features.Lens{}, nil, false
-	}
-	l, ok := features.ContractLens(an, res)
-	return l, features.ContractDiagnostics(an, res), ok
-}
-
 // contractActions are the decisions on the breaking changes in span, as
 // quick fixes of their diagnostics.
 func (s *Server) contractActions(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis, req actionRequest) []protocol.CodeAction {

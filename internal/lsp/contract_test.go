@@ -19,7 +19,7 @@ import (
 func contractDiags(ds []protocol.Diagnostic) []protocol.Diagnostic {
 	var out []protocol.Diagnostic
 	for _, d := range ds {
-		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") && code != exchange.CodeContractVerdict {
+		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") && code != exchange.CodeVerdict {
 			out = append(out, d)
 		}
 	}
@@ -57,7 +57,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	c.open(u, repo.Review)
 
 	all := c.waitDiagnostics(u, 1)
-	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityError || v.Message != "contract: fail (1 breaking, undecided) · verdict: Block" || v.Range.Start.Line != 0 {
+	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityError || v.Message != "contract: fail (1 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block" || v.Range.Start.Line != 0 {
 		t.Errorf("verdict: got %+v", v)
 	}
 	ds := contractDiags(all)
@@ -75,7 +75,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	if got := lines[breaking.Range.Start.Line]; !strings.Contains(got, `"-    \"delete\":"`) {
 		t.Errorf("the diagnostic is on %q, want the removed delete: line", got)
 	}
-	if got := lensTitles(t, c, u); !containsString(got, "contract: fail (1 breaking, undecided) · verdict: Block") {
+	if got := lensTitles(t, c, u); !containsString(got, "contract: fail (1 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block") {
 		t.Errorf("lenses: got %q", got)
 	}
 
@@ -102,14 +102,14 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	}
 	c.change(u, 2, nil, text)
 	all = c.waitDiagnostics(u, 2)
-	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityInformation || v.Message != "contract: warn (1 breaking, approved by user) · verdict: Ship" {
+	if v := verdictOf(all); v == nil || v.Severity != protocol.DiagnosticSeverityWarning || v.Message != "contract: warn (1 breaking, approved by user) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold" {
 		t.Errorf("verdict after approving: got %+v", v)
 	}
 	ds = contractDiags(all)
 	if len(ds) != 1 || ds[0].Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(ds[0].Message, "breaking, approved by user in c1") {
 		t.Errorf("after approving: got %+v, want one warning approved by user in c1", ds)
 	}
-	if got := lensTitles(t, c, u); !containsString(got, "contract: warn (1 breaking, approved by user) · verdict: Ship") {
+	if got := lensTitles(t, c, u); !containsString(got, "contract: warn (1 breaking, approved by user) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold") {
 		t.Errorf("lenses after approving: got %q", got)
 	}
 	// Rejecting it now changes the decision's first line in place.
@@ -143,7 +143,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 
 func verdictOf(ds []protocol.Diagnostic) *protocol.Diagnostic {
 	for i := range ds {
-		if ds[i].Code == exchange.CodeContractVerdict {
+		if ds[i].Code == exchange.CodeVerdict {
 			return &ds[i]
 		}
 	}
@@ -174,7 +174,7 @@ func TestContractFollowsTheFile(t *testing.T) {
 	c.notifyServer("initialized", map[string]any{})
 	u := protocol.DocumentURI(uri.File(repo.ReviewFile))
 	c.open(u, repo.Review)
-	if v := verdictOf(c.waitDiagnostics(u, 1)); v == nil || v.Message != "contract: fail (1 breaking, undecided) · verdict: Block" {
+	if v := verdictOf(c.waitDiagnostics(u, 1)); v == nil || v.Message != "contract: fail (1 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block" {
 		t.Fatalf("verdict: got %+v", v)
 	}
 	spec := filepath.Join(repo.Root, "openapi.yaml")
@@ -184,7 +184,7 @@ func TestContractFollowsTheFile(t *testing.T) {
 	later := time.Now().Add(time.Hour)
 	_ = os.Chtimes(spec, later, later)
 	c.notifyServer("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": uri.File(spec), "type": 2}}})
-	want := "contract: unavailable (openapi.yaml not compared: openapi.yaml: the working tree's file holds neither side of the patch's hunks) · verdict: Hold"
+	want := "contract: unavailable (openapi.yaml not compared: openapi.yaml: the working tree's file holds neither side of the patch's hunks) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold"
 	deadline := time.After(20 * time.Second)
 	for {
 		c.mu.Lock()

@@ -27,7 +27,8 @@ func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64)
 		defer s.spawn(warmUp)
 	}
 	found := append(slices.Clip(an.Diagnostics), inTree...)
-	found = append(found, s.contractDiagnostics(sn.ctx, sn.uri, an)...)
+	found = append(found, s.verdictDiagnostics(sn.ctx, sn.uri, an)...)
+	found = append(found, s.branchDiagnostics(sn.uri, an)...)
 	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
 	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
 	if err != nil {

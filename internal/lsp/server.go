@@ -26,6 +26,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/transport"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 )
 
 // DefaultDebounce is the pause after a change before the analysis: long
@@ -110,6 +111,10 @@ type Server struct {
 	wt *worktreeState
 	// contracts is the contract axis's state (contract.go).
 	contracts contractState
+	// sums are the finalized reviews' patch sums (verdict.go).
+	sums verdict.Sums
+	// branches are the staleness banner's answers from git (branch.go).
+	branches branchState
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
 	// bodies are the bodies opened as files (bodyfile.go).

@@ -44,7 +44,7 @@ end
 local function wait_verdict(want)
   local got
   local ok = vim.wait(TIMEOUT, function()
-    local v = diags('contract-verdict')
+    local v = diags('verdict')
     got = v[1] and v[1][3]
     return got == want
   end, 50)
@@ -86,7 +86,7 @@ H.test('the breaking changes are errors on their lines, the verdict Block', func
   vim.cmd.edit(vim.fn.fnameescape(review_path))
   review_buf = vim.api.nvim_get_current_buf()
   require('lreview').start(review_buf)
-  local breaking = wait_verdict('contract: fail (2 breaking, undecided) · verdict: Block')
+  local breaking = wait_verdict('contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block')
   local limit_line = goto_text([["+          \"required\": true"]])
   local delete_line = goto_text([["-    \"delete\":"]])
   H.eq(breaking, {
@@ -106,12 +106,12 @@ H.test('the summary lens reads the axis and the verdict', function()
       titles[#titles + 1] = l.command and l.command.title
     end
   end
-  H.ok(vim.tbl_contains(titles, 'contract: fail (2 breaking, undecided) · verdict: Block'), 'lenses: ' .. vim.inspect(titles))
+  H.ok(vim.tbl_contains(titles, 'contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block'), 'lenses: ' .. vim.inspect(titles))
 end)
 
 H.test('approving the removed endpoint writes the decision; the change warns', function()
   decide([["-    \"delete\":"]], 'Approve this breaking change: ' .. DELETE)
-  local breaking = wait_verdict('contract: fail (2 breaking: 1 undecided, 1 approved by user) · verdict: Block')
+  local breaking = wait_verdict('contract: fail (2 breaking: 1 undecided, 1 approved by user) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block')
   local text = table.concat(vim.api.nvim_buf_get_lines(review_buf, 0, -1, false), '\n')
   H.ok(text:find('"body": "contract: approved — ' .. DELETE .. '"', 1, true), 'the decision comment:\n' .. text)
   H.ok(text:find('"side": "LEFT"', 1, true), 'the decision sits on the removed (LEFT) line')
@@ -121,12 +121,12 @@ end)
 
 H.test('rejecting the required parameter fails it; approving it lifts the gate', function()
   decide([["+          \"required\": true"]], 'Reject this breaking change: ' .. LIMIT)
-  local breaking = wait_verdict('contract: fail (2 breaking: 1 rejected by user, 1 approved by user) · verdict: Block')
+  local breaking = wait_verdict('contract: fail (2 breaking: 1 rejected by user, 1 approved by user) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block')
   H.eq(breaking[1][2], E, 'severity of the rejected change')
   H.ok(breaking[1][3]:find('rejected by user in c2', 1, true), breaking[1][3])
   -- Changing one's mind rewrites the decision's first line in place.
   decide([["+          \"required\": true"]], 'Approve this breaking change: ' .. LIMIT)
-  wait_verdict('contract: warn (2 breaking, approved by user) · verdict: Ship')
+  wait_verdict('contract: warn (2 breaking, approved by user) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold')
   local text = table.concat(vim.api.nvim_buf_get_lines(review_buf, 0, -1, false), '\n')
   H.ok(not text:find('contract: rejected', 1, true), 'the rejection is gone:\n' .. text)
   local _, n = text:gsub('contract: approved', '')

@@ -66,8 +66,8 @@ export const DIAGNOSTIC_CODES = [
  * `duplicate-member` (two members of one name in one object) and
  * `lone-surrogate` (half of a surrogate pair escaped alone), and the API
  * contract axis's `contract-breaking`, `contract-change`,
- * `contract-decision-stale`, `contract-unavailable` and `contract-verdict`.
- * `check` prints them too.
+ * `contract-decision-stale` and `contract-unavailable`, and `verdict` (every
+ * axis and the review's verdict). `check` prints them too.
  */
 export const EXTENSION_CODES = [
   'renamed-path',
@@ -78,7 +78,7 @@ export const EXTENSION_CODES = [
   'contract-change',
   'contract-decision-stale',
   'contract-unavailable',
-  'contract-verdict',
+  'verdict',
 ] as const;
 
 /**
@@ -87,10 +87,11 @@ export const EXTENSION_CODES = [
  * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
  * `worktree-differs` compare the review with the working tree, as does
  * `suggestion-applied` (the tree holds a comment's suggestion);
- * `review-comment` is a review's comment shown on a source file; `check`
+ * `review-comment` is a review's comment shown on a source file;
+ * `branch-moved` says the branch has moved past the review (from git); `check`
  * prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'branch-moved', 'suggestion-applied'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {

@@ -87,7 +87,7 @@ async function decide(page, fixtures, text, title) {
 
 async function verdict({ page, shot }) {
   await openReview(page);
-  await lens(page, 'contract: fail (2 breaking, undecided) · verdict: Block');
+  await lens(page, 'contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block');
   await shot('contract-lens');
   await problem(page, [`${DELETE} — breaking: clients calling it get 404; undecided: approve or reject it`]);
   await problem(page, [`${LIMIT} — breaking: requests that omit it are now rejected`]);
@@ -96,14 +96,14 @@ async function verdict({ page, shot }) {
 
 async function approve({ page, shot, fixtures }) {
   await decide(page, fixtures, '"-    \\"delete\\":"', `Approve this breaking change: ${DELETE}`);
-  await lens(page, 'contract: fail (2 breaking: 1 undecided, 1 approved by e2e) · verdict: Block');
+  await lens(page, 'contract: fail (2 breaking: 1 undecided, 1 approved by e2e) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block');
   await problem(page, [DELETE, 'breaking, approved by e2e in c1']);
   await shot('contract-approved');
 }
 
 async function reject({ page, shot, fixtures }) {
   await decide(page, fixtures, '"+          \\"required\\": true"', `Reject this breaking change: ${LIMIT}`);
-  await lens(page, 'contract: fail (2 breaking: 1 rejected by e2e, 1 approved by e2e) · verdict: Block');
+  await lens(page, 'contract: fail (2 breaking: 1 rejected by e2e, 1 approved by e2e) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block');
   await problem(page, [LIMIT, 'breaking, rejected by e2e in c2']);
   await shot('contract-rejected');
   // Leave the review as it was, and closed, for the checks after these.

@@ -1,0 +1,86 @@
+package features
+
+import (
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/contract"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
+)
+
+// The review's one verdict (internal/verdict): every axis and the verdict
+// in the lens on the document's first brace, and as the `verdict`
+// diagnostic there, for the editors without lenses and every `check`
+// format (an error when Block, so that check exits 1).
+
+// VerdictAxes are the review's axes in the lens's order: the contract
+// (res, nil when the review changes no OpenAPI description), the
+// reviewers' as the finalize record says, and the visual axis (a zero
+// Axis: it does not apply). sums, which may be nil, keeps the patches'
+// sums the finalize record is checked against.
+func VerdictAxes(a *anchor.Analysis, res *contract.Result, visual verdict.Axis, sums *verdict.Sums) []verdict.Axis {
+	c := verdict.Axis{Name: verdict.Contract}
+	if res != nil && res.Applies() {
+		c.Applies, c.Status, c.Floor, c.Shown = true, res.Status, res.Verdict, res.StatusWords()
+	}
+	visual.Name = verdict.Visual
+	axes := []verdict.Axis{c}
+	axes = append(axes, verdict.ReviewerAxes(a.Doc, sums)...)
+	return append(axes, visual)
+}
+
+// Judged reports whether the review has a verdict to carry beyond "not
+// finalized": a finalize record, or an axis that applies on its own (the
+// contract, the visual axis). Only then do `check` and the publishes
+// carry the verdict diagnostic; the lens says it always.
+func Judged(axes []verdict.Axis) bool {
+	for _, ax := range axes {
+		if ax.Applies && ax.Detail != verdict.NotFinalized {
+			return true
+		}
+	}
+	return false
+}
+
+// VerdictLens is the axes and the verdict over the document's first
+// brace, going where the verdict is made: the contract's first breaking
+// change still undecided when the contract axis holds the verdict where
+// it is (res: the contract axis's result, or nil), else the finalize
+// record, else the first brace itself.
+func VerdictLens(a *anchor.Analysis, axes []verdict.Axis, res *contract.Result) (Lens, bool) {
+	root := a.Doc.Root
+	if root == nil || root.Kind != exchange.KindObject {
+		return Lens{}, false
+	}
+	top := exchange.Range{Start: root.Start, End: root.Start + 1}
+	target := exchange.Range{Start: root.Start, End: root.Start}
+	if n := root.Member(verdict.Member); n != nil {
+		target = exchange.Range{Start: n.KeyStart(), End: n.KeyStart()}
+	}
+	if res != nil && res.Verdict == verdict.Of(axes) {
+		if l, ok := ContractLens(a, res); ok {
+			target = l.Target
+		}
+	}
+	return Lens{Range: top, Title: verdict.Line(axes), Target: target}, true
+}
+
+// VerdictDiagnostics are ds, the axes' own diagnostics, and the
+// verdict's diagnostic when the review is judged.
+func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []verdict.Axis) []exchange.Diagnostic {
+	out := append(make([]exchange.Diagnostic, 0, len(ds)+1), ds...)
+	root := a.Doc.Root
+	if root == nil || !Judged(axes) {
+		return out
+	}
+	sev := exchange.SeverityInformation
+	switch verdict.Of(axes) {
+	case verdict.Block:
+		sev = exchange.SeverityError
+	case verdict.Hold:
+		sev = exchange.SeverityWarning
+	}
+	out = append(out, exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
+		Code: exchange.CodeVerdict, Message: verdict.Line(axes)})
+	exchange.SortDiagnostics(out)
+	return out
+}
