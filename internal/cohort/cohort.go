@@ -111,8 +111,9 @@ func Compute(in Input) *Shape {
 		}
 		s.Cohorts = append(s.Cohorts, c)
 	}
+	s.Deps = Dependencies(files, in.TreeLines)
 	for _, c := range s.Cohorts {
-		describe(c, in, files, idx, changed)
+		describe(c, in, files, idx, changed, s.Deps)
 	}
 	name(s.Cohorts)
 	slices.SortStableFunc(s.Cohorts, func(a, b *Cohort) int {
@@ -123,7 +124,6 @@ func Compute(in Input) *Shape {
 		c.Reviewed = in.Marks[c.Key].state(c, files, idx)
 	}
 	s.Coverage = coverage(in.Graph, files)
-	s.Deps = Dependencies(files, in.TreeLines)
 	return s
 }
 

@@ -250,4 +250,3 @@ func TestKeysSurviveRebase(t *testing.T) {
 		t.Errorf("marks after the rebase: %v, want %v", states, want)
 	}
 }
-

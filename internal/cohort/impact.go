@@ -19,7 +19,7 @@ const (
 )
 
 // describe fills a cohort's key, blast radius, score and reasons.
-func describe(c *Cohort, in Input, files []ChangedFile, idx map[string]int, changed [][]codegraph.DefID) {
+func describe(c *Cohort, in Input, files []ChangedFile, idx map[string]int, changed [][]codegraph.DefID, deps []DepChange) {
 	g := in.Graph
 	c.principal = principal(g, c.Files)
 	c.Key = KeyOf(c.principal)
@@ -97,6 +97,16 @@ func describe(c *Cohort, in Input, files []ChangedFile, idx map[string]int, chan
 	for _, why := range sensitive {
 		score += 15
 		reasons = append(reasons, why)
+	}
+	var majors []string
+	for _, d := range deps {
+		if d.Major && inCohort(d.Manifest) {
+			majors = append(majors, d.Name+" "+d.Old+" → "+d.New)
+		}
+	}
+	if len(majors) > 0 {
+		score += 10 * min(len(majors), 3)
+		reasons = append(reasons, "major version change: "+listSome(majors, 2))
 	}
 	switch {
 	case code && !c.hasTest:

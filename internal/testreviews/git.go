@@ -42,12 +42,15 @@ func (r *GitRepo) Git(args ...string) string {
 	return string(out)
 }
 
-// Commit writes files (an empty text deletes the file) and commits them.
+// Deleted, as a file's text in Commit, deletes the file.
+const Deleted = "\x00deleted"
+
+// Commit writes files (Deleted deletes one) and commits them.
 func (r *GitRepo) Commit(msg string, files map[string]string) string {
 	r.t.Helper()
 	for name, text := range files {
 		p := filepath.Join(r.Dir, filepath.FromSlash(name))
-		if text == "" {
+		if text == Deleted {
 			if err := os.Remove(p); err != nil {
 				r.t.Fatal(err)
 			}
