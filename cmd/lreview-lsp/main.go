@@ -38,6 +38,10 @@ Usage:
                                                   where each comment's lines are in the working tree
                                                   (F: text, json)
   lreview-lsp apply [--dry-run] [--root DIR] FILE apply the comments' suggestion blocks to the working tree
+  lreview-lsp cohorts [--format F] [--root DIR] [--deps] FILE
+                                                  the review's cohorts riskiest first, with reasons and blast
+                                                  radius, from a code graph of the working tree; --deps: the
+                                                  dependency changes only (F: text, json)
   lreview-lsp version                             print the version
 
 FILE may be - for standard input. Exit status: 0 clean, 1 errors found, 2 usage or I/O problem.
@@ -82,6 +86,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLocate(rest, stdin, stdout, stderr)
 	case "apply":
 		return runApply(rest, stdin, stdout, stderr)
+	case "cohorts":
+		return runCohorts(rest, stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "lreview-lsp %s\n", versionLine(version, readBuildInfo()))
 		return 0

@@ -223,6 +223,9 @@ func shortName(q string) string {
 }
 
 func commonDir(fs []string) string {
+	if len(fs) == 1 {
+		return fs[0]
+	}
 	dir := path.Dir(fs[0])
 	for _, p := range fs[1:] {
 		for dir != "." && !strings.HasPrefix(p, dir+"/") {
@@ -231,9 +234,6 @@ func commonDir(fs []string) string {
 	}
 	if dir != "." {
 		return dir
-	}
-	if len(fs) == 1 {
-		return fs[0]
 	}
 	// Files of several top folders: name them.
 	var tops []string

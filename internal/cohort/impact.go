@@ -46,6 +46,9 @@ func describe(c *Cohort, in Input, files []ChangedFile, idx map[string]int, chan
 		} else if !isGenerated(g, p) && isCode(p) {
 			code = true
 		}
+		if kindOf(p) == "docs" {
+			continue // prose about a sensitive place is not one
+		}
 		for _, why := range sensitiveKinds(p) {
 			if !slices.Contains(sensitive, why) {
 				sensitive = append(sensitive, why)
@@ -105,7 +108,7 @@ func describe(c *Cohort, in Input, files []ChangedFile, idx map[string]int, chan
 		}
 	}
 	if len(majors) > 0 {
-		score += 10 * min(len(majors), 3)
+		score += 15 * min(len(majors), 3)
 		reasons = append(reasons, "major version change: "+listSome(majors, 2))
 	}
 	switch {

@@ -41,14 +41,14 @@ func TestTypeScriptProjectShape(t *testing.T) {
 		"src/ui/theme.ts":     "export const dark = false;\n",
 	})
 	s, _, _ := shapeOf(t, repo.Dir, repo.Diff(base, head))
-	want := [][]string{{"src/auth/session.ts"}, {"package.json"}, {"src/ui/button.tsx", "src/ui/theme.ts"}}
+	want := [][]string{{"package.json"}, {"src/auth/session.ts"}, {"src/ui/button.tsx", "src/ui/theme.ts"}}
 	if got := cohortFiles(s); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("cohorts = %v, want %v", got, want)
 	}
 	if got, want := usesOf(s, "src/auth/session.ts.login"), []string{"src/auth/session.test.ts", "src/ui/app.tsx"}; !slices.Equal(got, want) {
 		t.Errorf("uses of login = %v, want %v", got, want)
 	}
-	auth := s.Cohorts[0]
+	auth := s.Cohorts[1]
 	if !slices.Contains(auth.Reasons, "security-sensitive (auth)") || !slices.Contains(auth.Reasons, "no test change (test gap: login)") {
 		t.Errorf("auth reasons = %q", auth.Reasons)
 	}
