@@ -80,6 +80,10 @@ const (
 	// only the language server publishes it, on files that are not
 	// reviews.
 	CodeReviewComment = "review-comment"
+	// CodeDependencyChange is on a manifest's changed line that adds,
+	// removes, upgrades or downgrades a dependency (internal/cohort):
+	// only the language server publishes it; `cohorts --deps` lists them.
+	CodeDependencyChange = "dependency-change"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -137,5 +141,6 @@ func Codes() []CodeInfo {
 		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
 		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
 		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
+		{Code: CodeDependencyChange, Severity: SeverityHint, EditorOnly: true, Description: "A manifest's changed line adds, removes, upgrades or downgrades a dependency (information when its major version changes)."},
 	}
 }

@@ -87,10 +87,11 @@ export const EXTENSION_CODES = [
  * dismissed comment (an Unnecessary-tagged hint); `source-changed` and
  * `worktree-differs` compare the review with the working tree, as does
  * `suggestion-applied` (the tree holds a comment's suggestion);
- * `review-comment` is a review's comment shown on a source file; `check`
- * prints none of them.
+ * `review-comment` is a review's comment shown on a source file;
+ * `dependency-change` is on a manifest's line that changes a dependency;
+ * `check` prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied', 'dependency-change'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
