@@ -8,8 +8,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/codegraph"
 	"github.com/leanreview/lreview-lsp/internal/cohort"
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/forge"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // `cohorts`: the review's shape against its working tree — cohorts
@@ -116,4 +120,23 @@ func writeCohortsText(w io.Writer, s *cohort.Shape) {
 			fmt.Fprintf(w, "  %s:%d: %s\n", d.Manifest, d.Line, d.Message())
 		}
 	}
+}
+
+// exportCohorts is the cohorts section of an export's summary body: each
+// cohort in order with its level and reasons, from the working tree above
+// the review (by path alone when there is none).
+func exportCohorts(name string, doc *exchange.Document) string {
+	an := anchor.CheckDocument(doc, nil)
+	var g *codegraph.Graph
+	if root := worktree.FindRoot(name); root != "" && name != "-" {
+		if t, err := worktree.Open(root); err == nil {
+			g, _ = codegraph.Build(context.Background(), t.Files(), codegraph.Limits{}, nil)
+		}
+	}
+	shape, _ := cohort.Of(an, g, nil)
+	var items []string
+	for _, c := range shape.Cohorts {
+		items = append(items, fmt.Sprintf("**%s** (%s): %s", c.Name, c.Level, strings.Join(c.Reasons, "; ")))
+	}
+	return forge.CohortsSection(items)
 }

@@ -109,3 +109,24 @@ func TestCohortsJSONSameBytes(t *testing.T) {
 		t.Errorf("deps = %+v", got.Deps)
 	}
 }
+
+// TestExportListsCohorts: export --cohorts puts the cohorts, in order with
+// their reasons, in the review's body.
+func TestExportListsCohorts(t *testing.T) {
+	_, review := cohortsRepo(t)
+	code, out, errs := runCmd(t, "export", "--to", "github", "--cohorts", review)
+	if code != 0 {
+		t.Fatalf("export: exit %d, stderr %s", code, errs)
+	}
+	var rv struct{ Body string }
+	if err := json.Unmarshal([]byte(out), &rv); err != nil {
+		t.Fatal(err)
+	}
+	want := "**Review order** — cohorts, riskiest first:\n\n" +
+		"1. **go.mod** (high): dependency manifest; major version change: github.com/google/uuid v1.3.0 → v2.0.0; 2 lines changed in 1 file\n" +
+		"2. **store/store.go · MaxItems** (medium): 2 uses outside; public API changed: MaxItems; no test change (test gap: MaxItems); 2 lines changed in 1 file\n" +
+		"3. **docs/auth.md** (low): 1 line changed in 1 file"
+	if !strings.Contains(rv.Body, want) {
+		t.Errorf("body:\n%s\nwant it to hold\n%s", rv.Body, want)
+	}
+}
