@@ -283,6 +283,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 		}
 	}
 	s.sourcesOnDisk(changed)
+	s.graphsChanged(changed) // shape.go
 	return nil
 }
 
