@@ -6,6 +6,12 @@ import (
 	"strings"
 )
 
+// MaxPossible bounds the methods a call on an untyped receiver is a
+// possible use of: a name more types define (String, Close, Get in a
+// large tree) tells nothing, and counting it would cost uses times
+// methods.
+const MaxPossible = 16
+
 // goPackage is one Go package of the tree: its files' definitions by name.
 type goPackage struct {
 	importPath string
@@ -180,8 +186,10 @@ func linkGo(g *Graph, p string, gs *goSummary, defs []DefID, pkgs map[string]*go
 			local(r, r.qual, false)
 			fallthrough
 		case refSelector:
-			for _, id := range methods[r.name] {
-				use(id, r, true)
+			if ms := methods[r.name]; len(ms) <= MaxPossible {
+				for _, id := range ms {
+					use(id, r, true)
+				}
 			}
 		}
 	}
