@@ -50,11 +50,25 @@ type Line struct {
 
 // FromIndex reads the patch's files from an analysed review's index.
 func FromIndex(ix *anchor.Index) []ChangedFile {
+	return fromIndex(ix, func(*anchor.FileDiff) bool { return true })
+}
+
+// DependenciesOf reads the dependency changes of a patch's manifests
+// alone: cheap enough for every publish of a large review.
+func DependenciesOf(ix *anchor.Index, treeLines func(string) []string) []DepChange {
+	files := fromIndex(ix, func(f *anchor.FileDiff) bool { return isManifest(f.NewName) || isManifest(f.OldName) })
+	return Dependencies(files, treeLines)
+}
+
+func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile {
 	if ix == nil {
 		return nil
 	}
 	out := make([]ChangedFile, 0, len(ix.Files))
 	for _, f := range ix.Files {
+		if !keep(f) {
+			continue
+		}
 		cf := ChangedFile{Path: f.DisplayName(), Status: statusName(f.Status), Binary: f.Binary, Header: f.First}
 		if f.Status == anchor.DeletedFile {
 			cf.Path = f.OldName

@@ -153,13 +153,10 @@ func DefinitionUsesAt(a *anchor.Analysis, g *codegraph.Graph, offset int) []code
 // DependencyDiagnostics are the dependency changes of the patch's
 // manifests, each on the patch line that makes it: information for a
 // major version change, a hint otherwise.
-func DependencyDiagnostics(a *anchor.Analysis, s *cohort.Shape) []exchange.Diagnostic {
-	if s == nil {
-		return nil
-	}
+func DependencyDiagnostics(a *anchor.Analysis, deps []cohort.DepChange) []exchange.Diagnostic {
 	patch := &a.Doc.Review.Patch
 	var out []exchange.Diagnostic
-	for _, d := range s.Deps {
+	for _, d := range deps {
 		if d.PatchLine >= patch.LineCount() {
 			continue
 		}

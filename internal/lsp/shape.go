@@ -208,3 +208,17 @@ func definitionUses(v *requestView, uri protocol.DocumentURI, conv Converter, an
 	}
 	return out
 }
+
+// dependencyDiagnostics are the dependency changes of the review's
+// manifests, on their lines (features.DependencyDiagnostics); the tree
+// tells the section a hunk starts in.
+func dependencyDiagnostics(an *anchor.Analysis, t *worktree.Tree) []exchange.Diagnostic {
+	deps := cohort.DependenciesOf(an.Index, func(p string) []string {
+		f, err := t.Read(p)
+		if err != nil {
+			return nil
+		}
+		return strings.Split(f.Text, "\n")
+	})
+	return features.DependencyDiagnostics(an, deps)
+}

@@ -73,6 +73,15 @@ func TestCohortsInTheEditor(t *testing.T) {
 	initializeIn(c, root, caps, nil)
 	u := protocol.DocumentURI(uri.File(review))
 	c.open(u, text)
+	// The dependency change, on go.mod's changed line, once the working
+	// tree's files are read.
+	dep := waitDependencyDiagnostic(t, c, u)
+	if want := "dependency upgraded: golang.org/x/text v0.3.0 → v1.0.0 (major version change)"; dep.Message != want || dep.Severity != protocol.DiagnosticSeverityInformation {
+		t.Errorf("dependency diagnostic: %q (severity %v), want %q (information)", dep.Message, dep.Severity, want)
+	}
+	if line := strings.Count(text[:strings.Index(text, `"+require golang.org/x/text v1.0.0"`)], "\n"); int(dep.Range.Start.Line) != line {
+		t.Errorf("dependency diagnostic on line %d, want go.mod's added line %d", dep.Range.Start.Line, line)
+	}
 	lenses := cohortLensesOf(t, c, u)
 	if len(lenses) != 4 {
 		t.Fatalf("got %d cohort lenses, want 4 (two cohorts, two lenses each): %+v", len(lenses), lenses)
@@ -142,4 +151,30 @@ func TestCohortsInTheEditor(t *testing.T) {
 func uriPath(t *testing.T, u protocol.DocumentURI) string {
 	t.Helper()
 	return uri.URI(u).Filename()
+}
+
+// waitDependencyDiagnostic waits for a publish of u holding a
+// dependency-change diagnostic and returns it.
+func waitDependencyDiagnostic(t *testing.T, c *testClient, u protocol.DocumentURI) protocol.Diagnostic {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		list := c.diagnostics[u]
+		var last []protocol.Diagnostic
+		if len(list) > 0 {
+			last = list[len(list)-1].Diagnostics
+		}
+		c.mu.Unlock()
+		for _, d := range last {
+			if code, _ := d.Code.(string); code == exchange.CodeDependencyChange {
+				return d
+			}
+		}
+		select {
+		case <-c.notify:
+		case <-deadline:
+			t.Fatalf("no publish with a dependency-change diagnostic; the last had %d diagnostics", len(last))
+		}
+	}
 }

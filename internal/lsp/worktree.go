@@ -193,6 +193,7 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *a
 		}
 	}
 	ds = features.WorktreeDiagnostics(an, t)
+	ds = append(ds, dependencyDiagnostics(an, t)...) // shape.go
 	s.watchFiles(docURI, t, an)
 	return ds, nil
 }
