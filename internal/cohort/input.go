@@ -33,8 +33,12 @@ type ChangedFile struct {
 	// Touched are the new-side lines the change touches: its added lines,
 	// and the line where removed lines were (sorted, unique).
 	Touched []int
-	// Lines are the body lines (for the dependency reader).
+	// Lines are the body lines: of a dependency manifest only when read
+	// from an index (the dependency reader's; a large review's other lines
+	// are read only for a fingerprint, from diff).
 	Lines []Line
+	diff  *anchor.FileDiff
+	patch *exchange.Patch
 }
 
 // Line is one body line of a file diff.
@@ -69,7 +73,8 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 		if !keep(f) {
 			continue
 		}
-		cf := ChangedFile{Path: f.DisplayName(), Status: statusName(f.Status), Binary: f.Binary, Header: f.First}
+		cf := ChangedFile{Path: f.DisplayName(), Status: statusName(f.Status), Binary: f.Binary, Header: f.First, diff: f, patch: ix.Patch}
+		text := isManifest(f.NewName) || isManifest(f.OldName)
 		if f.Status == anchor.DeletedFile {
 			cf.Path = f.OldName
 		}
@@ -80,7 +85,7 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 			next := h.NewStart
 			first := true
 			for _, l := range h.Lines {
-				line := Line{Old: int(l.Old), New: int(l.New), PatchLine: int(l.Patch), Text: f.Content(ix.Patch, l)}
+				line := Line{Old: int(l.Old), New: int(l.New), PatchLine: int(l.Patch)}
 				switch l.Kind {
 				case anchor.Added:
 					line.Kind = '+'
@@ -102,7 +107,10 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 				if first {
 					line.HunkStart, first = max(1, h.NewStart), false
 				}
-				cf.Lines = append(cf.Lines, line)
+				if text {
+					line.Text = f.Content(ix.Patch, l)
+					cf.Lines = append(cf.Lines, line)
+				}
 			}
 		}
 		cf.Touched = uniqueSorted(cf.Touched)
@@ -123,6 +131,28 @@ func statusName(s anchor.FileStatus) string {
 		return "copied"
 	}
 	return "modified"
+}
+
+// changes calls fn with each added ('+') or removed ('-') line's text.
+func (f *ChangedFile) changes(fn func(kind byte, text string)) {
+	if f.diff == nil {
+		for _, l := range f.Lines {
+			if l.Kind != ' ' {
+				fn(l.Kind, l.Text)
+			}
+		}
+		return
+	}
+	for _, h := range f.diff.Hunks {
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case anchor.Added:
+				fn('+', f.diff.Content(f.patch, l))
+			case anchor.Removed:
+				fn('-', f.diff.Content(f.patch, l))
+			}
+		}
+	}
 }
 
 // ActiveComments counts the review's active comments per path.

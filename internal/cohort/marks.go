@@ -44,13 +44,11 @@ func Fingerprint(paths []string, files []ChangedFile, idx map[string]int) string
 	for _, p := range paths {
 		f := &files[idx[p]]
 		h.Write([]byte(f.Path + "\x00" + f.OldPath + "\x00"))
-		for _, l := range f.Lines {
-			if l.Kind != ' ' {
-				h.Write([]byte{l.Kind})
-				h.Write([]byte(l.Text))
-				h.Write([]byte{'\n'})
-			}
-		}
+		f.changes(func(kind byte, text string) {
+			h.Write([]byte{kind})
+			h.Write([]byte(text))
+			h.Write([]byte{'\n'})
+		})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
