@@ -80,8 +80,7 @@ func group(g *codegraph.Graph, files []ChangedFile, idx map[string]int, changed 
 	for i := range parent {
 		parent[i], size[i] = i, 1
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
