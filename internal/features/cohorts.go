@@ -233,3 +233,56 @@ func FileHeaderPath(a *anchor.Analysis, offset int) string {
 	}
 	return f.DisplayName()
 }
+
+// CohortSymbols is the outline's cohorts entry: each cohort riskiest
+// first ("1. store · MaxItems", its level and reasons), its files under
+// it, each going to its header line. False without a shape.
+func CohortSymbols(a *anchor.Analysis, s *cohort.Shape) (Symbol, bool) {
+	if s == nil || len(s.Cohorts) == 0 {
+		return Symbol{}, false
+	}
+	p := &a.Doc.Review.Patch
+	byPath := map[string]*anchor.FileDiff{}
+	for _, f := range a.Index.Files {
+		name := f.DisplayName()
+		if f.Status == anchor.DeletedFile {
+			name = f.OldName
+		}
+		byPath[name] = f
+	}
+	group := Symbol{Name: "cohorts", Kind: SymbolDir, Detail: "riskiest first"}
+	for _, c := range s.Cohorts {
+		cs := Symbol{Name: fmt.Sprintf("%d. %s", c.Rank, c.Name), Kind: SymbolDir, Detail: c.Level + " · " + strings.Join(c.Reasons, ", ")}
+		if c.Reviewed != "" {
+			cs.Detail += " · " + c.Reviewed
+		}
+		for _, path := range c.Files {
+			f := byPath[path]
+			if f == nil || f.First >= p.LineCount() {
+				continue
+			}
+			first, last := p.LineElemRange(f.First), p.LineElemRange(f.Last)
+			fs := Symbol{Name: path, Kind: SymbolFile, Range: exchange.Range{Start: first.Start, End: last.End},
+				Selection: exchange.Range{Start: p.LineStart(f.First), End: p.LineEnd(f.First)}}
+			if len(cs.Children) == 0 || fs.Range.Start < cs.Range.Start {
+				cs.Range.Start = fs.Range.Start
+			}
+			cs.Range.End = max(cs.Range.End, fs.Range.End)
+			cs.Children = append(cs.Children, fs)
+		}
+		if len(cs.Children) == 0 {
+			continue
+		}
+		cs.Selection = cs.Children[0].Selection
+		if len(group.Children) == 0 || cs.Range.Start < group.Range.Start {
+			group.Range.Start = cs.Range.Start
+		}
+		group.Range.End = max(group.Range.End, cs.Range.End)
+		group.Children = append(group.Children, cs)
+	}
+	if len(group.Children) == 0 {
+		return Symbol{}, false
+	}
+	group.Selection = group.Children[0].Selection
+	return group, true
+}

@@ -98,6 +98,21 @@ func TestCohortsInTheEditor(t *testing.T) {
 		t.Errorf("second cohort's lens: %q", lenses[2].Command.Title)
 	}
 
+	// The outline lists the cohorts, riskiest first, with their files.
+	var syms []protocol.DocumentSymbol
+	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+	var outline []string
+	for _, sym := range syms {
+		if sym.Name == "cohorts" {
+			for _, ch := range sym.Children {
+				outline = append(outline, ch.Name+": "+ch.Children[0].Name)
+			}
+		}
+	}
+	if want := "1. go.mod: go.mod | 2. store/store.go · MaxItems: store/store.go"; strings.Join(outline, " | ") != want {
+		t.Errorf("outline's cohorts = %q, want %q", outline, want)
+	}
+
 	// The file header's hover names the cohort and its blast radius.
 	var h protocol.Hover
 	c.mustCall("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": navPosition(text, header+3, exchange.UTF16)}, &h)
