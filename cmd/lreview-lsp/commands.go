@@ -42,6 +42,10 @@ func commands() []command {
 		{"mcp", []string{"mcp [--root DIR] [--agent NAME]"}, []string{"serve the agent tools (Model Context Protocol) on stdin/stdout,", "writing as NAME (default: the name its client gives)"}, runMCP},
 		{"locate", []string{"locate [--root DIR] [--format F] FILE"}, []string{"where each comment's lines are in the working tree", "(F: text, json)"}, runLocate},
 		{"apply", []string{"apply [--dry-run] [--root DIR] FILE"}, []string{"apply the comments' suggestion blocks to the working tree"}, runApply},
+		{"cohorts", []string{"cohorts [--format F] [--root DIR] [--deps] FILE"}, []string{
+			"the review's cohorts riskiest first, with reasons and blast",
+			"radius, from a code graph of the working tree; --deps: the",
+			"dependency changes only (F: text, json)"}, runCohorts},
 		{"version", []string{"version"}, []string{"print the version"}, runVersion},
 	}
 }

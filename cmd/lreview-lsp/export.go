@@ -23,6 +23,7 @@ type exportFlags struct {
 	repliesTo                  string
 	base, start, head, repo    string
 	noMarker, skipUnresolved   bool
+	cohorts                    bool // the cohorts section (cohorts.go)
 	set                        map[string]bool
 	forge                      forge.Forge
 }
@@ -42,6 +43,7 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 	fs.StringVar(&f.repliesTo, "replies-to", "", forgesTaking("replies-to")+": the comments GET /changes/ID/comments lists once the review is posted; prints the second review, the replies in_reply_to their comments")
 	fs.BoolVar(&f.noMarker, "no-marker", false, "leave out the hidden <!-- lreview:ID --> markers")
 	fs.BoolVar(&f.skipUnresolved, "skip-unresolved", false, "export the comments a forge would take and list the others")
+	fs.BoolVar(&f.cohorts, "cohorts", false, "list the review's cohorts, riskiest first with their reasons, in the summary body (from the working tree above FILE)")
 	fs.StringVar(&f.base, "base-sha", "", forgesTaking("base-sha")+": the merge request version's base_commit_sha")
 	fs.StringVar(&f.start, "start-sha", "", forgesTaking("start-sha")+": its start_commit_sha")
 	fs.StringVar(&f.head, "head-sha", "", forgesTaking("head-sha")+": its head_commit_sha")
@@ -148,6 +150,9 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	plan.Verdict = exportVerdict(name, plan)
+	if f.cohorts {
+		plan.Cohorts = exportCohorts(name, plan.Doc)
+	}
 	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {
 		them := "them"

@@ -42,13 +42,16 @@ func TestAgentWritesNoDecision(t *testing.T) {
 	v := contracttest.Orders("3.0.3")
 	after := v.RemoveDelete().YAML()
 	repo := contracttest.NewRepo(t, map[string][2]string{"api/openapi.yaml": {v.YAML(), after}})
-	s := newSession(t, Options{}, map[string]string{"api/openapi.yaml": after, "pr.review.json": repo.Review})
 	line := contracttest.FirstLine(repo.Patch, "api/openapi.yaml")
 	const approval = "contract: approved — DELETE /orders/{id}: API removed without deprecation\nclients were told"
-	for _, author := range []string{"", "hduran"} {
-		s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": line, "body": approval, "author": author},
-			"only a person approved one", "leave the decision to a person")
-	}
+	// Even an agent started under a person's name (mcp --agent hduran)
+	// writes no decision.
+	named := newSession(t, Options{Agent: "hduran"}, map[string]string{"api/openapi.yaml": after, "pr.review.json": repo.Review})
+	named.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": line, "body": approval},
+		"only a person approved one", "leave the decision to a person")
+	s := newSession(t, Options{}, map[string]string{"api/openapi.yaml": after, "pr.review.json": repo.Review})
+	s.refused("lreview_add_comment", map[string]any{"file": "pr.review.json", "path": "api/openapi.yaml", "side": "RIGHT", "start_line": line, "body": approval},
+		"only a person approved one", "leave the decision to a person")
 	if got := s.read("pr.review.json"); got != repo.Review {
 		t.Fatalf("the refused comment was written:\n%s", got)
 	}

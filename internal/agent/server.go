@@ -74,6 +74,7 @@ type server struct {
 	queue       *queues
 	cache       *reviews
 	trees       *trees
+	graphs      *graphs // shape.go
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -97,7 +98,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}, graphs: &graphs{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -196,6 +197,7 @@ func (s *server) register(srv *mcp.Server) {
 	addTool(srv, tool("lreview_new", "Start a review of a diff",
 		"Create a new review file around a unified diff (diff_file or diff_text), canonical, with no comment; missing directories inside the root are created. Refused when the file exists.",
 		false, false, false), nil, s.newReview)
+	s.registerShape(srv, tool)
 }
 
 // inputSchema is the schema AddTool would infer for T, with the values

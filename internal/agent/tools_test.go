@@ -27,7 +27,7 @@ func TestToolsList(t *testing.T) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
-	want := []string{"lreview_add_comment", "lreview_add_diagram", "lreview_apply_suggestion", "lreview_check", "lreview_comments", "lreview_delete_comment", "lreview_edit_comment",
+	want := []string{"lreview_add_comment", "lreview_add_diagram", "lreview_apply_suggestion", "lreview_blast_radius", "lreview_check", "lreview_cohorts", "lreview_comments", "lreview_delete_comment", "lreview_edit_comment",
 		"lreview_finalize", "lreview_fix", "lreview_locate", "lreview_new", "lreview_preview", "lreview_rebase", "lreview_reply", "lreview_set_cohort_summary", "lreview_set_state"}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {

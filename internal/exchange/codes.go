@@ -88,6 +88,10 @@ const (
 	// only the language server publishes it, on files that are not
 	// reviews.
 	CodeReviewComment = "review-comment"
+	// CodeDependencyChange is on a manifest's changed line that adds,
+	// removes, upgrades or downgrades a dependency (internal/cohort):
+	// only the language server publishes it; `cohorts --deps` lists them.
+	CodeDependencyChange = "dependency-change"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -146,5 +150,6 @@ func Codes() []CodeInfo {
 		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
 		{Code: CodeBranchMoved, Severity: SeverityWarning, EditorOnly: true, Fix: true, Description: "The branch moved past the review: commits after the reviewed state touch its files, or the reviewed commit is no longer an ancestor of HEAD (a force-push); rebase the review."},
 		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
+		{Code: CodeDependencyChange, Severity: SeverityHint, EditorOnly: true, Description: "A manifest's changed line adds, removes, upgrades or downgrades a dependency (information when its major version changes)."},
 	}
 }

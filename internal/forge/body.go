@@ -225,7 +225,7 @@ func unquoteReplies(text string) ([]reply, bool) {
 // body is the plan's review body on every forge: the title, the summary
 // and the verdict section (Plan.Verdict, when set) after it.
 func (p *Plan) body(marker bool) string {
-	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict), marker)
+	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict, p.Cohorts), marker)
 }
 
 // reviewBody is the review's own body: the title in bold, the summary,

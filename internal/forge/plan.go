@@ -17,6 +17,7 @@ type Plan struct {
 	Title    string
 	Summary  string
 	Verdict  string // VerdictSection, after the summary in the body
+	Cohorts  string // CohortsSection, after the verdict
 	Problems []Problem
 	Left     []LeftOut
 	placed   []placed

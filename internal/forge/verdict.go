@@ -1,6 +1,9 @@
 package forge
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The review's verdict in the exported body: a section after the summary
 // that names the verdict, the axis that made it, and the breaking
@@ -31,13 +34,34 @@ func VerdictSection(verdict, axis string, undecided, decided []string) string {
 	return b.String()
 }
 
-// dropVerdict is summary without the verdict section, which is last.
+// dropVerdict is summary without the verdict section and the cohorts
+// section after it (both computed, last).
 func dropVerdict(summary string) string {
-	if strings.HasPrefix(summary, verdictHead) {
-		return ""
-	}
-	if i := strings.Index(summary, "\n\n"+verdictHead); i >= 0 {
-		return summary[:i]
+	for _, head := range []string{verdictHead, cohortsHead} {
+		if strings.HasPrefix(summary, head) {
+			return ""
+		}
+		if i := strings.Index(summary, "\n\n"+head); i >= 0 {
+			summary = summary[:i]
+		}
 	}
 	return summary
+}
+
+// cohortsHead begins the cohorts section (Plan.Cohorts): the review's
+// cohorts in order with their reasons (internal/cohort), computed like
+// the verdict and dropped by an import like it.
+const cohortsHead = "**Review order** — "
+
+// CohortsSection is the section: a head and one list item per cohort.
+func CohortsSection(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(cohortsHead + "cohorts, riskiest first:\n")
+	for i, it := range items {
+		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + it)
+	}
+	return b.String()
 }

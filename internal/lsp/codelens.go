@@ -60,7 +60,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 		}
 		out = append(out, protocol.CodeLens{Range: conv.Range(l.Range), Command: cmd})
 	}
-	return out, nil
+	return append(out, cohortLenses(v, p.TextDocument.URI, conv, an)...), nil
 }
 
 // executeCommand runs CommandShow: it asks the client to show the
@@ -81,6 +81,10 @@ func executeCommand(ctx context.Context, v *requestView, p *protocol.ExecuteComm
 		return setBody(ctx, v, p.Arguments)
 	case CommandOpenBody:
 		return openBody(ctx, v, p.Arguments)
+	case CommandMarkCohort:
+		return markCohort(ctx, v, p.Arguments) // shape.go
+	case CommandNextCohort:
+		return nextCohort(ctx, v, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))

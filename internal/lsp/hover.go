@@ -28,6 +28,11 @@ func hover(ctx context.Context, v *requestView, p *protocol.HoverParams) (*proto
 			h.Markdown += "\n\n" + line
 		}
 	}
+	if sh, _, _ := v.shapeOf(p.TextDocument.URI, an); ok && sh != nil {
+		if line := features.CohortHover(sh, features.FileHeaderPath(an, off)); line != "" {
+			h.Markdown += "\n\n" + line
+		}
+	}
 	if !ok {
 		return nil, nil
 	}

@@ -17,5 +17,7 @@ func references(ctx context.Context, v *requestView, p *protocol.ReferenceParams
 	if err != nil {
 		return nil, err
 	}
-	return locations(p.TextDocument.URI, conv, features.References(an, off, p.Context.IncludeDeclaration)), nil
+	out := locations(p.TextDocument.URI, conv, features.References(an, off, p.Context.IncludeDeclaration))
+	// On a line that changes a definition: its uses in the working tree.
+	return append(out, definitionUses(v, p.TextDocument.URI, conv, an, off)...), nil
 }

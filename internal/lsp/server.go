@@ -119,6 +119,9 @@ type Server struct {
 	src *sourceState
 	// bodies are the bodies opened as files (bodyfile.go).
 	bodies bodyFiles
+	// shapes are the working trees' code graphs and the reviews' shapes
+	// (shape.go).
+	shapes shapeState
 
 	// pubMu orders publishDiagnostics: publishes are sent under it, each
 	// if its snapshot is still the document's latest (see outgoing), and

@@ -198,6 +198,7 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *a
 		}
 	}
 	ds = features.WorktreeDiagnostics(an, t)
+	ds = append(ds, dependencyDiagnostics(an, t)...) // shape.go
 	s.watchFiles(docURI, t, an)
 	return ds, nil
 }
@@ -288,6 +289,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 		}
 	}
 	s.sourcesOnDisk(changed)
+	s.graphsChanged(changed) // shape.go
 	return nil
 }
 

@@ -88,10 +88,11 @@ export const EXTENSION_CODES = [
  * `worktree-differs` compare the review with the working tree, as does
  * `suggestion-applied` (the tree holds a comment's suggestion);
  * `review-comment` is a review's comment shown on a source file;
- * `branch-moved` says the branch has moved past the review (from git); `check`
- * prints none of them.
+ * `branch-moved` says the branch has moved past the review (from git);
+ * `dependency-change` is on a manifest's line that changes a dependency;
+ * `check` prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'branch-moved', 'suggestion-applied'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'branch-moved', 'suggestion-applied', 'dependency-change'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/testgotypes"
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
+)
+
+// cohortsRepo makes a Go module with git, changes it, and writes the
+// review of the change into the repository.
+func cohortsRepo(t *testing.T) (dir, review string) {
+	t.Helper()
+	base := map[string]string{"go.mod": "module example.com/shop\n\ngo 1.22\n\nrequire github.com/google/uuid v1.3.0\n"}
+	for k, v := range testgotypes.ShopModule {
+		if k != "go.mod" {
+			base[k] = v
+		}
+	}
+	repo := testreviews.NewGitRepo(t, base)
+	from := strings.TrimSpace(repo.Git("rev-parse", "HEAD"))
+	to := repo.Commit("change", map[string]string{
+		"go.mod":         "module example.com/shop\n\ngo 1.22\n\nrequire github.com/google/uuid v2.0.0\n",
+		"store/store.go": strings.Replace(base["store/store.go"], "const MaxItems = 100", "const MaxItems = 200", 1),
+		"docs/auth.md":   "# Sign-in\n",
+	})
+	src, err := anchor.NewReview([]byte(repo.Diff(from, to)), "shop", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	review = filepath.Join(repo.Dir, "change.review.json")
+	if err := os.WriteFile(review, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return repo.Dir, review
+}
+
+func TestCohortsCommand(t *testing.T) {
+	_, review := cohortsRepo(t)
+	code, out, errs := runCmd(t, "cohorts", review)
+	if code != 0 {
+		t.Fatalf("cohorts: exit %d, stderr %s", code, errs)
+	}
+	for _, want := range []string{
+		"cohort 1 of 3 · go.mod · high [",
+		"  dependency manifest; major version change: github.com/google/uuid v1.3.0 → v2.0.0; 2 lines changed in 1 file\n",
+		"cohort 2 of 3 · store/store.go · MaxItems · medium [",
+		"  example.com/shop/store.MaxItems (store/store.go:15): 3 uses, 2 outside\n",
+		"cohort 3 of 3 · docs/auth.md · low [",
+		"dependency changes:\n  go.mod:5: dependency upgraded: github.com/google/uuid v1.3.0 → v2.0.0 (major version change)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("cohorts output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCmd(t, "cohorts", "--deps", review)
+	if want := "go.mod:5: dependency upgraded: github.com/google/uuid v1.3.0 → v2.0.0 (major version change)\n"; code != 0 || out != want {
+		t.Errorf("cohorts --deps: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// TestCohortsJSONSameBytes: the JSON of one review and tree is the same
+// bytes run after run, and holds what the README documents.
+func TestCohortsJSONSameBytes(t *testing.T) {
+	_, review := cohortsRepo(t)
+	_, first, _ := runCmd(t, "cohorts", "--format", "json", review)
+	for range 3 {
+		if _, again, _ := runCmd(t, "cohorts", "--format", "json", review); again != first {
+			t.Fatalf("a second run gives other JSON:\n%s\nfirst:\n%s", again, first)
+		}
+	}
+	var got struct {
+		Graph   struct{ Files, Definitions int }
+		Cohorts []struct {
+			Key, Name, Level, Reviewed string
+			Rank                       int
+			Files, Reasons             []string
+			BlastRadius                []struct {
+				Definition string
+				Uses       []struct {
+					Path     string
+					Line     int
+					From     string
+					Possible bool
+				}
+			} `json:"blast_radius"`
+		}
+		Deps []struct{ Name, Change, Old, New string } `json:"dependency_changes"`
+	}
+	if err := json.Unmarshal([]byte(first), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cohorts) != 3 || got.Cohorts[1].Files[0] != "store/store.go" || len(got.Cohorts[1].BlastRadius) != 1 {
+		t.Fatalf("cohorts = %+v", got.Cohorts)
+	}
+	uses := got.Cohorts[1].BlastRadius[0].Uses
+	if len(uses) != 3 || uses[0].Path != "cart/cart.go" || uses[0].From != "Total" || uses[0].Possible {
+		t.Errorf("uses of MaxItems = %+v", uses)
+	}
+	if got.Graph.Files != 6 || got.Graph.Definitions == 0 {
+		t.Errorf("graph = %+v", got.Graph)
+	}
+	if len(got.Deps) != 1 || got.Deps[0].Change != "upgraded" {
+		t.Errorf("deps = %+v", got.Deps)
+	}
+}
+
+// TestExportListsCohorts: export --cohorts puts the cohorts, in order with
+// their reasons, in the review's body.
+func TestExportListsCohorts(t *testing.T) {
+	_, review := cohortsRepo(t)
+	code, out, errs := runCmd(t, "export", "--to", "github", "--cohorts", review)
+	if code != 0 {
+		t.Fatalf("export: exit %d, stderr %s", code, errs)
+	}
+	var rv struct{ Body string }
+	if err := json.Unmarshal([]byte(out), &rv); err != nil {
+		t.Fatal(err)
+	}
+	want := "**Review order** — cohorts, riskiest first:\n\n" +
+		"1. **go.mod** (high): dependency manifest; major version change: github.com/google/uuid v1.3.0 → v2.0.0; 2 lines changed in 1 file\n" +
+		"2. **store/store.go · MaxItems** (medium): 2 uses outside; public API changed: MaxItems; no test change (test gap: MaxItems); 2 lines changed in 1 file\n" +
+		"3. **docs/auth.md** (low): 1 line changed in 1 file"
+	if !strings.Contains(rv.Body, want) {
+		t.Errorf("body:\n%s\nwant it to hold\n%s", rv.Body, want)
+	}
+}
