@@ -24,7 +24,9 @@ import (
 //     block holding an anchor that moved out of order is taken where it
 //     went. Any other line is not placed: where it is cannot be told;
 //   - the editor's changes (LineTrack.Edited), which move every line by
-//     what was inserted or deleted above it, exactly, whatever its text.
+//     what was inserted or deleted before it, exactly, whatever its text:
+//     each line is tracked as the bytes of its text, so that text typed
+//     at a line's start and then broken off by Enter is a line above it.
 //
 // A line is only ever placed where the text is its text (Place checks),
 // so a comment whose lines were changed reads as outdated, never as a
@@ -36,18 +38,28 @@ type LineTrack struct {
 	// lines are the file diff's RIGHT lines, in the order of their
 	// numbers (shared by every track of the file diff).
 	lines []DiffLine
-	// at is, by index in lines, the line of the text (from 1) that holds
-	// it; 0 when its place is not known; -n when it was lost to an edit
-	// near line n.
+	// spans are, by index in lines, the bytes of the text holding each
+	// line, its terminator included; a span whose Start is
+	// unknown (-1) was not placed, lost (-2) was deleted by an edit at
+	// End.
+	spans []Span
+	// at is the diff's result, by index in lines: the line (from 1)
+	// holding it, 0 when not placed. Used only while tracking is made.
 	at []int32
 }
 
-// LineEdit is one change of a text in lines: the Old lines from Line
-// (from 0) were replaced by New lines. The lines before are unchanged,
-// those after moved by New-Old. A replacement of as many lines as it
-// removes keeps each line's place (Place then compares texts).
-type LineEdit struct {
-	Line, Old, New int
+// Span is a line in a text, in bytes.
+type Span struct{ Start, End int }
+
+const (
+	unknown = -1
+	lost    = -2
+)
+
+// TextEdit is one change of a text: the bytes from Start to End were
+// replaced by New bytes.
+type TextEdit struct {
+	Start, End, New int
 }
 
 // rightLines are f's RIGHT lines in the order of their numbers; a line
@@ -69,7 +81,8 @@ func rightLines(f *FileDiff) []DiffLine {
 // lines (without terminators): where the file is the RIGHT image, every
 // line where the review has it; else by a line diff (see above). p is
 // the patch of a version whose index holds f.
-func TrackLines(p *exchange.Patch, f *FileDiff, lines []string) *LineTrack {
+// starts are the lines' offsets in the text.
+func TrackLines(p *exchange.Patch, f *FileDiff, lines []string, starts []int) *LineTrack {
 	t := &LineTrack{lines: rightLines(f)}
 	t.at = make([]int32, len(t.lines))
 	texts := make([]string, len(t.lines))
@@ -85,9 +98,21 @@ func TrackLines(p *exchange.Patch, f *FileDiff, lines []string) *LineTrack {
 		for i, l := range t.lines {
 			t.at[i] = l.New
 		}
-		return t
+	} else {
+		t.align(texts, lines)
 	}
-	t.align(texts, lines)
+	t.spans = make([]Span, len(t.lines))
+	for i, n := range t.at {
+		t.spans[i] = Span{Start: unknown}
+		if n > 0 {
+			end := starts[n-1] + len(lines[n-1])
+			if int(n) < len(starts) {
+				end = starts[n]
+			}
+			t.spans[i] = Span{Start: starts[n-1], End: end}
+		}
+	}
+	t.at = nil
 	return t
 }
 
@@ -105,6 +130,14 @@ func SameLine(a, b string) bool {
 		return true // blank lines, whatever their white space
 	}
 	return a[:ia] == b[:ib] && looseEqual(normLine(a[ia:]), normLine(b[ib:]))
+}
+
+// looseLine is the drift search's "the same text": white space aside,
+// indentation too. Where a line is placed it is compared so (a file gofmt
+// re-indented still has its comments); the diff tells lines apart by
+// SameLine, whose indentation counts.
+func looseLine(a, b string) bool {
+	return a == b || looseEqual(normLine(a), normLine(b))
 }
 
 // indent is the length of s's leading spaces and tabs.
@@ -170,8 +203,9 @@ func (t *LineTrack) align(texts, lines []string) {
 	}
 	taken := make([]bool, len(lines))
 	same := func(i, j int) bool { return j >= 0 && j < len(lines) && SameLine(lines[j], texts[i]) }
+	similar := func(i, j int) bool { return j >= 0 && j < len(lines) && looseLine(lines[j], texts[i]) }
 	take := func(i, j int) bool {
-		if j < 0 || j >= len(lines) || taken[j] || t.at[i] != 0 || !same(i, j) {
+		if j < 0 || j >= len(lines) || taken[j] || t.at[i] != 0 || !similar(i, j) {
 			return false
 		}
 		t.at[i], taken[j] = int32(j+1), true
@@ -184,7 +218,16 @@ func (t *LineTrack) align(texts, lines []string) {
 			anchors = append(anchors, int(cands[k].i))
 		}
 	}
-	t.fillBetween(anchors, same, take, true)
+	t.fillBetween(anchors, same, similar, take, true)
+	// After the last anchor nothing bounds where lines were added: the
+	// lines of its run (its hunk) are taken where they follow it.
+	if len(anchors) > 0 {
+		for k := anchors[len(anchors)-1] + 1; k < len(t.lines) && t.lines[k].New == t.lines[k-1].New+1; k++ {
+			if !same(k, int(t.at[k-1])) || !take(k, int(t.at[k-1])) {
+				break
+			}
+		}
+	}
 	// Blocks that moved out of order: an anchor the increasing run left
 	// out is still the one line of its text on each side; the lines
 	// between two of them that moved alike are taken too.
@@ -194,7 +237,7 @@ func (t *LineTrack) align(texts, lines []string) {
 			moved = append(moved, int(c.i))
 		}
 	}
-	t.fillBetween(moved, same, take, false)
+	t.fillBetween(moved, same, similar, take, false)
 }
 
 // fillBetween places the lines between consecutive anchors (indexes of
@@ -207,7 +250,7 @@ func (t *LineTrack) align(texts, lines []string) {
 // those from ma by b, and where p may be, between, cannot be told.
 // The anchors of blocks that moved (not fromStart) have only the lines
 // between two that moved alike placed, when all are their text.
-func (t *LineTrack) fillBetween(anchors []int, same func(i, j int) bool, take func(i, j int) bool, fromStart bool) {
+func (t *LineTrack) fillBetween(anchors []int, same, similar, take func(i, j int) bool, fromStart bool) {
 	prev := -1
 	if !fromStart {
 		if len(anchors) == 0 {
@@ -228,13 +271,27 @@ func (t *LineTrack) fillBetween(anchors []int, same func(i, j int) bool, take fu
 		switch {
 		case offA == offB:
 			// Nothing inserted or deleted between them, or as much of
-			// each: every line that is its text there is placed.
-			all := true
-			for k := prev + 1; k < b; k++ {
-				all = all && fits(k, offA)
+			// each: the lines that are their text there, white space
+			// aside, are placed.
+			loose := func(k int) bool {
+				j := t.lines[k].New + offA
+				return j > prevAt && j < t.at[b] && similar(k, int(j)-1)
 			}
-			for k := prev + 1; k < b && (all || fromStart); k++ {
-				if fits(k, offA) {
+			// A line that is not: changed, or more than one edit between
+			// them; the lines before the first such and after the last
+			// are placed, and those between only when there is none.
+			ma, mb := b, prev+1
+			for k := prev + 1; k < b; k++ {
+				if !loose(k) {
+					ma = min(ma, k)
+					mb = k + 1
+				}
+			}
+			if !fromStart && ma != b {
+				break
+			}
+			for k := prev + 1; k < b; k++ {
+				if k < ma || k >= mb {
 					take(k, int(t.lines[k].New+offA)-1)
 				}
 			}
@@ -293,35 +350,37 @@ func increasingRun(n int, val func(k int) int32) []int {
 	return out
 }
 
-// Edited returns the track after edits, in order: each line moved by
-// the lines inserted and deleted above it; a line in a replacement of
-// another number of lines is lost.
-func (t *LineTrack) Edited(edits []LineEdit) *LineTrack {
-	at := slices.Clone(t.at)
+// Edited returns the track after edits, in order. A line before an edit
+// keeps its place; one after it moves by what the edit inserted and
+// deleted; text inserted at a line's start goes before it. A line the
+// edit deleted, all of it and its line break, is lost; one it changed a
+// part of keeps its place (Place compares its text).
+func (t *LineTrack) Edited(edits []TextEdit) *LineTrack {
+	spans := slices.Clone(t.spans)
 	for _, e := range edits {
-		if e.Old == e.New {
-			continue
-		}
-		for i, v := range at {
-			n, lost := v, v < 0
-			if lost {
-				n = -v
-			}
+		delta := e.New - (e.End - e.Start)
+		for i, sp := range spans {
 			switch {
-			case n == 0 || int(n)-1 < e.Line:
-				continue
-			case int(n)-1 >= e.Line+e.Old:
-				n += int32(e.New - e.Old)
-			default:
-				n, lost = int32(e.Line+1), true
+			case sp.Start == unknown:
+			case sp.Start == lost:
+				if sp.End >= e.End {
+					spans[i].End += delta
+				} else if sp.End > e.Start {
+					spans[i].End = e.Start
+				}
+			case e.End <= sp.Start: // before it, an insertion at its start too
+				spans[i] = Span{sp.Start + delta, sp.End + delta}
+			case e.Start >= sp.End: // after it
+			case e.Start <= sp.Start && e.End >= sp.End:
+				spans[i] = Span{Start: lost, End: e.Start}
+			case e.Start > sp.Start:
+				spans[i].End = max(sp.End+delta, e.Start+e.New)
+			default: // its start replaced
+				spans[i] = Span{Start: e.Start, End: sp.End + delta}
 			}
-			if lost {
-				n = -n
-			}
-			at[i] = n
 		}
 	}
-	return &LineTrack{lines: t.lines, at: at}
+	return &LineTrack{lines: t.lines, spans: spans}
 }
 
 // Placed is where a run of RIGHT lines is in a text.
@@ -332,15 +391,16 @@ type Placed struct {
 	// Exact: the lines are the same text, white space too.
 	Exact bool
 	// Near is, when not OK, the line nearest where they were (0 if
-	// nothing tells).
-	Near int
+	// nothing tells); PartStart and PartEnd the first run of them that
+	// is placed and its text (0 if none).
+	Near, PartStart, PartEnd int
 }
 
 // Place returns where ls, consecutive RIGHT lines of the file diff, are
-// in lines (the text the track is of): OK when each is placed, the one
-// after the other, and is its text there. p is the patch of a version
-// whose index holds f.
-func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines []string) Placed {
+// in the text the track is of (its lines and their starts): OK when each
+// is placed, the one on the line after the other, each line its text
+// there. p is the patch of a version whose index holds f.
+func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines []string, starts []int) Placed {
 	if len(ls) == 0 {
 		return Placed{}
 	}
@@ -352,13 +412,13 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 			out.OK = false
 			break
 		}
-		n := int(t.at[i])
+		n := lineAt(starts, t.spans[i].Start)
 		if n <= 0 || n > len(lines) || k > 0 && n != out.End+1 {
 			out.OK = false
 			break
 		}
 		text := f.Content(p, l)
-		if !SameLine(lines[n-1], text) {
+		if !looseLine(lines[n-1], text) {
 			out.OK = false
 			break
 		}
@@ -372,8 +432,33 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 		return out
 	}
 	out.Start, out.End, out.Exact = 0, 0, false
-	out.Near = t.near(first, ls[0])
+	out.Near = t.near(first, ls[0], starts)
+	for k := 0; first >= 0 && k < len(ls) && first+k < len(t.lines); k++ {
+		n := lineAt(starts, t.spans[first+k].Start)
+		intact := n > 0 && n <= len(lines) && t.lines[first+k] == ls[k] && looseLine(lines[n-1], f.Content(p, ls[k]))
+		switch {
+		case intact && (out.PartStart == 0 || n == out.PartEnd+1):
+			if out.PartStart == 0 {
+				out.PartStart = n
+			}
+			out.PartEnd = n
+		case out.PartStart > 0:
+			return out
+		}
+	}
 	return out
+}
+
+// lineAt is the line (from 1) holding offset off, 0 for a negative one.
+func lineAt(starts []int, off int) int {
+	if off < 0 {
+		return 0
+	}
+	i, ok := slices.BinarySearch(starts, off)
+	if ok {
+		return i + 1
+	}
+	return i
 }
 
 // index is l's index in t.lines, -1 when it is not one of them.
@@ -385,23 +470,28 @@ func (t *LineTrack) index(l DiffLine) int {
 	return i
 }
 
-// near is where line i (l) was: its own place or the edit it was lost
-// to, else moved as the nearest placed line before it, else after it.
-func (t *LineTrack) near(i int, l DiffLine) int {
+// near is where line i (l) was: its own place or where the edit that
+// deleted it was, else moved as the nearest placed line before it, else
+// after it.
+func (t *LineTrack) near(i int, l DiffLine, starts []int) int {
 	if i < 0 {
 		return int(l.New)
 	}
-	if v := t.at[i]; v != 0 {
-		return int(max(v, -v))
+	switch sp := t.spans[i]; sp.Start {
+	case lost:
+		return max(1, lineAt(starts, sp.End))
+	case unknown:
+	default:
+		return lineAt(starts, sp.Start)
 	}
 	for k := i - 1; k >= 0; k-- {
-		if v := t.at[k]; v > 0 {
-			return int(v + l.New - t.lines[k].New)
+		if n := lineAt(starts, t.spans[k].Start); n > 0 {
+			return n + int(l.New-t.lines[k].New)
 		}
 	}
 	for k := i + 1; k < len(t.lines); k++ {
-		if v := t.at[k]; v > 0 {
-			return max(1, int(v-(t.lines[k].New-l.New)))
+		if n := lineAt(starts, t.spans[k].Start); n > 0 {
+			return max(1, n-int(t.lines[k].New-l.New))
 		}
 	}
 	return int(l.New)

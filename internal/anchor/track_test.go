@@ -78,6 +78,53 @@ func texts(ls []trackLine) []string {
 	return out
 }
 
+// startsOf are the offsets of lines joined by "\n".
+func startsOf(lines []string) []int {
+	out := make([]int, len(lines))
+	at := 0
+	for i, s := range lines {
+		out[i] = at
+		at += len(s) + 1
+	}
+	return out
+}
+
+// track is TrackLines of a file's lines.
+func track(p *exchange.Patch, f *FileDiff, file []trackLine) *LineTrack {
+	ls := texts(file)
+	return TrackLines(p, f, ls, startsOf(ls))
+}
+
+// lineOp replaces del lines from at (from 0) by add.
+type lineOp struct {
+	at, del int
+	add     []string
+}
+
+// lineEdits are the TextEdits of ops applied to file's lines (joined by
+// "\n", each ended by one), one after the other.
+func lineEdits(file []string, ops ...lineOp) []TextEdit {
+	var out []TextEdit
+	for _, op := range ops {
+		starts := startsOf(file)
+		at := len(strings.Join(file, "\n")) + 1
+		if op.at < len(file) {
+			at = starts[op.at]
+		}
+		end := at
+		for k := range op.del {
+			end += len(file[op.at+k]) + 1
+		}
+		n := 0
+		for _, s := range op.add {
+			n += len(s) + 1
+		}
+		out = append(out, TextEdit{Start: at, End: end, New: n})
+		file = slices.Concat(file[:op.at], op.add, file[op.at+op.del:])
+	}
+	return out
+}
+
 // checkTrack checks every RIGHT line of f placed by tr in file: a line
 // placed must be where it truly is (never another line); when all, each
 // line still in the file must be placed. It returns how many were.
@@ -90,9 +137,10 @@ func checkTrack(t *testing.T, p *exchange.Patch, f *FileDiff, tr *LineTrack, fil
 		}
 	}
 	lines := texts(file)
+	starts := startsOf(lines)
 	placed := 0
 	for _, l := range rightLines(f) {
-		got := tr.Place(p, f, []DiffLine{l}, lines)
+		got := tr.Place(p, f, []DiffLine{l}, lines, starts)
 		want, kept := where[int(l.New)]
 		switch {
 		case got.OK && got.Start != want:
@@ -123,7 +171,7 @@ var trackSpans = [][2]int{{3, 12}, {40, 52}, {90, 96}, {150, 170}}
 func TestTrackPaste(t *testing.T) {
 	image := goLike(200)
 	p, f := trackIndex(t, image, trackSpans)
-	base := TrackLines(p, f, image)
+	base := track(p, f, reviewed(image))
 	if n := checkTrack(t, p, f, base, reviewed(image), true); n != len(rightLines(f)) {
 		t.Fatalf("as reviewed: %d placed, want all %d", n, len(rightLines(f)))
 	}
@@ -131,14 +179,12 @@ func TestTrackPaste(t *testing.T) {
 		for _, at := range []int{0, 20, 45, 97, 160, 200} {
 			t.Run(fmt.Sprintf("%d-at-%d", n, at), func(t *testing.T) {
 				file := insertLines(reviewed(image), at, pasted(n, 2))
-				placed := checkTrack(t, p, f, TrackLines(p, f, texts(file)), file, false)
-				// Pasted above them all, every line is placed but the last:
-				// after the last line found once, where lines may have been
-				// added cannot be told.
-				if at == 0 && placed != len(rightLines(f))-1 {
-					t.Errorf("pasted at the top: %d of %d placed by the diff, want all but the last", placed, len(rightLines(f)))
+				placed := checkTrack(t, p, f, track(p, f, file), file, false)
+				// Pasted above them all, every line is placed.
+				if at == 0 && placed != len(rightLines(f)) {
+					t.Errorf("pasted at the top: %d of %d placed by the diff, want all", placed, len(rightLines(f)))
 				}
-				carried := base.Edited([]LineEdit{{Line: at, Old: 0, New: n}})
+				carried := base.Edited(lineEdits(image, lineOp{at, 0, pasted(n, 2)}))
 				checkTrack(t, p, f, carried, file, true)
 			})
 		}
@@ -151,13 +197,13 @@ func TestTrackPaste(t *testing.T) {
 func TestTrackRepeatedLinesTyped(t *testing.T) {
 	image := goLike(200)
 	p, f := trackIndex(t, image, trackSpans)
-	tr := TrackLines(p, f, image)
+	tr := track(p, f, reviewed(image))
 	file := reviewed(image)
 	for range 8 {
+		tr = tr.Edited(lineEdits(texts(file), lineOp{44, 0, []string{"\t}"}}))
 		file = insertLines(file, 44, []string{"\t}"})
-		tr = tr.Edited([]LineEdit{{Line: 44, Old: 0, New: 1}})
 		checkTrack(t, p, f, tr, file, true)
-		checkTrack(t, p, f, TrackLines(p, f, texts(file)), file, false)
+		checkTrack(t, p, f, track(p, f, file), file, false)
 	}
 }
 
@@ -167,29 +213,29 @@ func TestTrackRepeatedLinesTyped(t *testing.T) {
 func TestTrackDeleteAndMove(t *testing.T) {
 	image := goLike(200)
 	p, f := trackIndex(t, image, trackSpans)
-	base := TrackLines(p, f, image)
+	base := track(p, f, reviewed(image))
 	// Delete lines 44–47 (from 1) of hunk two.
 	file := slices.Delete(reviewed(image), 43, 47)
-	checkTrack(t, p, f, TrackLines(p, f, texts(file)), file, false)
-	checkTrack(t, p, f, base.Edited([]LineEdit{{Line: 43, Old: 4, New: 0}}), file, true)
+	checkTrack(t, p, f, track(p, f, file), file, false)
+	checkTrack(t, p, f, base.Edited(lineEdits(image, lineOp{43, 4, nil})), file, true)
 	// Move lines 153–165 (from 1), which hold lines 155 and 162, found
 	// once, to the top: the lines from 155 to 162 are placed there.
 	file = reviewed(image)
 	block := slices.Clone(file[152:165])
 	file = slices.Delete(file, 152, 165)
 	file = slices.Insert(file, 0, block...)
-	placed := checkTrack(t, p, f, TrackLines(p, f, texts(file)), file, false)
+	placed := checkTrack(t, p, f, track(p, f, file), file, false)
 	moved := 0
-	tr := TrackLines(p, f, texts(file))
+	tr := track(p, f, file)
 	for _, l := range rightLines(f) {
-		if l.New >= 155 && l.New <= 162 && tr.Place(p, f, []DiffLine{l}, texts(file)).OK {
+		if l.New >= 155 && l.New <= 162 && tr.Place(p, f, []DiffLine{l}, texts(file), startsOf(texts(file))).OK {
 			moved++
 		}
 	}
 	if moved != 8 {
 		t.Errorf("moved block: %d of lines 155–162 placed where they went, want 8 (%d placed in all)", moved, placed)
 	}
-	checkTrack(t, p, f, base.Edited([]LineEdit{{Line: 152, Old: 13, New: 0}, {Line: 0, Old: 0, New: 13}}), file, false)
+	checkTrack(t, p, f, base.Edited(lineEdits(image, lineOp{152, 13, nil}, lineOp{0, 0, texts(block)})), file, false)
 }
 
 // TestTrackRandomEdits: random pastes of repeated lines, deletions and
@@ -199,12 +245,12 @@ func TestTrackDeleteAndMove(t *testing.T) {
 func TestTrackRandomEdits(t *testing.T) {
 	image := goLike(300)
 	p, f := trackIndex(t, image, [][2]int{{1, 9}, {30, 45}, {100, 130}, {200, 230}, {290, 300}})
-	base := TrackLines(p, f, image)
+	base := track(p, f, reviewed(image))
 	rng := rand.New(rand.NewSource(45))
-	for run := range 600 {
+	for run := range 900 {
 		file := reviewed(image)
 		at := rng.Intn(len(file) + 1)
-		var edits []LineEdit
+		var edits []TextEdit
 		op := run % 3
 		switch op {
 		case 0:
@@ -217,11 +263,11 @@ func TestTrackRandomEdits(t *testing.T) {
 				added[i] = "\t\t\t" + added[i]
 			}
 			file = insertLines(file, at, added)
-			edits = []LineEdit{{Line: at, Old: 0, New: n}}
+			edits = lineEdits(image, lineOp{at, 0, added})
 		case 1:
 			n := min(1+rng.Intn(5), len(file)-at)
 			file = slices.Delete(file, at, at+n)
-			edits = []LineEdit{{Line: at, Old: n, New: 0}}
+			edits = lineEdits(image, lineOp{at, n, nil})
 		default:
 			// A block of 7 lines or more, holding a line found once: a
 			// block of repeated lines only, moved among more of them,
@@ -232,9 +278,10 @@ func TestTrackRandomEdits(t *testing.T) {
 			file = slices.Delete(file, at, at+n)
 			to := rng.Intn(len(file) + 1)
 			file = slices.Insert(file, to, block...)
-			edits = []LineEdit{{Line: at, Old: n, New: 0}, {Line: to, Old: 0, New: n}}
+			edits = lineEdits(image, lineOp{at, n, nil}, lineOp{to, 0, texts(block)})
 		}
-		checkTrack(t, p, f, TrackLines(p, f, texts(file)), file, false)
+		t.Logf("run %d: op %d at %d: %v", run, op, at, edits)
+		checkTrack(t, p, f, track(p, f, file), file, false)
 		checkTrack(t, p, f, base.Edited(edits), file, op == 0)
 		if t.Failed() {
 			t.Fatalf("run %d: op %d at %d", run, op, at)

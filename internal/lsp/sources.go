@@ -57,13 +57,13 @@ type sourceBuf struct {
 	// the next change's ranges and for the file (under mu).
 	mapper *exchange.Mapper
 	// base is the last version of the buffer made a file (fileIn), and
-	// edits the editor's changes since, in lines: the next file carries
+	// edits the editor's changes since: the next file carries
 	// where base had the reviews' lines through them
 	// (worktree.Tree.EditedBuffer). Both are nil after a full-text
 	// change, or past maxCarried edits: the lines are then found by a
 	// line diff against the review.
 	base  *worktree.File
-	edits []anchor.LineEdit
+	edits []anchor.TextEdit
 }
 
 // maxCarried bounds the edits a buffer keeps for the next file: past it
@@ -150,8 +150,8 @@ func (s *Server) changeSource(p *changeParams) (bool, error) {
 		if err1 != nil || err2 != nil || end < start {
 			return true, fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
 		}
-		if e, ok := lineEdit(text, start, end, int(ch.Range.Start.Line), int(ch.Range.End.Line), ch.Text); ok && base != nil {
-			edits = append(edits, e)
+		if base != nil {
+			edits = append(edits, anchor.TextEdit{Start: start, End: end, New: len(ch.Text)})
 		}
 		text = text.Replace(start, end, ch.Text)
 	}
@@ -171,42 +171,13 @@ func (s *Server) changeSource(p *changeParams) (bool, error) {
 // carried returns what the next version's file is carried from: this
 // version's file if it was made, else what this version had; edits is
 // the caller's to append to.
-func (b *sourceBuf) carried() (*worktree.File, []anchor.LineEdit) {
+func (b *sourceBuf) carried() (*worktree.File, []anchor.TextEdit) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.file != nil {
 		return b.file, nil
 	}
 	return b.base, slices.Clip(b.edits)
-}
-
-// lineEdit is the change of text's bytes start to end, lines ls to le
-// (from 0), into ins, in lines (anchor.LineEdit): the lines it replaces
-// and those it puts in their place. A line the change only adds lines
-// after (it starts at the line's end with a line break) or before (it
-// ends at the line's start, its text ending with one) is not replaced:
-// it moves, whatever its text, so that a `}` typed above a `}` moves
-// the one a comment is on. ok is false when the number of lines does
-// not change (each keeps its place).
-func lineEdit(text exchange.Text, start, end, ls, le int, ins []byte) (anchor.LineEdit, bool) {
-	k := bytes.Count(ins, []byte("\n"))
-	atLineStart := func(i int) bool { return i == 0 || text.Byte(i-1) == '\n' }
-	atLineEnd := func(i int) bool {
-		return i == text.Len() || text.Byte(i) == '\n' || text.Byte(i) == '\r' && i+1 < text.Len() && text.Byte(i+1) == '\n'
-	}
-	after := atLineEnd(start) && (bytes.HasPrefix(ins, []byte("\n")) || bytes.HasPrefix(ins, []byte("\r\n")) || len(ins) == 0 && atLineEnd(end))
-	before := atLineStart(end) && (bytes.HasSuffix(ins, []byte("\n")) || len(ins) == 0 && atLineStart(start))
-	if after && before && ls == le {
-		after = false // an empty line with lines added at it: they go above
-	}
-	e := anchor.LineEdit{Line: ls, Old: le - ls + 1, New: k + 1}
-	if after {
-		e.Line, e.Old, e.New = e.Line+1, e.Old-1, e.New-1
-	}
-	if before {
-		e.Old, e.New = e.Old-1, e.New-1
-	}
-	return e, e.Old != e.New && e.Old >= 0 && e.New >= 0
 }
 
 // closeSource forgets a source document; false when it is not one. Its

@@ -44,7 +44,7 @@ func (t *Tree) Buffer(abs, text string, m *exchange.Mapper) (*File, error) {
 // of the same buffer, in the same tree) after edits: where base had a
 // file diff's lines tracked, the new file has them moved through the
 // edits (anchor.LineTrack.Edited), not looked for again.
-func (t *Tree) EditedBuffer(abs, text string, m *exchange.Mapper, base *File, edits []anchor.LineEdit) (*File, error) {
+func (t *Tree) EditedBuffer(abs, text string, m *exchange.Mapper, base *File, edits []anchor.TextEdit) (*File, error) {
 	rel, ok := t.Rel(abs)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", abs, ErrOutside)

@@ -89,7 +89,7 @@ func (f *File) track(p *exchange.Patch, fd *anchor.FileDiff) *anchor.LineTrack {
 	if tr, ok := f.tracks.load(fd); ok {
 		return tr
 	}
-	tr := anchor.TrackLines(p, fd, f.lines)
+	tr := anchor.TrackLines(p, fd, f.lines, f.starts)
 	f.tracks.store(fd, tr)
 	return tr
 }

@@ -114,10 +114,13 @@ func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLin
 		return loc
 	}
 	loc.File = file
-	pl := file.track(p, f).Place(p, f, ls, file.lines)
+	pl := file.track(p, f).Place(p, f, ls, file.lines, file.starts)
 	if !pl.OK {
 		loc.Err = ErrChanged
-		if pl.Near > 0 && pl.Near <= file.Lines() {
+		switch {
+		case pl.PartStart > 0:
+			loc.PartialStart, loc.PartialEnd = pl.PartStart, pl.PartEnd
+		case pl.Near > 0 && pl.Near <= file.Lines():
 			loc.PartialStart, loc.PartialEnd = pl.Near, pl.Near
 		}
 		return loc
