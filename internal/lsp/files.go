@@ -174,6 +174,7 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 }
 
 func didOpen(ctx context.Context, s *Server, p *openParams) error {
+	s.versions.opened(p.TextDocument.URI, p.TextDocument.Version)
 	if s.openSource(&p.TextDocument) {
 		return nil // a source document (sources.go), never read as a review
 	}
@@ -190,7 +191,13 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	return nil
 }
 
+// didChange applies a change once the versions before it are (versions.go).
 func didChange(ctx context.Context, s *Server, p *changeParams) error {
+	return s.changeInOrder(p, s.applyChange)
+}
+
+// applyChange applies one didChange to its document, review or source.
+func (s *Server) applyChange(p *changeParams) error {
 	if ok, err := s.changeSource(p); ok {
 		return err
 	}
@@ -264,6 +271,7 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
 	// Under pubMu, so that a publisher that found the file open has sent
 	// before this clears it, and one that comes later finds it closed.
+	s.versions.closed(p.TextDocument.URI)
 	if s.closeSource(p.TextDocument.URI) {
 		return nil
 	}
@@ -362,6 +370,7 @@ func (s *Server) dropped(d dropped) {
 		s.logf(protocol.MessageTypeError, "%s was not read: %s", d.Method, d.Reason)
 		return
 	}
+	s.versions.closed(uri)
 	s.pubMu.Lock()
 	defer s.unlockPub()
 	s.mu.Lock()
