@@ -132,6 +132,9 @@ func SameLine(a, b string) bool {
 	return a[:ia] == b[:ib] && looseEqual(normLine(a[ia:]), normLine(b[ib:]))
 }
 
+// SameText is the drift search's "the same text": white space aside.
+func SameText(a, b string) bool { return looseLine(a, b) }
+
 // looseLine is the drift search's "the same text": white space aside,
 // indentation too. Where a line is placed it is compared so (a file gofmt
 // re-indented still has its comments); the diff tells lines apart by

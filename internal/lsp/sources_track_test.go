@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
 // trackSource is a Go file of n lines, most of which repeat (`}`,
@@ -159,5 +162,45 @@ func TestSourceTracksOnDisk(t *testing.T) {
 	got := placedLines(c.waitDiagnostics(source, 0))
 	if w := "r1 48-48, r2 49-50, r3 59-59"; strings.Join(got, ", ") != w {
 		t.Fatalf("got %q, want %s", got, w)
+	}
+}
+
+// TestSourceAppliedSuggestion: c1's suggestion applied in the code reads
+// "suggestion applied" on the source file (not outdated), offers
+// "Dismiss c1: its suggestion is applied" there, and follows the edits
+// above it like any comment.
+func TestSourceAppliedSuggestion(t *testing.T) {
+	s := newSrcSession(t, 0, "", nil)
+	block := "    result, err := calculate(input)\n    if err != nil {\n        return Output{}, err\n    }"
+	text := strings.Replace(testreviews.WorktreeSource(0, ""), "    result, err := calculate(input)\n    _ = err // 🚀 later", block, 1)
+	s.openSource(s.source, text)
+	c1 := func(p []protocol.Diagnostic) string {
+		for _, d := range p {
+			if strings.HasPrefix(d.Message, "c1") {
+				return fmt.Sprintf("%d-%d %d %s", d.Range.Start.Line+1, d.Range.End.Line+1, int(d.Severity), d.Message[strings.LastIndex(d.Message, "·")+len("· "):])
+			}
+		}
+		return "none"
+	}
+	if got, want := c1(s.c.waitDiagnostics(s.source, 1)), "72-75 4 suggestion applied"; got != want {
+		t.Fatalf("c1: got %q, want %q", got, want)
+	}
+	var actions []protocol.CodeAction
+	s.c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": s.source}, "range": protocol.Range{Start: protocol.Position{Line: 72}, End: protocol.Position{Line: 72}}, "context": map[string]any{"diagnostics": []any{}}}, &actions)
+	var titles []string
+	for _, a := range actions {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Contains(titles, "Dismiss c1: its suggestion is applied") {
+		t.Errorf("actions: got %q, want \"Dismiss c1: its suggestion is applied\" among them", titles)
+	}
+	var hover protocol.Hover
+	s.c.mustCall("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": s.source}, "position": protocol.Position{Line: 72}}, &hover)
+	if !strings.Contains(hover.Contents.Value, "suggestion applied") {
+		t.Errorf("hover: got %q, want it to say the suggestion is applied", hover.Contents.Value)
+	}
+	s.c.change(s.source, 2, &protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1}}, "a\nb\nc\n")
+	if got, want := c1(s.c.waitDiagnostics(s.source, 2)), "75-78 4 suggestion applied"; got != want {
+		t.Fatalf("after 3 lines above: got %q, want %q", got, want)
 	}
 }
