@@ -12,8 +12,8 @@ const coderDiff = "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1,5 +1,
 const coderSource = "// Package x.\n// It is small.\npackage x\n\nfunc f() int {\n\ta := 1\n\treturn a\n}\n"
 
 // TestLocateAndApplySuggestion is the coding agent's half: find where the
-// comments' lines are now, preview a suggestion, apply it, and be refused
-// when applying it again (the lines changed).
+// comments' lines are now, preview a suggestion, apply it, be refused
+// when applying it again, and locate it as applied.
 func TestLocateAndApplySuggestion(t *testing.T) {
 	s := newSession(t, Options{}, map[string]string{"d.diff": coderDiff, "x.go": coderSource})
 	var nw NewOutput
@@ -50,8 +50,10 @@ func TestLocateAndApplySuggestion(t *testing.T) {
 	s.refused("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c1"}, "id: comment c1's suggestion cannot be applied", "already applied: x.go:6–7 holds it")
 	s.refused("lreview_apply_suggestion", map[string]any{"file": "r.review.json", "id": "c2"}, "id: comment c2 holds no ```suggestion block")
 	s.ok("lreview_locate", map[string]any{"file": "r.review.json", "id": "c1"}, &loc)
-	if len(loc.Comments) != 1 || loc.Comments[0].Status != "changed" || !strings.Contains(loc.Comments[0].Reason, "lreview_rebase") {
-		t.Errorf("after the change: got %+v", loc.Comments)
+	// Applied, c1 is one state everywhere: its suggestion is on its lines.
+	if len(loc.Comments) != 1 || loc.Comments[0].Status != "suggestion-applied" || loc.Comments[0].StartLine != 6 || loc.Comments[0].EndLine != 7 ||
+		strings.Join(loc.Comments[0].Lines, "|") != "\tb := 1|\treturn b" {
+		t.Errorf("after the change: got %+v, want suggestion-applied at 6–7", loc.Comments)
 	}
 }
 

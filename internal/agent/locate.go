@@ -33,7 +33,7 @@ type LocateInput struct {
 type Located struct {
 	ID     string `json:"id"`
 	Path   string `json:"path" jsonschema:"the file in the working tree"`
-	Status string `json:"status" jsonschema:"holds: the lines are where the review has them; moved: the same lines, elsewhere; whitespace: the lines with other white space; changed: the file no longer holds them; missing: the file cannot be read; unresolved: the comment's anchor is not in the patch; deleted: the patch deletes the file"`
+	Status string `json:"status" jsonschema:"holds: the lines are where the review has them; moved: the same lines, elsewhere; whitespace: the lines with other white space; changed: the file no longer holds them; suggestion-applied: the file holds the thread's suggestion in their place (start_line to end_line); missing: the file cannot be read; unresolved: the comment's anchor is not in the patch; deleted: the patch deletes the file"`
 	// StartLine and EndLine are in the working tree's file now.
 	StartLine  int      `json:"start_line,omitempty" jsonschema:"the first line in the file now (found only)"`
 	EndLine    int      `json:"end_line,omitempty"`
@@ -125,7 +125,17 @@ func located(t *worktree.Tree, an *anchor.Analysis, ci int) Located {
 	if l.Path == "" {
 		l.Path = c.Path
 	}
+	ap, isApplied := features.Applied{}, false
+	if !loc.Found() {
+		ap, isApplied = features.AppliedSuggestion(an, t, ci)
+	}
 	switch {
+	case isApplied:
+		l.Status, l.StartLine, l.EndLine = "suggestion-applied", ap.Start, max(ap.End, ap.Start)
+		for n := ap.Start; loc.File != nil && n <= ap.End && len(l.Lines) < maxLocatedLines; n++ {
+			l.Lines = append(l.Lines, loc.File.Line(n))
+		}
+		l.Reason = fmt.Sprintf("%s holds its suggestion where its lines were", ap.Place())
 	case loc.Found():
 		l.StartLine, l.EndLine, l.Moved = loc.Start, loc.End, loc.Moved()
 		for n := loc.Start; n <= loc.End && len(l.Lines) < maxLocatedLines; n++ {

@@ -43,11 +43,13 @@ func (a Applied) Place() string {
 // suggestion where its lines were. Only an active RIGHT comment with a
 // suggestion block can be applied, as only such a one is offered.
 //
-// The block is looked for between both neighbours, then after the one
-// before, then before the one after (a neighbour may be another
-// comment's lines, replaced by its own suggestion), and last alone, when
-// the tree no longer holds the comment's lines, within
-// appliedAloneReach lines of where they were.
+// The block is looked for between both neighbours where the tree has
+// them now (Tree.LocateDiffLine: tracked through a buffer's edits, or by
+// the line diff, as the comments are), then after the one before, then
+// before the one after (a neighbour may be another comment's lines,
+// replaced by its own suggestion), and last alone, when the tree no
+// longer holds the comment's lines, within appliedAloneReach lines of
+// where they were.
 func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, bool) {
 	c := a.Doc.Review.Comments[ci]
 	if c.StateNorm() != exchange.StateActive {
@@ -66,40 +68,10 @@ func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, b
 	if err != nil {
 		return Applied{}, false
 	}
-	lines := res.File.Hunks[res.Hunk].Lines
-	before := imageTexts(a, res, 0, res.First-1)
-	after := imageTexts(a, res, res.Last+1, len(lines)-1)
-	expect := res.Lines()[0].Number(anchor.Right)
-	for _, form := range [][2]bool{{true, true}, {true, false}, {false, true}} {
-		var texts []string
-		if form[0] {
-			if len(before) == 0 {
-				continue
-			}
-			texts = append(texts, before[len(before)-1])
-		}
-		texts = append(texts, block...)
-		if form[1] {
-			if len(after) == 0 {
-				continue
-			}
-			texts = append(texts, after[0])
-		}
-		if len(texts) < 2 {
-			continue // a deletion with one neighbour says nothing
-		}
-		at := expect
-		if form[0] {
-			at--
-		}
-		if m, ok := file.Search().Find(texts, max(at, 1)); ok && !m.Partial {
-			start := m.Start
-			if form[0] {
-				start++
-			}
-			return applied(a, ci, res, start, len(block)), true
-		}
+	if start, ok := betweenNeighbours(a, t, res, file, block); ok {
+		return applied(a, ci, res, start, len(block)), true
 	}
+	expect := res.Lines()[0].Number(anchor.Right)
 	if len(block) == 0 || t.LocateComment(&a.Doc.Review.Patch, res).Found() {
 		return Applied{}, false
 	}
@@ -107,6 +79,53 @@ func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, b
 		return applied(a, ci, res, m.Start, len(block)), true
 	}
 	return Applied{}, false
+}
+
+// betweenNeighbours returns the first line of block in file where the
+// RIGHT lines just before and just after res's lines are now: between
+// both, else after the one before, else before the one after.
+func betweenNeighbours(a *anchor.Analysis, t *worktree.Tree, res *anchor.Resolution, file *worktree.File, block []string) (int, bool) {
+	p, f, h := &a.Doc.Review.Patch, res.File, res.Hunk
+	lines := f.Hunks[h].Lines
+	prev, next := 0, 0
+	for i := res.First - 1; i >= 0; i-- {
+		if lines[i].In(anchor.Right) {
+			if loc := t.LocateDiffLine(p, f, h, i); loc.Found() {
+				prev = loc.Start
+			}
+			break
+		}
+	}
+	for i := res.Last + 1; i < len(lines); i++ {
+		if lines[i].In(anchor.Right) {
+			if loc := t.LocateDiffLine(p, f, h, i); loc.Found() {
+				next = loc.Start
+			}
+			break
+		}
+	}
+	holds := func(start int) bool {
+		if start < 1 || start+len(block)-1 > file.Lines() {
+			return false
+		}
+		for k, s := range block {
+			if !anchor.SameText(file.Line(start+k), s) {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case prev > 0 && next > 0 && next-prev-1 == len(block) && holds(prev+1):
+		return prev + 1, true
+	case len(block) == 0:
+		return 0, false // a deletion with one neighbour says nothing
+	case prev > 0 && holds(prev+1):
+		return prev + 1, true
+	case next > 0 && holds(next-len(block)):
+		return next - len(block), true
+	}
+	return 0, false
 }
 
 // appliedAloneReach bounds how far from the comment's lines a block

@@ -28,8 +28,9 @@ type InSource struct {
 	// Left: the comment is on removed lines, placed on the first line
 	// after them. Outdated: the file no longer holds its lines; it is
 	// placed at the nearest place that holds a part of them, or where
-	// the review had them.
-	Left, Outdated bool
+	// the review had them. Applied: the file holds its suggestion where
+	// its lines were (AppliedSuggestion); it is placed on the block.
+	Left, Outdated, Applied bool
 	// Message is the one line an editor lists: "c3 (assistant): <first
 	// line of the body> · 2 replies".
 	Message string
@@ -91,6 +92,11 @@ func placeInSource(a *anchor.Analysis, t *worktree.Tree, ci int, res *anchor.Res
 	case loc.Found():
 		in.Start, in.End = loc.Start, loc.End
 	case errors.Is(loc.Err, worktree.ErrChanged):
+		if ap, ok := AppliedSuggestion(a, t, ci); ok {
+			in.Applied = true
+			in.Start, in.End = ap.Start, max(ap.End, ap.Start)
+			break
+		}
 		if !opts.Outdated {
 			return InSource{}, false
 		}
@@ -134,7 +140,10 @@ func sourceMessage(c *exchange.Comment, in InSource) string {
 	if in.Left {
 		b.WriteString(" · on removed lines")
 	}
-	if in.Outdated {
+	switch {
+	case in.Applied:
+		b.WriteString(" · suggestion applied")
+	case in.Outdated:
 		b.WriteString(" · outdated: the code changed since the review")
 	}
 	return b.String()
@@ -171,10 +180,12 @@ func byWords(what, author string) string {
 	return what + " by " + author
 }
 
-// ThreadMarkdown is the whole thread of comment ci, for a hover in the
-// source: the comment's author, state and body, then each reply in order.
+// ThreadMarkdown is the whole thread of comment in, for a hover in the
+// source: the comment's author, state (and "suggestion applied" when
+// the code holds its suggestion) and body, then each reply in order.
 // review names the review when more than one is in scope.
-func ThreadMarkdown(a *anchor.Analysis, ci int, review string) string {
+func ThreadMarkdown(a *anchor.Analysis, in InSource, review string) string {
+	ci := in.Comment
 	c := a.Doc.Review.Comments[ci]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**", code(c.Name()))
@@ -182,6 +193,9 @@ func ThreadMarkdown(a *anchor.Analysis, ci int, review string) string {
 		b.WriteString(" by **" + escape(c.Author) + "**")
 	}
 	b.WriteString(" · " + escape(c.StateNorm()))
+	if in.Applied {
+		b.WriteString(" · suggestion applied")
+	}
 	if res := a.Anchors.Resolutions[ci]; res != nil && res.Resolved {
 		fmt.Fprintf(&b, " · %s %s", code(c.Path), reviewLines(res))
 	}
@@ -223,10 +237,12 @@ type SourceAction struct {
 	Cursor int
 }
 
-// SourceActions are the actions on comment ci from the source: reply
-// (an empty reply, the cursor in its body) and dismiss. A review with
-// syntax errors gets none: its structure is a guess.
-func SourceActions(a *anchor.Analysis, ci int, opts ActionOptions) []SourceAction {
+// SourceActions are the actions on comment in from the source: reply
+// (an empty reply, the cursor in its body) and dismiss, which says why
+// when its suggestion is applied. A review with syntax errors gets none:
+// its structure is a guess.
+func SourceActions(a *anchor.Analysis, in InSource, opts ActionOptions) []SourceAction {
+	ci := in.Comment
 	doc := a.Doc
 	if doc == nil || len(doc.Syntax) > 0 || ci < 0 || ci >= len(doc.Review.Comments) {
 		return nil
@@ -238,7 +254,11 @@ func SourceActions(a *anchor.Analysis, ci int, opts ActionOptions) []SourceActio
 		out = append(out, SourceAction{Title: "Reply to " + name, Edits: []exchange.Edit{e}, Cursor: replyCursor(e)})
 	}
 	if c.StateNorm() == exchange.StateActive {
-		out = append(out, SourceAction{Title: "Dismiss " + name, Edits: []exchange.Edit{anchor.SetStateEdit(doc.Text, c, exchange.StateDismissed)}})
+		title := "Dismiss " + name
+		if in.Applied {
+			title = fmt.Sprintf("Dismiss %s: its suggestion is applied", name)
+		}
+		out = append(out, SourceAction{Title: title, Edits: []exchange.Edit{anchor.SetStateEdit(doc.Text, c, exchange.StateDismissed)}})
 	}
 	return out
 }

@@ -174,7 +174,8 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 	return conv, an, off, err
 }
 
-func didOpen(ctx context.Context, s *Server, p *openParams) error {
+func didOpen(ctx context.Context, s *Server, p *transport.OpenParams) error {
+	s.versions.opened(p.TextDocument.URI, p.TextDocument.Version)
 	if s.openSource(&p.TextDocument) {
 		return nil // a source document (sources.go), never read as a review
 	}
@@ -191,7 +192,13 @@ func didOpen(ctx context.Context, s *Server, p *openParams) error {
 	return nil
 }
 
-func didChange(ctx context.Context, s *Server, p *changeParams) error {
+// didChange applies a change once the versions before it are (versions.go).
+func didChange(ctx context.Context, s *Server, p *transport.ChangeParams) error {
+	return s.changeInOrder(p, s.applyChange)
+}
+
+// applyChange applies one didChange to its document, review or source.
+func (s *Server) applyChange(p *transport.ChangeParams) error {
 	if ok, err := s.changeSource(p); ok {
 		return err
 	}
@@ -265,6 +272,7 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
 	// Under pubMu, so that a publisher that found the file open has sent
 	// before this clears it, and one that comes later finds it closed.
+	s.versions.closed(p.TextDocument.URI)
 	if s.closeSource(p.TextDocument.URI) {
 		return nil
 	}
@@ -363,6 +371,7 @@ func (s *Server) dropped(d transport.Dropped) {
 		s.logf(protocol.MessageTypeError, "%s was not read: %s", d.Method, d.Reason)
 		return
 	}
+	s.versions.closed(uri)
 	s.pubMu.Lock()
 	defer s.unlockPub()
 	s.mu.Lock()

@@ -117,6 +117,8 @@ type Server struct {
 	branches branchState
 	// src is the source documents and the reviews in scope (sources.go).
 	src *sourceState
+	// versions orders each open document's changes (versions.go).
+	versions versionGate
 	// bodies are the bodies opened as files (bodyfile.go).
 	bodies bodyFiles
 	// shapes are the working trees' code graphs and the reviews' shapes

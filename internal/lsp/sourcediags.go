@@ -105,7 +105,7 @@ func commentSeverity(name string) protocol.DiagnosticSeverity {
 // information (to a client that takes it).
 func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.DiagnosticSeverity, related bool, enc exchange.Encoding) protocol.Diagnostic {
 	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: exchange.CodeReviewComment, Source: "lreview", Message: pc.in.Message}
-	if pc.in.Outdated {
+	if pc.in.Outdated || pc.in.Applied {
 		d.Severity = protocol.DiagnosticSeverityHint
 	}
 	if related {

@@ -51,7 +51,7 @@ func sourceHover(ctx context.Context, v *requestView, p *protocol.HoverParams) (
 	parts := make([]string, len(here))
 	rng := here[0].rng
 	for i, pc := range here {
-		parts[i] = features.ThreadMarkdown(pc.review.an, pc.in.Comment, pc.named)
+		parts[i] = features.ThreadMarkdown(pc.review.an, pc.in, pc.named)
 		if lessPosition(pc.rng.Start, rng.Start) {
 			rng.Start = pc.rng.Start
 		}
@@ -111,7 +111,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			}
 			return features.InReview(t, pc.named)
 		}
-		for _, sa := range features.SourceActions(r.an, pc.in.Comment, opts) {
+		for _, sa := range features.SourceActions(r.an, pc.in, opts) {
 			sa.Title = title(sa.Title)
 			if !caps.applyEdit && !caps.actionLiterals {
 				continue

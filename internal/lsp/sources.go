@@ -3,12 +3,15 @@ package lsp
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/transport"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -54,7 +57,20 @@ type sourceBuf struct {
 	// mapper converts the text's positions, made once per version, for
 	// the next change's ranges and for the file (under mu).
 	mapper *exchange.Mapper
+	// base is the last version of the buffer made a file (fileIn), and
+	// edits the editor's changes since: the next file carries
+	// where base had the reviews' lines through them
+	// (worktree.Tree.EditedBuffer). Both are nil after a full-text
+	// change, or past maxCarried edits: the lines are then found by a
+	// line diff against the review.
+	base  *worktree.File
+	edits []anchor.TextEdit
 }
+
+// maxCarried bounds the edits a buffer keeps for the next file: past it
+// (no review in scope asked for the file for that long), they are
+// dropped with the base.
+const maxCarried = 4096
 
 // mapperOf returns the buffer's mapper, made on first use.
 func (b *sourceBuf) mapperOf() *exchange.Mapper {
@@ -78,7 +94,7 @@ const reviewMagic = `"leanreview_review"`
 // ends in .review.json, or its text's first key is "leanreview_review"
 // (as Neovim's and Vim's detection by content has it). Anything else is
 // a source document and is never parsed as JSON.
-func isReviewDocument(d *openedDocument) bool {
+func isReviewDocument(d *transport.OpenedDocument) bool {
 	if d.LanguageID == "lreview" || strings.HasSuffix(string(d.URI), ".review.json") {
 		return true
 	}
@@ -91,7 +107,7 @@ func isReviewDocument(d *openedDocument) bool {
 }
 
 // openSource records a source document; false when d is a review.
-func (s *Server) openSource(d *openedDocument) bool {
+func (s *Server) openSource(d *transport.OpenedDocument) bool {
 	if isReviewDocument(d) {
 		return false
 	}
@@ -106,7 +122,7 @@ func (s *Server) openSource(d *openedDocument) bool {
 
 // changeSource applies a didChange to a source document; false when the
 // document is not one.
-func (s *Server) changeSource(p *changeParams) (bool, error) {
+func (s *Server) changeSource(p *transport.ChangeParams) (bool, error) {
 	st := s.src
 	st.mu.Lock()
 	b := st.bufs[p.TextDocument.URI]
@@ -116,12 +132,14 @@ func (s *Server) changeSource(p *changeParams) (bool, error) {
 	}
 	text := b.text
 	st.mu.Unlock()
+	base, edits := b.carried()
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			text = exchange.NewText(ch.Text)
+			base, edits = nil, nil
 			continue
 		}
 		m := b.mapperOf()
@@ -133,16 +151,34 @@ func (s *Server) changeSource(p *changeParams) (bool, error) {
 		if err1 != nil || err2 != nil || end < start {
 			return true, fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
 		}
+		if base != nil {
+			edits = append(edits, anchor.TextEdit{Start: start, End: end, New: len(ch.Text)})
+		}
 		text = text.Replace(start, end, ch.Text)
+	}
+	if len(edits) > maxCarried {
+		base, edits = nil, nil
 	}
 	st.mu.Lock()
 	if st.bufs[p.TextDocument.URI] == b {
-		st.bufs[p.TextDocument.URI] = &sourceBuf{version: p.TextDocument.Version, text: text}
+		st.bufs[p.TextDocument.URI] = &sourceBuf{version: p.TextDocument.Version, text: text, base: base, edits: edits}
 		st.dirty[p.TextDocument.URI] = true
 	}
 	st.mu.Unlock()
 	s.refreshSources()
 	return true, nil
+}
+
+// carried returns what the next version's file is carried from: this
+// version's file if it was made, else what this version had; edits is
+// the caller's to append to.
+func (b *sourceBuf) carried() (*worktree.File, []anchor.TextEdit) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.file != nil {
+		return b.file, nil
+	}
+	return b.base, slices.Clip(b.edits)
 }
 
 // closeSource forgets a source document; false when it is not one. Its
@@ -274,11 +310,12 @@ func (b *sourceBuf) fileIn(t *worktree.Tree, u protocol.DocumentURI) *worktree.F
 	if abs == "" {
 		return nil
 	}
-	f, err := t.Buffer(abs, b.text.String(0, b.text.Len()), m)
+	f, err := t.EditedBuffer(abs, b.text.String(0, b.text.Len()), m, b.base, b.edits)
 	if err != nil {
 		return nil
 	}
 	b.root, b.file = t.Root(), f
+	b.base, b.edits = nil, nil
 	return f
 }
 

@@ -3,18 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/leanreview/lreview-lsp/internal/transport"
-)
-
-// The session's names for the params of didOpen and didChange, which the
-// transport decodes with the text in place (transport.DecodeOpenParams).
-// They are aliases only while the branches that name them merge; then
-// the handlers name the transport's types and these go.
-type (
-	openParams     = transport.OpenParams
-	openedDocument = transport.OpenedDocument
-	changeParams   = transport.ChangeParams
 )
 
 // textNotification adapts a didOpen or didChange handler to the dispatch

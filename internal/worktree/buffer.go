@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -36,6 +37,14 @@ func (t *Tree) Rel(abs string) (string, bool) {
 // reads (Resolve): a buffer outside the root, or under it through a
 // symbolic link that leads out, is refused, as its file on disk would be.
 func (t *Tree) Buffer(abs, text string, m *exchange.Mapper) (*File, error) {
+	return t.EditedBuffer(abs, text, m, nil, nil)
+}
+
+// EditedBuffer is Buffer for a text that is base's (an earlier version
+// of the same buffer, in the same tree) after edits: where base had a
+// file diff's lines tracked, the new file has them moved through the
+// edits (anchor.LineTrack.Edited), not looked for again.
+func (t *Tree) EditedBuffer(abs, text string, m *exchange.Mapper, base *File, edits []anchor.TextEdit) (*File, error) {
 	rel, ok := t.Rel(abs)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", abs, ErrOutside)
@@ -54,6 +63,11 @@ func (t *Tree) Buffer(abs, text string, m *exchange.Mapper) (*File, error) {
 	f.split()
 	if m != nil {
 		f.mapOnce.Do(func() { f.mapper = m })
+	}
+	if base != nil && base.Abs == f.Abs && base.Path == f.Path {
+		base.tracks.each(func(fd *anchor.FileDiff, tr *anchor.LineTrack) {
+			f.tracks.store(fd, tr.Edited(edits))
+		})
 	}
 	return f, nil
 }

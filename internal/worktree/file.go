@@ -49,11 +49,13 @@ type File struct {
 	text     *anchor.Text
 	mapOnce  sync.Once
 	mapper   *exchange.Mapper
-	// located and holding remember where runs of a patch's lines were
-	// found in this file as read, and whether it holds a file diff's
+	// tracks remember where each file diff's RIGHT lines are in this
+	// file (anchor.LineTrack), and holding whether it holds a file diff's
 	// lines. The File owns them: they go when the file is read again or
 	// leaves the tree's cache (cache.put), and each is bounded (memo).
-	located memo[locKey, Location]
+	// A buffer's are carried from the buffer's earlier version through
+	// the editor's edits (Tree.EditedBuffer).
+	tracks  memo[*anchor.FileDiff, *anchor.LineTrack]
 	holding memo[*anchor.FileDiff, bool]
 }
 
@@ -81,6 +83,18 @@ func (f *File) LineStart(n int) int {
 // LineEnd is the byte offset of the end of line n's text (before its
 // terminator).
 func (f *File) LineEnd(n int) int { return f.starts[n-1] + len(f.lines[n-1]) }
+
+// track is where f's RIGHT lines are in the file, made on first use by
+// a line diff against them (anchor.TrackLines) unless carried from an
+// earlier version of a buffer.
+func (f *File) track(p *exchange.Patch, fd *anchor.FileDiff) *anchor.LineTrack {
+	if tr, ok := f.tracks.load(fd); ok {
+		return tr
+	}
+	tr := anchor.TrackLines(p, fd, f.lines, f.starts)
+	f.tracks.store(fd, tr)
+	return tr
+}
 
 // Search is the file's text for the drift search, indexed on first use.
 func (f *File) Search() *anchor.Text {
@@ -307,14 +321,6 @@ func (c *cache) put(abs string, f *File, racy bool) {
 	}
 }
 
-// locKey is a run of lines of a file diff: the patch indexes of its first
-// and last lines, and how many.
-type locKey struct {
-	fd          *anchor.FileDiff
-	first, last int
-	n           int
-}
-
 // memoGeneration bounds a memo: a patch edited over a long session makes
 // new file diffs, and the keys of the old ones must not pile up.
 const memoGeneration = 1024
@@ -340,6 +346,20 @@ func (m *memo[K, V]) load(k K) (V, bool) {
 		m.storeLocked(k, v)
 	}
 	return v, ok
+}
+
+// each calls fn with every entry.
+func (m *memo[K, V]) each(fn func(K, V)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, v := range m.old {
+		if _, ok := m.cur[k]; !ok {
+			fn(k, v)
+		}
+	}
+	for k, v := range m.cur {
+		fn(k, v)
+	}
 }
 
 func (m *memo[K, V]) store(k K, v V) {

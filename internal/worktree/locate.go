@@ -61,10 +61,8 @@ func (t *Tree) LocateComment(p *exchange.Patch, r *anchor.Resolution) Location {
 }
 
 // LocateDiffLine returns where line i of hunk h of f is in the tree: a
-// RIGHT line itself (a blank one with the lines after it up to the next
-// that is not blank, which place it); a removed line where it was removed:
-// the first RIGHT line after it. p is the patch of a version whose index
-// holds f.
+// RIGHT line itself; a removed line where it was removed: the first RIGHT
+// line after it. p is the patch of a version whose index holds f.
 func (t *Tree) LocateDiffLine(p *exchange.Patch, f *anchor.FileDiff, h, i int) Location {
 	if h < 0 || h >= len(f.Hunks) || i < 0 {
 		return Location{Path: f.NewName, Err: ErrNoLine}
@@ -76,22 +74,7 @@ func (t *Tree) LocateDiffLine(p *exchange.Patch, f *anchor.FileDiff, h, i int) L
 	if i == len(ls) {
 		return Location{Path: f.NewName, Err: ErrNoLine}
 	}
-	j := i
-	for j < len(ls) && (!ls[j].In(anchor.Right) || f.Content(p, ls[j]) == "" || blank(f.Content(p, ls[j]))) {
-		j++
-	}
-	run := make([]anchor.DiffLine, 0, j-i+1)
-	for k := i; k <= j && k < len(ls); k++ {
-		if ls[k].In(anchor.Right) {
-			run = append(run, ls[k])
-		}
-	}
-	loc := t.locate(p, f, run)
-	if loc.Found() {
-		loc.End = loc.Start // the line, not the lines that placed it
-	}
-	loc.Lines = 1
-	return loc
+	return t.locate(p, f, ls[i:i+1])
 }
 
 func blank(s string) bool {
@@ -108,7 +91,12 @@ func (t *Tree) LocateHunk(p *exchange.Patch, f *anchor.FileDiff, h int) Location
 	return t.LocateDiffLine(p, f, h, 0)
 }
 
-// locate finds the RIGHT lines ls of f in the tree.
+// locate finds the RIGHT lines ls of f in the tree: where the file's
+// track of f's lines (File.track: the file's edits since the review, or a
+// line diff against it) has them, each its own text there. Lines whose
+// place the track does not tell, or whose text changed, are not found
+// (ErrChanged), never looked for elsewhere: a `}` searched for near its
+// old place finds another `}`.
 func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLine) Location {
 	loc := Location{Path: f.NewName, Lines: len(ls)}
 	if f.NewName == "" || f.Status == anchor.DeletedFile {
@@ -126,90 +114,19 @@ func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLin
 		return loc
 	}
 	loc.File = file
-	key := locKey{fd: f, first: int(ls[0].Patch), last: int(ls[len(ls)-1].Patch), n: len(ls)}
-	if memo, ok := file.located.load(key); ok {
-		return memo
-	}
-	defer func() { file.located.store(key, loc) }()
-	texts := make([]string, len(ls))
-	for k, l := range ls {
-		texts[k] = f.Content(p, l)
-	}
-	m, ok := file.Search().Find(texts, loc.Expected)
-	if allBlank(texts) {
-		m, ok = findBlank(p, f, ls, file, loc.Expected)
-	}
-	switch {
-	case !ok:
+	pl := file.track(p, f).Place(p, f, ls, file.lines, file.starts)
+	if !pl.OK {
 		loc.Err = ErrChanged
-		loc.PartialStart = nearestLine(file, texts, loc.Expected)
-		loc.PartialEnd = loc.PartialStart
-	case m.Partial:
-		loc.Err = ErrChanged
-		loc.PartialStart, loc.PartialEnd = m.Start, m.End
-	default:
-		loc.Start, loc.End, loc.Exact = m.Start, m.End, m.Exact
+		switch {
+		case pl.PartStart > 0:
+			loc.PartialStart, loc.PartialEnd = pl.PartStart, pl.PartEnd
+		case pl.Near > 0 && pl.Near <= file.Lines():
+			loc.PartialStart, loc.PartialEnd = pl.Near, pl.Near
+		}
+		return loc
 	}
+	loc.Start, loc.End, loc.Exact = pl.Start, pl.End, pl.Exact
 	return loc
-}
-
-func allBlank(texts []string) bool {
-	for _, s := range texts {
-		if !blank(s) {
-			return false
-		}
-	}
-	return true
-}
-
-// findBlank places blank lines ls by the nearest line of their hunk that
-// is not blank: the next one (the blank lines are then its leading
-// offset), else the one before.
-func findBlank(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLine, file *File, expect int) (anchor.TextMatch, bool) {
-	h, i, ok := f.Find(anchor.Right, int(ls[len(ls)-1].New))
-	if !ok {
-		return anchor.TextMatch{}, false
-	}
-	lines := f.Hunks[h].Lines
-	for j := i + 1; j < len(lines); j++ {
-		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(p, l)) {
-			run := make([]string, int(l.New)-expect+1)
-			run[len(run)-1] = f.Content(p, l)
-			m, ok := file.Search().Find(run, expect)
-			m.End = m.Start + len(ls) - 1
-			return m, ok && !m.Partial
-		}
-	}
-	for j := i - len(ls); j >= 0; j-- {
-		if l := lines[j]; l.In(anchor.Right) && !blank(f.Content(p, l)) {
-			before := expect - int(l.New)
-			m, ok := file.Search().Find([]string{f.Content(p, l)}, int(l.New))
-			m.Start += before
-			m.End = m.Start + len(ls) - 1
-			return m, ok && !m.Partial && m.End <= file.Lines()
-		}
-	}
-	return anchor.TextMatch{}, false
-}
-
-// nearestLine is the line of file nearest expect that holds one of texts
-// (the k-th expected at expect+k), or 0: where a part of lines the file
-// no longer holds as a block still is.
-func nearestLine(file *File, texts []string, expect int) int {
-	best, bestDist := 0, 0
-	if len(texts) < 2 {
-		return 0
-	}
-	for k, s := range texts {
-		if blank(s) {
-			continue
-		}
-		m, ok := file.Search().Find(texts[k:k+1], expect+k)
-		if ok && !m.Partial && (best == 0 || m.Distance < bestDist) {
-			best, bestDist = m.Start, m.Distance
-		}
-	}
-	return best
 }
 
 // Holding counts the patch's files that have RIGHT lines (total) and those
