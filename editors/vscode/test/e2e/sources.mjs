@@ -1,8 +1,11 @@
 // The review in the code: the workspace is the reviewed repository (worktree.mjs writes it), with
 // reviews/handler.review.json on disk, not open, and drifted.review.json open (its c1 is on
 // handler.go's line 71). Opening the Go file it reviews, Problems lists
-// the review's comments under it, the comment thread widget shows c1 on its line, a reply typed
-// in the widget lands in the review, and Alt+F8 moves to the next comment.
+// the review's comments under it, the comment thread widget shows c1 on its line (its words, from
+// the thread the diagnostic carries), the Comments panel does not open by itself and its rows read
+// the comments' words, a reply typed in the widget lands in the review without moving the view,
+// Alt+F8 moves to the next comment and opens its thread, and a suggestion's thread has an Apply
+// Suggestion button that edits the source.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -68,11 +71,48 @@ async function problems({ page, shot }) {
   await page.keyboard.press('Escape');
 }
 
+// panelTab is the panel's active tab ("PROBLEMS", "COMMENTS", …), "" when the panel is hidden.
+async function panelTab(page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector('.part.panel');
+    if (!panel || panel.offsetParent === null) return '';
+    return panel.querySelector('.composite-bar .action-item.checked')?.textContent?.trim().toUpperCase() ?? '';
+  });
+}
+
 async function thread({ page, shot }) {
   await openSource(page);
+  // The panel away, for the check that the Comments panel does not take it by itself.
+  if (await page.locator('.part.panel').first().isVisible().catch(() => false)) {
+    await runCommand(page, 'View: Toggle Panel Visibility');
+  }
   await goTo(page, 75, 1); // line 72's threads in view
-  await openThread(page, 'Return the error');
+  const widget = await openThread(page, 'Return the error');
+  // The thread's first comment: its words and its name, no metadata sentence.
+  const head = await widget.locator('.review-comment').first().textContent();
+  if (/RIGHT \d|· active|\*\*/.test(head ?? '')) fail(`c1's thread shows metadata, not words: ${head}`);
+  if (!(head ?? '').includes('c1')) fail(`c1's thread does not name c1 beside its author: ${head}`);
+  // Its suggestion has a button of its own in the thread.
+  await widget.locator('.monaco-button', { hasText: /^Apply Suggestion$/ }).first().waitFor({ state: 'visible', timeout: 10_000 })
+    .catch(() => fail("c1's thread has no Apply Suggestion button"));
   await shot('source-thread');
+  const tab = await panelTab(page);
+  if (tab.startsWith('COMMENTS')) fail('the Comments panel opened by itself when a thread was shown');
+}
+
+// commentsPanel: the Comments panel lists each thread by the comment's words.
+async function commentsPanel({ page, shot }) {
+  await openSource(page);
+  await runCommand(page, 'Comments: Focus on Comments View');
+  const rows = await until(page, 'the Comments panel to list c1 by its words', () => {
+    const rows = [...document.querySelectorAll('.comments-panel .monaco-list-row, .pane-body .comments-panel .monaco-tl-row')]
+      .map((r) => (r.getAttribute('aria-label') ?? '') + ' | ' + r.textContent);
+    return { ok: rows.some((r) => r.includes('Return the error')), value: rows };
+  }, undefined, 30_000);
+  const meta = rows.filter((r) => /RIGHT \d+|· active|c\d by /.test(r));
+  if (meta.length > 0) fail(`Comments panel rows read metadata: ${JSON.stringify(meta)}`);
+  await shot('source-comments-panel');
+  await runCommand(page, 'View: Toggle Panel Visibility');
 }
 
 async function reply({ page, shot, dirs }) {
@@ -86,6 +126,11 @@ async function reply({ page, shot, dirs }) {
   await openSource(page);
   await goTo(page, 75, 1); // the thread widgets of line 72 in view
   const widget = await openThread(page, 'Return the error');
+  const top = () => page.evaluate(() => {
+    const nums = [...document.querySelectorAll('.editor-instance .margin-view-overlays .line-numbers')].map((e) => Number(e.textContent));
+    return Math.min(...nums.filter((n) => n > 0));
+  });
+  const before = await top();
   // The collapsed reply box opens on a click, then takes the text, as a person does.
   await widget.locator('.review-thread-reply-button, .comment-form .monaco-button', { hasText: /^Reply$/ }).first().click();
   const box = widget.locator('.comment-form .monaco-editor, .comment-form textarea').first();
@@ -109,6 +154,8 @@ async function reply({ page, shot, dirs }) {
     const text = [...document.querySelectorAll('.review-widget .body .review-comment')].map((e) => e.textContent).join('\n');
     return { ok: text.includes('Return the error') && text.includes(w), value: text.slice(0, 400) };
   }, words, 30_000);
+  const after = await top();
+  if (Math.abs(after - before) > 2) fail(`the view moved from line ${before} to ${after} after the reply`);
   await shot('source-reply');
   // The threads closed again, as the checks after this one expect the editor's lines in view.
   await runCommand(page, 'Comments: Collapse All Comments');
@@ -144,12 +191,39 @@ async function nextComment({ page, shot }) {
   await moves('Shift+Alt+F8', [72, 73]); // the previous one, above: the last
   await at(72, 5);
   await moves('Alt+F8', [72, 73]); // the one after line 72, else around to the first
+  // The thread landed on is open.
+  await until(page, 'the thread Alt+F8 landed on to be open', () => {
+    const open = [...document.querySelectorAll('.review-widget')].filter((w) => w.offsetParent !== null && w.querySelector('.review-comment'));
+    return { ok: open.length > 0, value: open.length };
+  });
   await shot('source-next-comment');
+  await runCommand(page, 'Comments: Collapse All Comments');
+}
+
+// applySuggestion: the Apply Suggestion button of c1's thread puts the suggestion in the source,
+// unsaved; the file is reverted after, for the checks that follow.
+async function applySuggestion({ page, shot }) {
+  await openSource(page);
+  await goTo(page, 75, 1);
+  const widget = await openThread(page, 'Return the error');
+  await widget.locator('.monaco-button', { hasText: /^Apply Suggestion$/ }).first().click();
+  try {
+    await until(page, `${SOURCE} to hold c1's suggestion`, () => {
+      const text = [...document.querySelectorAll('.editor-instance .view-lines .view-line')].map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
+      return { ok: text.includes('return Output{}, err') && !text.includes('_ = err'), value: text.split('\n').filter((l) => l.includes('err')) };
+    });
+    await shot('source-apply-suggestion');
+  } finally {
+    await runCommand(page, 'Comments: Collapse All Comments');
+    await runCommand(page, 'File: Revert File');
+  }
 }
 
 export const sourceChecks = [
   { name: 'source-problems', run: problems },
   { name: 'source-thread', run: thread },
+  { name: 'source-comments-panel', run: commentsPanel },
   { name: 'source-reply', run: reply },
   { name: 'source-next-comment', run: nextComment },
+  { name: 'source-apply-suggestion', run: applySuggestion },
 ];
