@@ -73,7 +73,7 @@ export class Sources implements vscode.Disposable {
       vscode.commands.registerCommand('lreview.goToPreviousComment', () => this.move(false)),
       vscode.commands.registerCommand('lreview.replyToComment', (reply: vscode.CommentReply) => this.reply(reply)),
       vscode.commands.registerCommand('lreview.dismissComment', (thread: vscode.CommentThread) => this.dismiss(thread)),
-      vscode.commands.registerCommand('lreview.applySuggestion', (thread: vscode.CommentThread) => this.applySuggestion(thread)),
+      vscode.commands.registerCommand('lreview.applyThreadSuggestion', (thread: vscode.CommentThread) => this.applySuggestion(thread)),
     );
   }
 

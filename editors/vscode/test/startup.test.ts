@@ -271,7 +271,7 @@ test('package.json: settings, commands and legend match the shared conventions',
     'lreview.goToPreviousComment': 'lreview: Go to Previous Review Comment',
     'lreview.replyToComment': 'lreview: Reply',
     'lreview.dismissComment': 'lreview: Dismiss',
-    'lreview.applySuggestion': 'lreview: Apply Suggestion',
+    'lreview.applyThreadSuggestion': 'lreview: Apply Suggestion',
     'lreview.editBodyAsMarkdown': 'lreview: Edit Body as Markdown',
   });
 
