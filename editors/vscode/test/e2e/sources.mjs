@@ -86,6 +86,7 @@ async function thread({ page, shot }) {
   if (await page.locator('.part.panel').first().isVisible().catch(() => false)) {
     await runCommand(page, 'View: Toggle Panel Visibility');
   }
+  await openSource(page);
   await goTo(page, 75, 1); // line 72's threads in view
   const widget = await openThread(page, 'Return the error');
   // The thread's first comment: its words and its name, no metadata sentence.
@@ -93,7 +94,7 @@ async function thread({ page, shot }) {
   if (/RIGHT \d|· active|\*\*/.test(head ?? '')) fail(`c1's thread shows metadata, not words: ${head}`);
   if (!(head ?? '').includes('c1')) fail(`c1's thread does not name c1 beside its author: ${head}`);
   // Its suggestion has a button of its own in the thread.
-  await widget.locator('.monaco-button', { hasText: /^Apply Suggestion$/ }).first().waitFor({ state: 'visible', timeout: 10_000 })
+  await widget.locator('.review-title .action-label, .review-title .monaco-button', { hasText: /^Apply Suggestion$/ }).first().waitFor({ state: 'visible', timeout: 10_000 })
     .catch(() => fail("c1's thread has no Apply Suggestion button"));
   await shot('source-thread');
   const tab = await panelTab(page);
@@ -154,8 +155,15 @@ async function reply({ page, shot, dirs }) {
     const text = [...document.querySelectorAll('.review-widget .body .review-comment')].map((e) => e.textContent).join('\n');
     return { ok: text.includes('Return the error') && text.includes(w), value: text.slice(0, 400) };
   }, words, 30_000);
+  // The place replied at stays in view: the thread, its new reply, and the lines around it (the
+  // threads were recreated, closed and reopened, before: the view jumped by their heights).
   const after = await top();
-  if (Math.abs(after - before) > 2) fail(`the view moved from line ${before} to ${after} after the reply`);
+  const inView = await page.evaluate((w) => {
+    const editor = document.querySelector('.editor-instance .monaco-scrollable-element')?.getBoundingClientRect();
+    const reply = [...document.querySelectorAll('.review-widget .review-comment')].find((e) => e.textContent.includes(w))?.getBoundingClientRect();
+    return editor !== undefined && reply !== undefined && reply.top >= editor.top && reply.bottom <= editor.bottom;
+  }, words);
+  if (!inView || Math.abs(after - before) > 25) fail(`after the reply the view moved from line ${before} to ${after}, the reply ${inView ? 'in' : 'out of'} view`);
   await shot('source-reply');
   // The threads closed again, as the checks after this one expect the editor's lines in view.
   await runCommand(page, 'Comments: Collapse All Comments');
@@ -206,7 +214,7 @@ async function applySuggestion({ page, shot }) {
   await openSource(page);
   await goTo(page, 75, 1);
   const widget = await openThread(page, 'Return the error');
-  await widget.locator('.monaco-button', { hasText: /^Apply Suggestion$/ }).first().click();
+  await widget.locator('.review-title .action-label, .review-title .monaco-button', { hasText: /^Apply Suggestion$/ }).first().click();
   try {
     await until(page, `${SOURCE} to hold c1's suggestion`, () => {
       const text = [...document.querySelectorAll('.editor-instance .view-lines .view-line')].map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
