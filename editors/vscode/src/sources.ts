@@ -160,12 +160,10 @@ export class Sources implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(c.protocol2CodeConverter.asUri(loc.uri));
     const shown = await vscode.window.showTextDocument(doc, { selection: new vscode.Range(range.start, range.start) });
     shown.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    // The comment landed on opens, as Alt+F8 opens a problem's: its words are what was asked for.
+    // The comments landed on open (every thread of that line), as F8 opens a problem's: their
+    // words are what was asked for.
     for (const t of this.threads.get(doc.uri.toString())?.values() ?? []) {
-      if (t.range.start.line === range.start.line) {
-        t.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
-        break;
-      }
+      if (t.range.start.line === range.start.line) t.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
     }
   }
 

@@ -87,8 +87,15 @@ async function thread({ page, shot }) {
     await runCommand(page, 'View: Toggle Panel Visibility');
   }
   await openSource(page);
-  await goTo(page, 75, 1); // line 72's threads in view
-  const widget = await openThread(page, 'Return the error');
+  // Alt+F8 from the top lands on line 72 and opens its threads, as a person gets there.
+  await goTo(page, 1, 1);
+  await until(page, 'a comment thread in the gutter', () => {
+    const n = document.querySelectorAll('.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved').length;
+    return { ok: n > 0, value: n };
+  }, undefined, 30_000);
+  await page.keyboard.press('Alt+F8');
+  const widget = page.locator('.review-widget', { hasText: 'Return the error' }).first();
+  await widget.waitFor({ state: 'visible', timeout: 20_000 }).catch(() => fail('Alt+F8 did not open the thread of "Return the error"'));
   // The thread's first comment: its words and its name, no metadata sentence.
   const head = await widget.locator('.review-comment').first().textContent();
   if (/RIGHT \d|· active|\*\*/.test(head ?? '')) fail(`c1's thread shows metadata, not words: ${head}`);
