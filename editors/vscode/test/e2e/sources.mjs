@@ -228,7 +228,11 @@ async function nextComment({ page, shot }) {
 async function applySuggestion({ page, shot }) {
   await openSource(page);
   const widget = await altF8ToThread(page, 'Return the error');
-  await widget.locator('.head .action-label, .review-actions .action-label', { hasText: /^Apply Suggestion$/ }).first().click();
+  // The header may be above the view (the thread is taller than it): the button is focused and
+  // pressed with Enter, as from the keyboard.
+  const apply = widget.locator('.head .action-label, .review-actions .action-label', { hasText: /^Apply Suggestion$/ }).first();
+  await apply.focus();
+  await page.keyboard.press('Enter');
   try {
     await until(page, `${SOURCE} to hold c1's suggestion`, () => {
       const text = [...document.querySelectorAll('.editor-instance .view-lines .view-line')].map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
