@@ -82,6 +82,7 @@ test-vim: build
 	@set -e; for nvim in $(NVIMS); do \
 		echo "=== Neovim: $$nvim ($$($$nvim --version | head -n 1))"; \
 		NVIM="$$nvim" LREVIEW_LSP="$(BIN)" bash editors/vim/test/run.sh; \
+		NVIM="$$nvim" LREVIEW_LSP="$(BIN)" bash editors/vim/test/screen.sh; \
 	done
 
 test-helix: build
@@ -181,8 +182,8 @@ test-vscode-install:
 	else \
 		echo "vscode install test skipped: no code-server in $$cs (sh scripts/install-code-server)"; \
 	fi
-test-vim-install:
-	@NVIM="$(or $(NVIM_NEW),/opt/lreview-nvim-sid/bin/nvim)" bash editors/vim/test/pack_install.sh
+test-vim-install: build
+	@NVIM="$(or $(NVIM_NEW),/opt/lreview-nvim-sid/bin/nvim)" LREVIEW_LSP="$(BIN)" bash editors/vim/test/pack_install.sh
 
 # bench-peer (not in CI) times the server beside VS Code's JSON language
 # server on a generated 8 MB review: the peer is installed from npm once

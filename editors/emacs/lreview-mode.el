@@ -29,6 +29,8 @@
 
 ;;; Code:
 
+(require 'cl-lib)
+
 (require 'diff-mode)                    ; the faces of patch lines
 (require 'js)                           ; js-json-mode
 (require 'treesit nil t)
@@ -154,18 +156,34 @@ changed."
                                `(:command "lreview.editBody"
                                  :arguments [,uri ,(plist-get params :position)])))
          (comment (plist-get res :comment))
-         (reply (plist-get res :reply))
-         (buf (generate-new-buffer
-               (format "*lreview %s %s*" comment
-                       (if (>= reply 0) (format "reply %d" (1+ reply)) "body")))))
+         (reply (plist-get res :reply)))
+    (lreview--open-body server uri comment reply review (plist-get res :text))))
+
+(defun lreview--open-body (server uri comment reply review text)
+  "Open the body at (COMMENT REPLY) of the review at URI, holding TEXT.
+SERVER is the review's server; REVIEW its buffer, or nil."
+  (let ((buf (generate-new-buffer
+              (format "*lreview %s %s*" comment
+                      (if (>= reply 0) (format "reply %d" (1+ reply)) "body")))))
     (with-current-buffer buf
-      (insert (plist-get res :text))
+      (insert text)
       (if (fboundp 'markdown-mode) (markdown-mode) (text-mode))
       (setq lreview--body (list server uri comment reply review))
       (lreview-body-mode 1)
       (set-buffer-modified-p nil)
       (goto-char (point-min)))
     (pop-to-buffer buf)))
+
+(declare-function eglot-uri-to-path "eglot")
+
+(defun lreview--show-body (server arguments)
+  "The client side of lreview.showBody: open the new, empty body that
+an action (\"Reply to c1\", \"Comment on RIGHT 72\") wrote, as Markdown.
+ARGUMENTS are the review's URI, the comment and the reply's index."
+  (let* ((uri (aref arguments 0))
+         (path (ignore-errors (eglot-uri-to-path uri)))
+         (review (and path (find-buffer-visiting path))))
+    (lreview--open-body server uri (aref arguments 1) (aref arguments 2) review "")))
 
 (defun lreview-body-save ()
   "Write the body buffer back into its review (lreview.setBody)."
@@ -180,7 +198,27 @@ changed."
                        :arguments [,uri ,comment ,reply
                                    ,(buffer-substring-no-properties (point-min) (point-max))]))
     (set-buffer-modified-p nil)
-    (message "lreview: the body of %s is written back into the review" comment)))
+    (message "lreview: the body of %s is written back into the review%s" comment
+             (if (and (buffer-live-p review) (buffer-modified-p review))
+                 (format " (save %s to keep it)" (buffer-name review))
+               ""))))
+
+;; "Reply to c1" and "Comment on RIGHT 72" open their new body as
+;; Markdown, as `lreview-edit-body' does: lreview.showBody runs here, not
+;; on the server (which would put point between the review's quotes).
+(with-eval-after-load 'eglot
+  (if (fboundp 'eglot-execute)
+      ;; Emacs 30: every command goes through `eglot-execute'.
+      (cl-defmethod eglot-execute :around (server action)
+        (let ((command (plist-get action :command)))
+          (if (and (equal command "lreview.showBody") (not (plist-get action :edit)))
+              (lreview--show-body server (plist-get action :arguments))
+            (cl-call-next-method))))
+    ;; Emacs 29: through `eglot-execute-command'.
+    (cl-defmethod eglot-execute-command :around (server command arguments)
+      (if (equal (format "%s" command) "lreview.showBody")
+          (lreview--show-body server arguments)
+        (cl-call-next-method)))))
 
 ;;;###autoload
 (with-eval-after-load 'eglot

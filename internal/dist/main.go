@@ -1,7 +1,8 @@
 // Command dist builds the release into a folder (dist/ for `make dist`):
 // lreview-lsp for Linux, macOS and Windows on amd64 and arm64, an archive
-// each (.tar.gz; .zip for Windows) holding the binary, LICENSE, README.md
-// and CHANGELOG.md, and checksums.txt (SHA-256). It also writes
+// each (.tar.gz; .zip for Windows) holding the binary, LICENSE, README.md,
+// CHANGELOG.md and the editors' files the install table names
+// (editors.go), and checksums.txt (SHA-256). It also writes
 // artifacts.json (the binaries, for the VS Code packages) and
 // metadata.json (the version).
 //
@@ -70,6 +71,11 @@ func run(out, version string) error {
 		}
 		docs = append(docs, member{name: name, data: data})
 	}
+	editors, err := editorMembers(".")
+	if err != nil {
+		return fmt.Errorf("the editors' files: %w (run from the repository's root)", err)
+	}
+	docs = append(docs, editors...)
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}

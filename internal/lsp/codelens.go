@@ -85,6 +85,10 @@ func executeCommand(ctx context.Context, v *requestView, p *protocol.ExecuteComm
 		return markCohort(ctx, v, p.Arguments) // shape.go
 	case CommandNextCohort:
 		return nextCohort(ctx, v, p.Arguments)
+	case CommandThreads:
+		return threadsOf(ctx, v, p.Arguments)
+	case CommandReply:
+		return replyTo(ctx, v, p.Arguments)
 	}
 	if p.Command != CommandShow {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q: the server has %s", p.Command, strings.Join(ServerCapabilities(exchange.UTF16, true).ExecuteCommandProvider.Commands, ", ")))

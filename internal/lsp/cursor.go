@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/fileuri"
 )
 
 // CommandShowBody puts the cursor in a body an action wrote empty
@@ -45,13 +46,26 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 		// The edit came in a change after the command was sent (a
 		// client's order): the command is about the text the client
 		// has now, whose body is what it shows.
-		if an, err := sn.analysis(ctx); err == nil {
+		if later, err := sn.analysis(ctx); err == nil {
+			an = later
 			conv = Converter{M: an.Doc.Mapper(), Enc: sn.enc}
 			off, ok = features.BodyAt(an.Doc, bc)
 		}
 	}
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no body of %s to show (reply %d)", docURI, bc.Comment, bc.Reply))
+	}
+	// A client with no Markdown buffer of its own (Helix) gets the new
+	// body as a Markdown file (bodyfile.go), as "Edit … as Markdown"
+	// opens one: the person writes Markdown, the server the JSON string.
+	if v.bodies.offer.Load() {
+		if b, err := features.BodyOf(an.Doc, bc); err == nil {
+			id, _ := identityOf(an.Doc, bc)
+			if abs, err := v.writeBodyFile(docURI, b, id); err == nil {
+				file := protocol.Location{URI: protocol.DocumentURI(fileuri.FromPath(abs))}
+				return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{file}})
+			}
+		}
 	}
 	at := conv.Position(off)
 	loc := protocol.Location{URI: docURI, Range: protocol.Range{Start: at, End: at}}

@@ -90,7 +90,7 @@ const CodeActionKindFixAll protocol.CodeActionKind = "source.fixAll.lreview"
 // ServerCapabilities is what the server offers a client that negotiated
 // enc, and that can (canShow) or cannot show a document for lreview.show.
 func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
-	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandNextComment, CommandPreviousComment, CommandEditBody, CommandSetBody, CommandOpenBody, CommandMarkCohort, CommandNextCohort}
+	commands := []string{CommandApplyEdit, CommandApplySuggestion, CommandNextComment, CommandPreviousComment, CommandEditBody, CommandSetBody, CommandOpenBody, CommandMarkCohort, CommandNextCohort, CommandThreads, CommandReply}
 	if canShow {
 		commands = append([]string{CommandShow, CommandShowBody}, commands...)
 	}

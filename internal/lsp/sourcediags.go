@@ -104,7 +104,7 @@ func commentSeverity(name string) protocol.DiagnosticSeverity {
 // outdated one a hint, with the thread in the review as related
 // information (to a client that takes it).
 func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.DiagnosticSeverity, related bool, enc exchange.Encoding) protocol.Diagnostic {
-	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: exchange.CodeReviewComment, Source: "lreview", Message: pc.in.Message}
+	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: exchange.CodeReviewComment, Source: "lreview", Message: pc.in.Message, Data: threadData(pc, enc)}
 	if pc.in.Outdated || pc.in.Applied {
 		d.Severity = protocol.DiagnosticSeverityHint
 	}
@@ -116,6 +116,71 @@ func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.Diagnosti
 				Message:  p.Message,
 			})
 		}
+	}
+	return d
+}
+
+// ThreadData is the `data` of a comment's diagnostic on a source file
+// (and the thread of each of CommandThreads' answers): the thread as the
+// review holds it, so that a client draws threads, panels and lists from
+// words, never from the diagnostic's message or the hover's Markdown.
+// README's "Threads as data" documents it for plugin writers; a member
+// added later is added, none is renamed.
+type ThreadData struct {
+	// Review is the review's URI, ReviewName its base name.
+	Review     protocol.DocumentURI `json:"review"`
+	ReviewName string               `json:"reviewName"`
+	// Comment names the comment as every action and command does: its id,
+	// or #N (from 1) when it has none.
+	Comment string `json:"comment"`
+	Author  string `json:"author"`
+	// State is active (the only state placed in the source for now),
+	// with the format's default applied.
+	State   string        `json:"state"`
+	Body    string        `json:"body"`
+	At      string        `json:"at,omitempty"`
+	Replies []ThreadReply `json:"replies"`
+	// Suggestion is the thread's latest ```suggestion block, absent when
+	// it has none.
+	Suggestion *ThreadSuggestion `json:"suggestion,omitempty"`
+	// Outdated: the file no longer holds the comment's lines (placed
+	// where it holds a part of them, or where the review had them).
+	// OnRemovedLines: the comment is on removed (LEFT) lines, placed on
+	// the line after them.
+	Outdated       bool `json:"outdated"`
+	OnRemovedLines bool `json:"onRemovedLines"`
+	// Location is the comment's body in the review.
+	Location protocol.Location `json:"location"`
+}
+
+// ThreadReply is one reply of a ThreadData.
+type ThreadReply struct {
+	Author string `json:"author"`
+	Body   string `json:"body"`
+	At     string `json:"at,omitempty"`
+}
+
+// ThreadSuggestion is a thread's suggestion: the lines that would
+// replace the comment's (none: delete them).
+type ThreadSuggestion struct {
+	Lines []string `json:"lines"`
+}
+
+// threadData is a placed comment's ThreadData.
+func threadData(pc *placedComment, enc exchange.Encoding) ThreadData {
+	r := pc.review
+	t := features.ThreadOf(r.an, pc.in.Comment)
+	conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
+	d := ThreadData{
+		Review: r.uri, ReviewName: r.name, Comment: t.Comment, Author: t.Author, State: t.State, Body: t.Body, At: t.At,
+		Replies: make([]ThreadReply, len(t.Replies)), Outdated: pc.in.Outdated, OnRemovedLines: pc.in.Left,
+		Location: protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)},
+	}
+	for i, rp := range t.Replies {
+		d.Replies[i] = ThreadReply(rp)
+	}
+	if t.HasSuggestion {
+		d.Suggestion = &ThreadSuggestion{Lines: append([]string{}, t.Suggestion...)}
 	}
 	return d
 }

@@ -118,7 +118,11 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			}
 			a := protocol.CodeAction{Title: sa.Title, Edit: v.reviewEdit(r, sa.Edits, enc)}
 			if sa.Cursor > 0 && canShow && caps.actionLiterals {
-				a.Command = &protocol.Command{Title: sa.Title, Command: CommandShow, Arguments: []any{cursorAfter(r, sa.Edits, sa.Cursor, enc)}}
+				// The new reply's body, shown as every client shows a new
+				// body (lreview.showBody): Neovim's plugin opens it as
+				// Markdown, Helix gets a Markdown file.
+				replies := len(r.an.Doc.Review.Comments[pc.in.Comment].Replies)
+				a.Command = &protocol.Command{Title: sa.Title, Command: CommandShowBody, Arguments: []any{r.uri, pc.in.Name, replies}}
 			}
 			add(a)
 		}
@@ -174,20 +178,6 @@ func (v *requestView) bufferVersion(u protocol.DocumentURI) *int32 {
 		return &ver
 	}
 	return nil
-}
-
-// cursorAfter is the location, in review r's text once edits are
-// applied, of the offset cursor there.
-func cursorAfter(r *scopedReview, edits []exchange.Edit, cursor int, enc exchange.Encoding) protocol.Location {
-	text := r.an.Doc.Text
-	sorted := append([]exchange.Edit(nil), edits...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Start > sorted[j].Start })
-	for _, e := range sorted {
-		text = text.Replace(e.Start, e.End, []byte(e.NewText))
-	}
-	conv := Converter{M: exchange.NewTextMapper(text), Enc: enc}
-	rng := conv.Range(exchange.Range{Start: cursor, End: cursor})
-	return protocol.Location{URI: r.uri, Range: rng}
 }
 
 // moveParams is the one argument of nextComment and previousComment.

@@ -324,16 +324,25 @@ func TestSourceActions(t *testing.T) {
 	}
 	// Applied, the edit adds an empty reply, and the cursor lands in its body.
 	text := applyTextEdits(t, testreviews.WorktreeReview, exchange.UTF16, reply.Edit.DocumentChanges[0].Edits)
-	if reply.Command == nil || reply.Command.Command != CommandShow {
-		t.Fatalf("reply's command: got %s, want %s", jsonOf(t, reply.Command), CommandShow)
+	// Its command is lreview.showBody of the new reply (Neovim's plugin
+	// runs it itself, as a Markdown buffer); run by the server once the
+	// edit is in, it shows the review with the cursor in the new body.
+	if reply.Command == nil || reply.Command.Command != CommandShowBody || jsonOf(t, reply.Command.Arguments[1:]) != `["c1",0]` {
+		t.Fatalf("reply's command: got %s, want %s of c1's reply 0", jsonOf(t, reply.Command), CommandShowBody)
 	}
-	var loc protocol.Location
-	if err := remarshal(reply.Command.Arguments[0], &loc); err != nil {
-		t.Fatal(err)
+	s.c.change(s.reviewURI, 2, nil, text)
+	s.c.waitDiagnostics(s.reviewURI, 2)
+	s.c.mustCall("workspace/executeCommand", map[string]any{"command": reply.Command.Command, "arguments": reply.Command.Arguments}, nil)
+	s.c.mu.Lock()
+	shown := slices.Clone(s.c.shown)
+	s.c.mu.Unlock()
+	if len(shown) != 1 || shown[0].Selection == nil {
+		t.Fatalf("showBody: got %s, want one showDocument", jsonOf(t, shown))
 	}
-	line := strings.Split(text, "\n")[loc.Range.Start.Line]
-	if !strings.Contains(line, `"body": ""`) || utf16Units(line)[loc.Range.Start.Character-1] != '"' {
-		t.Errorf("cursor: line %q at %d, want inside the new reply's empty body", line, loc.Range.Start.Character)
+	at := shown[0].Selection.Start
+	line := strings.Split(text, "\n")[at.Line]
+	if !strings.Contains(line, `"body": ""`) || utf16Units(line)[at.Character-1] != '"' {
+		t.Errorf("cursor: line %q at %d, want inside the new reply's empty body", line, at.Character)
 	}
 	doc := exchange.Parse([]byte(text))
 	if len(doc.Syntax) > 0 || len(doc.Review.Comments[0].Replies) != 1 || doc.Review.Comments[0].Replies[0].Author != "user" {

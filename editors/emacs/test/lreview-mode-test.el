@@ -281,6 +281,48 @@ backslash, an emoji and CRLF line ends.")
       (with-current-buffer buf (set-buffer-modified-p nil))
       (kill-buffer buf))))
 
+;;; Reply as Markdown
+
+(ert-deftest lreview-mode-reply-as-markdown ()
+  "\"Reply to c1\" opens the new reply's body as Markdown (the client
+side of lreview.showBody); saving it writes the text into the review as
+one JSON string, escaped by the server."
+  (let* ((lreview-server-command (list (getenv "LREVIEW_LSP") "--stdio"))
+         (file (lreview-test-copy "reply.review.json"))
+         (buf (find-file-noselect file))
+         server body)
+    (unwind-protect
+        (with-current-buffer buf
+          (call-interactively #'eglot)
+          (setq server (eglot-current-server))
+          (lreview-test-wait "eglot connected" (jsonrpc-running-p server))
+          (lreview-test-goto "\"id\": \"c1\"")
+          (cl-letf (((symbol-function 'completing-read)
+                     (lambda (_p coll &rest _)
+                       (let ((c (seq-find (lambda (c) (string-prefix-p "Reply to c1" (if (consp c) (car c) c)))
+                                          (if (hash-table-p coll) (hash-table-keys coll) coll))))
+                         (cond ((consp c) (car c))
+                               (c)
+                               (t (error "no Reply to c1 among %S" coll))))))
+                    (last-nonmenu-event ?\r))
+            (call-interactively #'eglot-code-actions))
+          (lreview-test-wait "the reply's Markdown buffer"
+            (setq body (seq-find (lambda (b) (string-match-p "\\`\\*lreview c1 reply [0-9]+\\*\\'" (buffer-name b)))
+                                 (buffer-list))))
+          (with-current-buffer body
+            (should (equal (buffer-string) ""))
+            (insert "Done: \"quoted\"\nand a second line.")
+            (lreview-body-save))
+          (lreview-test-wait "the reply in the review"
+            (with-current-buffer buf
+              (goto-char (point-min))
+              (search-forward "\"body\": \"Done: \\\"quoted\\\"\\nand a second line.\"" nil t))))
+      (when (buffer-live-p body) (kill-buffer body))
+      (when server
+        (let ((eglot-autoshutdown nil)) (ignore-errors (eglot-shutdown server))))
+      (with-current-buffer buf (set-buffer-modified-p nil))
+      (kill-buffer buf))))
+
 ;;; The README's install steps, as written
 
 (defun lreview-test-readme-block (first-line)

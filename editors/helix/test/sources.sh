@@ -3,7 +3,8 @@
 # a review on disk and the Go file it reviews, Helix set up with the
 # README's "review in the code" block (gopls left out: the test needs the
 # comments only). Opening the Go file shows the comment's diagnostic at
-# the end of its line; space-k shows the thread.
+# the end of its line; space-k shows the thread; space-a "Reply to c2"
+# opens the reply's body as Markdown, and :w writes it into the review.
 #   HX, LREVIEW_LSP, CI as in run.sh.
 set -euo pipefail
 
@@ -81,4 +82,29 @@ wait_for "The old call ignored errors."
 wait_for "Return the error"
 echo "ok   helix: space k on the line shows the threads"
 keys Escape
-echo "2 passed"
+
+# space-a "Reply to c2": the reply's body opens as a Markdown file of its
+# own (the server's), no JSON string to type into; :w there writes it
+# into the review as one JSON string, escaped by the server; :write-all
+# saves the review Helix opened for the edit.
+keys Space a
+wait_for "Reply to c2"
+keys Enter
+wait_for "c2-reply1.md"
+keys i
+wait_for " INS "
+keys -l 'Done: "quoted", a \ too.'
+keys Escape
+wait_for " NOR "
+keys : w Enter
+review="$tmp/work/reviews/handler.review.json"
+want='"body": "Done: \"quoted\", a \\ too."'
+deadline=$((SECONDS + 30))
+until grep -qF -- "$want" "$review"; do
+  ((SECONDS < deadline)) || { cat "$review" >&2; fail "the reply is not in the review on disk"; }
+  keys : write-all Enter
+  sleep 0.5
+done
+"$LREVIEW_LSP" check "$review" >"$tmp/check.out" 2>&1 || { cat "$review" "$tmp/check.out" >&2; fail "the review with the reply does not check"; }
+echo "ok   helix: Reply opens the body as Markdown, written into the review as a JSON string"
+echo "3 passed"

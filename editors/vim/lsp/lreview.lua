@@ -11,6 +11,13 @@ return {
   -- Sent by Neovim on workspace/didChangeConfiguration; the server reads
   -- the "lreview" section (it never requests workspace/configuration).
   settings = { lreview = {} },
+  -- An empty body an action wrote ("Reply to c1", "Comment on RIGHT 72")
+  -- opens as Markdown, written back on :w (lua/lreview/body.lua).
+  commands = {
+    ['lreview.showBody'] = function(command, ctx)
+      require('lreview.body').show_body_command(command, ctx)
+    end,
+  },
   -- The server takes the same settings at initialize, so users set them
   -- once under settings.lreview; explicit init_options still win.
   before_init = function(params, config)

@@ -56,15 +56,15 @@ vim.api.nvim_create_autocmd('LspAttach', {
   end,
 })
 
--- A source file that a review of its repository names starts the setup
--- too, so that the review's comments show where the code is edited
--- (lua/lreview/sources.lua attaches it).
+-- A source file in a repository holding a review starts the setup too,
+-- so that the reviews' comments show where the code is edited
+-- (lua/lreview/sources.lua attaches it; the server knows which files).
 vim.api.nvim_create_autocmd('BufReadPost', {
   group = vim.api.nvim_create_augroup('lreview.auto.sources', { clear = true }),
   desc = 'Set up lreview-lsp for a reviewed source file',
   callback = function(args)
     local lreview = require('lreview')
-    if not lreview.is_configured() and require('lreview.sources').is_reviewed(args.buf) then
+    if not lreview.is_configured() and require('lreview.sources').wants_server(args.buf) then
       lreview.auto_setup()
     end
   end,

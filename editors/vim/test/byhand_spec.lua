@@ -46,16 +46,22 @@ local function apply_action(title)
   return seen
 end
 
---- Waits until the cursor is between the quotes of an empty "body".
-local function wait_in_empty_body(what)
-  local line, col
+--- Waits for the Markdown buffer of a new, empty body, types text in it
+--- and writes it: the review's body then holds text, escaped by the
+--- server.
+local function write_new_body(what, name, text, json)
   local ok = vim.wait(TIMEOUT, function()
-    local pos = vim.api.nvim_win_get_cursor(0)
-    line = vim.api.nvim_get_current_line()
-    col = pos[2]
-    return line:sub(1, col):match('"body": "$') ~= nil and line:sub(col + 1, col + 1) == '"'
+    return vim.api.nvim_buf_get_name(0) == name
   end)
-  H.ok(ok, what .. ': the cursor is not in an empty body: ' .. vim.inspect(line) .. ' column ' .. tostring(col))
+  H.ok(ok, what .. ': no Markdown buffer ' .. name .. ', at ' .. vim.api.nvim_buf_get_name(0))
+  H.eq(vim.bo.filetype, 'markdown', what .. ': its filetype')
+  H.eq(vim.api.nvim_buf_get_lines(0, 0, -1, false), { '' }, what .. ': the new body')
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, text)
+  vim.cmd('write')
+  H.ok(vim.wait(TIMEOUT, function()
+    return table.concat(lines(), '\n'):find(json, 1, true) ~= nil
+  end), what .. ': the review holds no ' .. json)
+  vim.cmd('close')
 end
 
 H.test('the server starts', function()
@@ -71,7 +77,7 @@ H.test('the server starts', function()
   H.ok(c and c.initialized, 'the server did not initialize')
 end)
 
-H.test('"Comment on" from column 1 of a patch line puts the cursor in the new body', function()
+H.test('"Comment on" from column 1 of a patch line opens the new body as Markdown', function()
   vim.api.nvim_win_set_cursor(0, { row_of('"+    _ = err"'), 0 })
   local before = #lines()
   local seen = apply_action('Comment on RIGHT 73')
@@ -79,13 +85,12 @@ H.test('"Comment on" from column 1 of a patch line puts the cursor in the new bo
   H.ok(vim.wait(TIMEOUT, function()
     return #lines() > before
   end), 'no comment was added')
-  wait_in_empty_body('Comment on')
-  -- In Normal mode the cursor is on the closing quote: `i` types before it.
-  vim.api.nvim_feedkeys(vim.keycode('iLooks wrong.<Esc>'), 'nx', false)
-  H.ok(vim.api.nvim_get_current_line():find('"body": "Looks wrong."', 1, true), 'typed: ' .. vim.api.nvim_get_current_line())
+  local name = vim.api.nvim_buf_get_name(0):match('^lreview://sample%.review%.json/[^/]+/body%.md$')
+  write_new_body('Comment on', name or '(none)', { 'Looks "wrong".' }, [["body": "Looks \"wrong\"."]])
 end)
 
-H.test('"Reply to" puts the cursor in the new reply', function()
+H.test('"Reply to" opens the new reply as Markdown', function()
+  vim.api.nvim_set_current_buf(bufnr)
   vim.api.nvim_win_set_cursor(0, { row_of('"id": "c1"'), 6 })
   local before = #lines()
   local seen = apply_action('Reply to c1')
@@ -93,7 +98,7 @@ H.test('"Reply to" puts the cursor in the new reply', function()
   H.ok(vim.wait(TIMEOUT, function()
     return #lines() > before
   end), 'no reply was added')
-  wait_in_empty_body('Reply to')
+  write_new_body('Reply to', 'lreview://sample.review.json/c1/reply 2.md', { 'Fixed.', 'Two lines.' }, [["body": "Fixed.\nTwo lines."]])
 end)
 
 -- Completion, accepted as a person does: in a second Neovim driven

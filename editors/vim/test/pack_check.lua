@@ -10,7 +10,7 @@ local ok, err = pcall(function()
   local plugins = vim.pack.get()
   local found
   for _, p in ipairs(plugins) do
-    if p.spec.name == 'lreview-lsp' then
+    if p.spec.name == 'lreview' then
       found = p
     end
   end

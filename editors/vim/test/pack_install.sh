@@ -48,15 +48,12 @@ export LREVIEW_SRC=$src LREVIEW_REVIEW=$tmp/drift.review.json
 cp "$here/fixtures/drift.review.json" "$LREVIEW_REVIEW"
 # The user's init.lua, as the README writes it.
 cat >"$XDG_CONFIG_HOME/nvim/init.lua" <<'LUA'
-vim.api.nvim_create_autocmd('PackChanged', {
-  callback = function(ev)
-    local d = ev.data
-    if d.spec.name == 'lreview-lsp' and (d.kind == 'install' or d.kind == 'update') then
-      dofile(d.path .. '/build.lua')
-    end
-  end,
-})
-vim.pack.add({ 'file://' .. vim.env.LREVIEW_SRC }, { confirm = false })
+vim.api.nvim_create_autocmd('PackChanged', { callback = function(ev)
+  local d = ev.data
+  if d.kind ~= 'delete' and vim.uv.fs_stat(d.path .. '/editors/vim/lua/lreview/build.lua') then dofile(d.path .. '/build.lua') end
+end })
+-- A name of the user's own, not the repository's: the build step runs all the same.
+vim.pack.add({ { src = 'file://' .. vim.env.LREVIEW_SRC, name = 'lreview' } }, { confirm = false })
 LUA
 
 log=$tmp/nvim.log
@@ -86,6 +83,19 @@ else
     passed=$((passed + 1))
   else
     echo "FAIL without Go the build step said: $out"
+    failed=$((failed + 1))
+  fi
+  # Without Go, the server on PATH already (a release binary): the build
+  # step says it uses it, not that it is missing.
+  mkdir -p "$tmp/onpath"
+  cp "${LREVIEW_LSP:-$GOBIN/lreview-lsp}" "$tmp/onpath/lreview-lsp" 2>/dev/null
+  out=$(PATH=$tmp/onpath:$nogo timeout 60 "$nvim" --headless --clean -u NONE -i NONE \
+    -c "lua dofile(vim.env.LREVIEW_SRC .. '/build.lua')" -c 'qall!' 2>&1)
+  if [[ $out == *"using $tmp/onpath/lreview-lsp, on PATH"* && $out != *"not built"* ]]; then
+    echo "ok   without Go, a server on PATH is the one used"
+    passed=$((passed + 1))
+  else
+    echo "FAIL without Go, with the server on PATH, the build step said: $out"
     failed=$((failed + 1))
   fi
 fi

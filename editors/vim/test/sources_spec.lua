@@ -11,7 +11,7 @@ H.share_buffers = true
 
 local TIMEOUT = 15000
 
-local root, review_path, source_path, other_path, source_buf
+local root, review_path, source_path, other_path, source_buf, main_buf
 
 local function source_lines()
   local out = { 'package api' }
@@ -69,9 +69,17 @@ H.test('opening a reviewed source file attaches the server', function()
   vim.fn.writefile({ vim.json.encode(doc) }, root .. '/reviews/second.review.json')
   vim.fn.writefile({ 'package main' }, root .. '/main.go')
 
+  -- A repository holding no review: its files start no server.
+  local bare = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(bare .. '/.git', 'p')
+  vim.fn.writefile({ 'package main' }, bare .. '/main.go')
   require('lreview').setup({ cmd = vim.env.LREVIEW_LSP })
+  vim.cmd.edit(vim.fn.fnameescape(bare .. '/main.go'))
+  H.eq(#vim.lsp.get_clients({ bufnr = 0, name = 'lreview' }), 0, 'clients on a file of a repository without reviews')
+  -- Which files of a repository with reviews have comments is the
+  -- server's to say: main.go is attached, and gets none.
   vim.cmd.edit(vim.fn.fnameescape(root .. '/main.go'))
-  H.eq(#vim.lsp.get_clients({ bufnr = 0, name = 'lreview' }), 0, 'clients on main.go, which no review names')
+  main_buf = vim.api.nvim_get_current_buf()
   vim.cmd.edit(vim.fn.fnameescape(source_path))
   source_buf = vim.api.nvim_get_current_buf()
   H.eq(vim.bo[source_buf].filetype, 'go', 'filetype')
@@ -86,6 +94,16 @@ H.test('the comments are diagnostics at their lines', function()
     '72: c1: Return the error 🚀.',
     '72: c2: The old call ignored errors. · on removed lines',
   }, 'handler.go')
+  H.eq(#vim.lsp.get_clients({ bufnr = main_buf, name = 'lreview' }), 1, 'the server attached to main.go')
+  H.eq(comments(main_buf), {}, 'main.go, which no review comments on')
+  -- Each carries its thread as data: the review's words.
+  for _, d in ipairs(vim.diagnostic.get(source_buf)) do
+    local t = d.user_data and d.user_data.lsp and d.user_data.lsp.data
+    H.ok(t and t.review and t.review:find('handler.review.json', 1, true), 'data of ' .. d.message .. ': ' .. vim.inspect(t))
+    if t.comment == 'c1' then
+      H.eq(t.suggestion.lines[1], '    result, err := calculate(input)', "c1's suggestion")
+    end
+  end
 end)
 
 H.test('typing three lines above moves them three lines down', function()
@@ -138,10 +156,11 @@ H.test(':LreviewComments lists every comment', function()
     got[#got + 1] = vim.fs.basename(vim.api.nvim_buf_get_name(it.bufnr)) .. ':' .. it.lnum
   end
   H.eq(got, { 'handler.go:75', 'handler.go:75', 'zz.go:70' }, 'quickfix')
+  H.eq(items[3].text, 's1 (assistant): Which context? · second.review.json', "zz.go's row: the comment's words")
   vim.cmd('cclose')
 end)
 
-H.test('Reply lands in the review, the cursor in its body', function()
+H.test('Reply opens a Markdown buffer; :w writes the reply into the review', function()
   vim.api.nvim_set_current_buf(source_buf)
   vim.api.nvim_win_set_cursor(0, { 76, 0 })
   local orig_print = _G.print
@@ -155,15 +174,34 @@ H.test('Reply lands in the review, the cursor in its body', function()
     end,
   })
   local ok = vim.wait(TIMEOUT, function()
-    return vim.api.nvim_buf_get_name(0) == review_path
+    return vim.api.nvim_buf_get_name(0):find('^lreview://') ~= nil
   end)
   _G.print = orig_print
-  H.ok(ok, 'the review was not shown; actions seen: ' .. vim.inspect(seen))
-  local line = vim.api.nvim_get_current_line()
-  local col = vim.api.nvim_win_get_cursor(0)[2]
-  H.ok(line:find('"body": ""', 1, true), 'cursor line: ' .. line)
-  H.eq(line:sub(col, col), '"', 'the character before the cursor')
-  local doc = vim.json.decode(table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n'))
-  H.eq(#doc.comments[1].replies, 1, "c1's replies")
-  H.eq(doc.comments[1].replies[1].body, '', 'the new reply')
+  H.ok(ok, 'no Markdown buffer opened; actions seen: ' .. vim.inspect(seen) .. ', at ' .. vim.api.nvim_buf_get_name(0))
+  H.eq(vim.api.nvim_buf_get_name(0), 'lreview://handler.review.json/c1/reply 1.md', 'the body buffer')
+  H.eq(vim.bo.filetype, 'markdown', 'its filetype')
+  H.eq(vim.api.nvim_buf_get_lines(0, 0, -1, false), { '' }, 'the new reply, empty')
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'Done: "quoted" \\ and', '', '```go', 'return err', '```' })
+  vim.cmd('write')
+  local want = 'Done: "quoted" \\ and\n\n```go\nreturn err\n```'
+  local doc
+  ok = vim.wait(TIMEOUT, function()
+    local okj, d = pcall(vim.json.decode, table.concat(vim.fn.readfile(review_path), '\n'))
+    doc = okj and d or nil
+    return doc and doc.comments[1].replies and doc.comments[1].replies[1] and doc.comments[1].replies[1].body == want
+  end)
+  H.ok(ok, 'the review on disk: ' .. vim.inspect(doc and doc.comments[1].replies))
+  H.ok(table.concat(vim.fn.readfile(review_path), '\n'):find('"body": "Done: \\"quoted\\" \\\\ and\\n\\n```go', 1, true), 'the JSON string is the writer\'s')
+  vim.cmd('close')
+  -- Back in the source: the comments are shown (signs), not only held.
+  vim.api.nvim_set_current_buf(source_buf)
+  ok = vim.wait(TIMEOUT, function()
+    for _, m in ipairs(vim.api.nvim_buf_get_extmarks(source_buf, -1, 0, -1, { details = true })) do
+      if m[4].sign_text or m[4].virt_text then
+        return true
+      end
+    end
+    return false
+  end)
+  H.ok(ok, 'handler.go shows no comment after the reply')
 end)

@@ -6,14 +6,18 @@
 //     client's document selector: that would register every one of the server's review features
 //     (formatting, semantic tokens, completion) for every language, beside the language's own;
 //   - adds the hover and the code actions of a commented line (the server's, for source files);
-//   - shows each comment as a native comment thread (the Comments API), with Reply and Dismiss
-//     writing into the review through the server's code actions;
+//   - shows each comment as a native comment thread (the Comments API), built from the thread the
+//     diagnostic carries as data; Reply writes the typed Markdown through the server
+//     (lreview.reply), Dismiss and Apply Suggestion run the server's code actions. A review with
+//     unsaved changes of the person's own is left unsaved; one without is saved, as a posted
+//     reply is posted;
 //   - moves to the next / previous comment across the files (lreview.goToNextComment, Alt+F8).
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { LANGUAGE_ID } from './server';
-import { threadEntries, threadOf } from './threads';
+import { type Entry, type ThreadData, threadData, threadEntries, threadKey, threadLabel } from './threads';
 
 /** The diagnostic code of a review's comment on a source file. */
 export const COMMENT_CODE = 'review-comment';
@@ -45,10 +49,12 @@ export function reviewComments(uri: vscode.Uri): vscode.Diagnostic[] {
 export class Sources implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly controller: vscode.CommentController;
-  /** The comment threads shown, by source URI. */
-  private readonly threads = new Map<string, vscode.CommentThread[]>();
-  /** reviewOf names the review of a thread where several reviews comment on its file. */
-  private readonly reviewOf = new WeakMap<vscode.CommentThread, string>();
+  /** The comment threads shown, by source URI, then by threadKey. */
+  private readonly threads = new Map<string, Map<string, vscode.CommentThread>>();
+  /** The thread each comment thread shows, as last published. */
+  private readonly dataOf = new WeakMap<vscode.CommentThread, ThreadData>();
+  /** The entries each thread shows, to leave an unchanged thread as it is (its widget's height). */
+  private readonly shownOf = new WeakMap<vscode.CommentThread, string>();
   /** The source documents the current client was told of. */
   private opened = new Set<string>();
 
@@ -60,13 +66,14 @@ export class Sources implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.open(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.change(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.close(d)),
-      vscode.languages.onDidChangeDiagnostics((e) => e.uris.forEach((u) => void this.refreshThreads(u))),
+      vscode.languages.onDidChangeDiagnostics((e) => e.uris.forEach((u) => this.refreshThreads(u))),
       vscode.languages.registerHoverProvider({ scheme: 'file' }, { provideHover: (d, p, t) => this.hover(d, p, t) }),
       vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, { provideCodeActions: (d, r, _c, t) => this.codeActions(d, r, t) }),
       vscode.commands.registerCommand('lreview.goToNextComment', () => this.move(true)),
       vscode.commands.registerCommand('lreview.goToPreviousComment', () => this.move(false)),
       vscode.commands.registerCommand('lreview.replyToComment', (reply: vscode.CommentReply) => this.reply(reply)),
       vscode.commands.registerCommand('lreview.dismissComment', (thread: vscode.CommentThread) => this.dismiss(thread)),
+      vscode.commands.registerCommand('lreview.applyThreadSuggestion', (thread: vscode.CommentThread) => this.applySuggestion(thread)),
     );
   }
 
@@ -153,97 +160,137 @@ export class Sources implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(c.protocol2CodeConverter.asUri(loc.uri));
     const shown = await vscode.window.showTextDocument(doc, { selection: new vscode.Range(range.start, range.start) });
     shown.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    // The comments landed on open (every thread of that line), as F8 opens a problem's: their
+    // words are what was asked for.
+    for (const t of this.threads.get(doc.uri.toString())?.values() ?? []) {
+      if (t.range.start.line === range.start.line) t.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+    }
   }
 
-  /** refreshThreads shows uri's comments as comment threads, their text from the server's hover. */
-  private async refreshThreads(uri: vscode.Uri): Promise<void> {
+  /**
+   * refreshThreads shows uri's comments as comment threads, from the thread each diagnostic
+   * carries. A thread already shown is updated in place, and left alone when its words did not
+   * change: recreating it would close it, and move the lines below its widget.
+   */
+  private refreshThreads(uri: vscode.Uri): void {
     const key = uri.toString();
-    const comments = reviewComments(uri);
-    // A thread the person opened stays open when the comments are published again (a reply
-    // written from it republishes them): known by its name and review.
-    const opened = new Set<string>();
-    for (const t of this.threads.get(key) ?? []) {
-      if (t.collapsibleState === vscode.CommentThreadCollapsibleState.Expanded) opened.add(`${t.label} ${this.reviewOf.get(t) ?? ''}`);
-      t.dispose();
+    if (uri.scheme !== 'file') return;
+    const found: { range: vscode.Range; t: ThreadData }[] = [];
+    for (const d of reviewComments(uri)) {
+      const t = threadData((d as { data?: unknown }).data);
+      if (t !== undefined) found.push({ range: d.range, t });
     }
-    this.threads.delete(key);
-    if (comments.length === 0 || uri.scheme !== 'file') return;
-    const c = running(this.get);
-    const shown: vscode.CommentThread[] = [];
-    this.threads.set(key, shown);
-    for (const d of comments) {
-      const { name, review } = threadOf(d.message);
-      let bodies: string[] = [d.message];
-      if (c !== undefined) {
-        try {
-          const h = (await c.sendRequest('textDocument/hover', {
-            textDocument: { uri: c.code2ProtocolConverter.asUri(uri) },
-            position: { line: d.range.start.line, character: 0 },
-          })) as { contents?: { value?: string } } | null;
-          const text = h?.contents?.value;
-          if (text) bodies = threadEntries(text, name, review) ?? bodies;
-        } catch {
-          // the one line of the diagnostic stays
-        }
+    const several = new Set(found.map((f) => f.t.review)).size > 1;
+    const old = this.threads.get(key) ?? new Map<string, vscode.CommentThread>();
+    const next = new Map<string, vscode.CommentThread>();
+    for (const { range, t } of found) {
+      const k = threadKey(t);
+      if (next.has(k)) continue;
+      const entries = threadEntries(t);
+      const words = JSON.stringify(entries);
+      let thread = old.get(k);
+      if (thread === undefined) {
+        thread = this.controller.createCommentThread(uri, range, entries.map(comment));
+        thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
+      } else {
+        old.delete(k);
+        if (!thread.range.isEqual(range)) thread.range = range;
+        if (this.shownOf.get(thread) !== words) thread.comments = entries.map(comment);
       }
-      if (this.threads.get(key) !== shown) return; // a newer refresh replaced this one
-      const thread = this.controller.createCommentThread(uri, d.range, bodies.map((b) => comment(b)));
-      thread.label = name;
-      if (review !== undefined) this.reviewOf.set(thread, review);
-      thread.contextValue = 'lreview-comment';
+      this.shownOf.set(thread, words);
+      this.dataOf.set(thread, t);
+      const label = threadLabel(t, several);
+      if (thread.label !== label) thread.label = label;
+      const context = t.suggestion !== undefined ? 'lreview-comment-suggestion' : 'lreview-comment';
+      if (thread.contextValue !== context) thread.contextValue = context;
       thread.canReply = true;
-      thread.collapsibleState = opened.has(`${name} ${review ?? ''}`)
-        ? vscode.CommentThreadCollapsibleState.Expanded
-        : vscode.CommentThreadCollapsibleState.Collapsed;
-      shown.push(thread);
+      next.set(k, thread);
     }
+    for (const t of old.values()) t.dispose();
+    if (next.size === 0) this.threads.delete(key);
+    else this.threads.set(key, next);
   }
 
-  /** actionOf runs the server's action titled title on the thread's first line. */
-  private async actionOf(thread: vscode.CommentThread, title: string): Promise<vscode.CodeAction | undefined> {
-    const review = this.reviewOf.get(thread);
-    if (review !== undefined) title += ` · in ${review}`;
+  /**
+   * actionOf is the server's action on the thread's first line titled title (prefix: starting
+   * with it); where several reviews comment on the file, the server's titles name the review.
+   */
+  private async actionOf(thread: vscode.CommentThread, title: string, prefix = false): Promise<vscode.CodeAction | undefined> {
+    const t = this.dataOf.get(thread);
     const doc = await vscode.workspace.openTextDocument(thread.uri);
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
     const actions = await this.serverActions(doc, new vscode.Range(range.start.line, 0, range.start.line, 0));
-    return actions.find((a) => a.title === title);
+    const inReview = t !== undefined ? ` · in ${t.reviewName}` : '';
+    const named = (a: vscode.CodeAction) => !a.title.includes(' · in ') || a.title.endsWith(inReview);
+    return actions.find((a) => (prefix ? a.title.startsWith(title) && named(a) : a.title === title || a.title === title + inReview));
   }
 
-  /** reply writes the thread widget's text as a reply in the review: the server's "Reply to cN" adds it empty, the text goes in its body. */
-  private async reply(reply: vscode.CommentReply): Promise<void> {
-    const name = reply.thread.label ?? '';
-    const action = await this.actionOf(reply.thread, `Reply to ${name}`);
-    const c = running(this.get);
-    if (action?.edit === undefined || c === undefined) {
-      void vscode.window.showWarningMessage(`lreview: ${name} cannot be replied to from here`);
+  /** isDirty reports whether the document at uri is open with unsaved changes. */
+  private isDirty(uri: string): boolean {
+    return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri && d.isDirty);
+  }
+
+  /** saveIfClean saves the review at uri after an edit of it, unless it had unsaved changes before. */
+  private async saveIfClean(uri: string, wasDirty: boolean, what: string): Promise<void> {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+    if (doc === undefined) return;
+    if (!wasDirty) {
+      await doc.save();
       return;
     }
-    if (!(await vscode.workspace.applyEdit(action.edit))) return;
-    const at = action.command?.arguments?.[0] as { uri: string; range: unknown } | undefined;
-    if (at !== undefined && reply.text !== '') {
-      const body = JSON.stringify(reply.text).slice(1, -1);
-      const edit = new vscode.WorkspaceEdit();
-      const cursor = c.protocol2CodeConverter.asRange(at.range as Parameters<typeof c.protocol2CodeConverter.asRange>[0]) as vscode.Range | undefined;
-      if (cursor !== undefined) edit.insert(c.protocol2CodeConverter.asUri(at.uri), cursor.start, body);
-      await vscode.workspace.applyEdit(edit);
+    void vscode.window.showInformationMessage(`lreview: ${what} is in ${path.basename(doc.uri.fsPath)}, which has unsaved changes of yours: save it to keep them.`);
+  }
+
+  /** reply writes the thread widget's text as a reply in the review: Markdown in, the server writes the JSON string. */
+  private async reply(reply: vscode.CommentReply): Promise<void> {
+    const t = this.dataOf.get(reply.thread);
+    const c = running(this.get);
+    if (t === undefined || c === undefined) {
+      void vscode.window.showWarningMessage('lreview: this comment cannot be replied to now (the language server is not running)');
+      return;
     }
-    const review = vscode.workspace.textDocuments.find((d) => at !== undefined && d.uri.toString() === c.protocol2CodeConverter.asUri(at.uri).toString());
-    await review?.save();
+    if (reply.text.trim() === '') {
+      void vscode.window.showInformationMessage('lreview: type the reply first');
+      return;
+    }
+    const review = c.protocol2CodeConverter.asUri(t.review).toString();
+    const wasDirty = this.isDirty(review);
+    try {
+      await c.sendRequest('workspace/executeCommand', { command: 'lreview.reply', arguments: [t.review, t.comment, reply.text] });
+    } catch (e) {
+      void vscode.window.showWarningMessage(`lreview: the reply to ${t.comment} was not written: ${(e as Error).message}`);
+      return;
+    }
+    await this.saveIfClean(review, wasDirty, `the reply to ${t.comment}`);
   }
 
   private async dismiss(thread: vscode.CommentThread): Promise<void> {
-    const name = thread.label ?? '';
-    const action = await this.actionOf(thread, `Dismiss ${name}`);
-    if (action?.edit === undefined) return;
-    await vscode.workspace.applyEdit(action.edit);
-    for (const [uri] of action.edit.entries()) {
-      await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
+    const t = this.dataOf.get(thread);
+    if (t === undefined) return;
+    const action = await this.actionOf(thread, `Dismiss ${t.comment}`);
+    if (action?.edit === undefined) {
+      void vscode.window.showWarningMessage(`lreview: ${t.comment} cannot be dismissed from here`);
+      return;
     }
+    const targets = action.edit.entries().map(([uri]) => uri.toString());
+    const wasDirty = new Map(targets.map((u) => [u, this.isDirty(u)]));
+    if (!(await vscode.workspace.applyEdit(action.edit))) return;
+    for (const u of targets) await this.saveIfClean(u, wasDirty.get(u) ?? false, `${t.comment}'s dismissal`);
+  }
+
+  /** applySuggestion applies the thread's suggestion to the source, as the light bulb's action does; the source is left to save. */
+  private async applySuggestion(thread: vscode.CommentThread): Promise<void> {
+    const t = this.dataOf.get(thread);
+    if (t === undefined) return;
+    const action = await this.actionOf(thread, `Apply ${t.comment}'s suggestion`, true);
+    if (action?.edit === undefined) {
+      void vscode.window.showWarningMessage(`lreview: ${t.comment}'s suggestion cannot be applied here: the code changed since the review, or it is applied`);
+      return;
+    }
+    await vscode.workspace.applyEdit(action.edit);
   }
 }
 
-function comment(body: string): vscode.Comment {
-  const heading = /^\*\*(.+?)\*\*(?: by \*\*(.+?)\*\*)?/.exec(body);
-  const author = heading?.[2] ?? heading?.[1]?.replace(/`/g, '') ?? 'lreview';
-  return { body: new vscode.MarkdownString(body), mode: vscode.CommentMode.Preview, author: { name: author } };
+function comment(e: Entry): vscode.Comment {
+  return { body: new vscode.MarkdownString(e.body), mode: vscode.CommentMode.Preview, author: { name: e.author }, label: e.label, timestamp: e.at };
 }

@@ -143,6 +143,7 @@ async function activateWith(settings: Record<string, unknown>, choose?: string, 
 test('activate: registers the commands', async () => {
   const { rec, ext } = await activateWith({ 'server.path': '/no/such/lreview-lsp' });
   assert.deepEqual([...rec.commands.keys()].sort(), [
+    'lreview.applyThreadSuggestion',
     'lreview.dismissComment',
     'lreview.editBodyAsMarkdown',
     'lreview.goToNextComment',

@@ -223,6 +223,12 @@ test('server: initialize advertises the shared legend and utf-16', { skip, timeo
     assert.deepEqual(stp.legend.tokenTypes, legendFromPackage, "server legend vs package.json's contributes.semanticTokenTypes");
     assert.deepEqual(legendFromPackage, ['diffHeader', 'diffHunk', 'diffAdded', 'diffRemoved', 'diffContext', 'diffNoNewline']);
     assert.ok(stp.full, 'full semantic tokens are supported');
+    // The language client registers a VS Code command for each of the server's: one the
+    // extension registers itself too would stop the client from starting.
+    const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+    const own: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command);
+    const clash = (caps.executeCommandProvider?.commands ?? []).filter((c) => own.includes(c));
+    assert.deepEqual(clash, [], "the server's commands the extension registers too");
   } finally {
     await s.close();
   }

@@ -271,6 +271,7 @@ test('package.json: settings, commands and legend match the shared conventions',
     'lreview.goToPreviousComment': 'lreview: Go to Previous Review Comment',
     'lreview.replyToComment': 'lreview: Reply',
     'lreview.dismissComment': 'lreview: Dismiss',
+    'lreview.applyThreadSuggestion': 'lreview: Apply Suggestion',
     'lreview.editBodyAsMarkdown': 'lreview: Edit Body as Markdown',
   });
 
@@ -293,6 +294,9 @@ test('package.json: settings, commands and legend match the shared conventions',
     'editor.defaultFormatter': `${pkg.publisher}.${pkg.name}`,
     'editor.semanticHighlighting.enabled': true,
   });
+  // The Comments panel opens by itself only for unresolved threads (GitHub's), not for a
+  // review's, which have no resolved state: it would cover a third of the window.
+  assert.equal(pkg.contributes.configurationDefaults['comments.openView'], 'firstFileUnresolved');
   const colors = pkg.contributes.colors.map((c: { id: string; defaults: Record<string, string> }) => {
     assert.deepEqual(Object.keys(c.defaults).sort(), ['dark', 'highContrast', 'highContrastLight', 'light'], `${c.id} has a default per theme kind`);
     return c.id;

@@ -1,39 +1,47 @@
-// The thread a source diagnostic names, and its entries in the hover of its line.
+// The threads a source file's comments make, from the data the server's diagnostics carry.
 
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { threadEntries, threadOf } from '../src/threads';
+import { threadData, threadEntries, threadKey, threadLabel } from '../src/threads';
 
-test('a thread is named by its comment, and by its review where several are in scope', () => {
-  assert.deepEqual(threadOf('c1: Return the error 🚀.'), { name: 'c1' });
-  assert.deepEqual(threadOf('c3 (e2e): typed at once · outdated: the code changed since the review · in drifted.review.json'), {
-    name: 'c3',
-    review: 'drifted.review.json',
-  });
-  assert.deepEqual(threadOf('c2: The old call ignored errors. · on removed lines · in handler.review.json'), {
-    name: 'c2',
-    review: 'handler.review.json',
-  });
+const data = {
+  review: 'file:///w/reviews/handler.review.json',
+  reviewName: 'handler.review.json',
+  comment: 'c1',
+  author: 'assistant',
+  state: 'active',
+  body: 'Return the error 🚀.\n\n```suggestion\n    return err\n```',
+  at: '2026-01-02T03:04:05Z',
+  replies: [{ author: 'e2e', body: 'Done · in x.review.json: "quoted"', at: 'not a date' }, { author: '', body: ' ' }],
+  suggestion: { lines: ['    return err'] },
+  outdated: false,
+  onRemovedLines: false,
+  location: { uri: 'file:///w/reviews/handler.review.json', range: { start: { line: 22, character: 14 }, end: { line: 22, character: 40 } } },
+};
+
+test('a thread is read from the data, its words as the review holds them', () => {
+  const t = threadData(data);
+  assert.ok(t);
+  const entries = threadEntries(t);
+  assert.equal(entries.length, 3);
+  assert.deepEqual(entries[0], { author: 'assistant', body: data.body, label: 'c1', at: new Date('2026-01-02T03:04:05Z') });
+  // A reply's words are not read as metadata, whatever they say.
+  assert.deepEqual(entries[1], { author: 'e2e', body: 'Done · in x.review.json: "quoted"', at: undefined });
+  assert.deepEqual(entries[2], { author: '(no author)', body: '*(no text yet)*', at: undefined });
+  assert.deepEqual(t.suggestion, { lines: ['    return err'] });
+  assert.equal(threadKey(t), 'file:///w/reviews/handler.review.json\nc1');
+  assert.equal(threadLabel(t, false), 'c1');
+  assert.equal(threadLabel(t, true), 'c1 · handler.review.json');
 });
 
-// The hover of line 72 when two reviews have a c1 there: each thread's first entry names its review.
-const hover = [
-  '**`c1`** by **assistant** · active · `internal/api/handler.go` RIGHT 72 · `drifted.review.json`\n\nerr is assigned and discarded.',
-  '**`c1`** · active · `internal/api/handler.go` RIGHT 72–73 · `handler.review.json`\n\nReturn the error 🚀.',
-  '**Reply 1** by **e2e**\n\nDone.',
-  '**`c2`** · active · `internal/api/handler.go` LEFT 72 · `handler.review.json`\n\nThe old call ignored errors.',
-].join('\n\n---\n\n');
-
-test('a thread takes its own entries from the hover, replies included', () => {
-  const mine = threadEntries(hover, 'c1', 'handler.review.json');
-  assert.equal(mine?.length, 2);
-  assert.match(mine?.[0] ?? '', /Return the error/);
-  assert.match(mine?.[1] ?? '', /^\*\*Reply 1\*\* by \*\*e2e\*\*/);
-  assert.match(threadEntries(hover, 'c1', 'drifted.review.json')?.[0] ?? '', /err is assigned/);
-  assert.match(threadEntries(hover, 'c1')?.[0] ?? '', /err is assigned/, 'one review in scope: the first c1');
+test('an outdated comment on removed lines says so beside its name', () => {
+  const t = threadData({ ...data, outdated: true, onRemovedLines: true, suggestion: undefined });
+  assert.equal(t?.suggestion, undefined);
+  assert.equal(threadEntries(t!)[0].label, 'c1 · on removed lines · outdated');
 });
 
-test('a thread the hover does not hold gets no other comment\'s text', () => {
-  assert.equal(threadEntries(hover, 'c3'), undefined);
-  assert.equal(threadEntries(hover, 'c2', 'drifted.review.json'), undefined);
+test('data that is not a thread is no thread', () => {
+  for (const d of [undefined, null, 'c1', {}, { ...data, replies: undefined }, { ...data, body: 3 }]) {
+    assert.equal(threadData(d), undefined, JSON.stringify(d));
+  }
 });

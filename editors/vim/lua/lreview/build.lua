@@ -28,6 +28,13 @@ end
 ---@return boolean
 function M.run(root)
   local go = vim.fn.exepath('go')
+  local found = vim.fn.exepath('lreview-lsp')
+  if go == '' and found ~= '' then
+    -- Installed already (a release binary, a package): nothing to build.
+    local v = vim.system({ found, 'version' }, { text = true }):wait()
+    say(('Go is not installed; using %s, on PATH: %s'):format(found, vim.trim(v.stdout or '')))
+    return true
+  end
   if go == '' then
     say(
       'Go is not installed, so the language server was not built. Download lreview-lsp for your '

@@ -209,6 +209,8 @@ function M.start(bufnr)
     settings = { lreview = settings },
     capabilities = options.capabilities,
     on_attach = options.on_attach,
+    -- An empty body an action wrote opens as Markdown (lua/lreview/body.lua).
+    commands = { ['lreview.showBody'] = require('lreview.body').show_body_command },
   }, { bufnr = bufnr })
 end
 

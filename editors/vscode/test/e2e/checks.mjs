@@ -11,7 +11,8 @@ const DRIFT = 'the snippet is not what RIGHT 71';
 const SCHEMA = '`state` must be one of';
 
 async function openReview({ page, url, shot }) {
-  await page.goto(url);
+  // The workbench's first load on a loaded machine takes longer than a step.
+  await page.goto(url, { timeout: 120_000 });
   const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${FILE}"]`);
   await row.waitFor({ state: 'visible', timeout: 60_000 });
   await row.dblclick();

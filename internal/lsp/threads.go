@@ -1,0 +1,132 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
+)
+
+// The threads of the source files as data, for a client that draws them
+// itself, and a reply written from one: the person types Markdown, the
+// server writes the JSON string.
+
+// CommandThreads answers the comment threads placed in the source files:
+// with no argument every file's, with one, {"uri": <document>}, that
+// document's. Its result is a list of SourceThread, by file, then line.
+const CommandThreads = "lreview.threads"
+
+// CommandReply writes a reply into a review: its arguments are the
+// review's URI, the comment's name (ThreadData.Comment) and the reply's
+// Markdown. The server signs it (the setting author) and stamps it, sends
+// the edit as workspace/applyEdit and answers null once it is applied.
+// The review is edited as any edit of the client's: saving it is the
+// client's (or the person's) choice.
+const CommandReply = "lreview.reply"
+
+// maxReplyBytes bounds a reply's text: a review is read whole.
+const maxReplyBytes = 1 << 20
+
+// SourceThread is one of CommandThreads' answers: a thread and where it
+// is placed.
+type SourceThread struct {
+	URI    protocol.DocumentURI `json:"uri"`
+	Range  protocol.Range       `json:"range"`
+	Thread ThreadData           `json:"thread"`
+}
+
+// threadsOf runs CommandThreads.
+func threadsOf(ctx context.Context, v *requestView, args []any) (any, error) {
+	var only struct {
+		URI protocol.DocumentURI `json:"uri"`
+	}
+	if len(args) > 1 || len(args) == 1 && (remarshal(args[0], &only) != nil || only.URI == "") {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandThreads+` takes no argument (every file) or one, {"uri": <document>}`)
+	}
+	var targets map[protocol.DocumentURI]bool
+	if only.URI != "" {
+		targets = map[protocol.DocumentURI]bool{only.URI: true}
+	}
+	placed := v.placeComments(v.reviewsInScope(ctx), targets)
+	v.mu.Lock()
+	enc := v.enc
+	v.mu.Unlock()
+	out := []SourceThread{}
+	uris := make([]protocol.DocumentURI, 0, len(placed))
+	for u := range placed {
+		uris = append(uris, u)
+	}
+	slices.SortFunc(uris, func(a, b protocol.DocumentURI) int {
+		if fa, fb := fileOf(string(a)), fileOf(string(b)); fa != fb {
+			if fa < fb {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	for _, u := range uris {
+		for i := range placed[u] {
+			pc := &placed[u][i]
+			out = append(out, SourceThread{URI: u, Range: pc.rng, Thread: threadData(pc, enc)})
+		}
+	}
+	return out, nil
+}
+
+// replyTo runs CommandReply.
+func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
+	var review protocol.DocumentURI
+	var name, text string
+	if len(args) != 3 || remarshal(args[0], &review) != nil || remarshal(args[1], &name) != nil || remarshal(args[2], &text) != nil || review == "" || name == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandReply+" takes three arguments: the review's URI, the comment's name and the reply's text")
+	}
+	if len(text) > maxReplyBytes {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the reply has %d bytes, more than the %d a reply may have", CommandReply, len(text), maxReplyBytes))
+	}
+	if !v.clientCaps().applyEdit {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandReply+" needs a client that supports workspace/applyEdit")
+	}
+	reviews := v.reviewsInScope(ctx)
+	at := slices.IndexFunc(reviews, func(r scopedReview) bool {
+		return r.uri == review || fileOf(string(r.uri)) != "" && fileOf(string(r.uri)) == fileOf(string(review))
+	})
+	if at < 0 {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s is not a review in scope", review))
+	}
+	r := &reviews[at]
+	doc := r.an.Doc
+	if len(doc.Syntax) > 0 {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has syntax errors: fix them before replying", r.name))
+	}
+	ci := slices.IndexFunc(doc.Review.Comments, func(c *exchange.Comment) bool { return c.Name() == name })
+	if ci < 0 {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no comment %s", r.name, name))
+	}
+	settings := v.currentSettings()
+	author := settings.Author
+	if author == "" {
+		author = features.DefaultAuthor
+	}
+	e, ok := features.ReplyBodyEdit(doc.Text, doc.Review.Comments[ci], author, text, features.Stamp(v.opts.Now()))
+	if !ok {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))
+	}
+	v.mu.Lock()
+	enc := v.enc
+	v.mu.Unlock()
+	var res protocol.ApplyWorkspaceEditResponse
+	label := "Reply to " + name
+	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: label, Edit: *v.reviewEdit(r, []exchange.Edit{e}, enc)}, &res); err != nil {
+		return nil, err
+	}
+	if !res.Applied {
+		return nil, jsonrpc2.NewError(codeRequestFailed, "the client did not apply the reply: "+res.FailureReason)
+	}
+	return nil, nil
+}
