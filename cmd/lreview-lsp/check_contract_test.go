@@ -136,7 +136,7 @@ func TestFixAgreesWithCheckOnBlock(t *testing.T) {
 		t.Errorf("fix exit %d, check exit %d; want both 1 (Block)\n%s", code, checkCode, stderr.String())
 	}
 	for _, want := range []string{
-		"left error: " + blockSummary + " [contract-verdict]",
+		"left error: " + blockSummary + " [verdict]",
 		"left error: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it [contract-breaking]",
 	} {
 		if !strings.Contains(stderr.String(), want) {

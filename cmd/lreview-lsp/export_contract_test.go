@@ -72,7 +72,7 @@ func TestExportVerdictNamesDeciders(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rv); err != nil {
 		t.Fatal(err)
 	}
-	want := "**Verdict: Block** — contract: fail (2 breaking: 1 undecided, 1 approved by hduran)\n\nBreaking changes without a decision:\n\n" +
+	want := "**Verdict: Block** — contract: fail (2 breaking: 1 undecided, 1 approved by hduran) · correctness, security, test gap: unavailable (not finalized) · visual: n/a\n\nBreaking changes without a decision:\n\n" +
 		"- GET /orders: the `query` request parameter `limit` became required\n\nBreaking changes decided:\n\n" +
 		"- DELETE /orders/{id}: API removed without deprecation — approved by hduran in c1"
 	if !strings.Contains(rv.Body, want) {
