@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/codegraph"
 	"github.com/leanreview/lreview-lsp/internal/cohort"
+	"github.com/leanreview/lreview-lsp/internal/diagram"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/forge"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
@@ -124,8 +127,11 @@ func writeCohortsText(w io.Writer, s *cohort.Shape) {
 
 // exportCohorts is the cohorts section of an export's summary body: each
 // cohort in order with its level and reasons, from the working tree above
-// the review (by path alone when there is none).
-func exportCohorts(name string, doc *exchange.Document) string {
+// the review (by path alone when there is none), and under it the
+// cohort's summary and diagrams when the review keeps notes for its key
+// (edges checked against that tree's code graph; notes of a key no cohort
+// has any more come last, by key).
+func exportCohorts(name string, doc *exchange.Document, notes map[string]diagram.Note) string {
 	an := anchor.CheckDocument(doc, nil)
 	var g *codegraph.Graph
 	if root := worktree.FindRoot(name); root != "" && name != "-" {
@@ -133,10 +139,32 @@ func exportCohorts(name string, doc *exchange.Document) string {
 			g, _ = codegraph.Build(context.Background(), t.Files(), codegraph.Limits{}, nil)
 		}
 	}
+	var cg diagram.Graph
+	if g != nil {
+		cg = diagram.CodeGraph{G: g}
+	}
+	noted := func(item, key string) string {
+		n, ok := notes[key]
+		if !ok {
+			return item
+		}
+		delete(notes, key)
+		// Indented to continue the list item ("10. " is 4 wide).
+		lines := strings.Split(n.Markdown(cg), "\n")
+		for i, l := range lines {
+			if l != "" {
+				lines[i] = "    " + l
+			}
+		}
+		return item + "\n\n" + strings.Join(lines, "\n")
+	}
 	shape, _ := cohort.Of(an, g, nil)
 	var items []string
 	for _, c := range shape.Cohorts {
-		items = append(items, fmt.Sprintf("**%s** (%s): %s", c.Name, c.Level, strings.Join(c.Reasons, "; ")))
+		items = append(items, noted(fmt.Sprintf("**%s** (%s): %s", c.Name, c.Level, strings.Join(c.Reasons, "; ")), c.Key))
+	}
+	for _, key := range slices.Sorted(maps.Keys(notes)) {
+		items = append(items, noted(fmt.Sprintf("**%s**: notes of a cohort this review no longer has", key), key))
 	}
 	return forge.CohortsSection(items)
 }

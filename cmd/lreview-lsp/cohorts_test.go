@@ -130,3 +130,88 @@ func TestExportListsCohorts(t *testing.T) {
 		t.Errorf("body:\n%s\nwant it to hold\n%s", rv.Body, want)
 	}
 }
+
+// TestExportCohortNotes: a review keeping a cohort's summary and diagram
+// exports them under the cohort, on GitHub, GitLab and Gitea alike, the
+// diagram in a mermaid block checked against the working tree's code
+// graph (the unverified edge dashed and labelled) — even without
+// --cohorts; the body is golden (testdata/export-cohort-notes.md, -update).
+func TestExportCohortNotes(t *testing.T) {
+	_, review := cohortsRepo(t)
+	code, out, errs := runCmd(t, "cohorts", "--format", "json", review)
+	if code != 0 {
+		t.Fatalf("cohorts: exit %d, stderr %s", code, errs)
+	}
+	var shape struct{ Cohorts []struct{ Key, Name string } }
+	if err := json.Unmarshal([]byte(out), &shape); err != nil || len(shape.Cohorts) != 3 {
+		t.Fatalf("cohorts: %v, %s", err, out)
+	}
+	key := shape.Cohorts[1].Key // store/store.go · MaxItems
+	src, err := os.ReadFile(review)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := `"lreview_cohort_notes": {"` + key + `": {"summary": "Raises the cap.\n\nPut checks it.", "diagrams": [{"kind": "sequence", "title": "Put",
+    "participants": [{"id": "put", "code": "store.Memory.Put"}, {"id": "max", "label": "MaxItems", "code": "store.MaxItems"}, {"id": "total", "code": "cart.Total"}],
+    "messages": [{"from": "put", "to": "max", "label": "reads"}, {"from": "put", "to": "total", "label": "sums"}]}]}},
+  `
+	brace := strings.IndexByte(string(src), '{') + 1
+	if err := os.WriteFile(review, []byte(string(src[:brace])+"\n  "+notes+string(src[brace:])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "export-cohort-notes.md")
+	for _, forgeName := range []string{"github", "gitlab", "gitea"} {
+		args := []string{"export", "--to", forgeName, review}
+		if forgeName == "gitlab" {
+			sha := strings.Repeat("a", 40)
+			args = []string{"export", "--to", "gitlab", "--base-sha", sha, "--start-sha", sha, "--head-sha", sha, review}
+		}
+		code, out, errs := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %s", forgeName, code, errs)
+		}
+		body := exportedBody(t, forgeName, out)
+		i := strings.Index(body, "**Review order** — ")
+		if i < 0 {
+			t.Fatalf("%s: no cohorts section in the body:\n%s", forgeName, body)
+		}
+		section, _, _ := strings.Cut(body[i:], "\n\n<!-- lreview")
+		if *update && forgeName == "github" {
+			if err := os.WriteFile(golden, []byte(section+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if section+"\n" != string(want) {
+			t.Errorf("%s: cohorts section:\n%s\nwant (%s):\n%s", forgeName, section, golden, want)
+		}
+	}
+}
+
+// exportedBody is the review body in what export --to printed: GitHub's
+// and Gitea's review object, or GitLab's list of notes (the one without a
+// position).
+func exportedBody(t *testing.T, forgeName, out string) string {
+	t.Helper()
+	var one struct{ Body string }
+	if json.Unmarshal([]byte(out), &one) == nil {
+		return one.Body
+	}
+	var many []struct {
+		Body     string
+		Position any
+	}
+	if err := json.Unmarshal([]byte(out), &many); err != nil {
+		t.Fatalf("%s: export printed neither a review nor notes: %v\n%s", forgeName, err, out)
+	}
+	for _, n := range many {
+		if n.Position == nil {
+			return n.Body
+		}
+	}
+	t.Fatalf("%s: no review body among the notes:\n%s", forgeName, out)
+	return ""
+}

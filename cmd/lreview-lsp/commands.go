@@ -145,7 +145,7 @@ func exportSynopsis(f forge.Forge) string {
 	if slices.Contains(f.ExportFlags, "commit") || slices.Contains(f.ExportFlags, "head-sha") {
 		parts = append(parts, "[--repo DIR]")
 	}
-	parts = append(parts, "[--replies "+strings.Join(f.Replies, "|")+"]", "[--no-marker] [--skip-unresolved] FILE")
+	parts = append(parts, "[--replies "+strings.Join(f.Replies, "|")+"]", "[--cohorts] [--no-marker] [--skip-unresolved] FILE")
 	return strings.Join(parts, " ")
 }
 

@@ -14,8 +14,7 @@ import (
 // lreview_set_cohort_summary and lreview_add_diagram: a cohort's Markdown
 // summary and its typed diagrams, kept in the review under the cohort's
 // key (internal/diagram, notes.go). Each diagram's edges are checked
-// against the code graph as it is written and reported; until the code
-// graph is there, every edge is unverified, saying so.
+// against the working tree's code graph as it is written and reported.
 
 // CohortRef names one cohort of a review.
 type CohortRef struct {
@@ -68,7 +67,7 @@ func (s *server) addDiagram(ctx context.Context, _ *mcp.CallToolRequest, in AddD
 	if err != nil {
 		return nil, CohortNoteOutput{}, err
 	}
-	out.Edges = d.Check(nil) // the code graph is not there yet: every edge unverified, saying so
+	out.Edges = d.Check(s.diagramGraph(ctx, in.File))
 	out.Mermaid = d.Mermaid(out.Edges)
 	verified := 0
 	for _, e := range out.Edges {
@@ -77,6 +76,20 @@ func (s *server) addDiagram(ctx context.Context, _ *mcp.CallToolRequest, in AddD
 		}
 	}
 	return textResult(fmt.Sprintf("diagram added to cohort %s in %s: %d of %d edges verified\n%s", in.Cohort, out.File, verified, len(out.Edges), out.Mermaid)), out, nil
+}
+
+// diagramGraph is the code graph of the working tree the review file is
+// in, nil (every edge unverified, saying so) when there is none.
+func (s *server) diagramGraph(ctx context.Context, file string) diagram.Graph {
+	r, err := s.readCached("file", file, true)
+	if err != nil {
+		return nil
+	}
+	t, err := s.tree(r.path)
+	if err != nil {
+		return nil
+	}
+	return diagram.CodeGraph{G: s.graphs.build(ctx, t)}
 }
 
 // editNote changes the cohort's note with edit and writes the member.

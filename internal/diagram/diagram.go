@@ -124,8 +124,8 @@ func (d *Diagram) Validate() error {
 	return nil
 }
 
-// Graph is the code graph the edges are checked against (the cohorts'
-// code graph implements it): Has says whether a definition is in it;
+// Graph is the code graph the edges are checked against (CodeGraph
+// adapts the working tree's codegraph.Graph): Has says whether a definition is in it;
 // Uses whether from uses to — calls it, refers to it, or has a field of
 // its type — with, when not, the reason in words.
 type Graph interface {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -66,4 +67,36 @@ func NotesJSON(notes map[string]Note, indent string) string {
 		panic(err) // strings and slices of strings always encode
 	}
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// Markdown is the note as a hover and an export show it: the summary, then
+// each diagram checked against g (nil: no code graph) in a mermaid block,
+// unverified edges dashed and labelled, and listed after the block with
+// their reasons for a reader whose Markdown draws no Mermaid.
+func (n Note) Markdown(g Graph) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(n.Summary))
+	for i := range n.Diagrams {
+		d := &n.Diagrams[i]
+		checked := d.Check(g)
+		verified := 0
+		for _, c := range checked {
+			if c.Verified {
+				verified++
+			}
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if d.Title != "" {
+			b.WriteString("**" + text(d.Title) + "** · ")
+		}
+		fmt.Fprintf(&b, "%s diagram, %d of %d edges verified against the code\n\n```mermaid\n%s```", strings.ReplaceAll(d.Kind, "_", "-"), verified, len(checked), d.Mermaid(checked))
+		for _, c := range checked {
+			if !c.Verified {
+				fmt.Fprintf(&b, "\n- unverified: %s → %s: %s", c.From, c.To, text(c.Reason))
+			}
+		}
+	}
+	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/codegraph"
 	"github.com/leanreview/lreview-lsp/internal/cohort"
+	"github.com/leanreview/lreview-lsp/internal/diagram"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -114,6 +115,34 @@ func CohortHover(s *cohort.Shape, path string) string {
 		}
 	}
 	return b.String()
+}
+
+// CohortNotesHover is the Markdown the hover of a cohort's first file
+// header adds when the review keeps notes for the cohort's key
+// (internal/diagram): its summary and its diagrams, each edge checked
+// against g now (nil: none, every edge unverified), unverified edges
+// dashed, labelled and listed.
+func CohortNotesHover(a *anchor.Analysis, s *cohort.Shape, path string, g *codegraph.Graph) string {
+	c := s.Of(path)
+	if c == nil {
+		return ""
+	}
+	if f := firstHeader(a, c); f == nil || (f.DisplayName() != path && f.OldName != path) {
+		return ""
+	}
+	notes, _, err := diagram.ReadNotes(a.Doc)
+	if err != nil {
+		return "The cohort's notes cannot be read: " + err.Error()
+	}
+	n, ok := notes[c.Key]
+	if !ok {
+		return ""
+	}
+	var cg diagram.Graph
+	if g != nil {
+		cg = diagram.CodeGraph{G: g}
+	}
+	return n.Markdown(cg)
 }
 
 // DefinitionUsesAt returns the uses in the working tree of the

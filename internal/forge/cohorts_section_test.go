@@ -20,3 +20,15 @@ func TestCohortsSectionDroppedOnImport(t *testing.T) {
 		t.Errorf("no cohorts: want no section")
 	}
 }
+
+// TestCohortNotesDroppedOnImport: a cohort's summary and mermaid diagram,
+// indented under its item, go with the section on import.
+func TestCohortNotesDroppedOnImport(t *testing.T) {
+	item := "**store** (high): 3 uses outside\n\n    Raises the cap.\n\n    **Verdict: Ship** is not a head here.\n\n    ```mermaid\n    sequenceDiagram\n        a-->>b: x (unverified: a does not call or refer to b in the code graph)\n    ```\n    - unverified: a → b: a does not call or refer to b in the code graph"
+	for _, verdict := range []string{"", VerdictSection("Hold", "contract: warn", nil, nil)} {
+		body := reviewBody("Title", paragraphs("The summary.", verdict, CohortsSection([]string{item, "**docs** (low): 1 line"})), true)
+		if title, summary := splitReviewBody(body); title != "Title" || summary != "The summary." {
+			t.Errorf("verdict %q: split gives %q, %q; want the title and summary alone", verdict, title, summary)
+		}
+	}
+}

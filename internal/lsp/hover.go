@@ -28,9 +28,12 @@ func hover(ctx context.Context, v *requestView, p *protocol.HoverParams) (*proto
 			h.Markdown += "\n\n" + line
 		}
 	}
-	if sh, _, _ := v.shapeOf(p.TextDocument.URI, an); ok && sh != nil {
-		if line := features.CohortHover(sh, features.FileHeaderPath(an, off)); line != "" {
-			h.Markdown += "\n\n" + line
+	if sh, g, _ := v.shapeOf(p.TextDocument.URI, an); ok && sh != nil {
+		path := features.FileHeaderPath(an, off)
+		for _, line := range []string{features.CohortHover(sh, path), features.CohortNotesHover(an, sh, path, g)} {
+			if line != "" {
+				h.Markdown += "\n\n" + line
+			}
 		}
 	}
 	if !ok {

@@ -193,3 +193,47 @@ func waitDependencyDiagnostic(t *testing.T, c *testClient, u protocol.DocumentUR
 		}
 	}
 }
+
+// TestCohortNotesInHover: once the review keeps notes for a cohort, the
+// hover of the cohort's first file header shows its summary and its
+// diagram in a mermaid block, checked against the working tree's code
+// graph: the reference the code makes solid, the other dashed and labelled.
+func TestCohortNotesInHover(t *testing.T) {
+	root, review, text := shapeRepo(t)
+	c := newTestClient(t, Options{})
+	initializeIn(c, root, fullCapabilities("utf-16"), nil)
+	u := protocol.DocumentURI(uri.File(review))
+	c.open(u, text)
+	lenses := cohortLensesOf(t, c, u)
+	if len(lenses) != 4 {
+		t.Fatalf("got %d cohort lenses, want 4", len(lenses))
+	}
+	key := lenses[3].Command.Arguments[1].(string) // store.go's cohort
+	notes := `"lreview_cohort_notes": {"` + key + `": {"summary": "Raises the **cap**.", "diagrams": [{"kind": "entity_relation",
+    "entities": [{"id": "Put", "code": "store.Memory.Put"}, {"id": "Max", "code": "store.MaxItems"}, {"id": "Total", "code": "cart.Total"}],
+    "relations": [{"from": "Put", "to": "Max", "label": "caps"}, {"from": "Max", "to": "Total"}]}]}},
+  `
+	brace := strings.IndexByte(text, '{') + 1
+	with := text[:brace] + "\n  " + notes + text[brace:]
+	c.change(u, 2, nil, with)
+	cohortLensesOf(t, c, u)
+	header := strings.Index(with, `"diff --git a/store/store.go`)
+	var h protocol.Hover
+	c.mustCall("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": navPosition(with, header+3, exchange.UTF16)}, &h)
+	for _, w := range []string{
+		"**Cohort 2 of 2** · store/store.go",
+		"Raises the **cap**.\n\nentity-relation diagram, 1 of 2 edges verified against the code\n\n```mermaid\nerDiagram\n",
+		`    Put ||--o{ Max : "caps"`,
+		`    Max ||..o{ Total : "(unverified: store.MaxItems does not call or refer to cart.Total in the code graph)"`,
+		"- unverified: Max → Total: store.MaxItems does not call or refer to cart.Total in the code graph",
+	} {
+		if !strings.Contains(h.Contents.Value, w) {
+			t.Errorf("header hover lacks %q:\n%s", w, h.Contents.Value)
+		}
+	}
+	// go.mod's header (another cohort, no notes) shows none.
+	c.mustCall("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u}, "position": navPosition(with, strings.Index(with, `"diff --git a/go.mod`)+3, exchange.UTF16)}, &h)
+	if strings.Contains(h.Contents.Value, "mermaid") {
+		t.Errorf("go.mod's hover shows another cohort's notes:\n%s", h.Contents.Value)
+	}
+}
