@@ -147,15 +147,28 @@ H.test('mark reviewed writes the mark into the review; the lens says reviewed', 
   local keys = vim.tbl_keys(marks)
   H.eq(#keys, 1, 'cohorts marked')
   H.ok(type(marks[keys[1]].reviewed) == 'string' and marks[keys[1]].reviewed ~= '', 'the mark: ' .. vim.inspect(marks))
-  local l = wait_lens(COHORT)
+  -- The lenses after the edit, asked as the codelens module asks: Neovim
+  -- 0.12's own re-ask after an applied edit sometimes keeps the titles of
+  -- the version before (seen here: the server, asked again, answers
+  -- reviewed), so its cache is not what this test reads.
+  local l
   ok = vim.wait(TIMEOUT, function()
-    if not ENABLE then
-      vim.api.nvim_exec_autocmds('CursorHold', { buffer = review_buf })
+    local res = vim.lsp.buf_request_sync(review_buf, 'textDocument/codeLens',
+      { textDocument = vim.lsp.util.make_text_document_params(review_buf) }, TIMEOUT)
+    local unmark = false
+    l = nil
+    for _, r in pairs(res or {}) do
+      for _, x in ipairs(r.result or {}) do
+        local title = x.command and x.command.title or ''
+        if vim.startswith(title, COHORT) then
+          l = { x.range.start.line, title }
+        end
+        unmark = unmark or title == 'unmark reviewed'
+      end
     end
-    l = lens('cohort ')
-    return l and vim.endswith(l[2], ' · reviewed') and lens('unmark reviewed') ~= nil
+    return l and vim.endswith(l[2], ' · reviewed') and unmark
   end, 100)
-  H.ok(ok, 'after marking, lenses: ' .. vim.inspect(lenses()))
+  H.ok(ok, 'after marking, lens: ' .. vim.inspect(l))
   H.eq(l[1] + 1, line_of(HEADER), 'the lens stays on the header')
 end)
 
