@@ -62,6 +62,9 @@ type testClient struct {
 	// raw params; marked notes the files whose publish held it.
 	marker []byte
 	marked map[protocol.DocumentURI]bool
+	// lensRefreshes counts the workspace/codeLens/refresh requests the
+	// server sent, which the client answers with null.
+	lensRefreshes int
 }
 
 type publishedDiagnostics struct {
@@ -190,6 +193,10 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		}
 		c.mu.Lock()
 		c.unregistrations = append(c.unregistrations, p)
+		c.mu.Unlock()
+	case "workspace/codeLens/refresh":
+		c.mu.Lock()
+		c.lensRefreshes++
 		c.mu.Unlock()
 	case "window/logMessage":
 		var p protocol.LogMessageParams

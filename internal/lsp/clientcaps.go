@@ -14,6 +14,9 @@ type clientCaps struct {
 	// actionLiterals: code actions as CodeAction literals; without it,
 	// as Commands (CommandApplyEdit), when the client applies edits.
 	actionLiterals, applyEdit bool
+	// lensRefresh: the client takes workspace/codeLens/refresh, sent
+	// when a working tree's code graph is ready (the cohort lenses).
+	lensRefresh bool
 	// hoverMarkdown, docMarkdown: hovers and completion documentation in
 	// Markdown; without, plain text.
 	hoverMarkdown, docMarkdown bool
@@ -58,6 +61,7 @@ func (p *initializeParams) clientCaps() clientCaps {
 	return clientCaps{
 		actionLiterals:  len(literals) > 0 && string(literals) != "null",
 		applyEdit:       p.Capabilities.Workspace.ApplyEdit,
+		lensRefresh:     p.Capabilities.Workspace.CodeLens.RefreshSupport,
 		hoverMarkdown:   slices.Contains(td.Hover.ContentFormat, string(protocol.Markdown)),
 		docMarkdown:     slices.Contains(td.Completion.CompletionItem.DocumentationFormat, string(protocol.Markdown)),
 		hierarchical:    td.DocumentSymbol.Hierarchical,

@@ -94,6 +94,7 @@ func (s *Server) shapeOf(uri protocol.DocumentURI, an *anchor.Analysis) (*cohort
 			st.mu.Lock()
 			e.g, e.building = g, false
 			st.mu.Unlock()
+			s.refreshLenses()
 		})
 	}
 	g := e.g
@@ -117,6 +118,20 @@ func (s *Server) shapeOf(uri protocol.DocumentURI, an *anchor.Analysis) (*cohort
 	st.shapes[uri] = &shapeEntry{an: an, g: g, s: sh, in: in}
 	st.mu.Unlock()
 	return sh, g, in
+}
+
+// refreshLenses asks a client that takes it to ask for its code lenses
+// again: a graph just built brings the cohort lenses, which the client
+// asked for before they were there (and a graph built again after a
+// file changed may change their blast radius). A client without
+// refreshSupport sees them at its next ask.
+func (s *Server) refreshLenses() {
+	if !s.clientCaps().lensRefresh {
+		return
+	}
+	if _, err := s.conn.Call(s.bg, "workspace/codeLens/refresh", nil, nil); err != nil && s.bg.Err() == nil {
+		s.logf(protocol.MessageTypeWarning, "workspace/codeLens/refresh: %v", err)
+	}
 }
 
 // cohortLenses converts features.CohortLenses: the cohort's line, whose

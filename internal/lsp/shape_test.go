@@ -237,3 +237,77 @@ func TestCohortNotesInHover(t *testing.T) {
 		t.Errorf("go.mod's hover shows another cohort's notes:\n%s", h.Contents.Value)
 	}
 }
+
+// TestCohortLensRefresh: the cohort lenses are not there at the first ask
+// (the graph is being built); once it is built the server asks a client
+// that declared refreshSupport to ask again, and the next ask has them.
+// A client that did not declare it is sent no refresh.
+func TestCohortLensRefresh(t *testing.T) {
+	for _, refresh := range []bool{true, false} {
+		t.Run("refreshSupport="+strconv.FormatBool(refresh), func(t *testing.T) {
+			root, review, text := shapeRepo(t)
+			c := newTestClient(t, Options{})
+			caps := fullCapabilities("utf-16")
+			caps["workspace"] = map[string]any{"applyEdit": true, "codeLens": map[string]any{"refreshSupport": refresh}}
+			initializeIn(c, root, caps, nil)
+			u := protocol.DocumentURI(uri.File(review))
+			c.open(u, text)
+			if got := cohortLensTitles(c, u); len(got) != 0 {
+				t.Fatalf("cohort lenses at the first ask, before the graph is built: %q", got)
+			}
+			if !refresh {
+				if len(cohortLensesOf(t, c, u)) == 0 {
+					t.Fatal("no cohort lenses")
+				}
+				if code := c.shutdown(); code != 0 { // Serve waits for the build's goroutine
+					t.Fatalf("exit code %d", code)
+				}
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				if c.lensRefreshes != 0 {
+					t.Errorf("%d workspace/codeLens/refresh sent to a client without refreshSupport", c.lensRefreshes)
+				}
+				return
+			}
+			waitLensRefresh(t, c)
+			got := cohortLensTitles(c, u)
+			if len(got) != 4 || got[0] != "cohort 1 of 2 · go.mod · high: dependency manifest, major version change: golang.org/x/text v0.3.0 → v1.0.0" || got[1] != "mark reviewed" {
+				t.Errorf("cohort lenses after the refresh: %q", got)
+			}
+		})
+	}
+}
+
+// cohortLensTitles asks once for the review's lenses and returns the
+// cohort lenses' titles.
+func cohortLensTitles(c *testClient, u protocol.DocumentURI) []string {
+	c.t.Helper()
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses)
+	var out []string
+	for _, l := range lenses {
+		if l.Command != nil && (l.Command.Command == CommandNextCohort || l.Command.Command == CommandMarkCohort) {
+			out = append(out, l.Command.Title)
+		}
+	}
+	return out
+}
+
+// waitLensRefresh waits for the server's workspace/codeLens/refresh.
+func waitLensRefresh(t *testing.T, c *testClient) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		c.mu.Lock()
+		n := c.lensRefreshes
+		c.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		select {
+		case <-c.notify:
+		case <-deadline:
+			t.Fatal("no workspace/codeLens/refresh")
+		}
+	}
+}

@@ -68,9 +68,16 @@ type workspaceParams struct {
 }
 
 // workspaceCapabilities is the client's workspace capabilities: whether
-// it applies edits (read into clientCaps) and registers watchers.
+// it applies edits and takes code lens refreshes (read into clientCaps)
+// and registers watchers.
 type workspaceCapabilities struct {
-	ApplyEdit             bool `json:"applyEdit"`
+	ApplyEdit bool `json:"applyEdit"`
+	// CodeLens is LSP 3.16's workspace.codeLens. The protocol library
+	// has the member, but the server decodes initialize itself (see
+	// initializeParams), so it is declared here too.
+	CodeLens struct {
+		RefreshSupport bool `json:"refreshSupport"`
+	} `json:"codeLens"`
 	DidChangeWatchedFiles struct {
 		DynamicRegistration bool `json:"dynamicRegistration"`
 	} `json:"didChangeWatchedFiles"`

@@ -130,12 +130,19 @@ func (c *Conn) Notify(_ context.Context, method string, params any) error {
 }
 
 // Call sends a request and waits for its response, whose result it
-// decodes into result (unless nil). It returns the request's id.
+// decodes into result (unless nil). It returns the request's id. A nil
+// params sends none: the requests LSP declares without params
+// (workspace/codeLens/refresh) have no params member, not a null one,
+// which JSON-RPC does not allow.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) (int64, error) {
 	id := c.seq.Add(1)
-	raw, err := encoded(params)
-	if err != nil {
-		return id, err
+	parts := [][]byte{jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)}
+	if params != nil {
+		raw, err := encoded(params)
+		if err != nil {
+			return id, err
+		}
+		parts = append(parts, []byte(`,"params":`), raw)
 	}
 	idText := strconv.AppendInt(nil, id, 10)
 	key, _ := IDKey(idText) // the key the response's id is read into
@@ -148,9 +155,8 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) (int
 		delete(c.pending, key)
 		c.mu.Unlock()
 	}()
-	head := jsontext.AppendQuote([]byte(`{"jsonrpc":"2.0","method":`), method)
-	tail := append(append([]byte(`,"id":`), idText...), '}')
-	if err := c.t.WriteParts(head, []byte(`,"params":`), raw, tail); err != nil {
+	parts = append(parts, append(append([]byte(`,"id":`), idText...), '}'))
+	if err := c.t.WriteParts(parts...); err != nil {
 		return id, err
 	}
 	select {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,5 +64,47 @@ func TestConnCalls(t *testing.T) {
 	}
 	if _, err := bufio.NewReader(clientRead).ReadByte(); err == nil || !strings.Contains(err.Error(), "closed") && err != io.EOF {
 		t.Errorf("after the stream ended, the server's side: got %v, want it closed", err)
+	}
+}
+
+// TestConnCallWithoutParams: a request LSP declares without params
+// (workspace/codeLens/refresh) goes without a params member, not with a
+// null one, which JSON-RPC does not allow.
+func TestConnCallWithoutParams(t *testing.T) {
+	clientRead, serverWrite := io.Pipe()
+	serverRead, clientWrite := io.Pipe()
+	defer clientWrite.Close()
+	c := NewConn(New(pipeRWC{serverRead, serverWrite}, nil, nil), nil)
+	go c.Run(context.Background(), func(context.Context, *Message) {})
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "workspace/codeLens/refresh", nil, nil)
+		done <- err
+	}()
+	in := bufio.NewReader(clientRead)
+	var length int
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == "\r\n" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(in, body); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","method":"workspace/codeLens/refresh","id":1}`; string(body) != want {
+		t.Errorf("got %s, want %s", body, want)
+	}
+	client := New(pipeRWC{strings.NewReader(""), clientWrite}, nil, nil)
+	_ = client.WriteParts([]byte(`{"jsonrpc":"2.0","id":1,"result":null}`))
+	if err := <-done; err != nil {
+		t.Errorf("the call's answer: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ if [[ -n ${LREVIEW_LSP:-} ]]; then
     echo "vim tests: LREVIEW_LSP=$LREVIEW_LSP is not executable" >&2
     exit 1
   fi
-  specs+=("$here"/lsp_spec.lua "$here"/worktree_spec.lua "$here"/sources_spec.lua "$here"/byhand_spec.lua "$here"/contract_spec.lua "$here"/verdict_spec.lua)
+  specs+=("$here"/lsp_spec.lua "$here"/worktree_spec.lua "$here"/sources_spec.lua "$here"/byhand_spec.lua "$here"/contract_spec.lua "$here"/verdict_spec.lua "$here"/cohorts_spec.lua)
   # vim.lsp.enable() and lsp/*.lua configs exist from Neovim 0.11 on.
   if "$nvim" --headless --clean -u NONE -c 'if !has("nvim-0.11") | cquit! | endif | qall!' >/dev/null 2>&1; then
     specs+=("$here"/enable_spec.lua)
