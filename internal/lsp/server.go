@@ -285,6 +285,7 @@ func (s *Server) notified(ctx context.Context, method string, params json.RawMes
 // they are now, cancellable by `$/cancelRequest` and by the exit.
 func (s *Server) goRequest(ctx context.Context, call *transport.Message, h requestFunc) {
 	reqCtx, cancel := context.WithCancel(ctx)
+	s.releaseAllHeld()
 	v := s.view()
 	id := call.Key
 	s.mu.Lock()

@@ -21,7 +21,9 @@ import (
 //     types fast), at most versionWait and maxHeld changes. A gap that is
 //     still open then is logged and the held changes applied in order:
 //     LSP lets versions skip numbers, and Neovim's do (a change's version
-//     is the buffer's changedtick, and changes are sent in batches);
+//     is the buffer's changedtick, and changes are sent in batches). A
+//     request releases them at once (releaseAllHeld): it follows every
+//     change its client made before it;
 //   - a change whose version is not above the last one applied (a
 //     duplicate, a version that goes back, or one that comes after its
 //     gap was given up on) is logged, and the document's ranged changes
@@ -156,6 +158,26 @@ func (s *Server) releaseHeld(d *docVersions, uri protocol.DocumentURI, apply fun
 		}
 	}
 	return err
+}
+
+// releaseAllHeld applies every document's held changes at once: a request
+// comes after every change its client made before it, so the versions
+// still missing then are ones the client skipped (Neovim's changedtick),
+// not changes on their way, and the request must see the text the client
+// sees. A version that comes later than that is out of order, and loses
+// the document (changeInOrder).
+func (s *Server) releaseAllHeld() {
+	g := &s.versions
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for uri, d := range g.docs {
+		if len(d.held) == 0 {
+			continue
+		}
+		if err := s.releaseHeld(d, uri, s.applyChange); err != nil {
+			s.logf(protocol.MessageTypeError, "%v", err)
+		}
+	}
 }
 
 // lose marks a document's text as no longer known and logs why.

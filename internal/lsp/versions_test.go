@@ -133,6 +133,33 @@ func TestChangesGap(t *testing.T) {
 	}
 }
 
+// TestRequestAfterASkippedVersion: Neovim's versions skip numbers (its
+// changedtick); a request sent right after such a change is answered for
+// the text with that change, not for the text before it, which the
+// change would have waited behind for its gap.
+func TestRequestAfterASkippedVersion(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	u := protocol.DocumentURI("file:///w/skip.review.json")
+	c.open(u, versionsReview)
+	c.waitDiagnostics(u, 1)
+	outline := func() string {
+		var syms []protocol.DocumentSymbol
+		c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+		var names []string
+		for _, s := range syms {
+			names = append(names, s.Name, s.Detail)
+		}
+		return strings.Join(names, " | ")
+	}
+	before := outline()
+	// Versions 2 to 6 skipped: the comment comes with version 7.
+	c.change(u, 7, pos(4, 15), `{"id": "c9", "path": "a.go", "side": "RIGHT", "start_line": 1, "body": "hello"}`)
+	if got := outline(); got == before {
+		t.Errorf("the outline right after version 7 is the one before it (%q): want the comment version 7 added", got)
+	}
+}
+
 // TestSourceChangesOutOfOrder: a source file's changes sent out of order
 // are applied in order: the comment below them moves by both.
 func TestSourceChangesOutOfOrder(t *testing.T) {
