@@ -131,7 +131,7 @@ func writeCohortsText(w io.Writer, s *cohort.Shape) {
 // cohort's summary and diagrams when the review keeps notes for its key
 // (edges checked against that tree's code graph; notes of a key no cohort
 // has any more come last, by key).
-func exportCohorts(name string, doc *exchange.Document, notes map[string]diagram.Note) string {
+func exportCohorts(name string, doc *exchange.Document, notes map[string]diagram.Note, order bool) string {
 	an := anchor.CheckDocument(doc, nil)
 	var g *codegraph.Graph
 	if root := worktree.FindRoot(name); root != "" && name != "-" {
@@ -161,6 +161,10 @@ func exportCohorts(name string, doc *exchange.Document, notes map[string]diagram
 	shape, _ := cohort.Of(an, g, nil)
 	var items []string
 	for _, c := range shape.Cohorts {
+		// One cohort has no order to tell: listed only for its notes.
+		if _, ok := notes[c.Key]; !ok && (!order || len(shape.Cohorts) < 2) {
+			continue
+		}
 		items = append(items, noted(fmt.Sprintf("**%s** (%s): %s", c.Name, c.Level, strings.Join(c.Reasons, "; ")), c.Key))
 	}
 	for _, key := range slices.Sorted(maps.Keys(notes)) {

@@ -110,24 +110,34 @@ func TestCohortsJSONSameBytes(t *testing.T) {
 	}
 }
 
-// TestExportListsCohorts: export --cohorts puts the cohorts, in order with
-// their reasons, in the review's body.
+// TestExportListsCohorts: export puts the cohorts, in order with their
+// reasons, in the review's body (the default, and --cohorts); not with
+// --cohorts=false.
 func TestExportListsCohorts(t *testing.T) {
 	_, review := cohortsRepo(t)
-	code, out, errs := runCmd(t, "export", "--to", "github", "--cohorts", review)
-	if code != 0 {
-		t.Fatalf("export: exit %d, stderr %s", code, errs)
+	body := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCmd(t, append(append([]string{"export", "--to", "github"}, args...), review)...)
+		if code != 0 {
+			t.Fatalf("export %v: exit %d, stderr %s", args, code, errs)
+		}
+		var rv struct{ Body string }
+		if err := json.Unmarshal([]byte(out), &rv); err != nil {
+			t.Fatal(err)
+		}
+		return rv.Body
 	}
-	var rv struct{ Body string }
-	if err := json.Unmarshal([]byte(out), &rv); err != nil {
-		t.Fatal(err)
+	if b := body("--cohorts=false"); strings.Contains(b, "Review order") {
+		t.Errorf("--cohorts=false: the body lists the cohorts:\n%s", b)
 	}
 	want := "**Review order** — cohorts, riskiest first:\n\n" +
 		"1. **go.mod** (high): dependency manifest; major version change: github.com/google/uuid v1.3.0 → v2.0.0; 2 lines changed in 1 file\n" +
 		"2. **store/store.go · MaxItems** (medium): 2 uses outside; public API changed: MaxItems; no test change (test gap: MaxItems); 2 lines changed in 1 file\n" +
 		"3. **docs/auth.md** (low): 1 line changed in 1 file"
-	if !strings.Contains(rv.Body, want) {
-		t.Errorf("body:\n%s\nwant it to hold\n%s", rv.Body, want)
+	for _, args := range [][]string{nil, {"--cohorts"}} {
+		if b := body(args...); !strings.Contains(b, want) {
+			t.Errorf("export %v: body:\n%s\nwant it to hold\n%s", args, b, want)
+		}
 	}
 }
 

@@ -44,7 +44,7 @@ func parseExportFlags(args []string, stderr io.Writer) (*exportFlags, string, bo
 	fs.StringVar(&f.repliesTo, "replies-to", "", forgesTaking("replies-to")+": the comments GET /changes/ID/comments lists once the review is posted; prints the second review, the replies in_reply_to their comments")
 	fs.BoolVar(&f.noMarker, "no-marker", false, "leave out the hidden <!-- lreview:ID --> markers")
 	fs.BoolVar(&f.skipUnresolved, "skip-unresolved", false, "export the comments a forge would take and list the others")
-	fs.BoolVar(&f.cohorts, "cohorts", false, "list the review's cohorts, riskiest first with their reasons, in the summary body (from the working tree above FILE); a review with cohort notes (summaries, diagrams) lists them always")
+	fs.BoolVar(&f.cohorts, "cohorts", true, "list the review's cohorts, riskiest first with their reasons, in the summary body (from the working tree above FILE) when it has more than one; --cohorts=false leaves them out, but for the cohorts' notes (summaries, diagrams)")
 	fs.StringVar(&f.base, "base-sha", "", forgesTaking("base-sha")+": the merge request version's base_commit_sha")
 	fs.StringVar(&f.start, "start-sha", "", forgesTaking("start-sha")+": its start_commit_sha")
 	fs.StringVar(&f.head, "head-sha", "", forgesTaking("head-sha")+": its head_commit_sha")
@@ -156,7 +156,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v; the cohorts' notes are left out\n", displayName(name), err)
 	}
 	if f.cohorts || len(notes) > 0 {
-		plan.Cohorts = exportCohorts(name, plan.Doc, notes)
+		plan.Cohorts = exportCohorts(name, plan.Doc, notes, f.cohorts)
 	}
 	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {

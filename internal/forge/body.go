@@ -223,8 +223,14 @@ func unquoteReplies(text string) ([]reply, bool) {
 }
 
 // body is the plan's review body on every forge: the title, the summary
-// and the verdict section (Plan.Verdict, when set) after it.
+// and the verdict section (Plan.Verdict, when set) after it, then the
+// cohorts section. The cohorts go with the review's own words: a review
+// with neither title, summary nor verdict has no body of its own, which
+// each forge then fills or refuses as it requires.
 func (p *Plan) body(marker bool) string {
+	if p.Title == "" && p.Summary == "" && p.Verdict == "" {
+		return reviewBody("", "", marker)
+	}
 	return reviewBody(p.Title, paragraphs(p.Summary, p.Verdict, p.Cohorts), marker)
 }
 
