@@ -143,16 +143,13 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 // lreview_locate finds it, or from the patch alone when that cannot be
 // opened.
 func (s *server) withVerdict(ctx context.Context, rel string, an *anchor.Analysis, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis, *Verdict) {
-	t, _ := s.tree(rel)
-	var res *contract.Result
+	axes, res := s.reviewAxes(ctx, rel, an)
 	var extra []exchange.Diagnostic
 	var caxis *ContractAxis
-	if contract.HasSpec(an.Index) {
-		res = features.Contract(ctx, an, t, nil)
+	if res != nil {
 		extra = features.ContractDiagnostics(an, res)
 		caxis = contractAxisOf(res)
 	}
-	axes := features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil)
 	extra = features.VerdictDiagnostics(an, extra, axes)
 	if len(extra) > 0 {
 		all := append(slices.Clip(an.Diagnostics), extra...)
@@ -163,16 +160,25 @@ func (s *server) withVerdict(ctx context.Context, rel string, an *anchor.Analysi
 	return ds, counts, caxis, verdictOut(axes, rec)
 }
 
-// axes are every axis of the review at rel (an, its analysis): the
-// contract's rebuilt from the working tree, the reviewers' from rec (the
-// review's own record when nil), the visual axis from the working tree.
-func (s *server) axes(ctx context.Context, rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
+// reviewAxes are every axis of the review at rel (an, its analysis), the
+// reviewers' from its own record, and the contract axis's result (nil when
+// it changes no OpenAPI description): the contract's and the visual
+// axis's from the review's working tree as lreview_locate finds it, or
+// from the patch alone when that cannot be opened.
+func (s *server) reviewAxes(ctx context.Context, rel string, an *anchor.Analysis) ([]verdict.Axis, *contract.Result) {
 	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
 	var res *contract.Result
 	if contract.HasSpec(an.Index) {
 		res = features.Contract(ctx, an, t, nil)
 	}
-	axes := features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil)
+	return features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil), res
+}
+
+// axes are every axis of the review at rel (an, its analysis): the
+// contract's rebuilt from the working tree, the reviewers' from rec (the
+// review's own record when nil), the visual axis from the working tree.
+func (s *server) axes(ctx context.Context, rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
+	axes, _ := s.reviewAxes(ctx, rel, an)
 	if rec != nil {
 		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(rec, nil, an.Doc, nil))
 	}
