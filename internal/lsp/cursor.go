@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -30,6 +31,10 @@ func (r actionRequest) bodyCommand(c *features.BodyCursor) *protocol.Command {
 	return &protocol.Command{Title: "Type the body", Command: CommandShowBody, Arguments: []any{r.uri, c.Comment, c.Reply}}
 }
 
+// bodyWait bounds how long CommandShowBody waits for the change that
+// makes the body it names.
+const bodyWait = 2 * time.Second
+
 // showBody runs CommandShowBody.
 func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	var docURI protocol.DocumentURI
@@ -42,10 +47,19 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 		return nil, err
 	}
 	off, ok := features.BodyAt(an.Doc, bc)
-	if sn := v.latestSnapshot(docURI); !ok && sn != nil && sn != v.docs[docURI] {
-		// The edit came in a change after the command was sent (a
-		// client's order): the command is about the text the client
-		// has now, whose body is what it shows.
+	// The edit that made the body can come in a change after the command
+	// (Helix sends a code action's command before the didChange of its
+	// edit, and a change may wait for a version gap: versions.go): the
+	// command is about the text the client has by then, so a newer
+	// version holding the body is waited for, a bounded while.
+	seen := v.docs[docURI]
+	for deadline := time.Now().Add(bodyWait); !ok && ctx.Err() == nil && time.Now().Before(deadline); {
+		sn := v.latestSnapshot(docURI)
+		if sn == nil || sn == seen {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		seen = sn
 		if later, err := sn.analysis(ctx); err == nil {
 			an = later
 			conv = Converter{M: an.Doc.Mapper(), Enc: sn.enc}
