@@ -66,6 +66,7 @@ function stubVscode(
         return { get: (key: string) => settings[key] };
       },
       onDidChangeConfiguration: () => disposable,
+      onDidGrantWorkspaceTrust: () => disposable,
       registerFileSystemProvider: () => disposable,
       onDidChangeTextDocument: () => disposable,
       onDidCloseTextDocument: () => disposable,
