@@ -43,15 +43,17 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShowBody+" takes three arguments: the review's URI, the comment's name and the reply's index (-1 for the comment's body)")
 	}
 	conv, an, err := v.fileAnalysis(ctx, docURI)
-	if err != nil {
-		return nil, err
+	off, ok := 0, false
+	if err == nil {
+		off, ok = features.BodyAt(an.Doc, bc)
 	}
-	off, ok := features.BodyAt(an.Doc, bc)
 	// The edit that made the body can come in a change after the command
-	// (Helix sends a code action's command before the didChange of its
-	// edit, and a change may wait for a version gap: versions.go): the
-	// command is about the text the client has by then, so a newer
-	// version holding the body is waited for, a bounded while.
+	// (Helix sends a code action's command before the didOpen and
+	// didChange of its edit — a reply from a source file edits a review
+	// that may not be open yet — and a change may wait for a version gap:
+	// versions.go): the command is about the text the client has by
+	// then, so a newer version holding the body is waited for, a bounded
+	// while.
 	seen := v.docs[docURI]
 	for deadline := time.Now().Add(bodyWait); !ok && ctx.Err() == nil && time.Now().Before(deadline); {
 		sn := v.latestSnapshot(docURI)
@@ -65,6 +67,9 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 			conv = Converter{M: an.Doc.Mapper(), Enc: sn.enc}
 			off, ok = features.BodyAt(an.Doc, bc)
 		}
+	}
+	if !ok && an == nil {
+		return nil, err // the review never came
 	}
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no body of %s to show (reply %d)", docURI, bc.Comment, bc.Reply))
