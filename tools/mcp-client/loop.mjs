@@ -44,14 +44,14 @@ async function refused(name, args, ...wants) {
 
 // Every tool has a title; the read-only ones say so and are idempotent.
 const { tools } = await client.listTools();
-assert.equal(tools.length, 13);
+assert.equal(tools.length, 18);
 for (const t of tools) {
   assert.ok(t.title && t.annotations?.title, `${t.name}: no title`);
   if (t.annotations.readOnlyHint) assert.equal(t.annotations.idempotentHint, true, `${t.name}: read-only but not idempotent`);
   assert.ok(!JSON.stringify(t.outputSchema).includes('"null"'), `${t.name}: a nullable type in its output schema`);
 }
 assert.deepEqual(tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name).sort(),
-  ["lreview_check", "lreview_comments", "lreview_locate", "lreview_preview"]);
+  ["lreview_blast_radius", "lreview_check", "lreview_cohorts", "lreview_comments", "lreview_locate", "lreview_preview"]);
 
 const created = await call("lreview_new", { diff_file: "change.diff", file, title: "x: name the value" });
 assert.deepEqual(created.files, ["x.go"]);
