@@ -14,6 +14,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testschema"
 )
 
@@ -226,14 +227,14 @@ func TestRdjsonSuggestionsApply(t *testing.T) {
 }
 
 // TestDiagnosticsMatchCodesTable checks what the checker reports over the
-// golden corpus against exchange.Codes: a known code, not editor-only, a
+// golden corpus against features.Codes: a known code, not editor-only, a
 // fix only where the table says one exists, a fix-all only where it says
 // fixAll applies, and the table's severity (milder on comments marked
 // orphaned or dismissed; stricter for a duplicate of the review's own
 // leanreview_review, patch or comments).
 func TestDiagnosticsMatchCodesTable(t *testing.T) {
 	codes := map[string]exchange.CodeInfo{}
-	for _, c := range exchange.Codes() {
+	for _, c := range features.Codes() {
 		codes[c.Code] = c
 	}
 	for _, p := range corpus(t) {
@@ -245,7 +246,7 @@ func TestDiagnosticsMatchCodesTable(t *testing.T) {
 			for _, d := range anchor.CheckDocument(exchange.Parse(data), nil).Diagnostics {
 				info, ok := codes[d.Code]
 				if !ok || info.EditorOnly {
-					t.Errorf("code %q: got %+v, want a code of exchange.Codes that check reports", d.Code, info)
+					t.Errorf("code %q: got %+v, want a code of features.Codes that check reports", d.Code, info)
 					continue
 				}
 				if len(d.Fixes) > 0 && !info.Fix {

@@ -7,16 +7,18 @@ import (
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 )
 
-// rules are the diagnostic codes `check` reports, from the one table in
-// exchange: a rule per code, in the order of diagnostics.md.
+// rules are the diagnostic codes `check` reports, from the one table
+// (features.Codes): a rule per code, in the order of diagnostics.md.
 // TestReportRulesCoverCodes checks that every code the checker reports over
 // the golden corpus has its rule.
 func rules() []exchange.CodeInfo {
 	var rs []exchange.CodeInfo
-	for _, c := range exchange.Codes() {
+	for _, c := range features.Codes() {
 		if !c.EditorOnly {
 			rs = append(rs, c)
 		}
@@ -247,7 +249,7 @@ func ruleName(code string) string {
 		return "InvalidJson"
 	case exchange.CodeSchema:
 		return "SchemaViolation"
-	case exchange.CodeVerdict:
+	case verdict.Code:
 		return "ReviewVerdict"
 	}
 	var b strings.Builder

@@ -1,10 +1,13 @@
 package exchange
 
-// The diagnostic codes: the project's public vocabulary (diagnostics.md).
-// Users and scripts filter on them, so they never change once shipped.
-// Every package that reports a code names it through these constants, and
-// Codes describes each one; TestCodesDocumented checks the README, the VS
-// Code settings enum and the Neovim help against Codes.
+// The format's diagnostic codes: diagnostics.md's table and the checks of
+// the format's own rules this project adds. Codes are public vocabulary:
+// users and scripts filter on them, so they never change once shipped.
+// Each layer above declares the codes it reports (the contract axis in
+// internal/contract, the verdict in internal/verdict, the editors' own in
+// internal/features…), as CodeInfo rows of this type; features.Codes
+// assembles the one table the docs, SARIF and the editors are checked
+// against.
 const (
 	CodeSyntax                = "syntax"
 	CodeVersionMissing        = "version-missing"
@@ -26,8 +29,8 @@ const (
 	CodeIDMissing             = "id-missing"
 	CodeIDDuplicate           = "id-duplicate"
 
-	// Codes this project adds to diagnostics.md's table; `check` reports
-	// them too.
+	// Codes this project adds to diagnostics.md's table for the format's
+	// own rules; `check` reports them too.
 
 	// CodeRenamedPath is the hint on a path that names a renamed file by
 	// its other name (review-exchange.md, "Decision — paths").
@@ -42,56 +45,6 @@ const (
 	// CodeDuplicateMember is on the later of two members of one name in
 	// one object: readers disagree on which one counts.
 	CodeDuplicateMember = "duplicate-member"
-
-	// CodeSourceChanged is the information on an active comment whose
-	// lines the working tree no longer holds; CodeWorktreeDiffers the one
-	// on the patch when the working tree is not the reviewed revision.
-	// Only the language server publishes them: they depend on the files
-	// beside the review.
-	CodeSourceChanged   = "source-changed"
-	CodeWorktreeDiffers = "worktree-differs"
-	// CodeSuggestionApplied is the information on an active comment whose
-	// suggestion the working tree holds where its lines were: it replaces
-	// source-changed there, the change being the one asked for.
-	CodeSuggestionApplied = "suggestion-applied"
-
-	// The contract axis (internal/contract): a breaking change of an
-	// OpenAPI description the patch changes, on the line that makes it;
-	// a non-breaking or informative one; a decision comment whose change
-	// the description no longer makes; a description that could not be
-	// compared (its status and the verdict are CodeVerdict's). `check`
-	// reports them when it can rebuild the files.
-	CodeContractBreaking    = "contract-breaking"
-	CodeContractChange      = "contract-change"
-	CodeContractStale       = "contract-decision-stale"
-	CodeContractUnavailable = "contract-unavailable"
-
-	// CodeVerdict is every axis of the review and its one verdict, on
-	// the document's opening brace: an error when Block, a warning when
-	// Hold, information when Ship (internal/verdict), wherever a review
-	// is judged: finalized, or an axis that applies on its own.
-	CodeVerdict = "verdict"
-	// CodeBranchMoved is the review-level warning that the working tree's
-	// branch has commits touching the reviewed files after the state the
-	// patch describes, or no longer holds that state (a force-push): only
-	// the language server publishes it, from git.
-	CodeBranchMoved = "branch-moved"
-
-	// CodeTooLarge replaces the diagnostics of a file the server refused
-	// to read: only the language server publishes it.
-	CodeTooLarge = "too-large"
-	// CodeDismissed greys out a dismissed comment (an Unnecessary-tagged
-	// hint): only the language server publishes it.
-	CodeDismissed = "dismissed"
-	// CodeReviewComment is an active comment of a review in scope,
-	// published on the source file it is about, over its lines there:
-	// only the language server publishes it, on files that are not
-	// reviews.
-	CodeReviewComment = "review-comment"
-	// CodeDependencyChange is on a manifest's changed line that adds,
-	// removes, upgrades or downgrades a dependency (internal/cohort):
-	// only the language server publishes it; `cohorts --deps` lists them.
-	CodeDependencyChange = "dependency-change"
 )
 
 // CodeInfo describes one diagnostic code.
@@ -110,9 +63,9 @@ type CodeInfo struct {
 	Description string
 }
 
-// Codes lists every diagnostic code: diagnostics.md's, in its order, then
-// this project's additions, then the editor-only ones. Each
-// call returns a fresh slice: there is no package state to mutate.
+// Codes lists the format's codes: diagnostics.md's, in its order (a test
+// reads the spec's table), then this project's additions. Each call
+// returns a fresh slice: there is no package state to mutate.
 func Codes() []CodeInfo {
 	return []CodeInfo{
 		{Code: CodeSyntax, Severity: SeverityError, Description: "The document is not valid JSON."},
@@ -138,18 +91,5 @@ func Codes() []CodeInfo {
 		{Code: CodeHeaderPath, Severity: SeverityHint, Fix: true, FixAll: true, Description: "A comment names a file of a plain diff as its ---/+++ line writes it (a/x, x.orig) rather than by its path."},
 		{Code: CodeDuplicateMember, Severity: SeverityWarning, Description: "An object has two members of one name: readers that keep the first and those that keep the last see different reviews (an error for leanreview_review, patch and comments)."},
 		{Code: CodeLoneSurrogate, Severity: SeverityWarning, Description: "A \\u escape of half a UTF-16 surrogate pair, which encodes no character; it is kept as written."},
-		{Code: CodeContractBreaking, Severity: SeverityError, Description: "A breaking change of an OpenAPI description the patch changes, undecided or rejected (a warning once approved, or when the comparison is derived)."},
-		{Code: CodeContractChange, Severity: SeverityHint, Description: "A non-breaking or informative change of an OpenAPI description the patch changes."},
-		{Code: CodeContractStale, Severity: SeverityWarning, Description: "A decision comment on a breaking change the OpenAPI description no longer makes."},
-		{Code: CodeContractUnavailable, Severity: SeverityWarning, Description: "An OpenAPI description the patch changes could not be compared: its texts could not be rebuilt or read, or its comparison exceeds its budget."},
-		{Code: CodeVerdict, Severity: SeverityError, Description: "Every axis of the review (contract, correctness, security, test gap, visual) and its verdict: an error when Block, a warning when Hold, information when Ship."},
-		{Code: CodeTooLarge, Severity: SeverityError, EditorOnly: true, Description: "The file was not checked: a message carrying it exceeded the size limit."},
-		{Code: CodeDismissed, Severity: SeverityHint, EditorOnly: true, Description: "A dismissed comment, greyed out; it must not be acted on."},
-		{Code: CodeSourceChanged, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree no longer holds an active comment's RIGHT lines: the code changed since the review."},
-		{Code: CodeWorktreeDiffers, Severity: SeverityInformation, EditorOnly: true, Description: "The working tree is not the reviewed revision: fewer than half of the patch's files hold their RIGHT lines."},
-		{Code: CodeReviewComment, Severity: SeverityInformation, EditorOnly: true, Description: "An active comment of a review in scope, shown on the source file over its lines there (a hint when the file no longer holds them: outdated)."},
-		{Code: CodeBranchMoved, Severity: SeverityWarning, EditorOnly: true, Fix: true, Description: "The branch moved past the review: commits after the reviewed state touch its files, or the reviewed commit is no longer an ancestor of HEAD (a force-push); rebase the review."},
-		{Code: CodeSuggestionApplied, Severity: SeverityInformation, EditorOnly: true, Fix: true, Description: "The working tree holds an active comment's suggestion where its lines were: the suggestion is applied, and the comment can be dismissed or answered."},
-		{Code: CodeDependencyChange, Severity: SeverityHint, EditorOnly: true, Description: "A manifest's changed line adds, removes, upgrades or downgrades a dependency (information when its major version changes)."},
 	}
 }

@@ -155,7 +155,7 @@ func appliedDiagnostic(c *exchange.Comment, a Applied) exchange.Diagnostic {
 	return exchange.Diagnostic{
 		Range:    commentAnchorRange(c),
 		Severity: exchange.SeverityInformation,
-		Code:     exchange.CodeSuggestionApplied,
+		Code:     CodeSuggestionApplied,
 		Message:  fmt.Sprintf("%s's suggestion is applied: %s holds it", a.Name, a.Place()),
 	}
 }

@@ -63,7 +63,7 @@ func TestSuggestionApplied(t *testing.T) {
 				}
 				return
 			}
-			if len(ds) != 1 || ds[0].Code != exchange.CodeSuggestionApplied || ds[0].Severity != exchange.SeverityInformation {
+			if len(ds) != 1 || ds[0].Code != CodeSuggestionApplied || ds[0].Severity != exchange.SeverityInformation {
 				t.Fatalf("diagnostics: got %v, want one suggestion-applied, no source-changed", ds)
 			}
 			if want := "c1's suggestion is applied: " + tc.want + " holds it"; ds[0].Message != want {
@@ -108,7 +108,7 @@ func TestAppliedActions(t *testing.T) {
 		{"Reply “Applied.” to c1", `"body": "Applied."`},
 	} {
 		a := acts[i]
-		if a.Title != want.title || a.Resolves == nil || a.Resolves.Code != exchange.CodeSuggestionApplied {
+		if a.Title != want.title || a.Resolves == nil || a.Resolves.Code != CodeSuggestionApplied {
 			t.Errorf("action %d: got %q resolving %v, want %q resolving suggestion-applied", i, a.Title, a.Resolves, want.title)
 		}
 		b, err := exchange.ApplyEdits([]byte(testreviews.WorktreeReview), a.Edits)

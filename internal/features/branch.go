@@ -19,7 +19,7 @@ func BranchDiagnostic(a *anchor.Analysis, st branch.State) (exchange.Diagnostic,
 		return exchange.Diagnostic{}, false
 	}
 	return exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: exchange.SeverityWarning,
-		Code: exchange.CodeBranchMoved, Message: words}, true
+		Code: branch.CodeMoved, Message: words}, true
 }
 
 // BranchLens is the banner over the document's first brace.

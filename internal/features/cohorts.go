@@ -193,7 +193,7 @@ func DependencyDiagnostics(a *anchor.Analysis, deps []cohort.DepChange) []exchan
 		if d.Major {
 			sev = exchange.SeverityInformation
 		}
-		out = append(out, exchange.Diagnostic{Range: LineRange(patch, d.PatchLine), Severity: sev, Code: exchange.CodeDependencyChange, Message: d.Message()})
+		out = append(out, exchange.Diagnostic{Range: LineRange(patch, d.PatchLine), Severity: sev, Code: cohort.CodeDependencyChange, Message: d.Message()})
 	}
 	return out
 }

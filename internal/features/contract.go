@@ -39,7 +39,7 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 	for _, f := range res.Files {
 		if !f.Compared {
 			out = append(out, exchange.Diagnostic{
-				Range: headerRange(a, f.Diff), Severity: exchange.SeverityWarning, Code: exchange.CodeContractUnavailable,
+				Range: headerRange(a, f.Diff), Severity: exchange.SeverityWarning, Code: contract.CodeUnavailable,
 				Message: fmt.Sprintf("the contract of %s was not compared: %s; the verdict cannot pass without it", f.Path, f.Reason),
 			})
 		}
@@ -55,7 +55,7 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 			rg = exchange.NodeRange(n)
 		}
 		out = append(out, exchange.Diagnostic{
-			Range: rg, Severity: exchange.SeverityWarning, Code: exchange.CodeContractStale,
+			Range: rg, Severity: exchange.SeverityWarning, Code: contract.CodeStale,
 			Message: fmt.Sprintf("%s decides %q, a change %s no longer makes: the decision is stale", c.Name(), summary, c.Path),
 		})
 	}
@@ -66,12 +66,12 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 // findingDiagnostic is the diagnostic of res.Findings[i].
 func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange.Diagnostic {
 	f := &res.Findings[i]
-	d := exchange.Diagnostic{Range: findingRange(a, f), Code: exchange.CodeContractChange, Severity: exchange.SeverityHint}
+	d := exchange.Diagnostic{Range: findingRange(a, f), Code: contract.CodeChange, Severity: exchange.SeverityHint}
 	if f.Severity != contract.Breaking {
 		d.Message = fmt.Sprintf("%s (%s)", f.Summary, f.Severity)
 		return d
 	}
-	d.Code = exchange.CodeContractBreaking
+	d.Code = contract.CodeBreaking
 	var b strings.Builder
 	b.WriteString(f.Summary + " — breaking")
 	switch f.Decision {

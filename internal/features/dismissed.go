@@ -13,7 +13,7 @@ func DismissedHints(doc *exchange.Document) []exchange.Diagnostic {
 			out = append(out, exchange.Diagnostic{
 				Range:       exchange.NodeRange(c.Node),
 				Severity:    exchange.SeverityHint,
-				Code:        exchange.CodeDismissed,
+				Code:        CodeDismissed,
 				Message:     "dismissed: a person rejected this comment; it stays as information and must not be acted on",
 				Unnecessary: true,
 			})

@@ -182,7 +182,7 @@ func fixAll(a *anchor.Analysis, q OfferQuery, visible, targets []exchange.Diagno
 // the comments q touches (appliedActions). The plain "Dismiss c2" of the
 // same edit gives way to the fix, so that one change is listed once.
 func appliedFixes(out []Offer, a *anchor.Analysis, q OfferQuery) []Offer {
-	if !q.Fixes || q.Tree == nil || slices.Contains(q.Disabled, exchange.CodeSuggestionApplied) {
+	if !q.Fixes || q.Tree == nil || slices.Contains(q.Disabled, CodeSuggestionApplied) {
 		return out
 	}
 	for _, act := range appliedActions(a, q.Tree, q.Start, q.End, q.Opts) {

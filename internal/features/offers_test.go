@@ -217,7 +217,7 @@ func TestOffersAppliedSuggestion(t *testing.T) {
 	q := allFamilies(OfferQuery{Start: off, End: off, Tree: tree, Opts: ActionOptions{Author: "ana", Now: fixedNow}})
 	got := Offers(a, q)
 	o := findOffer(t, got, "Dismiss c1: its suggestion is applied")
-	if o.Kind != OfferFix || !o.Preferred || len(o.Resolves) != 1 || o.Resolves[0].Code != exchange.CodeSuggestionApplied {
+	if o.Kind != OfferFix || !o.Preferred || len(o.Resolves) != 1 || o.Resolves[0].Code != CodeSuggestionApplied {
 		t.Errorf("got kind %v preferred %v resolving %v, want the preferred fix of suggestion-applied", o.Kind, o.Preferred, o.Resolves)
 	}
 	findOffer(t, got, "Reply “Applied.” to c1")
@@ -226,7 +226,7 @@ func TestOffersAppliedSuggestion(t *testing.T) {
 			t.Errorf("%q makes the fix's change too", x.Title)
 		}
 	}
-	q.Disabled = []string{exchange.CodeSuggestionApplied}
+	q.Disabled = []string{CodeSuggestionApplied}
 	for _, x := range Offers(a, q) {
 		if strings.Contains(x.Title, "suggestion is applied") {
 			t.Errorf("suggestion-applied silenced: %q still offered", x.Title)

@@ -76,7 +76,7 @@ func TestFoldsAndGutter(t *testing.T) {
 func TestDismissedHints(t *testing.T) {
 	a := hvAnalysis(t, hvSrc)
 	ds := DismissedHints(a.Doc)
-	if len(ds) != 1 || ds[0].Code != exchange.CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(a.Doc.Text.Bytes()[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
+	if len(ds) != 1 || ds[0].Code != CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(a.Doc.Text.Bytes()[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
 		t.Errorf("got %+v, want one Unnecessary dismissed hint on c3", ds)
 	}
 }

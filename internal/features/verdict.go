@@ -80,7 +80,7 @@ func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []ver
 		sev = exchange.SeverityWarning
 	}
 	out = append(out, exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
-		Code: exchange.CodeVerdict, Message: verdict.Line(axes)})
+		Code: verdict.Code, Message: verdict.Line(axes)})
 	exchange.SortDiagnostics(out)
 	return out
 }

@@ -137,7 +137,7 @@ func WorktreeDiagnostics(a *anchor.Analysis, t *worktree.Tree) []exchange.Diagno
 		return []exchange.Diagnostic{{
 			Range:    exchange.KeyRange(patch),
 			Severity: exchange.SeverityInformation,
-			Code:     exchange.CodeWorktreeDiffers,
+			Code:     CodeWorktreeDiffers,
 			Message: fmt.Sprintf("the working tree %s is not the reviewed revision: %d of the %d files with RIGHT lines in the patch hold them; comments are not checked against it",
 				t.Root(), holding, total),
 		}}
@@ -159,7 +159,7 @@ func WorktreeDiagnostics(a *anchor.Analysis, t *worktree.Tree) []exchange.Diagno
 		d := exchange.Diagnostic{
 			Range:    commentAnchorRange(c),
 			Severity: exchange.SeverityInformation,
-			Code:     exchange.CodeSourceChanged,
+			Code:     CodeSourceChanged,
 			Message:  fmt.Sprintf("%s no longer holds %s of the review: the code changed since", loc.Path, reviewLines(res)),
 		}
 		if loc.PartialStart > 0 && loc.File != nil {

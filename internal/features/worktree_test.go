@@ -96,7 +96,7 @@ func TestWorktreeDiagnostics(t *testing.T) {
 	// The file still holds half of the hunk: the tree is the reviewed
 	// revision, edited since.
 	d := ds[0]
-	if want := "internal/api/handler.go no longer holds RIGHT 72–73 of the review: the code changed since"; d.Code != exchange.CodeSourceChanged || d.Message != want {
+	if want := "internal/api/handler.go no longer holds RIGHT 72–73 of the review: the code changed since"; d.Code != CodeSourceChanged || d.Message != want {
 		t.Errorf("got %s %q, want source-changed %q", d.Code, d.Message, want)
 	}
 	if got, want := testreviews.WorktreeReview[d.Range.Start:d.Range.End], "72"; got != want {
@@ -113,7 +113,7 @@ func TestWorktreeDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := WorktreeDiagnostics(a, tree)
-	if len(ds) != 1 || ds[0].Code != exchange.CodeWorktreeDiffers || !strings.Contains(ds[0].Message, "0 of the 1 files") {
+	if len(ds) != 1 || ds[0].Code != CodeWorktreeDiffers || !strings.Contains(ds[0].Message, "0 of the 1 files") {
 		t.Fatalf("got %v, want one worktree-differs naming 0 of 1", ds)
 	}
 	if got := testreviews.WorktreeReview[ds[0].Range.Start:ds[0].Range.End]; got != `"patch"` {
@@ -238,7 +238,7 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 			t.Errorf("%s: a suggestion was offered", p)
 		}
 	}
-	if ds := WorktreeDiagnostics(a, tree); len(ds) != 1 || ds[0].Code != exchange.CodeWorktreeDiffers {
+	if ds := WorktreeDiagnostics(a, tree); len(ds) != 1 || ds[0].Code != CodeWorktreeDiffers {
 		t.Errorf("diagnostics: got %v, want one worktree-differs (no file of the patch is in the tree)", ds)
 	}
 }

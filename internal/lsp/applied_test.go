@@ -6,7 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -18,9 +18,9 @@ func TestWorktreeSuggestionApplied(t *testing.T) {
 	s.waitCodes()
 	applied := strings.Replace(testreviews.WorktreeSource(1, ""), "    _ = err // 🚀 later\n", "    if err != nil {\n        return Output{}, err\n    }\n", 1)
 	s.rewrite(applied)
-	ds := s.waitCodes(exchange.CodeSuggestionApplied)
+	ds := s.waitCodes(features.CodeSuggestionApplied)
 	for _, d := range ds {
-		if d.Code == exchange.CodeSuggestionApplied {
+		if d.Code == features.CodeSuggestionApplied {
 			if want := "c1's suggestion is applied: internal/api/handler.go:73–76 holds it"; d.Message != want || d.Severity != protocol.DiagnosticSeverityInformation {
 				t.Errorf("got %v %q, want information %q", d.Severity, d.Message, want)
 			}
@@ -53,7 +53,7 @@ func TestWorktreeSuggestionApplied(t *testing.T) {
 			t.Errorf("no action %q among %v", title, s.actionTitles())
 			continue
 		}
-		if a.Kind != protocol.QuickFix || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != exchange.CodeSuggestionApplied {
+		if a.Kind != protocol.QuickFix || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != features.CodeSuggestionApplied {
 			t.Errorf("%s: got kind %s for %v, want a quick fix of suggestion-applied", title, a.Kind, a.Diagnostics)
 		}
 		var edits []protocol.TextEdit
@@ -72,6 +72,6 @@ func TestWorktreeDefinitionOfAChangedLine(t *testing.T) {
 	s := newWTSession(t, nil)
 	s.waitCodes()
 	s.rewrite(testreviews.WorktreeSource(2, "    result, err := calculate(input, opts)"))
-	s.waitCodes(exchange.CodeSourceChanged)
+	s.waitCodes(features.CodeSourceChanged)
 	s.wantLines("definition", s.locations("textDocument/definition", s.pos(`"+    result, err`, 0)), 73, 73)
 }

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/leanreview/lreview-lsp/internal/branch"
 	"github.com/leanreview/lreview-lsp/internal/branch/branchtest"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
@@ -48,7 +49,7 @@ func TestBranchMovedBanner(t *testing.T) {
 	c.notifyServer("initialized", map[string]any{})
 	u := protocol.DocumentURI(uri.File(reviewPath))
 	c.open(u, review)
-	if d := diagOf(c.waitDiagnostics(u, 1), exchange.CodeBranchMoved); d != nil {
+	if d := diagOf(c.waitDiagnostics(u, 1), branch.CodeMoved); d != nil {
 		t.Fatalf("at the reviewed commit: got %+v", d)
 	}
 
@@ -56,7 +57,7 @@ func TestBranchMovedBanner(t *testing.T) {
 	r.Commit("again", map[string]string{"b.go": "package a\n\nvar B = 21\n"})
 	r.Commit("elsewhere", map[string]string{"c.go": "package a\n"})
 	c.change(u, 2, nil, review)
-	d := diagOf(c.waitDiagnostics(u, 2), exchange.CodeBranchMoved)
+	d := diagOf(c.waitDiagnostics(u, 2), branch.CodeMoved)
 	want := "the branch moved past this review: 2 commits touch 2 of its files — rebase"
 	if d == nil || d.Message != want || d.Severity != protocol.DiagnosticSeverityWarning || d.Range.Start.Line != 0 {
 		t.Fatalf("after two commits: got %+v, want %q on the first brace", d, want)
@@ -87,7 +88,7 @@ func TestBranchMovedBanner(t *testing.T) {
 	}
 	// Rebased, the banner goes.
 	c.change(u, 3, nil, text)
-	if d := diagOf(c.waitDiagnostics(u, 3), exchange.CodeBranchMoved); d != nil {
+	if d := diagOf(c.waitDiagnostics(u, 3), branch.CodeMoved); d != nil {
 		t.Errorf("after the rebase: got %+v", d)
 	}
 
@@ -95,7 +96,7 @@ func TestBranchMovedBanner(t *testing.T) {
 	r.Git("reset", "-q", "--hard", base)
 	r.Commit("feature, rewritten", map[string]string{"a.go": "package a\n\nfunc A() int { return 100 }\n"})
 	c.change(u, 4, nil, review)
-	d = diagOf(c.waitDiagnostics(u, 4), exchange.CodeBranchMoved)
+	d = diagOf(c.waitDiagnostics(u, 4), branch.CodeMoved)
 	if want := "the review was made from a commit that is no longer an ancestor of HEAD (a force-push?) — rebase"; d == nil || d.Message != want {
 		t.Fatalf("after a force-push: got %+v, want %q", d, want)
 	}

@@ -10,8 +10,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/contract/contracttest"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 )
 
 // contractDiags are the contract axis's diagnostics among ds, as
@@ -19,7 +21,7 @@ import (
 func contractDiags(ds []protocol.Diagnostic) []protocol.Diagnostic {
 	var out []protocol.Diagnostic
 	for _, d := range ds {
-		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") && code != exchange.CodeVerdict {
+		if code, _ := d.Code.(string); strings.HasPrefix(code, "contract-") && code != verdict.Code {
 			out = append(out, d)
 		}
 	}
@@ -63,7 +65,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 	ds := contractDiags(all)
 	var breaking *protocol.Diagnostic
 	for i := range ds {
-		if ds[i].Code == exchange.CodeContractBreaking {
+		if ds[i].Code == contract.CodeBreaking {
 			breaking = &ds[i]
 		}
 	}
@@ -143,7 +145,7 @@ func TestContractDecisionRoundTrip(t *testing.T) {
 
 func verdictOf(ds []protocol.Diagnostic) *protocol.Diagnostic {
 	for i := range ds {
-		if ds[i].Code == exchange.CodeVerdict {
+		if ds[i].Code == verdict.Code {
 			return &ds[i]
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
@@ -382,11 +383,11 @@ func (s *Server) dropped(d transport.Dropped) {
 	s.logf(protocol.MessageTypeError, "%s: %s", uri, msg)
 	diags := []protocol.Diagnostic{{
 		Severity: protocol.DiagnosticSeverityError,
-		Code:     exchange.CodeTooLarge,
+		Code:     features.CodeTooLarge,
 		Source:   "lreview",
 		Message:  msg,
 	}}
-	if slices.Contains(s.currentSettings().Diagnostics.Disabled, exchange.CodeTooLarge) {
+	if slices.Contains(s.currentSettings().Diagnostics.Disabled, features.CodeTooLarge) {
 		diags = []protocol.Diagnostic{} // silenced like any other code; the log still says why
 	}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})

@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/transport"
 )
 
@@ -54,7 +55,7 @@ func TestTooLargeCanBeSilenced(t *testing.T) {
 		name     string
 		disabled []string
 		want     int
-	}{{"shown", nil, 1}, {"silenced", []string{exchange.CodeTooLarge}, 0}} {
+	}{{"shown", nil, 1}, {"silenced", []string{features.CodeTooLarge}, 0}} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newTestClient(t, Options{})
 			c.initialize()

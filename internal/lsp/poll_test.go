@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -50,7 +50,7 @@ func TestPollNoticesASourceSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = os.Chtimes(s.source, later, later)
-	s.waitCodes(exchange.CodeSourceChanged)
+	s.waitCodes(features.CodeSourceChanged)
 	if took := time.Since(saved); took > 2*time.Second {
 		t.Errorf("source-changed came %v after the save, want within 2s", took)
 	}

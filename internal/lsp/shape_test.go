@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/cohort"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/testgotypes"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
@@ -182,7 +183,7 @@ func waitDependencyDiagnostic(t *testing.T, c *testClient, u protocol.DocumentUR
 		}
 		c.mu.Unlock()
 		for _, d := range last {
-			if code, _ := d.Code.(string); code == exchange.CodeDependencyChange {
+			if code, _ := d.Code.(string); code == cohort.CodeDependencyChange {
 				return d
 			}
 		}

@@ -104,7 +104,7 @@ func commentSeverity(name string) protocol.DiagnosticSeverity {
 // outdated one a hint, with the thread in the review as related
 // information (to a client that takes it).
 func (s *Server) sourceDiagnostic(pc *placedComment, severity protocol.DiagnosticSeverity, related bool, enc exchange.Encoding) protocol.Diagnostic {
-	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: exchange.CodeReviewComment, Source: "lreview", Message: pc.in.Message, Data: threadData(pc, enc)}
+	d := protocol.Diagnostic{Range: pc.rng, Severity: severity, Code: features.CodeReviewComment, Source: "lreview", Message: pc.in.Message, Data: threadData(pc, enc)}
 	if pc.in.Outdated || pc.in.Applied {
 		d.Severity = protocol.DiagnosticSeverityHint
 	}
@@ -245,7 +245,7 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 	enc := s.enc
 	s.mu.Unlock()
 	severity := commentSeverity(settings.Comments.Severity)
-	silenced := slices.Contains(settings.Diagnostics.Disabled, exchange.CodeReviewComment)
+	silenced := slices.Contains(settings.Diagnostics.Disabled, features.CodeReviewComment)
 
 	visit := map[protocol.DocumentURI]bool{}
 	for u := range placed {

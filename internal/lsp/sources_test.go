@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -121,8 +122,8 @@ func TestSourceCommentsFromDisk(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	for _, d := range p.Diagnostics {
-		if d.Code != exchange.CodeReviewComment || d.Source != "lreview" {
-			t.Errorf("code %v source %q, want %s lreview", d.Code, d.Source, exchange.CodeReviewComment)
+		if d.Code != features.CodeReviewComment || d.Source != "lreview" {
+			t.Errorf("code %v source %q, want %s lreview", d.Code, d.Source, features.CodeReviewComment)
 		}
 		if len(d.RelatedInformation) != 1 || d.RelatedInformation[0].Location.URI != s.reviewURI {
 			t.Errorf("related: got %s, want the comment in the review", jsonOf(t, d.RelatedInformation))

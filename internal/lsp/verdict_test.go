@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanreview/lreview-lsp/internal/verdict"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
 // TestVerdictLensFinalized opens a finalized review (check-verdict's
@@ -28,7 +27,7 @@ func TestVerdictLensFinalized(t *testing.T) {
 	u := protocol.DocumentURI(uri.File(filepath.Join(t.TempDir(), "in.review.json")))
 	c.open(u, review)
 	want := "contract: n/a · correctness: warn · security: fail (c1) · test gap: fail (c2 dismissed: evidence stale, finalize again) · visual: n/a · verdict: Block"
-	d := diagOf(c.waitDiagnostics(u, 1), exchange.CodeVerdict)
+	d := diagOf(c.waitDiagnostics(u, 1), verdict.Code)
 	if d == nil || d.Message != want || d.Severity != protocol.DiagnosticSeverityError {
 		t.Fatalf("verdict: got %+v, want an error %q", d, want)
 	}
@@ -39,7 +38,7 @@ func TestVerdictLensFinalized(t *testing.T) {
 	dismissed := strings.Replace(review, `"id": "c1",`, `"id": "c1", "state": "dismissed",`, 1)
 	c.change(u, 2, nil, dismissed)
 	want = "contract: n/a · correctness: warn · security: fail (c1 dismissed: evidence stale, finalize again) · test gap: fail (c2 dismissed: evidence stale, finalize again) · visual: n/a · verdict: Hold"
-	d = diagOf(c.waitDiagnostics(u, 2), exchange.CodeVerdict)
+	d = diagOf(c.waitDiagnostics(u, 2), verdict.Code)
 	if d == nil || d.Message != want || d.Severity != protocol.DiagnosticSeverityWarning {
 		t.Fatalf("after the dismissal: got %+v, want a warning %q", d, want)
 	}

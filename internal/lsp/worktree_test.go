@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -108,7 +109,7 @@ func (s *wtSession) waitCodes(want ...string) []protocol.Diagnostic {
 		s.c.mu.Unlock()
 		var got []string
 		for _, d := range last {
-			if code, _ := d.Code.(string); code == exchange.CodeSourceChanged || code == exchange.CodeWorktreeDiffers || code == exchange.CodeSuggestionApplied {
+			if code, _ := d.Code.(string); code == features.CodeSourceChanged || code == features.CodeWorktreeDiffers || code == features.CodeSuggestionApplied {
 				got = append(got, code)
 			}
 		}
@@ -201,10 +202,10 @@ func TestWorktreeSourceChanged(t *testing.T) {
 	s := newWTSession(t, nil)
 	s.waitCodes()
 	s.rewrite(testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)"))
-	ds := s.waitCodes(exchange.CodeSourceChanged)
+	ds := s.waitCodes(features.CodeSourceChanged)
 	var d protocol.Diagnostic
 	for _, x := range ds {
-		if x.Code == exchange.CodeSourceChanged {
+		if x.Code == features.CodeSourceChanged {
 			d = x
 		}
 	}
@@ -220,9 +221,9 @@ func TestWorktreeSourceChanged(t *testing.T) {
 	}
 	// The tree is then plainly another revision: said once, on the patch.
 	s.rewrite("package api\n")
-	ds = s.waitCodes(exchange.CodeWorktreeDiffers)
+	ds = s.waitCodes(features.CodeWorktreeDiffers)
 	for _, x := range ds {
-		if x.Code == exchange.CodeWorktreeDiffers && !strings.Contains(x.Message, "0 of the 1 files") {
+		if x.Code == features.CodeWorktreeDiffers && !strings.Contains(x.Message, "0 of the 1 files") {
 			t.Errorf("worktree-differs: got %q, want it to name 0 of the 1 files", x.Message)
 		}
 	}
@@ -302,7 +303,7 @@ func TestWorktreeOff(t *testing.T) {
 		t.Errorf("implementation with workingTree false: got %v, want none", got)
 	}
 	for _, d := range s.c.waitDiagnostics(s.uri, 1) {
-		if d.Code == exchange.CodeWorktreeDiffers {
+		if d.Code == features.CodeWorktreeDiffers {
 			t.Errorf("workingTree false: got %s", d.Message)
 		}
 	}
@@ -401,7 +402,7 @@ func TestWorktreeSourceRootSetting(t *testing.T) {
 			u := protocol.DocumentURI(uri.File(elsewhere))
 			c.open(u, testreviews.WorktreeReview)
 			for _, d := range c.waitDiagnostics(u, 1) {
-				if d.Code == exchange.CodeWorktreeDiffers || d.Code == exchange.CodeSourceChanged {
+				if d.Code == features.CodeWorktreeDiffers || d.Code == features.CodeSourceChanged {
 					t.Errorf("got %s: %s", d.Code, d.Message)
 				}
 			}

@@ -92,7 +92,7 @@ export const EXTENSION_CODES = [
  * `dependency-change` is on a manifest's line that changes a dependency;
  * `check` prints none of them.
  */
-export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'branch-moved', 'suggestion-applied', 'dependency-change'] as const;
+export const EDITOR_ONLY_CODES = ['too-large', 'dismissed', 'source-changed', 'worktree-differs', 'review-comment', 'suggestion-applied', 'branch-moved', 'dependency-change'] as const;
 
 /** The part of the configuration this module reads; vscode.WorkspaceConfiguration satisfies it. */
 export interface ConfigReader {
