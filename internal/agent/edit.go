@@ -61,13 +61,9 @@ type target struct {
 	reply int
 }
 
-// ownTarget finds what id and reply name in r and checks that author
-// wrote it and that no person decided on its thread.
-func ownTarget(r *review, id string, reply int, author, verb string) (target, error) {
-	c, err := findComment(r, id)
-	if err != nil {
-		return target{}, err
-	}
+// ownTarget finds what reply names in comment c (id) and checks that
+// author wrote it and that no person decided on its thread.
+func ownTarget(c *exchange.Comment, id string, reply int, author, verb string) (target, error) {
 	t := target{c: c, node: c.Node, what: "comment " + id, reply: reply}
 	wrote := c.Author
 	switch {
@@ -119,16 +115,12 @@ func (s *server) editComment(ctx context.Context, req *mcp.CallToolRequest, in E
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, EditCommentOutput{}, argError("body", "expected the new text (Markdown), got an empty body; to remove a comment, use lreview_delete_comment")
 	}
-	release, err := s.queued(ctx, "file", in.File)
+	r, c, release, err := s.openComment(ctx, in.CommentRef)
 	if err != nil {
 		return nil, EditCommentOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, EditCommentOutput{}, err
-	}
-	t, err := ownTarget(r, in.ID, in.Reply, s.author(req), "edits")
+	t, err := ownTarget(c, in.ID, in.Reply, s.author(req), "edits")
 	if err != nil {
 		return nil, EditCommentOutput{}, err
 	}
@@ -160,16 +152,12 @@ func (s *server) editComment(ctx context.Context, req *mcp.CallToolRequest, in E
 }
 
 func (s *server) deleteComment(ctx context.Context, req *mcp.CallToolRequest, in DeleteCommentInput) (*mcp.CallToolResult, DeleteCommentOutput, error) {
-	release, err := s.queued(ctx, "file", in.File)
+	r, c, release, err := s.openComment(ctx, in.CommentRef)
 	if err != nil {
 		return nil, DeleteCommentOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, DeleteCommentOutput{}, err
-	}
-	t, err := ownTarget(r, in.ID, in.Reply, s.author(req), "removes")
+	t, err := ownTarget(c, in.ID, in.Reply, s.author(req), "removes")
 	if err != nil {
 		return nil, DeleteCommentOutput{}, err
 	}

@@ -87,15 +87,11 @@ type FinalizeOutput struct {
 func (s *server) agentName() string { return DefaultAuthor }
 
 func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in FinalizeInput) (*mcp.CallToolResult, FinalizeOutput, error) {
-	release, err := s.queued(ctx, "file", in.File)
+	r, release, err := s.openReview(ctx, in.File, true)
 	if err != nil {
 		return nil, FinalizeOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, FinalizeOutput{}, err
-	}
 	root := r.doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return nil, FinalizeOutput{}, argError("file", "%s is not a review object: fix it first (lreview_check)", r.name)

@@ -97,15 +97,11 @@ func (s *server) editNote(ctx context.Context, ref CohortRef, edit func(*diagram
 	if strings.TrimSpace(ref.Cohort) == "" || len(ref.Cohort) > diagram.MaxKey {
 		return CohortNoteOutput{}, argError("cohort", "expected the cohort's key (1 to %d bytes), as the cohorts list gives it", diagram.MaxKey)
 	}
-	release, err := s.queued(ctx, "file", ref.File)
+	r, release, err := s.openReview(ctx, ref.File, true)
 	if err != nil {
 		return CohortNoteOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", ref.File, true)
-	if err != nil {
-		return CohortNoteOutput{}, err
-	}
 	root := r.doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return CohortNoteOutput{}, argError("file", "%s is not a review object: fix it first (lreview_check)", r.name)

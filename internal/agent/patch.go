@@ -42,17 +42,11 @@ type FixOutput struct {
 }
 
 func (s *server) fix(ctx context.Context, _ *mcp.CallToolRequest, in FixInput) (*mcp.CallToolResult, FixOutput, error) {
-	if in.Write {
-		release, err := s.queued(ctx, "file", in.File)
-		if err != nil {
-			return nil, FixOutput{}, err
-		}
-		defer release()
-	}
-	r, err := s.readReview("file", in.File, true)
+	r, release, err := s.openReview(ctx, in.File, in.Write)
 	if err != nil {
 		return nil, FixOutput{}, err
 	}
+	defer release()
 	f, err := anchor.FixDocument(r.orig.Data)
 	if err != nil {
 		return nil, FixOutput{}, argError("file", "%s: %v", r.name, err)
@@ -131,17 +125,11 @@ func (s *server) rebase(ctx context.Context, _ *mcp.CallToolRequest, in RebaseIn
 	if err != nil {
 		return nil, RebaseOutput{}, err
 	}
-	if in.Write {
-		release, err := s.queued(ctx, "file", in.File)
-		if err != nil {
-			return nil, RebaseOutput{}, err
-		}
-		defer release()
-	}
-	r, err := s.readReview("file", in.File, true)
+	r, release, err := s.openReview(ctx, in.File, in.Write)
 	if err != nil {
 		return nil, RebaseOutput{}, err
 	}
+	defer release()
 	rb, err := anchor.RebaseDocument(r.doc, diff)
 	if de := (*anchor.DiffError)(nil); errors.As(err, &de) {
 		return nil, RebaseOutput{}, argError(diffMember(in.DiffFile), "%v", err)

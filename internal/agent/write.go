@@ -44,15 +44,11 @@ func (s *server) addComment(ctx context.Context, req *mcp.CallToolRequest, in Ad
 	if in.EndLine != 0 && in.StartLine == 0 {
 		return nil, Comment{}, argError("end_line", "end_line needs start_line")
 	}
-	release, err := s.queued(ctx, "file", in.File)
+	r, release, err := s.openReview(ctx, in.File, true)
 	if err != nil {
 		return nil, Comment{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, Comment{}, err
-	}
 	an := r.p.analysis()
 	place, err := placeComment(an.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
 	if err != nil {
@@ -157,19 +153,11 @@ func (s *server) reply(ctx context.Context, req *mcp.CallToolRequest, in ReplyIn
 	if strings.TrimSpace(in.Body) == "" {
 		return nil, ReplyOutput{}, argError("body", "expected the reply's text (Markdown), got an empty body")
 	}
-	release, err := s.queued(ctx, "file", in.File)
+	r, c, release, err := s.openComment(ctx, in.CommentRef)
 	if err != nil {
 		return nil, ReplyOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, ReplyOutput{}, err
-	}
-	c, err := findComment(r, in.ID)
-	if err != nil {
-		return nil, ReplyOutput{}, err
-	}
 	reply := Reply{Author: s.author(req), Body: in.Body, At: features.Stamp(s.now())}
 	edit, ok := features.ReplyBodyEdit(r.doc.Text, c, reply.Author, reply.Body, reply.At)
 	if !ok {
@@ -201,19 +189,11 @@ func (s *server) setState(ctx context.Context, _ *mcp.CallToolRequest, in SetSta
 	if err := validState("state", in.State); err != nil {
 		return nil, SetStateOutput{}, err
 	}
-	release, err := s.queued(ctx, "file", in.File)
+	r, c, release, err := s.openComment(ctx, in.CommentRef)
 	if err != nil {
 		return nil, SetStateOutput{}, err
 	}
 	defer release()
-	r, err := s.readReview("file", in.File, true)
-	if err != nil {
-		return nil, SetStateOutput{}, err
-	}
-	c, err := findComment(r, in.ID)
-	if err != nil {
-		return nil, SetStateOutput{}, err
-	}
 	out := SetStateOutput{File: r.name, ID: in.ID, From: c.StateNorm(), To: in.State}
 	if why := personsDecision(c); why != "" {
 		return nil, SetStateOutput{}, argError("state", "comment %s %s, and a person's decision stays as it is: do not act on it; reply to it (lreview_reply) if you disagree", in.ID, why)
