@@ -101,8 +101,8 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	}
 	r := &reviews[at]
 	doc := r.an.Doc
-	if len(doc.Syntax) > 0 {
-		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has syntax errors: fix them before replying", r.name))
+	if err := doc.SyntaxRefusal("reply in " + r.name); err != nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, err.Error())
 	}
 	ci := slices.IndexFunc(doc.Review.Comments, func(c *exchange.Comment) bool { return c.Name() == name })
 	if ci < 0 {
