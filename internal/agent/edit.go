@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
@@ -142,7 +141,7 @@ func (s *server) editComment(ctx context.Context, req *mcp.CallToolRequest, in E
 		if in.Reply > 0 {
 			keys = exchange.ReplyKeys
 		}
-		edit = exchange.SetMember(r.doc.Text, t.node, "body", jsontext.Quote(in.Body), anchor.KeyAfter(t.node, keys, "body"))
+		edit = exchange.SetMember(r.doc.Text, t.node, "body", jsontext.Quote(in.Body), exchange.KeyAfter(t.node, keys, "body"))
 	}
 	if _, err := s.apply(r, []exchange.Edit{edit}); err != nil {
 		return nil, EditCommentOutput{}, err

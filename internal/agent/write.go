@@ -54,12 +54,12 @@ func (s *server) addComment(ctx context.Context, req *mcp.CallToolRequest, in Ad
 	if err != nil {
 		return nil, Comment{}, err
 	}
-	nc := features.NewComment{
-		ID: features.FreshID(r.doc), Author: s.author(req), Path: place.Path(), Side: side,
+	nc := exchange.NewComment{
+		ID: features.FreshID(r.doc), Author: s.author(req), Path: place.Path(), Side: side.String(),
 		Start: place.Start, End: place.End, Body: in.Body,
 		Snippet: anchor.SnippetOf(an.Index.Patch, place.File, place.Lines()), At: features.Stamp(s.now()),
 	}
-	edit, ok := features.NewCommentEdit(r.doc, nc)
+	edit, ok := exchange.NewCommentEdit(r.doc, nc)
 	if !ok {
 		return nil, Comment{}, argError("file", "%s: its comments member is not an array: fix it first (lreview_check)", r.name)
 	}
@@ -159,7 +159,7 @@ func (s *server) reply(ctx context.Context, req *mcp.CallToolRequest, in ReplyIn
 	}
 	defer release()
 	reply := Reply{Author: s.author(req), Body: in.Body, At: features.Stamp(s.now())}
-	edit, ok := features.ReplyBodyEdit(r.doc.Text, c, reply.Author, reply.Body, reply.At)
+	edit, ok := exchange.ReplyEdit(r.doc.Text, c, reply.Author, reply.Body, reply.At)
 	if !ok {
 		return nil, ReplyOutput{}, argError("id", "comment %s: its replies member is not an array: fix it first (lreview_check)", in.ID)
 	}
@@ -201,7 +201,7 @@ func (s *server) setState(ctx context.Context, _ *mcp.CallToolRequest, in SetSta
 	if out.From == in.State {
 		return textResult(fmt.Sprintf("%s is already %s in %s; nothing written", in.ID, in.State, r.name)), out, nil
 	}
-	if _, err := s.apply(r, []exchange.Edit{anchor.SetStateEdit(r.doc.Text, c, in.State)}); err != nil {
+	if _, err := s.apply(r, []exchange.Edit{exchange.SetStateEdit(r.doc.Text, c, in.State)}); err != nil {
 		return nil, SetStateOutput{}, err
 	}
 	out.Changed = true

@@ -375,25 +375,8 @@ func (rv *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 // key order when it is absent.
 func (rv *resolver) stateFix(c *exchange.Comment, state, title string) exchange.Fix {
 	return exchange.Fix{Title: title, Edits: []exchange.Edit{
-		SetStateEdit(rv.src, c, state),
+		exchange.SetStateEdit(rv.src, c, state),
 	}}
-}
-
-// KeyAfter names the member after which a new member called name goes,
-// so that known members keep the spec's order (keys: exchange.ReviewKeys
-// or CommentKeys): the last present member that precedes it in keys, or
-// "^" (first) when none does. Every insertion of this package uses it.
-func KeyAfter(obj *exchange.Node, keys []string, name string) string {
-	after := "^"
-	for _, k := range keys {
-		if k == name {
-			break
-		}
-		if obj.Member(k) != nil {
-			after = k
-		}
-	}
-	return after
 }
 
 func (rv *resolver) lineRelated(r *Resolution) []exchange.Related {

@@ -87,7 +87,7 @@ func Rebase(doc *exchange.Document, newPatch []string) (edits []exchange.Edit, m
 	}
 	switch {
 	case patch == nil:
-		edits = append(edits, exchange.InsertMember(src, root, "patch", value, KeyAfter(root, exchange.ReviewKeys, "patch")))
+		edits = append(edits, exchange.InsertMember(src, root, "patch", value, exchange.KeyAfter(root, exchange.ReviewKeys, "patch")))
 	case src.String(patch.Start, patch.End) != value:
 		edits = append(edits, exchange.ReplaceValue(patch, value))
 	}
@@ -196,7 +196,7 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 	}
 	if newState != state {
 		obj := c.Node
-		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), KeyAfter(obj, exchange.CommentKeys, "state")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), exchange.KeyAfter(obj, exchange.CommentKeys, "state")))
 	}
 	m.Unchanged = len(edits) == 0
 	return m, edits
@@ -239,17 +239,17 @@ func (rb *rebaser) placeEdits(c *exchange.Comment, side Side, sideOK bool, found
 		edits = append(edits, exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name)))
 	}
 	if !sideOK || found.side != side {
-		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), KeyAfter(obj, exchange.CommentKeys, "side")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "side", strconv.Quote(found.side.String()), exchange.KeyAfter(obj, exchange.CommentKeys, "side")))
 	}
 	if v, ok := c.Member("start_line").Int(rb.src); !ok || v != found.start {
-		edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), KeyAfter(obj, exchange.CommentKeys, "start_line")))
+		edits = append(edits, exchange.SetMember(rb.src, obj, "start_line", strconv.Itoa(found.start), exchange.KeyAfter(obj, exchange.CommentKeys, "start_line")))
 	}
 	if n := c.Member("end_line"); n != nil {
 		if v, ok := n.Int(rb.src); !ok || v != found.end {
 			edits = append(edits, exchange.ReplaceValue(n, strconv.Itoa(found.end)))
 		}
 	} else if found.end != found.start {
-		edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), KeyAfter(obj, exchange.CommentKeys, "end_line")))
+		edits = append(edits, exchange.InsertMember(rb.src, obj, "end_line", strconv.Itoa(found.end), exchange.KeyAfter(obj, exchange.CommentKeys, "end_line")))
 	}
 	return edits
 }

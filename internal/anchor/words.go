@@ -5,8 +5,6 @@ import (
 	"strconv"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
-
-	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The helpers the engine's fixes and messages share with the editor
@@ -21,12 +19,6 @@ func CommentAt(doc *exchange.Document, offset int) *exchange.Comment {
 		return cs[i]
 	}
 	return nil
-}
-
-// SetStateEdit sets c's state, inserting the member in the spec's key
-// order when it is absent.
-func SetStateEdit(src exchange.Text, c *exchange.Comment, state string) exchange.Edit {
-	return exchange.SetMember(src, c.Node, "state", jsontext.Quote(state), KeyAfter(c.Node, exchange.CommentKeys, "state"))
 }
 
 // Plural counts n things in words: "1 comment", "3 comments". Every count

@@ -2,9 +2,10 @@
 // *.review.json file into a JSON tree that keeps every value's byte range
 // (Node), decodes the review from it with the spec's tolerance rules
 // (Document, Review, Patch, Comment), checks it (Check, CheckIncremental:
-// Diagnostic, with their codes in Codes), converts byte offsets to editor
-// positions (Mapper, Cursor) and writes edits that keep the person's
-// formatting (Edit, Format).
+// Diagnostic, with the format's codes in Codes), converts byte offsets to
+// editor positions (Mapper, Cursor) and builds every edit of a review,
+// keeping the person's formatting (Edit, edit.go: members, a state, a
+// reply, a new comment; Format).
 //
 // A Document never changes once parsed. ParseEdited and parseIncremental
 // read a later version of a document from an earlier one, sharing what

@@ -2,6 +2,8 @@ package exchange
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
@@ -128,3 +130,231 @@ func RemoveElement(arr, e *Node) Edit {
 	}
 	return Edit{Start: e.Start, End: e.End}
 }
+
+// The edits of a review's own objects: a state set, a reply or a comment
+// added. Like every change the project makes they are minimal: a value
+// replaced or an object inserted, never an object rewritten, so that a
+// person's layout and unknown members survive.
+//
+// New text is laid out like the text around it: a new comment copies the
+// first existing comment's layout, a new reply the last existing reply's;
+// without a model, a multi-line object gets multi-line members one
+// indentation step deeper, and a one-line object stays on one line. Line
+// breaks are the document's own (CRLF stays CRLF).
+
+// KeyAfter names the member after which a new member called name goes,
+// so that known members keep the spec's order (keys: ReviewKeys or
+// CommentKeys): the last present member that precedes it in keys, or "^"
+// (first) when none does. Every insertion of a known member the engine,
+// the features and the agent make uses it.
+func KeyAfter(obj *Node, keys []string, name string) string {
+	after := "^"
+	for _, k := range keys {
+		if k == name {
+			break
+		}
+		if obj.Member(k) != nil {
+			after = k
+		}
+	}
+	return after
+}
+
+// SetStateEdit sets c's state, inserting the member in the spec's key
+// order when it is absent.
+func SetStateEdit(src Text, c *Comment, state string) Edit {
+	return SetMember(src, c.Node, "state", jsontext.Quote(state), KeyAfter(c.Node, CommentKeys, "state"))
+}
+
+// ReplyEdit returns the edit that appends the reply {author, body, at}
+// to c's replies, creating the member (last of the known members, as the
+// spec orders them) when it is absent. An editor leaves body empty for
+// the person to type; an agent replies with its text. ok is false when
+// `replies` is not an array: that is a schema error to fix first.
+func ReplyEdit(src Text, c *Comment, author, body, at string) (Edit, bool) {
+	members := []MemberText{{"author", jsontext.Quote(author)}, {"body", jsontext.Quote(body)}, {"at", jsontext.Quote(at)}}
+	obj := c.Node
+	outer := LayoutOf(src, obj)
+	inner := outer.Nested()
+	rs := obj.Member("replies")
+	switch {
+	case rs == nil:
+		return InsertMember(src, obj, "replies", outer.array(inner.Render(members)), KeyAfter(obj, CommentKeys, "replies")), true
+	case rs.Kind != KindArray || !rs.Closed:
+		return Edit{}, false
+	case len(rs.Elems()) == 0:
+		return ReplaceValue(rs, outer.array(inner.Render(members))), true
+	}
+	last := rs.Elems()[len(rs.Elems())-1]
+	if last.Kind == KindObject && len(last.Members()) > 0 {
+		inner = LayoutOf(src, last)
+	} else if e := rs.Elems()[0]; e.Kind == KindObject && len(e.Members()) > 0 {
+		inner = LayoutOf(src, e)
+	}
+	return appendElementEdit(src, rs, inner.Render(members)), true
+}
+
+// NewComment is a comment to add. Body is empty when an editor adds it
+// (the person types it next).
+type NewComment struct {
+	ID, Author, Path string
+	Side             string // RIGHT or LEFT
+	Start, End       int
+	Body             string
+	Snippet, At      string
+}
+
+// members lists the new comment's members in the spec's key order. The
+// state is written although active is the default: the spec's example
+// writes it, and the LLM reading the review back should not have to know
+// defaults. An empty snippet is left out (the spec recomputes it).
+func (nc NewComment) members() []MemberText {
+	ms := []MemberText{
+		{"id", jsontext.Quote(nc.ID)},
+		{"author", jsontext.Quote(nc.Author)},
+		{"path", jsontext.Quote(nc.Path)},
+		{"side", jsontext.Quote(nc.Side)},
+		{"start_line", strconv.Itoa(nc.Start)},
+	}
+	if nc.End != nc.Start {
+		ms = append(ms, MemberText{"end_line", strconv.Itoa(nc.End)})
+	}
+	ms = append(ms, MemberText{"body", jsontext.Quote(nc.Body)}, MemberText{"state", jsontext.Quote(StateActive)})
+	if nc.Snippet != "" {
+		ms = append(ms, MemberText{"snippet", jsontext.Quote(nc.Snippet)})
+	}
+	return append(ms, MemberText{"at", jsontext.Quote(nc.At)})
+}
+
+// NewCommentEdit returns the edit that appends nc to the document's
+// comments (creating the member when it is absent). ok is false when
+// `comments` is not an array.
+func NewCommentEdit(doc *Document, nc NewComment) (Edit, bool) {
+	src, root := doc.Text, doc.Review.Node
+	if root == nil {
+		return Edit{}, false
+	}
+	members := nc.members()
+	outer := LayoutOf(src, root)
+	inner := outer.Nested()
+	cs := root.Member("comments")
+	switch {
+	case cs == nil:
+		return InsertMember(src, root, "comments", outer.array(inner.Render(members)), KeyAfter(root, ReviewKeys, "comments")), true
+	case cs.Kind != KindArray || !cs.Closed:
+		return Edit{}, false
+	case len(cs.Elems()) == 0:
+		return ReplaceValue(cs, outer.array(inner.Render(members))), true
+	}
+	if first := cs.Elems()[0]; first.Kind == KindObject && len(first.Members()) > 0 {
+		inner = LayoutOf(src, first)
+	}
+	return appendElementEdit(src, cs, inner.Render(members)), true
+}
+
+// MemberText is one member of an object to write: its name and its JSON text.
+type MemberText struct{ Name, Value string }
+
+// Layout is how an object's members are laid out.
+type Layout struct {
+	nl        string
+	multiline bool
+	// indent is the members' indentation and close the closing brace's
+	// (multi-line); pad is the space inside the braces (one-line).
+	indent, close, pad string
+}
+
+// LayoutOf reads obj's layout from the source.
+func LayoutOf(src Text, obj *Node) Layout {
+	st := Layout{nl: Newline(src)}
+	open := LineIndent(src, obj.Start)
+	if len(obj.Members()) == 0 {
+		return st
+	}
+	first := obj.Members()[0]
+	if !hasNewline(src.Slice(obj.Start+1, first.KeyStart())) {
+		if first.KeyStart() > obj.Start+1 && src.Byte(obj.Start+1) == ' ' {
+			st.pad = " "
+		}
+		return st
+	}
+	st.multiline = true
+	st.indent = LineIndent(src, first.KeyStart())
+	st.close = open
+	if end := obj.End - 1; obj.Closed && hasNewline(src.Slice(obj.Members()[len(obj.Members())-1].End, end)) {
+		st.close = LineIndent(src, end)
+	}
+	return st
+}
+
+// Nested is the style of an object written as a member value of one laid
+// out in st: one indentation step deeper (the step st itself uses, or two
+// spaces), or on one line like st.
+func (st Layout) Nested() Layout {
+	if !st.multiline {
+		return Layout{nl: st.nl, pad: st.pad}
+	}
+	unit := st.unit()
+	// The value's array sits at st.indent; its elements one step deeper,
+	// their members two.
+	return Layout{nl: st.nl, multiline: true, indent: st.indent + unit + unit, close: st.indent + unit}
+}
+
+// unit is the indentation step of a multi-line style: what its members'
+// indentation adds to its closing brace's, or two spaces when that is
+// nothing or not a step.
+func (st Layout) unit() string {
+	if !strings.HasPrefix(st.indent, st.close) || len(st.indent) == len(st.close) {
+		return "  "
+	}
+	return st.indent[len(st.close):]
+}
+
+// array writes a one-element array holding elem (laid out by Nested())
+// as the value of a member of an object in st.
+func (st Layout) array(elem string) string {
+	if !st.multiline {
+		return "[" + elem + "]"
+	}
+	return "[" + st.nl + st.indent + st.unit() + elem + st.nl + st.indent + "]"
+}
+
+// Render writes an object with members in style st.
+func (st Layout) Render(ms []MemberText) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, m := range ms {
+		switch {
+		case st.multiline && i > 0:
+			b.WriteString("," + st.nl + st.indent)
+		case st.multiline:
+			b.WriteString(st.nl + st.indent)
+		case i > 0:
+			b.WriteString(", ")
+		default:
+			b.WriteString(st.pad)
+		}
+		b.WriteString(jsontext.Quote(m.Name) + ": " + m.Value)
+	}
+	if st.multiline {
+		b.WriteString(st.nl + st.close)
+	} else {
+		b.WriteString(st.pad)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// appendElementEdit returns the edit that adds text after arr's last element,
+// on a line of its own indented like the first element when the array is
+// laid out one element per line.
+func appendElementEdit(src Text, arr *Node, text string) Edit {
+	first, last := arr.Elems()[0], arr.Elems()[len(arr.Elems())-1]
+	sep := ", "
+	if hasNewline(src.Slice(arr.Start+1, first.Start)) {
+		sep = "," + Newline(src) + LineIndent(src, first.Start)
+	}
+	return Edit{Start: last.End, End: last.End, NewText: sep + text}
+}
+
+func hasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }

@@ -180,11 +180,11 @@ func appliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts A
 		d := appliedDiagnostic(c, ap)
 		out = append(out, Action{
 			Title:     fmt.Sprintf("Dismiss %s: its suggestion is applied", ap.Name),
-			Edits:     []exchange.Edit{anchor.SetStateEdit(doc.Text, c, exchange.StateDismissed)},
+			Edits:     []exchange.Edit{exchange.SetStateEdit(doc.Text, c, exchange.StateDismissed)},
 			Resolves:  &d,
 			Preferred: true,
 		})
-		if e, ok := ReplyBodyEdit(doc.Text, c, opts.author(), AppliedReply, Stamp(opts.Now)); ok {
+		if e, ok := exchange.ReplyEdit(doc.Text, c, opts.author(), AppliedReply, Stamp(opts.Now)); ok {
 			out = append(out, Action{Title: fmt.Sprintf("Reply “%s” to %s", AppliedReply, ap.Name), Edits: []exchange.Edit{e}, Resolves: &d})
 		}
 	}

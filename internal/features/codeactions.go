@@ -10,8 +10,6 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
-
-	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // The editing actions: what a person does to a review from their editor
@@ -21,13 +19,8 @@ import (
 // the language server only converts their edits, and like every change the
 // project makes they are minimal edits: a state value replaced, a reply or
 // a comment inserted, never an object rewritten, so that a person's layout
-// and unknown members survive.
-//
-// New text is laid out like the text around it: a new comment copies the
-// first existing comment's layout, a new reply the last existing reply's;
-// without a model, a multi-line object gets multi-line members one
-// indentation step deeper, and a one-line object stays on one line. Line
-// breaks are the document's own (CRLF stays CRLF).
+// and unknown members survive. The edits themselves are built where every
+// review edit is, in internal/exchange (edit.go); these choose which.
 
 // DefaultAuthor signs new comments and replies when the user set no
 // lreview.author. Not "you": the review goes back to an LLM, which would
@@ -103,14 +96,14 @@ func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions)
 	}
 	switch c.StateNorm() {
 	case exchange.StateDismissed:
-		add("Restore "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
+		add("Restore "+name, exchange.SetStateEdit(src, c, exchange.StateActive))
 	case exchange.StateOrphaned, exchange.StateStale:
-		add("Reactivate "+name, anchor.SetStateEdit(src, c, exchange.StateActive))
-		add("Dismiss "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
+		add("Reactivate "+name, exchange.SetStateEdit(src, c, exchange.StateActive))
+		add("Dismiss "+name, exchange.SetStateEdit(src, c, exchange.StateDismissed))
 	default:
-		add("Dismiss "+name, anchor.SetStateEdit(src, c, exchange.StateDismissed))
+		add("Dismiss "+name, exchange.SetStateEdit(src, c, exchange.StateDismissed))
 	}
-	if e, ok := ReplyEdit(src, c, opts.author(), Stamp(opts.Now)); ok {
+	if e, ok := exchange.ReplyEdit(src, c, opts.author(), "", Stamp(opts.Now)); ok {
 		add("Reply to "+name, e)
 		out[len(out)-1] = withBodyCursor(out[len(out)-1], BodyCursor{Comment: name, Reply: len(c.Replies)})
 	}
@@ -202,98 +195,6 @@ func reanchorAction(a *anchor.Analysis, c *exchange.Comment) (Action, bool) {
 	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(a, c, exchange.CodeStaleAnchor)}, true
 }
 
-// ReplyEdit returns the edit that appends the reply {author, "", at} to
-// c's replies, creating the member (last of the known members, as the
-// spec orders them) when it is absent. ok is false when `replies` is not
-// an array: that is a schema error to fix first.
-func ReplyEdit(src exchange.Text, c *exchange.Comment, author, at string) (exchange.Edit, bool) {
-	return ReplyBodyEdit(src, c, author, "", at)
-}
-
-// ReplyBodyEdit is ReplyEdit with the reply's body written: an agent
-// replies with its text, where an editor leaves the body for the person
-// to type.
-func ReplyBodyEdit(src exchange.Text, c *exchange.Comment, author, body, at string) (exchange.Edit, bool) {
-	members := []jsonMember{{"author", jsontext.Quote(author)}, {"body", jsontext.Quote(body)}, {"at", jsontext.Quote(at)}}
-	obj := c.Node
-	outer := layoutOf(src, obj)
-	inner := outer.nested()
-	rs := obj.Member("replies")
-	switch {
-	case rs == nil:
-		return exchange.InsertMember(src, obj, "replies", outer.array(inner.render(members)), anchor.KeyAfter(obj, exchange.CommentKeys, "replies")), true
-	case rs.Kind != exchange.KindArray || !rs.Closed:
-		return exchange.Edit{}, false
-	case len(rs.Elems()) == 0:
-		return exchange.ReplaceValue(rs, outer.array(inner.render(members))), true
-	}
-	last := rs.Elems()[len(rs.Elems())-1]
-	if last.Kind == exchange.KindObject && len(last.Members()) > 0 {
-		inner = layoutOf(src, last)
-	} else if e := rs.Elems()[0]; e.Kind == exchange.KindObject && len(e.Members()) > 0 {
-		inner = layoutOf(src, e)
-	}
-	return appendElementEdit(src, rs, inner.render(members)), true
-}
-
-// NewComment is a comment to add. Body is empty when an editor adds it
-// (the person types it next).
-type NewComment struct {
-	ID, Author, Path string
-	Side             anchor.Side
-	Start, End       int
-	Body             string
-	Snippet, At      string
-}
-
-// members lists the new comment's members in the spec's key order. The
-// state is written although active is the default: the spec's example
-// writes it, and the LLM reading the review back should not have to know
-// defaults. An empty snippet is left out (the spec recomputes it).
-func (nc NewComment) members() []jsonMember {
-	ms := []jsonMember{
-		{"id", jsontext.Quote(nc.ID)},
-		{"author", jsontext.Quote(nc.Author)},
-		{"path", jsontext.Quote(nc.Path)},
-		{"side", jsontext.Quote(nc.Side.String())},
-		{"start_line", strconv.Itoa(nc.Start)},
-	}
-	if nc.End != nc.Start {
-		ms = append(ms, jsonMember{"end_line", strconv.Itoa(nc.End)})
-	}
-	ms = append(ms, jsonMember{"body", jsontext.Quote(nc.Body)}, jsonMember{"state", jsontext.Quote(exchange.StateActive)})
-	if nc.Snippet != "" {
-		ms = append(ms, jsonMember{"snippet", jsontext.Quote(nc.Snippet)})
-	}
-	return append(ms, jsonMember{"at", jsontext.Quote(nc.At)})
-}
-
-// NewCommentEdit returns the edit that appends nc to the document's
-// comments (creating the member when it is absent). ok is false when
-// `comments` is not an array.
-func NewCommentEdit(doc *exchange.Document, nc NewComment) (exchange.Edit, bool) {
-	src, root := doc.Text, doc.Review.Node
-	if root == nil {
-		return exchange.Edit{}, false
-	}
-	members := nc.members()
-	outer := layoutOf(src, root)
-	inner := outer.nested()
-	cs := root.Member("comments")
-	switch {
-	case cs == nil:
-		return exchange.InsertMember(src, root, "comments", outer.array(inner.render(members)), anchor.KeyAfter(root, exchange.ReviewKeys, "comments")), true
-	case cs.Kind != exchange.KindArray || !cs.Closed:
-		return exchange.Edit{}, false
-	case len(cs.Elems()) == 0:
-		return exchange.ReplaceValue(cs, outer.array(inner.render(members))), true
-	}
-	if first := cs.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
-		inner = layoutOf(src, first)
-	}
-	return appendElementEdit(src, cs, inner.render(members)), true
-}
-
 // FreshID returns an id for a new comment: "c" and one more than the
 // highest cN in use. Not the lowest free number: a gap is usually a
 // deleted comment, and reusing its id would confuse a reader who still
@@ -372,123 +273,16 @@ func newCommentActions(a *anchor.Analysis, start, end int, opts ActionOptions) [
 				anchored = append(anchored, l)
 			}
 		}
-		nc := NewComment{
-			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s,
+		nc := exchange.NewComment{
+			ID: FreshID(doc), Author: opts.author(), Path: path, Side: s.String(),
 			Start: from.Number(s), End: to.Number(s), Snippet: anchor.SnippetOf(ix.Patch, f, anchored), At: at,
 		}
-		if e, ok := NewCommentEdit(doc, nc); ok {
+		if e, ok := exchange.NewCommentEdit(doc, nc); ok {
 			out = append(out, withBodyCursor(Action{Title: "Comment on " + anchor.LineSpan(s, nc.Start, nc.End), Edits: []exchange.Edit{e}}, BodyCursor{Comment: nc.ID, Reply: -1}))
 		}
 	}
 	return out
 }
-
-// jsonMember is one member of an object to write: its name and its JSON text.
-type jsonMember struct{ name, value string }
-
-// objectLayout is how an object's members are laid out.
-type objectLayout struct {
-	nl        string
-	multiline bool
-	// indent is the members' indentation and close the closing brace's
-	// (multi-line); pad is the space inside the braces (one-line).
-	indent, close, pad string
-}
-
-// layoutOf reads obj's layout from the source.
-func layoutOf(src exchange.Text, obj *exchange.Node) objectLayout {
-	st := objectLayout{nl: exchange.Newline(src)}
-	open := exchange.LineIndent(src, obj.Start)
-	if len(obj.Members()) == 0 {
-		return st
-	}
-	first := obj.Members()[0]
-	if !hasNewline(src.Slice(obj.Start+1, first.KeyStart())) {
-		if first.KeyStart() > obj.Start+1 && src.Byte(obj.Start+1) == ' ' {
-			st.pad = " "
-		}
-		return st
-	}
-	st.multiline = true
-	st.indent = exchange.LineIndent(src, first.KeyStart())
-	st.close = open
-	if end := obj.End - 1; obj.Closed && hasNewline(src.Slice(obj.Members()[len(obj.Members())-1].End, end)) {
-		st.close = exchange.LineIndent(src, end)
-	}
-	return st
-}
-
-// nested is the style of an object written as a member value of one laid
-// out in st: one indentation step deeper (the step st itself uses, or two
-// spaces), or on one line like st.
-func (st objectLayout) nested() objectLayout {
-	if !st.multiline {
-		return objectLayout{nl: st.nl, pad: st.pad}
-	}
-	unit := st.unit()
-	// The value's array sits at st.indent; its elements one step deeper,
-	// their members two.
-	return objectLayout{nl: st.nl, multiline: true, indent: st.indent + unit + unit, close: st.indent + unit}
-}
-
-// unit is the indentation step of a multi-line style: what its members'
-// indentation adds to its closing brace's, or two spaces when that is
-// nothing or not a step.
-func (st objectLayout) unit() string {
-	if !strings.HasPrefix(st.indent, st.close) || len(st.indent) == len(st.close) {
-		return "  "
-	}
-	return st.indent[len(st.close):]
-}
-
-// array writes a one-element array holding elem (laid out by nested())
-// as the value of a member of an object in st.
-func (st objectLayout) array(elem string) string {
-	if !st.multiline {
-		return "[" + elem + "]"
-	}
-	return "[" + st.nl + st.indent + st.unit() + elem + st.nl + st.indent + "]"
-}
-
-// render writes an object with members in style st.
-func (st objectLayout) render(ms []jsonMember) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, m := range ms {
-		switch {
-		case st.multiline && i > 0:
-			b.WriteString("," + st.nl + st.indent)
-		case st.multiline:
-			b.WriteString(st.nl + st.indent)
-		case i > 0:
-			b.WriteString(", ")
-		default:
-			b.WriteString(st.pad)
-		}
-		b.WriteString(jsontext.Quote(m.name) + ": " + m.value)
-	}
-	if st.multiline {
-		b.WriteString(st.nl + st.close)
-	} else {
-		b.WriteString(st.pad)
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-// appendElementEdit returns the edit that adds text after arr's last element,
-// on a line of its own indented like the first element when the array is
-// laid out one element per line.
-func appendElementEdit(src exchange.Text, arr *exchange.Node, text string) exchange.Edit {
-	first, last := arr.Elems()[0], arr.Elems()[len(arr.Elems())-1]
-	sep := ", "
-	if hasNewline(src.Slice(arr.Start+1, first.Start)) {
-		sep = "," + exchange.Newline(src) + exchange.LineIndent(src, first.Start)
-	}
-	return exchange.Edit{Start: last.End, End: last.End, NewText: sep + text}
-}
-
-func hasNewline(b []byte) bool { return strings.ContainsAny(string(b), "\r\n") }
 
 // FixAllTitle names the source.fixAll action after what it applies.
 func FixAllTitle(applied []anchor.Applied) string {

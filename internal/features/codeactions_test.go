@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 
 	"github.com/leanreview/lreview-lsp/internal/jsontext"
@@ -175,7 +174,7 @@ func TestReplyEdit(t *testing.T) {
 			if len(doc.Syntax) > 0 || len(doc.Review.Comments) != 1 {
 				t.Fatalf("bad test document: %v", doc.Syntax)
 			}
-			e, ok := ReplyEdit(doc.Text, doc.Review.Comments[0], DefaultAuthor, fixedAt)
+			e, ok := exchange.ReplyEdit(doc.Text, doc.Review.Comments[0], DefaultAuthor, "", fixedAt)
 			if tt.want == "" {
 				if ok {
 					t.Errorf("got edit %+v, want none", e)
@@ -196,7 +195,7 @@ func TestReplyEdit(t *testing.T) {
 func TestReplyEditCRLF(t *testing.T) {
 	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": [],\n  \"comments\": [\n    {\n      \"id\": \"c1\",\n      \"body\": \"b\"\n    }\n  ]\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := ReplyEdit(doc.Text, doc.Review.Comments[0], "ana", fixedAt)
+	e, ok := exchange.ReplyEdit(doc.Text, doc.Review.Comments[0], "ana", "", fixedAt)
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}
@@ -208,7 +207,7 @@ func TestReplyEditCRLF(t *testing.T) {
 }
 
 func TestNewCommentEdit(t *testing.T) {
-	nc := NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: anchor.Right, Start: 2, End: 2, Snippet: "var x = 2", At: fixedAt}
+	nc := exchange.NewComment{ID: "c2", Author: "ana", Path: "a.go", Side: "RIGHT", Start: 2, End: 2, Snippet: "var x = 2", At: fixedAt}
 	const members = `"id": "c2", "author": "ana", "path": "a.go", "side": "RIGHT", "start_line": 2, "body": "", "state": "active", "snippet": "var x = 2", "at": "` + fixedAt + `"`
 	multi := func(indent, close string) string {
 		return "{\n" + indent + strings.ReplaceAll(members, `, "`, ",\n"+indent+`"`) + "\n" + close + "}"
@@ -216,7 +215,7 @@ func TestNewCommentEdit(t *testing.T) {
 	tests := []struct {
 		name      string
 		src, want string
-		nc        NewComment
+		nc        exchange.NewComment
 	}{
 		{
 			name: "after a multi-line comment, copying its layout",
@@ -247,7 +246,7 @@ func TestNewCommentEdit(t *testing.T) {
 		{
 			name: "a range without a snippet",
 			src:  "{\"leanreview_review\": 1, \"patch\": " + smallPatch + ", \"comments\": []}",
-			nc:   NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Left, Start: 1, End: 2, At: fixedAt},
+			nc:   exchange.NewComment{ID: "c1", Author: "user", Path: "a.go", Side: "LEFT", Start: 1, End: 2, At: fixedAt},
 			want: "{\"leanreview_review\": 1, \"patch\": " + smallPatch + `, "comments": [{"id": "c1", "author": "user", "path": "a.go", "side": "LEFT", "start_line": 1, "end_line": 2, "body": "", "state": "active", "at": "` + fixedAt + `"}]}`,
 		},
 		{
@@ -265,7 +264,7 @@ func TestNewCommentEdit(t *testing.T) {
 			if tt.nc.ID != "" {
 				c = tt.nc
 			}
-			e, ok := NewCommentEdit(doc, c)
+			e, ok := exchange.NewCommentEdit(doc, c)
 			if tt.want == "" {
 				if ok {
 					t.Errorf("got edit %+v, want none", e)
@@ -293,7 +292,7 @@ func TestNewCommentEdit(t *testing.T) {
 func TestNewCommentEditCRLF(t *testing.T) {
 	src := strings.ReplaceAll("{\n  \"leanreview_review\": 1,\n  \"patch\": "+smallPatch+",\n  \"comments\": []\n}\n", "\n", "\r\n")
 	doc := exchange.Parse([]byte(src))
-	e, ok := NewCommentEdit(doc, NewComment{ID: "c1", Author: "user", Path: "a.go", Side: anchor.Right, Start: 1, End: 1, Snippet: "package a", At: fixedAt})
+	e, ok := exchange.NewCommentEdit(doc, exchange.NewComment{ID: "c1", Author: "user", Path: "a.go", Side: "RIGHT", Start: 1, End: 1, Snippet: "package a", At: fixedAt})
 	if !ok {
 		t.Fatal("got no edit, want one")
 	}

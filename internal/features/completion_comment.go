@@ -55,28 +55,28 @@ func newCommentItem(a *anchor.Analysis, c completionContext) Item {
 	doc := a.Doc
 	id := FreshID(doc)
 	path, side, line := firstPlace(a)
-	st := layoutOf(doc.Text, doc.Root).nested()
+	st := exchange.LayoutOf(doc.Text, doc.Root).Nested()
 	if len(c.obj.Elems()) > 0 {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
-			st = layoutOf(doc.Text, first)
+			st = exchange.LayoutOf(doc.Text, first)
 		}
 	}
-	plain := []jsonMember{
-		{"id", jsontext.Quote(id)},
-		{"path", jsontext.Quote(path)},
-		{"side", jsontext.Quote(side.String())},
-		{"start_line", strconv.Itoa(line)},
-		{"body", `""`},
+	plain := []exchange.MemberText{
+		{Name: "id", Value: jsontext.Quote(id)},
+		{Name: "path", Value: jsontext.Quote(path)},
+		{Name: "side", Value: jsontext.Quote(side.String())},
+		{Name: "start_line", Value: strconv.Itoa(line)},
+		{Name: "body", Value: `""`},
 	}
-	snip := []jsonMember{
-		{"id", `"${1:` + snippetText(strings.Trim(jsontext.Quote(id), `"`)) + `}"`},
-		{"path", `"${2:` + snippetText(strings.Trim(jsontext.Quote(path), `"`)) + `}"`},
+	snip := []exchange.MemberText{
+		{Name: "id", Value: `"${1:` + snippetText(strings.Trim(jsontext.Quote(id), `"`)) + `}"`},
+		{Name: "path", Value: `"${2:` + snippetText(strings.Trim(jsontext.Quote(path), `"`)) + `}"`},
 		// A placeholder, not a choice: Neovim's snippets leave a choice
 		// empty until one is picked, and an empty side breaks the review.
 		// The side's own completion offers both values.
-		{"side", `"${3:` + side.String() + `}"`},
-		{"start_line", "${4:" + strconv.Itoa(line) + "}"},
-		{"body", `"$0"`},
+		{Name: "side", Value: `"${3:` + side.String() + `}"`},
+		{Name: "start_line", Value: "${4:" + strconv.Itoa(line) + "}"},
+		{Name: "body", Value: `"$0"`},
 	}
 	tail := ""
 	if c.trail {
@@ -87,11 +87,11 @@ func newCommentItem(a *anchor.Analysis, c completionContext) Item {
 		Kind:   ItemComment,
 		Detail: "id, path, side, start_line, body",
 		Doc:    "A new review comment with the members the format requires, anchored on " + code(path) + " " + side.String() + " " + strconv.Itoa(line) + ".",
-		Text:   st.render(plain) + tail,
+		Text:   st.Render(plain) + tail,
 		// The snippet's own text needs no escaping: member names and
 		// JSON punctuation hold no "$", "\" or "}" of snippet syntax
 		// outside the placeholders.
-		Snippet:   st.render(snip) + tail,
+		Snippet:   st.Render(snip) + tail,
 		Sort:      "00",
 		Preselect: true,
 	}

@@ -202,15 +202,15 @@ func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts Act
 	if !dl.In(anchor.Right) {
 		side = anchor.Left
 	}
-	nc := NewComment{
-		ID: FreshID(a.Doc), Author: opts.author(), Path: fd.Name(side), Side: side,
+	nc := exchange.NewComment{
+		ID: FreshID(a.Doc), Author: opts.author(), Path: fd.Name(side), Side: side.String(),
 		Start: dl.Number(side), End: dl.Number(side), Body: line,
 		Snippet: anchor.SnippetOf(a.Index.Patch, fd, []anchor.DiffLine{dl}), At: Stamp(opts.Now),
 	}
 	if nc.Path == "" {
 		return exchange.Edit{}, false
 	}
-	return NewCommentEdit(a.Doc, nc)
+	return exchange.NewCommentEdit(a.Doc, nc)
 }
 
 // decisionLine is the body line a decision on f is anchored on: the

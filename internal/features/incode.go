@@ -250,7 +250,7 @@ func SourceActions(a *anchor.Analysis, in InSource, opts ActionOptions) []Source
 	c := doc.Review.Comments[ci]
 	name := c.Name()
 	var out []SourceAction
-	if e, ok := ReplyEdit(doc.Text, c, opts.author(), Stamp(opts.Now)); ok {
+	if e, ok := exchange.ReplyEdit(doc.Text, c, opts.author(), "", Stamp(opts.Now)); ok {
 		out = append(out, SourceAction{Title: "Reply to " + name, Edits: []exchange.Edit{e}, Cursor: replyCursor(e)})
 	}
 	if c.StateNorm() == exchange.StateActive {
@@ -258,7 +258,7 @@ func SourceActions(a *anchor.Analysis, in InSource, opts ActionOptions) []Source
 		if in.Applied {
 			title = fmt.Sprintf("Dismiss %s: its suggestion is applied", name)
 		}
-		out = append(out, SourceAction{Title: title, Edits: []exchange.Edit{anchor.SetStateEdit(doc.Text, c, exchange.StateDismissed)}})
+		out = append(out, SourceAction{Title: title, Edits: []exchange.Edit{exchange.SetStateEdit(doc.Text, c, exchange.StateDismissed)}})
 	}
 	return out
 }

@@ -113,7 +113,7 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	if author == "" {
 		author = features.DefaultAuthor
 	}
-	e, ok := features.ReplyBodyEdit(doc.Text, doc.Review.Comments[ci], author, text, features.Stamp(v.opts.Now()))
+	e, ok := exchange.ReplyEdit(doc.Text, doc.Review.Comments[ci], author, text, features.Stamp(v.opts.Now()))
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))
 	}
