@@ -29,8 +29,6 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
-	// out is the publish waiting to be sent, under Server.mu.
-	out *outgoing
 	// scheduled numbers the calls of schedule, under Server.mu: a timer
 	// that waited for an earlier analysis runs only if no later call
 	// replaced it meanwhile.
@@ -270,22 +268,32 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 }
 
 func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
-	// Under pubMu, so that a publisher that found the file open has sent
-	// before this clears it, and one that comes later finds it closed.
 	s.versions.closed(p.TextDocument.URI)
 	if s.closeSource(p.TextDocument.URI) {
 		return nil
 	}
-	s.pubMu.Lock()
-	defer s.unlockPub()
-	s.mu.Lock()
-	s.forget(s.files[p.TextDocument.URI])
-	delete(s.files, p.TextDocument.URI)
-	s.mu.Unlock()
+	// Clear the diagnostics: the editor no longer shows the file.
+	s.removeReview(p.TextDocument.URI, nil)
 	s.forgetReview(p.TextDocument.URI)
 	s.sourcesChanged(true) // its file on disk, if in scope, stands for it again
-	// Clear the diagnostics: the editor no longer shows the file.
-	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	return nil
+}
+
+// removeReview forgets an open review and queues diags, its last words
+// (nil: the empty list), in the same hold of s.mu: a publish of the
+// review decided before is replaced by them, one decided after finds it
+// closed. They are sent before it returns, after what the writer is
+// sending, so that the client has them before the answer to its next
+// request.
+func (s *Server) removeReview(uri protocol.DocumentURI, diags []protocol.Diagnostic) {
+	last := s.lastWords(uri, diags)
+	s.mu.Lock()
+	s.forget(s.files[uri])
+	delete(s.files, uri)
+	s.queueLocked(uri, last)
+	s.mu.Unlock()
+	s.pubMu.Lock()
+	s.unlockPub()
 }
 
 // schedule analyzes f's latest snapshot after delay and publishes its
@@ -372,12 +380,6 @@ func (s *Server) dropped(d transport.Dropped) {
 		return
 	}
 	s.versions.closed(uri)
-	s.pubMu.Lock()
-	defer s.unlockPub()
-	s.mu.Lock()
-	s.forget(s.files[uri])
-	delete(s.files, uri)
-	s.mu.Unlock()
 	msg := fmt.Sprintf("lreview does not check this file: %s (%s). Make it smaller, then close and reopen it.", d.Reason, d.Method)
 	s.logf(protocol.MessageTypeError, "%s: %s", uri, msg)
 	diags := []protocol.Diagnostic{{
@@ -389,5 +391,5 @@ func (s *Server) dropped(d transport.Dropped) {
 	if slices.Contains(s.currentSettings().Diagnostics.Disabled, exchange.CodeTooLarge) {
 		diags = []protocol.Diagnostic{} // silenced like any other code; the log still says why
 	}
-	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
+	s.removeReview(uri, diags)
 }

@@ -125,11 +125,12 @@ type Server struct {
 	// (shape.go).
 	shapes shapeState
 
-	// pubMu orders publishDiagnostics: publishes are sent under it, each
-	// if its snapshot is still the document's latest (see outgoing), and
-	// didClose removes the document and sends the empty list under it,
-	// so that no older version and nothing after the close can reach the
-	// client last.
+	// outbox is the publishDiagnostics waiting to be sent, one per URI,
+	// under mu (publish.go).
+	outbox map[protocol.DocumentURI]*outgoing
+	// pubMu is held by the one goroutine that sends the outbox, so that
+	// the publishes of a URI reach the client in the order they were
+	// taken from it (publish.go).
 	pubMu sync.Mutex
 
 	// resultIDs counts the semantic tokens results made (their ids).
@@ -157,6 +158,7 @@ func NewServer(opts Options) *Server {
 		requests:      requests,
 		notifications: notifications,
 		files:         map[protocol.DocumentURI]*file{},
+		outbox:        map[protocol.DocumentURI]*outgoing{},
 		inflight:      map[string]context.CancelFunc{},
 		bg:            bg,
 		stopBG:        stop,
