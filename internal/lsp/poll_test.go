@@ -96,12 +96,12 @@ func TestPollCycleWork(t *testing.T) {
 	if err := os.WriteFile(changed, []byte("package p // changed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var hits []protocol.DocumentURI
+	var hits []string
 	for range pollSlices {
 		hits = append(hits, s.pollRound(p)...)
 	}
-	if len(hits) != 1 || hits[0] != review {
-		t.Errorf("a cycle after %s changed: got %v, want [%s]", names[1234], hits, review)
+	if len(hits) != 1 || hits[0] != changed {
+		t.Errorf("a cycle after %s changed: got %v, want [%s]", names[1234], hits, changed)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -274,8 +273,7 @@ func (s *Server) forgetReview(docURI protocol.DocumentURI) {
 	})
 }
 
-// didChangeWatchedFiles publishes again the diagnostics of the open
-// reviews whose working tree holds a file that changed.
+// didChangeWatchedFiles hears of files changed on disk.
 func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChangeWatchedFilesParams) error {
 	var changed []string
 	for _, c := range p.Changes {
@@ -283,21 +281,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 			changed = append(changed, path)
 		}
 	}
-	s.mu.Lock()
-	var files []*file
-	for _, f := range s.files {
-		files = append(files, f)
-	}
-	s.mu.Unlock()
-	for _, f := range files {
-		t := s.treeFor(f.uri)
-		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return worktree.Within(t.Root(), path) }) {
-			s.schedule(f, 0, nil)
-		}
-	}
-	s.sourcesOnDisk(changed)
-	s.graphsChanged(changed) // shape.go
-	return nil
+	return s.modifyFiles(modification{action: fileOnDisk, paths: changed})
 }
 
 // sourceLocation converts a working-tree location to the protocol's: its
