@@ -78,39 +78,6 @@ type patchPoll struct {
 	lookups int
 }
 
-// startPolling starts the poller when the client watches no files.
-func (s *Server) startPolling() {
-	every := s.opts.Poll
-	if every == 0 {
-		every = DefaultPoll
-	}
-	if every < 0 {
-		return
-	}
-	s.spawn(func() { s.poll(every) })
-}
-
-// poll looks at the polled files every interval until Serve returns.
-func (s *Server) poll(every time.Duration) {
-	patch := &patchPoll{seen: map[pollKey]fileStamp{}}
-	scope := newScopePoll()
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.bg.Done():
-			return
-		case <-tick.C:
-		}
-		if changed := s.pollRound(patch); len(changed) > 0 {
-			_ = s.modifyFiles(modification{action: fileOnDisk, paths: changed})
-		}
-		if patch.part%pollSlices == 0 { // a cycle ended
-			s.pollScope(scope)
-		}
-	}
-}
-
 // polledFile is a file a round looks at: the tree it is in and its
 // path there.
 type polledFile struct {

@@ -39,25 +39,32 @@ func TestSourcePublishesLatestWins(t *testing.T) {
 	}
 }
 
-// TestOnePublisher: publish.go is the one file of the package that names
-// textDocument/publishDiagnostics, so that every publish goes through its
-// queue (latest wins per URI) and its encoder.
-func TestOnePublisher(t *testing.T) {
+// TestOneHome: one file of the package does each of these jobs, so that
+// every publishDiagnostics goes through the publisher's queue (latest
+// wins per URI) and its encoder, and every file watched goes through one
+// registration and one poller.
+func TestOneHome(t *testing.T) {
 	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	homes := map[string]string{
+		`textDocument/publishDiagnostics"`: "publish.go",
+		"WriteParts(":                      "publish.go",
+		`Capability"`:                      "watch.go", // client/registerCapability, client/unregisterCapability
+		"NewTicker(":                       "watch.go",
+	}
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || name == "publish.go" {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, banned := range []string{`textDocument/publishDiagnostics"`, "WriteParts("} {
-			if strings.Contains(string(src), banned) {
-				t.Errorf("%s holds %s: publish through post (publish.go)", name, banned)
+		for what, home := range homes {
+			if name != home && strings.Contains(string(src), what) {
+				t.Errorf("%s holds %s: its one home is %s", name, what, home)
 			}
 		}
 	}

@@ -49,9 +49,10 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
-	// Poll is how often the reviewed files are looked at for a client
-	// that does not watch them (poll.go): 0 is DefaultPoll, less than 0
-	// never.
+	// Poll is how often the poller (watch.go) looks at the body files,
+	// and at the reviewed files for a client that does not watch them:
+	// 0 is DefaultPoll; less than 0 never at the reviewed files, and
+	// DefaultPoll at the body files.
 	Poll time.Duration
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
@@ -133,6 +134,8 @@ type Server struct {
 	// taken from it (publish.go).
 	pubMu sync.Mutex
 
+	// polling is set once the poller started (watch.go).
+	polling atomic.Bool
 	// resultIDs counts the semantic tokens results made (their ids).
 	resultIDs atomic.Uint64
 	// client is the rest of what the client declared at initialize,
