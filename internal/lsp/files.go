@@ -184,6 +184,10 @@ func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentPa
 	return s.modifyFiles(modification{action: fileClosed, uri: p.TextDocument.URI})
 }
 
+func didSave(ctx context.Context, s *Server, p *protocol.DidSaveTextDocumentParams) error {
+	return s.modifyFiles(modification{action: fileSaved, uri: p.TextDocument.URI})
+}
+
 // openReview makes an opened review's first snapshot.
 func (s *Server) openReview(d *transport.OpenedDocument) *file {
 	text := exchange.NewText(d.Text)

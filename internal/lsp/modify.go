@@ -14,7 +14,7 @@ import (
 )
 
 // One path for every change of a file: the handlers of didOpen,
-// didChange and didClose, the transport's dropped documents and the
+// didChange, didClose and didSave, the transport's dropped documents and the
 // files changed on disk (the client's watchers, the poller) each make a
 // modification and hand it to modifyFiles, which updates the session —
 // a review's snapshot or a source document's buffer, their text and
@@ -32,6 +32,7 @@ const (
 	fileChanged                   // didChange, admitted in version order
 	fileClosed                    // didClose
 	fileDropped                   // the transport refused its didOpen or didChange
+	fileSaved                     // didSave: its file on disk holds its text
 	fileOnDisk                    // files changed on disk: watched or polled
 )
 
@@ -112,6 +113,14 @@ func (s *Server) apply(m modification) error {
 	case fileDropped:
 		s.removeReview(m.uri, m.diags)
 		s.forgetReview(m.uri)
+	case fileSaved:
+		// A source file on disk holds its buffer's text now: the watchers
+		// of a client that has them report it, as the poller does later
+		// for one that has none; then it is said now. A review's buffer
+		// stands for its file already.
+		if path := fileOf(string(m.uri)); path != "" && s.isSource(m.uri) && !s.watching() {
+			r.disk = []string{path}
+		}
 	case fileOnDisk:
 		r.disk = m.paths
 	}
