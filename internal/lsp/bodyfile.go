@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -25,7 +24,7 @@ import (
 // write the body, unescaped, to a file of its own (c1-body.md in a
 // directory of the session's, removed when it ends) and show it
 // (window/showDocument); when the person saves that file, the server
-// reads it (it looks every Options.Poll) and writes the body back into
+// reads it (its poller looks every Options.Poll, watch.go) and writes the body back into
 // the review as lreview.setBody does, through workspace/applyEdit. The
 // file ends with one line break more than the body, which editors add
 // on saving anyway, and which is not part of the body.
@@ -139,35 +138,27 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 // writeBodyFile writes body b of the review to a new file of the
 // session's directory, and watches it.
 func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body, id bodyIdentity) (string, error) {
-	abs, start, err := s.bodies.add(review, b, id)
-	if start {
-		every := s.opts.Poll
-		if every <= 0 {
-			every = DefaultPoll
-		}
-		s.spawn(func() { s.watchBodyFiles(every) })
-	}
+	abs, err := s.bodies.add(review, b, id)
+	s.startPolling() // the poller looks at the body files (watch.go)
 	return abs, err
 }
 
-// add writes body b to a new file; start says the directory was made
-// now, and its watcher is to start.
-func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyIdentity) (abs string, start bool, err error) {
+// add writes body b to a new file.
+func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyIdentity) (abs string, err error) {
 	bf.mu.Lock()
 	defer bf.mu.Unlock()
 	if len(bf.files) >= maxBodyFiles {
-		return "", false, fmt.Errorf("%d body files are open already", maxBodyFiles)
+		return "", fmt.Errorf("%d body files are open already", maxBodyFiles)
 	}
 	if bf.root == nil {
 		dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", bodyDirPrefix, os.Getpid()))
 		if err != nil {
-			return "", false, err
+			return "", err
 		}
 		root, err := os.OpenRoot(dir)
 		if err != nil {
-			return "", false, err
+			return "", err
 		}
-		start = true
 		bf.dir, bf.root = dir, root
 	}
 	bf.seq++
@@ -181,14 +172,14 @@ func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyId
 		nl = "\r\n"
 	}
 	if err := filewrite.CreateIn(bf.root, name, []byte(b.Text+nl)); err != nil {
-		return "", start, err
+		return "", err
 	}
 	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text, id: id}
 	if fi, err := bf.root.Stat(name); err == nil {
 		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
 	}
 	bf.files = append(bf.files, f)
-	return bf.dir + string(os.PathSeparator) + name, start, nil
+	return bf.dir + string(os.PathSeparator) + name, nil
 }
 
 // fileSafe keeps the letters, digits, '-' and '_' of a comment's name.
@@ -199,27 +190,6 @@ func fileSafe(name string) string {
 		}
 		return '_'
 	}, name)
-}
-
-// watchBodyFiles writes back the body files saved, until Serve returns;
-// then it removes them.
-func (s *Server) watchBodyFiles(every time.Duration) {
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.bg.Done():
-			s.bodies.mu.Lock()
-			_ = s.bodies.root.Close()
-			_ = os.RemoveAll(s.bodies.dir)
-			s.bodies.mu.Unlock()
-			return
-		case <-tick.C:
-		}
-		for _, f := range s.savedBodies() {
-			s.writeBack(f)
-		}
-	}
 }
 
 // savedBody is a body file whose text changed.

@@ -35,82 +35,9 @@ func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64)
 		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)
 		return
 	}
-	s.mu.Lock()
-	if s.closed || !s.isLatest(f, sn) || f.out != nil && f.out.gen > gen {
-		s.mu.Unlock()
-		return
-	}
-	f.out = &outgoing{sn: sn, gen: gen, parts: parts}
-	s.mu.Unlock()
-	s.sendOutgoing()
+	s.post(sn.uri, &outgoing{f: f, sn: sn, gen: gen, parts: parts})
 	s.sourcesChanged(false) // its comments on the source files
 }
-
-// outgoing is a publish decided and not yet sent. A file has one at most,
-// the newest: while a client does not read (an editor busy with a large
-// message), the publishes decided meanwhile replace one another instead
-// of each waiting for the writer with its version's text and analysis.
-type outgoing struct {
-	sn    *snapshot
-	gen   uint64
-	parts [][]byte
-}
-
-// sendOutgoing sends the files' outgoing publishes, unless pubMu is held:
-// its holder sends them when it lets go (unlockPub).
-func (s *Server) sendOutgoing() {
-	for s.hasOutgoing() && s.pubMu.TryLock() {
-		for {
-			parts := s.takeOutgoing()
-			if parts == nil {
-				break
-			}
-			// Sent as encoded, in parts: put together, the params of
-			// a large review would be copied once more.
-			_ = s.tr.WriteParts(parts...)
-		}
-		s.pubMu.Unlock()
-	}
-}
-
-// unlockPub lets go of pubMu and sends what was decided while it was held.
-func (s *Server) unlockPub() {
-	s.pubMu.Unlock()
-	s.sendOutgoing()
-}
-
-func (s *Server) hasOutgoing() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, f := range s.files {
-		if f.out != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// takeOutgoing returns the parts of an outgoing publish still worth
-// sending, if any, and claims it (see file.claim): not its snapshot,
-// which a write the client does not read would keep alive. s.pubMu must
-// be held.
-func (s *Server) takeOutgoing() [][]byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, f := range s.files {
-		out := f.out
-		if out == nil {
-			continue
-		}
-		f.out = nil
-		if !s.closed && s.isLatest(f, out.sn) && f.claim(out.gen) {
-			return out.parts
-		}
-	}
-	return nil
-}
-
-const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`
 
 // encodedDiagnostics is a version's diagnostics as published, converted
 // and encoded, found by their protocol form. The protocol sends the whole

@@ -30,8 +30,6 @@ type file struct {
 	// analysis waits for the edits to pause (debounce).
 	edited  time.Time
 	waiting bool
-	// out is the publish waiting to be sent, under Server.mu.
-	out *outgoing
 	// scheduled numbers the calls of schedule, under Server.mu: a timer
 	// that waited for an earlier analysis runs only if no later call
 	// replaced it meanwhile.
@@ -176,77 +174,65 @@ func (v *requestView) fileAt(ctx context.Context, uri protocol.DocumentURI, pos 
 }
 
 func didOpen(ctx context.Context, s *Server, p *transport.OpenParams) error {
-	s.versions.opened(p.TextDocument.URI, p.TextDocument.Version)
-	if s.openSource(&p.TextDocument) {
-		return nil // a source document (sources.go), never read as a review
-	}
-	text := exchange.NewText(p.TextDocument.Text)
+	return s.modifyFiles(modification{action: fileOpened, uri: p.TextDocument.URI, doc: &p.TextDocument})
+}
+
+func didChange(ctx context.Context, s *Server, p *transport.ChangeParams) error {
+	return s.modifyFiles(modification{action: fileChanged, uri: p.TextDocument.URI, change: p})
+}
+
+func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
+	return s.modifyFiles(modification{action: fileClosed, uri: p.TextDocument.URI})
+}
+
+func didSave(ctx context.Context, s *Server, p *protocol.DidSaveTextDocumentParams) error {
+	return s.modifyFiles(modification{action: fileSaved, uri: p.TextDocument.URI})
+}
+
+// openReview makes an opened review's first snapshot.
+func (s *Server) openReview(d *transport.OpenedDocument) *file {
+	text := exchange.NewText(d.Text)
 	m := exchange.NewTextMapper(text)
 	s.mu.Lock()
-	sn := s.newSnapshot(p.TextDocument.URI, p.TextDocument.Version, text, m, nil, exchange.Change{})
-	f := &file{uri: p.TextDocument.URI, latest: sn, edited: time.Now()}
+	sn := s.newSnapshot(d.URI, d.Version, text, m, nil, exchange.Change{})
+	f := &file{uri: d.URI, latest: sn, edited: time.Now()}
 	s.forget(s.files[f.uri])
 	s.files[f.uri] = f
 	s.mu.Unlock()
 	s.dropDiskReview(f.uri)
-	s.schedule(f, 0, nil)
-	return nil
+	return f
 }
 
-// didChange applies a change once the versions before it are (versions.go).
-func didChange(ctx context.Context, s *Server, p *transport.ChangeParams) error {
-	return s.changeInOrder(p, s.applyChange)
-}
-
-// applyChange applies one didChange to its document, review or source.
-func (s *Server) applyChange(p *transport.ChangeParams) error {
-	if ok, err := s.changeSource(p); ok {
-		return err
-	}
+// changeReview makes a review's next snapshot from a didChange, and
+// returns when to analyze it: after delay, and after the analysis of
+// after, the version before, when a request waits for it (the next
+// analysis starts from it).
+func (s *Server) changeReview(p *transport.ChangeParams) (f *file, delay time.Duration, after *snapshot, err error) {
 	s.mu.Lock()
-	f := s.files[p.TextDocument.URI]
+	defer s.mu.Unlock()
+	f = s.files[p.TextDocument.URI]
 	if f == nil {
-		s.mu.Unlock()
-		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+		return nil, 0, nil, fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
-	text, m := f.latest.text, f.latest.mapper
+	text := f.latest.text
 	if an := f.latest.analyzed(); an != nil {
 		// Its document holds the same bytes, in one run where the
 		// analysis had to read them so (a patch cut by edits): the next
 		// text shares that.
 		text = an.Doc.Text
 	}
-	// What the changes leave alone, told to the analysis so that it need
-	// not compare the texts: at first, everything.
-	change := exchange.Change{Prefix: text.Len(), Suffix: text.Len()}
-	for _, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			text, change = exchange.NewText(ch.Text), exchange.Change{}
-			m = exchange.NewTextMapper(text)
-			continue
-		}
-		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, s.enc)
-		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, s.enc)
-		if err1 != nil || err2 != nil || end < start {
-			s.mu.Unlock()
-			return fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
-		}
-		one := exchange.Change{Prefix: start, Suffix: text.Len() - end}
-		change = change.Then(one)
-		text = text.Replace(start, end, ch.Text)
-		m = m.Edited(text, one)
+	ed, err := applyContentChanges(text, f.latest.mapper, s.enc, p.ContentChanges)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("didChange for %s: %w", p.TextDocument.URI, err)
 	}
 	old := f.latest
-	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, text, m, old, change)
+	f.latest = s.newSnapshot(f.uri, p.TextDocument.Version, ed.text, ed.mapper, old, ed.change)
 	old.supersede()
-	delay := f.debounce(s.opts.Debounce, old)
-	var after *snapshot
+	delay = f.debounce(s.opts.Debounce, old)
 	if old.running() && old.ctx.Err() == nil {
 		after = old // a request waits for it: the next analysis starts from it
 	}
-	s.mu.Unlock()
-	s.schedule(f, delay, after)
-	return nil
+	return f, delay, after, nil
 }
 
 // maxDebounce bounds how long a pause in the edits the server waits for
@@ -270,23 +256,21 @@ func (f *file) debounce(base time.Duration, old *snapshot) time.Duration {
 	return delay
 }
 
-func didClose(ctx context.Context, s *Server, p *protocol.DidCloseTextDocumentParams) error {
-	// Under pubMu, so that a publisher that found the file open has sent
-	// before this clears it, and one that comes later finds it closed.
-	s.versions.closed(p.TextDocument.URI)
-	if s.closeSource(p.TextDocument.URI) {
-		return nil
-	}
-	s.pubMu.Lock()
-	defer s.unlockPub()
+// removeReview forgets an open review and queues diags, its last words
+// (nil: the empty list), in the same hold of s.mu: a publish of the
+// review decided before is replaced by them, one decided after finds it
+// closed. They are sent before it returns, after what the writer is
+// sending, so that the client has them before the answer to its next
+// request.
+func (s *Server) removeReview(uri protocol.DocumentURI, diags []protocol.Diagnostic) {
+	last := s.lastWords(uri, diags)
 	s.mu.Lock()
-	s.forget(s.files[p.TextDocument.URI])
-	delete(s.files, p.TextDocument.URI)
+	s.forget(s.files[uri])
+	delete(s.files, uri)
+	s.queueLocked(uri, last)
 	s.mu.Unlock()
-	s.forgetReview(p.TextDocument.URI)
-	s.sourcesChanged(true) // its file on disk, if in scope, stands for it again
-	// Clear the diagnostics: the editor no longer shows the file.
-	return s.conn.Notify(ctx, "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	s.pubMu.Lock()
+	s.unlockPub()
 }
 
 // schedule analyzes f's latest snapshot after delay and publishes its
@@ -372,13 +356,6 @@ func (s *Server) dropped(d transport.Dropped) {
 		s.logf(protocol.MessageTypeError, "%s was not read: %s", d.Method, d.Reason)
 		return
 	}
-	s.versions.closed(uri)
-	s.pubMu.Lock()
-	defer s.unlockPub()
-	s.mu.Lock()
-	s.forget(s.files[uri])
-	delete(s.files, uri)
-	s.mu.Unlock()
 	msg := fmt.Sprintf("lreview does not check this file: %s (%s). Make it smaller, then close and reopen it.", d.Reason, d.Method)
 	s.logf(protocol.MessageTypeError, "%s: %s", uri, msg)
 	diags := []protocol.Diagnostic{{
@@ -390,5 +367,5 @@ func (s *Server) dropped(d transport.Dropped) {
 	if slices.Contains(s.currentSettings().Diagnostics.Disabled, features.CodeTooLarge) {
 		diags = []protocol.Diagnostic{} // silenced like any other code; the log still says why
 	}
-	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
+	_ = s.modifyFiles(modification{action: fileDropped, uri: uri, diags: diags})
 }

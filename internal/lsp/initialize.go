@@ -99,6 +99,9 @@ func ServerCapabilities(enc exchange.Encoding, canShow bool) Capabilities {
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
+				// didSave: a file saved tells a client that watches no
+				// files for the server (modify.go) at once.
+				Save: &protocol.SaveOptions{},
 			},
 			HoverProvider:          true,
 			DefinitionProvider:     true,

@@ -37,6 +37,7 @@ func methods() (map[string]requestFunc, map[string]notificationFunc) {
 		"textDocument/didOpen":             textNotification(transport.DecodeOpenParams, didOpen),
 		"textDocument/didChange":           textNotification(transport.DecodeChangeParams, didChange),
 		"textDocument/didClose":            notification(didClose),
+		"textDocument/didSave":             notification(didSave),
 		"workspace/didChangeConfiguration": notification(didChangeConfiguration),
 		"workspace/didChangeWatchedFiles":  notification(didChangeWatchedFiles),
 	}

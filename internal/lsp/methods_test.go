@@ -10,7 +10,7 @@ import (
 // capabilityMethods maps each server capability to the methods a client
 // sends because the server advertised it.
 var capabilityMethods = map[string][]string{
-	"textDocumentSync":           {"textDocument/didOpen", "textDocument/didChange", "textDocument/didClose"},
+	"textDocumentSync":           {"textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave"},
 	"hoverProvider":              {"textDocument/hover"},
 	"definitionProvider":         {"textDocument/definition"},
 	"implementationProvider":     {"textDocument/implementation"},

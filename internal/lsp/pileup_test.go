@@ -361,7 +361,7 @@ func TestPublishesKeepTheirOrder(t *testing.T) {
 	for waiting := true; waiting; {
 		c.srv.pubMu.Lock()
 		c.srv.mu.Lock()
-		waiting = f.out != nil
+		waiting = c.srv.outbox[uri] != nil
 		c.srv.mu.Unlock()
 		c.srv.unlockPub() // sends what waits, here or on its holder
 	}

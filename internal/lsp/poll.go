@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -77,56 +78,17 @@ type patchPoll struct {
 	lookups int
 }
 
-// startPolling starts the poller when the client watches no files.
-func (s *Server) startPolling() {
-	every := s.opts.Poll
-	if every == 0 {
-		every = DefaultPoll
-	}
-	if every < 0 {
-		return
-	}
-	s.spawn(func() { s.poll(every) })
-}
-
-// poll looks at the polled files every interval until Serve returns.
-func (s *Server) poll(every time.Duration) {
-	patch := &patchPoll{seen: map[pollKey]fileStamp{}}
-	scope := newScopePoll()
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.bg.Done():
-			return
-		case <-tick.C:
-		}
-		for _, u := range s.pollRound(patch) {
-			s.mu.Lock()
-			f := s.files[u]
-			s.mu.Unlock()
-			if f != nil {
-				s.schedule(f, 0, nil)
-			}
-		}
-		if patch.part%pollSlices == 0 { // a cycle ended
-			s.pollScope(scope)
-		}
-	}
-}
-
-// polledFile is a file a round looks at: the review naming it, the
-// tree it is in and its path there.
+// polledFile is a file a round looks at: the tree it is in and its
+// path there.
 type polledFile struct {
-	review protocol.DocumentURI
-	tree   *worktree.Tree
-	name   string
+	tree *worktree.Tree
+	name string
 }
 
-// pollRound stats the next part of the polled files and returns the
-// reviews of those that changed since they were last seen (a file seen
-// for the first time is not a change).
-func (s *Server) pollRound(p *patchPoll) []protocol.DocumentURI {
+// pollRound stats the next part of the polled files and returns those
+// that changed since they were last seen (a file seen for the first time
+// is not a change), by absolute path, as a watcher names them.
+func (s *Server) pollRound(p *patchPoll) []string {
 	part := p.part % pollSlices
 	p.part = part + 1
 	if part == 0 {
@@ -143,7 +105,7 @@ func (s *Server) pollRound(p *patchPoll) []protocol.DocumentURI {
 	}
 	size := (len(p.files) + pollSlices - 1) / pollSlices
 	all := p.files[min(len(p.files), part*size):min(len(p.files), (part+1)*size)]
-	hit := map[protocol.DocumentURI]bool{}
+	hit := map[string]bool{}
 	for len(all) > 0 {
 		t := all[0].tree
 		n := 1
@@ -154,21 +116,20 @@ func (s *Server) pollRound(p *patchPoll) []protocol.DocumentURI {
 		for i := range n {
 			names[i] = all[i].name
 		}
-		reviews := all[:n]
 		p.lookups += statByDir(t.Files(), names, func(i int, fi os.FileInfo) {
 			key := pollKey{t.Root(), names[i]}
 			now := stampOf(fi)
 			before, had := p.seen[key]
 			p.seen[key] = now
 			if had && before != now {
-				hit[reviews[i].review] = true
+				hit[filepath.Join(t.Root(), filepath.FromSlash(names[i]))] = true
 			}
 		})
 		all = all[n:]
 	}
-	var changed []protocol.DocumentURI
-	for u := range hit {
-		changed = append(changed, u)
+	var changed []string
+	for name := range hit {
+		changed = append(changed, name)
 	}
 	return changed
 }
@@ -190,7 +151,7 @@ func (s *Server) polledFiles() []polledFile {
 			continue
 		}
 		for _, name := range names[:min(len(names), maxPolled-len(all))] {
-			all = append(all, polledFile{u, t, name})
+			all = append(all, polledFile{t, name})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {

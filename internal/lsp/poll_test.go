@@ -96,12 +96,12 @@ func TestPollCycleWork(t *testing.T) {
 	if err := os.WriteFile(changed, []byte("package p // changed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var hits []protocol.DocumentURI
+	var hits []string
 	for range pollSlices {
 		hits = append(hits, s.pollRound(p)...)
 	}
-	if len(hits) != 1 || hits[0] != review {
-		t.Errorf("a cycle after %s changed: got %v, want [%s]", names[1234], hits, review)
+	if len(hits) != 1 || hits[0] != changed {
+		t.Errorf("a cycle after %s changed: got %v, want [%s]", names[1234], hits, changed)
 	}
 }
 
@@ -123,4 +123,28 @@ func pollTree(tb testing.TB, root string, n int) []string {
 		names = append(names, rel)
 	}
 	return names
+}
+
+// TestSaveNoticesASourceSaved: a client that registers no file watchers
+// tells of a source file it saved by didSave, and source-changed follows
+// at once, without the poller (off here).
+func TestSaveNoticesASourceSaved(t *testing.T) {
+	root, review := testreviews.WorktreeRepo(t, 0, "")
+	c := newTestClient(t, Options{Poll: -1})
+	caps := fullCapabilities("utf-16")
+	caps["workspace"] = map[string]any{"applyEdit": true}
+	initializeIn(c, root, caps, nil)
+	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
+	c.open(s.uri, testreviews.WorktreeReview)
+	s.waitCodes()
+	text := testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)")
+	source := protocol.DocumentURI(uri.File(s.source))
+	c.notifyServer("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": source, "languageId": "go", "version": 1, "text": text}})
+	later := time.Now().Add(time.Hour)
+	if err := os.WriteFile(s.source, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chtimes(s.source, later, later)
+	c.notifyServer("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": source}})
+	s.waitCodes(exchange.CodeSourceChanged)
 }

@@ -510,10 +510,7 @@ func (s *Server) watchScope(globs []reviewGlob, disk map[string]*diskReview) {
 	sort.Strings(patterns)
 	patterns = slices.Compact(patterns)
 	key := strings.Join(patterns, "\n")
-	w := s.wt
-	w.mu.Lock()
-	watch := w.watch
-	w.mu.Unlock()
+	watch := s.watching()
 	st := s.src
 	st.mu.Lock()
 	had := st.watchKey != ""
@@ -523,18 +520,7 @@ func (s *Server) watchScope(globs []reviewGlob, disk map[string]*diskReview) {
 	}
 	st.watchKey = key
 	st.mu.Unlock()
-	var watchers []protocol.FileSystemWatcher
-	for _, p := range patterns {
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: p, Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
-	}
-	const id = "lreview-scope"
-	if had {
-		_, _ = s.conn.Call(s.bg, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
-	}
-	if _, err := s.conn.Call(s.bg, "client/registerCapability", &protocol.RegistrationParams{Registrations: []protocol.Registration{{
-		ID: id, Method: "workspace/didChangeWatchedFiles",
-		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
-	}}}, nil); err != nil {
+	if err := s.registerWatchers("lreview-scope", had, patterns); err != nil {
 		s.logf(protocol.MessageTypeWarning, "registering the reviews' files: %v", err)
 	}
 }

@@ -49,9 +49,10 @@ type Options struct {
 	// stream could not be read any further, and the messages it refused.
 	// The command passes standard error; nil discards it.
 	Log io.Writer
-	// Poll is how often the reviewed files are looked at for a client
-	// that does not watch them (poll.go): 0 is DefaultPoll, less than 0
-	// never.
+	// Poll is how often the poller (watch.go) looks at the body files,
+	// and at the reviewed files for a client that does not watch them:
+	// 0 is DefaultPoll; less than 0 never at the reviewed files, and
+	// DefaultPoll at the body files.
 	Poll time.Duration
 
 	// analyze replaces Analyze (tests: a slow or failing analysis).
@@ -125,13 +126,16 @@ type Server struct {
 	// (shape.go).
 	shapes shapeState
 
-	// pubMu orders publishDiagnostics: publishes are sent under it, each
-	// if its snapshot is still the document's latest (see outgoing), and
-	// didClose removes the document and sends the empty list under it,
-	// so that no older version and nothing after the close can reach the
-	// client last.
+	// outbox is the publishDiagnostics waiting to be sent, one per URI,
+	// under mu (publish.go).
+	outbox map[protocol.DocumentURI]*outgoing
+	// pubMu is held by the one goroutine that sends the outbox, so that
+	// the publishes of a URI reach the client in the order they were
+	// taken from it (publish.go).
 	pubMu sync.Mutex
 
+	// polling is set once the poller started (watch.go).
+	polling atomic.Bool
 	// resultIDs counts the semantic tokens results made (their ids).
 	resultIDs atomic.Uint64
 	// client is the rest of what the client declared at initialize,
@@ -157,6 +161,7 @@ func NewServer(opts Options) *Server {
 		requests:      requests,
 		notifications: notifications,
 		files:         map[protocol.DocumentURI]*file{},
+		outbox:        map[protocol.DocumentURI]*outgoing{},
 		inflight:      map[string]context.CancelFunc{},
 		bg:            bg,
 		stopBG:        stop,

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sort"
 
@@ -286,17 +285,18 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 				params.Diagnostics = append(params.Diagnostics, s.sourceDiagnostic(&placed[u][i], severity, caps.related, enc))
 			}
 		}
-		s.sendSource(ctx, params)
+		s.sendSource(params)
 	}
 }
 
 // sendSource sends a source's publish unless it is the one last sent.
-func (s *Server) sendSource(ctx context.Context, params protocol.PublishDiagnosticsParams) {
-	raw, err := json.Marshal(params)
+func (s *Server) sendSource(params protocol.PublishDiagnosticsParams) {
+	parts, err := encodePublish(&params)
 	if err != nil {
-		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s: %v", params.URI, err)
+		s.logf(protocol.MessageTypeError, "%v", err)
 		return
 	}
+	raw := parts[0]
 	st := s.src
 	st.mu.Lock()
 	last, had := st.sent[params.URI]
@@ -313,5 +313,5 @@ func (s *Server) sendSource(ctx context.Context, params protocol.PublishDiagnost
 		st.sent[params.URI] = raw
 	}
 	st.mu.Unlock()
-	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", json.RawMessage(raw))
+	s.post(params.URI, &outgoing{parts: parts})
 }

@@ -106,66 +106,51 @@ func isReviewDocument(d *transport.OpenedDocument) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(head[1:], " \t\r\n"), []byte(reviewMagic))
 }
 
-// openSource records a source document; false when d is a review.
+// openSource records a source document; it is dirty (its comments are
+// placed in its text).
 func (s *Server) openSource(d *transport.OpenedDocument) bool {
-	if isReviewDocument(d) {
-		return false
-	}
 	st := s.src
 	st.mu.Lock()
 	st.bufs[d.URI] = &sourceBuf{version: d.Version, text: exchange.NewText(d.Text)}
 	st.dirty[d.URI] = true
 	st.mu.Unlock()
-	s.refreshSources()
 	return true
 }
 
-// changeSource applies a didChange to a source document; false when the
-// document is not one.
+// changeSource applies a didChange to a source document: true when the
+// document is dirty since.
 func (s *Server) changeSource(p *transport.ChangeParams) (bool, error) {
 	st := s.src
 	st.mu.Lock()
 	b := st.bufs[p.TextDocument.URI]
-	if b == nil {
-		st.mu.Unlock()
-		return false, nil
-	}
-	text := b.text
 	st.mu.Unlock()
+	if b == nil {
+		return false, fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
+	}
 	base, edits := b.carried()
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
-	for i, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			text = exchange.NewText(ch.Text)
-			base, edits = nil, nil
-			continue
-		}
-		m := b.mapperOf()
-		if i > 0 {
-			m = exchange.NewTextMapper(text)
-		}
-		start, err1 := m.Offset(exchange.Position{Line: int(ch.Range.Start.Line), Character: int(ch.Range.Start.Character)}, enc)
-		end, err2 := m.Offset(exchange.Position{Line: int(ch.Range.End.Line), Character: int(ch.Range.End.Character)}, enc)
-		if err1 != nil || err2 != nil || end < start {
-			return true, fmt.Errorf("didChange for %s: range %v does not fit the document", p.TextDocument.URI, ch.Range)
-		}
-		if base != nil {
-			edits = append(edits, anchor.TextEdit{Start: start, End: end, New: len(ch.Text)})
-		}
-		text = text.Replace(start, end, ch.Text)
+	ed, err := applyContentChanges(b.text, b.mapperOf(), enc, p.ContentChanges)
+	if err != nil {
+		return false, fmt.Errorf("didChange for %s: %w", p.TextDocument.URI, err)
+	}
+	if ed.full {
+		base, edits = nil, nil
+	}
+	if base != nil {
+		edits = append(edits, ed.edits...)
 	}
 	if len(edits) > maxCarried {
 		base, edits = nil, nil
 	}
 	st.mu.Lock()
-	if st.bufs[p.TextDocument.URI] == b {
-		st.bufs[p.TextDocument.URI] = &sourceBuf{version: p.TextDocument.Version, text: text, base: base, edits: edits}
-		st.dirty[p.TextDocument.URI] = true
+	defer st.mu.Unlock()
+	if st.bufs[p.TextDocument.URI] != b {
+		return false, nil
 	}
-	st.mu.Unlock()
-	s.refreshSources()
+	st.bufs[p.TextDocument.URI] = &sourceBuf{version: p.TextDocument.Version, text: ed.text, mapper: ed.mapper, base: base, edits: edits}
+	st.dirty[p.TextDocument.URI] = true
 	return true, nil
 }
 
@@ -181,8 +166,9 @@ func (b *sourceBuf) carried() (*worktree.File, []anchor.TextEdit) {
 	return b.base, slices.Clip(b.edits)
 }
 
-// closeSource forgets a source document; false when it is not one. Its
-// comments stay published, placed in the file on disk again.
+// closeSource forgets a source document, and marks it dirty: its
+// comments stay published, placed in the file on disk again. False when
+// it is not one.
 func (s *Server) closeSource(uri protocol.DocumentURI) bool {
 	st := s.src
 	st.mu.Lock()
@@ -192,9 +178,6 @@ func (s *Server) closeSource(uri protocol.DocumentURI) bool {
 		st.dirty[uri] = true
 	}
 	st.mu.Unlock()
-	if ok {
-		s.refreshSources()
-	}
 	return ok
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -43,7 +42,7 @@ type worktreeState struct {
 	watched map[protocol.DocumentURI]string
 	warm    map[protocol.DocumentURI]bool
 	// polled are, by review, the patch's files the server looks at
-	// itself when the client does not watch them (poll.go).
+	// itself when the client does not watch them (poll.go, watch.go).
 	polled map[protocol.DocumentURI][]string
 	// scope is the settings sourceRoot and reviews as checked against
 	// the folders, and scopeSaid the refusals last shown
@@ -88,11 +87,11 @@ type workspaceCapabilities struct {
 
 // initWorktree records initialize's workspace and capabilities.
 func (s *Server) initWorktree(p workspaceParams, caps workspaceCapabilities) {
-	// A client that watches no files has the server look (poll.go),
+	// A client that watches no files has the server look (watch.go),
 	// started once the lock below is released.
 	watch := false
 	defer func() {
-		if !watch {
+		if !watch && s.opts.Poll >= 0 {
 			s.startPolling()
 		}
 	}()
@@ -214,13 +213,12 @@ func (s *Server) worktreeDiagnostics(f *file, docURI protocol.DocumentURI, an *a
 // review's patch names, when the client registers it dynamically and
 // they changed since the last registration for this review.
 func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *anchor.Analysis) {
-	var watchers []protocol.FileSystemWatcher
-	var names, paths []string
+	var names, paths, patterns []string
 	for _, f := range an.Index.Files {
 		if file, err := t.Read(f.NewName); err == nil {
 			names = append(names, file.Abs)
 			paths = append(paths, file.Path)
-			watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(file.Abs), Kind: protocol.WatchKindChange + protocol.WatchKindCreate + protocol.WatchKindDelete})
+			patterns = append(patterns, filepath.ToSlash(file.Abs))
 		}
 	}
 	key := strings.Join(names, "\n")
@@ -230,27 +228,21 @@ func (s *Server) watchFiles(docURI protocol.DocumentURI, t *worktree.Tree, an *a
 		w.polled[docURI] = paths
 	}
 	old, had := w.watched[docURI]
-	if !w.watch || len(watchers) == 0 || had && old == key {
+	if !w.watch || len(patterns) == 0 || had && old == key {
 		w.mu.Unlock()
 		return
 	}
 	w.watched[docURI] = key
 	w.mu.Unlock()
-	id := "lreview-worktree:" + string(docURI)
 	s.spawn(func() {
-		ctx := s.bg
-		if had {
-			_, _ = s.conn.Call(ctx, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
-		}
-		_, err := s.conn.Call(ctx, "client/registerCapability", &protocol.RegistrationParams{Registrations: []protocol.Registration{{
-			ID: id, Method: "workspace/didChangeWatchedFiles",
-			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
-		}}}, nil)
-		if err != nil {
+		if err := s.registerWatchers(worktreeWatchID(docURI), had, patterns); err != nil {
 			s.logf(protocol.MessageTypeWarning, "registering the working tree's files of %s: %v", docURI, err)
 		}
 	})
 }
+
+// worktreeWatchID names the watchers registered for a review's files.
+func worktreeWatchID(docURI protocol.DocumentURI) string { return "lreview-worktree:" + string(docURI) }
 
 // forgetReview drops what the session keeps for a review that closed,
 // and withdraws its file watchers from the client.
@@ -266,16 +258,13 @@ func (s *Server) forgetReview(docURI protocol.DocumentURI) {
 		return
 	}
 	s.spawn(func() {
-		id := "lreview-worktree:" + string(docURI)
-		_, err := s.conn.Call(s.bg, "client/unregisterCapability", &protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: id, Method: "workspace/didChangeWatchedFiles"}}}, nil)
-		if err != nil {
+		if err := s.withdrawWatchers(worktreeWatchID(docURI)); err != nil {
 			s.logf(protocol.MessageTypeWarning, "withdrawing the working tree's watchers of %s: %v", docURI, err)
 		}
 	})
 }
 
-// didChangeWatchedFiles publishes again the diagnostics of the open
-// reviews whose working tree holds a file that changed.
+// didChangeWatchedFiles hears of files changed on disk.
 func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChangeWatchedFilesParams) error {
 	var changed []string
 	for _, c := range p.Changes {
@@ -283,21 +272,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, p *protocol.DidChange
 			changed = append(changed, path)
 		}
 	}
-	s.mu.Lock()
-	var files []*file
-	for _, f := range s.files {
-		files = append(files, f)
-	}
-	s.mu.Unlock()
-	for _, f := range files {
-		t := s.treeFor(f.uri)
-		if t != nil && slices.ContainsFunc(changed, func(path string) bool { return worktree.Within(t.Root(), path) }) {
-			s.schedule(f, 0, nil)
-		}
-	}
-	s.sourcesOnDisk(changed)
-	s.graphsChanged(changed) // shape.go
-	return nil
+	return s.modifyFiles(modification{action: fileOnDisk, paths: changed})
 }
 
 // sourceLocation converts a working-tree location to the protocol's: its
