@@ -146,5 +146,5 @@ func TestSaveNoticesASourceSaved(t *testing.T) {
 	}
 	_ = os.Chtimes(s.source, later, later)
 	c.notifyServer("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": source}})
-	s.waitCodes(exchange.CodeSourceChanged)
+	s.waitCodes(features.CodeSourceChanged)
 }
