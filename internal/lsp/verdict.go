@@ -11,6 +11,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
 	"github.com/leanreview/lreview-lsp/internal/visual"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // The review's verdict (features/verdict.go) in the session: every axis
@@ -23,16 +24,16 @@ import (
 
 // axes are the review's axes, and its contract axis's diagnostics.
 func (s *Server) axes(ctx context.Context, docURI protocol.DocumentURI, an *anchor.Analysis) ([]verdict.Axis, *contract.Result, []exchange.Diagnostic) {
-	res := s.contractResult(ctx, docURI, an)
+	axes, res := features.ReviewAxes(ctx, an, features.AxesFrom{
+		Tree:     func() *worktree.Tree { return s.treeFor(docURI) },
+		Contract: func(ctx context.Context, _ *worktree.Tree) *contract.Result { return s.contractResult(ctx, docURI, an) },
+		Visual:   visual.Host(), Sums: &s.sums,
+	})
 	var ds []exchange.Diagnostic
 	if res != nil {
 		ds = features.ContractDiagnostics(an, res)
 	}
-	vis := verdict.Axis{}
-	if visual.Touches(an.Index) {
-		vis = visual.Evaluate(ctx, an, s.treeFor(docURI), visual.Host()).Axis()
-	}
-	return features.VerdictAxes(an, res, vis, &s.sums), res, ds
+	return axes, res, ds
 }
 
 // verdictDiagnostics are the axes' diagnostics and the verdict's.
