@@ -23,8 +23,12 @@ import (
 // axes are the review's axes and the contract axis's result (nil when
 // the review changes no OpenAPI description).
 func (a *contractAxis) axes(name string, an *anchor.Analysis, cache *contract.Cache) ([]verdict.Axis, *contract.Result) {
+	host := a.visual
+	if host.LookPath == nil {
+		host = visual.Host()
+	}
 	return features.ReviewAxes(context.Background(), an, features.AxesFrom{
-		Tree: func() *worktree.Tree { return a.tree(name) }, Cache: cache, Visual: visual.Host(),
+		Tree: func() *worktree.Tree { return a.tree(name) }, Cache: cache, Visual: host,
 	})
 }
 

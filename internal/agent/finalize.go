@@ -13,7 +13,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
-	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -173,6 +172,6 @@ func (s *server) reviewAxes(ctx context.Context, rel string, an *anchor.Analysis
 			t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
 			return t
 		},
-		Visual: visual.Host(), Record: rec,
+		Visual: s.visual, Record: rec,
 	})
 }
