@@ -134,8 +134,16 @@ func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []ver
 	case verdict.Hold:
 		sev = exchange.SeverityWarning
 	}
-	out = append(out, exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
-		Code: exchange.CodeVerdict, Message: verdict.Line(axes)})
+	top := exchange.Range{Start: root.Start, End: root.Start + 1}
+	d := exchange.Diagnostic{Range: top, Severity: sev, Code: exchange.CodeVerdict, Message: verdict.Line(axes)}
+	// The visual axis has no diagnostics of its own: why it could not
+	// run or finish (the harness's output) rides on the verdict's.
+	for _, ax := range axes {
+		if ax.Name == verdict.Visual && ax.Applies && ax.Reason != "" && (ax.Status == verdict.Unavailable || ax.Status == verdict.Partial) {
+			d.Related = append(d.Related, exchange.Related{Range: top, Message: ax.Label() + ": " + ax.Reason})
+		}
+	}
+	out = append(out, d)
 	exchange.SortDiagnostics(out)
 	return out
 }

@@ -20,38 +20,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// colourButton is BuyButton painted in colour (0xAARRGGBB).
-func colourButton(colour string) string {
-	return "import 'package:flutter/widgets.dart';\n\nclass BuyButton extends StatelessWidget {\n  const BuyButton({super.key});\n\n  @override\n  Widget build(BuildContext context) => const ColoredBox(color: Color(0x" + colour + "));\n}\n"
-}
-
-func useCase(name, fn, body string) string {
-	return "@widgetbook.UseCase(name: '" + name + "', type: BuyButton)\nWidget " + fn + "(BuildContext context) => " + body + ";\n\n"
-}
-
-const bookHeader = "import 'package:flutter/widgets.dart';\nimport 'package:shop/buy_button.dart';\nimport 'package:widgetbook_annotation/widgetbook_annotation.dart' as widgetbook;\n\n"
-
-// goldenRepo is a Flutter app with a Widgetbook app whose review
-// changes BuyButton's colour (Default: changed), keeps a use case of a
-// colour of its own in a file outside the app's lib/ (Same: unchanged),
-// removes one (Old: removed) and adds one (New: added).
-func goldenRepo(t *testing.T) (*branchtest.Repo, string, []byte) {
-	r := branchtest.NewRepo(t)
-	r.Commit("base", map[string]string{
-		"pubspec.yaml":                   pubspecApp,
-		"lib/buy_button.dart":            colourButton("FFFF0000"),
-		"widgetbook/pubspec.yaml":        pubspecBook,
-		"widgetbook/lib/main.dart":       bookHeader + useCase("Default", "buyDefault", "const BuyButton()") + useCase("Old", "buyOld", "const ColoredBox(color: Color(0xFF00FF00))"),
-		"widgetbook/use_cases/same.dart": bookHeader + useCase("Same", "buySame", "const ColoredBox(color: Color(0xFF0000FF))"),
-	})
-	base := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
-	r.Commit("green", map[string]string{
-		"lib/buy_button.dart":      colourButton("FF00FF00"),
-		"widgetbook/lib/main.dart": bookHeader + useCase("Default", "buyDefault", "const BuyButton()") + useCase("New", "buyNew", "const ColoredBox(color: Color(0xFFFFFF00))"),
-	})
-	return r, base, r.Review(base, "HEAD")
-}
-
 // state is every file under root (.git included) by its content and
 // mode: what "nothing written into the repository" compares.
 func state(t *testing.T, root string) map[string]string {
@@ -100,7 +68,7 @@ func unchanged(t *testing.T, r *branchtest.Repo, before map[string]string) {
 // answered from the memo, a file touched renders again.
 func TestFlutterRenderer(t *testing.T) {
 	log := visualtest.Install(t)
-	r, _, review := goldenRepo(t)
+	r, _, review := visualtest.GoldenRepo(t)
 	before := state(t, r.Root)
 	opts := Options{LookPath: exec.LookPath, Renderer: NewFlutter()}
 	res := evaluate(t, r.Root, review, opts)
@@ -143,7 +111,7 @@ func TestFlutterRenderer(t *testing.T) {
 // repository.
 func TestFlutterHarnessFailures(t *testing.T) {
 	visualtest.Install(t)
-	r, base, review := goldenRepo(t)
+	r, base, review := visualtest.GoldenRepo(t)
 	before := state(t, r.Root)
 	check := func(t *testing.T, f *Flutter, review []byte, want string) {
 		t.Helper()

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/branch/branchtest"
 )
 
 // The environment the fake reads: Fail makes it fail as a compilation
@@ -33,6 +35,50 @@ const (
 	EnvFail  = "LREVIEW_FAKE_FLUTTER_FAIL"
 	EnvSleep = "LREVIEW_FAKE_FLUTTER_SLEEP"
 	EnvLog   = "LREVIEW_FAKE_FLUTTER_LOG"
+)
+
+// colourButton is BuyButton painted in colour (0xAARRGGBB).
+func colourButton(colour string) string {
+	return "import 'package:flutter/widgets.dart';\n\nclass BuyButton extends StatelessWidget {\n  const BuyButton({super.key});\n\n  @override\n  Widget build(BuildContext context) => const ColoredBox(color: Color(0x" + colour + "));\n}\n"
+}
+
+func useCase(name, fn, body string) string {
+	return "@widgetbook.UseCase(name: '" + name + "', type: BuyButton)\nWidget " + fn + "(BuildContext context) => " + body + ";\n\n"
+}
+
+const bookHeader = "import 'package:flutter/widgets.dart';\nimport 'package:shop/buy_button.dart';\nimport 'package:widgetbook_annotation/widgetbook_annotation.dart' as widgetbook;\n\n"
+
+// GoldenRepo is a Flutter app with a Widgetbook app whose review
+// changes BuyButton's colour (Default: changed), keeps a use case of a
+// colour of its own in a file outside the app's lib/ (Same: unchanged),
+// removes one (Old: removed) and adds one (New: added).
+// It returns the repository, the base commit and the review of the
+// diff from it to HEAD (the working tree).
+func GoldenRepo(t *testing.T) (*branchtest.Repo, string, []byte) {
+	return GoldenRepoIn(t, t.TempDir())
+}
+
+// GoldenRepoIn is GoldenRepo in the directory dir.
+func GoldenRepoIn(t *testing.T, dir string) (*branchtest.Repo, string, []byte) {
+	r := branchtest.NewRepoAt(t, dir)
+	r.Commit("base", map[string]string{
+		"pubspec.yaml":                   appPubspec,
+		"lib/buy_button.dart":            colourButton("FFFF0000"),
+		"widgetbook/pubspec.yaml":        bookPubspec,
+		"widgetbook/lib/main.dart":       bookHeader + useCase("Default", "buyDefault", "const BuyButton()") + useCase("Old", "buyOld", "const ColoredBox(color: Color(0xFF00FF00))"),
+		"widgetbook/use_cases/same.dart": bookHeader + useCase("Same", "buySame", "const ColoredBox(color: Color(0xFF0000FF))"),
+	})
+	base := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
+	r.Commit("green", map[string]string{
+		"lib/buy_button.dart":      colourButton("FF00FF00"),
+		"widgetbook/lib/main.dart": bookHeader + useCase("Default", "buyDefault", "const BuyButton()") + useCase("New", "buyNew", "const ColoredBox(color: Color(0xFFFFFF00))"),
+	})
+	return r, base, r.Review(base, "HEAD")
+}
+
+const (
+	appPubspec  = "name: shop\ndependencies:\n  flutter:\n    sdk: flutter\n"
+	bookPubspec = "name: shop_widgetbook\ndependencies:\n  flutter:\n    sdk: flutter\n  widgetbook: ^3.0.0\n  widgetbook_annotation: ^3.0.0\n  shop:\n    path: ..\ndev_dependencies:\n  flutter_test:\n    sdk: flutter\n"
 )
 
 // harnessFile is visual.HarnessFile (not imported: the fake checks what
