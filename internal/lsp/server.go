@@ -113,6 +113,8 @@ type Server struct {
 	contracts contractState
 	// sums are the finalized reviews' patch sums (verdict.go).
 	sums verdict.Sums
+	// visual renders the visual axis in the background (verdict.go).
+	visual visualState
 	// branches are the staleness banner's answers from git (branch.go).
 	branches branchState
 	// src is the source documents and the reviews in scope (sources.go).

@@ -318,7 +318,9 @@ func walk(t *worktree.Tree) walked {
 			}
 			return nil
 		}
-		if fi, err := d.Info(); err == nil {
+		// A review saved is no change to render: its approvals are read
+		// after the images.
+		if fi, err := d.Info(); err == nil && !strings.HasSuffix(p, ".review.json") {
 			fmt.Fprintf(h, "%q %d %d %v\n", p, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
 		}
 		switch {

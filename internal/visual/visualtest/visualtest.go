@@ -85,24 +85,43 @@ const (
 // the renderer generates, by its own reading).
 const harnessFile = "test/lreview_golden/lreview_golden_test.dart"
 
+// EnvDir is set by the flutter command Install makes: the directory
+// flutter was run in. The script runs the test binary from the test's
+// own directory (a test package's initialisation may read files relative
+// to it), and the fake moves to EnvDir first.
+const EnvDir = "LREVIEW_FAKE_FLUTTER_DIR"
+
 // Main runs the fake and exits when the binary was run as flutter; a
 // TestMain calls it before m.Run.
 func Main() {
-	if filepath.Base(os.Args[0]) == "flutter" {
-		os.Exit(run(os.Args[1:]))
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		return
 	}
+	if err := os.Chdir(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "fake flutter:", err)
+		os.Exit(70)
+	}
+	os.Exit(run(os.Args[1:]))
 }
 
-// Install puts a flutter command, this test binary, first on PATH for
-// the test, and returns the log file its runs are written to.
+// Install puts a flutter command, a script running this test binary,
+// first on PATH for the test, and returns the log file its runs are
+// written to.
 func Install(t *testing.T) (log string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	script := "#!/bin/sh\n" + EnvDir + "=$(pwd)\nexport " + EnvDir + "\ncd " + quote(wd) + " || exit 70\nexec " + quote(exe) + ` "$@"` + "\n"
 	dir := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(dir, "flutter")); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "flutter"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
