@@ -24,6 +24,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/branch"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/transport"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
@@ -54,6 +55,8 @@ type Options struct {
 	// never.
 	Poll time.Duration
 
+	// git replaces branch.Run (tests: count or hold git's runs).
+	git branch.Git
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
 	// testRequests adds methods to the server's own (tests: requests

@@ -35,7 +35,7 @@ import (
 type visualState struct {
 	flutter visual.Flutter
 	mu      sync.Mutex
-	running bool
+	running string // the key of the job rendering, "" when none
 	next    *visual.Job
 }
 
@@ -49,15 +49,21 @@ func (r visualRenderer) Render(_ context.Context, job *visual.Job) (base, head m
 		return base, head, err
 	}
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.running {
-		st.next = job
+	switch st.running {
+	case job.Key:
+	case "":
+		st.running = job.Key
+		st.mu.Unlock()
+		if !r.s.spawn(func() { r.s.renderVisual(job) }) {
+			st.mu.Lock()
+			st.running = ""
+			st.mu.Unlock()
+		}
 		return nil, nil, visual.ErrPending
+	default:
+		st.next = job
 	}
-	st.running = true
-	if !r.s.spawn(func() { r.s.renderVisual(job) }) {
-		st.running = false
-	}
+	st.mu.Unlock()
 	return nil, nil, visual.ErrPending
 }
 
@@ -71,7 +77,11 @@ func (s *Server) renderVisual(job *visual.Job) {
 		st.mu.Lock()
 		job, st.next = st.next, nil
 		if job == nil || s.bg.Err() != nil {
-			job, st.running = nil, false
+			job = nil
+		}
+		st.running = ""
+		if job != nil {
+			st.running = job.Key
 		}
 		st.mu.Unlock()
 	}

@@ -47,7 +47,7 @@ func TestVisualAxisInTheBackground(t *testing.T) {
 		t.Fatalf("first publish: got %+v, want %q", d, want)
 	}
 	rendered := axes + "visual: fail (1 changed, 1 removed, 1 added, 1 unchanged: approve them (visual: approved — <snapshot>) or fix) · verdict: Block"
-	waitVerdict(t, c, u, 1, rendered)
+	waitDiagnostic(t, c, u, 1, exchange.CodeVerdict, rendered)
 	if runs := visualtest.Runs(t, log); len(runs) != 4 {
 		t.Errorf("flutter ran %d times, want 4: %q", len(runs), runs)
 	}
@@ -60,17 +60,18 @@ func TestVisualAxisInTheBackground(t *testing.T) {
 	}
 }
 
-// waitVerdict waits for a publish of version whose verdict diagnostic
-// reads want.
-func waitVerdict(t *testing.T, c *testClient, u protocol.DocumentURI, version int32, want string) {
+// waitDiagnostic waits for a publish of version with a diagnostic of
+// code that reads want: one computed in the background comes with a
+// later publish of the same version.
+func waitDiagnostic(t *testing.T, c *testClient, u protocol.DocumentURI, version int32, code, want string) *protocol.Diagnostic {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		c.mu.Lock()
 		for _, p := range c.diagnostics[u] {
-			if d := diagOf(p.Diagnostics, exchange.CodeVerdict); p.Version == version && d != nil && d.Message == want {
+			if d := diagOf(p.Diagnostics, code); p.Version == version && d != nil && d.Message == want {
 				c.mu.Unlock()
-				return
+				return d
 			}
 		}
 		c.mu.Unlock()
@@ -78,7 +79,7 @@ func waitVerdict(t *testing.T, c *testClient, u protocol.DocumentURI, version in
 		case <-c.notify:
 		case <-time.After(10 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("no publish of version %d with the verdict %q", version, want)
+			t.Fatalf("no publish of version %d with %s %q", version, code, want)
 		}
 	}
 }
