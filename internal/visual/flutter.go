@@ -114,10 +114,10 @@ func (f *Flutter) render(ctx context.Context, job *Job) (base, head map[string][
 		defer roots[i].Close()
 	}
 	headRoot, baseRoot := roots[0], roots[1]
-	if err := copyTree(job.Tree.Files().FS(), headRoot); err != nil {
+	if err := copyTree(ctx, job.Tree.Files().FS(), headRoot); err != nil {
 		return nil, nil, err
 	}
-	if err := copyTree(headRoot.FS(), baseRoot); err != nil {
+	if err := copyTree(ctx, headRoot.FS(), baseRoot); err != nil {
 		return nil, nil, err
 	}
 	git := f.Git

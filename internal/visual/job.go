@@ -1,6 +1,7 @@
 package visual
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -102,10 +103,14 @@ const (
 
 // copyTree copies the regular files of src (the working tree's root, or
 // a work tree made before) into the directory dst, without the
-// directories of tools and builds, links and devices, bounded.
-func copyTree(src fs.FS, dst *os.Root) error {
+// directories of tools and builds, links and devices, bounded, until ctx
+// ends.
+func copyTree(ctx context.Context, src fs.FS, dst *os.Root) error {
 	entries, bytes := 0, int64(0)
 	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
 			return nil // unreadable: not copied, as git would not see it either
 		}
