@@ -16,9 +16,10 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
-// The review's verdict (features/verdict.go, ReviewAxes) in the session: every axis
-// and the verdict in the lens on the first brace, always (before any
-// finalize it says the reviewers' axes are unavailable: Hold), and as the
+// The review's verdict (features/verdict.go, ReviewAxes) in the session:
+// every axis and the verdict in the lens on the first brace, always
+// (before any finalize it says the reviewers' axes are unavailable:
+// Hold), and as the
 // `verdict` diagnostic once the review is judged. The contract axis's
 // result is the one contract.go keeps per version; the finalize record
 // is read from the version itself, its patch's sum kept by the patch's
