@@ -16,6 +16,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -78,7 +79,7 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 			return 2
 		}
 	}
-	axis := &contractAxis{root: *root}
+	axis := &contractAxis{root: *root, visual: visual.Host()}
 	for r := range checkAll(fs.Args(), stdin, f, workers, axis) {
 		if writeErr != nil {
 			continue // drain, so that no worker is left blocked

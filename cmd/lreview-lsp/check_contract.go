@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/leanreview/lreview-lsp/internal/contract"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -14,6 +15,9 @@ import (
 type contractAxis struct {
 	root  string
 	cache contract.Cache
+	// visual is the visual axis's host, kept for the whole check (its
+	// renders are kept by their inputs); zero: a host of its own.
+	visual visual.Options
 }
 
 // tree is the working tree of the review name, or nil.

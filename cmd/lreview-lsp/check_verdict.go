@@ -23,16 +23,13 @@ import (
 // axes are the review's axes and the contract axis's result (nil when
 // the review changes no OpenAPI description).
 func (a *contractAxis) axes(name string, an *anchor.Analysis, cache *contract.Cache) ([]verdict.Axis, *contract.Result) {
-	var res *contract.Result
-	var t *worktree.Tree
-	if contract.HasSpec(an.Index) || visual.Touches(an.Index) {
-		t = a.tree(name)
+	host := a.visual
+	if host.LookPath == nil {
+		host = visual.Host()
 	}
-	if contract.HasSpec(an.Index) {
-		res = features.Contract(context.Background(), an, t, cache)
-	}
-	vis := visual.Evaluate(context.Background(), an, t, visual.Host()).Axis()
-	return features.VerdictAxes(an, res, vis, nil), res
+	return features.ReviewAxes(context.Background(), an, features.AxesFrom{
+		Tree: func() *worktree.Tree { return a.tree(name) }, Cache: cache, Visual: host,
+	})
 }
 
 // diagnostics are an's diagnostics and its axes', in order.

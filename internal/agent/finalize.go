@@ -13,7 +13,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
-	"github.com/leanreview/lreview-lsp/internal/visual"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // lreview_finalize: the lead agent records the reviewers' axes
@@ -112,7 +112,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		*ra = verdict.RecordAxis(j)
 	}
 	an := r.p.analysis()
-	axes := s.axes(ctx, r.path, an, rec)
+	axes, _ := s.reviewAxes(ctx, r.path, an, rec)
 	rec.Verdict = string(verdict.Of(axes))
 	indent := exchange.LineIndent(r.doc.Text, root.Start+1)
 	if ms := root.Members(); len(ms) > 0 {
@@ -139,7 +139,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 // lreview_locate finds it, or from the patch alone when that cannot be
 // opened.
 func (s *server) withVerdict(ctx context.Context, rel string, an *anchor.Analysis, ds []Diagnostic, counts Counts) ([]Diagnostic, Counts, *ContractAxis, *Verdict) {
-	axes, res := s.reviewAxes(ctx, rel, an)
+	axes, res := s.reviewAxes(ctx, rel, an, nil)
 	var extra []exchange.Diagnostic
 	var caxis *ContractAxis
 	if res != nil {
@@ -157,26 +157,17 @@ func (s *server) withVerdict(ctx context.Context, rel string, an *anchor.Analysi
 }
 
 // reviewAxes are every axis of the review at rel (an, its analysis), the
-// reviewers' from its own record, and the contract axis's result (nil when
-// it changes no OpenAPI description): the contract's and the visual
-// axis's from the review's working tree as lreview_locate finds it, or
-// from the patch alone when that cannot be opened.
-func (s *server) reviewAxes(ctx context.Context, rel string, an *anchor.Analysis) ([]verdict.Axis, *contract.Result) {
-	t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
-	var res *contract.Result
-	if contract.HasSpec(an.Index) {
-		res = features.Contract(ctx, an, t, nil)
-	}
-	return features.VerdictAxes(an, res, visual.Evaluate(ctx, an, t, visual.Host()).Axis(), nil), res
-}
-
-// axes are every axis of the review at rel (an, its analysis): the
-// contract's rebuilt from the working tree, the reviewers' from rec (the
-// review's own record when nil), the visual axis from the working tree.
-func (s *server) axes(ctx context.Context, rel string, an *anchor.Analysis, rec *verdict.Record) []verdict.Axis {
-	axes, _ := s.reviewAxes(ctx, rel, an)
-	if rec != nil {
-		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(rec, nil, an.Doc, nil))
-	}
-	return axes
+// reviewers' from rec (the review's own record when nil), and the
+// contract axis's result (nil when it changes no OpenAPI description):
+// the contract's and the visual axis's from the review's working tree as
+// lreview_locate finds it, or from the patch alone when that cannot be
+// opened.
+func (s *server) reviewAxes(ctx context.Context, rel string, an *anchor.Analysis, rec *verdict.Record) ([]verdict.Axis, *contract.Result) {
+	return features.ReviewAxes(ctx, an, features.AxesFrom{
+		Tree: func() *worktree.Tree {
+			t, _ := s.tree(rel) // nil when it cannot be opened: the patch alone
+			return t
+		},
+		Visual: s.visual, Record: rec,
+	})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 )
 
 // DefaultAuthor signs the comments and replies an agent writes when
@@ -75,6 +76,9 @@ type server struct {
 	cache       *reviews
 	trees       *trees
 	graphs      *graphs // shape.go
+	// visual is the visual axis's host, kept for the session: its renders
+	// are kept by their inputs (finalize.go).
+	visual visual.Options
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -98,7 +102,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}, graphs: &graphs{}}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}, graphs: &graphs{}, visual: visual.Host()}
 	if s.now == nil {
 		s.now = time.Now
 	}

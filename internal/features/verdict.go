@@ -1,10 +1,14 @@
 package features
 
 import (
+	"context"
+
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
+	"github.com/leanreview/lreview-lsp/internal/visual"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // The review's one verdict (internal/verdict): every axis and the verdict
@@ -26,6 +30,57 @@ func VerdictAxes(a *anchor.Analysis, res *contract.Result, visual verdict.Axis, 
 	axes := []verdict.Axis{c}
 	axes = append(axes, verdict.ReviewerAxes(a.Doc, sums)...)
 	return append(axes, visual)
+}
+
+// AxesFrom is what a caller computes the axes from: the editor, `check`
+// and the agent differ only in these.
+type AxesFrom struct {
+	// Tree opens the review's working tree, nil when there is none (the
+	// patch alone); called at most once, and only when an axis reads it.
+	Tree func() *worktree.Tree
+	// Contract is the contract axis's result when the review changes an
+	// OpenAPI description; nil: Contract(ctx, a, tree, Cache).
+	Contract func(ctx context.Context, t *worktree.Tree) *contract.Result
+	Cache    *contract.Cache
+	// Visual is the visual axis's host (visual.Host, or the editor's
+	// background renderer).
+	Visual visual.Options
+	// Sums, which may be nil, keeps the patches' sums the finalize
+	// record is checked against.
+	Sums *verdict.Sums
+	// Record, when not nil, is the finalize record the reviewers' axes
+	// are read from instead of the review's own (a finalize about to be
+	// written).
+	Record *verdict.Record
+}
+
+// ReviewAxes are every axis of the review, in the lens's order, and the
+// contract axis's result (nil when the review changes no OpenAPI
+// description): the one place the contract, the reviewers' and the
+// visual axis are put together.
+func ReviewAxes(ctx context.Context, a *anchor.Analysis, from AxesFrom) ([]verdict.Axis, *contract.Result) {
+	spec, ui := contract.HasSpec(a.Index), visual.Touches(a.Index)
+	var t *worktree.Tree
+	if (spec || ui) && from.Tree != nil {
+		t = from.Tree()
+	}
+	var res *contract.Result
+	switch {
+	case !spec:
+	case from.Contract != nil:
+		res = from.Contract(ctx, t)
+	default:
+		res = Contract(ctx, a, t, from.Cache)
+	}
+	var vis verdict.Axis
+	if ui {
+		vis = visual.Evaluate(ctx, a, t, from.Visual).Axis()
+	}
+	axes := VerdictAxes(a, res, vis, from.Sums)
+	if from.Record != nil {
+		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(from.Record, nil, a.Doc, nil))
+	}
+	return axes, res
 }
 
 // Judged reports whether the review has a verdict to carry beyond "not
@@ -79,8 +134,16 @@ func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []ver
 	case verdict.Hold:
 		sev = exchange.SeverityWarning
 	}
-	out = append(out, exchange.Diagnostic{Range: exchange.Range{Start: root.Start, End: root.Start + 1}, Severity: sev,
-		Code: verdict.Code, Message: verdict.Line(axes)})
+	top := exchange.Range{Start: root.Start, End: root.Start + 1}
+	d := exchange.Diagnostic{Range: top, Severity: sev, Code: verdict.Code, Message: verdict.Line(axes)}
+	// The visual axis has no diagnostics of its own: why it could not
+	// run or finish (the harness's output) rides on the verdict's.
+	for _, ax := range axes {
+		if ax.Name == verdict.Visual && ax.Applies && ax.Reason != "" && (ax.Status == verdict.Unavailable || ax.Status == verdict.Partial) {
+			d.Related = append(d.Related, exchange.Related{Range: top, Message: ax.Label() + ": " + ax.Reason})
+		}
+	}
+	out = append(out, d)
 	exchange.SortDiagnostics(out)
 	return out
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -15,21 +16,27 @@ import (
 
 // The staleness banner (features/branch.go) in the session: how the
 // working tree's branch stands to a review is asked of git (read-only)
-// once per HEAD and patch — a publish runs `git rev-parse HEAD` and, when
-// HEAD or the patch changed, walks the history — and kept in
-// branchState. A review outside a git working tree, or whose patch names
-// no blobs, runs nothing.
+// in the background, never on the publish path. A publish reads what
+// HEAD is from the repository's files (branch.HeadStamp: HEAD and the
+// ref it names, no git run) and the last answer for the review's files;
+// when there is none for this HEAD — the review opened, its patch
+// changed, the branch moved — it starts a look in the background, shows
+// the last answer meanwhile (none for a new patch), and every open
+// review is published again when the look ends. A review outside a git
+// working tree, or whose patch names no blobs, runs nothing.
 
-// branchState keeps the last answers, by working tree, HEAD and patch.
-// mu is a leaf.
+// branchState keeps the last answers, by working tree and the patch's
+// files (their paths and blobs: all a look reads of the review), with
+// the HEAD they were found at, and the looks under way. mu is a leaf.
 type branchState struct {
-	mu sync.Mutex
-	m  map[branchKey]branch.State
+	mu      sync.Mutex
+	m       map[string]branchMemo
+	running map[string]bool
 }
 
-type branchKey struct {
-	root, head string
-	patch      *exchange.PatchOrigin
+type branchMemo struct {
+	head string // branch.HeadStamp when looked
+	st   branch.State
 }
 
 const (
@@ -38,8 +45,16 @@ const (
 	branchTimeout = 5 * time.Second
 )
 
-// branch is how the branch stands to the review at docURI, and the
-// working tree's root ("" when there is none).
+// git is how the session runs git: branch.Run, or the tests' own.
+func (s *Server) git() branch.Git {
+	if s.opts.git != nil {
+		return s.opts.git
+	}
+	return branch.Run
+}
+
+// branch is how the branch stands to the review at docURI, as last
+// found, and the working tree's root ("" when there is none).
 func (s *Server) branch(docURI protocol.DocumentURI, an *anchor.Analysis) (branch.State, string) {
 	t := s.treeFor(docURI)
 	if t == nil {
@@ -49,32 +64,52 @@ func (s *Server) branch(docURI protocol.DocumentURI, an *anchor.Analysis) (branc
 	if len(files) == 0 {
 		return branch.State{}, ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), branchTimeout)
-	defer cancel()
 	root := t.Root()
-	head := branch.Head(ctx, branch.Run, root)
+	head := branch.HeadStamp(t.Files(), root)
 	if head == "" {
 		return branch.State{}, ""
 	}
-	key := branchKey{root: root, head: head, patch: an.Doc.Review.Patch.Origin()}
+	key := root + "\x00" + fmt.Sprint(files)
 	st := &s.branches
 	st.mu.Lock()
-	got, ok := st.m[key]
-	st.mu.Unlock()
-	if ok && key.patch != nil {
-		return got, root
+	m, ok := st.m[key]
+	look := (!ok || m.head != head) && !st.running[key]
+	if look {
+		if st.running == nil {
+			st.running = map[string]bool{}
+		}
+		st.running[key] = true
 	}
-	got, err := branch.Examine(ctx, branch.Run, root, files)
+	st.mu.Unlock()
+	if look && !s.spawn(func() { s.lookAtBranch(key, root, head, files) }) {
+		st.mu.Lock()
+		delete(st.running, key)
+		st.mu.Unlock()
+	}
+	return m.st, root
+}
+
+// lookAtBranch asks git how the branch stands to the review's files,
+// keeps the answer (none when git could not say: no banner, and no look
+// again until HEAD moves) and publishes the open reviews again.
+func (s *Server) lookAtBranch(key, root, head string, files []branch.File) {
+	ctx, cancel := context.WithTimeout(s.bg, branchTimeout)
+	got, err := branch.Examine(ctx, s.git(), root, files)
+	cancel()
 	if err != nil {
-		return branch.State{}, root // git could not say: no banner
+		got = branch.State{}
 	}
+	st := &s.branches
 	st.mu.Lock()
-	if st.m == nil || len(st.m) >= maxBranchMemo {
-		st.m = map[branchKey]branch.State{}
+	delete(st.running, key)
+	if s.bg.Err() == nil {
+		if st.m == nil || len(st.m) >= maxBranchMemo {
+			st.m = map[string]branchMemo{}
+		}
+		st.m[key] = branchMemo{head: head, st: got}
 	}
-	st.m[key] = got
 	st.mu.Unlock()
-	return got, root
+	s.republishAll()
 }
 
 // branchDiagnostics are the banner's diagnostic, when the branch moved.
@@ -99,7 +134,7 @@ func (s *Server) branchActions(docURI protocol.DocumentURI, an *anchor.Analysis,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), branchTimeout)
 	defer cancel()
-	diff, err := branch.Diff(ctx, branch.Run, root, st)
+	diff, err := branch.Diff(ctx, s.git(), root, st)
 	if err != nil {
 		return nil
 	}

@@ -24,6 +24,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/branch"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/transport"
 	"github.com/leanreview/lreview-lsp/internal/verdict"
@@ -55,6 +56,8 @@ type Options struct {
 	// DefaultPoll at the body files.
 	Poll time.Duration
 
+	// git replaces branch.Run (tests: count or hold git's runs).
+	git branch.Git
 	// analyze replaces Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
 	// testRequests adds methods to the server's own (tests: requests
@@ -114,6 +117,8 @@ type Server struct {
 	contracts contractState
 	// sums are the finalized reviews' patch sums (verdict.go).
 	sums verdict.Sums
+	// visual renders the visual axis in the background (verdict.go).
+	visual visualState
 	// branches are the staleness banner's answers from git (branch.go).
 	branches branchState
 	// src is the source documents and the reviews in scope (sources.go).

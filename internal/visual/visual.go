@@ -12,6 +12,8 @@ package visual
 
 import (
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os/exec"
@@ -45,17 +47,23 @@ const (
 	Approved  = "approved"
 )
 
-// UseCase is one Widgetbook use case: its name and the component it
-// renders.
+// UseCase is one Widgetbook use case: its name, the component it
+// renders, the file it is declared in and the function the annotation
+// marks (a WidgetBuilder).
 type UseCase struct {
-	Name, Component, File string
+	Name, Component, File, Function string
 }
 
-// Renderer renders use cases on one side ("base" or "head") as PNG
-// images by use-case name.
+// Renderer renders the use cases of a job on its base and head sides as
+// PNG images by use-case name. ErrPending: the images are being
+// rendered elsewhere (the editor's background), not yet known.
 type Renderer interface {
-	Render(ctx context.Context, side string, cases []UseCase) (map[string][]byte, error)
+	Render(ctx context.Context, job *Job) (base, head map[string][]byte, err error)
 }
+
+// ErrPending is a renderer's answer while the images are rendered in the
+// background: the axis is partial until they are.
+var ErrPending = errors.New("rendering the golden images (flutter test) in the background")
 
 // Options are what the axis needs of the host.
 type Options struct {
@@ -82,6 +90,8 @@ type Result struct {
 	Detail     string // what the reason is about
 	UseCases   []UseCase
 	Snapshots  []Snapshot
+	// Pending: the renderer is rendering in the background.
+	Pending bool
 }
 
 // Applies reports whether the patch changes Flutter interface code.
@@ -89,7 +99,8 @@ func (r *Result) Applies() bool { return len(r.Components) > 0 }
 
 var (
 	widgetClass = regexp.MustCompile(`class\s+([A-Za-z_]\w*)\s+extends\s+\w*Widget\b`)
-	useCaseRe   = regexp.MustCompile(`@(?:widgetbook\.)?UseCase\(([^)]*)\)`)
+	// useCaseRe is an annotation and the function it marks.
+	useCaseRe   = regexp.MustCompile(`@(?:widgetbook\.)?UseCase\(([^)]*)\)\s*(?:Widget\??\s+)?([A-Za-z_]\w*)\s*\(`)
 	useCaseType = regexp.MustCompile(`type:\s*([A-Za-z_]\w*)`)
 	useCaseName = regexp.MustCompile(`name:\s*['"]([^'"]*)['"]`)
 	widgetbook  = regexp.MustCompile(`(?m)^\s+widgetbook:`)
@@ -111,10 +122,11 @@ func isUIFile(name string) bool {
 	return strings.HasPrefix(name, "lib/") || strings.Contains(name, "/lib/")
 }
 
-// Host is the options of this host: the flutter command on PATH, and no
-// renderer yet (a host with an SDK reports the harness unavailable,
-// saying why, never a pass).
-func Host() Options { return Options{LookPath: exec.LookPath} }
+// Host is the options of this host: the flutter command on PATH and a
+// Flutter renderer of its own, which renders synchronously (`check`, the
+// agent) and keeps its renders: a caller keeps the options for as long
+// as it wants them kept.
+func Host() Options { return Options{LookPath: exec.LookPath, Renderer: NewFlutter()} }
 
 // Touches reports whether the patch changes a Dart file of a package's
 // lib/: the one check a review without one pays.
@@ -140,14 +152,14 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, opts Op
 	if !r.Applies() {
 		return r
 	}
-	var pubspecs, darts []string
+	var w walked
 	if t != nil {
-		pubspecs, darts = walk(t)
+		w = walk(t)
 	}
-	var app string
-	for _, p := range pubspecs {
+	var app, pkg string
+	for _, p := range w.pubspecs {
 		if text, ok := read(t, p); ok && widgetbook.MatchString(text) {
-			app = path.Dir(p)
+			app, pkg = path.Dir(p), packageName(text)
 			break
 		}
 	}
@@ -155,35 +167,27 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, opts Op
 		r.Reason = NoWidgetbook
 		return r
 	}
-	for _, d := range darts {
-		if app != "." && !strings.HasPrefix(d, app+"/") {
+	var files []string
+	for _, d := range w.darts {
+		if !within(app, d) {
 			continue
 		}
-		text, ok := read(t, d)
-		if !ok {
-			continue
-		}
-		for _, m := range useCaseRe.FindAllStringSubmatch(text, -1) {
-			ty, name := useCaseType.FindStringSubmatch(m[1]), useCaseName.FindStringSubmatch(m[1])
-			if ty == nil || !slices.Contains(r.Components, ty[1]) {
-				continue
+		if text, ok := read(t, d); ok {
+			if ucs := useCases(text, d, r.Components); len(ucs) > 0 {
+				r.UseCases = append(r.UseCases, ucs...)
+				files = append(files, d)
 			}
-			uc := UseCase{Component: ty[1], File: d, Name: ty[1]}
-			if name != nil {
-				uc.Name = ty[1] + "/" + name[1]
-			}
-			r.UseCases = append(r.UseCases, uc)
 		}
 	}
 	if len(r.UseCases) == 0 {
 		r.Reason, r.Detail = NoUseCases, fmt.Sprintf("the Widgetbook app in %s has no use case of %s", app, strings.Join(r.Components, ", "))
 		return r
 	}
-	if opts.LookPath == nil {
-		r.Reason = NoFlutterSDK
-		return r
+	flutter := ""
+	if opts.LookPath != nil {
+		flutter, _ = opts.LookPath("flutter")
 	}
-	if _, err := opts.LookPath("flutter"); err != nil {
+	if flutter == "" {
 		r.Reason = NoFlutterSDK
 		return r
 	}
@@ -191,18 +195,54 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, opts Op
 		r.Reason, r.Detail = HarnessError, "no golden renderer is configured for this host"
 		return r
 	}
-	before, err := opts.Renderer.Render(ctx, "base", r.UseCases)
+	job, err := newJob(a, t, w, app, pkg, flutter, files, r.Components)
+	var before, after map[string][]byte
 	if err == nil {
-		var after map[string][]byte
-		after, err = opts.Renderer.Render(ctx, "head", r.UseCases)
-		if err == nil {
-			r.Snapshots, err = Snapshots(before, after, Approvals(a.Doc.Review.Comments))
-		}
+		before, after, err = opts.Renderer.Render(ctx, job)
 	}
-	if err != nil {
+	if err == nil {
+		r.Snapshots, err = Snapshots(before, after, Approvals(a.Doc.Review.Comments))
+	}
+	switch {
+	case errors.Is(err, ErrPending):
+		r.Pending = true
+	case err != nil:
 		r.Reason, r.Detail = HarnessError, err.Error()
 	}
 	return r
+}
+
+// within reports whether the tree's file p is in the directory dir.
+func within(dir, p string) bool { return dir == "." || strings.HasPrefix(p, dir+"/") }
+
+// useCases are the use cases of the components that text, the Dart file
+// name, declares: each annotation with a type among components and the
+// function it marks.
+func useCases(text, name string, components []string) []UseCase {
+	var out []UseCase
+	for _, m := range useCaseRe.FindAllStringSubmatch(text, -1) {
+		ty, label := useCaseType.FindStringSubmatch(m[1]), useCaseName.FindStringSubmatch(m[1])
+		if ty == nil || !slices.Contains(components, ty[1]) {
+			continue
+		}
+		uc := UseCase{Component: ty[1], File: name, Name: ty[1], Function: m[2]}
+		if label != nil {
+			uc.Name = ty[1] + "/" + label[1]
+		}
+		out = append(out, uc)
+	}
+	return out
+}
+
+var pubspecName = regexp.MustCompile(`(?m)^name:\s*['"]?([a-z_][a-z0-9_]*)['"]?\s*$`)
+
+// packageName is a pubspec's package name, "" when it has none Dart
+// would take.
+func packageName(pubspec string) string {
+	if m := pubspecName.FindStringSubmatch(pubspec); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // components are the widget classes declared in the patch's changed UI
@@ -250,10 +290,20 @@ func read(t *worktree.Tree, name string) (string, bool) {
 	return f.Text, true
 }
 
+// walked is what walk found: the pubspec.yaml and Dart files, and a
+// sum of every file's path, size and modification time (the renderer's
+// memo key: any file changed, the images are rendered again).
+type walked struct {
+	pubspecs, darts []string
+	stat            [sha256.Size]byte
+}
+
 // walk lists the tree's pubspec.yaml and Dart files, bounded, through
 // its root (nothing outside it), without the directories of tools and
 // builds.
-func walk(t *worktree.Tree) (pubspecs, darts []string) {
+func walk(t *worktree.Tree) walked {
+	var w walked
+	h := sha256.New()
 	entries := 0
 	_ = fs.WalkDir(t.Files().FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -263,22 +313,37 @@ func walk(t *worktree.Tree) (pubspecs, darts []string) {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			switch d.Name() {
-			case ".git", ".dart_tool", "build", "node_modules", ".pub-cache":
+			if skipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
 		}
+		// A review saved is no change to render: its approvals are read
+		// after the images.
+		if fi, err := d.Info(); err == nil && !strings.HasSuffix(p, ".review.json") {
+			fmt.Fprintf(h, "%q %d %d %v\n", p, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
+		}
 		switch {
 		case d.Name() == "pubspec.yaml":
-			pubspecs = append(pubspecs, p)
-		case strings.HasSuffix(p, ".dart") && len(darts) < maxDart:
-			darts = append(darts, p)
+			w.pubspecs = append(w.pubspecs, p)
+		case strings.HasSuffix(p, ".dart") && len(w.darts) < maxDart:
+			w.darts = append(w.darts, p)
 		}
 		return nil
 	})
-	slices.Sort(pubspecs)
-	return pubspecs, darts
+	h.Sum(w.stat[:0])
+	slices.Sort(w.pubspecs)
+	return w
+}
+
+// skipDir reports whether a directory of this name holds tools' and
+// builds' files, never read or copied.
+func skipDir(name string) bool {
+	switch name {
+	case ".git", ".dart_tool", "build", "node_modules", ".pub-cache":
+		return true
+	}
+	return false
 }
 
 // ApprovalPrefix begins the first line of an approval.
@@ -357,6 +422,11 @@ func (r *Result) Axis() verdict.Axis {
 		return a
 	}
 	a.Applies = true
+	if r.Pending {
+		a.Status, a.Detail = verdict.Partial, "rendering the golden images"
+		a.Reason = ErrPending.Error()
+		return a
+	}
 	if r.Reason != "" {
 		a.Status, a.Detail = verdict.Unavailable, string(r.Reason)
 		if r.Detail != "" {

@@ -52,8 +52,12 @@ func anSDK(string) (string, error) { return "/opt/flutter/bin/flutter", nil }
 
 type renderer func(side string) (map[string][]byte, error)
 
-func (f renderer) Render(_ context.Context, side string, _ []UseCase) (map[string][]byte, error) {
-	return f(side)
+func (f renderer) Render(_ context.Context, _ *Job) (base, head map[string][]byte, err error) {
+	if base, err = f("base"); err != nil {
+		return nil, nil, err
+	}
+	head, err = f("head")
+	return base, head, err
 }
 
 // TestDetection drives the axis on repositories the tests make: each of

@@ -20,10 +20,20 @@ type Repo struct {
 // NewRepo makes an empty repository.
 func NewRepo(t testing.TB) *Repo {
 	t.Helper()
+	return NewRepoAt(t, t.TempDir())
+}
+
+// NewRepoAt makes an empty repository in the directory dir, made when
+// absent.
+func NewRepoAt(t testing.TB, dir string) *Repo {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	r := &Repo{t: t, Root: t.TempDir()}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &Repo{t: t, Root: dir}
 	r.Git("init", "-q", "-b", "main")
 	return r
 }
