@@ -90,6 +90,9 @@ func (s *Server) apply(m modification) error {
 	var err error
 	switch m.action {
 	case fileOpened:
+		s.src.mu.Lock()
+		s.src.opened = true
+		s.src.mu.Unlock()
 		if isReviewDocument(m.doc) {
 			r.review = s.openReview(m.doc)
 		} else {

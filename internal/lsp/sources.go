@@ -31,6 +31,9 @@ type sourceState struct {
 	disk map[string]*diskReview
 	// scanned: the roots were walked once; rescan asks for another walk.
 	scanned, rescan bool
+	// opened: a document was opened: until then there is nothing to
+	// place comments in, and the first open starts the first walk.
+	opened bool
 	// dirtyAll and dirty are what the next refresh recomputes: every
 	// source, or those documents; running is set while the worker runs.
 	dirtyAll bool
@@ -197,11 +200,8 @@ func (s *Server) isSource(uri protocol.DocumentURI) bool {
 // review's file too, beside the buffer that stands for it.
 func (s *Server) sourcesChanged(rescan bool) {
 	st := s.src
-	s.mu.Lock()
-	reviews := len(s.files)
-	s.mu.Unlock()
 	st.mu.Lock()
-	if !st.scanned && !st.running && reviews == 0 && len(st.bufs) == 0 {
+	if !st.opened && !st.scanned && !st.running {
 		st.mu.Unlock()
 		return
 	}

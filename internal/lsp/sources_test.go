@@ -443,9 +443,13 @@ func TestOpenReviewNotParsedTwice(t *testing.T) {
 	}
 	s.c.notifyServer("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": s.reviewURI}})
 	s.c.waitDiagnosticsCleared(s.reviewURI)
-	s.idle()
-	if !onDisk() {
-		t.Errorf("closed: the review on disk is not in scope again")
+	// The rescan that reads it again is scheduled after the clear is
+	// queued (modifyFiles publishes last): wait for it, not for time.
+	for deadline := time.Now().Add(20 * time.Second); !onDisk(); time.Sleep(5 * time.Millisecond) {
+		s.idle()
+		if time.Now().After(deadline) {
+			t.Fatalf("closed: the review on disk is not in scope again")
+		}
 	}
 }
 
