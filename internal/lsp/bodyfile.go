@@ -66,7 +66,10 @@ type bodyFile struct {
 	// nl is the line break the file ends with beyond the body; text the
 	// body as last written or read.
 	nl, text string
-	stamp    fileStamp
+	// stamp is the file's as last read; seen, as last looked at: a new
+	// stamp is read once two looks agree, so that a file an editor
+	// truncates and then writes is not read between the two.
+	stamp, seen fileStamp
 	// id is who wrote the body and when, as the file was opened.
 	id bodyIdentity
 }
@@ -198,7 +201,8 @@ type savedBody struct {
 	text string
 }
 
-// savedBodies reads the body files whose stamp changed.
+// savedBodies reads the body files whose stamp changed and then held
+// for one look.
 func (s *Server) savedBodies() []savedBody {
 	bf := &s.bodies
 	bf.mu.Lock()
@@ -210,7 +214,8 @@ func (s *Server) savedBodies() []savedBody {
 			continue
 		}
 		now := fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
-		if now == f.stamp {
+		if now == f.stamp || now != f.seen {
+			f.seen = now
 			continue
 		}
 		f.stamp = now
