@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -164,4 +165,17 @@ func (c *client) awaitPublish(uri string, accept func(publish) bool) (publish, t
 		return accept(p)
 	})
 	return got, m.at, err
+}
+
+// fromMessage fills a diagnostic's data from its message when the server
+// sent none: servers before source diagnostics carried threads as data
+// (issue 45's "before") wrote "<id> (<author>): <body> · outdated: …".
+// Measuring them is the one use of this; no plugin reads a message.
+func (d *diagnostic) fromMessage(review string) {
+	if d.Data.Comment != "" {
+		return
+	}
+	id, _, _ := strings.Cut(d.Message, " ")
+	d.Data.Review, d.Data.Comment = review, strings.TrimSuffix(id, ":")
+	d.Data.Outdated = strings.Contains(d.Message, " · outdated")
 }

@@ -66,6 +66,8 @@ type step struct {
 	// outdated, and of those intact: outdated though their lines are
 	// there.
 	publishes, checked, wrong, missing, outdated, intact int
+	// badPublishes counts the publishes with a comment wrong or missing.
+	badPublishes int
 }
 
 // run drives one server through the scenario.
@@ -109,8 +111,15 @@ func (r *run) stepNamed(name string) *step {
 // check compares a publish on d with where d's comments must be.
 func (r *run) check(d *doc, p publish, st *step) {
 	st.publishes++
+	bad := st.wrong + st.missing
+	defer func() {
+		if st.wrong+st.missing > bad {
+			st.badPublishes++
+		}
+	}()
 	byID := map[string]diagnostic{}
 	for _, g := range p.Diagnostics {
+		g.fromMessage(r.reviewURI)
 		if g.Data.Review == r.reviewURI {
 			byID[g.Data.Comment] = g
 		}
@@ -214,6 +223,7 @@ func (r *run) openAll() error {
 func (r *run) count(p publish) int {
 	n := 0
 	for _, g := range p.Diagnostics {
+		g.fromMessage(r.reviewURI)
 		if g.Data.Review == r.reviewURI {
 			n++
 		}
@@ -491,6 +501,7 @@ func (r *run) totals() step {
 		t.missing += s.missing
 		t.outdated += s.outdated
 		t.intact += s.intact
+		t.badPublishes += s.badPublishes
 	}
 	return t
 }
