@@ -222,11 +222,11 @@ func (t *LineTrack) align(texts, lines []string) {
 	// A dubious anchor (see agreed) is not placed, and nothing between
 	// it and its neighbours is: it bounds the lines around it, so that
 	// no line is placed across it as though nothing moved there.
-	agreed := t.agreed(ordered, true)
+	agreed := t.agreed(ordered, true, same)
 	dubious := map[int]bool{}
 	anchors := make([]int, 0, len(inOrder))
-	for _, c := range ordered {
-		if !slices.Contains(agreed, c) {
+	for n, c := range ordered {
+		if !agreed[n] {
 			t.at[c.i], taken[c.j] = int32(c.j+1), true
 			dubious[int(c.i)] = true
 			anchors = append(anchors, int(c.i))
@@ -257,8 +257,8 @@ func (t *LineTrack) align(texts, lines []string) {
 		}
 	}
 	var moved []int
-	for _, c := range t.agreed(out, false) {
-		if take(int(c.i), int(c.j)) {
+	for n, keep := range t.agreed(out, false, nil) {
+		if c := out[n]; keep && take(int(c.i), int(c.j)) {
 			moved = append(moved, int(c.i))
 		}
 	}
@@ -269,25 +269,63 @@ func (t *LineTrack) align(texts, lines []string) {
 // and once in the file (line j, from 0).
 type anchorPair struct{ i, j int32 }
 
-// agreed keeps the anchors (in the review's order) whose offset (how far
-// the line moved) a neighbour's shares: the anchor before or after it,
-// or, before the first when fromStart, the file's start (offset 0).
-// Once in the review's RIGHT lines is not once in the file the review
-// was made on: a line of the file outside the hunks may have the same
-// text, and once the reviewed line is deleted or changed that other one
-// is the only one left; alone, it would carry the comment to another
-// function. An anchor that moved unlike both its neighbours is that, or
-// a line between two edits: either way its place is not certain.
-func (t *LineTrack) agreed(ps []anchorPair, fromStart bool) []anchorPair {
-	off := func(k int) int32 { return ps[k].j + 1 - t.lines[ps[k].i].New }
-	var out []anchorPair
+// agreed tells which anchors (in the review's order) are certain: those
+// whose offset (how far the line moved) a neighbour's shares (the anchor
+// before or after it, or, before the first when fromStart, the file's
+// start, offset 0). Once in the review's RIGHT lines is not once in the
+// file the review was made on: a line outside the hunks may have the
+// same text, and once the reviewed line is deleted or changed that twin
+// is the only one left; taken, it would carry the comment to another
+// function. An anchor that moved unlike the anchors on both its sides is
+// that, or a line between two edits: either way its place is not
+// certain. An anchor with a neighbour on one side only (the last) and
+// another offset is certain when the review's lines between them fit
+// one insertion or deletion (fits, as fillBetween places them); with
+// fits nil (blocks that moved), it is not.
+func (t *LineTrack) agreed(ps []anchorPair, fromStart bool, fits func(i, j int) bool) []bool {
+	off := func(k int) int32 {
+		if k < 0 {
+			return 0 // the file's start
+		}
+		return ps[k].j + 1 - t.lines[ps[k].i].New
+	}
+	keep := make([]bool, len(ps))
 	for k := range ps {
 		o := off(k)
-		if k > 0 && off(k-1) == o || k+1 < len(ps) && off(k+1) == o || k == 0 && fromStart && o == 0 {
-			out = append(out, ps[k])
+		hasPrev, hasNext := k > 0 || fromStart, k+1 < len(ps)
+		switch {
+		case hasPrev && off(k-1) == o, hasNext && off(k+1) == o:
+			keep[k] = true
+		case hasPrev && !hasNext && fits != nil:
+			keep[k] = t.oneEdit(ps, k, off(k-1), o, fits)
 		}
 	}
-	return out
+	return keep
+}
+
+// oneEdit reports whether the review's lines between anchor k-1 (the
+// file's start when k is 0) and anchor k fit one insertion or deletion:
+// those before some place moved by a, those after it by b.
+func (t *LineTrack) oneEdit(ps []anchorPair, k int, a, b int32, fits func(i, j int) bool) bool {
+	from, lo := 0, int32(-1)
+	if k > 0 {
+		from, lo = int(ps[k-1].i)+1, ps[k-1].j
+	}
+	to, hi := int(ps[k].i), ps[k].j
+	at := func(q int, off int32) bool {
+		j := t.lines[q].New + off - 1
+		return j > lo && j < hi && fits(q, int(j))
+	}
+	p := from // the first line that is not its text moved by a
+	for p < to && at(p, a) {
+		p++
+	}
+	for q := p; q < to; q++ {
+		if !at(q, b) {
+			return false
+		}
+	}
+	return true
 }
 
 // fillBetween places the lines between consecutive anchors (indexes of
