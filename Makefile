@@ -192,6 +192,15 @@ PEER_VERSION := 4.10.0
 PEER_DIR     ?= $(HOME)/.cache/lreview-bench-peer/$(PEER_VERSION)
 PEER_BIN     := $(PEER_DIR)/node_modules/.bin/vscode-json-language-server
 
+# bench-track (not in CI) measures how comments follow the code (issue
+# 45) on a copy of the Go distribution's source tree (GOROOT is only
+# read): a 60-file change, a 400-comment review, typing, pastes,
+# deletions and moves in the editor and on disk. It fails when a comment
+# is published on a line that is not its own.
+.PHONY: bench-track
+bench-track: build
+	$(GO) run ./internal/bench/trackbench -server "$(BIN)"
+
 .PHONY: bench-peer
 bench-peer: build
 	@if [ ! -x "$(PEER_BIN)" ]; then \

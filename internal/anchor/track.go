@@ -194,14 +194,13 @@ func (t *LineTrack) align(texts, lines []string) {
 		inReview[hashes[i]] = occurrence{n: o.n + 1, at: int32(i)}
 	}
 	// Anchors: lines found once on each side, not blank.
-	type pair struct{ i, j int32 }
-	var cands []pair
+	var cands []anchorPair
 	for i, s := range texts {
 		if normLine(s) == "" || inReview[hashes[i]].n != 1 {
 			continue
 		}
 		if o := inFile[hashes[i]]; o.n == 1 && SameLine(lines[o.at], s) {
-			cands = append(cands, pair{int32(i), o.at})
+			cands = append(cands, anchorPair{int32(i), o.at})
 		}
 	}
 	taken := make([]bool, len(lines))
@@ -215,16 +214,33 @@ func (t *LineTrack) align(texts, lines []string) {
 		return true
 	}
 	inOrder := increasingRun(len(cands), func(k int) int32 { return cands[k].j })
+	ordered := make([]anchorPair, len(inOrder))
+	for n, k := range inOrder {
+		ordered[n] = cands[k]
+		cands[k].j = -1 // not a moved block's anchor below
+	}
+	// A dubious anchor (see agreed) is not placed, and nothing between
+	// it and its neighbours is: it bounds the lines around it, so that
+	// no line is placed across it as though nothing moved there.
+	agreed := t.agreed(ordered, true, same)
+	dubious := map[int]bool{}
 	anchors := make([]int, 0, len(inOrder))
-	for _, k := range inOrder {
-		if take(int(cands[k].i), int(cands[k].j)) {
-			anchors = append(anchors, int(cands[k].i))
+	for n, c := range ordered {
+		if !agreed[n] {
+			t.at[c.i], taken[c.j] = int32(c.j+1), true
+			dubious[int(c.i)] = true
+			anchors = append(anchors, int(c.i))
+		} else if take(int(c.i), int(c.j)) {
+			anchors = append(anchors, int(c.i))
 		}
 	}
-	t.fillBetween(anchors, same, similar, take, true)
+	t.fillBetween(anchors, dubious, same, similar, take, true)
+	for i := range dubious {
+		t.at[i] = 0
+	}
 	// After the last anchor nothing bounds where lines were added: the
 	// lines of its run (its hunk) are taken where they follow it.
-	if len(anchors) > 0 {
+	if len(anchors) > 0 && !dubious[anchors[len(anchors)-1]] {
 		for k := anchors[len(anchors)-1] + 1; k < len(t.lines) && t.lines[k].New == t.lines[k-1].New+1; k++ {
 			if !same(k, int(t.at[k-1])) || !take(k, int(t.at[k-1])) {
 				break
@@ -234,13 +250,82 @@ func (t *LineTrack) align(texts, lines []string) {
 	// Blocks that moved out of order: an anchor the increasing run left
 	// out is still the one line of its text on each side; the lines
 	// between two of them that moved alike are taken too.
-	var moved []int
+	var out []anchorPair
 	for _, c := range cands {
-		if take(int(c.i), int(c.j)) {
+		if c.j >= 0 {
+			out = append(out, c)
+		}
+	}
+	var moved []int
+	for n, keep := range t.agreed(out, false, nil) {
+		if c := out[n]; keep && take(int(c.i), int(c.j)) {
 			moved = append(moved, int(c.i))
 		}
 	}
-	t.fillBetween(moved, same, similar, take, false)
+	t.fillBetween(moved, nil, same, similar, take, false)
+}
+
+// anchorPair is a line found once in the review's RIGHT lines (index i)
+// and once in the file (line j, from 0).
+type anchorPair struct{ i, j int32 }
+
+// agreed tells which anchors (in the review's order) are certain: those
+// whose offset (how far the line moved) a neighbour's shares (the anchor
+// before or after it, or, before the first when fromStart, the file's
+// start, offset 0). Once in the review's RIGHT lines is not once in the
+// file the review was made on: a line outside the hunks may have the
+// same text, and once the reviewed line is deleted or changed that twin
+// is the only one left; taken, it would carry the comment to another
+// function. An anchor that moved unlike the anchors on both its sides is
+// that, or a line between two edits: either way its place is not
+// certain. An anchor with a neighbour on one side only (the last) and
+// another offset is certain when the review's lines between them fit
+// one insertion or deletion (fits, as fillBetween places them); with
+// fits nil (blocks that moved), it is not.
+func (t *LineTrack) agreed(ps []anchorPair, fromStart bool, fits func(i, j int) bool) []bool {
+	off := func(k int) int32 {
+		if k < 0 {
+			return 0 // the file's start
+		}
+		return ps[k].j + 1 - t.lines[ps[k].i].New
+	}
+	keep := make([]bool, len(ps))
+	for k := range ps {
+		o := off(k)
+		hasPrev, hasNext := k > 0 || fromStart, k+1 < len(ps)
+		switch {
+		case hasPrev && off(k-1) == o, hasNext && off(k+1) == o:
+			keep[k] = true
+		case hasPrev && !hasNext && fits != nil:
+			keep[k] = t.oneEdit(ps, k, off(k-1), o, fits)
+		}
+	}
+	return keep
+}
+
+// oneEdit reports whether the review's lines between anchor k-1 (the
+// file's start when k is 0) and anchor k fit one insertion or deletion:
+// those before some place moved by a, those after it by b.
+func (t *LineTrack) oneEdit(ps []anchorPair, k int, a, b int32, fits func(i, j int) bool) bool {
+	from, lo := 0, int32(-1)
+	if k > 0 {
+		from, lo = int(ps[k-1].i)+1, ps[k-1].j
+	}
+	to, hi := int(ps[k].i), ps[k].j
+	at := func(q int, off int32) bool {
+		j := t.lines[q].New + off - 1
+		return j > lo && j < hi && fits(q, int(j))
+	}
+	p := from // the first line that is not its text moved by a
+	for p < to && at(p, a) {
+		p++
+	}
+	for q := p; q < to; q++ {
+		if !at(q, b) {
+			return false
+		}
+	}
+	return true
 }
 
 // fillBetween places the lines between consecutive anchors (indexes of
@@ -252,8 +337,9 @@ func (t *LineTrack) align(texts, lines []string) {
 // that is not its text moved by b (mb-1): the lines before mb moved by a,
 // those from ma by b, and where p may be, between, cannot be told.
 // The anchors of blocks that moved (not fromStart) have only the lines
-// between two that moved alike placed, when all are their text.
-func (t *LineTrack) fillBetween(anchors []int, same, similar, take func(i, j int) bool, fromStart bool) {
+// between two that moved alike placed, when all are their text. Nothing
+// next to a dubious anchor is placed.
+func (t *LineTrack) fillBetween(anchors []int, dubious map[int]bool, same, similar, take func(i, j int) bool, fromStart bool) {
 	prev := -1
 	if !fromStart {
 		if len(anchors) == 0 {
@@ -262,6 +348,10 @@ func (t *LineTrack) fillBetween(anchors []int, same, similar, take func(i, j int
 		prev, anchors = anchors[0], anchors[1:]
 	}
 	for _, b := range anchors {
+		if dubious[b] || prev >= 0 && dubious[prev] {
+			prev = b
+			continue
+		}
 		prevNum, prevAt := int32(0), int32(0)
 		if prev >= 0 {
 			prevNum, prevAt = t.lines[prev].New, t.at[prev]

@@ -191,6 +191,26 @@ func TestTrackPaste(t *testing.T) {
 	}
 }
 
+// TestTrackTwinOutsideHunks: a line the review has once (line 160, in a
+// hunk) has a twin outside the hunks (line 120). Once the reviewed line
+// is deleted, or changed, on disk, the twin is the one line of its text
+// on each side: the diff must not carry the comment to it (the Go tree's
+// zip.go had `f, err := os.Open(zipFile)` twice; trackbench found it).
+func TestTrackTwinOutsideHunks(t *testing.T) {
+	image := goLike(200)
+	image[119], image[159] = "\tf, err := os.Open(name)", "\tf, err := os.Open(name)"
+	p, f := trackIndex(t, image, trackSpans)
+	for name, file := range map[string][]trackLine{
+		"deleted":                     slices.Delete(reviewed(image), 157, 160),
+		"changed":                     slices.Replace(reviewed(image), 159, 160, trackLine{text: "\tf, err := os.Create(name)"}),
+		"deleted, lines pasted above": insertLines(slices.Delete(reviewed(image), 157, 160), 0, pasted(50, 1)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkTrack(t, p, f, track(p, f, file), file, false)
+		})
+	}
+}
+
 // TestTrackRepeatedLinesTyped: lines typed one at a time above a `}`
 // that a comment is on, each the same `}`: the track moves the comment's
 // line with every edit.
