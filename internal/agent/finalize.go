@@ -115,7 +115,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		}
 		*ra = verdict.RecordAxis(j)
 	}
-	an := r.p.analysis()
+	an := r.analysis()
 	axes := s.axes(ctx, r.path, an, rec)
 	rec.Verdict = string(verdict.Of(axes))
 	indent := exchange.LineIndent(r.doc.Text, root.Start+1)

@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // DefaultAuthor signs the comments and replies an agent writes when
@@ -72,7 +73,7 @@ type server struct {
 	beforeWrite func(string)
 	agent       string // Options.Agent
 	queue       *queues
-	cache       *reviews
+	cache       *reviewfile.Cache
 	trees       *trees
 	graphs      *graphs // shape.go
 }
@@ -98,7 +99,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}, graphs: &graphs{}}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: reviewfile.NewCache(maxCached), trees: &trees{}, graphs: &graphs{}}
 	if s.now == nil {
 		s.now = time.Now
 	}

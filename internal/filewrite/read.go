@@ -48,7 +48,7 @@ func ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readBounded(f, fi, name)
+	return ReadBounded(f, fi, name)
 }
 
 // ReadFileIn is ReadFile for the file at rel, a path relative to root.
@@ -103,13 +103,14 @@ func readRegular(dir *os.Root, base, name string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	data, err := readBounded(f, fi, name)
+	data, err := ReadBounded(f, fi, name)
 	return data, fi, err
 }
 
-// readBounded reads f, whose stat said fi, when it is at most MaxSize
-// bytes.
-func readBounded(f *os.File, fi fs.FileInfo, name string) ([]byte, error) {
+// ReadBounded reads f, opened by OpenIn, whose stat said fi, when it is
+// at most MaxSize bytes (else the error wraps ErrTooLarge); name is for
+// messages.
+func ReadBounded(f *os.File, fi fs.FileInfo, name string) ([]byte, error) {
 	if fi.Size() > MaxSize {
 		return nil, fmt.Errorf("cannot read %s: %d bytes, %w; nothing read", name, fi.Size(), ErrTooLarge)
 	}

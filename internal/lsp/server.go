@@ -54,7 +54,7 @@ type Options struct {
 	// never.
 	Poll time.Duration
 
-	// analyze replaces Analyze (tests: a slow or failing analysis).
+	// analyze replaces reviewfile.Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
 	// testRequests adds methods to the server's own (tests: requests
 	// that block or panic), so that the production table has none.
