@@ -1,6 +1,7 @@
 package reviewfile
 
 import (
+	"io/fs"
 	"os"
 
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -18,12 +19,29 @@ func ReadIn(root *os.Root, rel string, prev *Version) (*Version, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readOpened(f, fi, rel, prev)
+}
+
+// ReadFile reads the review file at name, a path a person named (a
+// command's argument: there is no root to stay under), as ReadIn reads
+// one under a root.
+func ReadFile(name string) (*Version, error) {
+	f, fi, err := filewrite.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return readOpened(f, fi, name, nil)
+}
+
+// readOpened reads f, opened as name, whose descriptor said fi, unless
+// prev is still Current; it closes f.
+func readOpened(f *os.File, fi fs.FileInfo, name string, prev *Version) (*Version, error) {
 	defer f.Close()
 	id := IDOf(fi)
 	if prev != nil && prev.Current(id, nil) {
 		return prev, nil
 	}
-	data, err := filewrite.ReadBounded(f, fi, rel)
+	data, err := filewrite.ReadBounded(f, fi, name)
 	if err != nil {
 		return nil, err
 	}

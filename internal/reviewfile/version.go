@@ -92,11 +92,12 @@ func (v *Version) Current(id ID, data []byte) bool {
 // from, when there is one).
 func (v *Version) Document() *exchange.Document {
 	v.docOnce.Do(func() {
+		var prev *exchange.Document
+		var ch *exchange.Change
 		if v.prev != nil {
-			v.doc = parse(exchange.NewText(v.data), v.prev.Document(), &v.change)
-		} else {
-			v.doc = exchange.ParseText(exchange.NewText(v.data))
+			prev, ch = v.prev.Document(), &v.change
 		}
+		v.doc = parse(exchange.NewText(v.data), prev, ch)
 	})
 	return v.doc
 }
