@@ -89,6 +89,7 @@ type review struct {
 	doc  *exchange.Document  // v's document
 	path string              // relative to the root: the key of the queue and the cache
 	v    *reviewfile.Version
+	out  *outputs // what the read-only tools list from v (store.go)
 	// written is the version the tool wrote, once it has; change, when
 	// set, where its one edit was (the version written is then analysed
 	// as an edit of v).
@@ -109,7 +110,7 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 		return nil, s.fileError(member, name, err)
 	}
 	v := s.cache.Held(rel, reviewfile.IDOf(orig.Info()), orig.Data)
-	r := &review{orig: orig, name: s.display(rel), doc: v.Document(), path: rel, v: v}
+	r := &review{orig: orig, name: s.display(rel), doc: v.Document(), path: rel, v: v, out: s.outputsOf(rel, v)}
 	if err := r.refuse(member, strict); err != nil {
 		return nil, err
 	}

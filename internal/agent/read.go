@@ -73,10 +73,15 @@ func severityWord(s exchange.Severity) string {
 // severityRank orders the severity words, worst first.
 var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "hint": 3}
 
-// diagnostics are the file's diagnostics in the tool's shape.
+// diagnostics are the file's diagnostics in the tool's shape, converted
+// once per version.
 func (r *review) diagnostics() ([]Diagnostic, Counts) {
-	an := r.analysis()
-	return convertDiagnostics(an.Doc, an.Diagnostics)
+	o := r.out
+	o.diagOnce.Do(func() {
+		an := r.analysis()
+		o.diags, o.counts = convertDiagnostics(an.Doc, an.Diagnostics)
+	})
+	return o.diags, o.counts
 }
 
 // convertDiagnostics converts ds, diagnostics of doc, to the tool's
@@ -249,23 +254,26 @@ func validState(member, state string) error {
 }
 
 // comments are the file's comments described, with which of them have a
-// problem.
+// problem, once per version.
 func (r *review) comments() ([]Comment, []bool) {
-	an := r.analysis()
-	diags, _ := r.diagnostics()
-	bad := map[string]bool{}
-	for _, d := range diags {
-		if d.CommentID != "" && severityRank[d.Severity] <= 1 {
-			bad[d.CommentID] = true
+	o := r.out
+	o.comOnce.Do(func() {
+		an := r.analysis()
+		diags, _ := r.diagnostics()
+		bad := map[string]bool{}
+		for _, d := range diags {
+			if d.CommentID != "" && severityRank[d.Severity] <= 1 {
+				bad[d.CommentID] = true
+			}
 		}
-	}
-	coms := make([]Comment, len(an.Doc.Review.Comments))
-	problem := make([]bool, len(coms))
-	for i := range coms {
-		coms[i] = commentOf(an, i)
-		problem[i] = coms[i].Anchor.Status != "ok" || bad[coms[i].ID]
-	}
-	return coms, problem
+		o.coms = make([]Comment, len(an.Doc.Review.Comments))
+		o.problem = make([]bool, len(o.coms))
+		for i := range o.coms {
+			o.coms[i] = commentOf(an, i)
+			o.problem[i] = o.coms[i].Anchor.Status != "ok" || bad[o.coms[i].ID]
+		}
+	})
+	return o.coms, o.problem
 }
 
 func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in CommentsInput) (*mcp.CallToolResult, CommentsOutput, error) {

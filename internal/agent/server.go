@@ -74,6 +74,7 @@ type server struct {
 	agent       string // Options.Agent
 	queue       *queues
 	cache       *reviewfile.Cache
+	outputs     *outputMemo
 	trees       *trees
 	graphs      *graphs // shape.go
 }
@@ -99,7 +100,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: reviewfile.NewCache(maxCached), trees: &trees{}, graphs: &graphs{}}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: reviewfile.NewCache(maxCached), outputs: &outputMemo{}, trees: &trees{}, graphs: &graphs{}}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -59,6 +60,48 @@ func (q *queues) acquire(ctx context.Context, path string) (func(), error) {
 // recently used out first): an agent works on a few at a time.
 const maxCached = 8
 
+// outputs are what the read-only tools list from one version of a
+// review, made once: its diagnostics and its comments in the tools'
+// shape (paging through 2,000 comments converts them once, not once a
+// page). They are not a second cache: one a path, for the version the
+// cache holds, dropped when the cache lets that version go.
+type outputs struct {
+	v        *reviewfile.Version
+	diagOnce sync.Once
+	diags    []Diagnostic
+	counts   Counts
+	comOnce  sync.Once
+	coms     []Comment
+	problem  []bool
+}
+
+// outputMemo holds the outputs, by path under the root.
+type outputMemo struct {
+	mu     sync.Mutex
+	byPath map[string]*outputs
+}
+
+// outputsOf are the outputs of v, the version of path just read.
+func (s *server) outputsOf(path string, v *reviewfile.Version) *outputs {
+	m := s.outputs
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byPath == nil {
+		m.byPath = map[string]*outputs{}
+	}
+	o := m.byPath[path]
+	if o == nil || o.v != v {
+		o = &outputs{v: v}
+		m.byPath[path] = o
+	}
+	for p, x := range m.byPath {
+		if !s.cache.Holds(p, x.v) {
+			delete(m.byPath, p)
+		}
+	}
+	return o
+}
+
 // queued waits for the file member names to be this call's to write (the
 // calls before it on that file are done) and returns the function that
 // ends its turn. Every tool that writes a file holds its turn from before
@@ -86,7 +129,7 @@ func (s *server) readCached(member, name string, strict bool) (*review, error) {
 	if err != nil {
 		return nil, s.fileError(member, name, err)
 	}
-	r := &review{name: s.display(rel), doc: v.Document(), path: rel, v: v}
+	r := &review{name: s.display(rel), doc: v.Document(), path: rel, v: v, out: s.outputsOf(rel, v)}
 	if err := r.refuse(member, strict); err != nil {
 		return nil, err
 	}

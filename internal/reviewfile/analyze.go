@@ -6,8 +6,8 @@
 // through an os.Root, bounded by filewrite.MaxSize) and Cache (versions
 // kept by name, with one staleness rule and LRU eviction).
 //
-// It sits on the exchange format and the anchor engine, and below the
-// packages that hold reviews (lsp, agent, the command).
+// It sits on the exchange format and the anchor engine, below the
+// language server, the agent tools and the command, which hold reviews.
 package reviewfile
 
 import (

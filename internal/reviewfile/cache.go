@@ -44,6 +44,16 @@ func (c *Cache) Get(key string) *Version {
 	return e.Value.(*entry).v
 }
 
+// Holds reports whether v is the version cached under key, without
+// counting as a use: a holder of what it derives from versions keeps it
+// for as long as the cache keeps the version.
+func (c *Cache) Holds(key string, v *Version) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.byKey[key]
+	return e != nil && e.Value.(*entry).v == v
+}
+
 // Put records v as what key's file holds now.
 func (c *Cache) Put(key string, v *Version) {
 	c.mu.Lock()
