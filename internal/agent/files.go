@@ -142,8 +142,13 @@ func (r *review) analysis() *anchor.Analysis {
 	return an
 }
 
-// checksum is the bytes' CRC-32, which page cursors carry.
-func (r *review) checksum() uint32 { return crc32.ChecksumIEEE(r.v.Bytes()) }
+// checksum is the bytes' CRC-32, which page cursors carry, computed once
+// per version.
+func (r *review) checksum() uint32 {
+	o := r.out
+	o.sumOnce.Do(func() { o.sum = crc32.ChecksumIEEE(r.v.Bytes()) })
+	return o.sum
+}
 
 // write replaces the review with data, refused when the file changed
 // since it was read.

@@ -1,7 +1,9 @@
 // Package agent serves review exchange files to LLM agents over the Model
 // Context Protocol: the agent's half of the loop whose person's half is an
-// editor. Its tools read a review the way the language server does (the
-// diagnostics, each comment with the lines it is anchored to) and change
+// editor. Its tools read a review the way the language server does
+// (through reviewfile, the same parse and check, its versions cached
+// between calls: the diagnostics, each comment with the lines it is
+// anchored to) and change
 // it with the edits the editor's code actions make (features), so that a
 // person's layout and unknown members survive an agent's write too.
 //
@@ -65,7 +67,8 @@ type Options struct {
 }
 
 // server holds what the tools share; it never changes after NewServer
-// but for the queues and the cache, which are safe for concurrent use.
+// but for the queues, the cache and the outputs, which are safe for
+// concurrent use.
 type server struct {
 	root        string
 	files       *os.Root // root, held open: every file is opened through it (files.go)

@@ -61,12 +61,15 @@ func (q *queues) acquire(ctx context.Context, path string) (func(), error) {
 const maxCached = 8
 
 // outputs are what the read-only tools list from one version of a
-// review, made once: its diagnostics and its comments in the tools'
-// shape (paging through 2,000 comments converts them once, not once a
-// page). They are not a second cache: one a path, for the version the
-// cache holds, dropped when the cache lets that version go.
+// review, made once: its checksum (page cursors carry it), its
+// diagnostics and its comments in the tools' shape (paging through 2,000
+// comments converts them once, not once a page). They are not a second
+// cache: one a path, for the version the cache holds, dropped when the
+// cache lets that version go.
 type outputs struct {
 	v        *reviewfile.Version
+	sumOnce  sync.Once
+	sum      uint32
 	diagOnce sync.Once
 	diags    []Diagnostic
 	counts   Counts

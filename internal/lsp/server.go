@@ -1,8 +1,9 @@
 // Package lsp serves the Language Server Protocol for review exchange
 // files. Handlers are thin: each looks the document up, waits for its
 // version's analysis and calls one function of the features package;
-// this package owns the session state (snapshots, the reviews in scope,
-// source documents, body files) and converts between byte offsets and
+// this package owns the session state (snapshots, each analysed by
+// reviewfile.Analyze, the reviews in scope, source documents, body files)
+// and converts between byte offsets and
 // protocol positions. Its messages come and go through the transport
 // package, which frames, bounds and validates them and knows no session.
 // It holds no user-facing sentence: words come from the features.
