@@ -114,7 +114,7 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *c
 	stdinUsed := false
 	for i, name := range names {
 		if name != "-" {
-			inputs[i] = func() (*reviewfile.Version, error) { return readReview(name, nil) }
+			inputs[i] = func() (*reviewfile.Version, error) { return reviewInput(name, nil) }
 			continue
 		}
 		r := stdin
@@ -122,7 +122,7 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *c
 			r = strings.NewReader("")
 		}
 		stdinUsed = true
-		v, err := readReview(name, r)
+		v, err := reviewInput(name, r)
 		inputs[i] = func() (*reviewfile.Version, error) { return v, err }
 	}
 	slots := make([]chan checked, len(names))

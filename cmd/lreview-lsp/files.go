@@ -26,9 +26,9 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// readReview reads the review file name, or standard input for "-", as
+// reviewInput reads the review file name, or standard input for "-", as
 // readInput reads it, as one version of the review (reviewfile).
-func readReview(name string, stdin io.Reader) (*reviewfile.Version, error) {
+func reviewInput(name string, stdin io.Reader) (*reviewfile.Version, error) {
 	if name != "-" {
 		return reviewfile.ReadFile(name)
 	}

@@ -29,7 +29,7 @@ type worktreeInput struct {
 
 // openWorktree reads the review name and opens its working tree.
 func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
-	v, err := readReview(name, stdin)
+	v, err := reviewInput(name, stdin)
 	if err != nil {
 		return nil, err
 	}

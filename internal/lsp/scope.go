@@ -243,7 +243,7 @@ func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, ope
 		if ctx.Err() != nil || open[name] {
 			continue
 		}
-		if v := readReview(ctx, r, rel, prev[name]); v != nil {
+		if v := readScoped(ctx, r, rel, prev[name]); v != nil {
 			next[name] = v
 		}
 	}
@@ -355,12 +355,12 @@ func readDirBounded(root *os.Root, rel string, most int) (entries []fs.DirEntry,
 	return entries, full
 }
 
-// readReview reads the review file at rel under root and analyses it, or
+// readScoped reads the review file at rel under root and analyses it, or
 // keeps prev while the file's identity is the one prev was read at. nil:
 // not a regular file, larger than filewrite.MaxSize, unreadable, or ctx
 // done — the scan has no one to tell (a file it cannot read is not in
 // scope), and rereadReviews drops it.
-func readReview(ctx context.Context, root *os.Root, rel string, prev *reviewfile.Version) *reviewfile.Version {
+func readScoped(ctx context.Context, root *os.Root, rel string, prev *reviewfile.Version) *reviewfile.Version {
 	v, err := reviewfile.ReadIn(root, rel, prev)
 	if err != nil {
 		return nil

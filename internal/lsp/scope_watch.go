@@ -110,7 +110,7 @@ func rereadIn(ctx context.Context, root string, names []string, open map[string]
 		if err != nil || open[name] || ctx.Err() != nil {
 			continue
 		}
-		d := readReview(ctx, r, rel, next[name])
+		d := readScoped(ctx, r, rel, next[name])
 		switch {
 		case d == nil:
 			delete(next, name)
