@@ -246,3 +246,34 @@ func TestEditedCarriesForward(t *testing.T) {
 		t.Errorf("the version written from is still held after the analysis")
 	}
 }
+
+// TestAnalysisSharedByConcurrentCalls: calls at once get one analysis,
+// made once (run under -race by make test-race).
+func TestAnalysisSharedByConcurrentCalls(t *testing.T) {
+	v1 := New(ID{Size: 1}, smallReview())
+	if _, err := v1.Analysis(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	src := v1.Bytes()
+	v := v1.Edited(ID{Size: 2}, append(bytes.Clone(src), '\n'), exchange.Change{Prefix: len(src)})
+	got := make(chan any, 8)
+	for range 8 {
+		go func() {
+			an, err := v.Analysis(context.Background())
+			if err != nil {
+				got <- err
+				return
+			}
+			got <- an
+		}()
+	}
+	first := <-got
+	for range 7 {
+		if an := <-got; an != first {
+			t.Fatalf("concurrent calls got %v and %v, want one analysis", first, an)
+		}
+	}
+	if v.Analysed() != first {
+		t.Errorf("Analysed is %p, want the analysis made", v.Analysed())
+	}
+}
