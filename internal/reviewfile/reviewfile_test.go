@@ -277,3 +277,31 @@ func TestAnalysisSharedByConcurrentCalls(t *testing.T) {
 		t.Errorf("Analysed is %p, want the analysis made", v.Analysed())
 	}
 }
+
+// TestWrittenVersionIsCurrent: the identity filewrite reports for what
+// Replace wrote is the one the next read finds, so the version a writer
+// caches serves the next read without reading the file again.
+func TestWrittenVersionIsCurrent(t *testing.T) {
+	src := smallReview()
+	root, _ := rootWith(t, map[string][]byte{"a.review.json": src})
+	o, err := filewrite.ReadIn(root, "a.review.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := New(IDOf(o.Info()), o.Data)
+	if v, err := ReadIn(root, "a.review.json", read); err != nil || v != read {
+		t.Fatalf("the version read from Original.Info is not current: %v, %v", v, err)
+	}
+	data := append(bytes.Clone(src), '\n')
+	if err := o.Replace(data); err != nil {
+		t.Fatal(err)
+	}
+	written := read.Edited(IDOf(o.Written()), data, exchange.Change{Prefix: len(src)})
+	v, err := ReadIn(root, "a.review.json", written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != written {
+		t.Errorf("the file read after the write has identity %+v, the write reported %+v", v.ID(), written.ID())
+	}
+}
