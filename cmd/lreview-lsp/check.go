@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -13,10 +14,10 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/visual"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -110,11 +111,11 @@ func runCheckOn(workers int, args []string, stdin io.Reader, stdout, stderr io.W
 // before it are done. Standard input is read once, up front, for the
 // first "-"; a later "-" reads it empty, as a second read would.
 func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *contractAxis) <-chan checked {
-	inputs := make([]func() ([]byte, error), len(names))
+	inputs := make([]func() (*reviewfile.Version, error), len(names))
 	stdinUsed := false
 	for i, name := range names {
 		if name != "-" {
-			inputs[i] = func() ([]byte, error) { return readInput(name, nil) }
+			inputs[i] = func() (*reviewfile.Version, error) { return reviewInput(name, nil) }
 			continue
 		}
 		r := stdin
@@ -122,8 +123,8 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *c
 			r = strings.NewReader("")
 		}
 		stdinUsed = true
-		data, err := readInput(name, r)
-		inputs[i] = func() ([]byte, error) { return data, err }
+		v, err := reviewInput(name, r)
+		inputs[i] = func() (*reviewfile.Version, error) { return v, err }
 	}
 	slots := make([]chan checked, len(names))
 	for i := range slots {
@@ -160,17 +161,19 @@ func checkAll(names []string, stdin io.Reader, f formatter, workers int, axis *c
 // checkOne reads, parses and checks one file and converts its
 // diagnostics while the document is at hand, so that only the small
 // converted part waits for its turn to be written.
-func checkOne(name string, input func() ([]byte, error), f formatter, axis *contractAxis) checked {
-	src, err := input()
+func checkOne(name string, input func() (*reviewfile.Version, error), f formatter, axis *contractAxis) checked {
+	v, err := input()
 	if err != nil {
 		return checked{name: name, err: err}
 	}
-	doc := exchange.Parse(src)
-	an := anchor.CheckDocument(doc, nil)
+	an, err := v.Analysis(context.Background())
+	if err != nil {
+		return checked{name: name, err: err}
+	}
 	ds := axis.diagnostics(name, an)
 	return checked{
 		name:     name,
-		part:     f.file(name, src, doc.Mapper(), ds),
+		part:     f.file(name, v.Bytes(), an.Doc.Mapper(), ds),
 		hasError: hasError(ds),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // readInput reads a review or a diff from a named file, or from standard
@@ -23,6 +24,19 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("reading standard input: more than %d bytes, %w; nothing read", filewrite.MaxSize, filewrite.ErrTooLarge)
 	}
 	return data, nil
+}
+
+// reviewInput reads the review file name, or standard input for "-", as
+// readInput reads it, as one version of the review (reviewfile).
+func reviewInput(name string, stdin io.Reader) (*reviewfile.Version, error) {
+	if name != "-" {
+		return reviewfile.ReadFile(name)
+	}
+	data, err := readInput(name, stdin)
+	if err != nil {
+		return nil, err
+	}
+	return reviewfile.New(reviewfile.ID{}, data), nil
 }
 
 // displayName is how messages name an input.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -28,12 +29,11 @@ type worktreeInput struct {
 
 // openWorktree reads the review name and opens its working tree.
 func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
-	src, err := readInput(name, stdin)
+	v, err := reviewInput(name, stdin)
 	if err != nil {
 		return nil, err
 	}
-	doc := exchange.Parse(src)
-	if err := doc.SyntaxRefusal("read it against the working tree"); err != nil {
+	if err := v.Document().SyntaxRefusal("read it against the working tree"); err != nil {
 		return nil, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	if root == "" && name != "-" {
@@ -46,7 +46,11 @@ func openWorktree(name, root string, stdin io.Reader) (*worktreeInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worktreeInput{name: name, an: anchor.CheckDocument(doc, nil), tree: tree}, nil
+	an, err := v.Analysis(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	return &worktreeInput{name: name, an: an, tree: tree}, nil
 }
 
 // located is one comment's line of `locate --format json`.

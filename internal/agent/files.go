@@ -1,14 +1,18 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"path/filepath"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // argError is a refused argument: the member at fault and what was
@@ -75,16 +79,21 @@ func (s *server) relative(abs string) (string, bool) {
 	return rel, err == nil && filepath.IsLocal(rel) || rel == "."
 }
 
-// review is a review file read to be rewritten.
+// review is a review file as a tool call reads it: one version
+// (reviewfile.Version, shared through the cache), with what a call adds —
+// its name in messages and the cache's key, the file as read to be
+// rewritten, and what the call wrote.
 type review struct {
-	orig *filewrite.Original
-	name string // for messages
-	doc  *exchange.Document
-	path string  // relative to the root: the key of the queue and the cache
-	p    *parsed // the version read, shared through the cache (store.go)
+	orig *filewrite.Original // nil when read only (readCached)
+	name string              // for messages
+	doc  *exchange.Document  // v's document
+	path string              // relative to the root: the key of the queue and the cache
+	v    *reviewfile.Version
+	out  *outputs // what the read-only tools list from v (store.go)
 	// written is the version the tool wrote, once it has; change, when
-	// set, where its one edit was (store.go parses it as an edit).
-	written *parsed
+	// set, where its one edit was (the version written is then analysed
+	// as an edit of v).
+	written *reviewfile.Version
 	change  *exchange.Change
 }
 
@@ -100,20 +109,45 @@ func (s *server) readReview(member, name string, strict bool) (*review, error) {
 	if err != nil {
 		return nil, s.fileError(member, name, err)
 	}
-	p := s.cache.lookup(rel, s.identity(rel), orig.Data)
-	r := &review{orig: orig, name: s.display(rel), doc: p.document(), path: rel, p: p}
-	if err := notReview(r); err != nil {
+	v := s.cache.Held(rel, reviewfile.IDOf(orig.Info()), orig.Data)
+	r := &review{orig: orig, name: s.display(rel), doc: v.Document(), path: rel, v: v, out: s.outputsOf(rel, v)}
+	if err := r.refuse(member, strict); err != nil {
 		return nil, err
 	}
-	if strict {
-		if err := r.doc.SyntaxRefusal("edit " + r.name); err != nil {
-			return nil, argError(member, "%v; fix it first: lreview_check lists the problems", err)
-		}
-	}
-	if strict && r.doc.Review.Node == nil {
-		return nil, argError(member, "%s is not a review exchange document: its root is not a JSON object", r.name)
-	}
 	return r, nil
+}
+
+// refuse refuses what is not a review and, when strict, a review with
+// syntax errors or whose root is not an object.
+func (r *review) refuse(member string, strict bool) error {
+	if err := notReview(r); err != nil {
+		return err
+	}
+	if !strict {
+		return nil
+	}
+	if err := r.doc.SyntaxRefusal("edit " + r.name); err != nil {
+		return argError(member, "%v; fix it first: lreview_check lists the problems", err)
+	}
+	if r.doc.Review.Node == nil {
+		return argError(member, "%s is not a review exchange document: its root is not a JSON object", r.name)
+	}
+	return nil
+}
+
+// analysis is the review checked and anchored, made once per version.
+// The tools do not cancel it: a call that asked for it waits for it.
+func (r *review) analysis() *anchor.Analysis {
+	an, _ := r.v.Analysis(context.Background())
+	return an
+}
+
+// checksum is the bytes' CRC-32, which page cursors carry, computed once
+// per version.
+func (r *review) checksum() uint32 {
+	o := r.out
+	o.sumOnce.Do(func() { o.sum = crc32.ChecksumIEEE(r.v.Bytes()) })
+	return o.sum
 }
 
 // write replaces the review with data, refused when the file changed
@@ -128,7 +162,13 @@ func (s *server) write(r *review, data []byte) error {
 		}
 		return fmt.Errorf("file: %v", err)
 	}
-	r.written = s.cache.wrote(r, s.identity(r.path), data)
+	id := reviewfile.IDOf(r.orig.Written())
+	if r.change != nil {
+		r.written = r.v.Edited(id, data, *r.change)
+	} else {
+		r.written = reviewfile.New(id, data)
+	}
+	s.cache.Put(r.path, r.written)
 	return nil
 }
 

@@ -111,7 +111,7 @@ func (s *server) finalize(ctx context.Context, _ *mcp.CallToolRequest, in Finali
 		}
 		*ra = verdict.RecordAxis(j)
 	}
-	an := r.p.analysis()
+	an := r.analysis()
 	axes, _ := s.reviewAxes(ctx, r.path, an, rec)
 	rec.Verdict = string(verdict.Of(axes))
 	indent := exchange.LineIndent(r.doc.Text, root.Start+1)

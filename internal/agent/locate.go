@@ -74,7 +74,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	if err != nil {
 		return nil, LocateOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.p.checksum(), "locate", in.ID)
+	pg, err := newPager(in.Page, r.checksum(), "locate", in.ID)
 	if err != nil {
 		return nil, LocateOutput{}, err
 	}
@@ -82,7 +82,7 @@ func (s *server) locate(_ context.Context, _ *mcp.CallToolRequest, in LocateInpu
 	if err != nil {
 		return nil, LocateOutput{}, argError("file", "%v", err)
 	}
-	an := r.p.analysis()
+	an := r.analysis()
 	var kept []int
 	for i, c := range an.Doc.Review.Comments {
 		if in.ID == "" || c.Name() == in.ID {
@@ -208,7 +208,7 @@ func (s *server) suggestion(in CommentRef) (features.Suggestion, ApplyOutput, er
 	if err != nil {
 		return features.Suggestion{}, ApplyOutput{}, argError("file", "%v", err)
 	}
-	an := r.p.analysis()
+	an := r.analysis()
 	sg, err := features.SuggestionOf(an, t, c.Index)
 	switch {
 	case features.IsNoSuggestion(err):

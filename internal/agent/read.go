@@ -73,13 +73,15 @@ func severityWord(s exchange.Severity) string {
 // severityRank orders the severity words, worst first.
 var severityRank = map[string]int{"error": 0, "warning": 1, "information": 2, "hint": 3}
 
-// diagnostics are the file's diagnostics, converted once per version.
-func (p *parsed) diagnostics() ([]Diagnostic, Counts) {
-	p.outOnce.Do(func() {
-		an := p.analysis()
-		p.diags, p.counts = convertDiagnostics(an.Doc, an.Diagnostics)
+// diagnostics are the file's diagnostics in the tool's shape, converted
+// once per version.
+func (r *review) diagnostics() ([]Diagnostic, Counts) {
+	o := r.out
+	o.diagOnce.Do(func() {
+		an := r.analysis()
+		o.diags, o.counts = convertDiagnostics(an.Doc, an.Diagnostics)
 	})
-	return p.diags, p.counts
+	return o.diags, o.counts
 }
 
 // convertDiagnostics converts ds, diagnostics of doc, to the tool's
@@ -128,12 +130,12 @@ func (s *server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInpu
 	if err != nil {
 		return nil, CheckOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.p.checksum(), "check", in.MinSeverity)
+	pg, err := newPager(in.Page, r.checksum(), "check", in.MinSeverity)
 	if err != nil {
 		return nil, CheckOutput{}, err
 	}
-	all, counts := r.p.diagnostics()
-	all, counts, axis, v := s.withVerdict(ctx, r.path, r.p.analysis(), all, counts)
+	all, counts := r.diagnostics()
+	all, counts, axis, v := s.withVerdict(ctx, r.path, r.analysis(), all, counts)
 	kept := all
 	if worst < 3 {
 		kept = nil
@@ -251,26 +253,27 @@ func validState(member, state string) error {
 	return argError(member, "expected active, dismissed, orphaned or stale, got %q", state)
 }
 
-// comments are the file's comments described, once per version, with
-// which of them have a problem.
-func (p *parsed) comments() ([]Comment, []bool) {
-	p.comOnce.Do(func() {
-		an := p.analysis()
-		diags, _ := p.diagnostics()
+// comments are the file's comments described, with which of them have a
+// problem, once per version.
+func (r *review) comments() ([]Comment, []bool) {
+	o := r.out
+	o.comOnce.Do(func() {
+		an := r.analysis()
+		diags, _ := r.diagnostics()
 		bad := map[string]bool{}
 		for _, d := range diags {
 			if d.CommentID != "" && severityRank[d.Severity] <= 1 {
 				bad[d.CommentID] = true
 			}
 		}
-		p.coms = make([]Comment, len(an.Doc.Review.Comments))
-		p.problem = make([]bool, len(p.coms))
-		for i := range p.coms {
-			p.coms[i] = commentOf(an, i)
-			p.problem[i] = p.coms[i].Anchor.Status != "ok" || bad[p.coms[i].ID]
+		o.coms = make([]Comment, len(an.Doc.Review.Comments))
+		o.problem = make([]bool, len(o.coms))
+		for i := range o.coms {
+			o.coms[i] = commentOf(an, i)
+			o.problem[i] = o.coms[i].Anchor.Status != "ok" || bad[o.coms[i].ID]
 		}
 	})
-	return p.coms, p.problem
+	return o.coms, o.problem
 }
 
 func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in CommentsInput) (*mcp.CallToolResult, CommentsOutput, error) {
@@ -283,11 +286,11 @@ func (s *server) comments(_ context.Context, _ *mcp.CallToolRequest, in Comments
 	if err != nil {
 		return nil, CommentsOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.p.checksum(), "comments", in.State, in.Path, in.ID, fmt.Sprint(in.Problems))
+	pg, err := newPager(in.Page, r.checksum(), "comments", in.State, in.Path, in.ID, fmt.Sprint(in.Problems))
 	if err != nil {
 		return nil, CommentsOutput{}, err
 	}
-	all, problem := r.p.comments()
+	all, problem := r.comments()
 	out := CommentsOutput{File: r.name, Comments: []Comment{}}
 	var kept []int
 	for i, c := range all {

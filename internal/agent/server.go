@@ -1,7 +1,9 @@
 // Package agent serves review exchange files to LLM agents over the Model
 // Context Protocol: the agent's half of the loop whose person's half is an
-// editor. Its tools read a review the way the language server does (the
-// diagnostics, each comment with the lines it is anchored to) and change
+// editor. Its tools read a review the way the language server does
+// (through reviewfile, the same parse and check, its versions cached
+// between calls: the diagnostics, each comment with the lines it is
+// anchored to) and change
 // it with the edits the editor's code actions make (features), so that a
 // person's layout and unknown members survive an agent's write too.
 //
@@ -24,6 +26,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/visual"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // DefaultAuthor signs the comments and replies an agent writes when
@@ -65,7 +68,8 @@ type Options struct {
 }
 
 // server holds what the tools share; it never changes after NewServer
-// but for the queues and the cache, which are safe for concurrent use.
+// but for the queues, the cache and the outputs, which are safe for
+// concurrent use.
 type server struct {
 	root        string
 	files       *os.Root // root, held open: every file is opened through it (files.go)
@@ -73,7 +77,8 @@ type server struct {
 	beforeWrite func(string)
 	agent       string // Options.Agent
 	queue       *queues
-	cache       *reviews
+	cache       *reviewfile.Cache
+	outputs     *outputMemo
 	trees       *trees
 	graphs      *graphs // shape.go
 	// visual is the visual axis's host, kept for the session: its renders
@@ -102,7 +107,7 @@ func NewServer(opts Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
 	}
-	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: &reviews{}, trees: &trees{}, graphs: &graphs{}, visual: visual.Host()}
+	s := &server{root: real, files: files, now: opts.Now, beforeWrite: opts.BeforeWrite, agent: strings.TrimSpace(opts.Agent), queue: &queues{}, cache: reviewfile.NewCache(maxCached), outputs: &outputMemo{}, trees: &trees{}, graphs: &graphs{}, visual: visual.Host()}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -114,7 +114,7 @@ func (s *server) shape(ctx context.Context, r *review) (*cohort.Shape, *codegrap
 	if err != nil {
 		return nil, nil, nil, nil, argError("file", "%v", err)
 	}
-	an := r.p.analysis()
+	an := r.analysis()
 	g := s.graphs.build(ctx, t)
 	sh, _ := cohort.Of(an, g, func(p string) []string {
 		f, err := t.Read(p)
@@ -131,7 +131,7 @@ func (s *server) cohorts(ctx context.Context, _ *mcp.CallToolRequest, in Cohorts
 	if err != nil {
 		return nil, CohortsOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.p.checksum(), "cohorts")
+	pg, err := newPager(in.Page, r.checksum(), "cohorts")
 	if err != nil {
 		return nil, CohortsOutput{}, err
 	}
@@ -181,7 +181,7 @@ func (s *server) blastRadius(ctx context.Context, _ *mcp.CallToolRequest, in Bla
 	if err != nil {
 		return nil, BlastOutput{}, err
 	}
-	pg, err := newPager(in.Page, r.p.checksum(), "blast", in.Path, in.Definition)
+	pg, err := newPager(in.Page, r.checksum(), "blast", in.Path, in.Definition)
 	if err != nil {
 		return nil, BlastOutput{}, err
 	}

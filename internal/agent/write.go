@@ -11,6 +11,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // The tools that change comments: lreview_add_comment, lreview_reply and
@@ -49,7 +50,7 @@ func (s *server) addComment(ctx context.Context, req *mcp.CallToolRequest, in Ad
 		return nil, Comment{}, err
 	}
 	defer release()
-	an := r.p.analysis()
+	an := r.analysis()
 	place, err := placeComment(an.Index, in.Path, side, in.StartLine, in.EndLine, in.Snippet)
 	if err != nil {
 		return nil, Comment{}, err
@@ -108,8 +109,8 @@ func placeComment(ix *anchor.Index, path string, side anchor.Side, start, end in
 
 // writtenComment reads back the comment id from the version just
 // written (checked here once, for the next call too: it is cached).
-func writtenComment(p *parsed, id string) (Comment, error) {
-	an := p.analysis()
+func writtenComment(v *reviewfile.Version, id string) (Comment, error) {
+	an, _ := v.Analysis(context.Background())
 	for i, c := range an.Doc.Review.Comments {
 		if c.ID == id {
 			return commentOf(an, i), nil

@@ -77,6 +77,9 @@ type Original struct {
 	root *os.Root
 	rel  string
 	stat fileStat
+	// info is what the descriptor read said; written, what the one the
+	// last Replace wrote said.
+	info, written fs.FileInfo
 
 	// beforeReplace runs just before Replace takes the lock and checks
 	// the file again; tests set it to change the file in between.
@@ -121,9 +124,18 @@ func readAt(o *Original) (*Original, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Data, o.stat = data, statOf(fi)
+	o.Data, o.stat, o.info = data, statOf(fi), fi
 	return o, nil
 }
+
+// Info is what the descriptor of the file read said: the identity of the
+// version Data is, never asked of the name again.
+func (o *Original) Info() fs.FileInfo { return o.info }
+
+// Written is what the file the last successful Replace wrote said, as it
+// was written (the rename keeps its inode and modification time); nil
+// before one.
+func (o *Original) Written() fs.FileInfo { return o.written }
 
 // openDir opens the directory that holds o's file, and returns it with
 // the file's name in it.
@@ -164,6 +176,11 @@ func (o *Original) Replace(data []byte) error {
 		tmp.Close()
 		return err
 	}
+	written, err := tmp.Stat()
+	if err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %w", o.Name, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, err)
 	}
@@ -181,6 +198,7 @@ func (o *Original) Replace(data []byte) error {
 	if err := dir.Rename(tmpName, base); err != nil {
 		return fmt.Errorf("cannot write %s: %w", o.Name, unwrapPath(err))
 	}
+	o.written = written
 	// Flushes the directory so that the rename survives a crash. A
 	// failure is not reported: the data is written, only its durability
 	// is less certain, and some file systems refuse to sync a directory.

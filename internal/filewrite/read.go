@@ -36,19 +36,33 @@ const maxLinks = 8
 // device, a directory is refused at once, without waiting for data), of
 // at most MaxSize bytes.
 func ReadFile(name string) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+		return nil, err
 	}
 	defer f.Close()
+	return ReadBounded(f, fi, name)
+}
+
+// Open opens the file at name for reading, as ReadFile reads it: a
+// regular file, refused at once otherwise; the FileInfo is the
+// descriptor's. It is for a path a person named (a command's argument),
+// where there is no root to stay under; a file under a root is opened
+// with OpenIn.
+func Open(name string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))
+	}
 	fi, err := f.Stat()
 	if err == nil {
 		err = regular(name, fi)
 	}
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, nil, err
 	}
-	return readBounded(f, fi, name)
+	return f, fi, nil
 }
 
 // ReadFileIn is ReadFile for the file at rel, a path relative to root.
@@ -103,13 +117,14 @@ func readRegular(dir *os.Root, base, name string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	data, err := readBounded(f, fi, name)
+	data, err := ReadBounded(f, fi, name)
 	return data, fi, err
 }
 
-// readBounded reads f, whose stat said fi, when it is at most MaxSize
-// bytes.
-func readBounded(f *os.File, fi fs.FileInfo, name string) ([]byte, error) {
+// ReadBounded reads f, opened by OpenIn, whose stat said fi, when it is
+// at most MaxSize bytes (else the error wraps ErrTooLarge); name is for
+// messages.
+func ReadBounded(f *os.File, fi fs.FileInfo, name string) ([]byte, error) {
 	if fi.Size() > MaxSize {
 		return nil, fmt.Errorf("cannot read %s: %d bytes, %w; nothing read", name, fi.Size(), ErrTooLarge)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // gatedAnalysis is an analysis that starts, says so, and waits for the
@@ -84,7 +85,7 @@ func (g *gatedAnalysis) analyze(ctx context.Context, text exchange.Text, m *exch
 		return nil, ctx.Err()
 	case <-g.release:
 	}
-	an, err := Analyze(ctx, text, m, prev, ch)
+	an, err := reviewfile.Analyze(ctx, text, m, prev, ch)
 	if err == nil {
 		g.mu.Lock()
 		g.completed = append(g.completed, v)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -18,18 +17,18 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
-	"github.com/leanreview/lreview-lsp/internal/filewrite"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // The reviews in scope: those open in the editor, with their unsaved
 // text, and the review files under the source roots that match the
 // setting reviews (globs; "**/*.review.json" by default), whether or not
-// they are open. A review on disk is parsed once per size and
-// modification time and kept as that one analysis: no snapshots, no
-// history. An open review stands for its file on disk.
+// they are open. A review on disk is kept as one reviewfile.Version,
+// analysed, read again only when the file's identity changed
+// (Version.Current): no snapshots, no history. An open review stands for
+// its file on disk.
 
 // The scan's bounds: a workspace is not searched without end. A scan
 // that stops at one says so to the person, once per root and bound.
@@ -84,14 +83,6 @@ func newScanState() *scanState {
 
 // defaultReviewGlobs is the setting reviews' default.
 func defaultReviewGlobs() []string { return []string{"**/*.review.json"} }
-
-// diskReview is a review file found by the scan, as it was last read.
-type diskReview struct {
-	path string
-	size int64
-	mod  time.Time
-	an   *anchor.Analysis
-}
 
 // scopedReview is one review in scope, as a request or a publish sees it.
 type scopedReview struct {
@@ -162,7 +153,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 	st.mu.Lock()
 	prev := st.disk
 	st.mu.Unlock()
-	next := map[string]*diskReview{}
+	next := map[string]*reviewfile.Version{}
 	found := 0
 	for _, root := range s.scopeRoots() {
 		n, bound := scanRoot(ctx, root, globs, maxScopeReviews-found, open, prev, next)
@@ -192,7 +183,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 }
 
 // sameReviews reports whether a and b hold the same reads.
-func sameReviews(a, b map[string]*diskReview) bool {
+func sameReviews(a, b map[string]*reviewfile.Version) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -227,7 +218,7 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 	if st.disk[name] == nil {
 		return
 	}
-	next := make(map[string]*diskReview, len(st.disk)-1)
+	next := make(map[string]*reviewfile.Version, len(st.disk)-1)
 	for n, r := range st.disk {
 		if n != name {
 			next[n] = r
@@ -240,7 +231,7 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 // those not open in the editor, all through one os.Root of root: nothing
 // found is looked up again by name. It returns how many it found, and
 // the bound that stopped the walk, if one did.
-func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, open map[string]bool, prev, next map[string]*diskReview) (int, string) {
+func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, open map[string]bool, prev, next map[string]*reviewfile.Version) (int, string) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return 0, ""
@@ -252,8 +243,8 @@ func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, ope
 		if ctx.Err() != nil || open[name] {
 			continue
 		}
-		if d := readReview(ctx, r, rel, name, prev[name]); d != nil {
-			next[name] = d
+		if v := readScoped(ctx, r, rel, prev[name]); v != nil {
+			next[name] = v
 		}
 	}
 	return len(found), bound
@@ -364,31 +355,20 @@ func readDirBounded(root *os.Root, rel string, most int) (entries []fs.DirEntry,
 	return entries, full
 }
 
-// readReview reads the review file at rel under root, named name, or
-// keeps prev when the file's size and modification time are those prev
-// was read at. nil: not a regular file, larger than filewrite.MaxSize,
-// or unreadable.
-func readReview(ctx context.Context, root *os.Root, rel, name string, prev *diskReview) *diskReview {
-	f, fi, err := filewrite.OpenIn(root, rel)
+// readScoped reads the review file at rel under root and analyses it, or
+// keeps prev while the file's identity is the one prev was read at. nil:
+// not a regular file, larger than filewrite.MaxSize, unreadable, or ctx
+// done — the scan has no one to tell (a file it cannot read is not in
+// scope), and rereadReviews drops it.
+func readScoped(ctx context.Context, root *os.Root, rel string, prev *reviewfile.Version) *reviewfile.Version {
+	v, err := reviewfile.ReadIn(root, rel, prev)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	if fi.Size() > filewrite.MaxSize {
+	if _, err := v.Analysis(ctx); err != nil {
 		return nil
 	}
-	if prev != nil && prev.size == fi.Size() && prev.mod.Equal(fi.ModTime()) {
-		return prev
-	}
-	data, err := io.ReadAll(io.LimitReader(f, filewrite.MaxSize+1))
-	if err != nil || len(data) > filewrite.MaxSize {
-		return nil
-	}
-	an, err := Analyze(ctx, exchange.NewText(data), nil, nil, nil)
-	if err != nil {
-		return nil
-	}
-	return &diskReview{path: name, size: fi.Size(), mod: fi.ModTime(), an: an}
+	return v
 }
 
 // matchAny reports whether the slash path p matches one of globs.
@@ -445,7 +425,7 @@ func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview 
 	st.mu.Lock()
 	for name, r := range st.disk {
 		if !open[name] {
-			out = append(out, scopedReview{uri: protocol.DocumentURI(fileuri.FromPath(name)), an: r.an})
+			out = append(out, scopedReview{uri: protocol.DocumentURI(fileuri.FromPath(name)), an: r.Analysed()})
 		}
 	}
 	st.mu.Unlock()
@@ -489,7 +469,7 @@ func (s *Server) waitFirstScan(ctx context.Context) {
 // under each root) and the files the reviews on disk name, when the
 // client registers them dynamically and they changed since the last
 // registration.
-func (s *Server) watchScope(globs []reviewGlob, disk map[string]*diskReview) {
+func (s *Server) watchScope(globs []reviewGlob, disk map[string]*reviewfile.Version) {
 	var patterns []string
 	for _, root := range s.scopeRoots() {
 		for _, g := range globs {
@@ -498,10 +478,11 @@ func (s *Server) watchScope(globs []reviewGlob, disk map[string]*diskReview) {
 	}
 	for name, r := range disk {
 		t := s.treeFor(protocol.DocumentURI(fileuri.FromPath(name)))
-		if t == nil || r.an.Index == nil {
+		an := r.Analysed()
+		if t == nil || an.Index == nil {
 			continue
 		}
-		for _, f := range r.an.Index.Files {
+		for _, f := range an.Index.Files {
 			if abs, err := t.Resolve(f.NewName); err == nil {
 				patterns = append(patterns, filepath.ToSlash(abs))
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 	open := s.openReviewPaths()
 	st := s.src
 	st.mu.Lock()
-	next := make(map[string]*diskReview, len(st.disk))
+	next := make(map[string]*reviewfile.Version, len(st.disk))
 	for n, r := range st.disk {
 		next[n] = r
 	}
@@ -98,7 +99,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 
 // rereadIn reads the review files names under root into next, through
 // one os.Root of root; a file gone or unreadable is dropped.
-func rereadIn(ctx context.Context, root string, names []string, open map[string]bool, next map[string]*diskReview) {
+func rereadIn(ctx context.Context, root string, names []string, open map[string]bool, next map[string]*reviewfile.Version) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return
@@ -109,7 +110,7 @@ func rereadIn(ctx context.Context, root string, names []string, open map[string]
 		if err != nil || open[name] || ctx.Err() != nil {
 			continue
 		}
-		d := readReview(ctx, r, rel, name, next[name])
+		d := readScoped(ctx, r, rel, next[name])
 		switch {
 		case d == nil:
 			delete(next, name)
@@ -173,11 +174,11 @@ func (s *Server) pollScope(p *scopePoll) {
 		statByDir(r, names, func(i int, fi os.FileInfo) {
 			name := filepath.Join(root, filepath.FromSlash(names[i]))
 			now := stampOf(fi)
-			// A review is compared with the stamp it was read at; a
+			// A review is compared with the identity it was read at; a
 			// directory with the last round's, or, new to the poller,
 			// with the walk's start.
 			if d := disk[name]; d != nil {
-				if now != (fileStamp{size: d.size, mod: d.mod, ok: true}) {
+				if fi == nil || reviewfile.IDOf(fi) != d.ID() {
 					reread = append(reread, name)
 				}
 				return

@@ -13,6 +13,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
@@ -52,7 +53,7 @@ func TestEncodeAllTokens(t *testing.T) {
 	reviews["raw and invalid"] = []byte(strings.NewReplacer(`\u00e9`, "é\xff", `\"😀\"`, `\"\xe4\xb8😀😀\ud83d\ude00\"`).Replace(escapedReview))
 	reviews["generated"] = reviewgen.Generate(reviewgen.Config{Files: 7, DiffLines: 2000, Comments: 20, Seed: 5})
 	for name, src := range reviews {
-		an, err := Analyze(context.Background(), exchange.NewText(src), nil, nil, nil)
+		an, err := reviewfile.Analyze(context.Background(), exchange.NewText(src), nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestEncodeTokenReply(t *testing.T) {
 // BenchmarkEncodeAllTokens encodes the whole tokens of the 8 MB review
 // and their reply, the work of a first full request, in UTF-16.
 func BenchmarkEncodeAllTokens(b *testing.B) {
-	an, err := Analyze(context.Background(), exchange.NewText(generatedReview()), nil, nil, nil)
+	an, err := reviewfile.Analyze(context.Background(), exchange.NewText(generatedReview()), nil, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

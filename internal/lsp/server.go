@@ -1,8 +1,9 @@
 // Package lsp serves the Language Server Protocol for review exchange
 // files. Handlers are thin: each looks the document up, waits for its
 // version's analysis and calls one function of the features package;
-// this package owns the session state (snapshots, the reviews in scope,
-// source documents, body files) and converts between byte offsets and
+// this package owns the session state (snapshots, each analysed by
+// reviewfile.Analyze, the reviews in scope, source documents, body files)
+// and converts between byte offsets and
 // protocol positions. Its messages come and go through the transport
 // package, which frames, bounds and validates them and knows no session.
 // It holds no user-facing sentence: words come from the features.
@@ -58,7 +59,7 @@ type Options struct {
 
 	// git replaces branch.Run (tests: count or hold git's runs).
 	git branch.Git
-	// analyze replaces Analyze (tests: a slow or failing analysis).
+	// analyze replaces reviewfile.Analyze (tests: a slow or failing analysis).
 	analyze analyzeFunc
 	// testRequests adds methods to the server's own (tests: requests
 	// that block or panic), so that the production table has none.

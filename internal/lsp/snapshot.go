@@ -13,6 +13,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 )
 
 // snapshot is one version of a document. Its analysis is computed at most
@@ -40,7 +41,7 @@ type snapshot struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 
-	// analyze is Analyze; tests replace it (Options.analyze).
+	// analyze is reviewfile.Analyze; tests replace it (Options.analyze).
 	analyze analyzeFunc
 	// spawn runs the analysis on a goroutine the server counts.
 	spawn   func(func()) bool
@@ -158,7 +159,7 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text excha
 }
 
 func newSnapshot(parent context.Context, uri protocol.DocumentURI, version int32, text exchange.Text, enc exchange.Encoding, prev *snapshot) *snapshot {
-	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, cache: &versionCache{}, analyze: Analyze, done: make(chan struct{}),
+	sn := &snapshot{uri: uri, version: version, text: text, enc: enc, cache: &versionCache{}, analyze: reviewfile.Analyze, done: make(chan struct{}),
 		spawn: func(fn func()) bool { go fn(); return true }}
 	sn.ctx, sn.cancel = context.WithCancelCause(parent)
 	if prev != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/transport"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -28,7 +29,7 @@ type sourceState struct {
 	mu   sync.Mutex
 	bufs map[protocol.DocumentURI]*sourceBuf
 	// disk are the reviews found under the roots (scope.go), by path.
-	disk map[string]*diskReview
+	disk map[string]*reviewfile.Version
 	// scanned: the roots were walked once; rescan asks for another walk.
 	scanned, rescan bool
 	// opened: a document was opened: until then there is nothing to
@@ -86,7 +87,7 @@ func (b *sourceBuf) mapperOf() *exchange.Mapper {
 }
 
 func newSourceState() *sourceState {
-	return &sourceState{bufs: map[protocol.DocumentURI]*sourceBuf{}, disk: map[string]*diskReview{}, dirty: map[protocol.DocumentURI]bool{}, sent: map[protocol.DocumentURI][]byte{}}
+	return &sourceState{bufs: map[protocol.DocumentURI]*sourceBuf{}, disk: map[string]*reviewfile.Version{}, dirty: map[protocol.DocumentURI]bool{}, sent: map[protocol.DocumentURI][]byte{}}
 }
 
 // reviewMagic is the first key of every review exchange document.

@@ -15,6 +15,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -173,7 +174,7 @@ func BenchmarkSourceKeystroke(b *testing.B) {
 
 // BenchmarkScopeMemory reports what a review in scope that is not open
 // keeps alive (the heap after its scan, collected) against what one
-// parse of it keeps (Analyze's result, collected): bound 1.
+// parse of it keeps (reviewfile.Analyze's result, collected): bound 1.
 func BenchmarkScopeMemory(b *testing.B) {
 	src := generatedReview()
 	root, _, _ := scopeRepo(b, src)
@@ -182,7 +183,7 @@ func BenchmarkScopeMemory(b *testing.B) {
 		var m0, m1, m2 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
-		an, err := Analyze(b.Context(), exchange.NewText(slices.Clone(src)), nil, nil, nil)
+		an, err := reviewfile.Analyze(b.Context(), exchange.NewText(slices.Clone(src)), nil, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
