@@ -83,6 +83,9 @@ function userSettings(theme = 'Default Dark Modern') {
     'extensions.ignoreRecommendations': true,
     'security.workspace.trust.enabled': false,
     'editor.minimap.enabled': false,
+    // Desktop VS Code's default: the web build's is afterDelay, which would save every edit the
+    // extension makes behind the checks that nothing is saved until the person saves.
+    'files.autoSave': 'off',
     'editor.hover.delay': 100,
     'lreview.author': 'e2e',
   };
