@@ -336,9 +336,11 @@ async function applySuggestion({ page, shot, dirs }) {
   }
   await openSource(page);
   const widget = await altF8ToThread(page, 'Return the error');
-  // Alt+F8 put line 72 in the middle of the view: the thread's title, below c1's lines, is in view.
+  // The thread's title may be below the view (other threads of line 72 come first): the editor is
+  // scrolled with the mouse wheel until the button is in view, then it is clicked.
   const button = applyButton(widget).first();
   await button.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => fail("c1's thread has no Apply Suggestion button"));
+  await wheelIntoView(page, button, 'Apply Suggestion');
   await button.click();
   // The thread says it is applied, in its title, and offers no Apply Suggestion any more.
   await until(page, "c1's thread to say its suggestion is applied", () => {
@@ -386,6 +388,29 @@ async function applySuggestion({ page, shot, dirs }) {
   await collapseThreads(page);
 }
 
+// wheelIntoView scrolls the active editor with the mouse wheel, as a person does, until target (in a
+// thread widget, below the line in view) is inside its view: Monaco draws its own scrolling, which
+// the browser's scrollIntoView cannot move, and parks what it does not draw far above the view.
+async function wheelIntoView(page, target, what) {
+  const editor = page.locator('.editor-instance .monaco-scrollable-element').first();
+  for (let i = 0; ; i++) {
+    const ed = await editor.boundingBox();
+    const box = await target.boundingBox();
+    if (ed === null || box === null) fail(`${what}: no box on screen`);
+    if (box.y >= ed.y && box.y + box.height <= ed.y + ed.height) return;
+    if (i > 30) fail(`${what} stays out of the editor's view (at ${box.y}, the view ${ed.y}–${ed.y + ed.height})`);
+    await page.mouse.move(ed.x + ed.width / 2, ed.y + ed.height / 2);
+    const parked = box.y < -100_000;
+    await page.mouse.wheel(0, box.y < ed.y && !parked ? -200 : 200);
+    // The scroll lands when the target has moved.
+    await target.evaluate((el, y) => new Promise((resolve) => {
+      const start = performance.now();
+      const poll = () => (el.getBoundingClientRect().y !== y || performance.now() - start > 2000 ? resolve() : requestAnimationFrame(poll));
+      poll();
+    }), box.y);
+  }
+}
+
 // collapseThreads closes the open thread widgets of the active editor by their Collapse buttons,
 // as a person does, then focuses the editor. (The palette's "Collapse All Comments" is offered
 // only once the workspace's comments were listed: the Comments panel.)
@@ -395,6 +420,7 @@ async function collapseThreads(page) {
     const buttons = await collapse.filter({ visible: true }).all();
     if (buttons.length === 0) break;
     if (i > 10) fail(`the threads do not close: ${buttons.length} Collapse buttons left`);
+    await wheelIntoView(page, buttons[0], "a thread's Collapse button");
     await buttons[0].click({ timeout: 5_000 }).catch(() => undefined); // it may have gone with the one before
   }
   await openSource(page);
