@@ -145,9 +145,12 @@ type ThreadData struct {
 	// Outdated: the file no longer holds the comment's lines (placed
 	// where it holds a part of them, or where the review had them).
 	// OnRemovedLines: the comment is on removed (LEFT) lines, placed on
-	// the line after them.
+	// the line after them. Applied: the file holds the thread's
+	// suggestion where the comment's lines were (placed on the block),
+	// the one state an applied suggestion has everywhere.
 	Outdated       bool `json:"outdated"`
 	OnRemovedLines bool `json:"onRemovedLines"`
+	Applied        bool `json:"applied"`
 	// Location is the comment's body in the review.
 	Location protocol.Location `json:"location"`
 }
@@ -172,7 +175,7 @@ func threadData(pc *placedComment, enc exchange.Encoding) ThreadData {
 	conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
 	d := ThreadData{
 		Review: r.uri, ReviewName: r.name, Comment: t.Comment, Author: t.Author, State: t.State, Body: t.Body, At: t.At,
-		Replies: make([]ThreadReply, len(t.Replies)), Outdated: pc.in.Outdated, OnRemovedLines: pc.in.Left,
+		Replies: make([]ThreadReply, len(t.Replies)), Outdated: pc.in.Outdated, OnRemovedLines: pc.in.Left, Applied: pc.in.Applied,
 		Location: protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)},
 	}
 	for i, rp := range t.Replies {

@@ -182,8 +182,19 @@ func TestSourceAppliedSuggestion(t *testing.T) {
 		}
 		return "none"
 	}
-	if got, want := c1(s.c.waitDiagnostics(s.source, 1)), "72-75 4 suggestion applied"; got != want {
+	first := s.c.waitDiagnostics(s.source, 1)
+	if got, want := c1(first), "72-75 4 suggestion applied"; got != want {
 		t.Fatalf("c1: got %q, want %q", got, want)
+	}
+	// The thread a client draws says so too (VS Code's thread label).
+	for _, d := range first {
+		var td ThreadData
+		if err := json.Unmarshal([]byte(jsonOf(t, d.Data)), &td); err != nil {
+			t.Fatalf("data of %q: %v", d.Message, err)
+		}
+		if want := td.Comment == "c1"; td.Applied != want || td.Outdated {
+			t.Errorf("%s's thread: got applied %v outdated %v, want applied %v, not outdated", td.Comment, td.Applied, td.Outdated, want)
+		}
 	}
 	var actions []protocol.CodeAction
 	s.c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": s.source}, "range": protocol.Range{Start: protocol.Position{Line: 72}, End: protocol.Position{Line: 72}}, "context": map[string]any{"diagnostics": []any{}}}, &actions)

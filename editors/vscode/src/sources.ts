@@ -8,16 +8,16 @@
 //   - adds the hover and the code actions of a commented line (the server's, for source files);
 //   - shows each comment as a native comment thread (the Comments API), built from the thread the
 //     diagnostic carries as data; Reply writes the typed Markdown through the server
-//     (lreview.reply), Dismiss and Apply Suggestion run the server's code actions. A review with
-//     unsaved changes of the person's own is left unsaved; one without is saved, as a posted
-//     reply is posted;
+//     (lreview.reply), Dismiss and Apply Suggestion run the server's code actions. Each edits the
+//     buffer only (the review's, or the source's for a suggestion): the person saves it, as any
+//     edit — nothing is written to disk behind them;
 //   - moves to the next / previous comment across the files (lreview.goToNextComment, Alt+F8).
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { LANGUAGE_ID } from './server';
-import { type Entry, type ThreadData, threadData, threadEntries, threadKey, threadLabel } from './threads';
+import { type Entry, type ThreadData, threadContext, threadData, threadEntries, threadKey, threadLabel } from './threads';
 
 /** The diagnostic code of a review's comment on a source file. */
 export const COMMENT_CODE = 'review-comment';
@@ -201,7 +201,7 @@ export class Sources implements vscode.Disposable {
       this.dataOf.set(thread, t);
       const label = threadLabel(t, several);
       if (thread.label !== label) thread.label = label;
-      const context = t.suggestion !== undefined ? 'lreview-comment-suggestion' : 'lreview-comment';
+      const context = threadContext(t);
       if (thread.contextValue !== context) thread.contextValue = context;
       thread.canReply = true;
       next.set(k, thread);
@@ -212,8 +212,10 @@ export class Sources implements vscode.Disposable {
   }
 
   /**
-   * actionOf is the server's action on the thread's first line titled title (prefix: starting
-   * with it); where several reviews comment on the file, the server's titles name the review.
+   * actionOf is the server's action on the thread's first line titled title, or title followed by
+   * ": " and why (the dismissal of an applied suggestion says so); with prefix, any title
+   * starting with it. Where several reviews comment on the file, the server's titles name the
+   * review.
    */
   private async actionOf(thread: vscode.CommentThread, title: string, prefix = false): Promise<vscode.CodeAction | undefined> {
     const t = this.dataOf.get(thread);
@@ -221,24 +223,18 @@ export class Sources implements vscode.Disposable {
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
     const actions = await this.serverActions(doc, new vscode.Range(range.start.line, 0, range.start.line, 0));
     const inReview = t !== undefined ? ` · in ${t.reviewName}` : '';
+    const bare = (a: vscode.CodeAction) => (a.title.endsWith(inReview) ? a.title.slice(0, -inReview.length) : a.title);
     const named = (a: vscode.CodeAction) => !a.title.includes(' · in ') || a.title.endsWith(inReview);
-    return actions.find((a) => (prefix ? a.title.startsWith(title) && named(a) : a.title === title || a.title === title + inReview));
+    return actions.find((a) => named(a) && (prefix ? bare(a).startsWith(title) : bare(a) === title || bare(a).startsWith(title + ': ')));
   }
 
-  /** isDirty reports whether the document at uri is open with unsaved changes. */
-  private isDirty(uri: string): boolean {
-    return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri && d.isDirty);
-  }
-
-  /** saveIfClean saves the review at uri after an edit of it, unless it had unsaved changes before. */
-  private async saveIfClean(uri: string, wasDirty: boolean, what: string): Promise<void> {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-    if (doc === undefined) return;
-    if (!wasDirty) {
-      await doc.save();
-      return;
-    }
-    void vscode.window.showInformationMessage(`lreview: ${what} is in ${path.basename(doc.uri.fsPath)}, which has unsaved changes of yours: save it to keep them.`);
+  /**
+   * edited tells, in the status bar, that an edit of the review is in its buffer, unsaved: it is
+   * saved as any edit is, by the person (the review need not be open in a tab: Save All, or
+   * Ctrl+S once it is).
+   */
+  private edited(uri: vscode.Uri, what: string): void {
+    vscode.window.setStatusBarMessage(`lreview: ${what} is in ${path.basename(uri.fsPath)}, not saved yet`, 10_000);
   }
 
   /** reply writes the thread widget's text as a reply in the review: Markdown in, the server writes the JSON string. */
@@ -253,15 +249,13 @@ export class Sources implements vscode.Disposable {
       void vscode.window.showInformationMessage('lreview: type the reply first');
       return;
     }
-    const review = c.protocol2CodeConverter.asUri(t.review).toString();
-    const wasDirty = this.isDirty(review);
     try {
       await c.sendRequest('workspace/executeCommand', { command: 'lreview.reply', arguments: [t.review, t.comment, reply.text] });
     } catch (e) {
       void vscode.window.showWarningMessage(`lreview: the reply to ${t.comment} was not written: ${(e as Error).message}`);
       return;
     }
-    await this.saveIfClean(review, wasDirty, `the reply to ${t.comment}`);
+    this.edited(c.protocol2CodeConverter.asUri(t.review), `the reply to ${t.comment}`);
   }
 
   private async dismiss(thread: vscode.CommentThread): Promise<void> {
@@ -272,10 +266,11 @@ export class Sources implements vscode.Disposable {
       void vscode.window.showWarningMessage(`lreview: ${t.comment} cannot be dismissed from here`);
       return;
     }
-    const targets = action.edit.entries().map(([uri]) => uri.toString());
-    const wasDirty = new Map(targets.map((u) => [u, this.isDirty(u)]));
-    if (!(await vscode.workspace.applyEdit(action.edit))) return;
-    for (const u of targets) await this.saveIfClean(u, wasDirty.get(u) ?? false, `${t.comment}'s dismissal`);
+    if (!(await vscode.workspace.applyEdit(action.edit))) {
+      void vscode.window.showWarningMessage(`lreview: ${t.comment} was not dismissed: the review changed meanwhile, try again`);
+      return;
+    }
+    for (const [uri] of action.edit.entries()) this.edited(uri, `${t.comment}'s dismissal`);
   }
 
   /** applySuggestion applies the thread's suggestion to the source, as the light bulb's action does; the source is left to save. */
@@ -287,7 +282,9 @@ export class Sources implements vscode.Disposable {
       void vscode.window.showWarningMessage(`lreview: ${t.comment}'s suggestion cannot be applied here: the code changed since the review, or it is applied`);
       return;
     }
-    await vscode.workspace.applyEdit(action.edit);
+    if (!(await vscode.workspace.applyEdit(action.edit))) {
+      void vscode.window.showWarningMessage(`lreview: ${t.comment}'s suggestion was not applied: the file changed meanwhile, try again`);
+    }
   }
 }
 

@@ -22,6 +22,8 @@ export interface ThreadData {
   suggestion?: { lines: string[] };
   outdated: boolean;
   onRemovedLines: boolean;
+  /** The file holds the suggestion where the comment's lines were. */
+  applied: boolean;
   location: { uri: string; range: unknown };
 }
 
@@ -46,6 +48,7 @@ export function threadData(data: unknown): ThreadData | undefined {
     suggestion: Array.isArray(lines) && lines.every(isString) ? { lines } : undefined,
     outdated: d.outdated === true,
     onRemovedLines: d.onRemovedLines === true,
+    applied: d.applied === true,
     location: (d.location as ThreadData['location']) ?? { uri: d.review, range: undefined },
   };
 }
@@ -72,12 +75,14 @@ function when(at: string | undefined): Date | undefined {
 /**
  * threadEntries are the thread's comment and replies, each with its author and its words: the
  * Comments panel's rows read the comment's text, as GitHub's do. The first entry's label says what
- * the words cannot: the comment's name, and that it is on removed lines or outdated.
+ * the words cannot: the comment's name, and that it is on removed lines, outdated or its
+ * suggestion applied.
  */
 export function threadEntries(t: ThreadData): Entry[] {
   const marks = [t.comment];
   if (t.onRemovedLines) marks.push('on removed lines');
   if (t.outdated) marks.push('outdated');
+  if (t.applied) marks.push(APPLIED);
   const text = (b: string) => (b.trim() === '' ? '*(no text yet)*' : b);
   return [
     { author: t.author || '(no author)', body: text(t.body), label: marks.join(' · '), at: when(t.at) },
@@ -85,7 +90,25 @@ export function threadEntries(t: ThreadData): Entry[] {
   ];
 }
 
-/** threadLabel is a thread's title: its comment, and its review where several comment on the file. */
+/** What a thread whose suggestion the file holds says beside its name. */
+export const APPLIED = 'suggestion applied';
+
+/**
+ * threadLabel is a thread's title: its comment, that its suggestion is applied (the header says
+ * why the Apply Suggestion button is gone), and its review where several comment on the file.
+ */
 export function threadLabel(t: ThreadData, severalReviews: boolean): string {
-  return severalReviews && t.reviewName !== '' ? `${t.comment} · ${t.reviewName}` : t.comment;
+  const parts = [t.comment];
+  if (t.applied) parts.push(APPLIED);
+  if (severalReviews && t.reviewName !== '') parts.push(t.reviewName);
+  return parts.join(' · ');
+}
+
+/**
+ * threadContext is the thread's contextValue, which decides its title's buttons (package.json's
+ * comments/commentThread/title): Apply Suggestion only for a suggestion not applied yet.
+ */
+export function threadContext(t: ThreadData): string {
+  if (t.suggestion === undefined) return 'lreview-comment';
+  return t.applied ? 'lreview-comment-applied' : 'lreview-comment-suggestion';
 }

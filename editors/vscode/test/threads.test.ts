@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { threadData, threadEntries, threadKey, threadLabel } from '../src/threads';
+import { threadContext, threadData, threadEntries, threadKey, threadLabel } from '../src/threads';
 
 const data = {
   review: 'file:///w/reviews/handler.review.json',
@@ -16,6 +16,7 @@ const data = {
   suggestion: { lines: ['    return err'] },
   outdated: false,
   onRemovedLines: false,
+  applied: false,
   location: { uri: 'file:///w/reviews/handler.review.json', range: { start: { line: 22, character: 14 }, end: { line: 22, character: 40 } } },
 };
 
@@ -32,6 +33,18 @@ test('a thread is read from the data, its words as the review holds them', () =>
   assert.equal(threadKey(t), 'file:///w/reviews/handler.review.json\nc1');
   assert.equal(threadLabel(t, false), 'c1');
   assert.equal(threadLabel(t, true), 'c1 · handler.review.json');
+  assert.equal(threadContext(t), 'lreview-comment-suggestion');
+});
+
+test('an applied suggestion says so, and its thread offers no Apply Suggestion', () => {
+  const t = threadData({ ...data, applied: true });
+  assert.ok(t?.applied);
+  assert.equal(threadLabel(t!, false), 'c1 · suggestion applied');
+  assert.equal(threadLabel(t!, true), 'c1 · suggestion applied · handler.review.json');
+  assert.equal(threadEntries(t!)[0].label, 'c1 · suggestion applied');
+  assert.equal(threadContext(t!), 'lreview-comment-applied');
+  assert.equal(threadContext(threadData({ ...data, suggestion: undefined })!), 'lreview-comment');
+  assert.equal(threadData({ ...data, applied: 'yes' })?.applied, false);
 });
 
 test('an outdated comment on removed lines says so beside its name', () => {

@@ -44,6 +44,10 @@ async function openFile(page, name) {
   });
   await row.first().waitFor({ state: 'visible', timeout: 10_000 });
   await row.first().click();
+  // Under load the list may be drawn again under the click, which then opens nothing: Enter
+  // opens the row the list has selected, as from the keyboard.
+  const opened = await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+  if (!opened) await page.keyboard.press('Enter');
   await activeTab(page, name);
 }
 
