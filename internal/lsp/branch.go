@@ -91,7 +91,8 @@ func (s *Server) branch(docURI protocol.DocumentURI, an *anchor.Analysis) (branc
 
 // lookAtBranch asks git how the branch stands to the review's files,
 // keeps the answer (none when git could not say: no banner, and no look
-// again until HEAD moves) and publishes the open reviews again.
+// again until HEAD moves) and publishes the open reviews again; when the
+// banner's words changed, it asks the client for its lenses again.
 func (s *Server) lookAtBranch(key, root, head string, files []branch.File) {
 	ctx, cancel := context.WithTimeout(s.bg, branchTimeout)
 	got, err := branch.Examine(ctx, s.git(), root, files)
@@ -102,6 +103,7 @@ func (s *Server) lookAtBranch(key, root, head string, files []branch.File) {
 	st := &s.branches
 	st.mu.Lock()
 	delete(st.running, key)
+	said := st.m[key].st.Words()
 	if s.bg.Err() == nil {
 		if st.m == nil || len(st.m) >= maxBranchMemo {
 			st.m = map[string]branchMemo{}
@@ -110,6 +112,9 @@ func (s *Server) lookAtBranch(key, root, head string, files []branch.File) {
 	}
 	st.mu.Unlock()
 	s.republishAll()
+	if got.Words() != said {
+		s.refreshLenses() // the banner is in the lens too
+	}
 }
 
 // branchDiagnostics are the banner's diagnostic, when the branch moved.

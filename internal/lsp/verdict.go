@@ -69,12 +69,14 @@ func (r visualRenderer) Render(_ context.Context, job *visual.Job) (base, head m
 }
 
 // renderVisual renders job, then the newest job queued meanwhile, each
-// followed by a publish of every open review.
+// followed by a publish of every open review and a refresh of the
+// client's lenses.
 func (s *Server) renderVisual(job *visual.Job) {
 	st := &s.visual
 	for job != nil {
 		_, _, _ = st.flutter.Render(s.bg, job)
 		s.republishAll()
+		s.refreshLenses() // the lens said: rendering
 		st.mu.Lock()
 		job, st.next = st.next, nil
 		if job == nil || s.bg.Err() != nil {

@@ -33,10 +33,12 @@ func TestVisualAxisInTheBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newTestClient(t, Options{})
+	caps := fullCapabilities("utf-16")
+	caps["workspace"] = map[string]any{"codeLens": map[string]any{"refreshSupport": true}}
 	c.mustCall("initialize", map[string]any{
 		"processId":        nil,
 		"workspaceFolders": []any{map[string]any{"uri": uri.File(r.Root), "name": "repo"}},
-		"capabilities":     fullCapabilities("utf-16"),
+		"capabilities":     caps,
 	}, nil)
 	c.notifyServer("initialized", map[string]any{})
 	u := protocol.DocumentURI(uri.File(reviewPath))
@@ -48,6 +50,11 @@ func TestVisualAxisInTheBackground(t *testing.T) {
 	}
 	rendered := axes + "visual: fail (1 changed, 1 removed, 1 added, 1 unchanged: approve them (visual: approved — <snapshot>) or fix) · verdict: Block"
 	waitDiagnostic(t, c, u, 1, verdict.Code, rendered)
+	// The lens said "rendering": the client is asked for its lenses again.
+	waitLensRefresh(t, c)
+	if got := lensTitles(t, c, u); !containsString(got, rendered) {
+		t.Errorf("lens after the render: got %q, want %q among them", got, rendered)
+	}
 	if runs := visualtest.Runs(t, log); len(runs) != 4 {
 		t.Errorf("flutter ran %d times, want 4: %q", len(runs), runs)
 	}
