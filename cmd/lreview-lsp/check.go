@@ -16,8 +16,8 @@ import (
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
-	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/reviewfile"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 

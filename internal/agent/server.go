@@ -25,8 +25,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
-	"github.com/leanreview/lreview-lsp/internal/visual"
 	"github.com/leanreview/lreview-lsp/internal/reviewfile"
+	"github.com/leanreview/lreview-lsp/internal/visual"
 )
 
 // DefaultAuthor signs the comments and replies an agent writes when

@@ -23,8 +23,8 @@ type Analysis struct {
 // same document, lets an unchanged patch skip indexing: on a large review
 // most edits touch comments, not the diff.
 func CheckDocument(doc *exchange.Document, prev *Analysis) *Analysis {
-	r, _ := CheckDocumentContext(context.Background(), doc, prev)
-	return r
+	an, _ := CheckDocumentContext(context.Background(), doc, prev)
+	return an
 }
 
 // CheckDocumentContext is CheckDocument that stops, with ctx's error, at
@@ -32,36 +32,36 @@ func CheckDocument(doc *exchange.Document, prev *Analysis) *Analysis {
 // after the index, and between batches of comments. The language server
 // cancels the analysis of a version the user has already edited.
 func CheckDocumentContext(ctx context.Context, doc *exchange.Document, prev *Analysis) (*Analysis, error) {
-	r := &Analysis{Doc: doc}
+	an := &Analysis{Doc: doc}
 	if prev != nil {
-		r.Check = exchange.CheckIncremental(doc, &prev.Check)
+		an.Check = exchange.CheckIncremental(doc, &prev.Check)
 	} else {
-		r.Check = exchange.Check(doc)
+		an.Check = exchange.Check(doc)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r.Index = reuseIndex(doc, prev)
-	if r.Index == nil {
-		r.Index = BuildIndexSource(&doc.Review.Patch, doc.Text)
+	an.Index = reuseIndex(doc, prev)
+	if an.Index == nil {
+		an.Index = BuildIndexSource(&doc.Review.Patch, doc.Text)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	opts := Options{SkipAnchor: r.Check.AnchorInvalid}
+	opts := Options{SkipAnchor: an.Check.AnchorInvalid}
 	if prev != nil {
 		opts.Prev = prev.Anchors
 	}
 	var err error
-	if r.Anchors, err = resolveContext(ctx, doc, r.Index, opts); err != nil {
+	if an.Anchors, err = resolveContext(ctx, doc, an.Index, opts); err != nil {
 		return nil, err
 	}
-	r.Diagnostics = make([]exchange.Diagnostic, 0, len(r.Check.Diagnostics)+len(r.Index.Problems)+len(r.Anchors.Diagnostics))
-	r.Diagnostics = append(r.Diagnostics, r.Check.Diagnostics...)
-	r.Diagnostics = append(r.Diagnostics, r.Index.Problems...)
-	r.Diagnostics = append(r.Diagnostics, r.Anchors.Diagnostics...)
-	exchange.SortDiagnostics(r.Diagnostics)
-	return r, nil
+	an.Diagnostics = make([]exchange.Diagnostic, 0, len(an.Check.Diagnostics)+len(an.Index.Problems)+len(an.Anchors.Diagnostics))
+	an.Diagnostics = append(an.Diagnostics, an.Check.Diagnostics...)
+	an.Diagnostics = append(an.Diagnostics, an.Index.Problems...)
+	an.Diagnostics = append(an.Diagnostics, an.Anchors.Diagnostics...)
+	exchange.SortDiagnostics(an.Diagnostics)
+	return an, nil
 }
 
 // reuseIndex returns prev's index moved to doc's offsets when doc's patch

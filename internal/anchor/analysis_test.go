@@ -10,12 +10,12 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
-func reportShape(r *Analysis) string {
+func reportShape(an *Analysis) string {
 	var b strings.Builder
-	for _, d := range r.Diagnostics {
+	for _, d := range an.Diagnostics {
 		fmt.Fprintf(&b, "%s %d-%d %s %s %v %v|", d.Code, d.Range.Start, d.Range.End, d.Message, d.Reason, d.Related, d.Fixes)
 	}
-	for _, res := range r.Anchors.Resolutions {
+	for _, res := range an.Anchors.Resolutions {
 		fmt.Fprintf(&b, "%d %v %v %d %d %d %s %v|", res.Comment.Node.Start, res.Skipped, res.Resolved, res.Side, res.First, res.Last, res.Reason, res.Candidates)
 	}
 	return b.String()

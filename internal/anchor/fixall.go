@@ -21,7 +21,7 @@ type Applied struct {
 // SafeEdits picks the fixes that need no choice (diagnostics.md's
 // source.fixAll set: each diagnostic's fix marked Safe) whose edits do not
 // overlap, first come first served in document order.
-func SafeEdits(r *Analysis) ([]exchange.Edit, []Applied) {
+func SafeEdits(an *Analysis) ([]exchange.Edit, []Applied) {
 	type taken struct{ start, end int }
 	var used []taken
 	overlaps := func(e exchange.Edit) bool {
@@ -34,7 +34,7 @@ func SafeEdits(r *Analysis) ([]exchange.Edit, []Applied) {
 	}
 	var edits []exchange.Edit
 	var applied []Applied
-	for _, d := range r.Diagnostics {
+	for _, d := range an.Diagnostics {
 		for _, f := range d.Fixes {
 			if !f.Safe {
 				continue
@@ -54,7 +54,7 @@ func SafeEdits(r *Analysis) ([]exchange.Edit, []Applied) {
 			if done == "" {
 				done = f.Title
 			}
-			line, _ := r.Doc.Mapper().LineCol(d.Range.Start)
+			line, _ := an.Doc.Mapper().LineCol(d.Range.Start)
 			applied = append(applied, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: done})
 			break
 		}
@@ -128,16 +128,16 @@ func FixDocument(src []byte) (*Fixed, error) {
 // declined says, once per comment that still has an anchoring diagnostic,
 // why fix left it (leftReason). Dismissed comments have none: a person
 // already decided about them.
-func declined(r *Analysis) []Applied {
+func declined(an *Analysis) []Applied {
 	var out []Applied
-	m := r.Doc.Mapper()
-	for i, ds := range r.Anchors.byComment {
+	m := an.Doc.Mapper()
+	for i, ds := range an.Anchors.byComment {
 		d := leftOn(ds)
-		if d == nil || i >= len(r.Anchors.Resolutions) {
+		if d == nil || i >= len(an.Anchors.Resolutions) {
 			continue
 		}
 		line, _ := m.LineCol(d.Range.Start)
-		out = append(out, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: leftReason(r.Anchors.Resolutions[i], d), Declined: true})
+		out = append(out, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: leftReason(an.Anchors.Resolutions[i], d), Declined: true})
 	}
 	return out
 }

@@ -133,10 +133,10 @@ type Options struct {
 // index rebuilt (Rebuild) and compared within the budget, each breaking
 // change matched with the comments deciding it. When ctx ends first, the
 // files not compared yet are cut short (the result is partial).
-func Evaluate(ctx context.Context, a *anchor.Analysis, o Options) *Result {
+func Evaluate(ctx context.Context, an *anchor.Analysis, o Options) *Result {
 	r := &Result{}
 	b := o.Budget.orDefault()
-	ix := a.Index
+	ix := an.Index
 	if !HasSpec(ix) {
 		return r
 	}
@@ -166,7 +166,7 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, o Options) *Result {
 			r.Findings = append(r.Findings, Finding{File: f, Change: ch, PatchLine: at, DecidedBy: -1})
 		}
 	}
-	r.decide(a)
+	r.decide(an)
 	r.judge()
 	return r
 }
@@ -176,7 +176,7 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, o Options) *Result {
 // the document wins. A counting decision on a file the axis compared
 // that matches no breaking finding is stale; one that does not count is
 // kept, with why, for the findings it names (Ignored).
-func (r *Result) decide(a *anchor.Analysis) {
+func (r *Result) decide(an *anchor.Analysis) {
 	type key struct {
 		file    *File
 		summary string
@@ -189,10 +189,10 @@ func (r *Result) decide(a *anchor.Analysis) {
 		}
 	}
 	var resolutions []*anchor.Resolution
-	if a.Anchors != nil {
-		resolutions = a.Anchors.Resolutions
+	if an.Anchors != nil {
+		resolutions = an.Anchors.Resolutions
 	}
-	for ci, c := range a.Doc.Review.Comments {
+	for ci, c := range an.Doc.Review.Comments {
 		word, summary, ok := ParseDecision(c.Body)
 		if !ok {
 			continue
@@ -206,7 +206,7 @@ func (r *Result) decide(a *anchor.Analysis) {
 			continue // a decision on a file that is no description, or on none
 		}
 		found := byKey[key{f, summary}]
-		if why := Counts(c, res, &a.Doc.Review.Patch); why != "" {
+		if why := Counts(c, res, &an.Doc.Review.Patch); why != "" {
 			if len(found) > 0 {
 				r.Ignored = append(r.Ignored, Ignored{Comment: ci, Why: why, Findings: found})
 			}

@@ -53,7 +53,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	spec := anchor.CheckDocument(exchange.Parse(src), nil)
 	b.Run("axis-spec-cold", func(b *testing.B) {
 		for b.Loop() {
-			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Snapshot(), Cache: &contract.Cache{}}); r.Status != contract.Fail {
+			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Pinned(), Cache: &contract.Cache{}}); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}
@@ -61,7 +61,7 @@ func BenchmarkContractAxis(b *testing.B) {
 	b.Run("axis-spec-warm", func(b *testing.B) {
 		var c contract.Cache
 		for b.Loop() {
-			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Snapshot(), Cache: &c}); r.Status != contract.Fail {
+			if r := contract.Evaluate(context.Background(), spec, contract.Options{Tree: tree.Pinned(), Cache: &c}); r.Status != contract.Fail {
 				b.Fatal(r.Summary())
 			}
 		}

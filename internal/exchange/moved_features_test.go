@@ -43,15 +43,15 @@ func TestOpenAndKeystrokesMakeNoElement(t *testing.T) {
 }
 
 // askAll asks r for what an editor asks after every change.
-func askAll(r *anchor.Analysis) {
-	p := &r.Doc.Review.Patch
+func askAll(an *anchor.Analysis) {
+	p := &an.Doc.Review.Patch
 	mid := p.LineStart(p.LineCount() / 2)
-	features.Lenses(r, r.Diagnostics)
-	features.Gutter(r, exchange.Range{Start: mid, End: mid + 4000})
-	features.Folds(r)
-	features.PatchSymbols(r, features.Outline(r.Anchors, r.Doc))
-	features.CommentSymbols(r)
-	features.Tokens(r.Index, r.Doc.Text)
-	features.TokensIn(r.Index, r.Doc.Text, exchange.Range{Start: mid, End: mid + 4000})
-	features.DismissedHints(r.Doc)
+	features.Lenses(an, an.Diagnostics)
+	features.Gutter(an, exchange.Range{Start: mid, End: mid + 4000})
+	features.Folds(an)
+	features.PatchSymbols(an, features.Outline(an.Anchors, an.Doc))
+	features.CommentSymbols(an)
+	features.Tokens(an.Index, an.Doc.Text)
+	features.TokensIn(an.Index, an.Doc.Text, exchange.Range{Start: mid, End: mid + 4000})
+	features.DismissedHints(an.Doc)
 }

@@ -50,17 +50,17 @@ func (a Applied) Place() string {
 // replaced by its own suggestion), and last alone, when the tree no
 // longer holds the comment's lines, within appliedAloneReach lines of
 // where they were.
-func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, bool) {
-	c := a.Doc.Review.Comments[ci]
+func AppliedSuggestion(an *anchor.Analysis, t *worktree.Tree, ci int) (Applied, bool) {
+	c := an.Doc.Review.Comments[ci]
 	if c.StateNorm() != exchange.StateActive {
 		return Applied{}, false
 	}
 	block, ok := threadSuggestion(c)
-	res := a.Anchors.Resolutions[ci]
+	res := an.Anchors.Resolutions[ci]
 	if !ok || res == nil || !res.Resolved || res.Side != anchor.Right || res.File == nil || res.File.NewName == "" {
 		return Applied{}, false
 	}
-	own := imageTexts(a, res, res.First, res.Last)
+	own := imageTexts(an, res, res.First, res.Last)
 	if len(own) == 0 || slices.Equal(own, block) {
 		return Applied{}, false // the block is the lines themselves: nothing to apply
 	}
@@ -68,15 +68,15 @@ func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, b
 	if err != nil {
 		return Applied{}, false
 	}
-	if start, ok := betweenNeighbours(a, t, res, file, block); ok {
-		return applied(a, ci, res, start, len(block)), true
+	if start, ok := betweenNeighbours(an, t, res, file, block); ok {
+		return applied(an, ci, res, start, len(block)), true
 	}
 	expect := res.Lines()[0].Number(anchor.Right)
-	if len(block) == 0 || t.LocateComment(&a.Doc.Review.Patch, res).Found() {
+	if len(block) == 0 || t.LocateComment(&an.Doc.Review.Patch, res).Found() {
 		return Applied{}, false
 	}
 	if m, ok := file.Search().Find(block, expect); ok && !m.Partial && m.Distance <= appliedAloneReach {
-		return applied(a, ci, res, m.Start, len(block)), true
+		return applied(an, ci, res, m.Start, len(block)), true
 	}
 	return Applied{}, false
 }
@@ -84,8 +84,8 @@ func AppliedSuggestion(a *anchor.Analysis, t *worktree.Tree, ci int) (Applied, b
 // betweenNeighbours returns the first line of block in file where the
 // RIGHT lines just before and just after res's lines are now: between
 // both, else after the one before, else before the one after.
-func betweenNeighbours(a *anchor.Analysis, t *worktree.Tree, res *anchor.Resolution, file *worktree.File, block []string) (int, bool) {
-	p, f, h := &a.Doc.Review.Patch, res.File, res.Hunk
+func betweenNeighbours(an *anchor.Analysis, t *worktree.Tree, res *anchor.Resolution, file *worktree.File, block []string) (int, bool) {
+	p, f, h := &an.Doc.Review.Patch, res.File, res.Hunk
 	lines := f.Hunks[h].Lines
 	prev, next := 0, 0
 	for i := res.First - 1; i >= 0; i-- {
@@ -132,18 +132,18 @@ func betweenNeighbours(a *anchor.Analysis, t *worktree.Tree, res *anchor.Resolut
 // found without its neighbours may be.
 const appliedAloneReach = 20
 
-func applied(a *anchor.Analysis, ci int, res *anchor.Resolution, start, n int) Applied {
-	return Applied{Comment: ci, Name: a.Doc.Review.Comments[ci].Name(), Path: res.File.NewName, Start: start, End: start + n - 1}
+func applied(an *anchor.Analysis, ci int, res *anchor.Resolution, start, n int) Applied {
+	return Applied{Comment: ci, Name: an.Doc.Review.Comments[ci].Name(), Path: res.File.NewName, Start: start, End: start + n - 1}
 }
 
 // imageTexts are the texts of the RIGHT lines from index first to last of
 // res's hunk.
-func imageTexts(a *anchor.Analysis, res *anchor.Resolution, first, last int) []string {
+func imageTexts(an *anchor.Analysis, res *anchor.Resolution, first, last int) []string {
 	lines := res.File.Hunks[res.Hunk].Lines
 	var out []string
 	for i := max(first, 0); i <= last && i < len(lines); i++ {
 		if lines[i].In(anchor.Right) {
-			out = append(out, res.File.Content(&a.Doc.Review.Patch, lines[i]))
+			out = append(out, res.File.Content(&an.Doc.Review.Patch, lines[i]))
 		}
 	}
 	return out
@@ -163,8 +163,8 @@ func appliedDiagnostic(c *exchange.Comment, a Applied) exchange.Diagnostic {
 // appliedActions are the actions on the comments the range start–end
 // touches whose suggestion is applied: dismiss the comment, or reply
 // "Applied." to it, each one action.
-func appliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts ActionOptions) []Action {
-	doc := a.Doc
+func appliedActions(an *anchor.Analysis, t *worktree.Tree, start, end int, opts ActionOptions) []Action {
+	doc := an.Doc
 	if doc == nil || len(doc.Syntax) > 0 {
 		return nil
 	}
@@ -173,7 +173,7 @@ func appliedActions(a *anchor.Analysis, t *worktree.Tree, start, end int, opts A
 		if c.Node == nil || c.Node.End < start || c.Node.Start > end {
 			continue
 		}
-		ap, ok := AppliedSuggestion(a, t, ci)
+		ap, ok := AppliedSuggestion(an, t, ci)
 		if !ok {
 			continue
 		}

@@ -22,12 +22,12 @@ const (
 // edit.
 func appliedTree(t *testing.T, shift int, edit func(string) string) (*anchor.Analysis, *worktree.Tree) {
 	t.Helper()
-	a, tree := wtAnalysis(t, shift, "")
+	an, tree := wtAnalysis(t, shift, "")
 	path := filepath.Join(tree.Root(), "internal/api/handler.go")
 	if err := os.WriteFile(path, []byte(edit(testreviews.WorktreeSource(shift, ""))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return a, tree
+	return an, tree
 }
 
 func TestSuggestionApplied(t *testing.T) {
@@ -98,8 +98,8 @@ func TestSuggestionAppliedNextToAnother(t *testing.T) {
 }
 
 func TestAppliedActions(t *testing.T) {
-	a, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
-	acts := appliedActions(a, tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
+	an, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
+	acts := appliedActions(an, tree, at(t, `"Return the error`, 0), at(t, `"Return the error`, 0), ActionOptions{Author: "ana"})
 	if len(acts) != 2 {
 		t.Fatalf("got %d actions, want dismiss and reply", len(acts))
 	}
@@ -123,7 +123,7 @@ func TestAppliedActions(t *testing.T) {
 			t.Errorf("%s: not JSON any more: %v", a.Title, d.Doc.Syntax)
 		}
 	}
-	if got := appliedActions(a, tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
+	if got := appliedActions(an, tree, at(t, `"c2"`, 0), at(t, `"c2"`, 0), ActionOptions{}); len(got) != 0 {
 		t.Errorf("c2 (no suggestion): got %d actions, want none", len(got))
 	}
 }

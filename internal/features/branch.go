@@ -12,8 +12,8 @@ import (
 
 // BranchDiagnostic is the banner's diagnostic, ok false when the branch
 // has not moved past the review.
-func BranchDiagnostic(a *anchor.Analysis, st branch.State) (exchange.Diagnostic, bool) {
-	root := a.Doc.Root
+func BranchDiagnostic(an *anchor.Analysis, st branch.State) (exchange.Diagnostic, bool) {
+	root := an.Doc.Root
 	words := st.Words()
 	if root == nil || words == "" {
 		return exchange.Diagnostic{}, false
@@ -23,8 +23,8 @@ func BranchDiagnostic(a *anchor.Analysis, st branch.State) (exchange.Diagnostic,
 }
 
 // BranchLens is the banner over the document's first brace.
-func BranchLens(a *anchor.Analysis, st branch.State) (Lens, bool) {
-	d, ok := BranchDiagnostic(a, st)
+func BranchLens(an *anchor.Analysis, st branch.State) (Lens, bool) {
+	d, ok := BranchDiagnostic(an, st)
 	if !ok {
 		return Lens{}, false
 	}
@@ -36,11 +36,11 @@ const RebaseTitle = "Rebase the review onto the branch (git diff of its base and
 
 // BranchRebase is the quick fix's edits: the review rebased onto diff
 // (branch.Diff), every comment moved by content, as `rebase` does.
-func BranchRebase(a *anchor.Analysis, diff []byte) ([]exchange.Edit, error) {
+func BranchRebase(an *anchor.Analysis, diff []byte) ([]exchange.Edit, error) {
 	lines, err := anchor.DiffLines(diff)
 	if err != nil {
 		return nil, err
 	}
-	edits, _, err := anchor.Rebase(a.Doc, lines)
+	edits, _, err := anchor.Rebase(an.Doc, lines)
 	return edits, err
 }

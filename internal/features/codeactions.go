@@ -72,23 +72,23 @@ func Stamp(t time.Time) string {
 // comment object, the "comment on this line" actions when it is on a body
 // line of the patch. A document with syntax errors gets none: its
 // structure is a guess, and an insertion could land in the wrong place.
-func actionsAt(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
-	doc := a.Doc
+func actionsAt(an *anchor.Analysis, start, end int, opts ActionOptions) []Action {
+	doc := an.Doc
 	if doc == nil || len(doc.Syntax) > 0 || doc.Review.Node == nil {
 		return nil
 	}
 	var out []Action
 	if c := anchor.CommentAt(doc, start); c != nil {
-		out = append(out, commentActions(a, c, opts)...)
+		out = append(out, commentActions(an, c, opts)...)
 	}
-	out = append(out, newCommentActions(a, start, end, opts)...)
+	out = append(out, newCommentActions(an, start, end, opts)...)
 	return out
 }
 
 // commentActions are the actions on comment c: its state, a reply, and
 // re-anchoring when it is stale.
-func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions) []Action {
-	src := a.Doc.Text
+func commentActions(an *anchor.Analysis, c *exchange.Comment, opts ActionOptions) []Action {
+	src := an.Doc.Text
 	name := c.Name()
 	var out []Action
 	add := func(title string, edits ...exchange.Edit) {
@@ -108,10 +108,10 @@ func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions)
 		out[len(out)-1] = withBodyCursor(out[len(out)-1], BodyCursor{Comment: name, Reply: len(c.Replies)})
 	}
 	for i := range out {
-		out[i].Resolves = diagnosticFixedBy(a, c, out[i].Edits)
+		out[i].Resolves = diagnosticFixedBy(an, c, out[i].Edits)
 	}
 	if c.StateNorm() == exchange.StateStale {
-		if act, ok := reanchorAction(a, c); ok {
+		if act, ok := reanchorAction(an, c); ok {
 			out = append(out, act)
 		}
 	}
@@ -123,11 +123,11 @@ func commentActions(a *anchor.Analysis, c *exchange.Comment, opts ActionOptions)
 // is in no comment: the fixes of a comment's problems are offered wherever
 // the cursor is in it, as an editor that sends only the cursor (Helix)
 // names no diagnostic.
-func commentDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
-	if a.Doc == nil || a.Doc.Review.Node == nil {
+func commentDiagnostics(an *anchor.Analysis, ds []exchange.Diagnostic, offset int) []exchange.Diagnostic {
+	if an.Doc == nil || an.Doc.Review.Node == nil {
 		return nil
 	}
-	c := anchor.CommentAt(a.Doc, offset)
+	c := anchor.CommentAt(an.Doc, offset)
 	if c == nil {
 		return nil
 	}
@@ -143,9 +143,9 @@ func commentDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, offset int
 // diagnosticFixedBy returns the diagnostic of comment c one of whose fixes makes
 // exactly edits: the action is then that fix, reached from elsewhere in
 // the comment.
-func diagnosticFixedBy(a *anchor.Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
-	for i := range a.Diagnostics {
-		d := &a.Diagnostics[i]
+func diagnosticFixedBy(an *anchor.Analysis, c *exchange.Comment, edits []exchange.Edit) *exchange.Diagnostic {
+	for i := range an.Diagnostics {
+		d := &an.Diagnostics[i]
 		if !rangeInNode(d.Range, c.Node) {
 			continue
 		}
@@ -159,9 +159,9 @@ func diagnosticFixedBy(a *anchor.Analysis, c *exchange.Comment, edits []exchange
 }
 
 // commentDiagnostic returns comment c's diagnostic with code, or nil.
-func commentDiagnostic(a *anchor.Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
-	for i := range a.Diagnostics {
-		if d := &a.Diagnostics[i]; d.Code == code && rangeInNode(d.Range, c.Node) {
+func commentDiagnostic(an *anchor.Analysis, c *exchange.Comment, code string) *exchange.Diagnostic {
+	for i := range an.Diagnostics {
+		if d := &an.Diagnostics[i]; d.Code == code && rangeInNode(d.Range, c.Node) {
 			return d
 		}
 	}
@@ -176,8 +176,8 @@ func rangeInNode(rg exchange.Range, n *exchange.Node) bool {
 // reanchorAction re-anchors stale comment c by content (Reanchor, the
 // rebase machinery, with the comment's context), as the terminal UI's
 // re-anchoring pass would.
-func reanchorAction(a *anchor.Analysis, c *exchange.Comment) (Action, bool) {
-	edits, moves := anchor.Reanchor(a.Doc, func(x *exchange.Comment) bool { return x == c })
+func reanchorAction(an *anchor.Analysis, c *exchange.Comment) (Action, bool) {
+	edits, moves := anchor.Reanchor(an.Doc, func(x *exchange.Comment) bool { return x == c })
 	if len(edits) == 0 || len(moves) != 1 {
 		return Action{}, false
 	}
@@ -192,7 +192,7 @@ func reanchorAction(a *anchor.Analysis, c *exchange.Comment) (Action, bool) {
 	default:
 		title = fmt.Sprintf("Re-anchor %s by content: move to %s (%s)", name, anchor.LineSpan(m.ToSide, m.ToStart, m.ToEnd), m.Why)
 	}
-	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(a, c, exchange.CodeStaleAnchor)}, true
+	return Action{Title: title, Edits: edits, Resolves: commentDiagnostic(an, c, exchange.CodeStaleAnchor)}, true
 }
 
 // FreshID returns an id for a new comment: "c" and one more than the
@@ -234,8 +234,8 @@ func PatchLineAt(doc *exchange.Document, offset int) (int, bool) {
 // line) when start is on a body line of a hunk. When end is on another
 // body line of the same hunk, the comment spans the lines between, on each
 // side whose image holds both ends.
-func newCommentActions(a *anchor.Analysis, start, end int, opts ActionOptions) []Action {
-	doc, ix := a.Doc, a.Index
+func newCommentActions(an *anchor.Analysis, start, end int, opts ActionOptions) []Action {
+	doc, ix := an.Doc, an.Index
 	p, ok := patchLineNear(doc, start, true)
 	if !ok {
 		return nil

@@ -30,46 +30,46 @@ type Lens struct {
 //
 // A comment needs attention when a diagnostic other than a hint sits on
 // it: an anchor that broke or drifted, a stale or orphaned state to settle.
-func Lenses(a *anchor.Analysis, shown []exchange.Diagnostic) []Lens {
-	root := a.Doc.Root
+func Lenses(an *anchor.Analysis, shown []exchange.Diagnostic) []Lens {
+	root := an.Doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return nil
 	}
-	attention := attention(a, shown)
-	all := make([]int, len(a.Doc.Review.Comments))
+	attention := attention(an, shown)
+	all := make([]int, len(an.Doc.Review.Comments))
 	for i := range all {
 		all[i] = i
 	}
 	top := exchange.Range{Start: root.Start, End: root.Start + 1}
-	out := []Lens{{Range: top, Title: commentsTitle(a, all), Target: lensTarget(a, all, attention)}}
+	out := []Lens{{Range: top, Title: commentsTitle(an, all), Target: lensTarget(an, all, attention)}}
 	if title, first, ok := problems(shown); ok {
 		out = append(out, Lens{Range: top, Title: title, Target: exchange.Range{Start: first, End: first}})
 	}
 	byFile := map[*anchor.FileDiff][]int{}
-	for i, res := range a.Anchors.Resolutions {
+	for i, res := range an.Anchors.Resolutions {
 		if res.File != nil {
 			byFile[res.File] = append(byFile[res.File], i)
 		}
 	}
-	patch := &a.Doc.Review.Patch
-	for _, f := range a.Index.Files {
+	patch := &an.Doc.Review.Patch
+	for _, f := range an.Index.Files {
 		if f.First >= patch.LineCount() {
 			continue
 		}
 		idx := byFile[f]
-		out = append(out, Lens{Range: LineRange(patch, f.First), Title: commentsTitle(a, idx), Target: lensTarget(a, idx, attention)})
+		out = append(out, Lens{Range: LineRange(patch, f.First), Title: commentsTitle(an, idx), Target: lensTarget(an, idx, attention)})
 	}
 	return out
 }
 
 // commentsTitle reads "3 comments: 2 active, 1 stale", or "no comments".
-func commentsTitle(a *anchor.Analysis, idx []int) string {
+func commentsTitle(an *anchor.Analysis, idx []int) string {
 	if len(idx) == 0 {
 		return "no comments"
 	}
 	counts := map[string]int{}
 	for _, i := range idx {
-		counts[a.Doc.Review.Comments[i].StateNorm()]++
+		counts[an.Doc.Review.Comments[i].StateNorm()]++
 	}
 	return anchor.Plural(len(idx), "comment", "comments") + ": " + StateWords(counts)
 }
@@ -92,7 +92,7 @@ func StateWords(counts map[string]int) string {
 // lensTarget is where a lens over comments idx goes: the first problem on
 // the first comment that has one, else the first comment, else (no
 // comment) the `comments` member, where a new one would go.
-func lensTarget(a *anchor.Analysis, idx []int, attention map[int]int) exchange.Range {
+func lensTarget(an *anchor.Analysis, idx []int, attention map[int]int) exchange.Range {
 	at := -1
 	for _, i := range idx {
 		if off, ok := attention[i]; ok {
@@ -103,10 +103,10 @@ func lensTarget(a *anchor.Analysis, idx []int, attention map[int]int) exchange.R
 	switch {
 	case at >= 0:
 	case len(idx) > 0:
-		at = a.Doc.Review.Comments[idx[0]].Node.Start
+		at = an.Doc.Review.Comments[idx[0]].Node.Start
 	default:
-		at = a.Doc.Root.Start
-		if m := a.Doc.Root.Member("comments"); m != nil {
+		at = an.Doc.Root.Start
+		if m := an.Doc.Root.Member("comments"); m != nil {
 			at = m.KeyStart()
 		}
 	}
@@ -115,8 +115,8 @@ func lensTarget(a *anchor.Analysis, idx []int, attention map[int]int) exchange.R
 
 // attention maps each comment that needs attention to the start of its
 // first problem.
-func attention(a *anchor.Analysis, shown []exchange.Diagnostic) map[int]int {
-	cs := a.Doc.Review.Comments
+func attention(an *anchor.Analysis, shown []exchange.Diagnostic) map[int]int {
+	cs := an.Doc.Review.Comments
 	out := map[int]int{}
 	for _, d := range shown {
 		if d.Severity == exchange.SeverityHint || d.Severity == 0 {

@@ -28,14 +28,14 @@ type CohortLens struct {
 // CohortLenses returns one lens per cohort, riskiest first: "cohort 1 of
 // 5 · auth · high: 14 uses outside, public API changed, no test change ·
 // 3 comments · reviewed".
-func CohortLenses(a *anchor.Analysis, s *cohort.Shape) []CohortLens {
+func CohortLenses(an *anchor.Analysis, s *cohort.Shape) []CohortLens {
 	if s == nil {
 		return nil
 	}
-	patch := &a.Doc.Review.Patch
+	patch := &an.Doc.Review.Patch
 	var out []CohortLens
 	for _, c := range s.Cohorts {
-		f := firstHeader(a, c)
+		f := firstHeader(an, c)
 		if f == nil || f.First >= patch.LineCount() {
 			continue
 		}
@@ -74,9 +74,9 @@ func CohortTitle(c *cohort.Cohort, of int) string {
 }
 
 // firstHeader is the file diff of a cohort that comes first in the patch.
-func firstHeader(a *anchor.Analysis, c *cohort.Cohort) *anchor.FileDiff {
+func firstHeader(an *anchor.Analysis, c *cohort.Cohort) *anchor.FileDiff {
 	var first *anchor.FileDiff
-	for _, f := range a.Index.Files {
+	for _, f := range an.Index.Files {
 		p := f.DisplayName()
 		if f.Status == anchor.DeletedFile {
 			p = f.OldName
@@ -122,15 +122,15 @@ func CohortHover(s *cohort.Shape, path string) string {
 // (internal/diagram): its summary and its diagrams, each edge checked
 // against g now (nil: none, every edge unverified), unverified edges
 // dashed, labelled and listed.
-func CohortNotesHover(a *anchor.Analysis, s *cohort.Shape, path string, g *codegraph.Graph) string {
+func CohortNotesHover(an *anchor.Analysis, s *cohort.Shape, path string, g *codegraph.Graph) string {
 	c := s.Of(path)
 	if c == nil {
 		return ""
 	}
-	if f := firstHeader(a, c); f == nil || (f.DisplayName() != path && f.OldName != path) {
+	if f := firstHeader(an, c); f == nil || (f.DisplayName() != path && f.OldName != path) {
 		return ""
 	}
-	notes, _, err := diagram.ReadNotes(a.Doc)
+	notes, _, err := diagram.ReadNotes(an.Doc)
 	if err != nil {
 		return "The cohort's notes cannot be read: " + err.Error()
 	}
@@ -149,16 +149,16 @@ func CohortNotesHover(a *anchor.Analysis, s *cohort.Shape, path string, g *codeg
 // definitions a changed patch line at offset changes (an added line, or
 // a removed one inside a definition the new image still has): nil when
 // the line changes none.
-func DefinitionUsesAt(a *anchor.Analysis, g *codegraph.Graph, offset int) []codegraph.Use {
-	pl, ok := PatchLineAt(a.Doc, offset)
+func DefinitionUsesAt(an *anchor.Analysis, g *codegraph.Graph, offset int) []codegraph.Use {
+	pl, ok := PatchLineAt(an.Doc, offset)
 	if !ok || g == nil {
 		return nil
 	}
-	fi, hi, li, ok := a.Index.LineAt(pl)
+	fi, hi, li, ok := an.Index.LineAt(pl)
 	if !ok {
 		return nil
 	}
-	f := a.Index.Files[fi]
+	f := an.Index.Files[fi]
 	h := &f.Hunks[hi]
 	l := h.Lines[li]
 	line := int(l.New)
@@ -182,8 +182,8 @@ func DefinitionUsesAt(a *anchor.Analysis, g *codegraph.Graph, offset int) []code
 // DependencyDiagnostics are the dependency changes of the patch's
 // manifests, each on the patch line that makes it: information for a
 // major version change, a hint otherwise.
-func DependencyDiagnostics(a *anchor.Analysis, deps []cohort.DepChange) []exchange.Diagnostic {
-	patch := &a.Doc.Review.Patch
+func DependencyDiagnostics(an *anchor.Analysis, deps []cohort.DepChange) []exchange.Diagnostic {
+	patch := &an.Doc.Review.Patch
 	var out []exchange.Diagnostic
 	for _, d := range deps {
 		if d.PatchLine >= patch.LineCount() {
@@ -203,7 +203,7 @@ var ErrNoCohort = errors.New("no cohort has that key")
 
 // MarkCohort returns the edit of the review that marks the cohort key
 // reviewed (reviewed false: removes its mark).
-func MarkCohort(a *anchor.Analysis, s *cohort.Shape, in cohort.Input, key string, reviewed bool) (exchange.Edit, error) {
+func MarkCohort(an *anchor.Analysis, s *cohort.Shape, in cohort.Input, key string, reviewed bool) (exchange.Edit, error) {
 	for _, c := range s.Cohorts {
 		if c.Key != key {
 			continue
@@ -212,7 +212,7 @@ func MarkCohort(a *anchor.Analysis, s *cohort.Shape, in cohort.Input, key string
 		if reviewed {
 			mark = cohort.Mark{Fingerprint: s.FingerprintOf(c, in), Files: c.Files}
 		}
-		e, ok := cohort.MarkEdit(a.Doc, key, mark)
+		e, ok := cohort.MarkEdit(an.Doc, key, mark)
 		if !ok {
 			return exchange.Edit{}, fmt.Errorf("the review's %s member is not an object, or holds no mark to remove", cohort.ProgressMember)
 		}
@@ -224,7 +224,7 @@ func MarkCohort(a *anchor.Analysis, s *cohort.Shape, in cohort.Input, key string
 // NextCohort is the first file header of the next cohort, in rank order
 // after the one keyed after ("" from the top), that is not reviewed:
 // false when every cohort is.
-func NextCohort(a *anchor.Analysis, s *cohort.Shape, after string) (exchange.Range, bool) {
+func NextCohort(an *anchor.Analysis, s *cohort.Shape, after string) (exchange.Range, bool) {
 	n := len(s.Cohorts)
 	start := 0
 	for i, c := range s.Cohorts {
@@ -237,8 +237,8 @@ func NextCohort(a *anchor.Analysis, s *cohort.Shape, after string) (exchange.Ran
 		if c.Reviewed == "reviewed" {
 			continue
 		}
-		if f := firstHeader(a, c); f != nil {
-			r := LineRange(&a.Doc.Review.Patch, f.First)
+		if f := firstHeader(an, c); f != nil {
+			r := LineRange(&an.Doc.Review.Patch, f.First)
 			return exchange.Range{Start: r.Start, End: r.Start}, true
 		}
 	}
@@ -247,16 +247,16 @@ func NextCohort(a *anchor.Analysis, s *cohort.Shape, after string) (exchange.Ran
 
 // FileHeaderPath is the path of the file whose diff header line is at
 // offset ("" elsewhere): the new name, the old one for a deleted file.
-func FileHeaderPath(a *anchor.Analysis, offset int) string {
-	pl, ok := PatchLineAt(a.Doc, offset)
+func FileHeaderPath(an *anchor.Analysis, offset int) string {
+	pl, ok := PatchLineAt(an.Doc, offset)
 	if !ok {
 		return ""
 	}
-	fi, hi, _, _ := a.Index.LineAt(pl)
+	fi, hi, _, _ := an.Index.LineAt(pl)
 	if fi < 0 || hi >= 0 {
 		return ""
 	}
-	f := a.Index.Files[fi]
+	f := an.Index.Files[fi]
 	if f.Status == anchor.DeletedFile {
 		return f.OldName
 	}
@@ -266,13 +266,13 @@ func FileHeaderPath(a *anchor.Analysis, offset int) string {
 // CohortSymbols is the outline's cohorts entry: each cohort riskiest
 // first ("1. store · MaxItems", its level and reasons), its files under
 // it, each going to its header line. False without a shape.
-func CohortSymbols(a *anchor.Analysis, s *cohort.Shape) (Symbol, bool) {
+func CohortSymbols(an *anchor.Analysis, s *cohort.Shape) (Symbol, bool) {
 	if s == nil || len(s.Cohorts) == 0 {
 		return Symbol{}, false
 	}
-	p := &a.Doc.Review.Patch
+	p := &an.Doc.Review.Patch
 	byPath := map[string]*anchor.FileDiff{}
-	for _, f := range a.Index.Files {
+	for _, f := range an.Index.Files {
 		name := f.DisplayName()
 		if f.Status == anchor.DeletedFile {
 			name = f.OldName

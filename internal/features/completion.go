@@ -67,17 +67,17 @@ type Completion struct {
 const maxLineDocs = 300
 
 // Complete returns the completion candidates at offset.
-func Complete(a *anchor.Analysis, offset int) Completion {
-	doc := a.Doc
+func Complete(an *anchor.Analysis, offset int) Completion {
+	doc := an.Doc
 	place := completionAt(doc, offset)
 	out := Completion{Range: place.rng}
 	switch place.kind {
 	case completeKey:
 		out.Items = memberItems(doc, place)
 	case completeValue:
-		out.Items = valueItems(a, place)
+		out.Items = valueItems(an, place)
 	case completeComment:
-		out.Items = []Item{newCommentItem(a, place)}
+		out.Items = []Item{newCommentItem(an, place)}
 	}
 	insideQuotes(doc, &out, place, offset)
 	out.Indent = exchange.LineIndent(doc.Text, offset)
@@ -405,7 +405,7 @@ func valueSnippet(owner string, m exchange.MemberInfo) string {
 	return "$1"
 }
 
-func valueItems(a *anchor.Analysis, c completionContext) []Item {
+func valueItems(an *anchor.Analysis, c completionContext) []Item {
 	var items []Item
 	switch {
 	case c.owner == exchange.OwnerReview && c.name == "leanreview_review":
@@ -415,11 +415,11 @@ func valueItems(a *anchor.Analysis, c completionContext) []Item {
 			items = append(items, Item{Label: v.Value, Kind: ItemEnum, Doc: v.Markdown, Text: jsontext.Quote(v.Value), Sort: fmt.Sprintf("%02d", i)})
 		}
 	case c.owner == exchange.OwnerComment && c.name == "path":
-		items = pathItems(a, c)
+		items = pathItems(an, c)
 	case c.owner == exchange.OwnerComment && (c.name == "start_line" || c.name == "end_line"):
-		items = lineItems(a, c)
+		items = lineItems(an, c)
 	case (c.owner == exchange.OwnerComment || c.owner == exchange.OwnerReply) && c.name == "author":
-		items = authorItems(a, c)
+		items = authorItems(an, c)
 	}
 	if c.space {
 		for i := range items {
@@ -441,11 +441,11 @@ func sideOf(obj *exchange.Node) (anchor.Side, bool) {
 // pathItems proposes the patch's file names: those of the comment's side
 // when it has one (a path is compared with the new name for RIGHT, the
 // old one for LEFT), every name otherwise.
-func pathItems(a *anchor.Analysis, c completionContext) []Item {
+func pathItems(an *anchor.Analysis, c completionContext) []Item {
 	side, known := sideOf(c.obj)
 	var items []Item
 	seen := map[string]bool{}
-	for _, f := range a.Index.Files {
+	for _, f := range an.Index.Files {
 		names := []string{f.OldName, f.NewName}
 		if known {
 			names = []string{f.Name(side)}
@@ -494,16 +494,16 @@ func fileDetail(f *anchor.FileDiff) string {
 // side name (RIGHT when the side is not set yet), in order. An end_line
 // must stay in start_line's hunk, at or after it, when start_line
 // resolves.
-func lineItems(a *anchor.Analysis, c completionContext) []Item {
+func lineItems(an *anchor.Analysis, c completionContext) []Item {
 	pathNode := c.obj.Member("path")
 	if pathNode == nil || pathNode.Kind != exchange.KindString {
 		return nil
 	}
 	side, known := sideOf(c.obj)
-	f, _ := a.Index.FileFor(pathNode.Str, side)
+	f, _ := an.Index.FileFor(pathNode.Str, side)
 	if f == nil && !known {
 		side = anchor.Left // a deleted file's only image
-		f, _ = a.Index.FileFor(pathNode.Str, side)
+		f, _ = an.Index.FileFor(pathNode.Str, side)
 	}
 	if f == nil || !anchor.HasImage(f, side) {
 		return nil
@@ -511,7 +511,7 @@ func lineItems(a *anchor.Analysis, c completionContext) []Item {
 	hunks := f.Hunks
 	hunkBase, from := 0, 0
 	if c.name == "end_line" {
-		if start, ok := c.obj.Member("start_line").Int(a.Doc.Text); ok {
+		if start, ok := c.obj.Member("start_line").Int(an.Doc.Text); ok {
 			if h, i, ok := f.Find(side, start); ok {
 				hunks, hunkBase, from = f.Hunks[h:h+1], h, i
 			}
@@ -542,16 +542,16 @@ func lineItems(a *anchor.Analysis, c completionContext) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(a.Index.Patch, l))),
+				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, l))),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}
 			if total <= maxLineDocs {
 				var b strings.Builder
-				diffBlock(&b, a.Index.Patch, f, h, i, i, side)
+				diffBlock(&b, an.Index.Patch, f, h, i, i, side)
 				it.Doc = b.String()
 			}
-			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, a.Index.Patch, f, []anchor.DiffLine{l}) {
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, an.Index.Patch, f, []anchor.DiffLine{l}) {
 				it.Preselect, preselected = true, true
 			}
 			items = append(items, it)
@@ -562,7 +562,7 @@ func lineItems(a *anchor.Analysis, c completionContext) []Item {
 
 // authorItems proposes the authors already in the review, in order of
 // appearance, but not the one being typed.
-func authorItems(a *anchor.Analysis, c completionContext) []Item {
+func authorItems(an *anchor.Analysis, c completionContext) []Item {
 	var items []Item
 	seen := map[string]bool{}
 	add := func(n *exchange.Node) {
@@ -572,7 +572,7 @@ func authorItems(a *anchor.Analysis, c completionContext) []Item {
 		seen[n.Str] = true
 		items = append(items, Item{Label: n.Str, Kind: ItemValue, Detail: "author in this review", Text: jsontext.Quote(n.Str), Sort: fmt.Sprintf("%06d", len(items))})
 	}
-	for _, cm := range a.Doc.Review.Comments {
+	for _, cm := range an.Doc.Review.Comments {
 		add(cm.Member("author"))
 		for _, rp := range cm.Replies {
 			add(rp.Node.Member("author"))

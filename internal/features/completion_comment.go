@@ -51,10 +51,10 @@ func isCommentsArray(doc *exchange.Document, n *exchange.Node) bool {
 // first line of that file's image) so that the plain text is a comment
 // that resolves; the snippet makes each a placeholder and leaves the
 // cursor in the body.
-func newCommentItem(a *anchor.Analysis, c completionContext) Item {
-	doc := a.Doc
+func newCommentItem(an *anchor.Analysis, c completionContext) Item {
+	doc := an.Doc
 	id := FreshID(doc)
-	path, side, line := firstPlace(a)
+	path, side, line := firstPlace(an)
 	st := exchange.LayoutOf(doc.Text, doc.Root).Nested()
 	if len(c.obj.Elems()) > 0 {
 		if first := c.obj.Elems()[0]; first.Kind == exchange.KindObject && len(first.Members()) > 0 {
@@ -104,11 +104,11 @@ func newCommentItem(a *anchor.Analysis, c completionContext) Item {
 // firstPlace is where a new comment starts anchored: the patch's first
 // file, on the new image unless the file was deleted, at the first line
 // of its first hunk in that image; "" RIGHT 1 for an empty patch.
-func firstPlace(a *anchor.Analysis) (string, anchor.Side, int) {
-	if len(a.Index.Files) == 0 {
+func firstPlace(an *anchor.Analysis) (string, anchor.Side, int) {
+	if len(an.Index.Files) == 0 {
 		return "", anchor.Right, 1
 	}
-	f := a.Index.Files[0]
+	f := an.Index.Files[0]
 	side, path := anchor.Right, f.NewName
 	if path == "" {
 		side, path = anchor.Left, f.OldName

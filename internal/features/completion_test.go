@@ -75,8 +75,8 @@ func cpComplete(t *testing.T, src string) (string, Completion) {
 		t.Fatalf("no cursor in %q", src)
 	}
 	src = src[:at] + src[at+len(cpCursor):]
-	a := analyze(exchange.Parse([]byte(src)))
-	return src, Complete(a, at)
+	an := analyze(exchange.Parse([]byte(src)))
+	return src, Complete(an, at)
 }
 
 func cpLabels(c Completion) []string {

@@ -23,15 +23,15 @@ import (
 // from t (nil: the patch alone), within the default budget, until ctx
 // ends. A review that changes no description pays one look at its file
 // names.
-func Contract(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
-	return contract.Evaluate(ctx, a, contract.Options{Tree: t, Cache: c})
+func Contract(ctx context.Context, an *anchor.Analysis, t *worktree.Tree, c *contract.Cache) *contract.Result {
+	return contract.Evaluate(ctx, an, contract.Options{Tree: t, Cache: c})
 }
 
 // ContractDiagnostics places the axis's findings in the review: breaking
 // changes (errors while undecided or rejected, warnings once approved or
 // when the comparison is derived), the other changes as hints, stale
 // decisions on their comment's body, files not compared on their header.
-func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Diagnostic {
+func ContractDiagnostics(an *anchor.Analysis, res *contract.Result) []exchange.Diagnostic {
 	if !res.Applies() {
 		return nil
 	}
@@ -39,16 +39,16 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 	for _, f := range res.Files {
 		if !f.Compared {
 			out = append(out, exchange.Diagnostic{
-				Range: headerRange(a, f.Diff), Severity: exchange.SeverityWarning, Code: contract.CodeUnavailable,
+				Range: headerRange(an, f.Diff), Severity: exchange.SeverityWarning, Code: contract.CodeUnavailable,
 				Message: fmt.Sprintf("the contract of %s was not compared: %s; the verdict cannot pass without it", f.Path, f.Reason),
 			})
 		}
 	}
 	for i := range res.Findings {
-		out = append(out, findingDiagnostic(a, res, i))
+		out = append(out, findingDiagnostic(an, res, i))
 	}
 	for _, ci := range res.Stale {
-		c := a.Doc.Review.Comments[ci]
+		c := an.Doc.Review.Comments[ci]
 		_, summary, _ := contract.ParseDecision(c.Body)
 		rg := commentAnchorRange(c)
 		if n := c.Member("body"); n != nil {
@@ -64,9 +64,9 @@ func ContractDiagnostics(a *anchor.Analysis, res *contract.Result) []exchange.Di
 }
 
 // findingDiagnostic is the diagnostic of res.Findings[i].
-func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange.Diagnostic {
+func findingDiagnostic(an *anchor.Analysis, res *contract.Result, i int) exchange.Diagnostic {
 	f := &res.Findings[i]
-	d := exchange.Diagnostic{Range: findingRange(a, f), Code: contract.CodeChange, Severity: exchange.SeverityHint}
+	d := exchange.Diagnostic{Range: findingRange(an, f), Code: contract.CodeChange, Severity: exchange.SeverityHint}
 	if f.Severity != contract.Breaking {
 		d.Message = fmt.Sprintf("%s (%s)", f.Summary, f.Severity)
 		return d
@@ -80,14 +80,14 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange
 		if f.Decision == contract.Rejected {
 			d.Severity = exchange.SeverityError
 		}
-		fmt.Fprintf(&b, ", %s by %s in %s: %s", f.Decision, f.Decider, commentName(a, f.DecidedBy), f.Why)
+		fmt.Fprintf(&b, ", %s by %s in %s: %s", f.Decision, f.Decider, commentName(an, f.DecidedBy), f.Why)
 	default:
 		d.Severity = exchange.SeverityError
 		fmt.Fprintf(&b, ": %s; undecided: approve or reject it", f.Why)
 	}
 	for _, ig := range res.Ignored {
 		if slices.Contains(ig.Findings, i) {
-			fmt.Fprintf(&b, "; %s's decision does not count: %s", commentName(a, ig.Comment), ig.Why)
+			fmt.Fprintf(&b, "; %s's decision does not count: %s", commentName(an, ig.Comment), ig.Why)
 		}
 	}
 	if f.File.Derived {
@@ -98,37 +98,37 @@ func findingDiagnostic(a *anchor.Analysis, res *contract.Result, i int) exchange
 	return d
 }
 
-func commentName(a *anchor.Analysis, ci int) string {
-	return a.Doc.Review.Comments[ci].Name()
+func commentName(an *anchor.Analysis, ci int) string {
+	return an.Doc.Review.Comments[ci].Name()
 }
 
 // findingRange is the patch line a finding is about, else its file's
 // first header line.
-func findingRange(a *anchor.Analysis, f *contract.Finding) exchange.Range {
+func findingRange(an *anchor.Analysis, f *contract.Finding) exchange.Range {
 	if f.PatchLine >= 0 {
-		return LineRange(&a.Doc.Review.Patch, f.PatchLine)
+		return LineRange(&an.Doc.Review.Patch, f.PatchLine)
 	}
-	return headerRange(a, f.File.Diff)
+	return headerRange(an, f.File.Diff)
 }
 
-func headerRange(a *anchor.Analysis, fd *anchor.FileDiff) exchange.Range {
-	return LineRange(&a.Doc.Review.Patch, fd.First)
+func headerRange(an *anchor.Analysis, fd *anchor.FileDiff) exchange.Range {
+	return LineRange(&an.Doc.Review.Patch, fd.First)
 }
 
 // ContractLens is the axis and its verdict over the document's first
 // brace — "contract: fail (2 breaking, undecided) · verdict: Block" —
 // going to the first breaking change still undecided or rejected, else
 // the first finding or file. ok is false when the axis does not apply.
-func ContractLens(a *anchor.Analysis, res *contract.Result) (Lens, bool) {
-	root := a.Doc.Root
+func ContractLens(an *anchor.Analysis, res *contract.Result) (Lens, bool) {
+	root := an.Doc.Root
 	if !res.Applies() || root == nil || root.Kind != exchange.KindObject {
 		return Lens{}, false
 	}
-	target := headerRange(a, res.Files[0].Diff)
+	target := headerRange(an, res.Files[0].Diff)
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		if f.Severity == contract.Breaking && f.Decision != contract.Approved {
-			target = findingRange(a, f)
+			target = findingRange(an, f)
 			break
 		}
 	}
@@ -145,23 +145,23 @@ func ContractLens(a *anchor.Analysis, res *contract.Result) (Lens, bool) {
 // the decision (contract.DecisionLine), or, when the author's own comment
 // decides it already, that first line changed (the other words kept).
 // Each settles the finding's diagnostic.
-func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, opts ActionOptions) []Action {
+func ContractActions(an *anchor.Analysis, res *contract.Result, start, end int, opts ActionOptions) []Action {
 	var out []Action
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		if f.Severity != contract.Breaking {
 			continue
 		}
-		rg := findingRange(a, f)
+		rg := findingRange(an, f)
 		if rg.End < start || rg.Start > end {
 			continue
 		}
-		d := findingDiagnostic(a, res, i)
+		d := findingDiagnostic(an, res, i)
 		for _, w := range []struct{ word, title string }{{contract.Approved, "Approve"}, {contract.Rejected, "Reject"}} {
 			if f.Decision == w.word {
 				continue
 			}
-			edit, ok := decisionEdit(a, f, w.word, opts)
+			edit, ok := decisionEdit(an, f, w.word, opts)
 			if !ok {
 				continue
 			}
@@ -176,12 +176,12 @@ func ContractActions(a *anchor.Analysis, res *contract.Result, start, end int, o
 }
 
 // decisionEdit writes the decision word on finding f.
-func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts ActionOptions) (exchange.Edit, bool) {
+func decisionEdit(an *anchor.Analysis, f *contract.Finding, word string, opts ActionOptions) (exchange.Edit, bool) {
 	line := contract.DecisionLine(word, f.Summary)
 	// Another person's decision is theirs: the action adds the author's
 	// own, which wins as the later one, rather than rewording it.
-	if f.DecidedBy >= 0 && a.Doc.Review.Comments[f.DecidedBy].Author == opts.author() {
-		c := a.Doc.Review.Comments[f.DecidedBy]
+	if f.DecidedBy >= 0 && an.Doc.Review.Comments[f.DecidedBy].Author == opts.author() {
+		c := an.Doc.Review.Comments[f.DecidedBy]
 		n := c.Member("body")
 		if n == nil || n.Kind != exchange.KindString {
 			return exchange.Edit{}, false
@@ -194,7 +194,7 @@ func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts Act
 		return exchange.ReplaceValue(n, jsontext.Quote(body)), true
 	}
 	fd := f.File.Diff
-	dl, ok := decisionLine(a, f)
+	dl, ok := decisionLine(an, f)
 	if !ok {
 		return exchange.Edit{}, false
 	}
@@ -203,20 +203,20 @@ func decisionEdit(a *anchor.Analysis, f *contract.Finding, word string, opts Act
 		side = anchor.Left
 	}
 	nc := exchange.NewComment{
-		ID: FreshID(a.Doc), Author: opts.author(), Path: fd.Name(side), Side: side.String(),
+		ID: FreshID(an.Doc), Author: opts.author(), Path: fd.Name(side), Side: side.String(),
 		Start: dl.Number(side), End: dl.Number(side), Body: line,
-		Snippet: anchor.SnippetOf(a.Index.Patch, fd, []anchor.DiffLine{dl}), At: Stamp(opts.Now),
+		Snippet: anchor.SnippetOf(an.Index.Patch, fd, []anchor.DiffLine{dl}), At: Stamp(opts.Now),
 	}
 	if nc.Path == "" {
 		return exchange.Edit{}, false
 	}
-	return exchange.NewCommentEdit(a.Doc, nc)
+	return exchange.NewCommentEdit(an.Doc, nc)
 }
 
 // decisionLine is the body line a decision on f is anchored on: the
 // finding's own, or the first line of its file's first hunk when its
 // header carries it.
-func decisionLine(a *anchor.Analysis, f *contract.Finding) (anchor.DiffLine, bool) {
+func decisionLine(an *anchor.Analysis, f *contract.Finding) (anchor.DiffLine, bool) {
 	fd := f.File.Diff
 	for _, h := range fd.Hunks {
 		for _, l := range h.Lines {

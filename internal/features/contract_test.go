@@ -23,16 +23,16 @@ func contractAnalysis(t *testing.T, repo *contracttest.Repo, text string) (*anch
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := anchor.CheckDocument(exchange.Parse([]byte(text)), nil)
-	return a, Contract(context.Background(), a, tree, &contract.Cache{})
+	an := anchor.CheckDocument(exchange.Parse([]byte(text)), nil)
+	return an, Contract(context.Background(), an, tree, &contract.Cache{})
 }
 
 // diagWords are the axis's diagnostics as "code severity: message" and
 // the text each sits on.
-func diagWords(a *anchor.Analysis, ds []exchange.Diagnostic) []string {
+func diagWords(an *anchor.Analysis, ds []exchange.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, d.Code+" "+d.Severity.String()+": "+d.Message+" @ "+string(a.Doc.Text.Slice(d.Range.Start, d.Range.End)))
+		out = append(out, d.Code+" "+d.Severity.String()+": "+d.Message+" @ "+string(an.Doc.Text.Slice(d.Range.Start, d.Range.End)))
 	}
 	return out
 }
@@ -49,8 +49,8 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 	line := contracttest.FirstLine(repo.Patch, "openapi.yaml")
 	stale := fmt.Sprintf(`{"id": "c1", "author": "hduran", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: rejected — GET /gone: API removed without deprecation\nold"}`, line)
 	byAgent := fmt.Sprintf(`{"id": "c2", "author": "assistant", "path": "openapi.yaml", "side": "RIGHT", "start_line": %d, "body": "contract: approved — DELETE /orders/{id}: API removed without deprecation"}`, line)
-	a, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale, byAgent))
-	got := diagWords(a, VerdictDiagnostics(a, ContractDiagnostics(a, res), VerdictAxes(a, res, verdict.Axis{}, nil)))
+	an, res := contractAnalysis(t, repo, contracttest.ReviewOf(repo.Patch, stale, byAgent))
+	got := diagWords(an, VerdictDiagnostics(an, ContractDiagnostics(an, res), VerdictAxes(an, res, verdict.Axis{}, nil)))
 	for _, want := range []string{
 		"verdict error: contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block @ {",
 		`contract-unavailable warning: the contract of legacy/swagger.json was not compared: legacy/swagger.json: the working tree's file holds neither side of the patch's hunks; the verdict cannot pass without it @ "diff --git a/legacy/swagger.json b/legacy/swagger.json"`,
@@ -66,10 +66,10 @@ func TestContractDiagnosticsPlaces(t *testing.T) {
 			t.Errorf("want %q among\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	l, ok := VerdictLens(a, VerdictAxes(a, res, verdict.Axis{}, nil), res)
+	l, ok := VerdictLens(an, VerdictAxes(an, res, verdict.Axis{}, nil), res)
 	if !ok || l.Title != "contract: fail (1 breaking, undecided; 1 of 2 specifications compared; 1 stale decision) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block" ||
-		!strings.HasPrefix(string(a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
-		t.Errorf("lens: got %+v (target at %q)", l, a.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
+		!strings.HasPrefix(string(an.Doc.Text.Slice(l.Target.Start, l.Target.Start+12)), `"-    \"dele`) {
+		t.Errorf("lens: got %+v (target at %q)", l, an.Doc.Text.Slice(l.Target.Start, l.Target.Start+12))
 	}
 }
 
@@ -82,8 +82,8 @@ func TestContractDerivedNeverGates(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo.Root, "openapi.json"), []byte(moved), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, res := contractAnalysis(t, repo, repo.Review)
-	got := diagWords(a, VerdictDiagnostics(a, ContractDiagnostics(a, res), VerdictAxes(a, res, verdict.Axis{}, nil)))
+	an, res := contractAnalysis(t, repo, repo.Review)
+	got := diagWords(an, VerdictDiagnostics(an, ContractDiagnostics(an, res), VerdictAxes(an, res, verdict.Axis{}, nil)))
 	if len(got) < 2 || !strings.HasPrefix(got[0], "verdict warning: contract: fail, derived (1 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Hold") ||
 		!strings.Contains(strings.Join(got, "\n"), "contract-breaking warning: DELETE /orders/{id}: API removed without deprecation — breaking: clients calling it get 404; undecided: approve or reject it (indicative, it does not gate: compared from the working tree's openapi.json") {
 		t.Errorf("got\n%s", strings.Join(got, "\n"))
@@ -96,7 +96,7 @@ func TestContractDerivedNeverGates(t *testing.T) {
 func TestContractActionsDeletedFile(t *testing.T) {
 	v := contracttest.Orders("3.0.3")
 	repo := contracttest.NewRepo(t, map[string][2]string{"openapi.yaml": {v.YAML(), ""}})
-	a, res := contractAnalysis(t, repo, repo.Review)
+	an, res := contractAnalysis(t, repo, repo.Review)
 	var f *contract.Finding
 	for i := range res.Findings {
 		if res.Findings[i].Severity == contract.Breaking {
@@ -107,8 +107,8 @@ func TestContractActionsDeletedFile(t *testing.T) {
 	if f == nil {
 		t.Fatalf("no breaking finding: %+v", res.Findings)
 	}
-	rg := findingRange(a, f)
-	acts := ContractActions(a, res, rg.Start, rg.Start, ActionOptions{Author: "me", Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
+	rg := findingRange(an, f)
+	acts := ContractActions(an, res, rg.Start, rg.Start, ActionOptions{Author: "me", Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
 	if len(acts) != 2 || !strings.HasPrefix(acts[0].Title, "Approve this breaking change: ") || !strings.HasPrefix(acts[1].Title, "Reject this breaking change: ") {
 		t.Fatalf("actions: %+v", acts)
 	}

@@ -49,10 +49,10 @@ type GutterHint struct {
 // writes in start_line. The lines are in the patch's order, so the span's
 // are found by a binary search in each hunk it reaches: an editor asks
 // for the visible lines at every scroll, a few out of a large patch.
-func Gutter(a *anchor.Analysis, span exchange.Range) []GutterHint {
+func Gutter(an *anchor.Analysis, span exchange.Range) []GutterHint {
 	var out []GutterHint
-	at := func(dl anchor.DiffLine) int { return LineRange(a.Index.Patch, int(dl.Patch)).Start }
-	for _, f := range a.Index.Files {
+	at := func(dl anchor.DiffLine) int { return LineRange(an.Index.Patch, int(dl.Patch)).Start }
+	for _, f := range an.Index.Files {
 		w := -1 // the file's number width, once it has a line in span
 		for _, h := range f.Hunks {
 			lines := h.Lines

@@ -48,11 +48,11 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 // the middle of the 8 MB review, as an editor does at every scroll.
 func BenchmarkGutterVisibleLines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
-	a := anchor.CheckDocument(doc, nil)
+	an := anchor.CheckDocument(doc, nil)
 	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
-		if len(Gutter(a, span)) == 0 {
+		if len(Gutter(an, span)) == 0 {
 			b.Fatal("no hints")
 		}
 	}

@@ -24,19 +24,19 @@ type Hover struct {
 // and the comments anchored on it, and anything else inside a comment the
 // diff lines the comment lands on. ok is false where there is nothing to
 // say.
-func HoverAt(a *anchor.Analysis, offset int) (h Hover, ok bool) {
-	p := PlaceAt(a.Doc, offset)
+func HoverAt(an *anchor.Analysis, offset int) (h Hover, ok bool) {
+	p := PlaceAt(an.Doc, offset)
 	h.Range = p.Range
 	switch p.Kind {
 	case PlaceKey:
 		h.Markdown = memberHover(p.Owner, p.Node.Name)
 	case PlacePatchLine:
-		h.Markdown = patchLineHover(a, p.PatchLine)
+		h.Markdown = patchLineHover(an, p.PatchLine)
 	case PlaceValue:
 		if p.Owner == exchange.OwnerComment && p.Node.Kind == exchange.KindString && len(exchange.EnumValues(p.Owner, p.Member())) > 0 {
 			h.Markdown = enumHover(p.Owner, p.Member(), p.Node.Str)
 		} else if p.Comment >= 0 {
-			h.Markdown = commentHover(a, p.Comment)
+			h.Markdown = commentHover(an, p.Comment)
 		}
 	}
 	// The range holds the offset, which a place can leave just outside:
@@ -96,9 +96,9 @@ const (
 	hoverMaxLines = 16
 )
 
-func commentHover(a *anchor.Analysis, ci int) string {
-	c := a.Doc.Review.Comments[ci]
-	res := a.Anchors.Resolutions[ci]
+func commentHover(an *anchor.Analysis, ci int) string {
+	c := an.Doc.Review.Comments[ci]
+	res := an.Anchors.Resolutions[ci]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Comment %s**", code(c.Name()))
 	if c.Author != "" {
@@ -119,25 +119,25 @@ func commentHover(a *anchor.Analysis, ci int) string {
 			b.WriteString(escape(res.Hint.Message) + "\n\n")
 		}
 		h := &res.File.Hunks[res.Hunk]
-		diffBlock(&b, a.Index.Patch, res.File, h, res.First, res.Last, res.Side)
-		if !anchor.SnippetMatches(c.Snippet, res.Side, a.Index.Patch, res.File, res.Lines()) {
+		diffBlock(&b, an.Index.Patch, res.File, h, res.First, res.Last, res.Side)
+		if !anchor.SnippetMatches(c.Snippet, res.Side, an.Index.Patch, res.File, res.Lines()) {
 			b.WriteString("\n**The snippet does not match these lines.**")
-			candidateList(a, &b, c, res.Candidates)
+			candidateList(an, &b, c, res.Candidates)
 		}
 	default:
-		fmt.Fprintf(&b, "%s · %s · **does not resolve** (`%s`): %s", code(c.Path), anchor.LineSpan(res.Side, c.StartLine, c.EndLine), res.Reason, reasonWords(a, res))
+		fmt.Fprintf(&b, "%s · %s · **does not resolve** (`%s`): %s", code(c.Path), anchor.LineSpan(res.Side, c.StartLine, c.EndLine), res.Reason, reasonWords(an, res))
 		if len(res.Candidates) > 1 {
-			candidateList(a, &b, c, res.Candidates)
+			candidateList(an, &b, c, res.Candidates)
 		}
 		if len(res.Candidates) > 0 {
 			k := res.Candidates[0]
-			if f, h, first, last, ok := candidateLines(a, k); ok {
+			if f, h, first, last, ok := candidateLines(an, k); ok {
 				near := ""
 				if k.Preferred {
 					near = " (nearest)"
 				}
-				fmt.Fprintf(&b, "\n\n%s%s:\n\n", anchor.UpperFirst(candidateWords(a, c, k)), near)
-				diffBlock(&b, a.Index.Patch, f, h, first, last, k.Side)
+				fmt.Fprintf(&b, "\n\n%s%s:\n\n", anchor.UpperFirst(candidateWords(an, c, k)), near)
+				diffBlock(&b, an.Index.Patch, f, h, first, last, k.Side)
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func commentHover(a *anchor.Analysis, ci int) string {
 
 // reasonWords says why an anchor does not resolve, as the orphaned-anchor
 // diagnostic does, for comments that have none (dismissed ones).
-func reasonWords(a *anchor.Analysis, res *anchor.Resolution) string {
+func reasonWords(an *anchor.Analysis, res *anchor.Resolution) string {
 	c := res.Comment
 	switch res.Reason {
 	case anchor.ReasonUnknownPath:
@@ -188,25 +188,25 @@ func reasonWords(a *anchor.Analysis, res *anchor.Resolution) string {
 	return res.Reason
 }
 
-func candidateList(a *anchor.Analysis, b *strings.Builder, c *exchange.Comment, ks []anchor.Candidate) {
+func candidateList(an *anchor.Analysis, b *strings.Builder, c *exchange.Comment, ks []anchor.Candidate) {
 	if len(ks) == 0 {
 		return
 	}
 	b.WriteString("\n\nDrift candidates:\n")
 	for _, k := range ks {
-		b.WriteString("\n- " + candidateWords(a, c, k))
+		b.WriteString("\n- " + candidateWords(an, c, k))
 		if k.Preferred {
 			b.WriteString(" (nearest)")
 		}
-		if f, h, first, _, ok := candidateLines(a, k); ok {
-			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(a.Index.Patch, h.Lines[first])))))
+		if f, h, first, _, ok := candidateLines(an, k); ok {
+			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, h.Lines[first])))))
 		}
 	}
 }
 
 // candidateWords reads "snippet found at RIGHT 74", naming the file when
 // it is not the comment's.
-func candidateWords(a *anchor.Analysis, c *exchange.Comment, k anchor.Candidate) string {
+func candidateWords(an *anchor.Analysis, c *exchange.Comment, k anchor.Candidate) string {
 	if k.Path != c.Path {
 		return "snippet found in " + code(k.Path) + " at " + anchor.LineSpan(k.Side, k.Start, k.End)
 	}
@@ -215,8 +215,8 @@ func candidateWords(a *anchor.Analysis, c *exchange.Comment, k anchor.Candidate)
 
 // candidateLines finds a candidate's lines: its file, hunk and the line
 // indexes of its first and last lines.
-func candidateLines(a *anchor.Analysis, k anchor.Candidate) (f *anchor.FileDiff, h *anchor.Hunk, first, last int, ok bool) {
-	if f = a.Index.FileEither(k.Path, k.Side); f == nil {
+func candidateLines(an *anchor.Analysis, k anchor.Candidate) (f *anchor.FileDiff, h *anchor.Hunk, first, last int, ok bool) {
+	if f = an.Index.FileEither(k.Path, k.Side); f == nil {
 		return nil, nil, 0, 0, false
 	}
 	hi, i, ok := f.Find(k.Side, k.Start)
@@ -318,18 +318,18 @@ func fileWords(f *anchor.FileDiff) string {
 	return code(f.OldName)
 }
 
-func patchLineHover(a *anchor.Analysis, pl int) string {
-	fi, hi, li, ok := a.Index.LineAt(pl)
+func patchLineHover(an *anchor.Analysis, pl int) string {
+	fi, hi, li, ok := an.Index.LineAt(pl)
 	if fi < 0 {
 		return ""
 	}
-	f := a.Index.Files[fi]
+	f := an.Index.Files[fi]
 	var b strings.Builder
 	switch {
 	case ok:
 		l := f.Hunks[hi].Lines[li]
 		fmt.Fprintf(&b, "**%s** · %s · %s", numbersWords(l), kindWords[l.Kind], fileWords(f))
-		commentList(a, &b, a.Anchors.CommentsOn(pl))
+		commentList(an, &b, an.Anchors.CommentsOn(pl))
 	case hi >= 0:
 		h := &f.Hunks[hi]
 		b.WriteString("**Hunk** of " + fileWords(f))
@@ -342,10 +342,10 @@ func patchLineHover(a *anchor.Analysis, pl int) string {
 		if len(spans) > 0 {
 			b.WriteString(" · shows " + strings.Join(spans, " · "))
 		}
-		commentList(a, &b, commentsWhere(a, func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
+		commentList(an, &b, commentsWhere(an, func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi }))
 	default:
 		b.WriteString("**File** " + fileWords(f) + " · " + statusWords(f) + " · " + anchor.Plural(len(f.Hunks), "hunk", "hunks"))
-		commentList(a, &b, commentsWhere(a, func(res *anchor.Resolution) bool { return res.File == f }))
+		commentList(an, &b, commentsWhere(an, func(res *anchor.Resolution) bool { return res.File == f }))
 	}
 	return b.String()
 }
@@ -369,9 +369,9 @@ func statusWords(f *anchor.FileDiff) string {
 
 // commentsWhere returns the indexes of the comments whose resolution
 // satisfies keep.
-func commentsWhere(a *anchor.Analysis, keep func(*anchor.Resolution) bool) []int {
+func commentsWhere(an *anchor.Analysis, keep func(*anchor.Resolution) bool) []int {
 	var out []int
-	for i, res := range a.Anchors.Resolutions {
+	for i, res := range an.Anchors.Resolutions {
 		if keep(res) {
 			out = append(out, i)
 		}
@@ -382,13 +382,13 @@ func commentsWhere(a *anchor.Analysis, keep func(*anchor.Resolution) bool) []int
 // commentList lists comments by author, state and the first line of their
 // body (Markdown, shown as such): enough to tell them apart without
 // opening them.
-func commentList(a *anchor.Analysis, b *strings.Builder, idx []int) {
+func commentList(an *anchor.Analysis, b *strings.Builder, idx []int) {
 	if len(idx) == 0 {
 		return
 	}
 	fmt.Fprintf(b, "\n\n%s:\n", anchor.Plural(len(idx), "comment", "comments"))
 	for _, i := range idx {
-		c := a.Doc.Review.Comments[i]
+		c := an.Doc.Review.Comments[i]
 		author := c.Author
 		if author == "" {
 			author = "(no author)"

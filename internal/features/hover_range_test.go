@@ -31,9 +31,9 @@ func TestHoverRangeHoldsTheOffset(t *testing.T) {
 		}
 		bad := 0
 		for _, text := range texts {
-			a := analyze(exchange.Parse([]byte(text)))
+			an := analyze(exchange.Parse([]byte(text)))
 			for off := 0; off <= len(text); off++ {
-				h, ok := HoverAt(a, off)
+				h, ok := HoverAt(an, off)
 				if ok && (off < h.Range.Start || off > h.Range.End) {
 					if bad++; bad <= 5 {
 						t.Errorf("%s cut at %d: hover at %d (%q) has range %d-%d (%q)", filepath.Base(n), len(text), off, text[max(0, off-10):off], h.Range.Start, h.Range.End, text[h.Range.Start:min(h.Range.End, h.Range.Start+30)])

@@ -151,7 +151,7 @@ func TestPlaceAtSharedLines(t *testing.T) {
 }
 
 func TestHover(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
+	an := hvAnalysis(t, hvSrc)
 	for _, tc := range []struct {
 		name   string
 		needle string
@@ -272,7 +272,7 @@ func TestHover(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, ok := HoverAt(a, hvAt(t, hvSrc, tc.needle, tc.delta))
+			h, ok := HoverAt(an, hvAt(t, hvSrc, tc.needle, tc.delta))
 			if !ok {
 				t.Errorf("%s: got no hover, want one", tc.name)
 				return
@@ -305,7 +305,7 @@ func TestHover(t *testing.T) {
 		{`],`, 1},                      // between members
 	} {
 		t.Run(fmt.Sprint(tc.needle, "+", tc.delta), func(t *testing.T) {
-			if h, ok := HoverAt(a, hvAt(t, hvSrc, tc.needle, tc.delta)); ok {
+			if h, ok := HoverAt(an, hvAt(t, hvSrc, tc.needle, tc.delta)); ok {
 				t.Errorf("hover at %q%+d: got %q, want none", tc.needle, tc.delta, h.Markdown)
 			}
 		})
@@ -328,8 +328,8 @@ func TestHoverElidesLongRanges(t *testing.T) {
 	}
 	b.WriteString(`], "comments": [{"path": "long.txt", "side": "RIGHT", "start_line": 5, "end_line": 30, "body": "long"}]}`)
 	src := b.String()
-	a := hvAnalysis(t, src)
-	h, ok := HoverAt(a, hvAt(t, src, `"long"}`, 1))
+	an := hvAnalysis(t, src)
+	h, ok := HoverAt(an, hvAt(t, src, `"long"}`, 1))
 	if !ok {
 		t.Fatal("got no hover, want one")
 	}
@@ -357,8 +357,8 @@ func TestHoverElidesLongRanges(t *testing.T) {
 func TestHoverSnippetMismatch(t *testing.T) {
 	src := `{"leanreview_review": 1, "patch": ["--- a/t.go", "+++ b/t.go", "@@ -10,5 +10,5 @@", " x := 1", " pad()", "-old()", "+mid()", " pad()", " x := 1"],
   "comments": [{"id": "t1", "path": "t.go", "side": "RIGHT", "start_line": 12, "snippet": "x := 1", "body": "tie"}]}`
-	a := hvAnalysis(t, src)
-	h, ok := HoverAt(a, hvAt(t, src, `"tie"`, 1))
+	an := hvAnalysis(t, src)
+	h, ok := HoverAt(an, hvAt(t, src, `"tie"`, 1))
 	want := "`t.go` · RIGHT 12\n\n```diff\n  10 10  │ x := 1\n  11 11  │ pad()\n- 12     │ old()\n+    12 >│ mid()\n  13 13  │ pad()\n  14 14  │ x := 1\n```\n\n" +
 		"**The snippet does not match these lines.**\n\nDrift candidates:\n\n- snippet found at RIGHT 10: `x := 1`\n- snippet found at RIGHT 14: `x := 1`"
 	if !ok || !strings.HasSuffix(h.Markdown, want) {
@@ -367,7 +367,7 @@ func TestHoverSnippetMismatch(t *testing.T) {
 }
 
 func TestDefinition(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
+	an := hvAnalysis(t, hvSrc)
 	elem := func(s string) string { return `"` + s + `"` }
 	for _, tc := range []struct {
 		name   string
@@ -396,7 +396,7 @@ func TestDefinition(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, rg := range Definition(a, hvAt(t, hvSrc, tc.needle, tc.delta)) {
+			for _, rg := range Definition(an, hvAt(t, hvSrc, tc.needle, tc.delta)) {
 				got = append(got, hvText(hvSrc, rg))
 			}
 			if !slices.Equal(got, tc.want) {
@@ -407,7 +407,7 @@ func TestDefinition(t *testing.T) {
 }
 
 func TestReferences(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
+	an := hvAnalysis(t, hvSrc)
 	for _, tc := range []struct {
 		name   string
 		needle string
@@ -427,7 +427,7 @@ func TestReferences(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, rg := range References(a, hvAt(t, hvSrc, tc.needle, 1), tc.decl) {
+			for _, rg := range References(an, hvAt(t, hvSrc, tc.needle, 1), tc.decl) {
 				got = append(got, hvSrc[rg.Start:])
 			}
 			ok := len(got) == len(tc.want)
@@ -444,7 +444,7 @@ func TestReferences(t *testing.T) {
 		})
 	}
 	// The ranged comment's span is one range over its lines.
-	if rs := References(a, hvAt(t, hvSrc, `"Whole block."`, 1), false); len(rs) == 0 || !strings.HasSuffix(hvText(hvSrc, rs[0]), `"+    _ = err"`) {
+	if rs := References(an, hvAt(t, hvSrc, `"Whole block."`, 1), false); len(rs) == 0 || !strings.HasSuffix(hvText(hvSrc, rs[0]), `"+    _ = err"`) {
 		t.Errorf("references from c5: got %v, want its span first, ending at RIGHT 73", rs)
 	}
 }

@@ -58,20 +58,20 @@ type InSourceOptions struct {
 // files: each whose anchor resolves in the patch and whose file the tree
 // reads (never one outside the root). Dismissed, stale and orphaned
 // comments are not placed: they are not for acting on in the code.
-func CommentsInSource(a *anchor.Analysis, t *worktree.Tree, opts InSourceOptions) []InSource {
-	if a.Doc == nil || a.Anchors == nil {
+func CommentsInSource(an *anchor.Analysis, t *worktree.Tree, opts InSourceOptions) []InSource {
+	if an.Doc == nil || an.Anchors == nil {
 		return nil
 	}
 	var out []InSource
-	for ci, c := range a.Doc.Review.Comments {
-		res := a.Anchors.Resolutions[ci]
+	for ci, c := range an.Doc.Review.Comments {
+		res := an.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.File == nil || res.File.NewName == "" {
 			continue
 		}
 		if opts.Only != "" && res.File.NewName != opts.Only {
 			continue
 		}
-		in, ok := placeInSource(a, t, ci, res, opts)
+		in, ok := placeInSource(an, t, ci, res, opts)
 		if ok {
 			out = append(out, in)
 		}
@@ -80,9 +80,9 @@ func CommentsInSource(a *anchor.Analysis, t *worktree.Tree, opts InSourceOptions
 }
 
 // placeInSource finds comment ci's lines in the tree.
-func placeInSource(a *anchor.Analysis, t *worktree.Tree, ci int, res *anchor.Resolution, opts InSourceOptions) (InSource, bool) {
-	c := a.Doc.Review.Comments[ci]
-	loc := t.LocateComment(&a.Doc.Review.Patch, res)
+func placeInSource(an *anchor.Analysis, t *worktree.Tree, ci int, res *anchor.Resolution, opts InSourceOptions) (InSource, bool) {
+	c := an.Doc.Review.Comments[ci]
+	loc := t.LocateComment(&an.Doc.Review.Patch, res)
 	f := loc.File
 	if f == nil || f.Lines() == 0 {
 		return InSource{}, false // not read: outside the root, missing, binary, too large
@@ -92,7 +92,7 @@ func placeInSource(a *anchor.Analysis, t *worktree.Tree, ci int, res *anchor.Res
 	case loc.Found():
 		in.Start, in.End = loc.Start, loc.End
 	case errors.Is(loc.Err, worktree.ErrChanged):
-		if ap, ok := AppliedSuggestion(a, t, ci); ok {
+		if ap, ok := AppliedSuggestion(an, t, ci); ok {
 			in.Applied = true
 			in.Start, in.End = ap.Start, max(ap.End, ap.Start)
 			break
@@ -184,9 +184,9 @@ func byWords(what, author string) string {
 // source: the comment's author, state (and "suggestion applied" when
 // the code holds its suggestion) and body, then each reply in order.
 // review names the review when more than one is in scope.
-func ThreadMarkdown(a *anchor.Analysis, in InSource, review string) string {
+func ThreadMarkdown(an *anchor.Analysis, in InSource, review string) string {
 	ci := in.Comment
-	c := a.Doc.Review.Comments[ci]
+	c := an.Doc.Review.Comments[ci]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**", code(c.Name()))
 	if c.Author != "" {
@@ -196,7 +196,7 @@ func ThreadMarkdown(a *anchor.Analysis, in InSource, review string) string {
 	if in.Applied {
 		b.WriteString(" · suggestion applied")
 	}
-	if res := a.Anchors.Resolutions[ci]; res != nil && res.Resolved {
+	if res := an.Anchors.Resolutions[ci]; res != nil && res.Resolved {
 		fmt.Fprintf(&b, " · %s %s", code(c.Path), reviewLines(res))
 	}
 	if review != "" {
@@ -241,9 +241,9 @@ type SourceAction struct {
 // (an empty reply, the cursor in its body) and dismiss, which says why
 // when its suggestion is applied. A review with syntax errors gets none:
 // its structure is a guess.
-func SourceActions(a *anchor.Analysis, in InSource, opts ActionOptions) []SourceAction {
+func SourceActions(an *anchor.Analysis, in InSource, opts ActionOptions) []SourceAction {
 	ci := in.Comment
-	doc := a.Doc
+	doc := an.Doc
 	if doc == nil || len(doc.Syntax) > 0 || ci < 0 || ci >= len(doc.Review.Comments) {
 		return nil
 	}

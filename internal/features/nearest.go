@@ -20,7 +20,7 @@ const nearestReach = 20
 
 // nearestSource is where patch line i of hunk h of f would be in the
 // tree, which no longer holds it (a removed line: the RIGHT line after it).
-func nearestSource(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, i int) (worktree.Location, bool) {
+func nearestSource(an *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, i int) (worktree.Location, bool) {
 	lines := f.Hunks[h].Lines
 	i = max(i, 0)
 	for i < len(lines) && !lines[i].In(anchor.Right) {
@@ -46,11 +46,11 @@ func nearestSource(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, 
 	}
 	at := want
 	for d := 1; d <= nearestReach; d++ {
-		if n, ok := placedBy(a, t, f, h, i-d, want); ok {
+		if n, ok := placedBy(an, t, f, h, i-d, want); ok {
 			at = n
 			break
 		}
-		if n, ok := placedBy(a, t, f, h, i+d, want); ok {
+		if n, ok := placedBy(an, t, f, h, i+d, want); ok {
 			at = n
 			break
 		}
@@ -61,12 +61,12 @@ func nearestSource(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, 
 
 // placedBy is where the line numbered want (RIGHT) is, placed by line j
 // of the hunk, when the tree holds j.
-func placedBy(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, j, want int) (int, bool) {
+func placedBy(an *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff, h, j, want int) (int, bool) {
 	lines := f.Hunks[h].Lines
 	if j < 0 || j >= len(lines) || !lines[j].In(anchor.Right) {
 		return 0, false
 	}
-	loc := t.LocateDiffLine(&a.Doc.Review.Patch, f, h, j)
+	loc := t.LocateDiffLine(&an.Doc.Review.Patch, f, h, j)
 	if !loc.Found() {
 		return 0, false
 	}

@@ -25,16 +25,16 @@ func TestSourceLineChanged(t *testing.T) {
 		}, 71}, // the file has 71 lines now: the line's number, within it
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, tree := appliedTree(t, tc.shift, tc.change)
-			loc, ok := SourceLine(a, tree, at(t, `"+    result, err`, 0))
+			an, tree := appliedTree(t, tc.shift, tc.change)
+			loc, ok := SourceLine(an, tree, at(t, `"+    result, err`, 0))
 			if !ok || loc.Start != tc.want || loc.End != tc.want {
 				t.Errorf("got %d–%d, %v (%v), want line %d", loc.Start, loc.End, ok, loc.Err, tc.want)
 			}
 		})
 	}
 	// The tree still holding the line: its own place, as before.
-	a, tree := wtAnalysis(t, 2, "")
-	if loc, ok := SourceLine(a, tree, at(t, `"+    result, err`, 0)); !ok || loc.Start != 74 {
+	an, tree := wtAnalysis(t, 2, "")
+	if loc, ok := SourceLine(an, tree, at(t, `"+    result, err`, 0)); !ok || loc.Start != 74 {
 		t.Errorf("unchanged: got %d, %v, want 74", loc.Start, ok)
 	}
 }

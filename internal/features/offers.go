@@ -76,11 +76,11 @@ type Offer struct {
 // document's order, fix-all, and the fixes the working tree calls for.
 // One change reached two ways (the same fix of two diagnostics, an
 // editing action that is a fix) is offered once.
-func Offers(a *anchor.Analysis, q OfferQuery) []Offer {
-	visible := VisibleDiagnostics(a.Diagnostics, q.Disabled)
+func Offers(an *anchor.Analysis, q OfferQuery) []Offer {
+	visible := VisibleDiagnostics(an.Diagnostics, q.Disabled)
 	targets := targetDiagnostics(visible, q)
 	if q.Fixes {
-		targets = withComment(targets, commentDiagnostics(a, visible, q.Start))
+		targets = withComment(targets, commentDiagnostics(an, visible, q.Start))
 	}
 	out := []Offer{}
 	offered := map[string]bool{} // by editsKey
@@ -88,17 +88,17 @@ func Offers(a *anchor.Analysis, q OfferQuery) []Offer {
 		out = diagnosticFixes(out, targets, offered)
 	}
 	if q.Fixes || q.Rewrites {
-		out = rewrites(out, a, q, offered)
+		out = rewrites(out, an, q, offered)
 	}
 	// The preferred fix first: an editor that shows the list without the
 	// flag (or selects its first item) still proposes it.
 	slices.SortStableFunc(out, func(x, y Offer) int {
 		return cmp.Compare(preferredRank(x.Preferred), preferredRank(y.Preferred))
 	})
-	if o, ok := fixAll(a, q, visible, targets, offered); ok {
+	if o, ok := fixAll(an, q, visible, targets, offered); ok {
 		out = append(out, o)
 	}
-	return appliedFixes(out, a, q)
+	return appliedFixes(out, an, q)
 }
 
 // VisibleDiagnostics are ds without the codes the user disabled.
@@ -143,8 +143,8 @@ func diagnosticFixes(out []Offer, targets []exchange.Diagnostic, offered map[str
 // offered already. One that settles a diagnostic of its comment is a fix
 // of it, when fixes are asked for and its code is not silenced; asked for
 // rewrites only, it is still a rewrite the person may want.
-func rewrites(out []Offer, a *anchor.Analysis, q OfferQuery, offered map[string]bool) []Offer {
-	for _, act := range actionsAt(a, q.Start, q.End, q.Opts) {
+func rewrites(out []Offer, an *anchor.Analysis, q OfferQuery, offered map[string]bool) []Offer {
+	for _, act := range actionsAt(an, q.Start, q.End, q.Opts) {
 		key := editsKey(act.Edits)
 		if offered[key] {
 			continue
@@ -165,11 +165,11 @@ func rewrites(out []Offer, a *anchor.Analysis, q OfferQuery, offered map[string]
 // gets none, as `lreview-lsp fix` refuses it: its structure is a guess,
 // and fixing all at once (on save, unseen) must never lose data. Silenced
 // codes are left alone.
-func fixAll(a *anchor.Analysis, q OfferQuery, visible, targets []exchange.Diagnostic, offered map[string]bool) (Offer, bool) {
-	if !q.FixAll || len(a.Doc.Syntax) > 0 {
+func fixAll(an *anchor.Analysis, q OfferQuery, visible, targets []exchange.Diagnostic, offered map[string]bool) (Offer, bool) {
+	if !q.FixAll || len(an.Doc.Syntax) > 0 {
 		return Offer{}, false
 	}
-	shown := *a
+	shown := *an
 	shown.Diagnostics = visible
 	edits, applied := anchor.SafeEdits(&shown)
 	if len(edits) == 0 || q.Bulb && (!fixesAny(applied, targets) || offered[editsKey(edits)]) {
@@ -181,11 +181,11 @@ func fixAll(a *anchor.Analysis, q OfferQuery, visible, targets []exchange.Diagno
 // appliedFixes appends the fixes of the suggestion-applied diagnostics of
 // the comments q touches (appliedActions). The plain "Dismiss c2" of the
 // same edit gives way to the fix, so that one change is listed once.
-func appliedFixes(out []Offer, a *anchor.Analysis, q OfferQuery) []Offer {
+func appliedFixes(out []Offer, an *anchor.Analysis, q OfferQuery) []Offer {
 	if !q.Fixes || q.Tree == nil || slices.Contains(q.Disabled, CodeSuggestionApplied) {
 		return out
 	}
-	for _, act := range appliedActions(a, q.Tree, q.Start, q.End, q.Opts) {
+	for _, act := range appliedActions(an, q.Tree, q.Start, q.End, q.Opts) {
 		key := editsKey(act.Edits)
 		out = slices.DeleteFunc(out, func(o Offer) bool { return o.Kind == OfferRewrite && editsKey(o.Edits) == key })
 		out = append(out, Offer{Title: act.Title, Kind: OfferFix, Edits: act.Edits, Resolves: []exchange.Diagnostic{*act.Resolves}, Preferred: act.Preferred, Cursor: act.Cursor})

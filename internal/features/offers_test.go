@@ -70,9 +70,9 @@ func hasFixAll(offers []Offer) bool {
 // fixes of its diagnostic are offered, the preferred re-anchoring first,
 // each with the diagnostic it settles.
 func TestOffersPreferredFixFirst(t *testing.T) {
-	a, q := offerSetup(t, offersExample(t, "71"), `"result, err := calculate(input)"`, true)
+	an, q := offerSetup(t, offersExample(t, "71"), `"result, err := calculate(input)"`, true)
 	q.Fixes = true
-	got := Offers(a, q)
+	got := Offers(an, q)
 	if len(got) == 0 || !got[0].Preferred || !strings.HasPrefix(got[0].Title, "Re-anchor c1 to RIGHT 72") {
 		t.Fatalf("got%s\nwant the preferred re-anchoring first", offerTitles(got))
 	}
@@ -94,13 +94,13 @@ func TestOffersPreferredFixFirst(t *testing.T) {
 // TestOffersNamedDiagnostics: the diagnostics the request names pick the
 // fixes, wherever the cursor is; naming none, only those under it.
 func TestOffersNamedDiagnostics(t *testing.T) {
-	a, q := offerSetup(t, offersExample(t, "71"), `"title"`, false)
+	an, q := offerSetup(t, offersExample(t, "71"), `"title"`, false)
 	q.Fixes = true
-	if got := Offers(a, q); len(got) != 0 {
+	if got := Offers(an, q); len(got) != 0 {
 		t.Errorf("on the title: got%s\nwant no fix", offerTitles(got))
 	}
 	q.Named = func(d exchange.Diagnostic) bool { return d.Code == exchange.CodeSnippetMismatch }
-	findOffer(t, Offers(a, q), "Re-anchor c1 to RIGHT 72")
+	findOffer(t, Offers(an, q), "Re-anchor c1 to RIGHT 72")
 }
 
 // TestOffersOneChangeOnce: wherever the cursor is, no two offers make
@@ -108,10 +108,10 @@ func TestOffersNamedDiagnostics(t *testing.T) {
 func TestOffersOneChangeOnce(t *testing.T) {
 	stale := strings.Replace(offersExample(t, "71"), `"state": "active"`, `"state": "stale"`, 1)
 	for _, src := range []string{offersExample(t, "72"), offersExample(t, "71"), stale} {
-		a := analyze(exchange.Parse([]byte(src)))
+		an := analyze(exchange.Parse([]byte(src)))
 		for off := 0; off < len(src); off += 37 {
 			seen := map[string]string{}
-			got := Offers(a, allFamilies(OfferQuery{Start: off, End: off, Opts: ActionOptions{Now: fixedNow}}))
+			got := Offers(an, allFamilies(OfferQuery{Start: off, End: off, Opts: ActionOptions{Now: fixedNow}}))
 			for _, o := range got {
 				if prev, dup := seen[editsKey(o.Edits)]; dup {
 					t.Fatalf("at %d: %q and %q make the same change:%s", off, prev, o.Title, offerTitles(got))
@@ -120,8 +120,8 @@ func TestOffersOneChangeOnce(t *testing.T) {
 			}
 		}
 	}
-	a, q := offerSetup(t, stale, `"author": "assistant"`, false)
-	o := findOffer(t, Offers(a, allFamilies(q)), "Re-anchor c1 by content")
+	an, q := offerSetup(t, stale, `"author": "assistant"`, false)
+	o := findOffer(t, Offers(an, allFamilies(q)), "Re-anchor c1 by content")
 	if o.Kind != OfferFix || len(o.Resolves) != 2 || o.Resolves[0].Code != exchange.CodeStaleAnchor || o.Resolves[1].Code != exchange.CodeSnippetMismatch {
 		t.Errorf("re-anchor: got kind %v resolving %v, want a fix of stale-anchor and snippet-mismatch", o.Kind, o.Resolves)
 	}
@@ -132,16 +132,16 @@ func TestOffersOneChangeOnce(t *testing.T) {
 // for fixes only, no plain rewrite is.
 func TestOffersRewritesOnly(t *testing.T) {
 	orphaned := strings.Replace(offersExample(t, "72"), `"state": "active"`, `"state": "orphaned"`, 1)
-	a, q := offerSetup(t, orphaned, `"author": "assistant"`, false)
+	an, q := offerSetup(t, orphaned, `"author": "assistant"`, false)
 	rw := q
 	rw.Rewrites = true
-	got := Offers(a, rw)
+	got := Offers(an, rw)
 	if o := findOffer(t, got, "Reactivate c1"); o.Kind != OfferRewrite || o.Resolves != nil {
 		t.Errorf("rewrites only: reactivate is kind %v resolving %v, want a rewrite", o.Kind, o.Resolves)
 	}
 	fx := q
 	fx.Fixes = true
-	got = Offers(a, fx)
+	got = Offers(an, fx)
 	if o := findOffer(t, got, "Reactivate c1"); o.Kind != OfferFix || len(o.Resolves) != 1 || o.Resolves[0].Code != exchange.CodeOrphanedResolves {
 		t.Errorf("fixes: reactivate is kind %v resolving %v, want a fix of orphaned-resolves", o.Kind, o.Resolves)
 	}
@@ -151,7 +151,7 @@ func TestOffersRewritesOnly(t *testing.T) {
 		}
 	}
 	fx.Disabled = []string{exchange.CodeOrphanedResolves}
-	for _, o := range Offers(a, fx) {
+	for _, o := range Offers(an, fx) {
 		if strings.HasPrefix(o.Title, "Reactivate") {
 			t.Errorf("orphaned-resolves silenced: %q still offered as a fix", o.Title)
 		}
@@ -163,9 +163,9 @@ func TestOffersRewritesOnly(t *testing.T) {
 // document with syntax errors; silenced codes are left alone.
 func TestOffersFixAll(t *testing.T) {
 	src := strings.Replace(offersExample(t, "71"), `"summary"`, `"x-extra": 1, "summary"`, 1)
-	a, q := offerSetup(t, src, `"title"`, false)
+	an, q := offerSetup(t, src, `"title"`, false)
 	q.FixAll = true
-	got := Offers(a, q)
+	got := Offers(an, q)
 	if len(got) != 1 || got[0].Kind != OfferFixAll || got[0].Title != "Apply all 2 safe lreview fixes" {
 		t.Fatalf("fix-all asked for: got%s\nwant \"Apply all 2 safe lreview fixes\" alone", offerTitles(got))
 	}
@@ -185,14 +185,14 @@ func TestOffersFixAll(t *testing.T) {
 		{`"x-extra"`, false, false}, // its fix is not safe: fix-all leaves it
 		{`"title"`, false, false},
 	} {
-		a, q := offerSetup(t, src, tc.needle, tc.last)
-		if got := Offers(a, allFamilies(q)); hasFixAll(got) != tc.want {
+		an, q := offerSetup(t, src, tc.needle, tc.last)
+		if got := Offers(an, allFamilies(q)); hasFixAll(got) != tc.want {
 			t.Errorf("light bulb on %s: got%s\nwant fix-all offered: %v", tc.needle, offerTitles(got), tc.want)
 		}
 	}
 
 	q.Disabled = []string{exchange.CodeHunkCountMismatch}
-	got = Offers(a, q)
+	got = Offers(an, q)
 	if len(got) != 1 {
 		t.Fatalf("hunk-count-mismatch silenced: got%s\nwant one fix-all", offerTitles(got))
 	}
@@ -201,9 +201,9 @@ func TestOffersFixAll(t *testing.T) {
 	}
 
 	broken := src[:strings.LastIndex(src, "}")]
-	a, q = offerSetup(t, broken, `"title"`, false)
+	an, q = offerSetup(t, broken, `"title"`, false)
 	q.FixAll = true
-	if got := Offers(a, q); len(got) != 0 {
+	if got := Offers(an, q); len(got) != 0 {
 		t.Errorf("syntax error: got%s\nwant no fix-all", offerTitles(got))
 	}
 }
@@ -212,10 +212,10 @@ func TestOffersFixAll(t *testing.T) {
 // suggestion, dismissing c1 is the preferred fix of suggestion-applied,
 // and the plain dismissal of the same edit gives way to it.
 func TestOffersAppliedSuggestion(t *testing.T) {
-	a, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
+	an, tree := appliedTree(t, 0, func(s string) string { return strings.Replace(s, c1Lines, c1Applied, 1) })
 	off := at(t, `"Return the error`, 0)
 	q := allFamilies(OfferQuery{Start: off, End: off, Tree: tree, Opts: ActionOptions{Author: "ana", Now: fixedNow}})
-	got := Offers(a, q)
+	got := Offers(an, q)
 	o := findOffer(t, got, "Dismiss c1: its suggestion is applied")
 	if o.Kind != OfferFix || !o.Preferred || len(o.Resolves) != 1 || o.Resolves[0].Code != CodeSuggestionApplied {
 		t.Errorf("got kind %v preferred %v resolving %v, want the preferred fix of suggestion-applied", o.Kind, o.Preferred, o.Resolves)
@@ -227,13 +227,13 @@ func TestOffersAppliedSuggestion(t *testing.T) {
 		}
 	}
 	q.Disabled = []string{CodeSuggestionApplied}
-	for _, x := range Offers(a, q) {
+	for _, x := range Offers(an, q) {
 		if strings.Contains(x.Title, "suggestion is applied") {
 			t.Errorf("suggestion-applied silenced: %q still offered", x.Title)
 		}
 	}
 	q.Disabled, q.Tree = nil, nil
-	for _, x := range Offers(a, q) {
+	for _, x := range Offers(an, q) {
 		if strings.Contains(x.Title, "suggestion is applied") {
 			t.Errorf("no working tree: %q still offered", x.Title)
 		}
@@ -247,8 +247,8 @@ func TestOffersPreferredAcrossComments(t *testing.T) {
 	src := offersExample(t, "71")
 	c2 := `{"id": "c2", "path": "internal/api/handler.go", "side": "RIGHT", "start_line": 71, "body": "Again.", "snippet": "result, err := calculate(input)"}`
 	src = strings.Replace(src, "\n  ]\n}", ",\n    "+c2+"\n  ]\n}", 1)
-	a := analyze(exchange.Parse([]byte(src)))
-	got := Offers(a, OfferQuery{Start: strings.Index(src, `"comments"`), End: len(src), Fixes: true})
+	an := analyze(exchange.Parse([]byte(src)))
+	got := Offers(an, OfferQuery{Start: strings.Index(src, `"comments"`), End: len(src), Fixes: true})
 	findOffer(t, got, "Re-anchor c2 to RIGHT 72")
 	findOffer(t, got, "Update c1's snippet")
 	for i := 1; i < len(got); i++ {

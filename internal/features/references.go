@@ -15,33 +15,33 @@ import (
 // covers (one range) and the other comments anchored on any of them. With
 // includeDecl the place itself (the line, or the comment's start_line)
 // comes first.
-func References(a *anchor.Analysis, offset int, includeDecl bool) []exchange.Range {
-	p := placeNear(a.Doc, offset)
+func References(an *anchor.Analysis, offset int, includeDecl bool) []exchange.Range {
+	p := placeNear(an.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		if p.Comment >= 0 {
-			return commentReferences(a, p.Comment, includeDecl)
+			return commentReferences(an, p.Comment, includeDecl)
 		}
 		return nil
 	}
-	fi, hi, _, ok := a.Index.LineAt(p.PatchLine)
+	fi, hi, _, ok := an.Index.LineAt(p.PatchLine)
 	var idx []int
 	switch {
 	case ok:
-		idx = a.Anchors.CommentsOn(p.PatchLine)
+		idx = an.Anchors.CommentsOn(p.PatchLine)
 	case fi < 0:
 	case hi >= 0:
-		f := a.Index.Files[fi]
-		idx = commentsWhere(a, func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi })
+		f := an.Index.Files[fi]
+		idx = commentsWhere(an, func(res *anchor.Resolution) bool { return res.Resolved && res.File == f && res.Hunk == hi })
 	default:
-		f := a.Index.Files[fi]
-		idx = commentsWhere(a, func(res *anchor.Resolution) bool { return res.File == f })
+		f := an.Index.Files[fi]
+		idx = commentsWhere(an, func(res *anchor.Resolution) bool { return res.File == f })
 	}
 	var out []exchange.Range
 	if includeDecl {
 		out = append(out, p.Range)
 	}
 	for _, i := range idx {
-		out = append(out, anchorValue(a, i))
+		out = append(out, anchorValue(an, i))
 	}
 	return out
 }
@@ -49,20 +49,20 @@ func References(a *anchor.Analysis, offset int, includeDecl bool) []exchange.Ran
 // commentReferences is References from inside comment ci: its anchor's
 // lines, then the other comments on those lines in document order. A
 // comment that does not resolve has no lines, and so no neighbours.
-func commentReferences(a *anchor.Analysis, ci int, includeDecl bool) []exchange.Range {
+func commentReferences(an *anchor.Analysis, ci int, includeDecl bool) []exchange.Range {
 	var out []exchange.Range
 	if includeDecl {
-		out = append(out, anchorValue(a, ci))
+		out = append(out, anchorValue(an, ci))
 	}
-	res := a.Anchors.Resolutions[ci]
-	span, ok := anchorSpan(a, res)
+	res := an.Anchors.Resolutions[ci]
+	span, ok := anchorSpan(an, res)
 	if !ok {
 		return out
 	}
 	out = append(out, span)
 	var others []int
 	for _, l := range res.Lines() {
-		for _, i := range a.Anchors.CommentsOn(int(l.Patch)) {
+		for _, i := range an.Anchors.CommentsOn(int(l.Patch)) {
 			if i != ci && !slices.Contains(others, i) {
 				others = append(others, i)
 			}
@@ -70,15 +70,15 @@ func commentReferences(a *anchor.Analysis, ci int, includeDecl bool) []exchange.
 	}
 	slices.Sort(others)
 	for _, i := range others {
-		out = append(out, anchorValue(a, i))
+		out = append(out, anchorValue(an, i))
 	}
 	return out
 }
 
 // anchorValue is comment i's start_line value, or the comment object when
 // it has none.
-func anchorValue(a *anchor.Analysis, i int) exchange.Range {
-	c := a.Doc.Review.Comments[i]
+func anchorValue(an *anchor.Analysis, i int) exchange.Range {
+	c := an.Doc.Review.Comments[i]
 	n := c.Member("start_line")
 	if n == nil {
 		n = c.Node

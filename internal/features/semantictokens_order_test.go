@@ -16,16 +16,16 @@ import (
 func TestAllTokensOrder(t *testing.T) {
 	for name, src := range reviewsForTokens(t) {
 		doc := exchange.Parse(src)
-		a := anchor.CheckDocument(doc, nil)
-		want := walkTokens(a.Index, doc.Text.Bytes())
+		an := anchor.CheckDocument(doc, nil)
+		want := walkTokens(an.Index, doc.Text.Bytes())
 		var got []Token
-		if ok := AllTokens(a.Index, doc.Text, func(t Token) { got = append(got, t) }); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+		if ok := AllTokens(an.Index, doc.Text, func(t Token) { got = append(got, t) }); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: AllTokens yields %d tokens (in order: %v), want the walk's %d in order", name, len(got), ok, len(want))
 		}
-		if len(a.Index.Files) < 2 {
+		if len(an.Index.Files) < 2 {
 			continue
 		}
-		rev := *a.Index
+		rev := *an.Index
 		rev.Files = slices.Clone(rev.Files)
 		slices.Reverse(rev.Files)
 		got = got[:0]

@@ -108,11 +108,11 @@ func reviewsForTokens(t *testing.T) map[string][]byte {
 // the 8 MB review, as a range request after each keystroke does.
 func BenchmarkTokensIn100Lines(b *testing.B) {
 	doc := exchange.Parse(reviewgen.Generate(reviewgen.Default()))
-	a := anchor.CheckDocument(doc, nil)
+	an := anchor.CheckDocument(doc, nil)
 	mid := len(doc.Text.Bytes()) / 2
 	span := exchange.Range{Start: mid, End: mid + 100*80}
 	for b.Loop() {
-		if len(TokensIn(a.Index, doc.Text, span)) == 0 {
+		if len(TokensIn(an.Index, doc.Text, span)) == 0 {
 			b.Fatal("no tokens")
 		}
 	}

@@ -51,13 +51,13 @@ func IsNoSuggestion(err error) bool { return errors.Is(err, errNoSuggestion) }
 
 // Suggestion returns comment ci's suggestion as an edit of the working
 // tree's file, or why it cannot be applied.
-func SuggestionOf(a *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, error) {
-	c := a.Doc.Review.Comments[ci]
+func SuggestionOf(an *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, error) {
+	c := an.Doc.Review.Comments[ci]
 	block, ok := threadSuggestion(c)
 	if !ok {
 		return Suggestion{}, errNoSuggestion
 	}
-	res := a.Anchors.Resolutions[ci]
+	res := an.Anchors.Resolutions[ci]
 	switch {
 	case c.StateNorm() != exchange.StateActive:
 		return Suggestion{}, fmt.Errorf("the comment is %s, not active", c.StateNorm())
@@ -66,10 +66,10 @@ func SuggestionOf(a *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, err
 	case res.Side != anchor.Right:
 		return Suggestion{}, errors.New("a suggestion replaces RIGHT lines, and the comment is on LEFT")
 	}
-	if ap, ok := AppliedSuggestion(a, t, ci); ok {
+	if ap, ok := AppliedSuggestion(an, t, ci); ok {
 		return Suggestion{}, fmt.Errorf("%w: %s holds it", errApplied, ap.Place())
 	}
-	loc := t.LocateComment(&a.Doc.Review.Patch, res)
+	loc := t.LocateComment(&an.Doc.Review.Patch, res)
 	switch {
 	case errors.Is(loc.Err, worktree.ErrChanged):
 		return Suggestion{}, fmt.Errorf("%s no longer holds %s of the review", loc.Path, reviewLines(res))
@@ -97,13 +97,13 @@ func SuggestionOf(a *anchor.Analysis, t *worktree.Tree, ci int) (Suggestion, err
 
 // SuggestionsIn returns the suggestions of the comments the byte range
 // start–end touches that can be applied.
-func SuggestionsIn(a *anchor.Analysis, t *worktree.Tree, start, end int) []Suggestion {
+func SuggestionsIn(an *anchor.Analysis, t *worktree.Tree, start, end int) []Suggestion {
 	var out []Suggestion
-	for ci, c := range a.Doc.Review.Comments {
+	for ci, c := range an.Doc.Review.Comments {
 		if c.Node == nil || c.Node.End < start || c.Node.Start > end {
 			continue
 		}
-		if s, err := SuggestionOf(a, t, ci); err == nil {
+		if s, err := SuggestionOf(an, t, ci); err == nil {
 			out = append(out, s)
 		}
 	}

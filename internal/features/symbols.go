@@ -131,8 +131,8 @@ type Symbol struct {
 // PatchSymbols is the outline of the patch, dirs being its Outline: on a
 // large review, thousands of files and hunks that an edit in a comment
 // leaves as they were, but for the counts of active comments.
-func PatchSymbols(a *anchor.Analysis, dirs []DirSummary) []Symbol {
-	p := a.Index.Patch
+func PatchSymbols(an *anchor.Analysis, dirs []DirSummary) []Symbol {
+	p := an.Index.Patch
 	var out []Symbol
 	for _, d := range dirs {
 		dir := Symbol{Name: d.Dir + "/", Kind: SymbolDir, Detail: changedActive(d.Changed, d.Active)}
@@ -175,21 +175,21 @@ func hunkSymbol(p *exchange.Patch, h *anchor.Hunk) Symbol {
 }
 
 // CommentSymbols is the comments array with an entry per comment.
-func CommentSymbols(a *anchor.Analysis) (Symbol, bool) {
-	cs := a.Doc.Root.Member("comments")
-	if cs == nil || len(a.Doc.Review.Comments) == 0 {
+func CommentSymbols(an *anchor.Analysis) (Symbol, bool) {
+	cs := an.Doc.Root.Member("comments")
+	if cs == nil || len(an.Doc.Review.Comments) == 0 {
 		return Symbol{}, false
 	}
-	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(a.Doc)),
+	group := Symbol{Name: "comments", Kind: SymbolComments, Detail: StateWords(StateCounts(an.Doc)),
 		Range: exchange.Range{Start: cs.KeyStart(), End: cs.End}, Selection: exchange.Range{Start: cs.KeyStart(), End: cs.KeyEnd()},
-		Children: make([]Symbol, 0, len(a.Doc.Review.Comments))}
-	for i, c := range a.Doc.Review.Comments {
+		Children: make([]Symbol, 0, len(an.Doc.Review.Comments))}
+	for i, c := range an.Doc.Review.Comments {
 		sel := exchange.NodeRange(c.Node)
 		if id := c.Member("id"); id != nil {
 			sel = exchange.NodeRange(id)
 		}
 		group.Children = append(group.Children, Symbol{
-			Name:      commentTitle(c, a.Anchors.Resolutions[i]),
+			Name:      commentTitle(c, an.Anchors.Resolutions[i]),
 			Detail:    c.StateNorm() + " · " + FirstLine(c.Body),
 			Kind:      SymbolComment,
 			Dismissed: c.StateNorm() == exchange.StateDismissed,

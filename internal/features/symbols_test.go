@@ -11,7 +11,7 @@ import (
 // TestSymbols outlines hvSrc: the directories busiest first, files with
 // their hunks, then the comments with their state and anchor.
 func TestSymbols(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
+	an := hvAnalysis(t, hvSrc)
 	var got []string
 	var walk func(depth int, syms []Symbol)
 	walk = func(depth int, syms []Symbol) {
@@ -25,8 +25,8 @@ func TestSymbols(t *testing.T) {
 	}
 	// The outline as the server sends it: the patch's files grouped by
 	// directory, busiest first, with their hunks; then the comments.
-	syms := PatchSymbols(a, Outline(a.Anchors, a.Doc))
-	if g, ok := CommentSymbols(a); ok {
+	syms := PatchSymbols(an, Outline(an.Anchors, an.Doc))
+	if g, ok := CommentSymbols(an); ok {
 		syms = append(syms, g)
 	}
 	walk(0, syms)
@@ -55,28 +55,28 @@ func TestSymbols(t *testing.T) {
 // TestFoldsAndGutter: a fold per file, per hunk and per comment; a gutter
 // hint per body line, only inside the span asked for.
 func TestFoldsAndGutter(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
-	if got, want := len(Folds(a)), 2+2+len(a.Doc.Review.Comments); got != want {
+	an := hvAnalysis(t, hvSrc)
+	if got, want := len(Folds(an)), 2+2+len(an.Doc.Review.Comments); got != want {
 		t.Errorf("got %d folds, want %d (2 files, 2 hunks, every comment)", got, want)
 	}
-	all := Gutter(a, exchange.Range{Start: 0, End: len(a.Doc.Text.Bytes())})
+	all := Gutter(an, exchange.Range{Start: 0, End: len(an.Doc.Text.Bytes())})
 	if len(all) != 8 {
 		t.Fatalf("got %d gutter hints, want one per body line, 8", len(all))
 	}
 	first := all[0]
-	if got := strings.TrimSpace(first.Label); got != "70 70" || first.Tooltip != "LEFT 70 · RIGHT 70" || a.Doc.Text.Bytes()[first.At] != '"' {
-		t.Errorf("first hint: got %q %q at %q, want \"70 70\", \"LEFT 70 · RIGHT 70\" at the element's quote", first.Label, first.Tooltip, a.Doc.Text.Bytes()[first.At])
+	if got := strings.TrimSpace(first.Label); got != "70 70" || first.Tooltip != "LEFT 70 · RIGHT 70" || an.Doc.Text.Bytes()[first.At] != '"' {
+		t.Errorf("first hint: got %q %q at %q, want \"70 70\", \"LEFT 70 · RIGHT 70\" at the element's quote", first.Label, first.Tooltip, an.Doc.Text.Bytes()[first.At])
 	}
-	if some := Gutter(a, exchange.Range{Start: all[1].At, End: all[2].At}); len(some) != 2 {
+	if some := Gutter(an, exchange.Range{Start: all[1].At, End: all[2].At}); len(some) != 2 {
 		t.Errorf("got %d hints in a span over two lines, want 2", len(some))
 	}
 }
 
 // TestDismissedHints greys out c3, the one dismissed comment, and only it.
 func TestDismissedHints(t *testing.T) {
-	a := hvAnalysis(t, hvSrc)
-	ds := DismissedHints(a.Doc)
-	if len(ds) != 1 || ds[0].Code != CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(a.Doc.Text.Bytes()[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
+	an := hvAnalysis(t, hvSrc)
+	ds := DismissedHints(an.Doc)
+	if len(ds) != 1 || ds[0].Code != CodeDismissed || !ds[0].Unnecessary || !strings.Contains(string(an.Doc.Text.Bytes()[ds[0].Range.Start:ds[0].Range.End]), `"id": "c3"`) {
 		t.Errorf("got %+v, want one Unnecessary dismissed hint on c3", ds)
 	}
 }

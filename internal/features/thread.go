@@ -30,8 +30,8 @@ type ThreadReply struct {
 }
 
 // ThreadOf is comment ci's thread.
-func ThreadOf(a *anchor.Analysis, ci int) Thread {
-	c := a.Doc.Review.Comments[ci]
+func ThreadOf(an *anchor.Analysis, ci int) Thread {
+	c := an.Doc.Review.Comments[ci]
 	t := Thread{Comment: c.Name(), Author: c.Author, State: c.StateNorm(), Body: c.Body, At: c.At, Replies: []ThreadReply{}}
 	for _, rp := range c.Replies {
 		if rp == nil {

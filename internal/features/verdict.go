@@ -21,14 +21,14 @@ import (
 // reviewers' as the finalize record says, and the visual axis (a zero
 // Axis: it does not apply). sums, which may be nil, keeps the patches'
 // sums the finalize record is checked against.
-func VerdictAxes(a *anchor.Analysis, res *contract.Result, visual verdict.Axis, sums *verdict.Sums) []verdict.Axis {
+func VerdictAxes(an *anchor.Analysis, res *contract.Result, visual verdict.Axis, sums *verdict.Sums) []verdict.Axis {
 	c := verdict.Axis{Name: verdict.Contract}
 	if res != nil && res.Applies() {
 		c.Applies, c.Status, c.Floor, c.Shown = true, res.Status, res.Verdict, res.StatusWords()
 	}
 	visual.Name = verdict.Visual
 	axes := []verdict.Axis{c}
-	axes = append(axes, verdict.ReviewerAxes(a.Doc, sums)...)
+	axes = append(axes, verdict.ReviewerAxes(an.Doc, sums)...)
 	return append(axes, visual)
 }
 
@@ -58,8 +58,8 @@ type AxesFrom struct {
 // contract axis's result (nil when the review changes no OpenAPI
 // description): the one place the contract, the reviewers' and the
 // visual axis are put together.
-func ReviewAxes(ctx context.Context, a *anchor.Analysis, from AxesFrom) ([]verdict.Axis, *contract.Result) {
-	spec, ui := contract.HasSpec(a.Index), visual.Touches(a.Index)
+func ReviewAxes(ctx context.Context, an *anchor.Analysis, from AxesFrom) ([]verdict.Axis, *contract.Result) {
+	spec, ui := contract.HasSpec(an.Index), visual.Touches(an.Index)
 	var t *worktree.Tree
 	if (spec || ui) && from.Tree != nil {
 		t = from.Tree()
@@ -70,15 +70,15 @@ func ReviewAxes(ctx context.Context, a *anchor.Analysis, from AxesFrom) ([]verdi
 	case from.Contract != nil:
 		res = from.Contract(ctx, t)
 	default:
-		res = Contract(ctx, a, t, from.Cache)
+		res = Contract(ctx, an, t, from.Cache)
 	}
 	var vis verdict.Axis
 	if ui {
-		vis = visual.Evaluate(ctx, a, t, from.Visual).Axis()
+		vis = visual.Evaluate(ctx, an, t, from.Visual).Axis()
 	}
-	axes := VerdictAxes(a, res, vis, from.Sums)
+	axes := VerdictAxes(an, res, vis, from.Sums)
 	if from.Record != nil {
-		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(from.Record, nil, a.Doc, nil))
+		copy(axes[1:1+len(verdict.Reviewers)], verdict.RecordedAxes(from.Record, nil, an.Doc, nil))
 	}
 	return axes, res
 }
@@ -101,8 +101,8 @@ func Judged(axes []verdict.Axis) bool {
 // change still undecided when the contract axis holds the verdict where
 // it is (res: the contract axis's result, or nil), else the finalize
 // record, else the first brace itself.
-func VerdictLens(a *anchor.Analysis, axes []verdict.Axis, res *contract.Result) (Lens, bool) {
-	root := a.Doc.Root
+func VerdictLens(an *anchor.Analysis, axes []verdict.Axis, res *contract.Result) (Lens, bool) {
+	root := an.Doc.Root
 	if root == nil || root.Kind != exchange.KindObject {
 		return Lens{}, false
 	}
@@ -112,7 +112,7 @@ func VerdictLens(a *anchor.Analysis, axes []verdict.Axis, res *contract.Result) 
 		target = exchange.Range{Start: n.KeyStart(), End: n.KeyStart()}
 	}
 	if res != nil && res.Verdict == verdict.Of(axes) {
-		if l, ok := ContractLens(a, res); ok {
+		if l, ok := ContractLens(an, res); ok {
 			target = l.Target
 		}
 	}
@@ -121,9 +121,9 @@ func VerdictLens(a *anchor.Analysis, axes []verdict.Axis, res *contract.Result) 
 
 // VerdictDiagnostics are ds, the axes' own diagnostics, and the
 // verdict's diagnostic when the review is judged.
-func VerdictDiagnostics(a *anchor.Analysis, ds []exchange.Diagnostic, axes []verdict.Axis) []exchange.Diagnostic {
+func VerdictDiagnostics(an *anchor.Analysis, ds []exchange.Diagnostic, axes []verdict.Axis) []exchange.Diagnostic {
 	out := append(make([]exchange.Diagnostic, 0, len(ds)+1), ds...)
-	root := a.Doc.Root
+	root := an.Doc.Root
 	if root == nil || !Judged(axes) {
 		return out
 	}

@@ -20,35 +20,35 @@ import (
 // header its hunk's first line, a file header its first hunk's; a line
 // whose text changed since, the place it had (nearestSource). ok is false
 // off the patch, or where the tree does not hold the file.
-func SourceLine(a *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
-	p := PlaceAt(a.Doc, offset)
+func SourceLine(an *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
+	p := PlaceAt(an.Doc, offset)
 	if p.Kind != PlacePatchLine {
 		return worktree.Location{}, false
 	}
-	fi, h, i, _ := a.Index.LineAt(p.PatchLine)
+	fi, h, i, _ := an.Index.LineAt(p.PatchLine)
 	if fi < 0 {
 		return worktree.Location{}, false
 	}
-	f := a.Index.Files[fi]
+	f := an.Index.Files[fi]
 	var loc worktree.Location
 	switch {
 	case h < 0:
-		loc = fileStart(a, t, f)
+		loc = fileStart(an, t, f)
 	case i < 0:
-		loc = t.LocateHunk(&a.Doc.Review.Patch, f, h)
+		loc = t.LocateHunk(&an.Doc.Review.Patch, f, h)
 	default:
-		loc = t.LocateDiffLine(&a.Doc.Review.Patch, f, h, i)
+		loc = t.LocateDiffLine(&an.Doc.Review.Patch, f, h, i)
 	}
 	if h >= 0 && changed(loc) {
-		return nearestSource(a, t, f, h, i) // its text changed: where it was
+		return nearestSource(an, t, f, h, i) // its text changed: where it was
 	}
 	return loc, loc.Found()
 }
 
 // fileStart is where the first hunk of f starts in the tree.
-func fileStart(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
+func fileStart(an *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff) worktree.Location {
 	for h := range f.Hunks {
-		if loc := t.LocateHunk(&a.Doc.Review.Patch, f, h); loc.Found() || loc.File == nil {
+		if loc := t.LocateHunk(&an.Doc.Review.Patch, f, h); loc.Found() || loc.File == nil {
 			return loc
 		}
 	}
@@ -58,12 +58,12 @@ func fileStart(a *anchor.Analysis, t *worktree.Tree, f *anchor.FileDiff) worktre
 // SourceOfComment returns where the comment the offset is in (any of its
 // members, its replies included) has its lines in the working tree: a
 // RIGHT comment all its lines, a LEFT one its first.
-func SourceOfComment(a *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
-	p := placeNear(a.Doc, offset)
+func SourceOfComment(an *anchor.Analysis, t *worktree.Tree, offset int) (worktree.Location, bool) {
+	p := placeNear(an.Doc, offset)
 	if p.Comment < 0 {
 		return worktree.Location{}, false
 	}
-	loc := t.LocateComment(&a.Doc.Review.Patch, a.Anchors.Resolutions[p.Comment])
+	loc := t.LocateComment(&an.Doc.Review.Patch, an.Anchors.Resolutions[p.Comment])
 	return loc, loc.Found()
 }
 
@@ -80,10 +80,10 @@ type SourceLink struct {
 // "diff --git" and "+++" lines to the file in the working tree, at the
 // line where the comment's (or the first hunk's) lines are. A path the
 // tree does not hold, or that leads out of it, is not linked.
-func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
+func SourceLinks(an *anchor.Analysis, t *worktree.Tree) []SourceLink {
 	var out []SourceLink
-	patch := &a.Doc.Review.Patch
-	for _, f := range a.Index.Files {
+	patch := &an.Doc.Review.Patch
+	for _, f := range an.Index.Files {
 		if f.NewName == "" || f.First >= patch.LineCount() {
 			continue
 		}
@@ -91,7 +91,7 @@ func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
 		if err != nil {
 			continue
 		}
-		loc := fileStart(a, t, f)
+		loc := fileStart(an, t, f)
 		for i := f.First; i <= f.Last && i < patch.LineCount(); i++ {
 			text := patch.LineText(i)
 			if (i == f.First && strings.HasPrefix(text, "diff --git")) || strings.HasPrefix(text, "+++ ") {
@@ -102,12 +102,12 @@ func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
 			}
 		}
 	}
-	for ci, c := range a.Doc.Review.Comments {
+	for ci, c := range an.Doc.Review.Comments {
 		n := c.Member("path")
 		if n == nil || n.Kind != exchange.KindString {
 			continue
 		}
-		res := a.Anchors.Resolutions[ci]
+		res := an.Anchors.Resolutions[ci]
 		path := c.Path
 		if res.File != nil && res.File.NewName != "" {
 			path = res.File.NewName
@@ -116,7 +116,7 @@ func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
 		if err != nil {
 			continue
 		}
-		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(&a.Doc.Review.Patch, res).Start})
+		out = append(out, SourceLink{Range: exchange.NodeRange(n), File: abs, Line: t.LocateComment(&an.Doc.Review.Patch, res).Start})
 	}
 	return out
 }
@@ -127,12 +127,12 @@ func SourceLinks(a *anchor.Analysis, t *worktree.Tree) []SourceLink {
 // each other one whose lines the tree no longer holds, or, when the tree is plainly not the reviewed revision
 // (fewer than half of the files with RIGHT lines hold them), one
 // worktree-differs on the patch instead.
-func WorktreeDiagnostics(a *anchor.Analysis, t *worktree.Tree) []exchange.Diagnostic {
-	patch := a.Doc.Review.Patch.Node
+func WorktreeDiagnostics(an *anchor.Analysis, t *worktree.Tree) []exchange.Diagnostic {
+	patch := an.Doc.Review.Patch.Node
 	if patch == nil {
 		return nil
 	}
-	holding, total := t.Holding(a.Index)
+	holding, total := t.Holding(an.Index)
 	if holding*2 < total {
 		return []exchange.Diagnostic{{
 			Range:    exchange.KeyRange(patch),
@@ -143,16 +143,16 @@ func WorktreeDiagnostics(a *anchor.Analysis, t *worktree.Tree) []exchange.Diagno
 		}}
 	}
 	var out []exchange.Diagnostic
-	for ci, c := range a.Doc.Review.Comments {
-		res := a.Anchors.Resolutions[ci]
+	for ci, c := range an.Doc.Review.Comments {
+		res := an.Anchors.Resolutions[ci]
 		if c.StateNorm() != exchange.StateActive || res == nil || !res.Resolved || res.Side != anchor.Right {
 			continue
 		}
-		if ap, ok := AppliedSuggestion(a, t, ci); ok {
+		if ap, ok := AppliedSuggestion(an, t, ci); ok {
 			out = append(out, appliedDiagnostic(c, ap))
 			continue
 		}
-		loc := t.LocateComment(&a.Doc.Review.Patch, res)
+		loc := t.LocateComment(&an.Doc.Review.Patch, res)
 		if loc.Found() || !errors.Is(loc.Err, worktree.ErrChanged) {
 			continue
 		}
@@ -202,16 +202,16 @@ func lineSpan(path string, start, end int) string {
 // SourceHover is the line a comment's hover adds about the working tree:
 // where its lines are now, moved by how much, or changed; and why its
 // suggestion cannot be applied, when it has one that cannot.
-func SourceHover(a *anchor.Analysis, t *worktree.Tree, offset int) string {
-	p := PlaceAt(a.Doc, offset)
+func SourceHover(an *anchor.Analysis, t *worktree.Tree, offset int) string {
+	p := PlaceAt(an.Doc, offset)
 	if p.Comment < 0 || p.Kind != PlaceValue {
 		return ""
 	}
-	res := a.Anchors.Resolutions[p.Comment]
-	loc := t.LocateComment(&a.Doc.Review.Patch, res)
+	res := an.Anchors.Resolutions[p.Comment]
+	loc := t.LocateComment(&an.Doc.Review.Patch, res)
 	var b strings.Builder
 	b.WriteString("**Working tree:** ")
-	if ap, ok := AppliedSuggestion(a, t, p.Comment); ok {
+	if ap, ok := AppliedSuggestion(an, t, p.Comment); ok {
 		fmt.Fprintf(&b, "%s holds %s's suggestion: it is applied.", code(ap.Place()), ap.Name)
 		return b.String()
 	}
@@ -229,7 +229,7 @@ func SourceHover(a *anchor.Analysis, t *worktree.Tree, offset int) string {
 		b.WriteString(" (white space aside)")
 	}
 	b.WriteString(".")
-	if _, err := SuggestionOf(a, t, p.Comment); err != nil && !errors.Is(err, errNoSuggestion) {
+	if _, err := SuggestionOf(an, t, p.Comment); err != nil && !errors.Is(err, errNoSuggestion) {
 		fmt.Fprintf(&b, "\n\nThe suggestion cannot be applied: %v.", err)
 	}
 	return b.String()

@@ -53,7 +53,7 @@ func TestSourceLineAndComment(t *testing.T) {
 		{"shifted", 5, 78, 77, 75, 77, 78, 77},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, tree := wtAnalysis(t, tc.shift, "")
+			an, tree := wtAnalysis(t, tc.shift, "")
 			for _, c := range []struct {
 				what string
 				off  int
@@ -64,23 +64,23 @@ func TestSourceLineAndComment(t *testing.T) {
 				{"hunk header", at(t, `"@@ -70`, 0), tc.hunk},
 				{"diff --git", at(t, `"diff --git`, 0), tc.hunk},
 			} {
-				loc, ok := SourceLine(a, tree, c.off)
+				loc, ok := SourceLine(an, tree, c.off)
 				if !ok || loc.Start != c.want {
 					t.Errorf("%s: got line %d (%v), want %d", c.what, loc.Start, loc.Err, c.want)
 				}
 			}
-			if _, ok := SourceLine(a, tree, at(t, `"c1"`, 0)); ok {
+			if _, ok := SourceLine(an, tree, at(t, `"c1"`, 0)); ok {
 				t.Errorf("a comment's member is not a patch line")
 			}
-			loc, ok := SourceOfComment(a, tree, at(t, `"Return the error`, 0))
+			loc, ok := SourceOfComment(an, tree, at(t, `"Return the error`, 0))
 			if !ok || loc.Start != tc.c1 || loc.End != tc.c1End {
 				t.Errorf("c1: got %d–%d (%v), want %d–%d", loc.Start, loc.End, loc.Err, tc.c1, tc.c1End)
 			}
-			loc, ok = SourceOfComment(a, tree, at(t, `"LEFT"`, 0))
+			loc, ok = SourceOfComment(an, tree, at(t, `"LEFT"`, 0))
 			if !ok || loc.Start != tc.c2 {
 				t.Errorf("c2: got %d (%v), want %d", loc.Start, loc.Err, tc.c2)
 			}
-			if got := WorktreeDiagnostics(a, tree); len(got) != 0 {
+			if got := WorktreeDiagnostics(an, tree); len(got) != 0 {
 				t.Errorf("diagnostics: got %v, want none", got)
 			}
 		})
@@ -88,8 +88,8 @@ func TestSourceLineAndComment(t *testing.T) {
 }
 
 func TestWorktreeDiagnostics(t *testing.T) {
-	a, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
-	ds := WorktreeDiagnostics(a, tree)
+	an, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
+	ds := WorktreeDiagnostics(an, tree)
 	if len(ds) != 1 {
 		t.Fatalf("got %d diagnostics (%v), want 1 source-changed", len(ds), ds)
 	}
@@ -108,11 +108,11 @@ func TestWorktreeDiagnostics(t *testing.T) {
 }
 
 func TestWorktreeDiffers(t *testing.T) {
-	a, tree := wtAnalysis(t, 0, "")
+	an, tree := wtAnalysis(t, 0, "")
 	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte("package api\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds := WorktreeDiagnostics(a, tree)
+	ds := WorktreeDiagnostics(an, tree)
 	if len(ds) != 1 || ds[0].Code != CodeWorktreeDiffers || !strings.Contains(ds[0].Message, "0 of the 1 files") {
 		t.Fatalf("got %v, want one worktree-differs naming 0 of 1", ds)
 	}
@@ -122,9 +122,9 @@ func TestWorktreeDiffers(t *testing.T) {
 }
 
 func TestSourceLinks(t *testing.T) {
-	a, tree := wtAnalysis(t, 2, "")
+	an, tree := wtAnalysis(t, 2, "")
 	var got []string
-	for _, l := range SourceLinks(a, tree) {
+	for _, l := range SourceLinks(an, tree) {
 		got = append(got, testreviews.WorktreeReview[l.Range.Start:l.Range.End]+" → "+filepath.Base(l.File)+":"+strconv.Itoa(l.Line))
 	}
 	want := []string{
@@ -140,8 +140,8 @@ func TestSourceLinks(t *testing.T) {
 }
 
 func TestSuggestion(t *testing.T) {
-	a, tree := wtAnalysis(t, 1, "")
-	s, err := SuggestionOf(a, tree, 0)
+	an, tree := wtAnalysis(t, 1, "")
+	s, err := SuggestionOf(an, tree, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,24 +154,24 @@ func TestSuggestion(t *testing.T) {
 	if got != want {
 		t.Errorf("applied: got\n%s\nwant\n%s", got, want)
 	}
-	if _, err := SuggestionOf(a, tree, 2); err == nil || !strings.Contains(err.Error(), "dismissed") {
+	if _, err := SuggestionOf(an, tree, 2); err == nil || !strings.Contains(err.Error(), "dismissed") {
 		t.Errorf("c3 (dismissed): got %v, want refused as not active", err)
 	}
-	if got := SuggestionsIn(a, tree, 0, len(testreviews.WorktreeReview)); len(got) != 1 || got[0].Name != "c1" {
+	if got := SuggestionsIn(an, tree, 0, len(testreviews.WorktreeReview)); len(got) != 1 || got[0].Name != "c1" {
 		t.Errorf("SuggestionsIn: got %d, want c1's alone", len(got))
 	}
-	hover := SourceHover(a, tree, at(t, `"Return the error`, 0))
+	hover := SourceHover(an, tree, at(t, `"Return the error`, 0))
 	if want := "**Working tree:** `internal/api/handler.go:73–74`, moved 1 line down."; hover != want {
 		t.Errorf("hover: got %q, want %q", hover, want)
 	}
 }
 
 func TestSuggestionNotOfferedOnChangedLines(t *testing.T) {
-	a, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
-	if _, err := SuggestionOf(a, tree, 0); err == nil {
+	an, tree := wtAnalysis(t, 0, "    result, err := calculate(input, opts)")
+	if _, err := SuggestionOf(an, tree, 0); err == nil {
 		t.Fatal("a suggestion was offered on lines the tree no longer holds")
 	}
-	hover := SourceHover(a, tree, at(t, `"Return the error`, 0))
+	hover := SourceHover(an, tree, at(t, `"Return the error`, 0))
 	for _, want := range []string{"no longer holds RIGHT 72–73", "The suggestion cannot be applied: internal/api/handler.go no longer holds RIGHT 72–73 of the review."} {
 		if !strings.Contains(hover, want) {
 			t.Errorf("hover %q lacks %q", hover, want)
@@ -222,23 +222,23 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 		comments = append(comments, fmt.Sprintf(`{"id": "c%d", "path": %q, "side": "RIGHT", "start_line": 1, "body": "x\n`+"```suggestion\\nmine\\n```"+`"}`, i+1, p))
 	}
 	src := `{"leanreview_review": 1, "patch": [` + strings.Join(lines, ", ") + `], "comments": [` + strings.Join(comments, ", ") + `]}`
-	a := anchor.CheckDocument(exchange.Parse([]byte(src)), nil)
+	an := anchor.CheckDocument(exchange.Parse([]byte(src)), nil)
 	tree, err := worktree.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if links := SourceLinks(a, tree); len(links) != 0 {
+	if links := SourceLinks(an, tree); len(links) != 0 {
 		t.Errorf("links: got %+v, want none", links)
 	}
 	for ci, p := range paths {
-		if loc := tree.LocateComment(&a.Doc.Review.Patch, a.Anchors.Resolutions[ci]); loc.Found() || loc.File != nil {
+		if loc := tree.LocateComment(&an.Doc.Review.Patch, an.Anchors.Resolutions[ci]); loc.Found() || loc.File != nil {
 			t.Errorf("%s: located at %d in %v, want not read", p, loc.Start, loc.File)
 		}
-		if _, err := SuggestionOf(a, tree, ci); err == nil {
+		if _, err := SuggestionOf(an, tree, ci); err == nil {
 			t.Errorf("%s: a suggestion was offered", p)
 		}
 	}
-	if ds := WorktreeDiagnostics(a, tree); len(ds) != 1 || ds[0].Code != CodeWorktreeDiffers {
+	if ds := WorktreeDiagnostics(an, tree); len(ds) != 1 || ds[0].Code != CodeWorktreeDiffers {
 		t.Errorf("diagnostics: got %v, want one worktree-differs (no file of the patch is in the tree)", ds)
 	}
 }
@@ -248,13 +248,13 @@ func TestNothingOutsideTheRoot(t *testing.T) {
 func TestRenamedFileUsesTheNewName(t *testing.T) {
 	src := `{"leanreview_review": 1, "patch": ["diff --git a/old.go b/new.go", "similarity index 90%", "rename from old.go", "rename to new.go", "--- a/old.go", "+++ b/new.go", "@@ -1,2 +1,2 @@", " package x", "-var a = 1", "+var a = 2"],
 	"comments": [{"id": "c1", "path": "old.go", "side": "RIGHT", "start_line": 2, "body": "x"}]}`
-	a := anchor.CheckDocument(exchange.Parse([]byte(src)), nil)
+	an := anchor.CheckDocument(exchange.Parse([]byte(src)), nil)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "new.go"), []byte("package x\n\nvar a = 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tree, _ := worktree.Open(root)
-	if loc := tree.LocateComment(&a.Doc.Review.Patch, a.Anchors.Resolutions[0]); loc.Path != "new.go" || loc.Start != 3 {
+	if loc := tree.LocateComment(&an.Doc.Review.Patch, an.Anchors.Resolutions[0]); loc.Path != "new.go" || loc.Start != 3 {
 		t.Errorf("got %s:%d (%v), want new.go:3", loc.Path, loc.Start, loc.Err)
 	}
 }
@@ -262,12 +262,12 @@ func TestRenamedFileUsesTheNewName(t *testing.T) {
 // TestSuggestionKeepsCRLF: a file with CRLF line ends gets the
 // suggestion's lines with CRLF ends too.
 func TestSuggestionKeepsCRLF(t *testing.T) {
-	a, tree := wtAnalysis(t, 0, "")
+	an, tree := wtAnalysis(t, 0, "")
 	crlf := strings.ReplaceAll(testreviews.WorktreeSource(0, ""), "\n", "\r\n")
 	if err := os.WriteFile(filepath.Join(tree.Root(), "internal/api/handler.go"), []byte(crlf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := SuggestionOf(a, tree, 0)
+	s, err := SuggestionOf(an, tree, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

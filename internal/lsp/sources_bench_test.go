@@ -43,7 +43,7 @@ func scopeRepo(b *testing.B, src []byte) (root, review string, commented map[pro
 	}
 	an := anchor.CheckDocument(exchange.Parse(src), nil)
 	commented = map[protocol.DocumentURI]bool{}
-	for _, in := range features.CommentsInSource(an, t.Snapshot(), features.InSourceOptions{Outdated: true}) {
+	for _, in := range features.CommentsInSource(an, t.Pinned(), features.InSourceOptions{Outdated: true}) {
 		commented[protocol.DocumentURI(uri.File(in.File.Abs))] = true
 	}
 	return root, review, commented

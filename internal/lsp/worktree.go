@@ -169,7 +169,7 @@ func (s *Server) treeFor(docURI protocol.DocumentURI) *worktree.Tree {
 		}
 		w.trees[root] = t
 	}
-	return t.Snapshot()
+	return t.Pinned()
 }
 
 // worktreeDiagnostics are the working tree's diagnostics of an analysis

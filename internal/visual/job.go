@@ -44,8 +44,8 @@ type PatchFile struct {
 // newJob is the job of rendering the use cases in files of the app in
 // t. Each file of the patch must say how to rebuild its old side: an
 // index line with its blob ids (git diff's), or a pure rename.
-func newJob(a *anchor.Analysis, t *worktree.Tree, w walked, app, pkg, flutter string, files, components []string) (*Job, error) {
-	blobs := branch.Files(&a.Doc.Review.Patch, a.Index)
+func newJob(an *anchor.Analysis, t *worktree.Tree, w walked, app, pkg, flutter string, files, components []string) (*Job, error) {
+	blobs := branch.Files(&an.Doc.Review.Patch, an.Index)
 	byName := map[[2]string]branch.File{}
 	for _, f := range blobs {
 		byName[[2]string{f.Old, f.New}] = f
@@ -54,7 +54,7 @@ func newJob(a *anchor.Analysis, t *worktree.Tree, w walked, app, pkg, flutter st
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %q %q\n", flutter, app, pkg, components)
 	h.Write(w.stat[:])
-	for _, fd := range a.Index.Files {
+	for _, fd := range an.Index.Files {
 		f, ok := byName[[2]string{fd.OldName, fd.NewName}]
 		switch {
 		case ok:
@@ -72,8 +72,8 @@ func newJob(a *anchor.Analysis, t *worktree.Tree, w walked, app, pkg, flutter st
 		}
 	}
 	fmt.Fprintf(h, "%+v\n", job.Patch)
-	for i := range a.Doc.Review.Patch.LineCount() {
-		io.WriteString(h, a.Doc.Review.Patch.LineText(i))
+	for i := range an.Doc.Review.Patch.LineCount() {
+		io.WriteString(h, an.Doc.Review.Patch.LineText(i))
 		h.Write([]byte{'\n'})
 	}
 	// The base side's use cases may be in files the head side lacks: the

@@ -143,12 +143,12 @@ func Touches(ix *anchor.Index) bool {
 // the working tree t (the new side) and the patch (the old side), then
 // the Widgetbook app, its use cases, the SDK and the renderer, in that
 // order: the first that is missing is the reason.
-func Evaluate(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, opts Options) *Result {
+func Evaluate(ctx context.Context, an *anchor.Analysis, t *worktree.Tree, opts Options) *Result {
 	r := &Result{}
-	if !Touches(a.Index) {
+	if !Touches(an.Index) {
 		return r
 	}
-	r.Components = components(a, t)
+	r.Components = components(an, t)
 	if !r.Applies() {
 		return r
 	}
@@ -195,13 +195,13 @@ func Evaluate(ctx context.Context, a *anchor.Analysis, t *worktree.Tree, opts Op
 		r.Reason, r.Detail = HarnessError, "no golden renderer is configured for this host"
 		return r
 	}
-	job, err := newJob(a, t, w, app, pkg, flutter, files, r.Components)
+	job, err := newJob(an, t, w, app, pkg, flutter, files, r.Components)
 	var before, after map[string][]byte
 	if err == nil {
 		before, after, err = opts.Renderer.Render(ctx, job)
 	}
 	if err == nil {
-		r.Snapshots, err = Snapshots(before, after, Approvals(a.Doc.Review.Comments))
+		r.Snapshots, err = Snapshots(before, after, Approvals(an.Doc.Review.Comments))
 	}
 	switch {
 	case errors.Is(err, ErrPending):
@@ -248,10 +248,10 @@ func packageName(pubspec string) string {
 // components are the widget classes declared in the patch's changed UI
 // files: from the working tree's file when there is one, else from the
 // patch's lines of that file (either side).
-func components(a *anchor.Analysis, t *worktree.Tree) []string {
+func components(an *anchor.Analysis, t *worktree.Tree) []string {
 	var out []string
-	patch := &a.Doc.Review.Patch
-	for _, fd := range a.Index.Files {
+	patch := &an.Doc.Review.Patch
+	for _, fd := range an.Index.Files {
 		name := fd.NewName
 		if name == "" {
 			name = fd.OldName

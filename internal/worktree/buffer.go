@@ -72,12 +72,12 @@ func (t *Tree) EditedBuffer(abs, text string, m *exchange.Mapper, base *File, ed
 	return f, nil
 }
 
-// Overlay returns a snapshot of t (Snapshot) in which each of files is
+// Overlay returns t pinned (Pinned) in which each of files is
 // what reading its path gives, whatever the disk holds.
 func (t *Tree) Overlay(files ...*File) *Tree {
 	s := t
 	if s.reads == nil {
-		s = t.Snapshot()
+		s = t.Pinned()
 	}
 	s.reads.mu.Lock()
 	defer s.reads.mu.Unlock()

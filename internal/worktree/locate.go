@@ -155,9 +155,9 @@ func (t *Tree) Holding(ix *anchor.Index) (holding, total int) {
 // system calls, which another file's read can fill.
 const prefetchWorkers = 4
 
-// prefetch reads the files of a snapshot (Tree.Snapshot) on a few
+// prefetch reads the files of a pinned tree (Tree.Pinned) on a few
 // goroutines, so that what follows finds them read; a tree that is not a
-// snapshot keeps nothing, and reads nothing ahead.
+// pinned keeps nothing, and reads nothing ahead.
 func (t *Tree) prefetch(paths []string) {
 	if t.reads == nil || len(paths) < 2 {
 		return

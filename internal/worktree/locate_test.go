@@ -120,9 +120,9 @@ func TestLocateBlankLines(t *testing.T) {
 	}
 }
 
-// TestHoldingSnapshot: a snapshot reads the patch's files ahead, on
+// TestHoldingPinned: a pinned tree reads the patch's files ahead, on
 // several goroutines, and counts the same as a tree read file by file.
-func TestHoldingSnapshot(t *testing.T) {
+func TestHoldingPinned(t *testing.T) {
 	var patch []string
 	root := t.TempDir()
 	for i := range 6 {
@@ -134,7 +134,7 @@ func TestHoldingSnapshot(t *testing.T) {
 	}
 	an := anchor.CheckDocument(exchange.Parse([]byte(`{"leanreview_review": 1, "patch": [`+strings.Join(patch, ", ")+`]}`)), nil)
 	tree, _ := Open(root)
-	for _, tr := range []*Tree{tree, tree.Snapshot()} {
+	for _, tr := range []*Tree{tree, tree.Pinned()} {
 		if holding, total := tr.Holding(an.Index); holding != 4 || total != 6 {
 			t.Errorf("got %d of %d, want 4 of 6", holding, total)
 		}

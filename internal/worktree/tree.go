@@ -32,16 +32,16 @@ type Tree struct {
 	root  string
 	files *os.Root
 	cache *cache
-	// reads, in a tree made by Snapshot, keeps what Read returned for
+	// reads, in a tree made by Pinned, keeps what Read returned for
 	// each path, so that one request stats a file once.
 	reads *reads
 }
 
-// Snapshot returns t as of now: each file is read (stat, and read when
-// it changed) the first time the snapshot asks for it, then kept as it
+// Pinned returns t as of now: each file is read (stat, and read when
+// it changed) the first time the pinned tree is asked for it, then kept as it
 // was. A request or a publish takes one, so that it sees each file once
 // and at one moment.
-func (t *Tree) Snapshot() *Tree {
+func (t *Tree) Pinned() *Tree {
 	return &Tree{dir: t.dir, root: t.root, files: t.files, cache: t.cache, reads: &reads{m: map[string]readResult{}}}
 }
 
