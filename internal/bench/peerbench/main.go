@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/bench/lspframe"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -282,29 +282,16 @@ func start(argv []string) (*client, error) {
 // results (the harness offers no client feature).
 func (c *client) read(r *bufio.Reader) {
 	defer close(c.msgs)
-	for {
-		h, err := textproto.NewReader(r).ReadMIMEHeader()
-		if err != nil {
-			return
-		}
-		n, err := strconv.Atoi(h.Get("Content-Length"))
-		if err != nil {
-			return
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
-			return
-		}
+	lspframe.Read(r, func(body []byte) {
 		m, ok := decodeMessage(body)
-		if !ok {
-			continue
-		}
-		if m.Method != "" && len(m.ID) > 0 {
+		switch {
+		case !ok:
+		case m.Method != "" && len(m.ID) > 0:
 			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
-			continue
+		default:
+			c.msgs <- m
 		}
-		c.msgs <- m
-	}
+	})
 }
 
 // decodeMessage decodes a server's message. A publish of thousands of
@@ -331,10 +318,7 @@ func decodeMessage(body []byte) (message, bool) {
 func (c *client) write(msg any) { c.send(frame(msg)) }
 
 // frame encodes msg as a framed message, for send.
-func frame(msg any) []byte {
-	body, _ := json.Marshal(msg)
-	return append([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n", len(body))), body...)
-}
+func frame(msg any) []byte { return lspframe.Frame(msg) }
 
 func (c *client) send(framed []byte) {
 	c.wmu.Lock()

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/leanreview/lreview-lsp/internal/bench/lspframe"
 )
 
 // client speaks LSP to one server over a pair of streams (a process's
@@ -44,41 +45,25 @@ func newClient(in io.Reader, out io.Writer) *client {
 
 func (c *client) read(r *bufio.Reader) {
 	defer close(c.msgs)
-	for {
-		h, err := textproto.NewReader(r).ReadMIMEHeader()
-		if err != nil {
-			return
-		}
-		n, err := strconv.Atoi(h.Get("Content-Length"))
-		if err != nil {
-			return
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
-			return
-		}
+	lspframe.Read(r, func(body []byte) {
 		var m message
 		if json.Unmarshal(body, &m) != nil {
-			continue
+			return
 		}
 		m.at = time.Now()
 		if m.Method != "" && len(m.ID) > 0 {
 			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
-			continue
+			return
 		}
 		c.msgs <- m
-	}
+	})
 }
 
 func (c *client) write(msg any) {
-	body, err := json.Marshal(msg)
-	if err != nil {
-		panic(err) // the harness's own values
-	}
+	framed := lspframe.Frame(msg)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	fmt.Fprintf(c.out, "Content-Length: %d\r\n\r\n", len(body))
-	_, _ = c.out.Write(body)
+	_, _ = c.out.Write(framed)
 }
 
 func (c *client) notify(method string, params any) {
