@@ -4,25 +4,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fail, goTo, runCommand, until, waitFor } from './ui.mjs';
+import { fail, goTo, quickOpen, runCommand, until, waitFor } from './ui.mjs';
 
 const REVIEW = 'handler.review.json';
 const BODY_TAB = 'c1 body.md';
-
-/** openFile opens a file of the workspace through Quick Open, as a user does. */
-async function openFile(page, name) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
-  });
-  await row.first().waitFor({ state: 'visible', timeout: 10_000 });
-  await row.first().click();
-  await waitFor(page, `the active editor tab ${name}`, (n) => document.querySelector('.editor-group-container.active .tabs-container .tab.active')?.textContent.includes(n), name);
-}
 
 /** activeText is the text the active editor shows, line by line. */
 async function activeText(page) {
@@ -41,7 +26,7 @@ async function editBody({ page, shot, dirs }) {
   const at = lines.findIndex((l) => l.includes('"body": "Return the error'));
   if (at < 0) fail(`${REVIEW} has no body "Return the error…"`);
   const oldBody = JSON.parse(lines[at].trim().replace(/^"body": /, '').replace(/,$/, ''));
-  await openFile(page, REVIEW);
+  await quickOpen(page, REVIEW);
   await goTo(page, at + 1, 12);
   await runCommand(page, 'lreview: Edit Body as Markdown');
   await waitFor(page, `the tab ${BODY_TAB}`, (n) => document.querySelector('.editor-group-container.active .tabs-container .tab.active')?.textContent.includes(n), BODY_TAB);
@@ -66,7 +51,7 @@ async function editBody({ page, shot, dirs }) {
   let after = before;
   while (after === before) {
     if (Date.now() > deadline) fail(`${REVIEW} never held the typed line`);
-    await openFile(page, REVIEW);
+    await quickOpen(page, REVIEW);
     await page.keyboard.press('Control+S');
     await new Promise((r) => setTimeout(r, 300));
     after = fs.readFileSync(file, 'utf8');

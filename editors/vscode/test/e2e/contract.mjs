@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fail, goTo, runCommand, until, waitFor } from './ui.mjs';
+import { fail, goTo, quickOpen, runCommand, until, waitFor } from './ui.mjs';
 
 const REVIEW = 'orders.review.json';
 const DELETE = 'DELETE /orders/{id}: API removed without deprecation';
@@ -27,20 +27,6 @@ function reviewAt(fixtures, text) {
   const i = lines.findIndex((l) => l.includes(text));
   if (i < 0) throw new Error(`${text} is not in the fixture`);
   return { line: i + 1, column: lines[i].indexOf(text) + 3 };
-}
-
-async function openReview(page, name = REVIEW) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
-  });
-  await row.first().waitFor({ state: 'visible', timeout: 10_000 });
-  await row.first().click();
-  await waitFor(page, `the active editor tab ${name}`, (n) => document.querySelector('.tabs-container .tab.active')?.textContent.includes(n), name);
 }
 
 /** lens waits for the review's code lenses to hold want (the top of the file in view). */
@@ -65,7 +51,7 @@ async function problem(page, wants) {
 
 /** decide picks the action titled title from the Quick Fix menu at text's line. */
 async function decide(page, fixtures, text, title) {
-  await openReview(page);
+  await quickOpen(page, REVIEW);
   const at = reviewAt(fixtures, text);
   await goTo(page, at.line, at.column);
   await runCommand(page, 'Quick Fix...');
@@ -86,7 +72,7 @@ async function decide(page, fixtures, text, title) {
 }
 
 async function verdict({ page, shot }) {
-  await openReview(page);
+  await quickOpen(page, REVIEW);
   await lens(page, 'contract: fail (2 breaking, undecided) · correctness, security, test gap: unavailable (not finalized) · visual: n/a · verdict: Block');
   await shot('contract-lens');
   await problem(page, [`${DELETE} — breaking: clients calling it get 404; undecided: approve or reject it`]);
@@ -107,10 +93,10 @@ async function reject({ page, shot, fixtures }) {
   await problem(page, [LIMIT, 'breaking, rejected by e2e in c2']);
   await shot('contract-rejected');
   // Leave the review as it was, and closed, for the checks after these.
-  await openReview(page);
+  await quickOpen(page, REVIEW);
   await runCommand(page, 'File: Revert File');
   await runCommand(page, 'View: Close Editor');
-  await openReview(page, 'drifted.review.json'); // where the checks after these work
+  await quickOpen(page, 'drifted.review.json'); // where the checks after these work
 }
 
 export const contractChecks = [

@@ -10,30 +10,11 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fail, goTo, runCommand, until } from './ui.mjs';
+import { fail, goTo, quickOpen, runCommand, until } from './ui.mjs';
 
 const SOURCE = 'handler.go';
 const REVIEW = 'handler.review.json';
 const C1 = 'c1: Return the error 🚀.';
-
-/** quickOpen opens a file of the workspace by its name through Quick Open (Ctrl+P), as a person does. */
-async function quickOpen(page, name) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
-  });
-  // The first search of the workspace's files takes its time on a loaded machine.
-  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
-  await row.first().click();
-  await until(page, `the active editor tab ${name}`, (n) => {
-    const tab = document.querySelector('.tabs-container .tab.active')?.textContent ?? '';
-    return { ok: tab.includes(n) && document.activeElement?.closest('.monaco-editor') !== null, value: tab };
-  }, name);
-}
 
 /** tabDirty reports whether the editor tab of name shows unsaved changes. */
 async function tabDirty(page, name) {
@@ -58,21 +39,7 @@ async function shownLines(page) {
 }
 
 async function openSource(page) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(SOURCE);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: /^handler\.go$/ }),
-  });
-  // The first search of the workspace's files takes its time on a loaded machine.
-  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
-  await row.first().click();
-  await until(page, `the active editor tab ${SOURCE}`, (n) => {
-    const tab = document.querySelector('.tabs-container .tab.active')?.textContent ?? '';
-    return { ok: tab.includes(n), value: tab };
-  }, SOURCE);
+  await quickOpen(page, SOURCE);
 }
 
 // openThread opens the comment thread holding text in the active editor. "Expand All Comments"

@@ -50,6 +50,35 @@ function escapeRegExp(s) {
 }
 
 /** goTo moves the cursor to 1-based line and column through "Go to Line/Column...". */
+/**
+ * quickOpen opens a file of the workspace by its name through Quick Open (Ctrl+P), as a person
+ * does, and waits until its tab is the active one with the cursor in its editor.
+ */
+export async function quickOpen(page, name) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(name);
+  // The row whose file name is name: the list first shows the recently opened files.
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
+    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
+  });
+  // The first search of the workspace's files takes its time on a loaded machine.
+  await row.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await row.first().click();
+  // Under load the list may be drawn again under the click, which then opens nothing: Enter
+  // opens the row the list has selected, as from the keyboard.
+  const opened = await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+  if (!opened) await page.keyboard.press('Enter');
+  await until(page, `the active editor tab ${name}`, (n) => {
+    const active = document.querySelector('.editor-group-container.active .tabs-container .tab.active')
+      ?? document.querySelector('.tabs-container .tab.active');
+    const tab = active?.textContent ?? '';
+    return { ok: tab.includes(n) && document.activeElement?.closest('.monaco-editor') !== null, value: tab };
+  }, name);
+}
+
 export async function goTo(page, line, column) {
   await runCommand(page, 'Go to Line/Column...', { opensInput: true });
   const input = page.locator('.quick-input-widget .quick-input-box input');

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail, goTo, runCommand, until, waitFor } from './ui.mjs';
+import { fail, goTo, quickOpen, runCommand, until, waitFor } from './ui.mjs';
 
 const REVIEW = 'handler.review.json';
 // The review, kept once: the Vim tests open it too.
@@ -29,26 +29,6 @@ export function writeRepository(workspace) {
   fs.writeFileSync(path.join(workspace, 'internal', 'api', SOURCE), sourceLines());
   fs.mkdirSync(path.join(workspace, 'reviews'), { recursive: true });
   fs.copyFileSync(REVIEW_FIXTURE, path.join(workspace, 'reviews', REVIEW));
-}
-
-/** openFile opens a file of the workspace through Quick Open, as a user does. */
-async function openFile(page, name) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  // The row whose file name is name: the list first shows the recently opened files.
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
-    has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }),
-  });
-  await row.first().waitFor({ state: 'visible', timeout: 10_000 });
-  await row.first().click();
-  // Under load the list may be drawn again under the click, which then opens nothing: Enter
-  // opens the row the list has selected, as from the keyboard.
-  const opened = await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-  if (!opened) await page.keyboard.press('Enter');
-  await activeTab(page, name);
 }
 
 async function activeTab(page, name) {
@@ -82,7 +62,7 @@ async function ctrlClick({ page, shot }) {
   // the measure and the click: a Ctrl+click that opened the source elsewhere is tried again,
   // from the start, and reported.
   for (let attempt = 1; ; attempt++) {
-    await openFile(page, REVIEW);
+    await quickOpen(page, REVIEW);
     const { x, y } = await pointOnLine(page, at.line, col);
     await page.keyboard.down('Control');
     await page.mouse.move(x + 1, y);
@@ -132,7 +112,7 @@ async function pointOnLine(page, line, col) {
 }
 
 async function implementations({ page, shot }) {
-  await openFile(page, REVIEW);
+  await quickOpen(page, REVIEW);
   const at = reviewLine('Return the error');
   await goTo(page, at.line, at.column);
   await runCommand(page, 'Go to Implementations');
@@ -141,7 +121,7 @@ async function implementations({ page, shot }) {
 }
 
 async function applySuggestion({ page, shot }) {
-  await openFile(page, REVIEW);
+  await quickOpen(page, REVIEW);
   const at = reviewLine('Return the error');
   await goTo(page, at.line, at.column);
   const title = "Apply c1's suggestion to internal/api/handler.go:72–73";
@@ -161,7 +141,7 @@ async function applySuggestion({ page, shot }) {
     await page.keyboard.press('ArrowDown');
   }
   await page.keyboard.press('Enter');
-  await openFile(page, SOURCE);
+  await quickOpen(page, SOURCE);
   await until(page, `${SOURCE} to hold the suggestion`, () => {
     const text = [...document.querySelectorAll('.editor-instance .view-lines .view-line')]
       .map((l) => l.textContent.replace(/\u00a0/g, ' '))
@@ -169,14 +149,14 @@ async function applySuggestion({ page, shot }) {
     return { ok: text.includes('if err != nil {') && text.includes('return Output{}, err') && !text.includes('_ = err'), value: text.split('\n').filter((l) => l.includes('err')) };
   });
   await shot('worktree-suggestion-applied');
-  await openFile(page, 'drifted.review.json'); // where the checks after these work
+  await quickOpen(page, 'drifted.review.json'); // where the checks after these work
 }
 
 async function watchedFile({ page, shot, dirs }) {
   const source = path.join(dirs.workspace, 'internal', 'api', SOURCE);
   const original = fs.readFileSync(source, 'utf8');
   const changed = 'no longer holds RIGHT 72–73 of the review';
-  await openFile(page, REVIEW);
+  await quickOpen(page, REVIEW);
   // The file changes on disk, behind the editor's back: the server hears it through the
   // watcher it registered, and says so.
   fs.writeFileSync(source, original.replace('    result, err := calculate(input)', '    result, err := calculate(input, opts)'));
