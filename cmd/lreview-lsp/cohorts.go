@@ -14,7 +14,6 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/codegraph"
 	"github.com/leanreview/lreview-lsp/internal/cohort"
 	"github.com/leanreview/lreview-lsp/internal/diagram"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/forge"
 	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
@@ -131,8 +130,7 @@ func writeCohortsText(w io.Writer, s *cohort.Shape) {
 // cohort's summary and diagrams when the review keeps notes for its key
 // (edges checked against that tree's code graph; notes of a key no cohort
 // has any more come last, by key).
-func exportCohorts(name string, doc *exchange.Document, notes map[string]diagram.Note, order bool) string {
-	an := anchor.CheckDocument(doc, nil)
+func exportCohorts(name string, an *anchor.Analysis, notes map[string]diagram.Note, order bool) string {
 	var g *codegraph.Graph
 	if root := worktree.FindRoot(name); root != "" && name != "-" {
 		if t, err := worktree.Open(root); err == nil {

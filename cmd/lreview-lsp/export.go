@@ -156,7 +156,7 @@ func runExport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lreview-lsp export: %s: %v; the cohorts' notes are left out\n", displayName(name), err)
 	}
 	if f.cohorts || len(notes) > 0 {
-		plan.Cohorts = exportCohorts(name, plan.Doc, notes, f.cohorts)
+		plan.Cohorts = exportCohorts(name, plan.Analysis, notes, f.cohorts)
 	}
 	reportPlan(stderr, displayName(name), doc.Mapper(), plan, f.skipUnresolved)
 	if n := len(plan.Problems); n > 0 && !f.skipUnresolved {

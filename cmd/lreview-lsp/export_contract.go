@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/contract"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/forge"
@@ -15,7 +14,7 @@ import (
 // undecided and those decided, each with who decided it. "" for a review
 // nothing judged.
 func exportVerdict(name string, plan *forge.Plan) string {
-	an := anchor.CheckDocument(plan.Doc, nil)
+	an := plan.Analysis
 	axes, res := (&contractAxis{}).axes(name, an, nil)
 	if !features.Judged(axes) {
 		return ""

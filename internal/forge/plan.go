@@ -13,7 +13,10 @@ import (
 // comments that can be posted, the ones left out on purpose (dismissed,
 // orphaned, stale) and the active ones the forge would refuse.
 type Plan struct {
-	Doc      *exchange.Document
+	Doc *exchange.Document
+	// Analysis is Doc's, made once here: the export's verdict and cohorts
+	// read it too.
+	Analysis *anchor.Analysis
 	Title    string
 	Summary  string
 	Verdict  string // VerdictSection, after the summary in the body
@@ -41,7 +44,7 @@ func NewPlan(doc *exchange.Document) (*Plan, error) {
 			return nil, fmt.Errorf("not exporting: %d:%d: %s [%s]", line, col, d.Message, d.Code)
 		}
 	}
-	p := &Plan{Doc: doc, Title: doc.Review.Title, Summary: doc.Review.Summary}
+	p := &Plan{Doc: doc, Analysis: an, Title: doc.Review.Title, Summary: doc.Review.Summary}
 	for i, c := range doc.Review.Comments {
 		name, at := c.Name(), c.Node.Start
 		if st := c.StateNorm(); st != exchange.StateActive {
