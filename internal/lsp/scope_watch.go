@@ -130,8 +130,9 @@ func newScopePoll() *scopePoll { return &scopePoll{seen: map[string]fileStamp{}}
 
 // pollScope looks at the reviews on disk and the directories holding
 // them (and the roots): a review changed or gone, or a directory whose
-// entries changed, has its reviews read again (rereadReviews); once the
-// time since the last walk is long enough, the roots are walked again.
+// entries changed, enters the session as files changed on disk
+// (modifyFiles), which reads those reviews again; once the time since
+// the last walk is long enough, the roots are walked again.
 func (s *Server) pollScope(p *scopePoll) {
 	sc := s.wt.scan
 	select {
@@ -198,7 +199,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		}
 	}
 	if len(reread) > 0 {
-		s.rereadReviews(s.bg, s.withNewReviews(reread))
+		_ = s.modifyFiles(modification{action: fileOnDisk, paths: s.withNewReviews(reread)})
 	}
 }
 

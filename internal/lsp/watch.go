@@ -18,9 +18,8 @@ import (
 // in a directory of the server's outside the workspace (where clients do
 // not reliably watch), are always looked at by the poller. Either way a
 // change enters the session through modifyFiles (modify.go), as a
-// fileOnDisk modification, but for the scope's reviews, which the poller
-// reads again itself (pollScope), and the body files, which it writes
-// back.
+// fileOnDisk modification, the scope's reviews too (pollScope), but for
+// the body files, which the poller writes back into their reviews.
 
 // watching reports whether the client watches files for the server.
 func (s *Server) watching() bool {
