@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
+	"github.com/leanreview/lreview-lsp/internal/bench/procmem"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -34,16 +33,8 @@ func generatedReview() []byte {
 // reportPeakRSS reports the process's peak resident memory, the figure a
 // user sees; Go's heap statistics have no peak of their own.
 func reportPeakRSS(b *testing.B) {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			if kb, err := strconv.Atoi(f[1]); err == nil {
-				b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
-			}
-		}
+	if mb, ok := procmem.PeakMB("self"); ok {
+		b.ReportMetric(mb, "peak-RSS-MB")
 	}
 }
 

@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/bench/procmem"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
@@ -286,18 +286,11 @@ func startServeChild(b *testing.B, shipped bool) *serveChild {
 
 // peakMB reads the server process's VmHWM.
 func (c *serveChild) peakMB() float64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
-	if err != nil {
-		c.b.Skipf("no /proc: %v", err)
+	mb, ok := procmem.PeakMB(strconv.Itoa(c.cmd.Process.Pid))
+	if !ok {
+		c.b.Skip("no peak resident memory in /proc")
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.Atoi(f[1])
-			return float64(kb) / 1024
-		}
-	}
-	c.b.Skip("no VmHWM in /proc/PID/status")
-	return 0
+	return mb
 }
 
 func (c *serveChild) stop() {

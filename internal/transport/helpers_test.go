@@ -2,12 +2,11 @@ package transport
 
 import (
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/leanreview/lreview-lsp/internal/bench/procmem"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
 
@@ -35,15 +34,7 @@ func generatedReview() []byte {
 // reportPeakRSS reports the process's peak resident memory, as
 // internal/lsp's benchmarks do: deep nesting costs memory, not only time.
 func reportPeakRSS(b *testing.B) {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			if kb, err := strconv.Atoi(f[1]); err == nil {
-				b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
-			}
-		}
+	if mb, ok := procmem.PeakMB("self"); ok {
+		b.ReportMetric(mb, "peak-RSS-MB")
 	}
 }

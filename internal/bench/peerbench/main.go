@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/bench/lspframe"
+	"github.com/leanreview/lreview-lsp/internal/bench/procmem"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -404,17 +405,8 @@ func (c *client) await(match func(message) bool) (message, error) {
 
 // peakMB reads the server process's VmHWM (0 where /proc has none).
 func (c *client) peakMB() float64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.Atoi(f[1])
-			return float64(kb) / 1024
-		}
-	}
-	return 0
+	mb, _ := procmem.PeakMB(strconv.Itoa(c.cmd.Process.Pid))
+	return mb
 }
 
 func (c *client) kill() {
