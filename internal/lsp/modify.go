@@ -72,7 +72,14 @@ func (s *Server) modifyFiles(m modification) error {
 	case fileChanged:
 		return s.changeInOrder(m.change, s.applyChange)
 	case fileOpened:
-		s.versions.opened(m.uri, m.doc.Version)
+		early := s.versions.opened(m.uri, m.doc.Version)
+		err := s.apply(m)
+		for _, p := range early {
+			if e := s.changeInOrder(p, s.applyChange); e != nil && err == nil {
+				err = e
+			}
+		}
+		return err
 	case fileClosed, fileDropped:
 		s.versions.closed(m.uri)
 	}

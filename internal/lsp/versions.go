@@ -28,7 +28,11 @@ import (
 //     duplicate, a version that goes back, or one that comes after its
 //     gap was given up on) is logged, and the document's ranged changes
 //     are ignored until a change gives its full text or it is reopened:
-//     the server never merges a change into a text it was not made for.
+//     the server never merges a change into a text it was not made for;
+//   - a change to a document not open yet is held for its didOpen, at
+//     most openWait, and admitted after the open (Helix sends the change
+//     of an edit to a file it opens for that edit first). A request does
+//     not release it: no request reads a document not open.
 
 // versionWait bounds how long a change waits for the versions before it.
 const versionWait = 50 * time.Millisecond
@@ -52,19 +56,71 @@ type docVersions struct {
 	held  []*transport.ChangeParams
 	timer *time.Timer
 	lost  bool
+	// unopened: the changes held came before the document's didOpen
+	// (Helix sends the didChange of an edit to a file it opens for that
+	// edit before the file's didOpen); the open applies them.
+	unopened bool
 }
 
-// opened starts a document's order at its didOpen's version.
-func (g *versionGate) opened(uri protocol.DocumentURI, version int32) {
+// openWait bounds how long a change to a document not open waits for its
+// didOpen: then it is applied, which says the document is not open.
+const openWait = time.Second
+
+// opened starts a document's order at its didOpen's version, and returns
+// the changes that came before the didOpen, for the caller to admit once
+// the document is open.
+func (g *versionGate) opened(uri protocol.DocumentURI, version int32) []*transport.ChangeParams {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.docs == nil {
 		g.docs = map[protocol.DocumentURI]*docVersions{}
 	}
-	if d := g.docs[uri]; d != nil && d.timer != nil {
-		d.timer.Stop()
+	var early []*transport.ChangeParams
+	if d := g.docs[uri]; d != nil {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+		if d.unopened {
+			early = d.held
+		}
 	}
 	g.docs[uri] = &docVersions{last: version}
+	return early
+}
+
+// holdUnopened holds a change to a document not open, for its didOpen,
+// openWait at most. g.mu must be held.
+func (s *Server) holdUnopened(p *transport.ChangeParams, apply func(*transport.ChangeParams) error) error {
+	g := &s.versions
+	uri := p.TextDocument.URI
+	d := g.docs[uri]
+	if d == nil {
+		if g.docs == nil {
+			g.docs = map[protocol.DocumentURI]*docVersions{}
+		}
+		d = &docVersions{unopened: true}
+		g.docs[uri] = d
+	}
+	if len(d.held) >= maxHeld {
+		return apply(p) // not open: apply says so
+	}
+	d.held = append(d.held, ownChange(p))
+	if d.timer == nil {
+		d.timer = time.AfterFunc(openWait, func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			if g.docs[uri] != d {
+				return // opened meanwhile
+			}
+			delete(g.docs, uri)
+			for _, h := range d.held {
+				if err := apply(h); err != nil {
+					s.logf(protocol.MessageTypeError, "%v", err)
+				}
+			}
+		})
+	}
+	return nil
 }
 
 // closed forgets a document's order.
@@ -91,8 +147,8 @@ func (s *Server) changeInOrder(p *transport.ChangeParams, apply func(*transport.
 	uri, v := p.TextDocument.URI, p.TextDocument.Version
 	d := g.docs[uri]
 	switch {
-	case d == nil:
-		return apply(p) // not open: apply says so
+	case d == nil || d.unopened:
+		return s.holdUnopened(p, apply)
 	case fullText(p):
 		// The whole text: whatever came before, it is the text now.
 		d.lost, d.held = false, nil
@@ -171,8 +227,8 @@ func (s *Server) releaseAllHeld() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for uri, d := range g.docs {
-		if len(d.held) == 0 {
-			continue
+		if len(d.held) == 0 || d.unopened {
+			continue // a document not open yet: no request reads it
 		}
 		if err := s.releaseHeld(d, uri, s.applyChange); err != nil {
 			s.logf(protocol.MessageTypeError, "%v", err)

@@ -178,3 +178,21 @@ func TestSourceChangesOutOfOrder(t *testing.T) {
 		t.Fatalf("got %q, want %s", got, w)
 	}
 }
+
+// TestChangeBeforeOpen: Helix sends the didChange of an edit to a file it
+// opens for that edit before the file's didOpen (version 1, then the
+// didOpen of version 0 with the text before the edit). The change is held
+// for the open and applied after it: the text is the editor's, and
+// version 1 is published.
+func TestChangeBeforeOpen(t *testing.T) {
+	c := newTestClient(t, Options{})
+	c.initialize()
+	u := protocol.DocumentURI("file:///w/early.review.json")
+	c.change(u, 1, pos(3, 0), "  \"summary\": \"s\",\n")
+	c.notifyServer("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "lreview", "version": 0, "text": versionsReview}})
+	c.waitDiagnostics(u, 1)
+	want := strings.Replace(versionsReview, "  \"patch\"", "  \"summary\": \"s\",\n  \"patch\"", 1)
+	if got := docText(c, u); got != want {
+		t.Fatalf("text after the change then the open:\n%s\nwant\n%s", got, want)
+	}
+}
