@@ -10,28 +10,29 @@ import (
 )
 
 // versionCache holds what publishes and requests reuse of one version of
-// a document: its diagnostics as encoded, its semantic tokens, its
-// outline's part for the patch. Each is made from the version's analysis
+// a document: its semantic tokens, its outline's part for the patch, and
+// the size of its last publish. Each is made from the version's analysis
 // and never changes once made; the cache only swaps which one it holds.
 // Its lock is held only to read or swap them, never while one is made:
 // the next version's cache reads them (next) under Server.mu.
 //
 // A version starts with the newest results made for the versions before
-// it (prior), and what it needs of them: the diagnostics' encodings, found
-// again by their protocol form; the tokens and the outline's part with the
-// place of the patch they were made for, moved through the edits since,
-// so that a result whose patch an edit left alone is taken over.
+// it (prior), and what it needs of them: the tokens and the outline's part
+// with the place of the patch they were made for, moved through the edits
+// since, so that a result whose patch an edit left alone is taken over.
 type versionCache struct {
 	mu      sync.Mutex
-	diags   *encodedDiagnostics
 	tokens  *tokenResult
 	outline *outlinePart
 	prior   priorResults
+	// published is the length of the version's last publish, or of the
+	// version's before it: the next one is made at about that size, not
+	// grown to it.
+	published int
 }
 
 // priorResults are the newest results of the versions before one.
 type priorResults struct {
-	diags   *encodedDiagnostics
 	tokens  *tokenResult
 	outline *outlinePart
 }
@@ -42,7 +43,7 @@ type priorResults struct {
 func (c *versionCache) next(ch exchange.Change, oldLen, newLen int) *versionCache {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := &versionCache{prior: priorResults{diags: cmp.Or(c.diags, c.prior.diags)}}
+	n := &versionCache{published: c.published}
 	// The tokens are carried whatever the edit: a delta is computed from
 	// them.
 	if t := cmp.Or(c.tokens, c.prior.tokens); t != nil {

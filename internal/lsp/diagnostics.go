@@ -1,17 +1,15 @@
 package lsp
 
 import (
-	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 
-	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
+	"github.com/leanreview/lreview-lsp/internal/jsontext"
 )
 
 // publish sends the snapshot's diagnostics, less the codes the user
@@ -30,129 +28,147 @@ func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64)
 	found = append(found, s.verdictDiagnostics(sn.ctx, sn.uri, an)...)
 	found = append(found, s.branchDiagnostics(sn.uri, an)...)
 	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
-	parts, err := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
-	if err != nil {
-		s.logf(protocol.MessageTypeError, "publishDiagnostics for %s version %d: %v", sn.uri, sn.version, err)
-		return
-	}
+	parts := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
 	s.post(sn.uri, &outgoing{f: f, sn: sn, gen: gen, parts: parts})
 	s.sourcesChanged(false) // its comments on the source files
 }
 
-// encodedDiagnostics is a version's diagnostics as published, converted
-// and encoded, found by their protocol form. The protocol sends the whole
-// list every time, but an edit on a large review changes a few of its
-// thousands of diagnostics, and typing in a comment moves those after it
-// in bytes, not in positions: a diagnostic whose protocol form the last
-// publish had is sent as encoded then, so that encoding follows the
-// change, not the size of the review.
-type encodedDiagnostics struct {
-	enc    exchange.Encoding
-	byForm map[diagKey][]diagEntry
-	// encoded counts the diagnostics this publish encoded rather than
-	// took over.
-	encoded int
-}
-
-type diagEntry struct {
-	pd   protocol.Diagnostic
-	json []byte
-}
-
-// diagKey finds the candidates for reuse; sameDiagnostic decides.
-type diagKey struct {
-	rng           protocol.Range
-	code, message string
-}
-
-func keyOf(pd *protocol.Diagnostic) diagKey {
-	code, _ := pd.Code.(string)
-	return diagKey{rng: pd.Range, code: code, message: pd.Message}
-}
-
 // publishParts returns the whole publishDiagnostics notification for ds,
-// the diagnostics of the cache's version, without HTML escaping (their
-// messages and fix texts quote code, full of < > and &), as parts to
-// write one after the other. The encodings are kept for the next publish.
-func (c *versionCache) publishParts(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) ([][]byte, error) {
+// the diagnostics of the cache's version, as one part, made at the size
+// of the version's last publish (see versionCache.published).
+func (c *versionCache) publishParts(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) [][]byte {
 	c.mu.Lock()
-	before := cmp.Or(c.diags, c.prior.diags)
+	size := c.published
 	c.mu.Unlock()
-	cur, parts, err := encodeDiagnostics(uri, version, conv, ds, before)
-	if err != nil {
-		return nil, err
-	}
+	msg := encodeDiagnostics(make([]byte, 0, size+size/8), uri, version, conv, ds)
 	c.mu.Lock()
-	c.diags, c.prior.diags = cur, nil
+	c.published = len(msg)
 	c.mu.Unlock()
-	return parts, nil
+	return [][]byte{msg}
 }
 
-// encodeDiagnostics converts and encodes ds, taking each encoding from
-// before when it holds one of the same protocol form.
-func encodeDiagnostics(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic, before *encodedDiagnostics) (*encodedDiagnostics, [][]byte, error) {
-	if before != nil && before.enc != conv.Enc {
-		before = nil
-	}
-	cur := &encodedDiagnostics{enc: conv.Enc, byForm: make(map[diagKey][]diagEntry, len(ds))}
-	conv = conv.withCursor() // ds are in the order of their offsets
-	// Two parts a diagnostic, for the commas.
-	parts := make([][]byte, 1, 2*len(ds)+2)
-	for i := range ds {
-		e := diagEntry{pd: conv.Diagnostic(uri, &ds[i])}
-		key := keyOf(&e.pd)
-		if before != nil {
-			for _, old := range before.byForm[key] {
-				if sameDiagnostic(&old.pd, &e.pd) {
-					e.json = old.json
-					break
-				}
-			}
-		}
-		if e.json == nil {
-			var err error
-			if e.json, err = fastjson.Append(nil, &e.pd, 0); err != nil {
-				return nil, nil, fmt.Errorf("diagnostic %q at %v: %w", e.pd.Message, e.pd.Range, err)
-			}
-			cur.encoded++
-		}
-		cur.byForm[key] = append(cur.byForm[key], e)
-		if i > 0 {
-			parts = append(parts, comma)
-		}
-		parts = append(parts, e.json)
-	}
-	head := append([]byte(publishPrefix), `{"uri":`...)
-	head, err := fastjson.Append(head, string(uri), 0)
-	if err != nil {
-		return nil, nil, err
-	}
+// encodeDiagnostics appends the whole publishDiagnostics notification of
+// ds to b: what the protocol form of Converter.Diagnostics encodes to,
+// byte for byte (TestEncodeDiagnosticsAsProtocol), written in one pass
+// without making that form. A review's thousands of diagnostics are sent
+// whole on every keystroke: building their protocol structs and
+// reflecting over them took five times as long as writing them, and
+// keeping them to reuse their encodings cost more memory than the text's
+// line table.
+func encodeDiagnostics(b []byte, uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) []byte {
+	w := diagWriter{conv: conv.withCursor(), uri: string(uri)} // ds are in the order of their offsets
+	b = jsontext.AppendQuote(append(b, publishPrefix+`{"uri":`...), w.uri)
 	if version != 0 {
-		head = append(head, `,"version":`...)
-		head = strconv.AppendUint(head, uint64(uint32(version)), 10)
+		b = strconv.AppendUint(append(b, `,"version":`...), uint64(uint32(version)), 10)
 	}
-	parts[0] = append(head, `,"diagnostics":[`...)
-	return cur, append(parts, []byte("]}}")), nil
+	b = append(b, `,"diagnostics":[`...)
+	for i := range ds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = w.diagnostic(b, &ds[i])
+	}
+	return append(b, "]}}"...)
 }
 
-var comma = []byte{','}
+// diagWriter writes diagnostics of one document as JSON, its fields in
+// the order and with the omissions of protocol.Diagnostic's encoding.
+type diagWriter struct {
+	conv Converter
+	uri  string
+}
 
-// sameDiagnostic reports whether a and b encode to the same JSON. It
-// knows every field this package sets, Data included.
-func sameDiagnostic(a, b *protocol.Diagnostic) bool {
-	if a.Range != b.Range || a.Severity != b.Severity || a.Code != b.Code || a.Source != b.Source ||
-		a.Message != b.Message || a.CodeDescription != nil || b.CodeDescription != nil ||
-		!slices.Equal(a.Tags, b.Tags) || !slices.Equal(a.RelatedInformation, b.RelatedInformation) {
-		return false
+func (w *diagWriter) diagnostic(b []byte, d *exchange.Diagnostic) []byte {
+	b = w.rng(append(b, `{"range":`...), d.Range)
+	if d.Severity != 0 {
+		b = strconv.AppendInt(append(b, `,"severity":`...), int64(d.Severity), 10)
 	}
-	switch da := a.Data.(type) {
-	case nil:
-		return b.Data == nil
-	case DiagnosticData:
-		db, ok := b.Data.(DiagnosticData)
-		return ok && da.Reason == db.Reason && slices.EqualFunc(da.Fixes, db.Fixes, func(x, y FixData) bool {
-			return x.Title == y.Title && x.IsPreferred == y.IsPreferred && x.FixAll == y.FixAll && slices.Equal(x.Edits, y.Edits)
-		})
+	b = jsontext.AppendQuote(append(b, `,"code":`...), d.Code)
+	b = jsontext.AppendQuote(append(b, `,"source":"lreview","message":`...), d.Message)
+	if d.Unnecessary {
+		b = append(b, `,"tags":[1]`...) // protocol.DiagnosticTagUnnecessary
 	}
-	return false
+	if len(d.Related) > 0 {
+		b = append(b, `,"relatedInformation":[`...)
+		for i, r := range d.Related {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = w.related(b, r)
+		}
+		b = append(b, ']')
+	}
+	if d.Reason != "" || len(d.Fixes) > 0 {
+		b = w.data(append(b, `,"data":{`...), d)
+	}
+	return append(b, '}')
+}
+
+// related writes one related information: a range of the review, or
+// lines of a source file (sourceRelated).
+func (w *diagWriter) related(b []byte, r exchange.Related) []byte {
+	b = append(b, `{"location":{"uri":`...)
+	if r.File != "" {
+		src := sourceRelated(r)
+		b = jsontext.AppendQuote(b, string(src.Location.URI))
+		b = appendRange(append(b, `,"range":`...), src.Location.Range)
+	} else {
+		b = w.rng(append(jsontext.AppendQuote(b, w.uri), `,"range":`...), r.Range)
+	}
+	return append(jsontext.AppendQuote(append(b, `},"message":`...), r.Message), '}')
+}
+
+// data writes the members of DiagnosticData after its opening brace.
+func (w *diagWriter) data(b []byte, d *exchange.Diagnostic) []byte {
+	if d.Reason != "" {
+		b = jsontext.AppendQuote(append(b, `"reason":`...), d.Reason)
+	}
+	if len(d.Fixes) > 0 {
+		if d.Reason != "" {
+			b = append(b, ',')
+		}
+		b = append(b, `"fixes":[`...)
+		for i := range d.Fixes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = w.fix(b, &d.Fixes[i])
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// fix writes one FixData.
+func (w *diagWriter) fix(b []byte, f *exchange.Fix) []byte {
+	b = jsontext.AppendQuote(append(b, `{"title":`...), f.Title)
+	if f.Preferred {
+		b = append(b, `,"isPreferred":true`...)
+	}
+	if f.Safe {
+		b = append(b, `,"fixAll":true`...)
+	}
+	b = append(b, `,"edits":[`...)
+	for i, e := range f.Edits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = w.rng(append(b, `{"range":`...), exchange.Range{Start: e.Start, End: e.End})
+		b = append(jsontext.AppendQuote(append(b, `,"newText":`...), e.NewText), '}')
+	}
+	return append(b, "]}"...)
+}
+
+func (w *diagWriter) rng(b []byte, r exchange.Range) []byte {
+	return appendRange(b, w.conv.Range(r))
+}
+
+func appendRange(b []byte, r protocol.Range) []byte {
+	b = appendPosition(append(b, `{"start":`...), r.Start)
+	return append(appendPosition(append(b, `,"end":`...), r.End), '}')
+}
+
+func appendPosition(b []byte, p protocol.Position) []byte {
+	b = strconv.AppendUint(append(b, `{"line":`...), uint64(p.Line), 10)
+	return append(strconv.AppendUint(append(b, `,"character":`...), uint64(p.Character), 10), '}')
 }

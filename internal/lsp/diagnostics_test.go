@@ -16,6 +16,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/leanreview/lreview-lsp/internal/anchor"
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/reviewgen"
 )
@@ -134,10 +135,13 @@ func TestPublishIsNotHTMLEscaped(t *testing.T) {
 	}
 }
 
-// TestEncodeReusesOnlyStablePositions publishes diagnostics of random
-// texts, then of random edits of them: each publish must be the bytes
-// encoded afresh, whatever encodings the publish before left.
-func TestEncodeReusesOnlyStablePositions(t *testing.T) {
+// TestEncodeDiagnosticsAsProtocol: the publish written in one pass is,
+// byte for byte, the protocol form of the same diagnostics encoded as the
+// transport encodes replies, on random texts (emoji, CRLF, lone CRs) in
+// each position encoding, with strings JSON escapes (quotes, controls,
+// U+2028, invalid UTF-8, < > &), and on every diagnostic of the 8 MB
+// review.
+func TestEncodeDiagnosticsAsProtocol(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{"a", "é", "😀", "\n", "\r\n", "\r", " ", "{}"}
 	randText := func(n int) []byte {
@@ -147,103 +151,64 @@ func TestEncodeReusesOnlyStablePositions(t *testing.T) {
 		}
 		return b
 	}
+	words := []string{"", "plain", `say "hi"\`, "tab\tbell\x07", "a < b && c > d", "line\u2028sep", "bad\xffutf8", "😀é"}
+	word := func() string { return words[r.IntN(len(words))] }
 	randDiags := func(n int) []exchange.Diagnostic {
+		off := func() int { return r.IntN(n + 1) }
 		var ds []exchange.Diagnostic
-		for k := range 30 {
-			a, b := r.IntN(n+1), r.IntN(n+1)
-			d := exchange.Diagnostic{Range: exchange.Range{Start: min(a, b), End: max(a, b)}, Code: "c", Message: fmt.Sprint(k % 3)}
-			if k%4 == 0 {
-				c := r.IntN(n + 1)
-				d.Related = []exchange.Related{{Range: exchange.Range{Start: c, End: c}, Message: "r"}}
-				d.Fixes = []exchange.Fix{{Title: "f", Edits: []exchange.Edit{{Start: c, End: c, NewText: "x"}}}}
+		for range 40 {
+			a, b := off(), off()
+			d := exchange.Diagnostic{Range: exchange.Range{Start: min(a, b), End: max(a, b)}, Severity: exchange.Severity(r.IntN(5)),
+				Code: word(), Message: word(), Unnecessary: r.IntN(3) == 0}
+			for range r.IntN(3) {
+				rel := exchange.Related{Range: exchange.Range{Start: off(), End: n}, Message: word()}
+				if r.IntN(2) == 0 {
+					rel.File, rel.FileStart, rel.FileEnd = "dir/"+word()+".go", 1+r.IntN(9), 10+r.IntN(9)
+				}
+				d.Related = append(d.Related, rel)
+			}
+			if r.IntN(3) == 0 {
+				d.Reason = word()
+			}
+			for range r.IntN(3) {
+				f := exchange.Fix{Title: word(), Preferred: r.IntN(2) == 0, Safe: r.IntN(2) == 0}
+				for range r.IntN(3) {
+					at := off()
+					f.Edits = append(f.Edits, exchange.Edit{Start: at, End: at, NewText: word()})
+				}
+				d.Fixes = append(d.Fixes, f)
 			}
 			ds = append(ds, d)
 		}
 		exchange.SortDiagnostics(ds)
 		return ds
 	}
+	check := func(name string, text []byte, enc exchange.Encoding, version int32, ds []exchange.Diagnostic) {
+		t.Helper()
+		uri := protocol.DocumentURI("file:///w/a%20b.review.json")
+		conv := Converter{M: exchange.NewMapper(text), Enc: enc}
+		got := encodeDiagnostics(nil, uri, version, conv, ds)
+		want, err := encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(version), Diagnostics: conv.Diagnostics(uri, ds)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := bytes.Join(want, nil); !bytes.Equal(got, w) || !json.Valid(got) {
+			t.Fatalf("%s: got\n%s\nwant\n%s", name, got, w)
+		}
+	}
 	for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
-		var before *encodedDiagnostics
-		text := randText(200)
-		ds := randDiags(len(text))
-		for round := range 200 {
-			if round > 0 {
-				at := r.IntN(len(text) + 1)
-				del := min(r.IntN(4), len(text)-at)
-				next := bytes.Join([][]byte{text[:at], randText(r.IntN(3)), text[at+del:]}, nil)
-				prevText := text
-				text = next
-				// The same findings at the same offsets, whose positions
-				// the edit may have moved, or moved with the text after
-				// the edit, as an analysis moves them; now and then new
-				// ones.
-				move := func(o int) int { return min(o, len(text)) }
-				if round%3 != 0 {
-					move = movedByEdit(at, del, len(text)-len(prevText))
-				}
-				for i := range ds {
-					ds[i] = ds[i].Moved(func(rg exchange.Range) exchange.Range {
-						return exchange.Range{Start: move(rg.Start), End: move(rg.End)}
-					})
-				}
-				if round%5 == 0 {
-					ds = randDiags(len(text))
-				}
-			}
-			conv := Converter{M: exchange.NewMapper(text), Enc: enc}
-			cur, parts, err := encodeDiagnostics("file:///r", int32(round+1), conv, ds, before)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before = cur
-			_, freshParts, _ := encodeDiagnostics("file:///r", int32(round+1), conv, ds, nil)
-			got, want := bytes.Join(parts, nil), bytes.Join(freshParts, nil)
-			if !bytes.Equal(got, want) || !json.Valid(got) {
-				t.Fatalf("%v round %d: got\n%s\nwant\n%s", enc, round, got, want)
-			}
+		for round := range 100 {
+			text := randText(r.IntN(200))
+			check(fmt.Sprintf("%v round %d", enc, round), text, enc, int32(round), randDiags(len(text)))
 		}
 	}
-}
-
-// movedByEdit moves an offset as an analysis moves a finding when del
-// bytes at at were replaced, the text growing by delta: those after the
-// edit move with the text, those in it go to its start.
-func movedByEdit(at, del, delta int) func(int) int {
-	return func(o int) int {
-		switch {
-		case o >= at+del:
-			return o + delta
-		case o > at:
-			return at
-		}
-		return o
+	if testing.Short() {
+		return
 	}
-}
-
-// TestPublishEncodesOnlyWhatMoved types in the first comment of a
-// review with findings on most comments: the findings after it move in
-// bytes, not in positions, and are sent as encoded before.
-func TestPublishEncodesOnlyWhatMoved(t *testing.T) {
-	src := string(reviewgen.Generate(reviewgen.Config{Files: 4, DiffLines: 400, Comments: 80, DriftedFraction: 0.5, Seed: 7}))
-	bodyAt := strings.Index(src, `"body": "`) + len(`"body": "`)
-	c := newTestClient(t, Options{})
-	c.initialize()
-	uri := protocol.DocumentURI("file:///w/moved.review.json")
-	c.open(uri, src)
-	all := len(c.waitDiagnostics(uri, 1))
-	m := exchange.NewMapper([]byte(src))
-	at := m.Position(bodyAt, exchange.UTF16)
-	rng := protocol.Range{Start: protocol.Position{Line: uint32(at.Line), Character: uint32(at.Character)}}
-	rng.End = rng.Start
-	c.change(uri, 2, &rng, "x")
-	c.waitDiagnostics(uri, 2)
-	c.srv.mu.Lock()
-	cache := c.srv.files[uri].latest.cache
-	c.srv.mu.Unlock()
-	cache.mu.Lock()
-	encoded := cache.diags.encoded
-	cache.mu.Unlock()
-	if all < 20 || encoded > 3 {
-		t.Fatalf("a keystroke in the first comment encoded %d of %d diagnostics; want at most those on its line", encoded, all)
+	src := generatedReview()
+	an := anchor.CheckDocument(exchange.Parse(src), nil)
+	if len(an.Diagnostics) < 500 {
+		t.Fatalf("the 8 MB review has %d diagnostics, want hundreds", len(an.Diagnostics))
 	}
+	check("the 8 MB review", src, exchange.UTF16, 7, an.Diagnostics)
 }

@@ -107,9 +107,10 @@ func (s *Server) takeOutgoing() [][]byte {
 
 const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":`
 
-// encodePublish encodes a whole publishDiagnostics notification, without
-// HTML escaping (messages quote code, full of < > and &), with the
-// encoder the review diagnostics use (encodeDiagnostics).
+// encodePublish encodes a whole publishDiagnostics notification of
+// diagnostics in their protocol form (a source file's, a close's), without
+// HTML escaping (messages quote code, full of < > and &), as
+// encodeDiagnostics writes a review's.
 func encodePublish(params *protocol.PublishDiagnosticsParams) ([][]byte, error) {
 	msg, err := fastjson.Append([]byte(publishPrefix), params, 0)
 	if err != nil {
