@@ -9,9 +9,8 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 )
 
-// versionCache holds what publishes and requests reuse of one version of
-// a document: its semantic tokens, its outline's part for the patch, and
-// the size of its last publish. Each is made from the version's analysis
+// versionCache holds what requests reuse of one version of a document:
+// its semantic tokens, its outline's part for the patch. Each is made from the version's analysis
 // and never changes once made; the cache only swaps which one it holds.
 // Its lock is held only to read or swap them, never while one is made:
 // the next version's cache reads them (next) under Server.mu.
@@ -25,10 +24,6 @@ type versionCache struct {
 	tokens  *tokenResult
 	outline *outlinePart
 	prior   priorResults
-	// published is the length of the version's last publish, or of the
-	// version's before it: the next one is made at about that size, not
-	// grown to it.
-	published int
 }
 
 // priorResults are the newest results of the versions before one.
@@ -43,7 +38,7 @@ type priorResults struct {
 func (c *versionCache) next(ch exchange.Change, oldLen, newLen int) *versionCache {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := &versionCache{published: c.published}
+	n := &versionCache{}
 	// The tokens are carried whatever the edit: a delta is computed from
 	// them.
 	if t := cmp.Or(c.tokens, c.prior.tokens); t != nil {

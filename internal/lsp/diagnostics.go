@@ -28,47 +28,44 @@ func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64)
 	found = append(found, s.verdictDiagnostics(sn.ctx, sn.uri, an)...)
 	found = append(found, s.branchDiagnostics(sn.uri, an)...)
 	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
-	parts := sn.cache.publishParts(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
+	parts := encodeDiagnostics(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
 	s.post(sn.uri, &outgoing{f: f, sn: sn, gen: gen, parts: parts})
 	s.sourcesChanged(false) // its comments on the source files
 }
 
-// publishParts returns the whole publishDiagnostics notification for ds,
-// the diagnostics of the cache's version, as one part, made at the size
-// of the version's last publish (see versionCache.published).
-func (c *versionCache) publishParts(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) [][]byte {
-	c.mu.Lock()
-	size := c.published
-	c.mu.Unlock()
-	msg := encodeDiagnostics(make([]byte, 0, size+size/8), uri, version, conv, ds)
-	c.mu.Lock()
-	c.published = len(msg)
-	c.mu.Unlock()
-	return [][]byte{msg}
-}
+// partSize is the size a publish's part is cut at: under the size of the
+// heap's largest small objects (32 KB). The publish of a large review is
+// a megabyte, made on every keystroke; as one buffer it would be a large
+// object, for which the heap must find contiguous pages each time.
+const partSize = 28 << 10
 
-// encodeDiagnostics appends the whole publishDiagnostics notification of
-// ds to b: what the protocol form of Converter.Diagnostics encodes to,
-// byte for byte (TestEncodeDiagnosticsAsProtocol), written in one pass
-// without making that form. A review's thousands of diagnostics are sent
-// whole on every keystroke: building their protocol structs and
-// reflecting over them took five times as long as writing them, and
-// keeping them to reuse their encodings cost more memory than the text's
-// line table.
-func encodeDiagnostics(b []byte, uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) []byte {
+// encodeDiagnostics writes the whole publishDiagnostics notification of
+// ds, in parts of about partSize bytes: what the protocol form of
+// Converter.Diagnostics encodes to, byte for byte
+// (TestEncodeDiagnosticsAsProtocol), written in one pass without making
+// that form. A review's thousands of diagnostics are sent whole on every
+// keystroke: building their protocol structs and reflecting over them
+// took five times as long as writing them, and keeping them to reuse
+// their encodings cost more memory than the text's line table.
+func encodeDiagnostics(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) [][]byte {
 	w := diagWriter{conv: conv.withCursor(), uri: string(uri)} // ds are in the order of their offsets
+	b := make([]byte, 0, partSize+4<<10)
 	b = jsontext.AppendQuote(append(b, publishPrefix+`{"uri":`...), w.uri)
 	if version != 0 {
 		b = strconv.AppendUint(append(b, `,"version":`...), uint64(uint32(version)), 10)
 	}
 	b = append(b, `,"diagnostics":[`...)
+	var parts [][]byte
 	for i := range ds {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = w.diagnostic(b, &ds[i])
+		if len(b) >= partSize {
+			parts, b = append(parts, b), make([]byte, 0, partSize+4<<10)
+		}
 	}
-	return append(b, "]}}"...)
+	return append(parts, append(b, "]}}"...))
 }
 
 // diagWriter writes diagnostics of one document as JSON, its fields in

@@ -187,7 +187,7 @@ func TestEncodeDiagnosticsAsProtocol(t *testing.T) {
 		t.Helper()
 		uri := protocol.DocumentURI("file:///w/a%20b.review.json")
 		conv := Converter{M: exchange.NewMapper(text), Enc: enc}
-		got := encodeDiagnostics(nil, uri, version, conv, ds)
+		got := bytes.Join(encodeDiagnostics(uri, version, conv, ds), nil)
 		want, err := encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(version), Diagnostics: conv.Diagnostics(uri, ds)})
 		if err != nil {
 			t.Fatal(err)
