@@ -39,12 +39,10 @@ func (c *versionCache) next(ch exchange.Change, oldLen, newLen int) *versionCach
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := &versionCache{}
-	// The tokens are carried whatever the edit: a delta is computed from
-	// them.
 	if t := cmp.Or(c.tokens, c.prior.tokens); t != nil {
-		moved := *t
-		moved.patch = t.patch.through(ch, oldLen, newLen)
-		n.prior.tokens = &moved
+		if k := t.patch.through(ch, oldLen, newLen); !k.stale {
+			n.prior.tokens = &tokenResult{id: t.id, patch: k}
+		}
 	}
 	if o := cmp.Or(c.outline, c.prior.outline); o != nil {
 		if k := o.patch.through(ch, oldLen, newLen); !k.stale {

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -14,29 +12,20 @@ import (
 )
 
 // deltaReply is a semanticTokens/full/delta result: edits, or the whole
-// data when the server does not know the previous result.
+// data.
 type deltaReply struct {
 	ResultID string                        `json:"resultId"`
 	Edits    []protocol.SemanticTokensEdit `json:"edits"`
 	Data     []uint32                      `json:"data"`
 }
 
-// applyTokenEdits applies edits as a client does, last first.
-func applyTokenEdits(data []uint32, edits []protocol.SemanticTokensEdit) []uint32 {
-	edits = slices.Clone(edits)
-	slices.SortFunc(edits, func(a, b protocol.SemanticTokensEdit) int { return int(b.Start) - int(a.Start) })
-	for _, e := range edits {
-		data = slices.Concat(data[:e.Start], e.Data, data[e.Start+e.DeleteCount:])
-	}
-	return data
-}
-
 // TestSemanticTokensDelta keeps a client's tokens up to date through
 // delta requests across edits in a comment, in the patch and before it
 // (one of the same length that moves the patch down a line),
 // and checks each time that they equal a fresh server's full tokens of the
-// same text; an edit that leaves the patch alone, and where it begins,
-// keeps the result id.
+// same text: an edit that leaves the patch alone, and where it begins,
+// keeps the result id and is answered with no edit; any other with the
+// whole data under a new id.
 func TestSemanticTokensDelta(t *testing.T) {
 	src := string(reviewgen.Generate(reviewgen.Config{Files: 3, DiffLines: 300, Comments: 10, Seed: 3}))
 	added := strings.Index(src, `"+`) + 2
@@ -80,13 +69,15 @@ func TestSemanticTokensDelta(t *testing.T) {
 
 			var d deltaReply
 			c.mustCall("textDocument/semanticTokens/full/delta", map[string]any{"textDocument": map[string]any{"uri": uri}, "previousResultId": held.ResultID}, &d)
+			switch {
+			case e.sameData && (d.Edits == nil || len(d.Edits) != 0 || d.ResultID != held.ResultID):
+				t.Fatalf("got result %q with edits %v, want %q and no edit: the patch was not edited", d.ResultID, d.Edits, held.ResultID)
+			case !e.sameData && (d.Edits != nil || d.ResultID == held.ResultID):
+				t.Fatalf("got result %q with %d edits, want the whole data under a new id", d.ResultID, len(d.Edits))
+			}
 			if d.Edits == nil {
-				t.Fatalf("got no edits for the result the client holds (%q)", held.ResultID)
+				held = protocol.SemanticTokens{ResultID: d.ResultID, Data: d.Data}
 			}
-			if e.sameData && (d.ResultID != held.ResultID || len(d.Edits) != 0) {
-				t.Errorf("got result %q with %d edits, want %q unchanged: the patch was not edited", d.ResultID, len(d.Edits), held.ResultID)
-			}
-			held = protocol.SemanticTokens{ResultID: d.ResultID, Data: applyTokenEdits(held.Data, d.Edits)}
 
 			fresh := newTestClient(t, Options{})
 			fresh.initialize()
@@ -104,42 +95,5 @@ func TestSemanticTokensDelta(t *testing.T) {
 	c.mustCall("textDocument/semanticTokens/full/delta", map[string]any{"textDocument": map[string]any{"uri": uri}, "previousResultId": "nope"}, &d)
 	if d.Edits != nil || !slices.Equal(d.Data, held.Data) || d.ResultID != held.ResultID {
 		t.Errorf("unknown previous id: got id %q, %d edits, %d numbers; want the full %d numbers of %q", d.ResultID, len(d.Edits), len(d.Data), len(held.Data), held.ResultID)
-	}
-}
-
-func TestTokenEdits(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		old, cur []uint32
-	}{
-		{"same", []uint32{1, 2, 3}, []uint32{1, 2, 3}},
-		{"insert middle", []uint32{1, 2, 3}, []uint32{1, 2, 9, 3}},
-		{"delete end", []uint32{1, 2, 3}, []uint32{1}},
-		{"replace all", []uint32{1, 2}, []uint32{3, 4, 5}},
-		{"from empty", nil, []uint32{7}},
-		{"repeated", []uint32{1, 1, 1}, []uint32{1, 1}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := applyTokenEdits(slices.Clone(tc.old), tokenEdits(tc.old, tc.cur)); !slices.Equal(got, tc.cur) {
-				t.Errorf("got %v, want %v", got, tc.cur)
-			}
-		})
-	}
-}
-
-// TestTokenReplyKeepsNoRoom: the encoded full result, which the cache
-// keeps, holds no more room than an eighth of its bytes, however small
-// the numbers (the reply of a large review is megabytes).
-func TestTokenReplyKeepsNoRoom(t *testing.T) {
-	data := make([]uint32, 50_000)
-	for i := range data {
-		data[i] = uint32(i % 7)
-	}
-	reply := encodeTokenReply("3", data)
-	if !json.Valid(reply) || !bytes.HasPrefix(reply, []byte(`{"resultId":"3","data":[0,1,2,`)) {
-		t.Fatalf("reply %.60s… is not the encoding of the data", reply)
-	}
-	if room := cap(reply) - len(reply); room > len(reply)/8 {
-		t.Errorf("reply of %d bytes keeps %d bytes of room, want at most %d", len(reply), room, len(reply)/8)
 	}
 }
