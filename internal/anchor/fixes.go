@@ -260,13 +260,9 @@ func searchNote(r *Resolution) string {
 	return ""
 }
 
+// hasPreferred reports whether one of the candidates is preferred.
 func hasPreferred(cs []Candidate) bool {
-	for _, k := range cs {
-		if k.Preferred {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(cs, func(k Candidate) bool { return k.Preferred })
 }
 
 func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
