@@ -179,7 +179,7 @@ func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyId
 	}
 	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text, id: id}
 	if fi, err := bf.root.Stat(name); err == nil {
-		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+		f.stamp = stampOf(fi)
 	}
 	bf.files = append(bf.files, f)
 	return bf.dir + string(os.PathSeparator) + name, nil
@@ -213,7 +213,7 @@ func (s *Server) savedBodies() []savedBody {
 		if err != nil {
 			continue
 		}
-		now := fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+		now := stampOf(fi)
 		if now == f.stamp || now != f.seen {
 			f.seen = now
 			continue
@@ -295,6 +295,16 @@ func (s *Server) warn(format string, args ...any) {
 	s.logf(protocol.MessageTypeWarning, "%s", msg)
 	if s.conn != nil {
 		_ = s.conn.Notify(context.Background(), "window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+	}
+}
+
+// removeDir removes the body files' directory, once the session ends.
+func (bf *bodyFiles) removeDir() {
+	bf.mu.Lock()
+	defer bf.mu.Unlock()
+	if bf.root != nil {
+		_ = bf.root.Close()
+		_ = os.RemoveAll(bf.dir)
 	}
 }
 
