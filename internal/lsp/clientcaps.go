@@ -83,6 +83,13 @@ func (s *Server) clientCaps() clientCaps {
 	return s.client
 }
 
+// encoding is the position encoding initialize settled.
+func (s *Server) encoding() exchange.Encoding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc
+}
+
 // symbolKind is k, or, for a client that does not take k (past the
 // initial kinds and not in its valueSet), String: the kind a comment's
 // text has among those every client takes.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -118,12 +119,7 @@ func (s *Server) scopeRoots() []string {
 		return folders
 	}
 	var roots []string
-	s.mu.Lock()
-	var names []string
-	for u := range s.files {
-		names = append(names, fileOf(string(u)))
-	}
-	s.mu.Unlock()
+	names := slices.Collect(maps.Keys(s.openReviewPaths()))
 	for u := range s.buffers() {
 		names = append(names, fileOf(string(u)))
 	}
@@ -218,12 +214,8 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 	if st.disk[name] == nil {
 		return
 	}
-	next := make(map[string]*reviewfile.Version, len(st.disk)-1)
-	for n, r := range st.disk {
-		if n != name {
-			next[n] = r
-		}
-	}
+	next := maps.Clone(st.disk)
+	delete(next, name)
 	st.disk = next
 }
 

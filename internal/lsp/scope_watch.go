@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,10 +59,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 	open := s.openReviewPaths()
 	st := s.src
 	st.mu.Lock()
-	next := make(map[string]*reviewfile.Version, len(st.disk))
-	for n, r := range st.disk {
-		next[n] = r
-	}
+	next := maps.Clone(st.disk)
 	st.mu.Unlock()
 	for _, root := range s.scopeRoots() {
 		var todo []string

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sort"
 
@@ -34,9 +35,7 @@ type placedComment struct {
 // names.
 func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.DocumentURI]bool) map[protocol.DocumentURI][]placedComment {
 	settings := s.currentSettings()
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	enc := s.encoding()
 	names := s.clientNames(targets)
 	out := map[protocol.DocumentURI][]placedComment{}
 	for i := range reviews {
@@ -243,9 +242,7 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 	placed := s.placeComments(reviews, targets)
 	settings := s.currentSettings()
 	caps := s.clientCaps()
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	enc := s.encoding()
 	severity := commentSeverity(settings.Comments.Severity)
 	silenced := slices.Contains(settings.Diagnostics.Disabled, features.CodeReviewComment)
 
@@ -273,12 +270,7 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 			visit[u] = true
 		}
 	}
-	uris := make([]protocol.DocumentURI, 0, len(visit))
-	for u := range visit {
-		uris = append(uris, u)
-	}
-	slices.Sort(uris)
-	for _, u := range uris {
+	for _, u := range slices.Sorted(maps.Keys(visit)) {
 		params := protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
 		if b := bufs[u]; b != nil && b.version > 0 {
 			params.Version = uint32(b.version)

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -53,22 +55,11 @@ func threadsOf(ctx context.Context, v *requestView, args []any) (any, error) {
 		targets = map[protocol.DocumentURI]bool{only.URI: true}
 	}
 	placed := v.placeComments(v.reviewsInScope(ctx), targets)
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
+	enc := v.encoding()
 	out := []SourceThread{}
-	uris := make([]protocol.DocumentURI, 0, len(placed))
-	for u := range placed {
-		uris = append(uris, u)
-	}
+	uris := slices.Collect(maps.Keys(placed))
 	slices.SortFunc(uris, func(a, b protocol.DocumentURI) int {
-		if fa, fb := fileOf(string(a)), fileOf(string(b)); fa != fb {
-			if fa < fb {
-				return -1
-			}
-			return 1
-		}
-		return 0
+		return strings.Compare(fileOf(string(a)), fileOf(string(b)))
 	})
 	for _, u := range uris {
 		for i := range placed[u] {
@@ -117,9 +108,7 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))
 	}
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
+	enc := v.encoding()
 	var res protocol.ApplyWorkspaceEditResponse
 	label := "Reply to " + name
 	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: label, Edit: *v.reviewEdit(r, []exchange.Edit{e}, enc)}, &res); err != nil {

@@ -42,7 +42,7 @@ type worktreeState struct {
 	watched map[protocol.DocumentURI]string
 	warm    map[protocol.DocumentURI]bool
 	// polled are, by review, the patch's files the server looks at
-	// itself when the client does not watch them (poll.go, watch.go).
+	// itself when the client does not watch them (watch.go).
 	polled map[protocol.DocumentURI][]string
 	// scope is the settings sourceRoot and reviews as checked against
 	// the folders, and scopeSaid the refusals last shown
@@ -354,9 +354,7 @@ func applySuggestion(ctx context.Context, v *requestView, args []any) (any, erro
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s's suggestion cannot be applied: %v", name, err))
 	}
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
+	enc := v.encoding()
 	conv := Converter{M: sg.File.Mapper(), Enc: enc}
 	target := uriOfFile(v.clientNames(nil), sg.File.Abs)
 	params := &protocol.ApplyWorkspaceEditParams{
