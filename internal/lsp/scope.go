@@ -168,7 +168,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 		delete(next, name)
 	}
 	st.mu.Lock()
-	changed := !sameReviews(st.disk, next)
+	changed := !maps.Equal(st.disk, next)
 	st.disk = next
 	st.mu.Unlock()
 	sc.walked, sc.took = time.Now(), time.Since(began)
@@ -176,19 +176,6 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 	sc.mu.Unlock()
 	s.watchScope(globs, next)
 	return changed
-}
-
-// sameReviews reports whether a and b hold the same reads.
-func sameReviews(a, b map[string]*reviewfile.Version) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for n, r := range a {
-		if b[n] != r {
-			return false
-		}
-	}
-	return true
 }
 
 // openReviewPaths are the paths of the reviews open in the editor.

@@ -85,7 +85,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 		return
 	}
 	st.mu.Lock()
-	changed := !sameReviews(st.disk, next)
+	changed := !maps.Equal(st.disk, next)
 	st.disk = next
 	st.mu.Unlock()
 	sc.mu.Unlock()
