@@ -31,6 +31,11 @@ type clientCaps struct {
 	// items flagged preselect; asIs: completion items inserted as is
 	// (insertTextMode).
 	preferred, preselect, asIs bool
+	// snippets: completions in snippet syntax; without, plain text,
+	// which every client inserts correctly. showDocument: the client
+	// answers window/showDocument, which the lenses' command
+	// (CommandShow) uses to move its cursor.
+	snippets, showDocument bool
 	// symbolKinds, completionKinds: the kinds the client takes past the
 	// protocol's initial ones (File to Array, Text to Reference).
 	symbolKinds     []protocol.SymbolKind
@@ -73,6 +78,8 @@ func (p *initializeParams) clientCaps() clientCaps {
 		asIs:            slices.Contains(td.Completion.CompletionItem.InsertTextModeSupport.ValueSet, protocol.InsertTextModeAsIs),
 		symbolKinds:     td.DocumentSymbol.SymbolKind.ValueSet,
 		completionKinds: td.Completion.CompletionItemKind.ValueSet,
+		snippets:        td.Completion.CompletionItem.SnippetSupport,
+		showDocument:    p.showsDocuments(),
 	}
 }
 

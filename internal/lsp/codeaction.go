@@ -90,7 +90,7 @@ func codeActionLiterals(ctx context.Context, v *requestView, p *protocol.CodeAct
 		context:  p.Context,
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: v.opts.Now()},
-		canShow:  v.canShowDocument(),
+		canShow:  v.clientCaps().showDocument,
 	}
 	out := codeActions(an, req, v.treeFor(req.uri))
 	out = append(out, v.contractActions(ctx, p.TextDocument.URI, an, req)...)

@@ -40,7 +40,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	}
 	axis, axisDiags, hasAxis := v.verdictLens(ctx, p.TextDocument.URI, an)
 	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
-	canShow := v.canShowDocument()
+	canShow := v.clientCaps().showDocument
 	out := []protocol.CodeLens{}
 	lenses := features.Lenses(an, shown)
 	if hasAxis {
@@ -95,7 +95,7 @@ func executeCommand(ctx context.Context, v *requestView, p *protocol.ExecuteComm
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShow+" takes one argument, a Location ({uri, range})")
 	}
-	if !v.canShowDocument() {
+	if !v.clientCaps().showDocument {
 		return nil, jsonrpc2.NewError(codeRequestFailed, CommandShow+" needs a client that supports window/showDocument")
 	}
 	var res protocol.ShowDocumentResult

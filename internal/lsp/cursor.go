@@ -89,10 +89,3 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	loc := protocol.Location{URI: docURI, Range: protocol.Range{Start: at, End: at}}
 	return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
 }
-
-// canShowDocument reports whether the client answers window/showDocument.
-func (s *Server) canShowDocument() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.showDocument
-}

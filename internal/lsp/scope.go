@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -305,11 +306,8 @@ func findReviews(ctx context.Context, root *os.Root, globs []reviewGlob, max int
 			bound = fmt.Sprintf("after %d glob matches", lim.work)
 		}
 	}
-	if bound == "" {
-		bound = deep
-	}
 	sort.Strings(found)
-	return found, bound
+	return found, cmp.Or(bound, deep)
 }
 
 // readDirBounded reads the directory rel under root, at most most

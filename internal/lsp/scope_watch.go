@@ -191,11 +191,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		})
 		r.Close()
 	}
-	for n := range p.seen {
-		if !live[n] {
-			delete(p.seen, n)
-		}
-	}
+	maps.DeleteFunc(p.seen, func(n string, _ fileStamp) bool { return !live[n] })
 	if len(reread) > 0 {
 		_ = s.modifyFiles(modification{action: fileOnDisk, paths: s.withNewReviews(reread)})
 	}

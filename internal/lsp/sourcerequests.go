@@ -86,7 +86,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 	placed := v.placeComments(reviews, map[protocol.DocumentURI]bool{p.TextDocument.URI: true})[p.TextDocument.URI]
 	settings := v.currentSettings()
 	caps := v.clientCaps()
-	enc, canShow := v.encoding(), v.canShowDocument()
+	enc := v.encoding()
 	opts := features.ActionOptions{Author: settings.Author, Now: v.opts.Now()}
 	out := []protocol.CodeAction{}
 	for i := range placed {
@@ -116,7 +116,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 				continue
 			}
 			a := protocol.CodeAction{Title: sa.Title, Edit: v.reviewEdit(r, sa.Edits, enc)}
-			if sa.Cursor > 0 && canShow && caps.actionLiterals {
+			if sa.Cursor > 0 && caps.showDocument && caps.actionLiterals {
 				// The new reply's body, shown as every client shows a new
 				// body (lreview.showBody): Neovim's plugin opens it as
 				// Markdown, Helix gets a Markdown file.
@@ -131,7 +131,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			target := uriOfFile(v.clientNames(nil), sg.File.Abs)
 			add(protocol.CodeAction{Title: title(sg.Title), Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
 		}
-		if canShow {
+		if caps.showDocument {
 			conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
 			loc := protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)}
 			show := title(features.ShowTitle(pc.in.Name))

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -99,11 +100,7 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	if ci < 0 {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no comment %s", r.name, name))
 	}
-	settings := v.currentSettings()
-	author := settings.Author
-	if author == "" {
-		author = features.DefaultAuthor
-	}
+	author := cmp.Or(v.currentSettings().Author, features.DefaultAuthor)
 	e, ok := exchange.ReplyEdit(doc.Text, doc.Review.Comments[ci], author, text, features.Stamp(v.opts.Now()))
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))

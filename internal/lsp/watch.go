@@ -186,11 +186,7 @@ func (s *Server) pollRound(p *patchPoll) []string {
 		for _, f := range p.files {
 			live[pollKey{f.tree.Root(), f.name}] = true
 		}
-		for k := range p.seen {
-			if !live[k] {
-				delete(p.seen, k)
-			}
-		}
+		maps.DeleteFunc(p.seen, func(k pollKey, _ fileStamp) bool { return !live[k] })
 	}
 	size := (len(p.files) + pollSlices - 1) / pollSlices
 	all := p.files[min(len(p.files), part*size):min(len(p.files), (part+1)*size)]
