@@ -13,7 +13,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -214,37 +213,30 @@ func (s *Server) writeBack(b savedBody) {
 	if err != nil {
 		return
 	}
-	if why := s.bodyMoved(an.Doc, b.f); why != "" {
-		s.warn("the body file of %s was not written back into %s: %s; nothing written (open the body again)", b.f.body.Place.Comment, b.f.review, why)
+	s.bodies.mu.Lock()
+	was := b.f.body
+	s.bodies.mu.Unlock()
+	comment := was.Place.Comment
+	if why := features.BodyMoved(an.Doc, was); why != "" {
+		s.warn("the body file of %s was not written back into %s: %s; nothing written (open the body again)", comment, b.f.review, why)
 		return
 	}
-	edits, err := features.SetBodyEdit(an.Doc, b.f.body.Place, b.text)
+	edits, err := features.SetBodyEdit(an.Doc, was.Place, b.text)
 	if err != nil {
-		s.warn("the body of %s was not written back into %s: %v", b.f.body.Place.Comment, b.f.review, err)
+		s.warn("the body of %s was not written back into %s: %v", comment, b.f.review, err)
 		return
 	}
 	if len(edits) > 0 {
 		conv := Converter{M: an.Doc.Mapper(), Enc: sn.enc}
-		params := &protocol.ApplyWorkspaceEditParams{Label: "lreview: " + b.f.body.Place.Comment + "'s body",
-			Edit: protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}}
-		var res protocol.ApplyWorkspaceEditResponse
-		if _, err := s.conn.Call(s.bg, "workspace/applyEdit", params, &res); err != nil || !res.Applied {
-			s.logf(protocol.MessageTypeWarning, "the client did not apply the body of %s to %s: %v %s", b.f.body.Place.Comment, b.f.review, err, res.FailureReason)
+		edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}
+		if err := s.askApply(s.bg, "lreview: "+comment+"'s body", edit, jsonrpc2.InternalError, fmt.Sprintf("the body of %s to %s", comment, b.f.review)); err != nil {
+			s.logf(protocol.MessageTypeWarning, "writing the body of %s back into %s: %v", comment, b.f.review, err)
 			return
 		}
 	}
 	s.bodies.mu.Lock()
 	b.f.body.Text = b.text
 	s.bodies.mu.Unlock()
-}
-
-// bodyMoved says why the body f was opened for is no longer in doc as it
-// was (features.BodyMoved); "" when it is.
-func (s *Server) bodyMoved(doc *exchange.Document, f *bodyFile) string {
-	s.bodies.mu.Lock()
-	was := f.body
-	s.bodies.mu.Unlock()
-	return features.BodyMoved(doc, was)
 }
 
 // warn tells the person, and the log, that something they asked for was

@@ -11,6 +11,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // The comments of the reviews in scope, published as diagnostics on the
@@ -53,10 +54,8 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 		for _, p := range paths {
 			opts.Only = p
 			for _, in := range features.CommentsInSource(r.an, r.tree, opts) {
-				f := in.File
-				u := uriOfFile(names, f.Abs)
-				conv := Converter{M: f.Mapper(), Enc: enc}
-				rng := conv.Range(exchange.Range{Start: f.LineStart(in.Start), End: f.LineEnd(in.End)})
+				u := uriOfFile(names, in.File.Abs)
+				rng := sourceLocation(worktree.Location{File: in.File, Start: in.Start, End: in.End}, enc).Range
 				out[u] = append(out[u], placedComment{review: r, in: in, uri: u, rng: rng})
 			}
 		}

@@ -105,14 +105,5 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))
 	}
-	enc := v.encoding()
-	var res protocol.ApplyWorkspaceEditResponse
-	label := "Reply to " + name
-	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: label, Edit: *v.reviewEdit(r, []exchange.Edit{e}, enc)}, &res); err != nil {
-		return nil, err
-	}
-	if !res.Applied {
-		return nil, jsonrpc2.NewError(codeRequestFailed, "the client did not apply the reply: "+res.FailureReason)
-	}
-	return nil, nil
+	return nil, v.askApply(ctx, "Reply to "+name, *v.reviewEdit(r, []exchange.Edit{e}, v.encoding()), codeRequestFailed, "the reply")
 }
