@@ -169,6 +169,9 @@ func NewServer(opts Options) *Server {
 		exit:          make(chan int, 1),
 		wt:            newWorktreeState(),
 		src:           newSourceState(),
+		versions:      versionGate{docs: map[protocol.DocumentURI]*docVersions{}},
+		branches:      branchState{running: map[string]bool{}},
+		shapes:        shapeState{graphs: map[string]*graphEntry{}, shapes: map[protocol.DocumentURI]*shapeEntry{}},
 	}
 }
 

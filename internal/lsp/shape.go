@@ -78,9 +78,6 @@ func (s *Server) shapeOf(uri protocol.DocumentURI, an *anchor.Analysis) (*cohort
 	}
 	st := &s.shapes
 	st.mu.Lock()
-	if st.graphs == nil {
-		st.graphs, st.shapes = map[string]*graphEntry{}, map[protocol.DocumentURI]*shapeEntry{}
-	}
 	e := st.graphs[t.Root()]
 	if e == nil {
 		e = &graphEntry{}

@@ -250,13 +250,9 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 		visit[u] = true
 	}
 	if all {
-		for u := range s.src.known() {
-			visit[u] = true
-		}
+		maps.Copy(visit, s.src.known())
 	} else {
-		for u := range dirty {
-			visit[u] = true
-		}
+		maps.Copy(visit, dirty)
 	}
 	// A file published on under another name (its path's, before the
 	// client opened it by its own) is cleared under that one.
