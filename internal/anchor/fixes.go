@@ -489,10 +489,5 @@ func lineRange(start, end int) string {
 // into a real U+FFFD (Patch.LineHoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
 func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
-	for _, l := range lines {
-		if rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(lines, func(l DiffLine) bool { return rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) })
 }
