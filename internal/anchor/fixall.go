@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -172,10 +173,10 @@ func leftReason(r *Resolution, d *exchange.Diagnostic) string {
 	if why := declineReason(r); why != "" {
 		return why
 	}
-	if hasSafe(d.Fixes) {
+	if slices.ContainsFunc(d.Fixes, func(f exchange.Fix) bool { return f.Safe }) {
 		return fmt.Sprintf("left %s: its fix was still pending after %d rounds of fixes", name, maxFixRounds)
 	}
-	if !isActive(c) && hasPreferredFix(d.Fixes) {
+	if !isActive(c) && slices.ContainsFunc(d.Fixes, func(f exchange.Fix) bool { return f.Preferred }) {
 		return fmt.Sprintf("left %s at %s: it is %s, and fix changes only active comments", name, at, c.StateNorm())
 	}
 	if d.Code == exchange.CodeSnippetMismatch {
@@ -204,24 +205,6 @@ func orphanedWords(r *Resolution) string {
 		return LineSpan(r.Side, c.StartLine, c.EndLine) + " crosses hunks"
 	}
 	return LineSpan(r.Side, c.StartLine, c.EndLine) + " is not in the patch"
-}
-
-func hasPreferredFix(fs []exchange.Fix) bool {
-	for _, f := range fs {
-		if f.Preferred {
-			return true
-		}
-	}
-	return false
-}
-
-func hasSafe(fs []exchange.Fix) bool {
-	for _, f := range fs {
-		if f.Safe {
-			return true
-		}
-	}
-	return false
 }
 
 // declineReason says why comment r was left alone, or "" when there is

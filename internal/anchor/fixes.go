@@ -260,13 +260,9 @@ func searchNote(r *Resolution) string {
 	return ""
 }
 
+// hasPreferred reports whether one of the candidates is preferred.
 func hasPreferred(cs []Candidate) bool {
-	for _, k := range cs {
-		if k.Preferred {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(cs, func(k Candidate) bool { return k.Preferred })
 }
 
 func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
@@ -493,10 +489,5 @@ func lineRange(start, end int) string {
 // into a real U+FFFD (Patch.LineHoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
 func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
-	for _, l := range lines {
-		if rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(lines, func(l DiffLine) bool { return rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) })
 }

@@ -102,13 +102,7 @@ func (rv *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 	certain := r.Normalised && len(r.NearPaths) == 1
 	var paths []exchange.Fix
 	for _, p := range r.NearPaths {
-		paths = append(paths, exchange.Fix{
-			Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), p),
-			Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, p),
-			Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(p))},
-			Preferred: certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates),
-			Safe:      certain && isActive(c),
-		})
+		paths = append(paths, pathFix(c, p, certain || len(r.NearPaths) == 1 && !hasPreferred(r.Candidates), certain && isActive(c)))
 	}
 	if !certain {
 		return append(fixes, paths...)
@@ -119,18 +113,24 @@ func (rv *resolver) pathFixes(r *Resolution, fixes []exchange.Fix) []exchange.Fi
 	return append(paths, fixes...)
 }
 
+// pathFix changes c's path to p.
+func pathFix(c *exchange.Comment, p string, preferred, safe bool) exchange.Fix {
+	return exchange.Fix{
+		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), p),
+		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, p),
+		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(p))},
+		Preferred: preferred,
+		Safe:      safe,
+	}
+}
+
 // renamedPath is the hint review-exchange.md promises when a path names a
 // renamed file by its other name ("Decision — paths"): the anchor
 // resolves, but leanreview shows the comment under the name of its side.
 func (rv *resolver) renamedPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := r.File.Name(r.Side)
-	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
-		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name))},
-		Preferred: true,
-	}
+	f := pathFix(c, name, true, false)
 	return exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("path")),
 		Severity: exchange.SeverityHint,
@@ -185,13 +185,7 @@ func (rv *resolver) candidateRelated(r *Resolution) []exchange.Related {
 func (rv *resolver) headerPath(r *Resolution) exchange.Diagnostic {
 	c := r.Comment
 	name := cmp.Or(r.File.Name(r.Side), r.File.DisplayName()) // the path of a side it lacks is the other's
-	f := exchange.Fix{
-		Title:     fmt.Sprintf("Change %s's path to %q", c.Name(), name),
-		Done:      fmt.Sprintf("changed %s's path from %q to %q", c.Name(), c.Path, name),
-		Edits:     []exchange.Edit{exchange.ReplaceValue(c.Member("path"), jsontext.Quote(name))},
-		Preferred: true,
-		Safe:      isActive(c),
-	}
+	f := pathFix(c, name, true, isActive(c))
 	return exchange.Diagnostic{
 		Range:    exchange.NodeRange(c.Member("path")),
 		Severity: exchange.SeverityHint,

@@ -11,6 +11,7 @@ import (
 	"mime/quotedprintable"
 	"net/mail"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -63,12 +64,7 @@ func looksLikeMail(data []byte) bool {
 	if first, _ := cutLine(data); bytes.HasPrefix(first, []byte("From ")) && mboxFrom.Match(first) {
 		return true
 	}
-	for _, h := range []string{"From: ", "Subject: ", "Date: "} {
-		if bytes.HasPrefix(data, []byte(h)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"From: ", "Subject: ", "Date: "}, func(h string) bool { return bytes.HasPrefix(data, []byte(h)) })
 }
 
 // patchPrefix is the "[PATCH]", "[PATCH v2 3/7]" or "[RFC PATCH]" that

@@ -132,14 +132,11 @@ func SameLine(a, b string) bool {
 	return a[:ia] == b[:ib] && looseEqual(normLine(a[ia:]), normLine(b[ib:]))
 }
 
-// SameText is the drift search's "the same text": white space aside.
-func SameText(a, b string) bool { return looseLine(a, b) }
-
-// looseLine is the drift search's "the same text": white space aside,
+// SameText is the drift search's "the same text": white space aside,
 // indentation too. Where a line is placed it is compared so (a file gofmt
 // re-indented still has its comments); the diff tells lines apart by
 // SameLine, whose indentation counts.
-func looseLine(a, b string) bool {
+func SameText(a, b string) bool {
 	return a == b || looseEqual(normLine(a), normLine(b))
 }
 
@@ -205,7 +202,7 @@ func (t *LineTrack) align(texts, lines []string) {
 	}
 	taken := make([]bool, len(lines))
 	same := func(i, j int) bool { return j >= 0 && j < len(lines) && SameLine(lines[j], texts[i]) }
-	similar := func(i, j int) bool { return j >= 0 && j < len(lines) && looseLine(lines[j], texts[i]) }
+	similar := func(i, j int) bool { return j >= 0 && j < len(lines) && SameText(lines[j], texts[i]) }
 	take := func(i, j int) bool {
 		if j < 0 || j >= len(lines) || taken[j] || t.at[i] != 0 || !similar(i, j) {
 			return false
@@ -511,7 +508,7 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 			break
 		}
 		text := f.Content(p, l)
-		if !looseLine(lines[n-1], text) {
+		if !SameText(lines[n-1], text) {
 			out.OK = false
 			break
 		}
@@ -528,7 +525,7 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 	out.Near = t.near(first, ls[0], starts)
 	for k := 0; first >= 0 && k < len(ls) && first+k < len(t.lines); k++ {
 		n := lineAt(starts, t.spans[first+k].Start)
-		intact := n > 0 && n <= len(lines) && t.lines[first+k] == ls[k] && looseLine(lines[n-1], f.Content(p, ls[k]))
+		intact := n > 0 && n <= len(lines) && t.lines[first+k] == ls[k] && SameText(lines[n-1], f.Content(p, ls[k]))
 		switch {
 		case intact && (out.PartStart == 0 || n == out.PartEnd+1):
 			if out.PartStart == 0 {

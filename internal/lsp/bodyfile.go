@@ -13,7 +13,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/leanreview/lreview-lsp/internal/anchor"
-	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
@@ -62,38 +61,15 @@ type bodyFiles struct {
 type bodyFile struct {
 	name   string
 	review protocol.DocumentURI
-	place  features.BodyCursor
-	// nl is the line break the file ends with beyond the body; text the
-	// body as last written or read.
-	nl, text string
+	// body is the body as the file was opened for it (who wrote it and
+	// when), its text as last written or read; nl the line break the
+	// file ends with beyond it.
+	body features.Body
+	nl   string
 	// stamp is the file's as last read; seen, as last looked at: a new
 	// stamp is read once two looks agree, so that a file an editor
 	// truncates and then writes is not read between the two.
 	stamp, seen fileStamp
-	// id is who wrote the body and when, as the file was opened.
-	id bodyIdentity
-}
-
-// bodyIdentity is who wrote a comment's or reply's body, and when: with
-// its text, what tells that a body is still the one a file was opened for.
-type bodyIdentity struct{ author, at string }
-
-// identityOf is the identity of the body place names (the last comment of
-// that name, as features.BodyOf finds it); false when there is none.
-func identityOf(doc *exchange.Document, place features.BodyCursor) (bodyIdentity, bool) {
-	for i := len(doc.Review.Comments) - 1; i >= 0; i-- {
-		c := doc.Review.Comments[i]
-		switch {
-		case c.Name() != place.Comment || c.Node == nil:
-			continue
-		case place.Reply < 0:
-			return bodyIdentity{c.Author, c.At}, true
-		case place.Reply < len(c.Replies):
-			return bodyIdentity{c.Replies[place.Reply].Author, c.Replies[place.Reply].At}, true
-		}
-		return bodyIdentity{}, false
-	}
-	return bodyIdentity{}, false
 }
 
 // bodyFileActions offers the body at the cursor as a file, to a client
@@ -106,10 +82,7 @@ func (s *Server) bodyFileActions(req actionRequest, an *anchor.Analysis) []proto
 	if err != nil {
 		return nil
 	}
-	title := fmt.Sprintf("Edit %s's body as Markdown", b.Place.Comment)
-	if b.Place.Reply >= 0 {
-		title = fmt.Sprintf("Edit reply %d of %s as Markdown", b.Place.Reply+1, b.Place.Comment)
-	}
+	title := features.EditAsMarkdownTitle(b.Place)
 	return []protocol.CodeAction{{Title: title, Kind: protocol.RefactorRewrite,
 		Command: &protocol.Command{Title: title, Command: CommandOpenBody, Arguments: []any{req.uri, b.Place.Comment, b.Place.Reply}}}}
 }
@@ -129,8 +102,7 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no body to edit: %v", docURI, err))
 	}
-	id, _ := identityOf(an.Doc, place)
-	abs, err := v.writeBodyFile(docURI, b, id)
+	abs, err := v.writeBodyFile(docURI, b)
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("the body of %s could not be written to a file: %v", place.Comment, err))
 	}
@@ -140,14 +112,14 @@ func openBody(ctx context.Context, v *requestView, args []any) (any, error) {
 
 // writeBodyFile writes body b of the review to a new file of the
 // session's directory, and watches it.
-func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body, id bodyIdentity) (string, error) {
-	abs, err := s.bodies.add(review, b, id)
+func (s *Server) writeBodyFile(review protocol.DocumentURI, b features.Body) (string, error) {
+	abs, err := s.bodies.add(review, b)
 	s.startPolling() // the poller looks at the body files (watch.go)
 	return abs, err
 }
 
 // add writes body b to a new file.
-func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyIdentity) (abs string, err error) {
+func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body) (abs string, err error) {
 	bf.mu.Lock()
 	defer bf.mu.Unlock()
 	if len(bf.files) >= maxBodyFiles {
@@ -177,9 +149,9 @@ func (bf *bodyFiles) add(review protocol.DocumentURI, b features.Body, id bodyId
 	if err := filewrite.CreateIn(bf.root, name, []byte(b.Text+nl)); err != nil {
 		return "", err
 	}
-	f := &bodyFile{name: name, review: review, place: b.Place, nl: nl, text: b.Text, id: id}
+	f := &bodyFile{name: name, review: review, body: b, nl: nl}
 	if fi, err := bf.root.Stat(name); err == nil {
-		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+		f.stamp = stampOf(fi)
 	}
 	bf.files = append(bf.files, f)
 	return bf.dir + string(os.PathSeparator) + name, nil
@@ -213,7 +185,7 @@ func (s *Server) savedBodies() []savedBody {
 		if err != nil {
 			continue
 		}
-		now := fileStamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+		now := stampOf(fi)
 		if now == f.stamp || now != f.seen {
 			f.seen = now
 			continue
@@ -224,7 +196,7 @@ func (s *Server) savedBodies() []savedBody {
 			continue
 		}
 		text := strings.TrimSuffix(string(data), f.nl)
-		if text != f.text {
+		if text != f.body.Text {
 			out = append(out, savedBody{f: f, text: text})
 		}
 	}
@@ -241,51 +213,30 @@ func (s *Server) writeBack(b savedBody) {
 	if err != nil {
 		return
 	}
-	if why := s.bodyMoved(an.Doc, b.f); why != "" {
-		s.warn("the body file of %s was not written back into %s: %s; nothing written (open the body again)", b.f.place.Comment, b.f.review, why)
+	s.bodies.mu.Lock()
+	was := b.f.body
+	s.bodies.mu.Unlock()
+	comment := was.Place.Comment
+	if why := features.BodyMoved(an.Doc, was); why != "" {
+		s.warn("the body file of %s was not written back into %s: %s; nothing written (open the body again)", comment, b.f.review, why)
 		return
 	}
-	edits, err := features.SetBodyEdit(an.Doc, b.f.place, b.text)
+	edits, err := features.SetBodyEdit(an.Doc, was.Place, b.text)
 	if err != nil {
-		s.warn("the body of %s was not written back into %s: %v", b.f.place.Comment, b.f.review, err)
+		s.warn("the body of %s was not written back into %s: %v", comment, b.f.review, err)
 		return
 	}
 	if len(edits) > 0 {
 		conv := Converter{M: an.Doc.Mapper(), Enc: sn.enc}
-		params := &protocol.ApplyWorkspaceEditParams{Label: "lreview: " + b.f.place.Comment + "'s body",
-			Edit: protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}}
-		var res protocol.ApplyWorkspaceEditResponse
-		if _, err := s.conn.Call(s.bg, "workspace/applyEdit", params, &res); err != nil || !res.Applied {
-			s.logf(protocol.MessageTypeWarning, "the client did not apply the body of %s to %s: %v %s", b.f.place.Comment, b.f.review, err, res.FailureReason)
+		edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{b.f.review: conv.TextEdits(edits)}}
+		if err := s.askApply(s.bg, "lreview: "+comment+"'s body", edit, jsonrpc2.InternalError, fmt.Sprintf("the body of %s to %s", comment, b.f.review)); err != nil {
+			s.logf(protocol.MessageTypeWarning, "writing the body of %s back into %s: %v", comment, b.f.review, err)
 			return
 		}
 	}
 	s.bodies.mu.Lock()
-	b.f.text = b.text
+	b.f.body.Text = b.text
 	s.bodies.mu.Unlock()
-}
-
-// bodyMoved says why the body f was opened for is no longer in doc as it
-// was: gone, another's, or changed there since; "" when it is.
-func (s *Server) bodyMoved(doc *exchange.Document, f *bodyFile) string {
-	s.bodies.mu.Lock()
-	was := f.text
-	s.bodies.mu.Unlock()
-	what := f.place.Comment
-	if f.place.Reply >= 0 {
-		what = fmt.Sprintf("reply %d of %s", f.place.Reply+1, f.place.Comment)
-	}
-	cur, err := features.BodyOf(doc, f.place)
-	id, ok := identityOf(doc, f.place)
-	switch {
-	case err != nil || !ok:
-		return fmt.Sprintf("%s is gone from the review (%v)", what, err)
-	case id != f.id:
-		return fmt.Sprintf("%s is now %s's of %q, not %s's of %q the file was opened for", what, id.author, id.at, f.id.author, f.id.at)
-	case cur.Text != was:
-		return fmt.Sprintf("%s changed in the review since the file was opened", what)
-	}
-	return ""
 }
 
 // warn tells the person, and the log, that something they asked for was
@@ -295,6 +246,16 @@ func (s *Server) warn(format string, args ...any) {
 	s.logf(protocol.MessageTypeWarning, "%s", msg)
 	if s.conn != nil {
 		_ = s.conn.Notify(context.Background(), "window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+	}
+}
+
+// removeDir removes the body files' directory, once the session ends.
+func (bf *bodyFiles) removeDir() {
+	bf.mu.Lock()
+	defer bf.mu.Unlock()
+	if bf.root != nil {
+		_ = bf.root.Close()
+		_ = os.RemoveAll(bf.dir)
 	}
 }
 

@@ -75,9 +75,6 @@ func (s *Server) branch(docURI protocol.DocumentURI, an *anchor.Analysis) (branc
 	m, ok := st.m[key]
 	look := (!ok || m.head != head) && !st.running[key]
 	if look {
-		if st.running == nil {
-			st.running = map[string]bool{}
-		}
 		st.running[key] = true
 	}
 	st.mu.Unlock()

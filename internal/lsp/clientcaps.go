@@ -31,6 +31,11 @@ type clientCaps struct {
 	// items flagged preselect; asIs: completion items inserted as is
 	// (insertTextMode).
 	preferred, preselect, asIs bool
+	// snippets: completions in snippet syntax; without, plain text,
+	// which every client inserts correctly. showDocument: the client
+	// answers window/showDocument, which the lenses' command
+	// (CommandShow) uses to move its cursor.
+	snippets, showDocument bool
 	// symbolKinds, completionKinds: the kinds the client takes past the
 	// protocol's initial ones (File to Array, Text to Reference).
 	symbolKinds     []protocol.SymbolKind
@@ -73,6 +78,8 @@ func (p *initializeParams) clientCaps() clientCaps {
 		asIs:            slices.Contains(td.Completion.CompletionItem.InsertTextModeSupport.ValueSet, protocol.InsertTextModeAsIs),
 		symbolKinds:     td.DocumentSymbol.SymbolKind.ValueSet,
 		completionKinds: td.Completion.CompletionItemKind.ValueSet,
+		snippets:        td.Completion.CompletionItem.SnippetSupport,
+		showDocument:    p.showsDocuments(),
 	}
 }
 
@@ -81,6 +88,13 @@ func (s *Server) clientCaps() clientCaps {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.client
+}
+
+// encoding is the position encoding initialize settled.
+func (s *Server) encoding() exchange.Encoding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc
 }
 
 // symbolKind is k, or, for a client that does not take k (past the

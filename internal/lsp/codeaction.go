@@ -64,14 +64,21 @@ func applyEdit(ctx context.Context, v *requestView, args []any) (any, error) {
 	if !v.clientCaps().applyEdit {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, CommandApplyEdit+" needs a client that supports workspace/applyEdit")
 	}
+	return nil, v.askApply(ctx, "", edit, jsonrpc2.InternalError, "the edit")
+}
+
+// askApply asks the client to apply edit (workspace/applyEdit) and waits
+// for its answer: an error when it could not be asked, or, with code,
+// when it did not apply the edit (what names it).
+func (s *Server) askApply(ctx context.Context, label string, edit protocol.WorkspaceEdit, code jsonrpc2.Code, what string) error {
 	var res protocol.ApplyWorkspaceEditResponse
-	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Edit: edit}, &res); err != nil {
-		return nil, err
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: label, Edit: edit}, &res); err != nil {
+		return err
 	}
 	if !res.Applied {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the client did not apply the edit: "+res.FailureReason)
+		return jsonrpc2.NewError(code, "the client did not apply "+what+": "+res.FailureReason)
 	}
-	return nil, nil
+	return nil
 }
 
 func codeActionLiterals(ctx context.Context, v *requestView, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
@@ -90,7 +97,7 @@ func codeActionLiterals(ctx context.Context, v *requestView, p *protocol.CodeAct
 		context:  p.Context,
 		disabled: settings.Diagnostics.Disabled,
 		opts:     features.ActionOptions{Author: settings.Author, Now: v.opts.Now()},
-		canShow:  v.canShowDocument(),
+		canShow:  v.clientCaps().showDocument,
 	}
 	out := codeActions(an, req, v.treeFor(req.uri))
 	out = append(out, v.contractActions(ctx, p.TextDocument.URI, an, req)...)

@@ -40,9 +40,7 @@ func codeLenses(ctx context.Context, v *requestView, p *protocol.CodeLensParams)
 	}
 	axis, axisDiags, hasAxis := v.verdictLens(ctx, p.TextDocument.URI, an)
 	shown := features.VisibleDiagnostics(append(slices.Clip(an.Diagnostics), axisDiags...), v.currentSettings().Diagnostics.Disabled)
-	v.mu.Lock()
-	canShow := v.showDocument
-	v.mu.Unlock()
+	canShow := v.clientCaps().showDocument
 	out := []protocol.CodeLens{}
 	lenses := features.Lenses(an, shown)
 	if hasAxis {
@@ -97,10 +95,7 @@ func executeCommand(ctx context.Context, v *requestView, p *protocol.ExecuteComm
 	if len(p.Arguments) != 1 || remarshal(p.Arguments[0], &loc) != nil || loc.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandShow+" takes one argument, a Location ({uri, range})")
 	}
-	v.mu.Lock()
-	can := v.showDocument
-	v.mu.Unlock()
-	if !can {
+	if !v.clientCaps().showDocument {
 		return nil, jsonrpc2.NewError(codeRequestFailed, CommandShow+" needs a client that supports window/showDocument")
 	}
 	var res protocol.ShowDocumentResult

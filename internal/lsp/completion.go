@@ -17,16 +17,8 @@ func completion(ctx context.Context, v *requestView, p *protocol.CompletionParam
 	if err != nil {
 		return nil, err
 	}
-	return completionList(conv, features.Complete(an, off), v.clientSnippets(), v.clientCaps()), nil
-}
-
-// clientSnippets reports whether the client takes snippet completions
-// (textDocument.completion.completionItem.snippetSupport, read at
-// initialize); others get plain text, which they all insert correctly.
-func (s *Server) clientSnippets() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snippets
+	caps := v.clientCaps()
+	return completionList(conv, features.Complete(an, off), caps.snippets, caps), nil
 }
 
 var itemKinds = map[features.ItemKind]protocol.CompletionItemKind{

@@ -70,7 +70,7 @@ func (s *Server) contractResult(ctx context.Context, docURI protocol.DocumentURI
 		return m.res
 	}
 	res := features.Contract(ctx, an, t, &st.cache)
-	if ctx.Err() != nil || cutShort(res) {
+	if ctx.Err() != nil || slices.ContainsFunc(res.Files, func(f *contract.File) bool { return f.Cut }) {
 		return res // for this caller only: the next one compares again, or finds it cached
 	}
 	st.mu.Lock()
@@ -80,16 +80,6 @@ func (s *Server) contractResult(ctx context.Context, docURI protocol.DocumentURI
 	st.byVer[an] = contractMemo{res: res, tree: t != nil, files: files}
 	st.mu.Unlock()
 	return res
-}
-
-// cutShort reports whether a comparison of res was cut short.
-func cutShort(res *contract.Result) bool {
-	for _, f := range res.Files {
-		if f.Cut {
-			return true
-		}
-	}
-	return false
 }
 
 // specFiles are the working tree's files of the descriptions the review

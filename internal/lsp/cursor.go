@@ -79,8 +79,7 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	// opens one: the person writes Markdown, the server the JSON string.
 	if v.bodies.offer.Load() {
 		if b, err := features.BodyOf(an.Doc, bc); err == nil {
-			id, _ := identityOf(an.Doc, bc)
-			if abs, err := v.writeBodyFile(docURI, b, id); err == nil {
+			if abs, err := v.writeBodyFile(docURI, b); err == nil {
 				file := protocol.Location{URI: protocol.DocumentURI(fileuri.FromPath(abs))}
 				return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{file}})
 			}
@@ -89,11 +88,4 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	at := conv.Position(off)
 	loc := protocol.Location{URI: docURI, Range: protocol.Range{Start: at, End: at}}
 	return executeCommand(ctx, v, &protocol.ExecuteCommandParams{Command: CommandShow, Arguments: []any{loc}})
-}
-
-// canShowDocument reports whether the client answers window/showDocument.
-func (s *Server) canShowDocument() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.showDocument
 }

@@ -164,8 +164,6 @@ func initialize(ctx context.Context, v *requestView, p *initializeParams) (*init
 	enc := negotiateEncoding(p.Capabilities.General.PositionEncodings)
 	v.mu.Lock()
 	v.enc = enc
-	v.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
-	v.showDocument = p.showsDocuments()
 	v.bodies.offer.Store(p.ClientInfo.Name == "helix") // no way of its own to open a body
 	v.client = p.clientCaps()
 	v.settings = parseSettings(p.InitializationOptions, v.settings)

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -158,10 +159,7 @@ func (s *Server) republish(r republish) {
 // scope that changed, and marks the code graphs holding them stale.
 func (s *Server) onDisk(changed []string) {
 	s.mu.Lock()
-	var files []*file
-	for _, f := range s.files {
-		files = append(files, f)
-	}
+	files := slices.Collect(maps.Values(s.files))
 	s.mu.Unlock()
 	for _, f := range files {
 		t := s.treeFor(f.uri)

@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -118,12 +120,7 @@ func (s *Server) scopeRoots() []string {
 		return folders
 	}
 	var roots []string
-	s.mu.Lock()
-	var names []string
-	for u := range s.files {
-		names = append(names, fileOf(string(u)))
-	}
-	s.mu.Unlock()
+	names := slices.Collect(maps.Keys(s.openReviewPaths()))
 	for u := range s.buffers() {
 		names = append(names, fileOf(string(u)))
 	}
@@ -172,7 +169,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 		delete(next, name)
 	}
 	st.mu.Lock()
-	changed := !sameReviews(st.disk, next)
+	changed := !maps.Equal(st.disk, next)
 	st.disk = next
 	st.mu.Unlock()
 	sc.walked, sc.took = time.Now(), time.Since(began)
@@ -180,19 +177,6 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 	sc.mu.Unlock()
 	s.watchScope(globs, next)
 	return changed
-}
-
-// sameReviews reports whether a and b hold the same reads.
-func sameReviews(a, b map[string]*reviewfile.Version) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for n, r := range a {
-		if b[n] != r {
-			return false
-		}
-	}
-	return true
 }
 
 // openReviewPaths are the paths of the reviews open in the editor.
@@ -218,12 +202,8 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 	if st.disk[name] == nil {
 		return
 	}
-	next := make(map[string]*reviewfile.Version, len(st.disk)-1)
-	for n, r := range st.disk {
-		if n != name {
-			next[n] = r
-		}
-	}
+	next := maps.Clone(st.disk)
+	delete(next, name)
 	st.disk = next
 }
 
@@ -326,11 +306,8 @@ func findReviews(ctx context.Context, root *os.Root, globs []reviewGlob, max int
 			bound = fmt.Sprintf("after %d glob matches", lim.work)
 		}
 	}
-	if bound == "" {
-		bound = deep
-	}
 	sort.Strings(found)
-	return found, bound
+	return found, cmp.Or(bound, deep)
 }
 
 // readDirBounded reads the directory rel under root, at most most

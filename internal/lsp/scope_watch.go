@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,10 +59,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 	open := s.openReviewPaths()
 	st := s.src
 	st.mu.Lock()
-	next := make(map[string]*reviewfile.Version, len(st.disk))
-	for n, r := range st.disk {
-		next[n] = r
-	}
+	next := maps.Clone(st.disk)
 	st.mu.Unlock()
 	for _, root := range s.scopeRoots() {
 		var todo []string
@@ -87,7 +85,7 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 		return
 	}
 	st.mu.Lock()
-	changed := !sameReviews(st.disk, next)
+	changed := !maps.Equal(st.disk, next)
 	st.disk = next
 	st.mu.Unlock()
 	sc.mu.Unlock()
@@ -193,11 +191,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		})
 		r.Close()
 	}
-	for n := range p.seen {
-		if !live[n] {
-			delete(p.seen, n)
-		}
-	}
+	maps.DeleteFunc(p.seen, func(n string, _ fileStamp) bool { return !live[n] })
 	if len(reread) > 0 {
 		_ = s.modifyFiles(modification{action: fileOnDisk, paths: s.withNewReviews(reread)})
 	}

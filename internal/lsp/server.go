@@ -90,13 +90,8 @@ type Server struct {
 	state    lifecycle
 	enc      exchange.Encoding
 	settings Settings
-	// snippets: the client accepts snippet syntax in completions.
-	snippets bool
-	// showDocument: the client answers window/showDocument, which the
-	// lenses' command (CommandShow) uses to move its cursor.
-	showDocument bool
-	files        map[protocol.DocumentURI]*file
-	inflight     map[string]context.CancelFunc // by transport.IDKey
+	files    map[protocol.DocumentURI]*file
+	inflight map[string]context.CancelFunc // by transport.IDKey
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
@@ -174,6 +169,9 @@ func NewServer(opts Options) *Server {
 		exit:          make(chan int, 1),
 		wt:            newWorktreeState(),
 		src:           newSourceState(),
+		versions:      versionGate{docs: map[protocol.DocumentURI]*docVersions{}},
+		branches:      branchState{running: map[string]bool{}},
+		shapes:        shapeState{graphs: map[string]*graphEntry{}, shapes: map[protocol.DocumentURI]*shapeEntry{}},
 	}
 }
 

@@ -77,15 +77,9 @@ type configParams struct {
 func didChangeConfiguration(ctx context.Context, s *Server, p *configParams) error {
 	s.mu.Lock()
 	s.settings = parseSettings(p.Settings, s.settings)
-	var files []*file
-	for _, f := range s.files {
-		files = append(files, f)
-	}
 	s.mu.Unlock()
 	s.applyScopeSettings()
-	for _, f := range files {
-		s.schedule(f, 0, nil) // republish with the new filter
-	}
+	s.republishAll() // with the new filter
 	s.sourcesChanged(true)
 	return nil
 }

@@ -78,9 +78,6 @@ func (s *Server) shapeOf(uri protocol.DocumentURI, an *anchor.Analysis) (*cohort
 	}
 	st := &s.shapes
 	st.mu.Lock()
-	if st.graphs == nil {
-		st.graphs, st.shapes = map[string]*graphEntry{}, map[protocol.DocumentURI]*shapeEntry{}
-	}
 	e := st.graphs[t.Root()]
 	if e == nil {
 		e = &graphEntry{}
@@ -107,13 +104,7 @@ func (s *Server) shapeOf(uri protocol.DocumentURI, an *anchor.Analysis) (*cohort
 		return se.s, se.g, se.in
 	}
 	st.mu.Unlock()
-	sh, in := cohort.Of(an, g, func(p string) []string {
-		f, err := t.Read(p)
-		if err != nil {
-			return nil
-		}
-		return strings.Split(f.Text, "\n")
-	})
+	sh, in := cohort.Of(an, g, linesIn(t))
 	st.mu.Lock()
 	st.shapes[uri] = &shapeEntry{an: an, g: g, s: sh, in: in}
 	st.mu.Unlock()
@@ -228,12 +219,16 @@ func definitionUses(v *requestView, uri protocol.DocumentURI, conv Converter, an
 // manifests, on their lines (features.DependencyDiagnostics); the tree
 // tells the section a hunk starts in.
 func dependencyDiagnostics(an *anchor.Analysis, t *worktree.Tree) []exchange.Diagnostic {
-	deps := cohort.DependenciesOf(an.Index, func(p string) []string {
+	return features.DependencyDiagnostics(an, cohort.DependenciesOf(an.Index, linesIn(t)))
+}
+
+// linesIn reads a file of t as lines, none when it cannot be read.
+func linesIn(t *worktree.Tree) func(p string) []string {
+	return func(p string) []string {
 		f, err := t.Read(p)
 		if err != nil {
 			return nil
 		}
 		return strings.Split(f.Text, "\n")
-	})
-	return features.DependencyDiagnostics(an, deps)
+	}
 }

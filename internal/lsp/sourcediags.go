@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sort"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/leanreview/lreview-lsp/internal/exchange"
 	"github.com/leanreview/lreview-lsp/internal/features"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
+	"github.com/leanreview/lreview-lsp/internal/worktree"
 )
 
 // The comments of the reviews in scope, published as diagnostics on the
@@ -34,9 +36,7 @@ type placedComment struct {
 // names.
 func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.DocumentURI]bool) map[protocol.DocumentURI][]placedComment {
 	settings := s.currentSettings()
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	enc := s.encoding()
 	names := s.clientNames(targets)
 	out := map[protocol.DocumentURI][]placedComment{}
 	for i := range reviews {
@@ -54,10 +54,8 @@ func (s *Server) placeComments(reviews []scopedReview, targets map[protocol.Docu
 		for _, p := range paths {
 			opts.Only = p
 			for _, in := range features.CommentsInSource(r.an, r.tree, opts) {
-				f := in.File
-				u := uriOfFile(names, f.Abs)
-				conv := Converter{M: f.Mapper(), Enc: enc}
-				rng := conv.Range(exchange.Range{Start: f.LineStart(in.Start), End: f.LineEnd(in.End)})
+				u := uriOfFile(names, in.File.Abs)
+				rng := sourceLocation(worktree.Location{File: in.File, Start: in.Start, End: in.End}, enc).Range
 				out[u] = append(out[u], placedComment{review: r, in: in, uri: u, rng: rng})
 			}
 		}
@@ -243,9 +241,7 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 	placed := s.placeComments(reviews, targets)
 	settings := s.currentSettings()
 	caps := s.clientCaps()
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	enc := s.encoding()
 	severity := commentSeverity(settings.Comments.Severity)
 	silenced := slices.Contains(settings.Diagnostics.Disabled, features.CodeReviewComment)
 
@@ -254,13 +250,9 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 		visit[u] = true
 	}
 	if all {
-		for u := range s.src.known() {
-			visit[u] = true
-		}
+		maps.Copy(visit, s.src.known())
 	} else {
-		for u := range dirty {
-			visit[u] = true
-		}
+		maps.Copy(visit, dirty)
 	}
 	// A file published on under another name (its path's, before the
 	// client opened it by its own) is cleared under that one.
@@ -273,12 +265,7 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 			visit[u] = true
 		}
 	}
-	uris := make([]protocol.DocumentURI, 0, len(visit))
-	for u := range visit {
-		uris = append(uris, u)
-	}
-	slices.Sort(uris)
-	for _, u := range uris {
+	for _, u := range slices.Sorted(maps.Keys(visit)) {
 		params := protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
 		if b := bufs[u]; b != nil && b.version > 0 {
 			params.Version = uint32(b.version)

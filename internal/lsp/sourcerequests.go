@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -85,9 +86,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 	placed := v.placeComments(reviews, map[protocol.DocumentURI]bool{p.TextDocument.URI: true})[p.TextDocument.URI]
 	settings := v.currentSettings()
 	caps := v.clientCaps()
-	v.mu.Lock()
-	enc, canShow := v.enc, v.showDocument
-	v.mu.Unlock()
+	enc := v.encoding()
 	opts := features.ActionOptions{Author: settings.Author, Now: v.opts.Now()}
 	out := []protocol.CodeAction{}
 	for i := range placed {
@@ -117,7 +116,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 				continue
 			}
 			a := protocol.CodeAction{Title: sa.Title, Edit: v.reviewEdit(r, sa.Edits, enc)}
-			if sa.Cursor > 0 && canShow && caps.actionLiterals {
+			if sa.Cursor > 0 && caps.showDocument && caps.actionLiterals {
 				// The new reply's body, shown as every client shows a new
 				// body (lreview.showBody): Neovim's plugin opens it as
 				// Markdown, Helix gets a Markdown file.
@@ -132,7 +131,7 @@ func sourceCodeActions(ctx context.Context, v *requestView, p *protocol.CodeActi
 			target := uriOfFile(v.clientNames(nil), sg.File.Abs)
 			add(protocol.CodeAction{Title: title(sg.Title), Edit: v.documentEdit(target, v.bufferVersion(target), edits)})
 		}
-		if canShow {
+		if caps.showDocument {
 			conv := Converter{M: r.an.Doc.Mapper(), Enc: enc}
 			loc := protocol.Location{URI: r.uri, Range: conv.Range(pc.in.Thread[0].Range)}
 			show := title(features.ShowTitle(pc.in.Name))
@@ -211,28 +210,21 @@ func moveToComment(ctx context.Context, v *requestView, args []any, forward bool
 		}
 		return lessPosition(all[i].Range.Start, all[j].Range.Start)
 	})
-	here := fileOf(string(p.URI))
-	if here == "" {
-		here = string(p.URI)
-	}
-	after := func(l protocol.Location) bool {
-		f := fileOf(string(l.URI))
-		return f > here || f == here && l.Range.Start.Line > p.Position.Line
-	}
-	before := func(l protocol.Location) bool {
-		f := fileOf(string(l.URI))
-		return f < here || f == here && l.Range.Start.Line < p.Position.Line
+	here := cmp.Or(fileOf(string(p.URI)), string(p.URI))
+	// fromHere orders a comment's file and line against the position's.
+	fromHere := func(l protocol.Location) int {
+		return cmp.Or(strings.Compare(fileOf(string(l.URI)), here), cmp.Compare(l.Range.Start.Line, p.Position.Line))
 	}
 	if forward {
 		for _, l := range all {
-			if after(l) {
+			if fromHere(l) > 0 {
 				return l, nil
 			}
 		}
 		return all[0], nil
 	}
 	for i := len(all) - 1; i >= 0; i-- {
-		if before(all[i]) {
+		if fromHere(all[i]) < 0 {
 			return all[i], nil
 		}
 	}

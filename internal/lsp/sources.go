@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -132,9 +133,7 @@ func (s *Server) changeSource(p *transport.ChangeParams) (bool, error) {
 		return false, fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
 	base, edits := b.carried()
-	s.mu.Lock()
-	enc := s.enc
-	s.mu.Unlock()
+	enc := s.encoding()
 	ed, err := applyContentChanges(b.text, b.mapperOf(), enc, p.ContentChanges)
 	if err != nil {
 		return false, fmt.Errorf("didChange for %s: %w", p.TextDocument.URI, err)
@@ -256,11 +255,7 @@ func (s *Server) buffers() map[protocol.DocumentURI]*sourceBuf {
 	st := s.src
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make(map[protocol.DocumentURI]*sourceBuf, len(st.bufs))
-	for u, b := range st.bufs {
-		out[u] = b
-	}
-	return out
+	return maps.Clone(st.bufs)
 }
 
 // withBuffers returns t (a snapshot) reading the open source documents

@@ -46,28 +46,25 @@ func documentSymbols(ctx context.Context, v *requestView, p *protocol.DocumentSy
 		return nil, err
 	}
 	out := append([]byte{'['}, patch...)
+	var groups []features.Symbol
 	if g, ok := features.CommentSymbols(an); ok {
-		comments, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, []features.Symbol{g})))
+		groups = append(groups, g)
+	}
+	// The cohorts, once the working tree's graph is ready (shape.go).
+	if sh, _, _ := v.shapeOf(p.TextDocument.URI, an); sh != nil {
+		if g, ok := features.CohortSymbols(an, sh); ok {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) > 0 {
+		enc, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, groups)))
 		if err != nil {
 			return nil, err
 		}
 		if len(patch) > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, comments[1:len(comments)-1]...)
-	}
-	// The cohorts, once the working tree's graph is ready (shape.go).
-	if sh, _, _ := v.shapeOf(p.TextDocument.URI, an); sh != nil {
-		if g, ok := features.CohortSymbols(an, sh); ok {
-			enc, err := fastjson.Marshal(caps.symbols(convertSymbols(conv, []features.Symbol{g})))
-			if err != nil {
-				return nil, err
-			}
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(out, enc[1:len(enc)-1]...)
-		}
+		out = append(out, enc[1:len(enc)-1]...)
 	}
 	return append(out, ']'), nil
 }

@@ -1,9 +1,12 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -53,22 +56,11 @@ func threadsOf(ctx context.Context, v *requestView, args []any) (any, error) {
 		targets = map[protocol.DocumentURI]bool{only.URI: true}
 	}
 	placed := v.placeComments(v.reviewsInScope(ctx), targets)
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
+	enc := v.encoding()
 	out := []SourceThread{}
-	uris := make([]protocol.DocumentURI, 0, len(placed))
-	for u := range placed {
-		uris = append(uris, u)
-	}
+	uris := slices.Collect(maps.Keys(placed))
 	slices.SortFunc(uris, func(a, b protocol.DocumentURI) int {
-		if fa, fb := fileOf(string(a)), fileOf(string(b)); fa != fb {
-			if fa < fb {
-				return -1
-			}
-			return 1
-		}
-		return 0
+		return strings.Compare(fileOf(string(a)), fileOf(string(b)))
 	})
 	for _, u := range uris {
 		for i := range placed[u] {
@@ -108,25 +100,10 @@ func replyTo(ctx context.Context, v *requestView, args []any) (any, error) {
 	if ci < 0 {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no comment %s", r.name, name))
 	}
-	settings := v.currentSettings()
-	author := settings.Author
-	if author == "" {
-		author = features.DefaultAuthor
-	}
+	author := cmp.Or(v.currentSettings().Author, features.DefaultAuthor)
 	e, ok := exchange.ReplyEdit(doc.Text, doc.Review.Comments[ci], author, text, features.Stamp(v.opts.Now()))
 	if !ok {
 		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s's replies are not a list a reply can be added to", r.name, name))
 	}
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
-	var res protocol.ApplyWorkspaceEditResponse
-	label := "Reply to " + name
-	if _, err := v.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: label, Edit: *v.reviewEdit(r, []exchange.Edit{e}, enc)}, &res); err != nil {
-		return nil, err
-	}
-	if !res.Applied {
-		return nil, jsonrpc2.NewError(codeRequestFailed, "the client did not apply the reply: "+res.FailureReason)
-	}
-	return nil, nil
+	return nil, v.askApply(ctx, "Reply to "+name, *v.reviewEdit(r, []exchange.Edit{e}, v.encoding()), codeRequestFailed, "the reply")
 }

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"os/exec"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -93,10 +95,7 @@ func (s *Server) renderVisual(job *visual.Job) {
 // republishAll publishes every open review again.
 func (s *Server) republishAll() {
 	s.mu.Lock()
-	files := make([]*file, 0, len(s.files))
-	for _, f := range s.files {
-		files = append(files, f)
-	}
+	files := slices.Collect(maps.Values(s.files))
 	s.mu.Unlock()
 	for _, f := range files {
 		s.schedule(f, 0, nil)

@@ -72,9 +72,6 @@ const openWait = time.Second
 func (g *versionGate) opened(uri protocol.DocumentURI, version int32) []*transport.ChangeParams {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.docs == nil {
-		g.docs = map[protocol.DocumentURI]*docVersions{}
-	}
 	var early []*transport.ChangeParams
 	if d := g.docs[uri]; d != nil {
 		if d.timer != nil {
@@ -95,9 +92,6 @@ func (s *Server) holdUnopened(p *transport.ChangeParams, apply func(*transport.C
 	uri := p.TextDocument.URI
 	d := g.docs[uri]
 	if d == nil {
-		if g.docs == nil {
-			g.docs = map[protocol.DocumentURI]*docVersions{}
-		}
 		d = &docVersions{unopened: true}
 		g.docs[uri] = d
 	}

@@ -42,7 +42,7 @@ type worktreeState struct {
 	watched map[protocol.DocumentURI]string
 	warm    map[protocol.DocumentURI]bool
 	// polled are, by review, the patch's files the server looks at
-	// itself when the client does not watch them (poll.go, watch.go).
+	// itself when the client does not watch them (watch.go).
 	polled map[protocol.DocumentURI][]string
 	// scope is the settings sourceRoot and reviews as checked against
 	// the folders, and scopeSaid the refusals last shown
@@ -354,21 +354,8 @@ func applySuggestion(ctx context.Context, v *requestView, args []any) (any, erro
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s's suggestion cannot be applied: %v", name, err))
 	}
-	v.mu.Lock()
-	enc := v.enc
-	v.mu.Unlock()
-	conv := Converter{M: sg.File.Mapper(), Enc: enc}
+	conv := Converter{M: sg.File.Mapper(), Enc: v.encoding()}
 	target := uriOfFile(v.clientNames(nil), sg.File.Abs)
-	params := &protocol.ApplyWorkspaceEditParams{
-		Label: sg.Title,
-		Edit:  protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}},
-	}
-	var res protocol.ApplyWorkspaceEditResponse
-	if _, err := v.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
-		return nil, err
-	}
-	if !res.Applied {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("the client did not apply %s's suggestion to %s: %s", name, sg.File.Path, res.FailureReason))
-	}
-	return nil, nil
+	edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{target: conv.TextEdits([]exchange.Edit{sg.Edit})}}
+	return nil, v.askApply(ctx, sg.Title, edit, jsonrpc2.InternalError, fmt.Sprintf("%s's suggestion to %s", name, sg.File.Path))
 }
