@@ -45,8 +45,8 @@ const partSize = 28 << 10
 // (TestEncodeDiagnosticsAsProtocol), written in one pass without making
 // that form. A review's thousands of diagnostics are sent whole on every
 // keystroke: building their protocol structs and reflecting over them
-// took five times as long as writing them, and keeping them to reuse
-// their encodings cost more memory than the text's line table.
+// took three to four times as long as writing them (1.5 ms for the 8 MB
+// review's 731), and keeping them to reuse their encodings, 1.4 MB.
 func encodeDiagnostics(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) [][]byte {
 	w := diagWriter{conv: conv.withCursor(), uri: string(uri)} // ds are in the order of their offsets
 	b := make([]byte, 0, partSize+4<<10)
