@@ -180,10 +180,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 // whether it changed; done is false, nothing stored, once ctx is done.
 func (s *Server) readDisk(ctx context.Context, fresh bool, pick func(root string, r *os.Root, known map[string]*reviewfile.Version) []string) (next map[string]*reviewfile.Version, changed, done bool) {
 	open := s.openReviewPaths()
-	st := s.src
-	st.mu.Lock()
-	known := st.disk
-	st.mu.Unlock()
+	known := s.diskReviews()
 	next = map[string]*reviewfile.Version{}
 	if !fresh {
 		next = maps.Clone(known)
@@ -215,6 +212,7 @@ func (s *Server) readDisk(ctx context.Context, fresh bool, pick func(root string
 	for name := range s.openReviewPaths() {
 		delete(next, name)
 	}
+	st := s.src
 	st.mu.Lock()
 	changed = !maps.Equal(st.disk, next)
 	st.disk = next
@@ -231,6 +229,15 @@ func (s *Server) openReviewPaths() map[string]bool {
 		open[fileOf(string(u))] = true
 	}
 	return open
+}
+
+// diskReviews are the reviews in scope on disk, by path: the map is
+// replaced whole, never changed, and may be read without the lock.
+func (s *Server) diskReviews() map[string]*reviewfile.Version {
+	st := s.src
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.disk
 }
 
 // dropDiskReview forgets the parse of uri's file on disk once the editor
@@ -418,14 +425,11 @@ func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview 
 		open[fileOf(string(u))] = true
 		out = append(out, scopedReview{uri: u, open: true, version: sn.version, an: an})
 	}
-	st := v.src
-	st.mu.Lock()
-	for name, r := range st.disk {
+	for name, r := range v.diskReviews() {
 		if !open[name] {
 			out = append(out, scopedReview{uri: protocol.DocumentURI(fileuri.FromPath(name)), an: r.Analysed()})
 		}
 	}
-	st.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].uri < out[j].uri })
 	kept := out[:0]
 	for _, r := range out {

@@ -15,7 +15,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/leanreview/lreview-lsp/internal/reviewfile"
 	"github.com/leanreview/lreview-lsp/internal/testreviews"
 )
 
@@ -435,11 +434,7 @@ func TestScopeNewReviewNestedRoots(t *testing.T) {
 	s := NewServer(Options{})
 	s.settings.Reviews = []string{"x/*.review.json"}
 	s.wt.folders = []string{outer, inner}
-	disk := func() map[string]*reviewfile.Version {
-		s.src.mu.Lock()
-		defer s.src.mu.Unlock()
-		return s.src.disk
-	}
+	disk := s.diskReviews
 	s.scanReviews(t.Context())
 	if disk()[old] == nil {
 		t.Fatalf("the walk did not find %s: %v", old, disk())

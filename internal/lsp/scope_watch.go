@@ -33,10 +33,7 @@ const (
 // anew when their size or modification time changed.
 func (s *Server) sourcesOnDisk(changed []string) {
 	globs := s.scopeSetting().globs
-	st := s.src
-	st.mu.Lock()
-	disk := st.disk
-	st.mu.Unlock()
+	disk := s.diskReviews()
 	var reviews []string
 	roots := s.scopeRoots()
 	for _, name := range changed {
@@ -131,10 +128,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		}
 		return
 	}
-	st := s.src
-	st.mu.Lock()
-	disk := st.disk
-	st.mu.Unlock()
+	disk := s.diskReviews()
 	var reread []string
 	live := map[string]bool{}
 	for _, root := range s.scopeRoots() {
