@@ -173,7 +173,7 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 // the walk and the re-reads alike, sc.mu held: under each root, through
 // one os.Root of it, pick names the files to read, given known, the
 // reviews on disk so far. A file is parsed again only when its identity
-// changed (readScoped), dropped when gone or unreadable, added while
+// changed (reviewfile.ReadIn), dropped when gone or unreadable, added while
 // fewer than maxScopeReviews are kept. A walk (fresh) keeps only what it
 // picked, a re-read the others too. Reviews open in the editor are not
 // kept: their buffers stand for them. It stores the result and reports
@@ -196,8 +196,14 @@ func (s *Server) readDisk(ctx context.Context, fresh bool, pick func(root string
 			if err != nil || open[name] || ctx.Err() != nil {
 				continue
 			}
-			switch v := readScoped(ctx, r, rel, known[name]); {
-			case v == nil:
+			// Not a regular file, larger than filewrite.MaxSize,
+			// unreadable, or ctx done: not in scope (no one to tell).
+			v, err := reviewfile.ReadIn(r, rel, known[name])
+			if err == nil {
+				_, err = v.Analysis(ctx)
+			}
+			switch {
+			case err != nil:
 				delete(next, name)
 			case next[name] != nil || len(next) < maxScopeReviews:
 				next[name] = v
@@ -357,22 +363,6 @@ func readDirBounded(root *os.Root, rel string, most int) (entries []fs.DirEntry,
 	full = len(entries) >= most
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	return entries, full
-}
-
-// readScoped reads the review file at rel under root and analyses it, or
-// keeps prev while the file's identity is the one prev was read at. nil:
-// not a regular file, larger than filewrite.MaxSize, unreadable, or ctx
-// done — the scan has no one to tell (a file it cannot read is not in
-// scope), and readDisk drops it.
-func readScoped(ctx context.Context, root *os.Root, rel string, prev *reviewfile.Version) *reviewfile.Version {
-	v, err := reviewfile.ReadIn(root, rel, prev)
-	if err != nil {
-		return nil
-	}
-	if _, err := v.Analysis(ctx); err != nil {
-		return nil
-	}
-	return v
 }
 
 // matchAny reports whether the slash path p matches one of globs.
