@@ -132,10 +132,9 @@ func (s *Server) scopeRoots() []string {
 	return roots
 }
 
-// scanReviews finds the review files in scope on disk and reads those
-// that are new or changed since the last scan, except those open in the
-// editor (their buffer stands for them). It reports whether the reviews
-// on disk changed.
+// scanReviews walks the roots for the review files in scope and reads
+// those new or changed since the last walk (readDisk), keeping only what
+// it found. It reports whether the reviews on disk changed.
 func (s *Server) scanReviews(ctx context.Context) bool {
 	sc := s.wt.scan
 	if sc.beforeWalk != nil {
@@ -145,38 +144,86 @@ func (s *Server) scanReviews(ctx context.Context) bool {
 	sc.walks++
 	began := time.Now()
 	globs := s.scopeSetting().globs
-	open := s.openReviewPaths()
-	st := s.src
-	st.mu.Lock()
-	prev := st.disk
-	st.mu.Unlock()
-	next := map[string]*reviewfile.Version{}
 	found := 0
-	for _, root := range s.scopeRoots() {
-		n, bound := scanRoot(ctx, root, globs, maxScopeReviews-found, open, prev, next)
-		found += n
+	next, changed, done := s.readDisk(ctx, true, func(root string, r *os.Root, _ map[string]*reviewfile.Version) []string {
+		rels, bound := findReviews(ctx, r, globs, maxScopeReviews-found, defaultScanLimits())
+		found += len(rels)
 		if bound != "" && ctx.Err() == nil && !sc.said[root+"\x00"+bound] {
 			sc.said[root+"\x00"+bound] = true
-			s.showf(protocol.MessageTypeWarning, "stopped looking for reviews under %s %s, %d found; narrow the setting lreview.reviews or lreview.sourceRoot", root, bound, n)
+			s.showf(protocol.MessageTypeWarning, "stopped looking for reviews under %s %s, %d found; narrow the setting lreview.reviews or lreview.sourceRoot", root, bound, len(rels))
 		}
-	}
-	if ctx.Err() != nil {
+		names := make([]string, len(rels))
+		for i, rel := range rels {
+			names[i] = filepath.Join(root, rel)
+		}
+		return names
+	})
+	if !done {
 		sc.mu.Unlock()
-		return false // cancelled: what it read may be part of the scope only
+		return false
 	}
-	// A review opened while the scan read it: its buffer stands for it.
-	for name := range s.openReviewPaths() {
-		delete(next, name)
-	}
-	st.mu.Lock()
-	changed := !maps.Equal(st.disk, next)
-	st.disk = next
-	st.mu.Unlock()
 	sc.walked, sc.took = time.Now(), time.Since(began)
 	sc.firstOnce.Do(func() { close(sc.first) })
 	sc.mu.Unlock()
 	s.watchScope(globs, next)
 	return changed
+}
+
+// readDisk is the one way review files on disk come into the scope, for
+// the walk and the re-reads alike, sc.mu held: under each root, through
+// one os.Root of it, pick names the files to read, given known, the
+// reviews on disk so far. A file is parsed again only when its identity
+// changed (reviewfile.ReadIn), dropped when gone or unreadable, added while
+// fewer than maxScopeReviews are kept. A walk (fresh) keeps only what it
+// picked, a re-read the others too. Reviews open in the editor are not
+// kept: their buffers stand for them. It stores the result and reports
+// whether it changed; done is false, nothing stored, once ctx is done.
+func (s *Server) readDisk(ctx context.Context, fresh bool, pick func(root string, r *os.Root, known map[string]*reviewfile.Version) []string) (next map[string]*reviewfile.Version, changed, done bool) {
+	open := s.openReviewPaths()
+	known := s.diskReviews()
+	next = map[string]*reviewfile.Version{}
+	if !fresh {
+		next = maps.Clone(known)
+		known = next
+	}
+	for _, root := range s.scopeRoots() {
+		r, err := os.OpenRoot(root)
+		if err != nil {
+			continue
+		}
+		for _, name := range pick(root, r, known) {
+			rel, err := filepath.Rel(root, name)
+			if err != nil || open[name] || ctx.Err() != nil {
+				continue
+			}
+			// Not a regular file, larger than filewrite.MaxSize,
+			// unreadable, or ctx done: not in scope (no one to tell).
+			v, err := reviewfile.ReadIn(r, rel, known[name])
+			if err == nil {
+				_, err = v.Analysis(ctx)
+			}
+			switch {
+			case err != nil:
+				delete(next, name)
+			case next[name] != nil || len(next) < maxScopeReviews:
+				next[name] = v
+			}
+		}
+		r.Close()
+	}
+	if ctx.Err() != nil {
+		return nil, false, false // cancelled: what it read may be part of the scope only
+	}
+	// A review opened while this read it: its buffer stands for it.
+	for name := range s.openReviewPaths() {
+		delete(next, name)
+	}
+	st := s.src
+	st.mu.Lock()
+	changed = !maps.Equal(st.disk, next)
+	st.disk = next
+	st.mu.Unlock()
+	return next, changed, true
 }
 
 // openReviewPaths are the paths of the reviews open in the editor.
@@ -188,6 +235,15 @@ func (s *Server) openReviewPaths() map[string]bool {
 		open[fileOf(string(u))] = true
 	}
 	return open
+}
+
+// diskReviews are the reviews in scope on disk, by path: the map is
+// replaced whole, never changed, and may be read without the lock.
+func (s *Server) diskReviews() map[string]*reviewfile.Version {
+	st := s.src
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.disk
 }
 
 // dropDiskReview forgets the parse of uri's file on disk once the editor
@@ -205,29 +261,6 @@ func (s *Server) dropDiskReview(uri protocol.DocumentURI) {
 	next := maps.Clone(st.disk)
 	delete(next, name)
 	st.disk = next
-}
-
-// scanRoot finds at most max review files under root and reads into next
-// those not open in the editor, all through one os.Root of root: nothing
-// found is looked up again by name. It returns how many it found, and
-// the bound that stopped the walk, if one did.
-func scanRoot(ctx context.Context, root string, globs []reviewGlob, max int, open map[string]bool, prev, next map[string]*reviewfile.Version) (int, string) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return 0, ""
-	}
-	defer r.Close()
-	found, bound := findReviews(ctx, r, globs, max, defaultScanLimits())
-	for _, rel := range found {
-		name := filepath.Join(root, rel)
-		if ctx.Err() != nil || open[name] {
-			continue
-		}
-		if v := readScoped(ctx, r, rel, prev[name]); v != nil {
-			next[name] = v
-		}
-	}
-	return len(found), bound
 }
 
 // scanDir is a directory the walk has yet to read: its slash path under
@@ -332,22 +365,6 @@ func readDirBounded(root *os.Root, rel string, most int) (entries []fs.DirEntry,
 	return entries, full
 }
 
-// readScoped reads the review file at rel under root and analyses it, or
-// keeps prev while the file's identity is the one prev was read at. nil:
-// not a regular file, larger than filewrite.MaxSize, unreadable, or ctx
-// done — the scan has no one to tell (a file it cannot read is not in
-// scope), and rereadReviews drops it.
-func readScoped(ctx context.Context, root *os.Root, rel string, prev *reviewfile.Version) *reviewfile.Version {
-	v, err := reviewfile.ReadIn(root, rel, prev)
-	if err != nil {
-		return nil
-	}
-	if _, err := v.Analysis(ctx); err != nil {
-		return nil
-	}
-	return v
-}
-
 // matchAny reports whether the slash path p matches one of globs.
 func matchAny(globs []reviewGlob, p string) bool {
 	work := 0
@@ -398,14 +415,11 @@ func (v *requestView) scoped(ctx context.Context, analysed bool) []scopedReview 
 		open[fileOf(string(u))] = true
 		out = append(out, scopedReview{uri: u, open: true, version: sn.version, an: an})
 	}
-	st := v.src
-	st.mu.Lock()
-	for name, r := range st.disk {
+	for name, r := range v.diskReviews() {
 		if !open[name] {
 			out = append(out, scopedReview{uri: protocol.DocumentURI(fileuri.FromPath(name)), an: r.Analysed()})
 		}
 	}
-	st.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].uri < out[j].uri })
 	kept := out[:0]
 	for _, r := range out {
@@ -481,26 +495,4 @@ func (s *Server) watchScope(globs []reviewGlob, disk map[string]*reviewfile.Vers
 	if err := s.registerWatchers("lreview-scope", had, patterns); err != nil {
 		s.logf(protocol.MessageTypeWarning, "registering the reviews' files: %v", err)
 	}
-}
-
-// sourcesOnDisk hears of files changed on disk: a review file in scope
-// (by the globs) is read again, alone (rereadReviews); any other file has
-// the comments placed again, the source files being read anew when their
-// size or modification time changed.
-func (s *Server) sourcesOnDisk(changed []string) {
-	globs := s.scopeSetting().globs
-	var reviews []string
-	roots := s.scopeRoots()
-	for _, name := range changed {
-		for _, root := range roots {
-			if rel, err := filepath.Rel(root, name); err == nil && worktree.Within(root, name) && (matchAny(globs, filepath.ToSlash(rel)) || s.holdsDiskReview(name)) {
-				reviews = append(reviews, name)
-				break
-			}
-		}
-	}
-	if len(reviews) > 0 && s.spawn(func() { s.rereadReviews(s.bg, reviews) }) {
-		return // the re-read asks for the comments again
-	}
-	s.sourcesChanged(false)
 }

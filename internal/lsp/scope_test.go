@@ -413,3 +413,38 @@ func TestScopeHoverWaitsForFirstScan(t *testing.T) {
 		t.Errorf("code actions during the first walk: got %s, want Reply to c1", jsonOf(t, a.actions))
 	}
 }
+
+// TestScopeNewReviewNestedRoots pins the root a review created on disk
+// is matched against when the roots nest: each root it is under, as the
+// walk matches it. "x/*.review.json" matches inner/x/new.review.json
+// under the inner root, not under the outer one, which the poller looks
+// at first and where it sees the directory change: the review is found
+// all the same.
+func TestScopeNewReviewNestedRoots(t *testing.T) {
+	outer := t.TempDir()
+	inner := filepath.Join(outer, "inner")
+	dir := filepath.Join(inner, "x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "old.review.json")
+	if err := os.WriteFile(old, []byte(secondReview), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(Options{})
+	s.settings.Reviews = []string{"x/*.review.json"}
+	s.wt.folders = []string{outer, inner}
+	disk := s.diskReviews
+	s.scanReviews(t.Context())
+	if disk()[old] == nil {
+		t.Fatalf("the walk did not find %s: %v", old, disk())
+	}
+	created := filepath.Join(dir, "new.review.json")
+	rewrite(t, created, secondReview)
+	s.pollScope(newScopePoll())
+	for deadline := time.Now().Add(10 * time.Second); disk()[created] == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the poller did not find %s, created under both roots: %v", created, disk())
+		}
+	}
+}

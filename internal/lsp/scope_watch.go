@@ -27,25 +27,54 @@ const (
 	rewalkFactor = 100
 )
 
-// holdsDiskReview reports whether name is a review on disk in scope, or
-// a directory holding one.
-func (s *Server) holdsDiskReview(name string) bool {
-	st := s.src
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for n := range st.disk {
-		if worktree.Within(name, n) {
-			return true
+// sourcesOnDisk hears of files changed on disk: the review files in
+// scope among them (reviewsAt) are read again, alone (rereadReviews); any
+// other file has the comments placed again, the source files being read
+// anew when their size or modification time changed.
+func (s *Server) sourcesOnDisk(changed []string) {
+	globs := s.scopeSetting().globs
+	disk := s.diskReviews()
+	var reviews []string
+	roots := s.scopeRoots()
+	for _, name := range changed {
+		for _, root := range roots {
+			if len(reviewsAt(root, globs, name, disk, nil)) > 0 {
+				reviews = append(reviews, name)
+				break
+			}
 		}
 	}
-	return false
+	if len(reviews) > 0 && s.spawn(func() { s.rereadReviews(s.bg, reviews) }) {
+		return // the re-read asks for the comments again
+	}
+	s.sourcesChanged(false)
+}
+
+// reviewsAt appends to out the review files under root that a change of
+// name on disk asks to read again: name, if the globs match it or it is
+// one of known (the reviews on disk), and those of known under it, when
+// it is a directory.
+func reviewsAt(root string, globs []reviewGlob, name string, known map[string]*reviewfile.Version, out []string) []string {
+	rel, err := filepath.Rel(root, name)
+	if err != nil || !worktree.Within(root, name) {
+		return out
+	}
+	for n := range known {
+		if n != name && worktree.Within(name, n) {
+			out = append(out, n) // in a directory that changed
+		}
+	}
+	if known[name] != nil || matchAny(globs, filepath.ToSlash(rel)) {
+		out = append(out, name)
+	}
+	return out
 }
 
 // rereadReviews reads again the review files names (and those under
-// names that are directories) as they are on disk now: changed ones are
-// parsed again, deleted ones dropped, new ones in scope added (up to
-// maxScopeReviews); then the source files' comments are placed again.
-// Before the first walk it asks for that walk instead.
+// names that are directories) as they are on disk now (readDisk):
+// changed ones are parsed again, deleted ones dropped, new ones in scope
+// added (up to maxScopeReviews); then the source files' comments are
+// placed again. Before the first walk it asks for that walk instead.
 func (s *Server) rereadReviews(ctx context.Context, names []string) {
 	sc := s.wt.scan
 	select {
@@ -56,65 +85,17 @@ func (s *Server) rereadReviews(ctx context.Context, names []string) {
 	}
 	sc.mu.Lock()
 	globs := s.scopeSetting().globs
-	open := s.openReviewPaths()
-	st := s.src
-	st.mu.Lock()
-	next := maps.Clone(st.disk)
-	st.mu.Unlock()
-	for _, root := range s.scopeRoots() {
+	next, changed, _ := s.readDisk(ctx, false, func(root string, _ *os.Root, known map[string]*reviewfile.Version) []string {
 		var todo []string
 		for _, name := range names {
-			if !worktree.Within(root, name) {
-				continue
-			}
-			for n := range next {
-				if n != name && worktree.Within(name, n) {
-					todo = append(todo, n) // in a directory that changed
-				}
-			}
-			if rel, err := filepath.Rel(root, name); err == nil && matchAny(globs, filepath.ToSlash(rel)) {
-				todo = append(todo, name)
-			}
+			todo = reviewsAt(root, globs, name, known, todo)
 		}
-		if len(todo) > 0 {
-			rereadIn(ctx, root, todo, open, next)
-		}
-	}
-	if ctx.Err() != nil {
-		sc.mu.Unlock()
-		return
-	}
-	st.mu.Lock()
-	changed := !maps.Equal(st.disk, next)
-	st.disk = next
-	st.mu.Unlock()
+		return todo
+	})
 	sc.mu.Unlock()
 	if changed {
 		s.watchScope(globs, next)
 		s.sourcesChanged(false)
-	}
-}
-
-// rereadIn reads the review files names under root into next, through
-// one os.Root of root; a file gone or unreadable is dropped.
-func rereadIn(ctx context.Context, root string, names []string, open map[string]bool, next map[string]*reviewfile.Version) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return
-	}
-	defer r.Close()
-	for _, name := range names {
-		rel, err := filepath.Rel(root, name)
-		if err != nil || open[name] || ctx.Err() != nil {
-			continue
-		}
-		d := readScoped(ctx, r, rel, next[name])
-		switch {
-		case d == nil:
-			delete(next, name)
-		case next[name] != nil || len(next) < maxScopeReviews:
-			next[name] = d
-		}
 	}
 }
 
@@ -147,10 +128,7 @@ func (s *Server) pollScope(p *scopePoll) {
 		}
 		return
 	}
-	st := s.src
-	st.mu.Lock()
-	disk := st.disk
-	st.mu.Unlock()
+	disk := s.diskReviews()
 	var reread []string
 	live := map[string]bool{}
 	for _, root := range s.scopeRoots() {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -212,11 +213,7 @@ func (s *Server) pollRound(p *patchPoll) []string {
 		})
 		all = all[n:]
 	}
-	var changed []string
-	for name := range hit {
-		changed = append(changed, name)
-	}
-	return changed
+	return slices.Collect(maps.Keys(hit))
 }
 
 // polledFiles lists the files the open reviews' patches name, at most
