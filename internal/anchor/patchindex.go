@@ -408,9 +408,7 @@ func (b *builder) hunk(i int) int {
 		h.Lines = nil
 	}
 	f.fd.Hunks = append(f.fd.Hunks, h)
-	if j-1 > f.fd.Last {
-		f.fd.Last = j - 1
-	}
+	f.fd.Last = max(f.fd.Last, j-1)
 	if c.bodyOld != hh.old.count || c.bodyNew != hh.new.count {
 		b.problem(i, exchange.SeverityWarning, exchange.CodeHunkCountMismatch,
 			fmt.Sprintf("hunk header promises %d old and %s, but its body holds %d and %d", hh.old.count, Plural(hh.new.count, "new line", "new lines"), c.bodyOld, c.bodyNew),

@@ -180,15 +180,13 @@ func (t *LineTrack) align(texts, lines []string) {
 	inFile := make(map[uint64]occurrence, len(lines))
 	for j, s := range lines {
 		h := lineHash(seed, s)
-		o := inFile[h]
-		inFile[h] = occurrence{n: o.n + 1, at: int32(j)}
+		inFile[h] = occurrence{n: inFile[h].n + 1, at: int32(j)}
 	}
 	inReview := make(map[uint64]occurrence, len(texts))
 	hashes := make([]uint64, len(texts))
 	for i, s := range texts {
 		hashes[i] = lineHash(seed, s)
-		o := inReview[hashes[i]]
-		inReview[hashes[i]] = occurrence{n: o.n + 1, at: int32(i)}
+		inReview[hashes[i]] = occurrence{n: inReview[hashes[i]].n + 1, at: int32(i)}
 	}
 	// Anchors: lines found once on each side, not blank.
 	var cands []anchorPair
