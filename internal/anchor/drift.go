@@ -112,7 +112,7 @@ func (rv *resolver) candidates(r *Resolution, files []*FileDiff, paths []string)
 			break
 		}
 		k := Candidate{Path: p.path, Side: p.side, Start: p.start, End: p.end, Distance: p.dist,
-			Preferred: i == 0 && n == 1, quality: p.q}
+			Preferred: i == 0 && n == 1}
 		if p.q == qualityLoose {
 			k.respaced = rv.quoted(p)
 		}
