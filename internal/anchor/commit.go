@@ -50,8 +50,6 @@ func diffFrom(b []byte) []byte {
 
 // cutLine returns b's first line, without its "\n", and what follows.
 func cutLine(b []byte) (line, rest []byte) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i], b[i+1:]
-	}
-	return b, nil
+	line, rest, _ = bytes.Cut(b, []byte("\n"))
+	return line, rest
 }

@@ -112,7 +112,7 @@ func (rv *resolver) candidates(r *Resolution, files []*FileDiff, paths []string)
 			break
 		}
 		k := Candidate{Path: p.path, Side: p.side, Start: p.start, End: p.end, Distance: p.dist,
-			Preferred: i == 0 && n == 1, quality: p.q}
+			Preferred: i == 0 && n == 1}
 		if p.q == qualityLoose {
 			k.respaced = rv.quoted(p)
 		}
@@ -214,9 +214,7 @@ func (rv *resolver) nearPaths(path string) []string {
 		}
 	}
 	sort.Strings(best)
-	if len(best) > 3 {
-		best = best[:3]
-	}
+	best = best[:min(3, len(best))]
 	rv.near[path] = best
 	return best
 }
@@ -252,13 +250,7 @@ func editDistance(a, b string, limit int) int {
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			v := prev[j-1] + cost
-			if prev[j]+1 < v {
-				v = prev[j] + 1
-			}
-			if cur[j-1]+1 < v {
-				v = cur[j-1] + 1
-			}
+			v := min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
@@ -267,8 +259,5 @@ func editDistance(a, b string, limit int) int {
 		}
 		prev, cur = cur, prev
 	}
-	if prev[len(b)] > limit {
-		return limit + 1
-	}
-	return prev[len(b)]
+	return min(prev[len(b)], limit+1)
 }

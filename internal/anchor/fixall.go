@@ -1,6 +1,7 @@
 package anchor
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -40,23 +41,15 @@ func SafeEdits(an *Analysis) ([]exchange.Edit, []Applied) {
 			if !f.Safe {
 				continue
 			}
-			clash := false
-			for _, e := range f.Edits {
-				clash = clash || overlaps(e)
-			}
-			if clash {
+			if slices.ContainsFunc(f.Edits, overlaps) {
 				break
 			}
 			for _, e := range f.Edits {
 				used = append(used, taken{e.Start, e.End})
 			}
 			edits = append(edits, f.Edits...)
-			done := f.Done
-			if done == "" {
-				done = f.Title
-			}
 			line, _ := an.Doc.Mapper().LineCol(d.Range.Start)
-			applied = append(applied, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: done})
+			applied = append(applied, Applied{Offset: d.Range.Start, Line: line, Code: d.Code, Done: cmp.Or(f.Done, f.Title)})
 			break
 		}
 	}

@@ -174,10 +174,7 @@ func (rv *resolver) orphanedAnchor(r *Resolution) exchange.Diagnostic {
 	}
 	msg := rv.orphanedMessage(r, &d)
 	if len(r.Candidates) > 0 {
-		where := "its snippet is at " + rv.placeName(c, r.Candidates[0])
-		if r.Tie != "" {
-			where = "its snippet is at " + r.Tie + " (none is chosen)"
-		}
+		where := "its snippet is at " + rv.snippetPlace(r)
 		if strings.HasSuffix(msg, "?") {
 			msg += " " + UpperFirst(where)
 		} else {
@@ -230,11 +227,7 @@ func (rv *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 // do (most ranges), it returns ls itself, capped so that an append copies:
 // the result is read only.
 func imageLines(ls []DiffLine, s Side) []DiffLine {
-	all := true
-	for i := range ls {
-		all = all && ls[i].In(s)
-	}
-	if all {
+	if !slices.ContainsFunc(ls, func(l DiffLine) bool { return !l.In(s) }) {
 		return ls[:len(ls):len(ls)]
 	}
 	var out []DiffLine
@@ -277,19 +270,11 @@ func (rv *resolver) snippetMismatch(r *Resolution) exchange.Diagnostic {
 	switch {
 	case r.Here:
 		d.Message = fmt.Sprintf("the snippet differs from what %s of %q holds in white space only", LineSpan(r.Side, c.StartLine, c.EndLine), c.Path)
-	case r.Tie != "":
-		d.Message += "; it is at " + r.Tie + " (none is chosen)"
-	case len(r.Candidates) > 0:
-		d.Message += fmt.Sprintf("; it is at %s", rv.placeName(c, r.Candidates[0]))
+	case r.Tie != "" || len(r.Candidates) > 0:
+		d.Message += "; it is at " + rv.snippetPlace(r)
 	}
 	d.Message += searchNote(r)
-	for i, l := range lines {
-		if i == maxRelatedLines {
-			break
-		}
-		d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is: %s", LineSpan(r.Side, l.Number(r.Side), l.Number(r.Side)), Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l))))})
-	}
-	d.Related = append(d.Related, rv.candidateRelated(r)...)
+	d.Related = append(rv.lineRelated(r, " is: "), rv.candidateRelated(r)...)
 	d.Fixes = append(d.Fixes, rv.moveFixes(r, "Re-anchor "+c.Name()+" to", isActive(c))...)
 	// An anchor on blank lines has no snippet to offer. A snippet that
 	// differs from its lines in white space only (r.Here) is respaced as
@@ -322,7 +307,7 @@ func (rv *resolver) orphanedResolves(r *Resolution) exchange.Diagnostic {
 		Severity: exchange.SeverityInformation,
 		Code:     exchange.CodeOrphanedResolves,
 		Message:  fmt.Sprintf("%s is marked orphaned, but its anchor resolves: %s of %q", c.Name(), LineSpan(r.Side, c.StartLine, c.EndLine), c.Path),
-		Related:  rv.lineRelated(r),
+		Related:  rv.lineRelated(r, ": "),
 	}
 	f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Reactivate %s", c.Name()))
 	f.Preferred = true
@@ -345,18 +330,14 @@ func (rv *resolver) staleAnchor(r *Resolution, holds bool) exchange.Diagnostic {
 	switch {
 	case holds:
 		d.Message += fmt.Sprintf("; it still holds at %s", LineSpan(r.Side, c.StartLine, c.EndLine))
-		d.Related = rv.lineRelated(r)
+		d.Related = rv.lineRelated(r, ": ")
 		f := rv.stateFix(c, exchange.StateActive, fmt.Sprintf("Re-anchor %s by content: it still holds, mark it active", name))
 		f.Done = fmt.Sprintf("marked %s active: its anchor still holds", name)
 		// Preferred, but not fixAll's: it changes the state.
 		f.Preferred = true
 		d.Fixes = []exchange.Fix{f}
 	case len(r.Candidates) > 0:
-		if r.Tie != "" {
-			d.Message += "; its snippet is at " + r.Tie + " (none is chosen)"
-		} else {
-			d.Message += fmt.Sprintf("; its snippet is at %s", rv.placeName(c, r.Candidates[0]))
-		}
+		d.Message += "; its snippet is at " + rv.snippetPlace(r)
 		d.Related = rv.candidateRelated(r)
 		d.Fixes = rv.moveFixes(r, "Re-anchor "+name+" by content to", false)
 	default:
@@ -375,16 +356,27 @@ func (rv *resolver) stateFix(c *exchange.Comment, state, title string) exchange.
 	}}
 }
 
-func (rv *resolver) lineRelated(r *Resolution) []exchange.Related {
+// lineRelated lists r's anchored lines (at most maxRelatedLines), each
+// as its number, sep and its text.
+func (rv *resolver) lineRelated(r *Resolution, sep string) []exchange.Related {
 	var out []exchange.Related
 	for i, l := range r.Lines() {
 		if i == maxRelatedLines {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s: %s", LineSpan(r.Side, n, n), Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l))))})
+		out = append(out, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: LineSpan(r.Side, n, n) + sep + Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l)))})
 	}
 	return out
+}
+
+// snippetPlace names where r's snippet is: the tied places, or the best
+// candidate.
+func (rv *resolver) snippetPlace(r *Resolution) string {
+	if r.Tie != "" {
+		return r.Tie + " (none is chosen)"
+	}
+	return rv.placeName(r.Comment, r.Candidates[0])
 }
 
 // contentOf returns the text, without its diff marker, of line n of side
@@ -436,13 +428,7 @@ func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bo
 		if b < a {
 			continue // the hunk shows no line of this image
 		}
-		d := 0
-		if line < a {
-			d = a - line
-		} else if line > b {
-			d = line - b
-		}
-		if best < 0 || d < best {
+		if d := max(0, a-line, line-b); best < 0 || d < best {
 			best, h, first, last, ok = d, &f.Hunks[i], a, b, true
 		}
 	}

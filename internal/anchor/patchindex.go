@@ -241,13 +241,17 @@ func (b *builder) finish() {
 	b.ix.Files = append(b.ix.Files, fd)
 }
 
-// hunkHead is a parsed "@@ -a,b +c,d @@ section" line. The offsets are
-// byte offsets in the line's decoded text, kept for the count fix.
+// hunkHead is a parsed "@@ -a,b +c,d @@ section" line.
 type hunkHead struct {
-	oldStart, oldCount, newStart, newCount int
-	oldAt, oldComma, oldEnd                int // digits of a start at oldAt; ',' at oldComma or -1; end of "a[,b]"
-	newAt, newComma, newEnd                int
-	section                                string
+	old, new hunkRange
+	section  string
+}
+
+// hunkRange is one side's "start[,count]". The offsets are byte offsets
+// in the line's decoded text, kept for the count fix.
+type hunkRange struct {
+	start, count   int
+	at, comma, end int // digits of the start at at; ',' at comma or -1; end of "start[,count]"
 }
 
 // parseHunkHeader reads a hunk header as git apply does: exactly
@@ -255,31 +259,23 @@ type hunkHead struct {
 // then anything (the section). why says what is wrong when ok is false.
 func parseHunkHeader(t string) (h hunkHead, why string, ok bool) {
 	const bad = "malformed hunk header: expected \"@@ -start[,count] +start[,count] @@\""
-	if !strings.HasPrefix(t, "@@ -") {
+	if !strings.HasPrefix(t, "@@") {
 		return h, bad, false
 	}
-	i := 4
-	var big bool
-	h.oldAt = i
-	if h.oldStart, h.oldCount, h.oldComma, i, big, ok = parseRange(t, i); !ok {
-		if big {
-			return h, "malformed hunk header: a line number or count is too large", false
+	i, sep := 2, " -"
+	for _, r := range []*hunkRange{&h.old, &h.new} {
+		if !strings.HasPrefix(t[i:], sep) {
+			return h, bad, false
 		}
-		return h, bad, false
-	}
-	h.oldEnd = i
-	if !strings.HasPrefix(t[i:], " +") {
-		return h, bad, false
-	}
-	i += 2
-	h.newAt = i
-	if h.newStart, h.newCount, h.newComma, i, big, ok = parseRange(t, i); !ok {
-		if big {
-			return h, "malformed hunk header: a line number or count is too large", false
+		var big bool
+		if *r, big, ok = parseRange(t, i+2); !ok {
+			if big {
+				return h, "malformed hunk header: a line number or count is too large", false
+			}
+			return h, bad, false
 		}
-		return h, bad, false
+		i, sep = r.end, " +"
 	}
-	h.newEnd = i
 	if !strings.HasPrefix(t[i:], " @@") {
 		return h, bad, false
 	}
@@ -288,19 +284,19 @@ func parseHunkHeader(t string) (h hunkHead, why string, ok bool) {
 }
 
 // parseRange reads "start[,count]" at t[i:].
-func parseRange(t string, i int) (start, count, comma, end int, big, ok bool) {
-	start, i, big, ok = parseNumber(t, i)
-	if !ok {
-		return 0, 0, -1, i, big, false
+func parseRange(t string, i int) (r hunkRange, big, ok bool) {
+	r = hunkRange{count: 1, at: i, comma: -1}
+	if r.start, i, big, ok = parseNumber(t, i); !ok {
+		return r, big, false
 	}
-	count, comma = 1, -1
 	if i < len(t) && t[i] == ',' {
-		comma = i
-		if count, i, big, ok = parseNumber(t, i+1); !ok {
-			return 0, 0, -1, i, big, false
+		r.comma = i
+		if r.count, i, big, ok = parseNumber(t, i+1); !ok {
+			return r, big, false
 		}
 	}
-	return start, count, comma, i, false, true
+	r.end = i
+	return r, false, true
 }
 
 // parseNumber reads decimal digits at t[i:]. Values above MaxInt32 are
@@ -395,7 +391,7 @@ func (b *builder) hunk(i int) int {
 		b.problem(i, exchange.SeverityError, exchange.CodePatchParse, why, nil)
 		return i + 1
 	}
-	c := hunkCounter{oldNo: firstNumber(hh.oldStart, hh.oldCount), newNo: firstNumber(hh.newStart, hh.newCount)}
+	c := hunkCounter{oldNo: firstNumber(hh.old.start, hh.old.count), newNo: firstNumber(hh.new.start, hh.new.count)}
 	first := len(b.all)
 	j, truncated := b.hunkBody(hh, &c, i+1)
 	if !truncated {
@@ -403,8 +399,8 @@ func (b *builder) hunk(i int) int {
 	}
 	h := Hunk{
 		Header:   i,
-		OldStart: hh.oldStart, OldCount: hh.oldCount,
-		NewStart: hh.newStart, NewCount: hh.newCount,
+		OldStart: hh.old.start, OldCount: hh.old.count,
+		NewStart: hh.new.start, NewCount: hh.new.count,
 		Section: strings.Clone(hh.section), // not a view of this version's text
 		Lines:   b.all[first:len(b.all):len(b.all)],
 	}
@@ -412,12 +408,10 @@ func (b *builder) hunk(i int) int {
 		h.Lines = nil
 	}
 	f.fd.Hunks = append(f.fd.Hunks, h)
-	if j-1 > f.fd.Last {
-		f.fd.Last = j - 1
-	}
-	if c.bodyOld != hh.oldCount || c.bodyNew != hh.newCount {
+	f.fd.Last = max(f.fd.Last, j-1)
+	if c.bodyOld != hh.old.count || c.bodyNew != hh.new.count {
 		b.problem(i, exchange.SeverityWarning, exchange.CodeHunkCountMismatch,
-			fmt.Sprintf("hunk header promises %d old and %s, but its body holds %d and %d", hh.oldCount, Plural(hh.newCount, "new line", "new lines"), c.bodyOld, c.bodyNew),
+			fmt.Sprintf("hunk header promises %d old and %s, but its body holds %d and %d", hh.old.count, Plural(hh.new.count, "new line", "new lines"), c.bodyOld, c.bodyNew),
 			b.countFix(i, hh, c.bodyOld, c.bodyNew))
 	}
 	return j
@@ -427,7 +421,7 @@ func (b *builder) hunk(i int) int {
 // met, and returns the line after them; truncated reports a body that
 // stopped first, at a line that cannot be one of its own.
 func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
-	for j < b.n && (c.bodyOld < hh.oldCount || c.bodyNew < hh.newCount) {
+	for j < b.n && (c.bodyOld < hh.old.count || c.bodyNew < hh.new.count) {
 		if head, ok := b.head(j); ok {
 			switch head {
 			case ' ', '+', '\\':
@@ -436,7 +430,7 @@ func (b *builder) hunkBody(hh hunkHead, c *hunkCounter, j int) (int, bool) {
 				// "---"/"+++"/"@@" would otherwise read as body lines.
 				// They are body lines only when they complete the hunk.
 				if b.f.git < 0 && b.isFilePair(j) && j+2 < b.n && strings.HasPrefix(b.text(j+2), "@@") &&
-					!(hh.oldCount-c.bodyOld == 1 && hh.newCount-c.bodyNew == 1) {
+					!(hh.old.count-c.bodyOld == 1 && hh.new.count-c.bodyNew == 1) {
 					return j, true
 				}
 			default:
@@ -495,19 +489,19 @@ func (b *builder) problem(i int, sev exchange.Severity, code, msg string, fixes 
 func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.Fix {
 	start, end := b.p.LineStart(i), b.p.LineEnd(i)
 	t := b.text(i)
-	span := t[hh.oldAt-1 : hh.newEnd] // "-a,b +c,d"
-	base := start                     // source offset of decoded offset 0
+	span := t[hh.old.at-1 : hh.new.end] // "-a,b +c,d"
+	base := start                       // source offset of decoded offset 0
 	if b.src.Len() > 0 {
 		if start < 0 || end > b.src.Len() || start > end {
 			return nil
 		}
 		s := b.src.Slice(start, end)
-		if len(s) < hh.newEnd || string(s[hh.oldAt-1:hh.newEnd]) != span {
+		if len(s) < hh.new.end || string(s[hh.old.at-1:hh.new.end]) != span {
 			k := bytes.Index(s, []byte(span))
 			if k < 0 {
 				return nil // the numbers are spelt with escapes: no safe edit
 			}
-			base = start + k - (hh.oldAt - 1)
+			base = start + k - (hh.old.at - 1)
 		}
 	} else {
 		// Without the source, only a line spelt without escapes has
@@ -523,8 +517,8 @@ func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.
 		}
 	}
 	var edits []exchange.Edit
-	oldText := b.rangeEdit(&edits, base, t, hh.oldStart, hh.oldCount, bodyOld, hh.oldAt, hh.oldComma, hh.oldEnd)
-	newText := b.rangeEdit(&edits, base, t, hh.newStart, hh.newCount, bodyNew, hh.newAt, hh.newComma, hh.newEnd)
+	oldText := hh.old.edit(&edits, base, t, bodyOld)
+	newText := hh.new.edit(&edits, base, t, bodyNew)
 	return []exchange.Fix{{
 		Title:     fmt.Sprintf("Rewrite the hunk header as @@ -%s +%s @@", oldText, newText),
 		Done:      fmt.Sprintf("rewrote the hunk header as @@ -%s +%s @@", oldText, newText),
@@ -534,27 +528,27 @@ func (b *builder) countFix(i int, hh hunkHead, bodyOld, bodyNew int) []exchange.
 	}}
 }
 
-// rangeEdit adds the edit that makes one side's "start[,count]" say body
+// edit adds the edit that makes one side's "start[,count]" say body
 // lines, and returns that side's resulting text.
-func (b *builder) rangeEdit(edits *[]exchange.Edit, base int, t string, start, count, body, at, comma, end int) string {
-	if count == body {
-		return t[at:end]
+func (r hunkRange) edit(edits *[]exchange.Edit, base int, t string, body int) string {
+	if r.count == body {
+		return t[r.at:r.end]
 	}
-	newStart := start
+	newStart := r.start
 	switch {
-	case count == 0 && body > 0:
-		newStart = start + 1
-	case count > 0 && body == 0 && start > 0:
-		newStart = start - 1
+	case r.count == 0 && body > 0:
+		newStart = r.start + 1
+	case r.count > 0 && body == 0 && r.start > 0:
+		newStart = r.start - 1
 	}
 	text := strconv.Itoa(newStart) + "," + strconv.Itoa(body)
 	switch {
-	case newStart != start:
-		*edits = append(*edits, exchange.Edit{Start: base + at, End: base + end, NewText: text})
-	case comma >= 0:
-		*edits = append(*edits, exchange.Edit{Start: base + comma + 1, End: base + end, NewText: strconv.Itoa(body)})
+	case newStart != r.start:
+		*edits = append(*edits, exchange.Edit{Start: base + r.at, End: base + r.end, NewText: text})
+	case r.comma >= 0:
+		*edits = append(*edits, exchange.Edit{Start: base + r.comma + 1, End: base + r.end, NewText: strconv.Itoa(body)})
 	default:
-		*edits = append(*edits, exchange.Edit{Start: base + end, End: base + end, NewText: "," + strconv.Itoa(body)})
+		*edits = append(*edits, exchange.Edit{Start: base + r.end, End: base + r.end, NewText: "," + strconv.Itoa(body)})
 	}
 	return text
 }

@@ -257,10 +257,7 @@ func stripName(raw, prefix string) string {
 	if raw == "/dev/null" {
 		return ""
 	}
-	if prefix != "" {
-		return strings.TrimPrefix(raw, prefix)
-	}
-	return raw
+	return strings.TrimPrefix(raw, prefix)
 }
 
 // gitArgs returns what follows "diff --git ".
@@ -358,10 +355,7 @@ func unquoteName(s string) string {
 // fileHeaderName reads the name of a "--- "/"+++ " line: up to a tab
 // (after which diff writes a timestamp), unquoted.
 func fileHeaderName(rest string) string {
-	rest = strings.TrimSpace(rest)
-	if i := strings.IndexByte(rest, '\t'); i >= 0 {
-		rest = rest[:i]
-	}
+	rest, _, _ = strings.Cut(strings.TrimSpace(rest), "\t")
 	return unquoteName(rest)
 }
 

@@ -1,5 +1,7 @@
 package anchor
 
+import "strings"
+
 // How the builder reads the patch's lines: each line's text decoded once
 // (LineReader), kept for the next reads of the same line or the one
 // before, and hunk bodies by their first byte alone.
@@ -19,10 +21,7 @@ func (b *builder) text(i int) string {
 		b.at[1], b.atText[1] = b.at[0], b.atText[0]
 		b.at[0], b.atText[0] = i, t
 	}
-	if n := len(t); n > 0 && t[n-1] == '\r' {
-		return t[:n-1]
-	}
-	return t
+	return strings.TrimSuffix(t, "\r")
 }
 
 // head returns the first byte of line i as text reads the line, and false

@@ -190,16 +190,7 @@ func (f *FileDiff) Find(s Side, n int) (hunk, line int, ok bool) {
 		return -1, -1, false
 	}
 	hs, spans := f.Hunks, f.spans[s]
-	if len(spans) != len(hs) { // not built by BuildIndex
-		for k := range hs {
-			first, last := hs[k].Span(s)
-			if i, ok := hs[k].find(s, n, first, last); ok {
-				return k, i, true
-			}
-		}
-		return -1, -1, false
-	}
-	if f.ordered[s] {
+	if len(spans) == len(hs) && f.ordered[s] {
 		// The last hunk whose image starts at or before n is the only one
 		// that can hold it.
 		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > n }) - 1
@@ -210,8 +201,9 @@ func (f *FileDiff) Find(s Side, n int) (hunk, line int, ok bool) {
 		}
 		return -1, -1, false
 	}
-	for k, sp := range spans {
-		if i, ok := hs[k].find(s, n, sp.first, sp.last); ok {
+	for k := range hs { // unordered, or not built by BuildIndex
+		first, last := f.span(s, k)
+		if i, ok := hs[k].find(s, n, first, last); ok {
 			return k, i, true
 		}
 	}

@@ -195,8 +195,7 @@ func (rb *rebaser) move(c *exchange.Comment) (Move, []exchange.Edit) {
 		m.Why += fmt.Sprintf("; kept where %s lands in %s, %s", LineSpan(side, c.StartLine, c.EndLine), rb.patchWord(), LineSpan(side, tie.start, tie.end))
 	}
 	if newState != state {
-		obj := c.Node
-		edits = append(edits, exchange.SetMember(rb.src, obj, "state", strconv.Quote(newState), exchange.KeyAfter(obj, exchange.CommentKeys, "state")))
+		edits = append(edits, exchange.SetStateEdit(rb.src, c, newState))
 	}
 	m.Unchanged = len(edits) == 0
 	return m, edits

@@ -73,12 +73,19 @@ func (rb *rebaser) lookFor(c *exchange.Comment, side Side, old oldPlace) (lookFo
 		// An anchor that does not resolve says nothing reliable about the
 		// range's width: the snippet is "the anchored diff line(s)".
 		lf.nd.rangeW = len(lf.nd.lines)
-	}
-	if old.si != nil {
+	} else {
 		rb.trust(&lf, variants, old)
 	}
 	lf.nd.weak = weakSnippet(lf.nd.lines)
 	return lf, ""
+}
+
+// what names what c is looked for by, for messages.
+func (lf lookFor) what() string {
+	if lf.fromSnippet {
+		return "snippet"
+	}
+	return "the text of its lines"
 }
 
 // trust looks for a reading of the snippet at the old place: found, the
@@ -172,11 +179,7 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 		ps = similarPlaces(&sides[0], &lf.nd)
 	}
 	if len(ps) == 0 {
-		what := "snippet"
-		if !lf.fromSnippet {
-			what = "the text of its lines"
-		}
-		why := fmt.Sprintf("not found: %s is not in %s", what, strconv.Quote(newF.DisplayName()))
+		why := fmt.Sprintf("not found: %s is not in %s", lf.what(), strconv.Quote(newF.DisplayName()))
 		if res.cut {
 			why += " (search cut short)"
 		}
@@ -197,11 +200,7 @@ func (rb *rebaser) find(c *exchange.Comment, side Side, oldF, newF *FileDiff, lf
 	case best.exactMap:
 	case best.ctx >= need:
 	default:
-		what := "snippet"
-		if !lf.fromSnippet {
-			what = "the text of its lines"
-		}
-		return nil, fmt.Sprintf("%s is too weak to re-anchor by (no letter or digit) and its context does not confirm a place", what), nil
+		return nil, fmt.Sprintf("%s is too weak to re-anchor by (no letter or digit) and its context does not confirm a place", lf.what()), nil
 	}
 	return &best, "", nil
 }

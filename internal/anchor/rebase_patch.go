@@ -1,6 +1,8 @@
 package anchor
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/leanreview/lreview-lsp/internal/exchange"
@@ -26,13 +28,7 @@ func SplitDiffFile(data []byte) []string {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	crlf := terminated > 0
-	for _, l := range lines[:terminated] {
-		if !strings.HasSuffix(l, "\r") {
-			crlf = false
-			break
-		}
-	}
+	crlf := terminated > 0 && !slices.ContainsFunc(lines[:terminated], func(l string) bool { return !strings.HasSuffix(l, "\r") })
 	if crlf {
 		for i := range lines {
 			lines[i] = strings.TrimSuffix(lines[i], "\r")
@@ -89,11 +85,7 @@ func renderPatch(src exchange.Text, root, patch *exchange.Node, lines []string) 
 			keyStart = patch.KeyStart()
 		}
 		closeIndent = exchange.LineIndent(src, keyStart)
-		unit := exchange.LineIndent(src, root.Members()[0].KeyStart())
-		if unit == "" {
-			unit = "  "
-		}
-		elemIndent = closeIndent + unit
+		elemIndent = closeIndent + cmp.Or(exchange.LineIndent(src, root.Members()[0].KeyStart()), "  ")
 	}
 	var b strings.Builder
 	b.WriteByte('[')

@@ -984,7 +984,7 @@ func TestRebaseGeneratedRevision(t *testing.T) {
 			if !ok {
 				t.Fatalf("generated hunk header %q does not parse", l)
 			}
-			revised = append(revised, fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", hh.oldStart, hh.oldCount, hh.newStart, hh.newCount+1, " "+hh.section), "+\tinserted()")
+			revised = append(revised, fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", hh.old.start, hh.old.count, hh.new.start, hh.new.count+1, " "+hh.section), "+\tinserted()")
 			continue
 		}
 		revised = append(revised, l)

@@ -105,7 +105,6 @@ type Candidate struct {
 	Distance int
 	// Preferred marks the unique best candidate (search_rank.go).
 	Preferred bool
-	quality   quality
 	// respaced is set for a white-space-insensitive match: the snippet
 	// the matched lines make, which the move writes too.
 	respaced string
@@ -312,11 +311,10 @@ func (u *reuse) moveComment(i int, c *exchange.Comment, alloc func() *Resolution
 // resolver holds what one Resolve call builds lazily and shares between
 // comments: the content index of the patch and the nearest-path cache.
 type resolver struct {
-	doc   *exchange.Document
-	src   exchange.Text
-	ix    *Index
-	opts  Options
-	files map[*FileDiff]int
+	doc  *exchange.Document
+	src  exchange.Text
+	ix   *Index
+	opts Options
 
 	search *searchIndex // nil until a drift search needs it
 	budget *budget      // the analysis's search work (search.go)
@@ -324,12 +322,7 @@ type resolver struct {
 }
 
 func newResolver(doc *exchange.Document, ix *Index, opts Options) *resolver {
-	rv := &resolver{doc: doc, src: doc.Text, ix: ix, opts: opts, files: make(map[*FileDiff]int, len(ix.Files))}
-	rv.budget = newBudget(ix.Patch)
-	for i, f := range ix.Files {
-		rv.files[f] = i
-	}
-	return rv
+	return &resolver{doc: doc, src: doc.Text, ix: ix, opts: opts, budget: newBudget(ix.Patch)}
 }
 
 // anchorReadable reports whether the anchor members have types this

@@ -352,10 +352,7 @@ func (sq *sideQuery) place(nd *needle, img, first, last int, q quality) place {
 	if p < 0 {
 		p = first
 	}
-	end := p + nd.rangeW - 1
-	if end < last {
-		end = last
-	}
+	end := max(p+nd.rangeW-1, last)
 	if end >= si.size(img) {
 		end = last
 	}

@@ -65,10 +65,8 @@ func tied(ps []place, own Side) int {
 func tieMessage(ps []place, n int) string {
 	top := append([]place(nil), ps[:n]...)
 	slices.SortStableFunc(top, func(a, b place) int { return cmp.Compare(a.start, b.start) })
-	files := false // places in several files (an unknown path's guesses) name theirs
-	for _, p := range top {
-		files = files || p.path != top[0].path
-	}
+	// Places in several files (an unknown path's guesses) name theirs.
+	files := slices.ContainsFunc(top, func(p place) bool { return p.path != top[0].path })
 	names := make([]string, 0, min(n, 5))
 	for i, p := range top {
 		if i == 4 {

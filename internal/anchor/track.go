@@ -180,15 +180,13 @@ func (t *LineTrack) align(texts, lines []string) {
 	inFile := make(map[uint64]occurrence, len(lines))
 	for j, s := range lines {
 		h := lineHash(seed, s)
-		o := inFile[h]
-		inFile[h] = occurrence{n: o.n + 1, at: int32(j)}
+		inFile[h] = occurrence{n: inFile[h].n + 1, at: int32(j)}
 	}
 	inReview := make(map[uint64]occurrence, len(texts))
 	hashes := make([]uint64, len(texts))
 	for i, s := range texts {
 		hashes[i] = lineHash(seed, s)
-		o := inReview[hashes[i]]
-		inReview[hashes[i]] = occurrence{n: o.n + 1, at: int32(i)}
+		inReview[hashes[i]] = occurrence{n: inReview[hashes[i]].n + 1, at: int32(i)}
 	}
 	// Anchors: lines found once on each side, not blank.
 	var cands []anchorPair
@@ -354,25 +352,23 @@ func (t *LineTrack) fillBetween(anchors []int, dubious map[int]bool, same, simil
 			prevNum, prevAt = t.lines[prev].New, t.at[prev]
 		}
 		offA, offB := prevAt-prevNum, t.at[b]-t.lines[b].New
-		fits := func(k int, off int32) bool {
+		// lands: line k moved by off is between the two anchors, on a
+		// line that match calls its text.
+		lands := func(k int, off int32, match func(i, j int) bool) bool {
 			j := t.lines[k].New + off
-			return j > prevAt && j < t.at[b] && same(k, int(j)-1)
+			return j > prevAt && j < t.at[b] && match(k, int(j)-1)
 		}
 		switch {
 		case offA == offB:
 			// Nothing inserted or deleted between them, or as much of
 			// each: the lines that are their text there, white space
 			// aside, are placed.
-			loose := func(k int) bool {
-				j := t.lines[k].New + offA
-				return j > prevAt && j < t.at[b] && similar(k, int(j)-1)
-			}
 			// A line that is not: changed, or more than one edit between
 			// them; the lines before the first such and after the last
 			// are placed, and those between only when there is none.
 			ma, mb := b, prev+1
 			for k := prev + 1; k < b; k++ {
-				if !loose(k) {
+				if !lands(k, offA, similar) {
 					ma = min(ma, k)
 					mb = k + 1
 				}
@@ -388,13 +384,13 @@ func (t *LineTrack) fillBetween(anchors []int, dubious map[int]bool, same, simil
 		case fromStart:
 			ma, mb := b, prev+1
 			for k := prev + 1; k < b; k++ {
-				if !fits(k, offA) {
+				if !lands(k, offA, same) {
 					ma = k
 					break
 				}
 			}
 			for k := b - 1; k > prev; k-- {
-				if !fits(k, offB) {
+				if !lands(k, offB, same) {
 					mb = k + 1
 					break
 				}
