@@ -30,7 +30,13 @@ type caSession struct {
 // first diagnostics.
 func caOpen(t *testing.T, text string, encodings ...string) *caSession {
 	t.Helper()
-	c := newTestClient(t, Options{})
+	return caOpenWith(t, text, encodings, Options{})
+}
+
+// caOpenWith is caOpen with a server of the given options.
+func caOpenWith(t *testing.T, text string, encodings []string, opts Options) *caSession {
+	t.Helper()
+	c := newTestClient(t, opts)
 	res := c.initialize(encodings...)
 	enc := exchange.UTF16
 	if res.Capabilities.PositionEncoding == "utf-8" {

@@ -54,11 +54,20 @@ func showBody(ctx context.Context, v *requestView, args []any) (any, error) {
 	// versions.go): the command is about the text the client has by
 	// then, so a newer version holding the body is waited for, a bounded
 	// while.
-	seen := v.docs[docURI]
-	for deadline := time.Now().Add(bodyWait); !ok && ctx.Err() == nil && time.Now().Before(deadline); {
-		sn := v.latestSnapshot(docURI)
+	seen, stop := v.docs[docURI], time.Now().Add(bodyWait)
+	for !ok && ctx.Err() == nil && time.Now().Before(stop) {
+		sn, next := v.latestAndNext(docURI)
 		if sn == nil || sn == seen {
-			time.Sleep(10 * time.Millisecond)
+			if v.opts.bodyWaiting != nil {
+				v.opts.bodyWaiting()
+			}
+			wait := time.NewTimer(time.Until(stop))
+			select {
+			case <-next: // a version of some document was made
+			case <-wait.C:
+			case <-ctx.Done():
+			}
+			wait.Stop()
 			continue
 		}
 		seen = sn

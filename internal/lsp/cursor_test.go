@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -76,5 +77,54 @@ func TestHelixShowsDocuments(t *testing.T) {
 		if got := slices.Contains(res.Capabilities.ExecuteCommandProvider.Commands, CommandShowBody); got != tc.want {
 			t.Errorf("%s: %s offered %v, want %v", tc.name, CommandShowBody, got, tc.want)
 		}
+	}
+}
+
+// TestShowBodyWaitsForItsChange: the command of "Reply to …" that comes
+// before the change making the reply (Helix sends a code action's command
+// first) shows the new body once the change comes. The command's view is
+// taken before the change, as the server takes a request's when it
+// arrives; the change is sent once the command waits, and the command is
+// told of the newer version when it is made (it would give up after
+// bodyWait, with an error, if it were not).
+func TestShowBodyWaitsForItsChange(t *testing.T) {
+	waiting := make(chan struct{}, 1)
+	s := caOpenWith(t, testreviews.WorktreeReview, []string{"utf-16"}, Options{bodyWaiting: func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}})
+	at := s.pos(`"c2"`, 1)
+	var reply *protocol.CodeAction
+	for _, a := range s.actions(protocol.Range{Start: at, End: at}, nil, nil) {
+		if a.Title == "Reply to c2" {
+			reply = &a
+		}
+	}
+	if reply == nil || reply.Command == nil || reply.Command.Command != CommandShowBody {
+		t.Fatalf("got %+v, want Reply to c2 with %s", reply, CommandShowBody)
+	}
+	v := s.c.srv.view()
+	defer v.release()
+	done := make(chan error, 1)
+	go func() {
+		_, err := showBody(context.Background(), v, reply.Command.Arguments)
+		done <- err
+	}()
+	<-waiting
+	s.apply(*reply)
+	if err := <-done; err != nil {
+		t.Fatalf("showBody: %v", err)
+	}
+	s.c.mu.Lock()
+	shown := slices.Clone(s.c.shown)
+	s.c.mu.Unlock()
+	if len(shown) != 1 || shown[0].Selection == nil {
+		t.Fatalf("showBody: got %+v, want one showDocument with a cursor", shown)
+	}
+	off := navOffset(t, s.text, shown[0].Selection.Start, s.enc)
+	if !strings.HasSuffix(s.text[:off], `"body": "`) || !strings.HasPrefix(s.text[off:], `",`) {
+		t.Errorf("the cursor is not inside the new empty body: …%s|%s…", s.text[max(0, off-30):off], s.text[off:min(len(s.text), off+10)])
 	}
 }

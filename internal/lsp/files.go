@@ -96,12 +96,19 @@ func (v *requestView) superseded(edits bool) error {
 // latestSnapshot returns a document's newest snapshot, nil once it is
 // closed.
 func (s *Server) latestSnapshot(uri protocol.DocumentURI) *snapshot {
+	sn, _ := s.latestAndNext(uri)
+	return sn
+}
+
+// latestAndNext returns latestSnapshot(uri) and a channel closed once a
+// newer snapshot of any document is made.
+func (s *Server) latestAndNext(uri protocol.DocumentURI) (*snapshot, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f := s.files[uri]; f != nil {
-		return f.latest
+		return f.latest, s.versionMade
 	}
-	return nil
+	return nil, s.versionMade
 }
 
 // stale reports whether the request's own snapshot of uri has a newer

@@ -67,6 +67,9 @@ type Options struct {
 	// testNotifications replaces notification handlers (tests: one that
 	// panics).
 	testNotifications map[string]notificationFunc
+	// bodyWaiting is called each time lreview.showBody starts waiting
+	// for a newer version (tests: a change sent only once it waits).
+	bodyWaiting func()
 }
 
 type lifecycle uint8
@@ -91,7 +94,10 @@ type Server struct {
 	enc      exchange.Encoding
 	settings Settings
 	files    map[protocol.DocumentURI]*file
-	inflight map[string]context.CancelFunc // by transport.IDKey
+	// versionMade is closed, and replaced, when a document's snapshot is
+	// made (newSnapshot): what waits for a newer version waits on it.
+	versionMade chan struct{}
+	inflight    map[string]context.CancelFunc // by transport.IDKey
 	// closed is set, under mu, when Serve is returning: no request or
 	// analysis starts after it, so that Serve can wait for those running.
 	closed bool
@@ -162,6 +168,7 @@ func NewServer(opts Options) *Server {
 		requests:      requests,
 		notifications: notifications,
 		files:         map[protocol.DocumentURI]*file{},
+		versionMade:   make(chan struct{}),
 		outbox:        map[protocol.DocumentURI]*outgoing{},
 		inflight:      map[string]context.CancelFunc{},
 		bg:            bg,

@@ -155,6 +155,8 @@ func (s *Server) newSnapshot(uri protocol.DocumentURI, version int32, text excha
 	if s.opts.analyze != nil {
 		sn.analyze = s.opts.analyze
 	}
+	close(s.versionMade)
+	s.versionMade = make(chan struct{})
 	return sn
 }
 

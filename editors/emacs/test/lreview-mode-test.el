@@ -29,10 +29,17 @@
 
 (defconst lreview-test-timeout 20 "Seconds any wait may take.")
 
+(defvar lreview-test--dirs nil "The temporary directories the tests made.")
+
+(add-hook 'kill-emacs-hook
+          (lambda () (dolist (dir lreview-test--dirs) (delete-directory dir t))))
+
 (defun lreview-test-copy (name &optional content)
-  "A fresh temporary file NAME holding CONTENT (default: the drift fixture)."
+  "A fresh temporary file NAME holding CONTENT (default: the drift fixture).
+Its directory is removed when Emacs exits."
   (let* ((dir (make-temp-file "lreview-test" t))
          (file (expand-file-name name dir)))
+    (push dir lreview-test--dirs)
     (if content
         (with-temp-file file (insert content))
       (copy-file lreview-test-fixture file))
