@@ -105,6 +105,14 @@ type scopePoll struct {
 	seen map[string]fileStamp
 }
 
+// stampSlack is how far before the walk's start a directory's time may
+// be and still be looked at: file systems stamp times with a coarse clock
+// (a tick of a few ms on Linux, 2 s on FAT), so a directory changed just
+// after the walk began can carry a time before it. Looking at one more
+// directory costs a listing; missing one, a review found only at the
+// next walk.
+const stampSlack = 2 * time.Second
+
 func newScopePoll() *scopePoll { return &scopePoll{seen: map[string]fileStamp{}} }
 
 // pollScope looks at the reviews on disk and the directories holding
@@ -163,7 +171,7 @@ func (s *Server) pollScope(p *scopePoll) {
 			live[name] = true
 			before, had := p.seen[name]
 			p.seen[name] = now
-			if had && before != now || !had && now.mod.After(walked.Add(-took)) {
+			if had && before != now || !had && now.mod.After(walked.Add(-took-stampSlack)) {
 				reread = append(reread, name)
 			}
 		})
