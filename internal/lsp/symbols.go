@@ -83,8 +83,9 @@ type outlinePart struct {
 
 // outlinePatch returns the encoded outline of the patch of the cache's
 // version, an, taking over the prior one when it was made for the same
-// patch with the same counts. It is made outside the lock, as the tokens
-// are (versionCache.semanticTokens).
+// patch with the same counts. It is made outside the lock, which the
+// next version's cache takes to start (versionCache.next): two requests
+// at once may both make it, and the first kept is the one both answer.
 func (c *versionCache) outlinePatch(conv Converter, an *anchor.Analysis) ([]byte, error) {
 	c.mu.Lock()
 	cur, prior := c.outline, c.prior.outline
