@@ -1,7 +1,7 @@
 // Package lspframe reads and writes the language server protocol's framed
-// messages for the benchmark harnesses, which play an editor over a
-// server's standard streams: they stay outside the layers, the server's
-// transport included, and share only this.
+// messages for the benchmark harnesses, and is the editor they play over
+// a server's standard streams (Client): they stay outside the layers, the
+// server's transport included, and share only this.
 package lspframe
 
 import (

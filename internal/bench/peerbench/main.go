@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -25,7 +24,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/leanreview/lreview-lsp/internal/bench/lspframe"
@@ -144,27 +142,27 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	}
 	defer c.kill()
 	uri := fileuri.FromPath(path)
-	if _, err := c.call("initialize", map[string]any{
+	if _, err := c.Call("initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": fileuri.FromPath(filepath.Dir(path)),
 		"capabilities": map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
-	}); err != nil {
+	}, nil); err != nil {
 		return s, err
 	}
-	c.notify("initialized", map[string]any{})
+	c.Notify("initialized", map[string]any{})
 	var schemaDoc any
 	if err := json.Unmarshal(schema.JSON, &schemaDoc); err != nil {
 		return s, err
 	}
-	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{
+	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{
 		"json": map[string]any{"validate": map[string]any{"enable": true}, "schemas": []any{
 			map[string]any{"fileMatch": []string{"*.review.json"}, "uri": "file:///lreview/review-exchange.v1.schema.json", "schema": schemaDoc},
 		}},
 	}})
 	// Encoded before the clock starts: the harness's encoding of the
 	// whole review is not the server's time.
-	open := frame(notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": string(src)}}))
+	open := lspframe.Frame(lspframe.Notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": string(src)}}))
 	began := time.Now()
-	c.send(open)
+	c.Send(open)
 	if err := c.waitDiagnostics(uri, 1); err != nil {
 		return s, fmt.Errorf("after didOpen: %w", err)
 	}
@@ -175,21 +173,21 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	p := exchange.NewMapper(src).Position(at, exchange.UTF16)
 	typed := func(version int) []byte {
 		pos := map[string]int{"line": p.Line, "character": p.Character + version - 2}
-		return frame(notification("textDocument/didChange", map[string]any{
+		return lspframe.Frame(lspframe.Notification("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": uri, "version": version},
 			"contentChanges": []any{map[string]any{"range": map[string]any{"start": pos, "end": pos}, "text": "x"}},
 		}))
 	}
 	first := typed(2)
 	began = time.Now()
-	c.send(first)
+	c.Send(first)
 	if err := c.waitDiagnostics(uri, 2); err != nil {
 		return s, fmt.Errorf("after didChange: %w", err)
 	}
 	s.edit = time.Since(began)
 	if lang == "lreview" { // the peer has no semantic tokens
 		began = time.Now()
-		m, err := c.call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}})
+		m, err := c.Call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
 		if err != nil || len(m.Error) > 0 {
 			return s, fmt.Errorf("semanticTokens/full: %v %s", err, m.Error)
 		}
@@ -197,14 +195,14 @@ func measure(argv []string, lang, path string, src []byte) (sample, error) {
 	}
 	for v := 3; v <= typedEdits+1; v++ {
 		time.Sleep(typingGap)
-		c.send(typed(v))
+		c.Send(typed(v))
 	}
 	if err := c.waitSettled(uri, typedEdits+1); err != nil {
 		return s, fmt.Errorf("after %d edits: %w", typedEdits, err)
 	}
 	s.afterEdits = c.peakMB()
-	_, _ = c.call("shutdown", nil)
-	c.notify("exit", nil)
+	_, _ = c.Call("shutdown", nil, nil)
+	c.Notify("exit", nil)
 	return s, nil
 }
 
@@ -245,20 +243,9 @@ func medianF(fs []float64) float64 {
 
 // client speaks LSP to one server process.
 type client struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	msgs chan message
-	seq  int
-	// wmu keeps frames whole: the reader answers the server's requests
-	// while the harness writes its own messages.
-	wmu sync.Mutex
-}
-
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Error  json.RawMessage `json:"error"`
+	*lspframe.Client
+	cmd *exec.Cmd
+	in  io.WriteCloser
 }
 
 func start(argv []string) (*client, error) {
@@ -274,25 +261,7 @@ func start(argv []string) (*client, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
-	c := &client{cmd: cmd, in: in, msgs: make(chan message, 64)}
-	go c.read(bufio.NewReaderSize(out, 1<<20))
-	return c, nil
-}
-
-// read passes the server's messages on, answering its requests with null
-// results (the harness offers no client feature).
-func (c *client) read(r *bufio.Reader) {
-	defer close(c.msgs)
-	lspframe.Read(r, func(body []byte) {
-		m, ok := decodeMessage(body)
-		switch {
-		case !ok:
-		case m.Method != "" && len(m.ID) > 0:
-			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
-		default:
-			c.msgs <- m
-		}
-	})
+	return &client{Client: lspframe.NewClient(out, in, decodeMessage), cmd: cmd, in: in}, nil
 }
 
 // decodeMessage decodes a server's message. A publish of thousands of
@@ -300,46 +269,19 @@ func (c *client) read(r *bufio.Reader) {
 // decoding them would be the harness's time counted as the server's;
 // a publish's method and uri are found among its first bytes, where both
 // servers write them, and our reply's id is its first member.
-func decodeMessage(body []byte) (message, bool) {
+func decodeMessage(body []byte) (lspframe.Message, bool) {
 	const publish = `"method":"textDocument/publishDiagnostics"`
 	if len(body) > 64<<10 && bytes.Contains(body[:4<<10], []byte(publish)) {
-		return message{Method: "textDocument/publishDiagnostics", Params: body}, true
+		return lspframe.Message{Method: "textDocument/publishDiagnostics", Params: body}, true
 	}
 	// A large reply of ours (semantic tokens) starts with its id.
 	const reply = `{"jsonrpc":"2.0","id":`
 	if len(body) > 64<<10 && bytes.HasPrefix(body, []byte(reply)) {
 		if n := bytes.IndexByte(body[len(reply):], ','); n > 0 {
-			return message{ID: json.RawMessage(body[len(reply) : len(reply)+n])}, true
+			return lspframe.Message{ID: json.RawMessage(body[len(reply) : len(reply)+n])}, true
 		}
 	}
-	var m message
-	return m, json.Unmarshal(body, &m) == nil
-}
-
-func (c *client) write(msg any) { c.send(frame(msg)) }
-
-// frame encodes msg as a framed message, for send.
-func frame(msg any) []byte { return lspframe.Frame(msg) }
-
-func (c *client) send(framed []byte) {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, _ = c.in.Write(framed)
-}
-
-func (c *client) notify(method string, params any) {
-	c.write(notification(method, params))
-}
-
-func notification(method string, params any) map[string]any {
-	return map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
-}
-
-func (c *client) call(method string, params any) (message, error) {
-	c.seq++
-	id := strconv.Itoa(c.seq)
-	c.write(map[string]any{"jsonrpc": "2.0", "id": c.seq, "method": method, "params": params})
-	return c.await(func(m message) bool { return m.Method == "" && string(m.ID) == id })
+	return lspframe.Decode(body)
 }
 
 // waitDiagnostics waits for the diagnostics of uri's version: a publish
@@ -349,7 +291,7 @@ func (c *client) call(method string, params any) (message, error) {
 // again once the working tree has been looked at.
 func (c *client) waitDiagnostics(uri string, version int) error {
 	uriMember, _ := json.Marshal(uri)
-	_, err := c.await(func(m message) bool {
+	_, err := c.Await(func(m lspframe.Message) bool {
 		if m.Method != "textDocument/publishDiagnostics" {
 			return false
 		}
@@ -374,33 +316,7 @@ func (c *client) waitSettled(uri string, version int) error {
 	if err := c.waitDiagnostics(uri, version); err != nil {
 		return err
 	}
-	for {
-		select {
-		case _, ok := <-c.msgs:
-			if !ok {
-				return errors.New("the server closed its output")
-			}
-		case <-time.After(settled):
-			return nil
-		}
-	}
-}
-
-func (c *client) await(match func(message) bool) (message, error) {
-	timeout := time.After(5 * time.Minute)
-	for {
-		select {
-		case m, ok := <-c.msgs:
-			if !ok {
-				return m, errors.New("the server closed its output")
-			}
-			if match(m) {
-				return m, nil
-			}
-		case <-timeout:
-			return message{}, errors.New("no answer in 5 minutes")
-		}
-	}
+	return c.Quiet(settled)
 }
 
 // peakMB reads the server process's VmHWM (0 where /proc has none).

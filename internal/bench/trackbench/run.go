@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leanreview/lreview-lsp/internal/bench/lspframe"
 	"github.com/leanreview/lreview-lsp/internal/fileuri"
 	"github.com/leanreview/lreview-lsp/internal/filewrite"
 )
@@ -72,7 +74,7 @@ type step struct {
 
 // run drives one server through the scenario.
 type run struct {
-	c         *client
+	c         *lspframe.Client
 	s         *setup
 	reviewURI string
 	docs      []*doc
@@ -164,7 +166,7 @@ func (r *run) example(s string) {
 // start initializes the server on the repository and opens the review.
 func (r *run) start() error {
 	rootURI := fileuri.FromPath(r.s.root)
-	_, err := r.c.call("initialize", map[string]any{
+	_, err := r.c.Call("initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": rootURI,
 		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(r.s.root)}},
 		"capabilities": map[string]any{
@@ -175,9 +177,9 @@ func (r *run) start() error {
 	if err != nil {
 		return err
 	}
-	r.c.notify("initialized", map[string]any{})
+	r.c.Notify("initialized", map[string]any{})
 	r.reviewURI = fileuri.FromPath(r.s.reviewPath)
-	r.c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": r.reviewURI, "languageId": "lreview", "version": 1, "text": string(r.s.review)}})
+	r.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": r.reviewURI, "languageId": "lreview", "version": 1, "text": string(r.s.review)}})
 	return nil
 }
 
@@ -199,14 +201,14 @@ func (r *run) openAll() error {
 		d.version = 1
 		r.docs = append(r.docs, d)
 		sent := time.Now()
-		r.c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": d.uri, "languageId": "go", "version": 1, "text": string(data)}})
+		r.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": d.uri, "languageId": "go", "version": 1, "text": string(data)}})
 		if len(d.comments) == 0 {
 			continue
 		}
-		p, at, err := r.c.awaitPublish(d.uri, func(p publish) bool {
+		p, at, err := awaitPublish(r.c, d.uri, func(p publish) bool {
 			return p.Version != nil && *p.Version == 1 && r.count(p) == len(d.comments)
 		})
-		if err != nil && err != errTimeout {
+		if err != nil && !errors.Is(err, lspframe.ErrTimeout) {
 			return err
 		}
 		if i == 0 {
@@ -236,12 +238,12 @@ func (r *run) count(p publish) int {
 func (r *run) send(d *doc, st *step, ch change) (time.Duration, error) {
 	d.version++
 	sent := time.Now()
-	r.c.notify("textDocument/didChange", map[string]any{
+	r.c.Notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": d.uri, "version": d.version},
 		"contentChanges": []any{ch.params()},
 	})
 	v := d.version
-	p, at, err := r.c.awaitPublish(d.uri, func(p publish) bool { return p.Version != nil && *p.Version == v })
+	p, at, err := awaitPublish(r.c, d.uri, func(p publish) bool { return p.Version != nil && *p.Version == v })
 	if err != nil {
 		return 0, fmt.Errorf("%s, version %d of %s: %w", st.name, v, d.path, err)
 	}
@@ -399,9 +401,9 @@ func (r *run) inEditor(d *doc, sc scale) error {
 // onDisk closes d and runs the ops on it as writes of the file, each
 // told by didChangeWatchedFiles.
 func (r *run) onDisk(d *doc, sc scale) error {
-	r.c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": d.uri}})
+	r.c.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": d.uri}})
 	closed := func(p publish) bool { return p.Version == nil }
-	p, _, err := r.c.awaitPublish(d.uri, closed)
+	p, _, err := awaitPublish(r.c, d.uri, closed)
 	if err != nil {
 		return fmt.Errorf("closing %s: %w", d.path, err)
 	}
@@ -422,16 +424,16 @@ func (r *run) onDisk(d *doc, sc scale) error {
 		if err := o.Replace([]byte(d.text())); err != nil {
 			return err
 		}
-		r.c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": d.uri, "type": 2}}})
+		r.c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": d.uri, "type": 2}}})
 		// Every op leaves comments to publish: an empty publish is a
 		// flicker (the comments vanish and come back), counted.
-		p, _, err := r.c.awaitPublish(d.uri, func(p publish) bool {
+		p, _, err := awaitPublish(r.c, d.uri, func(p publish) bool {
 			if closed(p) && len(p.Diagnostics) == 0 {
 				r.flickers++
 			}
 			return closed(p) && len(p.Diagnostics) > 0
 		})
-		if err != nil && err != errTimeout {
+		if err != nil && !errors.Is(err, lspframe.ErrTimeout) {
 			return err
 		}
 		r.check(d, p, st)
@@ -447,7 +449,7 @@ func (r *run) hover(d *doc, n int) error {
 			continue
 		}
 		began := time.Now()
-		m, err := r.c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": d.uri}, "position": map[string]any{"line": s - 1, "character": 0}}, nil)
+		m, err := r.c.Call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": d.uri}, "position": map[string]any{"line": s - 1, "character": 0}}, nil)
 		if err != nil {
 			return err
 		}
@@ -486,8 +488,8 @@ func (r *run) scenario(sc scale) error {
 			return err
 		}
 	}
-	_, _ = r.c.call("shutdown", nil, nil)
-	r.c.notify("exit", nil)
+	_, _ = r.c.Call("shutdown", nil, nil)
+	r.c.Notify("exit", nil)
 	return nil
 }
 

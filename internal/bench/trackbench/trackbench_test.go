@@ -83,7 +83,7 @@ func TestTrackGeneratedTree(t *testing.T) {
 		}
 	})
 	r := &run{c: newClient(clientRead, clientWrite), s: s}
-	r.c.wait = time.Minute
+	r.c.Wait = time.Minute
 	err = r.scenario(scale{keystrokes: 60, pastes: []int{1, 50, 3000}, editor: 2, disk: 2, hovers: 5})
 	var out bytes.Buffer
 	r.report(&out)
