@@ -20,21 +20,14 @@ import (
 // source-changed follows within two seconds of the save, without any
 // message from the client.
 func TestPollNoticesASourceSaved(t *testing.T) {
-	root, review := testreviews.WorktreeRepo(t, 0, "")
-	c := newTestClient(t, Options{Poll: 50 * time.Millisecond})
-	caps := fullCapabilities("utf-16")
-	caps["workspace"] = map[string]any{"applyEdit": true}
-	initializeIn(c, root, caps, nil)
-	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
-	c.open(s.uri, testreviews.WorktreeReview)
-	s.waitCodes()
+	s := openWatchless(t, 50*time.Millisecond)
 	// The first publish reads the files on the side; wait until the
 	// server polls them, then save the source as an editor would.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c.srv.wt.mu.Lock()
-		n := len(c.srv.wt.polled[s.uri])
-		c.srv.wt.mu.Unlock()
+		s.c.srv.wt.mu.Lock()
+		n := len(s.c.srv.wt.polled[s.uri])
+		s.c.srv.wt.mu.Unlock()
 		if n > 0 {
 			break
 		}
@@ -129,22 +122,31 @@ func pollTree(tb testing.TB, root string, n int) []string {
 // tells of a source file it saved by didSave, and source-changed follows
 // at once, without the poller (off here).
 func TestSaveNoticesASourceSaved(t *testing.T) {
+	s := openWatchless(t, -1)
+	text := testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)")
+	source := protocol.DocumentURI(uri.File(s.source))
+	s.c.notifyServer("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": source, "languageId": "go", "version": 1, "text": text}})
+	later := time.Now().Add(time.Hour)
+	if err := os.WriteFile(s.source, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chtimes(s.source, later, later)
+	s.c.notifyServer("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": source}})
+	s.waitCodes(features.CodeSourceChanged)
+}
+
+// openWatchless opens the working-tree review in a server whose client
+// registers no file watchers, polling every poll (-1: never), and waits
+// for its first diagnostics.
+func openWatchless(t *testing.T, poll time.Duration) *wtSession {
+	t.Helper()
 	root, review := testreviews.WorktreeRepo(t, 0, "")
-	c := newTestClient(t, Options{Poll: -1})
+	c := newTestClient(t, Options{Poll: poll})
 	caps := fullCapabilities("utf-16")
 	caps["workspace"] = map[string]any{"applyEdit": true}
 	initializeIn(c, root, caps, nil)
 	s := &wtSession{t: t, c: c, root: root, uri: protocol.DocumentURI(uri.File(review)), source: filepath.Join(root, "internal", "api", "handler.go")}
 	c.open(s.uri, testreviews.WorktreeReview)
 	s.waitCodes()
-	text := testreviews.WorktreeSource(0, "    result, err := calculate(input, opts)")
-	source := protocol.DocumentURI(uri.File(s.source))
-	c.notifyServer("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": source, "languageId": "go", "version": 1, "text": text}})
-	later := time.Now().Add(time.Hour)
-	if err := os.WriteFile(s.source, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.Chtimes(s.source, later, later)
-	c.notifyServer("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": source}})
-	s.waitCodes(features.CodeSourceChanged)
+	return s
 }
