@@ -261,10 +261,10 @@ func checkEscapes(doc *Document, n *Node, add func(Diagnostic), skip func(*Node)
 				walk(m)
 			}
 		case KindArray:
-			if t := n.lazy; t != nil { // the patch's table: no element made
+			if t := n.table(); t != nil { // the patch's table: no element made
 				for i := range t.table {
-					if e := &t.table[i]; e.escape {
-						scan(int(e.start)+t.delta, int(e.end)+t.delta)
+					if e := &t.table[i]; e.escape() {
+						scan(int(e.start)+t.delta, int(e.end())+t.delta)
 					}
 				}
 				return

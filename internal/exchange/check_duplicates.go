@@ -39,7 +39,7 @@ func checkDuplicateMembers(doc *Document, n *Node, what string, add func(Diagnos
 				walk(m)
 			}
 		case KindArray:
-			if n.lazy != nil { // the patch's table: strings only, no element made
+			if n.table() != nil { // the patch's table: strings only, no element made
 				return
 			}
 			for _, e := range n.Elems() {

@@ -16,7 +16,7 @@ func TestExportedTypesAreSafeToCopy(t *testing.T) {
 	src := reviewgen.Generate(reviewgen.Config{Files: 2, DiffLines: 40, Comments: 4, Seed: 7})
 	doc := Parse(src)
 	patch := doc.Review.Patch.Node
-	if patch.lazy == nil {
+	if patch.table() == nil {
 		t.Fatal("the patch is not kept in a table: nothing to check")
 	}
 	at := bytes.Index(src, []byte(`"summary": "`)) + len(`"summary": "`)

@@ -4,7 +4,7 @@ package exchange
 // false for one whose elements are kept in a table that nothing has
 // asked for them yet (see lazyElems).
 func ElementsMade(n *Node) bool {
-	l := n.lazy
+	l := n.table()
 	return l == nil || l.made != nil
 }
 

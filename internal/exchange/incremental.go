@@ -153,7 +153,7 @@ func readEdited(t Text, prev *Document, ch Change) (*Document, *reader) {
 // kept in a table, else a node of its own that shares n's table, or a
 // copy of n's subtree, moved (see newMovedNode).
 func carriedPatch(n *Node, shift int, t Text) *Node {
-	if shift == 0 && n.lazy == nil {
+	if shift == 0 && n.table() == nil {
 		return n
 	}
 	return newMovedNode(n, shift, t.window(n.Start+shift, n.End+shift))
@@ -305,7 +305,6 @@ func newShiftedCopier(count, delta int) *shiftedCopier {
 // pointers then overwriting them paid it twice.
 func (s *shiftedCopier) clone(n *Node) *Node {
 	v := *n
-	v.lazy = nil // a table's elements are copied below
 	v.Start += s.delta
 	v.End += s.delta
 	if n.keyEnd > 0 {
@@ -402,8 +401,8 @@ func holdText(t Text, flat []byte, root *Node) Text {
 	if !t.inOnePiece(patch.Start, patch.End) {
 		held = NewText(flat)
 	}
-	if patch.lazy != nil {
-		patch.lazy.src = held.window(patch.Start, patch.End)
+	if t := patch.table(); t != nil {
+		t.src = held.window(patch.Start, patch.End)
 	}
 	return held
 }

@@ -244,10 +244,10 @@ func TestParseIncrementalSharesTheUnmovedPatch(t *testing.T) {
 	next := []byte(strings.Replace(string(base), "return it instead", "return it now", 1))
 	got := parseIncremental(next, prev)
 	gn, pn := got.Review.Patch.Node, prev.Review.Patch.Node
-	if gn.lazy == nil || pn.lazy == nil || &gn.lazy.table[0] != &pn.lazy.table[0] || !sharesLines(&got.Review.Patch, &prev.Review.Patch) || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
-		t.Fatalf("an edit after the patch copied it: got lazy %v lines shared %v, want the table and lines shared", gn.lazy != nil, sharesLines(&got.Review.Patch, &prev.Review.Patch))
+	if gn.table() == nil || pn.table() == nil || &gn.table().table[0] != &pn.table().table[0] || !sharesLines(&got.Review.Patch, &prev.Review.Patch) || got.Review.Patch.Origin() != prev.Review.Patch.Origin() {
+		t.Fatalf("an edit after the patch copied it: got lazy %v lines shared %v, want the table and lines shared", gn.table() != nil, sharesLines(&got.Review.Patch, &prev.Review.Patch))
 	}
-	if &gn.lazy.src.b[0] != &next[gn.lazy.src.at] {
+	if &gn.table().src.b[0] != &next[gn.table().src.at] {
 		t.Error("the carried over patch decodes from another version's text, want its own")
 	}
 	if delta, ok := got.PatchCarried(); !ok || delta != 0 {

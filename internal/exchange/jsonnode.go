@@ -59,11 +59,9 @@ type Node struct {
 	Name string
 	Str  string // decoded string value (KindString)
 	// kids are the object's members or the array's elements (see
-	// Members and Elems).
-	kids []*Node
-	// lazy, for the patch array read into a table, makes its elements
-	// when first asked for; kids is then nil.
-	lazy *lazyElems
+	// Members and Elems); nil for a scalar. Behind a pointer, since most
+	// nodes are scalars: a large review holds tens of thousands.
+	kids *nodeKids
 	// keyStart and keyEnd delimit the member's key, quotes included (see
 	// KeyStart). 32 bits, like Index: Parse takes no source of 2 GiB.
 	keyStart, keyEnd int32
@@ -114,29 +112,49 @@ func (n *Node) Elems() []*Node {
 	return n.children()
 }
 
+// nodeKids is a container's children: the nodes the reader made (list),
+// or, for the patch array read into a table, the table that makes them
+// when first asked for (lazy). Copies of a node share it: it never
+// changes once made.
+type nodeKids struct {
+	list []*Node
+	lazy *lazyElems
+}
+
 func (n *Node) children() []*Node {
-	if n.lazy != nil {
-		return n.lazy.children()
+	switch {
+	case n.kids == nil:
+		return nil
+	case n.kids.lazy != nil:
+		return n.kids.lazy.children()
 	}
-	return n.kids
+	return n.kids.list
+}
+
+// table returns the elements' table of an array read into one, else nil.
+func (n *Node) table() *lazyElems {
+	if n.kids == nil {
+		return nil
+	}
+	return n.kids.lazy
 }
 
 // childCount returns the number of members or elements, without making
 // the elements of a table.
 func (n *Node) childCount() int {
-	if n.lazy != nil {
-		return len(n.lazy.table)
+	if t := n.table(); t != nil {
+		return len(t.table)
 	}
-	return len(n.kids)
+	return len(n.children())
 }
 
 // setChildren makes kids, which the node then owns, its members or
 // elements.
 func (n *Node) setChildren(kids []*Node) {
-	if len(kids) == 0 {
-		kids = nil
+	n.kids = nil
+	if len(kids) > 0 {
+		n.kids = &nodeKids{list: kids}
 	}
-	n.kids = kids
 }
 
 // Member returns the value of the member called name, or nil. With
@@ -209,13 +227,13 @@ func descend(c, n *Node, path *[]*Node, depth int) bool {
 		return true
 	}
 	if depth < maxDepth && c.Start <= n.Start && n.End <= c.End {
-		if c.lazy != nil {
-			if i := int(n.Index); n.Kind == KindString && i >= 0 && i < len(c.lazy.table) && elemRange(c, i) == NodeRange(n) {
+		if t := c.table(); t != nil {
+			if i := int(n.Index); n.Kind == KindString && i >= 0 && i < len(t.table) && elemRange(c, i) == NodeRange(n) {
 				*path = append(*path, n)
 				return true
 			}
 		} else {
-			kids := c.kids
+			kids := c.children()
 			i := sort.Search(len(kids), func(i int) bool { return kids[i].Start > n.Start })
 			// Siblings do not overlap: before i, only the last one can hold
 			// n, or zero-width ones at a boundary n shares; each is tried.

@@ -457,8 +457,7 @@ func (r *reader) array(n *Node, depth int) {
 	r.tableArray = false
 	base := len(r.kids)
 	r.items(n, &arrayItems, func() {
-		if r.tabling && r.src[r.pos] == '"' {
-			r.tableElem()
+		if r.tabling && r.src[r.pos] == '"' && r.tableElem() {
 			return
 		}
 		r.spillTable()

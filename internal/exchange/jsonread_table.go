@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"bytes"
+	"math"
 	"slices"
 )
 
@@ -35,18 +36,39 @@ func (r *reader) patch(depth int) *Node {
 }
 
 // tableElem reads a string element of the patch array into r.table: its
-// value is looked at and dropped (see stringElem).
-func (r *reader) tableElem() {
+// value is looked at and dropped (see stringElem). An element whose
+// quotes and escapes add more to its value than the table can say is
+// left unread (false): the array is then read as nodes.
+func (r *reader) tableElem() bool {
+	at, errs := r.pos, len(r.errs)
 	e := &r.key // the scratch node of member names, free here
 	*e = Node{}
 	r.peek = true
 	r.stringValue(e)
 	r.peek = false
+	over := e.End - e.Start - len(r.peeked)
+	if over < 0 || over > math.MaxUint16 {
+		r.pos, r.errs = at, r.errs[:errs]
+		return false
+	}
 	if len(r.table) == cap(r.table) {
 		r.growTable()
 	}
-	r.table = append(r.table, stringElem{start: int32(e.Start), end: int32(e.End), size: int32(len(r.peeked)),
-		closed: e.Closed, escape: e.Escape, lineFeed: e.lineFeed, carriage: e.Escape && bytes.IndexByte(r.peeked, '\r') >= 0})
+	var flags elemFlags
+	if e.Closed {
+		flags |= elemClosed
+	}
+	if e.Escape {
+		flags |= elemEscape
+	}
+	if e.lineFeed {
+		flags |= elemLineFeed
+	}
+	if e.Escape && bytes.IndexByte(r.peeked, '\r') >= 0 {
+		flags |= elemCarriage
+	}
+	r.table = append(r.table, stringElem{start: int32(e.Start), size: int32(len(r.peeked)), over: uint16(over), flags: flags})
+	return true
 }
 
 // growTable makes room for the rest of the patch's elements at once: as

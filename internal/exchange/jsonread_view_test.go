@@ -58,7 +58,7 @@ func TestPathFindsEachNode(t *testing.T) {
 
 // TestNodeSize keeps Node small: a large review holds many.
 func TestNodeSize(t *testing.T) {
-	if size := unsafe.Sizeof(Node{}); size > 104 {
-		t.Errorf("Node is %d bytes, want at most 104", size)
+	if size := unsafe.Sizeof(Node{}); size > 80 {
+		t.Errorf("Node is %d bytes, want at most 80", size)
 	}
 }

@@ -16,17 +16,34 @@ import (
 // the reader's flags. It holds no text: the element's value is decoded
 // again from the source when asked for (Patch.LineText, the nodes), which
 // costs less than keeping a copy of every line for as long as the patch.
+// A large review holds one per line, so it takes 12 bytes: its end is
+// kept as what its quotes and escapes add to the value (over, 16 bits; an
+// element whose escapes add more is read as a node, see tableElem).
 type stringElem struct {
-	start, end int32
+	start int32
 	// size is the length of the value, decoded.
-	size     int32
-	closed   bool
-	escape   bool
-	lineFeed bool
-	// carriage is a value holding a carriage return: with lineFeed, one
-	// that may hold more than one line.
-	carriage bool
+	size  int32
+	over  uint16
+	flags elemFlags
 }
+
+// elemFlags are the reader's flags of a stringElem.
+type elemFlags uint8
+
+const (
+	elemClosed elemFlags = 1 << iota
+	elemEscape
+	elemLineFeed
+	// elemCarriage is a value holding a carriage return: with
+	// elemLineFeed, one that may hold more than one line.
+	elemCarriage
+)
+
+func (e *stringElem) end() int32     { return e.start + e.size + int32(e.over) }
+func (e *stringElem) closed() bool   { return e.flags&elemClosed != 0 }
+func (e *stringElem) escape() bool   { return e.flags&elemEscape != 0 }
+func (e *stringElem) lineFeed() bool { return e.flags&elemLineFeed != 0 }
+func (e *stringElem) carriage() bool { return e.flags&elemCarriage != 0 }
 
 // stringTable is the elements of an array of strings, as read.
 type stringTable []stringElem
@@ -34,8 +51,8 @@ type stringTable []stringElem
 // node returns element i as a node, moved by delta bytes, its value str.
 func (t stringTable) node(i, delta int, str string) Node {
 	e := &t[i]
-	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end) + delta, Str: str,
-		Index: int32(i), Closed: e.closed, Escape: e.escape, lineFeed: e.lineFeed}
+	return Node{Kind: KindString, Start: int(e.start) + delta, End: int(e.end()) + delta, Str: str,
+		Index: int32(i), Closed: e.closed(), Escape: e.escape(), lineFeed: e.lineFeed()}
 }
 
 // lazyElems holds the elements of an array read into a table (the
@@ -59,8 +76,8 @@ type lazyElems struct {
 // in table from src, that makes them when asked for.
 func newLazyArray(n *Node, table stringTable, src window) *Node {
 	c := *n
-	c.kids, c.onlyStrings = nil, true
-	c.lazy = &lazyElems{table: table, src: src}
+	c.onlyStrings = true
+	c.kids = &nodeKids{lazy: &lazyElems{table: table, src: src}}
 	return &c
 }
 
@@ -69,7 +86,8 @@ func newLazyArray(n *Node, table stringTable, src window) *Node {
 // for, or a copy with its offsets shifted (a patch string, or an array the
 // table could not hold). Its name and key are the reader's to set.
 func newMovedNode(n *Node, delta int, src window) *Node {
-	if n.lazy == nil {
+	l := n.table()
+	if l == nil {
 		return cloneShifted(n, delta)
 	}
 	c := *n
@@ -79,8 +97,7 @@ func newMovedNode(n *Node, delta int, src window) *Node {
 		c.keyStart += int32(delta)
 		c.keyEnd += int32(delta)
 	}
-	l := n.lazy
-	c.lazy = &lazyElems{table: l.table, delta: l.delta + delta, src: src}
+	c.kids = &nodeKids{lazy: &lazyElems{table: l.table, delta: l.delta + delta, src: src}}
 	return &c
 }
 
@@ -140,9 +157,9 @@ func (d *elemDecoder) peek(e *stringElem, delta int) []byte {
 // the table when arr keeps its elements in one, which it then does not
 // make.
 func elemRange(arr *Node, i int) Range {
-	if t := arr.lazy; t != nil {
+	if t := arr.table(); t != nil {
 		e, delta := t.elem(i)
-		return Range{int(e.start) + delta, int(e.end) + delta}
+		return Range{int(e.start) + delta, int(e.end()) + delta}
 	}
 	return NodeRange(arr.children()[i])
 }

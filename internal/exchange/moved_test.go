@@ -96,10 +96,10 @@ func TestMovedPatchCopiesOnce(t *testing.T) {
 	go func() { defer race.Done(); newMovedNode(fresh, 1, window{b: shifted(3)}) }()
 	race.Wait()
 	clone := cloneShifted(moved, 0)
-	if clone.lazy != nil || shape(clone) != shape(moved) {
-		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.lazy != nil, shape(clone) == shape(moved))
+	if clone.table() != nil || shape(clone) != shape(moved) {
+		t.Fatalf("a copy of a moved node: lazy %v, same shape %v; want an ordinary copy", clone.table() != nil, shape(clone) == shape(moved))
 	}
-	read, again := doc.Review.Patch.Node.lazy, newMovedNode(moved, -4, window{b: src}).lazy
+	read, again := doc.Review.Patch.Node.table(), newMovedNode(moved, -4, window{b: src}).table()
 	if again == nil || again.delta != 0 || &again.table[0] != &read.table[0] {
 		t.Fatalf("moved twice: %+v, want the table read, moved by 0", again)
 	}
@@ -125,7 +125,7 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		got := ParseEdited(NewText(next), doc, Change{Prefix: at, Suffix: len(src) - at})
 		check = CheckIncremental(got, &check)
 		p := got.Review.Patch
-		if l := p.Node.lazy; l == nil || l.made != nil {
+		if l := p.Node.table(); l == nil || l.made != nil {
 			t.Fatalf("edit %d: the patch is %+v; want a table, no element made", k, l)
 		}
 		wantDoc := Parse(next)
@@ -139,9 +139,43 @@ func TestEditBeforeThePatchCopiesNoElement(t *testing.T) {
 		if g, w := NodeRange(p.TrailingEmpty), NodeRange(want.TrailingEmpty); g != w || p.TrailingEmpty.Pointer(got.Root) != want.TrailingEmpty.Pointer(wantDoc.Root) {
 			t.Fatalf("edit %d: trailing empty element at %v %s, want %v %s", k, g, p.TrailingEmpty.Pointer(got.Root), w, want.TrailingEmpty.Pointer(wantDoc.Root))
 		}
-		if p.Node.lazy.made != nil {
+		if p.Node.table().made != nil {
 			t.Fatalf("edit %d: reading the lines made the elements", k)
 		}
 		src, doc = next, got
+	}
+}
+
+// TestPatchElementTheTableCannotHold reads a patch with one element
+// whose escapes add more than 16 bits to its value: the array is then
+// read as nodes, with the values, ranges and errors of the table's.
+func TestPatchElementTheTableCannotHold(t *testing.T) {
+	escaped := strings.Repeat(`\u00e9`, 20000)
+	for _, tc := range []struct {
+		name, line string
+		table      bool
+	}{
+		{"escapes", "+" + escaped, false},
+		{"escapes and \\q", "+" + escaped + `\q`, false},
+		{"escapes it can hold", "+" + escaped[:6*10000] + `\q`, true},
+		{"invalid UTF-8", "+" + strings.Repeat("\xff", 8), true},
+	} {
+		head := `{"version": "1", "patch": ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", `
+		src := []byte(head + `"` + tc.line + `"], "comments": []}`)
+		doc := Parse(src)
+		p := doc.Review.Patch
+		if table := p.Node.table() != nil; table != tc.table {
+			t.Errorf("%s: read as a table %v, want %v", tc.name, table, tc.table)
+		}
+		var want Node
+		r := reader{src: src, pos: len(head)}
+		r.stringValue(&want)
+		n := p.Node.Elems()[4]
+		if n.Str != want.Str || NodeRange(n) != NodeRange(&want) || p.LineText(4) != want.Str {
+			t.Errorf("%s: element of %d bytes at %v, line of %d; want %d at %v", tc.name, len(n.Str), NodeRange(n), len(p.LineText(4)), len(want.Str), NodeRange(&want))
+		}
+		if got, want := len(doc.Syntax), len(r.errs); got != want {
+			t.Errorf("%s: %d syntax errors, want %d", tc.name, got, want)
+		}
 	}
 }

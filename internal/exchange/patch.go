@@ -107,7 +107,7 @@ func (p *Patch) lineSource(i int) (start, end int32) {
 		return l.start, l.end
 	}
 	e := &p.table[i]
-	return e.start + 1 - p.tableBase, e.end - 1 - p.tableBase
+	return e.start + 1 - p.tableBase, e.end() - 1 - p.tableBase
 }
 
 // LineNode returns the string node line i comes from: its array element,
@@ -129,7 +129,7 @@ func (p *Patch) nodeOf(elem int32) *Node {
 // element is decoded from the version's text with dec.
 func (p *Patch) text(dec *elemDecoder, i int) string {
 	elem, start, end := p.lineValue(i)
-	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
+	if t := p.Node.table(); t != nil && p.Form == PatchArray {
 		e, delta := t.elem(int(elem))
 		return dec.value(e, delta)[start:end]
 	}
@@ -142,7 +142,7 @@ func (p *Patch) text(dec *elemDecoder, i int) string {
 // the checks that run on every version read a few elements that way, and
 // make no other.
 func (p *Patch) element(i int) *Node {
-	t := p.Node.lazy
+	t := p.Node.table()
 	if t == nil {
 		return p.Node.children()[i]
 	}
@@ -208,9 +208,9 @@ func (p *Patch) LineShared(i int) bool {
 		return false // each element holds one line, without a line feed
 	}
 	elem, _, _ := p.lineValue(i)
-	if t := p.Node.lazy; t != nil {
+	if t := p.Node.table(); t != nil {
 		e, _ := t.elem(int(elem))
-		return e.lineFeed
+		return e.lineFeed()
 	}
 	return p.nodeOf(elem).lineFeed
 }
@@ -233,7 +233,7 @@ func decodePatch(src Text, n *Node) Patch {
 		}
 	case n.Kind == KindArray:
 		p.Form = PatchArray
-		if t := n.lazy; t != nil {
+		if t := n.table(); t != nil {
 			decodeTable(&p, t)
 			break
 		}
@@ -265,7 +265,7 @@ func decodeTable(p *Patch, t *lazyElems) {
 		p.TrailingEmpty = p.element(k - 1)
 		k--
 	}
-	if !slices.ContainsFunc(t.table[:k], func(e stringElem) bool { return e.lineFeed || e.carriage || !e.closed }) {
+	if !slices.ContainsFunc(t.table[:k], func(e stringElem) bool { return e.lineFeed() || e.carriage() || !e.closed() }) {
 		p.table, p.tableBase = t.table[:k:k], int32(p.Node.Start-t.delta)
 		return
 	}
@@ -275,7 +275,7 @@ func decodeTable(p *Patch, t *lazyElems) {
 	for i := range k {
 		te := &t.table[i]
 		e := t.table.node(i, t.delta, "")
-		if !te.lineFeed && !te.carriage {
+		if !te.lineFeed() && !te.carriage() {
 			start, end := contentRange(&e)
 			ls = append(ls, PatchLine{elem: int32(i), start: int32(start - p.Node.Start), end: int32(end - p.Node.Start), textEnd: te.size})
 			continue
@@ -329,7 +329,7 @@ func (lr *LineReader) Text(i int) string { return lr.p.text(&lr.dec, i) }
 func (lr *LineReader) Peek(i int) []byte {
 	p := lr.p
 	elem, start, end := p.lineValue(i)
-	if t := p.Node.lazy; t != nil && p.Form == PatchArray {
+	if t := p.Node.table(); t != nil && p.Form == PatchArray {
 		e, delta := t.elem(int(elem))
 		return lr.peek.peek(e, delta)[start:end]
 	}

@@ -141,8 +141,8 @@ func TestPatchLinesFromTable(t *testing.T) {
 	for name, src := range reviews {
 		d := Parse(src)
 		p := &d.Review.Patch
-		oneLine := p.Node != nil && p.Node.lazy != nil &&
-			!slices.ContainsFunc(p.Node.lazy.table, func(e stringElem) bool { return e.lineFeed || e.carriage || !e.closed })
+		oneLine := p.Node != nil && p.Node.table() != nil &&
+			!slices.ContainsFunc(p.Node.table().table, func(e stringElem) bool { return e.lineFeed() || e.carriage() || !e.closed() })
 		if oneLine != (p.table != nil) || p.table != nil && p.lines != nil {
 			t.Errorf("%s: one line per element in a table %v, got lines kept %v, table %v", name, oneLine, p.lines != nil, p.table != nil)
 		}

@@ -129,7 +129,7 @@ func TestReadEditedHoldsTheTextAsGiven(t *testing.T) {
 		if got := len(d.Text.pieces) > 1; got != tc.pieced {
 			t.Errorf("%s: the document holds %d pieces, want pieced %v", tc.name, len(d.Text.pieces), tc.pieced)
 		}
-		if n := d.Review.Patch.Node; n.lazy != nil && !d.Text.inOnePiece(n.Start, n.End) {
+		if n := d.Review.Patch.Node; n.table() != nil && !d.Text.inOnePiece(n.Start, n.End) {
 			t.Errorf("%s: the patch spans pieces of the text held", tc.name)
 		}
 	}
