@@ -125,7 +125,7 @@ func onGitLab(doc *exchange.Document) *exchange.Document {
 			j--
 		}
 		first, last := lines[i], lines[j]
-		if first.Kind != anchor.Context || last.Kind != anchor.Context {
+		if first.Kind() != anchor.Context || last.Kind() != anchor.Context {
 			continue
 		}
 		c.Side, c.Path = "RIGHT", r.File.Name(anchor.Right)

@@ -44,9 +44,10 @@ const (
 )
 
 // DiffLine is one body line of a hunk. A large review holds one per patch
-// line for as long as it is open, so its fields are packed into 16 bytes:
-// numbers are 32 bits (the header parser refuses larger ones), and its
-// text is not stored but read from the patch line (FileDiff.Content).
+// line for as long as it is open, so its fields are packed into 12 bytes:
+// numbers are 32 bits (the header parser refuses larger ones), its kind is
+// derived from them (Kind), and its text is not stored but read from the
+// patch line (FileDiff.Content).
 type DiffLine struct {
 	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
 	// when the line is not part of that image.
@@ -54,7 +55,22 @@ type DiffLine struct {
 	// Patch is the line's index among exchange.Patch's lines, which give its
 	// array element and source range.
 	Patch int32
-	Kind  LineKind
+}
+
+// Kind is what the line's numbers say it is: a Context line has both, an
+// Added line only New, a Removed line only Old, a NoNewline line neither.
+// It is not stored, as a large review holds one DiffLine per patch line.
+// The zero DiffLine is NoNewline.
+func (l DiffLine) Kind() LineKind {
+	switch {
+	case l.Old > 0 && l.New > 0:
+		return Context
+	case l.New > 0:
+		return Added
+	case l.Old > 0:
+		return Removed
+	}
+	return NoNewline
 }
 
 // In reports whether the line belongs to the image of side.

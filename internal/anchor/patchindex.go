@@ -343,21 +343,22 @@ type hunkCounter struct {
 // line whose number would not fit DiffLine's 32 bits, which only a header
 // starting near 2^31 can ask for: the hunk ends before it.
 func (b *builder) push(c *hunkCounter, j int) bool {
-	l := DiffLine{Kind: Context, Patch: int32(j)}
+	kind := Context
 	if head, ok := b.head(j); ok {
 		switch head {
 		case '+':
-			l.Kind = Added
+			kind = Added
 		case '-':
-			l.Kind = Removed
+			kind = Removed
 		case '\\':
-			l.Kind = NoNewline
+			kind = NoNewline
 		}
 	}
-	if l.Kind != NoNewline && max(c.oldNo, c.newNo) > math.MaxInt32 {
+	if kind != NoNewline && max(c.oldNo, c.newNo) > math.MaxInt32 {
 		return false
 	}
-	switch l.Kind {
+	l := DiffLine{Patch: int32(j)} // its numbers say its kind (firstNumber starts them at 1)
+	switch kind {
 	case Context:
 		l.Old, l.New = int32(c.oldNo), int32(c.newNo)
 		c.oldNo++

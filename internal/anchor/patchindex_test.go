@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -98,7 +99,7 @@ func ixFileSig(f *FileDiff) string {
 func ixHunkSig(fi int, h *Hunk) string {
 	parts := make([]string, len(h.Lines))
 	for i, l := range h.Lines {
-		switch l.Kind {
+		switch l.Kind() {
 		case Context:
 			parts[i] = fmt.Sprintf("C%d/%d", l.Old, l.New)
 		case Added:
@@ -156,8 +157,8 @@ func ixCompare(t *testing.T, what string, got, want []string) {
 
 // ixCheck verifies what must hold for any index: every Patch index is in
 // range and a hunk's lines follow its header without gaps, numbers are
-// consecutive per image, kinds agree with numbers, and the lookups find
-// every line back.
+// consecutive per image, kinds (what the numbers say) agree with the
+// lines' markers, and the lookups find every line back.
 func ixCheck(t testing.TB, ix *Index) {
 	t.Helper()
 	n := ix.Patch.LineCount()
@@ -179,9 +180,18 @@ func ixCheck(t testing.TB, ix *Index) {
 				if int(l.Patch) != h.Header+1+li {
 					t.Fatalf("file %d hunk %d line %d: Patch %d, want %d", fi, hi, li, l.Patch, h.Header+1+li)
 				}
-				wantOld, wantNew := l.Kind == Context || l.Kind == Removed, l.Kind == Context || l.Kind == Added
-				if (l.Old > 0) != wantOld || (l.New > 0) != wantNew {
-					t.Fatalf("file %d hunk %d line %d: kind %d numbered %d/%d", fi, hi, li, l.Kind, l.Old, l.New)
+				head, _ := ix.Patch.LineHead(int(l.Patch))
+				want := Context
+				switch head {
+				case '+':
+					want = Added
+				case '-':
+					want = Removed
+				case '\\':
+					want = NoNewline
+				}
+				if l.Kind() != want {
+					t.Fatalf("file %d hunk %d line %d: marker %q, numbered %d/%d", fi, hi, li, head, l.Old, l.New)
 				}
 				if l.Old > 0 {
 					if nextOld != 0 && l.Old != nextOld {
@@ -1052,6 +1062,32 @@ func TestIndexNumbersPast32Bits(t *testing.T) {
 	}
 }
 
+// TestDiffLineKind: a line's kind is what its numbers say, so DiffLine
+// need not store it and stays 12 bytes.
+func TestDiffLineKind(t *testing.T) {
+	if got := reflect.TypeFor[DiffLine]().Size(); got != 12 {
+		t.Errorf("DiffLine is %d bytes, want 12", got)
+	}
+	doc := ixArrayDoc(t, []string{"--- a/x", "+++ b/x", "@@ -1,2 +1,2 @@", " a", "-b", "+c", `\ No newline at end of file`})
+	ix := BuildIndex(&doc.Review.Patch)
+	ixCheck(t, ix)
+	got := ix.Files[0].Hunks[0].Lines
+	for i, want := range []struct {
+		kind     LineKind
+		old, new int32
+	}{{Context, 1, 1}, {Removed, 2, 0}, {Added, 0, 2}, {NoNewline, 0, 0}} {
+		if i >= len(got) || got[i].Kind() != want.kind || got[i].Old != want.old || got[i].New != want.new {
+			t.Fatalf("lines: got %+v, want line %d of kind %d numbered %d/%d", got, i, want.kind, want.old, want.new)
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("got %d lines, want 4", len(got))
+	}
+	if k := (DiffLine{}).Kind(); k != NoNewline {
+		t.Errorf("zero DiffLine: got kind %d, want NoNewline", k)
+	}
+}
+
 // ixBigPatch generates a patch of files files, each with hunks hunks of
 // body lines (plus headers).
 func ixBigPatch(files, hunks, body int) []string {
@@ -1226,7 +1262,7 @@ func TestIndexCRLFBlankLine(t *testing.T) {
 		t.Fatalf("got %d files, problems %v; want one file of one hunk and no problem", len(ix.Files), ix.Problems)
 	}
 	h := ix.Files[0].Hunks[0]
-	if len(h.Lines) != 3 || h.Lines[1].Kind != Context || h.Lines[1].Old != 2 || h.Lines[1].New != 2 {
+	if len(h.Lines) != 3 || h.Lines[1].Kind() != Context || h.Lines[1].Old != 2 || h.Lines[1].New != 2 {
 		t.Fatalf("got body %+v, want 3 lines, the second a context line 2/2", h.Lines)
 	}
 }

@@ -106,7 +106,7 @@ func mutate(t *testing.T, doc *exchange.Document, a *Anchoring, rng *rand.Rand) 
 		}
 		m := mutation{comment: i, side: r.Side, start: c.StartLine, end: c.EndLine, kind: "drift"}
 		first := r.File.Hunks[r.Hunk].Lines[r.First]
-		if first.Kind != Context && c.EndLine == c.StartLine && rng.IntN(2) == 0 {
+		if first.Kind() != Context && c.EndLine == c.StartLine && rng.IntN(2) == 0 {
 			// The slip: the other side, the same number.
 			m.side, m.kind = r.Side.other(), "side swap"
 		} else {

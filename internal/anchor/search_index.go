@@ -220,7 +220,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideData {
 	body := f.body()
 	n := 0
 	for i := range body {
-		if body[i].Kind != NoNewline && body[i].In(s) {
+		if body[i].Kind() != NoNewline && body[i].In(s) {
 			n++
 		}
 	}
@@ -235,7 +235,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideData {
 			if l.In(to) {
 				img.other++
 			}
-			if l.Kind == NoNewline || !l.In(s) {
+			if l.Kind() == NoNewline || !l.In(s) {
 				continue
 			}
 			si.flat = append(si.flat, int32(base+i))

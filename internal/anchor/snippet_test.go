@@ -74,7 +74,7 @@ func handLines(k LineKind, contents ...string) (*exchange.Patch, *FileDiff, []Di
 			c += "\r"
 		}
 		patch = append(patch, ixQuote(string(" +-\\"[k])+c))
-		l := DiffLine{Kind: k, Patch: int32(i)}
+		l := DiffLine{Patch: int32(i)}
 		if k == Context || k == Removed {
 			l.Old = int32(i + 1)
 		}

@@ -31,7 +31,7 @@ func (t *Text) side() *sideIndex {
 	t.once.Do(func() {
 		body := make([]DiffLine, len(t.lines))
 		for i := range body {
-			body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1), Patch: int32(i), Kind: Context}
+			body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1), Patch: int32(i)}
 		}
 		n := len(t.lines)
 		t.f = &FileDiff{

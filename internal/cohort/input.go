@@ -86,7 +86,7 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 			first := true
 			for _, l := range h.Lines {
 				line := Line{Old: int(l.Old), New: int(l.New), PatchLine: int(l.Patch)}
-				switch l.Kind {
+				switch l.Kind() {
 				case anchor.Added:
 					line.Kind = '+'
 					cf.Added++
@@ -145,7 +145,7 @@ func (f *ChangedFile) changes(fn func(kind byte, text string)) {
 	}
 	for _, h := range f.diff.Hunks {
 		for _, l := range h.Lines {
-			switch l.Kind {
+			switch l.Kind() {
 			case anchor.Added:
 				fn('+', f.diff.Content(f.patch, l))
 			case anchor.Removed:

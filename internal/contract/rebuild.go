@@ -123,7 +123,7 @@ func fullContext(p *exchange.Patch, f *anchor.FileDiff) (full, sure bool) {
 	}
 	trailing := 0
 	for i := len(h.Lines) - 1; i >= 0; i-- {
-		switch h.Lines[i].Kind {
+		switch h.Lines[i].Kind() {
 		case anchor.NoNewline:
 			return true, true
 		case anchor.Context:

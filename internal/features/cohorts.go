@@ -162,7 +162,7 @@ func DefinitionUsesAt(an *anchor.Analysis, g *codegraph.Graph, offset int) []cod
 	h := &f.Hunks[hi]
 	l := h.Lines[li]
 	line := int(l.New)
-	switch l.Kind {
+	switch l.Kind() {
 	case anchor.Added:
 	case anchor.Removed:
 		line = 0

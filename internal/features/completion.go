@@ -475,7 +475,7 @@ func fileDetail(f *anchor.FileDiff) string {
 	added, removed := 0, 0
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
-			switch l.Kind {
+			switch l.Kind() {
 			case anchor.Added:
 				added++
 			case anchor.Removed:
@@ -542,7 +542,7 @@ func lineItems(an *anchor.Analysis, c completionContext) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind)) + " " + anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, l))),
+				Detail: string(marker(l.Kind())) + " " + anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, l))),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}

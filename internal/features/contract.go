@@ -220,7 +220,7 @@ func decisionLine(an *anchor.Analysis, f *contract.Finding) (anchor.DiffLine, bo
 	fd := f.File.Diff
 	for _, h := range fd.Hunks {
 		for _, l := range h.Lines {
-			if l.Kind == anchor.NoNewline {
+			if l.Kind() == anchor.NoNewline {
 				continue
 			}
 			if f.PatchLine < 0 || int(l.Patch) == f.PatchLine {

@@ -274,7 +274,7 @@ func diffBlock(b *strings.Builder, p *exchange.Patch, f *anchor.FileDiff, h *anc
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(p, l), "\r")))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind()), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(p, l), "\r")))
 	}
 	b.WriteString("```\n")
 }
@@ -328,7 +328,7 @@ func patchLineHover(an *anchor.Analysis, pl int) string {
 	switch {
 	case ok:
 		l := f.Hunks[hi].Lines[li]
-		fmt.Fprintf(&b, "**%s** · %s · %s", numbersWords(l), kindWords[l.Kind], fileWords(f))
+		fmt.Fprintf(&b, "**%s** · %s · %s", numbersWords(l), kindWords[l.Kind()], fileWords(f))
 		commentList(an, &b, an.Anchors.CommentsOn(pl))
 	case hi >= 0:
 		h := &f.Hunks[hi]

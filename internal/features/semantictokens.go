@@ -113,7 +113,7 @@ func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src exchange.Text, lo, hi
 			if end == start {
 				continue // an empty context line has no text to colour
 			}
-			emit(Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: i})
+			emit(Token{Start: start, End: end, Kind: lineToken(dl.Kind()), Line: i})
 		}
 	}
 	emitHeaders(min(f.Last+1, max(next, hi)))

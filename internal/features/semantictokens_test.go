@@ -62,7 +62,7 @@ func walkTokens(ix *anchor.Index, src []byte) []Token {
 			for _, dl := range h.Lines {
 				next = int(dl.Patch) + 1
 				if start, end := p.LineStart(int(dl.Patch)), p.LineEnd(int(dl.Patch)); end > start {
-					out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind), Line: int(dl.Patch)})
+					out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind()), Line: int(dl.Patch)})
 				}
 			}
 		}

@@ -46,7 +46,7 @@ func Outline(a *anchor.Anchoring, doc *exchange.Document) []DirSummary {
 		fs := FileSummary{File: f, Name: name, Active: active[f]}
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {
-				if l.Kind == anchor.Added || l.Kind == anchor.Removed {
+				if l.Kind() == anchor.Added || l.Kind() == anchor.Removed {
 					fs.Changed++
 				}
 			}

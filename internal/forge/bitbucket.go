@@ -79,7 +79,7 @@ func (p *Plan) Bitbucket(opts Options) []BitbucketComment {
 }
 
 func bitbucketLineType(l anchor.DiffLine) string {
-	switch l.Kind {
+	switch l.Kind() {
 	case anchor.Added:
 		return "ADDED"
 	case anchor.Removed:

@@ -84,7 +84,7 @@ func (p *Plan) GitLab(opts Options) []GitLabDiscussion {
 // gitlabLines returns the numbers GitLab wants for a line: old for a
 // removed line, new for an added one, both for context.
 func gitlabLines(l anchor.DiffLine) (old, new int) {
-	switch l.Kind {
+	switch l.Kind() {
 	case anchor.Removed:
 		return int(l.Old), 0
 	case anchor.Added:
@@ -95,7 +95,7 @@ func gitlabLines(l anchor.DiffLine) (old, new int) {
 
 func rangeEnd(l anchor.DiffLine, code string) GitLabRangeEnd {
 	e := GitLabRangeEnd{LineCode: code, Type: "old"}
-	if l.Kind == anchor.Added {
+	if l.Kind() == anchor.Added {
 		e.Type = "new"
 	}
 	e.OldLine, e.NewLine = gitlabLines(l)
@@ -113,7 +113,7 @@ func lineCodes(path string, h *anchor.Hunk) []string {
 	old, new := h.OldStart, h.NewStart
 	for i, l := range h.Lines {
 		codes[i] = fmt.Sprintf("%s_%d_%d", prefix, old, new)
-		switch l.Kind {
+		switch l.Kind() {
 		case anchor.Context:
 			old, new = old+1, new+1
 		case anchor.Added:

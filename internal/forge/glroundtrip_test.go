@@ -95,7 +95,7 @@ func gitlabRoundTrip(t *testing.T, schema *jsonschema.Schema, doc *exchange.Docu
 // numbers on both sides, comes back RIGHT at their new numbers.
 func gitlabAnchor(pc *placed) anchorOf {
 	first, last := pc.ends()
-	if pc.side != anchor.Left || first.Kind != anchor.Context || last.Kind != anchor.Context {
+	if pc.side != anchor.Left || first.Kind() != anchor.Context || last.Kind() != anchor.Context {
 		return exportedAnchor(pc)
 	}
 	return anchorOf{pc.file.Name(anchor.Right), anchor.Right, int(first.New), int(last.New)}
