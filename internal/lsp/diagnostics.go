@@ -28,44 +28,49 @@ func (s *Server) publish(f *file, sn *snapshot, an *anchor.Analysis, gen uint64)
 	found = append(found, s.verdictDiagnostics(sn.ctx, sn.uri, an)...)
 	found = append(found, s.branchDiagnostics(sn.uri, an)...)
 	ds := features.VisibleDiagnostics(s.clientCaps().published(features.DismissedHints(an.Doc), found), s.currentSettings().Diagnostics.Disabled)
-	parts := encodeDiagnostics(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
-	s.post(sn.uri, &outgoing{f: f, sn: sn, gen: gen, parts: parts})
+	body := encodeDiagnostics(sn.uri, sn.version, Converter{M: an.Doc.Mapper(), Enc: sn.enc}, ds)
+	s.post(sn.uri, &outgoing{f: f, sn: sn, gen: gen, body: body})
 	s.sourcesChanged(false) // its comments on the source files
 }
 
-// partSize is the size a publish's part is cut at: under the size of the
-// heap's largest small objects (32 KB). The publish of a large review is
-// a megabyte, made on every keystroke; as one buffer it would be a large
-// object, for which the heap must find contiguous pages each time.
+// partSize is the size a publish's part is cut at. The publish of a
+// large review is a megabyte, made on every keystroke; it is written a
+// part at a time into one buffer, never whole (see encodeDiagnostics).
 const partSize = 28 << 10
 
-// encodeDiagnostics writes the whole publishDiagnostics notification of
-// ds, in parts of about partSize bytes: what the protocol form of
-// Converter.Diagnostics encodes to, byte for byte
-// (TestEncodeDiagnosticsAsProtocol), written in one pass without making
-// that form. A review's thousands of diagnostics are sent whole on every
-// keystroke: building their protocol structs and reflecting over them
-// took three to four times as long as writing them (1.5 ms for the 8 MB
-// review's 731), and keeping them to reuse their encodings, 1.4 MB.
-func encodeDiagnostics(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) [][]byte {
-	w := diagWriter{conv: conv.withCursor(), uri: string(uri)} // ds are in the order of their offsets
-	b := make([]byte, 0, partSize+4<<10)
-	b = jsontext.AppendQuote(append(b, publishPrefix+`{"uri":`...), w.uri)
-	if version != 0 {
-		b = strconv.AppendUint(append(b, `,"version":`...), uint64(uint32(version)), 10)
-	}
-	b = append(b, `,"diagnostics":[`...)
-	var parts [][]byte
-	for i := range ds {
-		if i > 0 {
-			b = append(b, ',')
+// encodeDiagnostics returns the body of the publishDiagnostics
+// notification of ds, for the transport's WriteStream: each call writes
+// it again, in parts of about partSize bytes in one buffer, what the
+// protocol form of Converter.Diagnostics encodes to, byte for byte
+// (TestEncodeDiagnosticsAsProtocol). A review's thousands of diagnostics
+// are sent whole on every keystroke: building their protocol structs
+// and reflecting over them took three to four times as long as writing
+// them (1.5 ms for the 8 MB review's 731), and keeping their encoding
+// until it was sent, the megabyte it is, made the heap's peak during an
+// edit that much higher, and twice that with the collector's headroom.
+func encodeDiagnostics(uri protocol.DocumentURI, version int32, conv Converter, ds []exchange.Diagnostic) func(emit func([]byte) error) error {
+	return func(emit func([]byte) error) error {
+		w := diagWriter{conv: conv.withCursor(), uri: string(uri)} // ds are in the order of their offsets
+		b := make([]byte, 0, partSize+4<<10)
+		b = jsontext.AppendQuote(append(b, publishPrefix+`{"uri":`...), w.uri)
+		if version != 0 {
+			b = strconv.AppendUint(append(b, `,"version":`...), uint64(uint32(version)), 10)
 		}
-		b = w.diagnostic(b, &ds[i])
-		if len(b) >= partSize {
-			parts, b = append(parts, b), make([]byte, 0, partSize+4<<10)
+		b = append(b, `,"diagnostics":[`...)
+		for i := range ds {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = w.diagnostic(b, &ds[i])
+			if len(b) >= partSize {
+				if err := emit(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
 		}
+		return emit(append(b, "]}}"...))
 	}
-	return append(parts, append(b, "]}}"...))
 }
 
 // diagWriter writes diagnostics of one document as JSON, its fields in

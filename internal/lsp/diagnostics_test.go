@@ -187,13 +187,13 @@ func TestEncodeDiagnosticsAsProtocol(t *testing.T) {
 		t.Helper()
 		uri := protocol.DocumentURI("file:///w/a%20b.review.json")
 		conv := Converter{M: exchange.NewMapper(text), Enc: enc}
-		got := bytes.Join(encodeDiagnostics(uri, version, conv, ds), nil)
+		got := written(t, encodeDiagnostics(uri, version, conv, ds))
 		want, err := encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(version), Diagnostics: conv.Diagnostics(uri, ds)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w := bytes.Join(want, nil); !bytes.Equal(got, w) || !json.Valid(got) {
-			t.Fatalf("%s: got\n%s\nwant\n%s", name, got, w)
+		if !bytes.Equal(got, want) || !json.Valid(got) {
+			t.Fatalf("%s: got\n%s\nwant\n%s", name, got, want)
 		}
 	}
 	for _, enc := range []exchange.Encoding{exchange.UTF16, exchange.UTF8, exchange.UTF32} {
@@ -211,4 +211,20 @@ func TestEncodeDiagnosticsAsProtocol(t *testing.T) {
 		t.Fatalf("the 8 MB review has %d diagnostics, want hundreds", len(an.Diagnostics))
 	}
 	check("the 8 MB review", src, exchange.UTF16, 7, an.Diagnostics)
+}
+
+// written returns what body writes, and checks that it writes the same
+// bytes each time it is called, as Transport.WriteStream needs.
+func written(t *testing.T, body func(emit func([]byte) error) error) []byte {
+	t.Helper()
+	var runs [2][]byte
+	for i := range runs {
+		if err := body(func(p []byte) error { runs[i] = append(runs[i], p...); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(runs[0], runs[1]) {
+		t.Fatalf("a body wrote %d bytes, then %d others", len(runs[0]), len(runs[1]))
+	}
+	return runs[0]
 }

@@ -19,7 +19,8 @@ import (
 
 // outgoing is a publish decided and not yet sent.
 type outgoing struct {
-	parts [][]byte
+	// body writes the message (see Transport.WriteStream).
+	body func(emit func([]byte) error) error
 	// f, sn and gen are set for a review's diagnostics: they are sent
 	// only if sn is still f's latest version and no publish of f decided
 	// later (gen) was sent first.
@@ -62,13 +63,11 @@ func (s *Server) queueLocked(uri protocol.DocumentURI, out *outgoing) {
 func (s *Server) sendOutgoing() {
 	for s.hasOutgoing() && s.pubMu.TryLock() {
 		for {
-			parts := s.takeOutgoing()
-			if parts == nil {
+			body := s.takeOutgoing()
+			if body == nil {
 				break
 			}
-			// Sent as encoded, in parts: put together, the params of
-			// a large review would be copied once more.
-			_ = s.tr.WriteParts(parts...)
+			_ = s.tr.WriteStream(body)
 		}
 		s.pubMu.Unlock()
 	}
@@ -86,11 +85,11 @@ func (s *Server) hasOutgoing() bool {
 	return len(s.outbox) > 0
 }
 
-// takeOutgoing returns the parts of a queued publish still worth sending,
+// takeOutgoing returns the body of a queued publish still worth sending,
 // if any, and claims it (see file.claim): not a review's snapshot, which
-// a write the client does not read would keep alive. s.pubMu must be
-// held.
-func (s *Server) takeOutgoing() [][]byte {
+// a write the client does not read would keep alive, only its
+// diagnostics and mapper. s.pubMu must be held.
+func (s *Server) takeOutgoing() func(emit func([]byte) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for uri, out := range s.outbox {
@@ -99,7 +98,7 @@ func (s *Server) takeOutgoing() [][]byte {
 			continue
 		}
 		if out.f == nil || s.isLatest(out.f, out.sn) && out.f.claim(out.gen) {
-			return out.parts
+			return out.body
 		}
 	}
 	return nil
@@ -111,12 +110,17 @@ const publishPrefix = `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostic
 // diagnostics in their protocol form (a source file's, a close's), without
 // HTML escaping (messages quote code, full of < > and &), as
 // encodeDiagnostics writes a review's.
-func encodePublish(params *protocol.PublishDiagnosticsParams) ([][]byte, error) {
+func encodePublish(params *protocol.PublishDiagnosticsParams) ([]byte, error) {
 	msg, err := fastjson.Append([]byte(publishPrefix), params, 0)
 	if err != nil {
 		return nil, fmt.Errorf("publishDiagnostics for %s: %w", params.URI, err)
 	}
-	return [][]byte{append(msg, '}')}, nil
+	return append(msg, '}'), nil
+}
+
+// whole is the body of a message encoded whole.
+func whole(msg []byte) func(emit func([]byte) error) error {
+	return func(emit func([]byte) error) error { return emit(msg) }
 }
 
 // lastWords is the publish that ends a document's diagnostics when it
@@ -125,10 +129,10 @@ func (s *Server) lastWords(uri protocol.DocumentURI, diags []protocol.Diagnostic
 	if diags == nil {
 		diags = []protocol.Diagnostic{}
 	}
-	parts, err := encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
+	msg, err := encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: diags})
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "%v", err)
-		parts, _ = encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		msg, _ = encodePublish(&protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
 	}
-	return &outgoing{parts: parts}
+	return &outgoing{body: whole(msg)}
 }

@@ -50,7 +50,7 @@ func TestOneHome(t *testing.T) {
 	}
 	homes := map[string]string{
 		`textDocument/publishDiagnostics"`: "publish.go",
-		"WriteParts(":                      "publish.go",
+		"WriteStream(":                     "publish.go",
 		`Capability"`:                      "watch.go", // client/registerCapability, client/unregisterCapability
 		"NewTicker(":                       "watch.go",
 	}

@@ -281,12 +281,11 @@ func (s *Server) publishSources(ctx context.Context, all bool, dirty map[protoco
 
 // sendSource sends a source's publish unless it is the one last sent.
 func (s *Server) sendSource(params protocol.PublishDiagnosticsParams) {
-	parts, err := encodePublish(&params)
+	raw, err := encodePublish(&params)
 	if err != nil {
 		s.logf(protocol.MessageTypeError, "%v", err)
 		return
 	}
-	raw := parts[0]
 	st := s.src
 	st.mu.Lock()
 	last, had := st.sent[params.URI]
@@ -303,5 +302,5 @@ func (s *Server) sendSource(params protocol.PublishDiagnosticsParams) {
 		st.sent[params.URI] = raw
 	}
 	st.mu.Unlock()
-	s.post(params.URI, &outgoing{parts: parts})
+	s.post(params.URI, &outgoing{body: whole(raw)})
 }

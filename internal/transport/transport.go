@@ -75,7 +75,8 @@ type Transport struct {
 	log       io.Writer
 	onDropped func(Dropped)
 
-	wmu sync.Mutex // one message at a time on the wire
+	wmu sync.Mutex    // one message at a time on the wire
+	out *bufio.Writer // the wire's buffer, held under wmu
 
 	warnedLF bool
 }
@@ -87,7 +88,7 @@ func New(rwc io.ReadWriteCloser, log io.Writer, onDropped func(Dropped)) *Transp
 	if log == nil {
 		log = io.Discard
 	}
-	return &Transport{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, onDropped: onDropped}
+	return &Transport{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), out: bufio.NewWriterSize(rwc, 64<<10), log: log, onDropped: onDropped}
 }
 
 // read returns the next valid message. Messages that are not are
@@ -539,30 +540,46 @@ func (t *Transport) replyError(id []byte, code int64, message string) {
 // WriteParts writes one message whose body is the parts one after the
 // other: a large one need not be put together first.
 func (t *Transport) WriteParts(parts ...[]byte) error {
+	return t.WriteStream(func(emit func([]byte) error) error {
+		for _, p := range parts {
+			if err := emit(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteStream writes one message whose body produce emits in parts. It
+// calls produce twice, to measure the body for the header and then to
+// write it, so that a large body need never exist whole: a part may be a
+// buffer produce reuses once emit returns. produce must emit the same
+// bytes both times.
+func (t *Transport) WriteStream(produce func(emit func([]byte) error) error) error {
 	size := 0
-	for _, p := range parts {
-		size += len(p)
+	if err := produce(func(p []byte) error { size += len(p); return nil }); err != nil {
+		return fmt.Errorf("writing a message: %w", err)
 	}
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	var w io.Writer = t.rwc
-	var buf *bufio.Writer
-	if len(parts) > 1 {
-		buf = bufio.NewWriterSize(t.rwc, 64<<10)
-		w = buf
-	}
-	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", size); err != nil {
+	if _, err := fmt.Fprintf(t.out, "Content-Length: %d\r\n\r\n", size); err != nil {
 		return fmt.Errorf("writing a message: %w", err)
 	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return fmt.Errorf("writing a message: %w", err)
-		}
+	written := 0
+	err := produce(func(p []byte) error {
+		written += len(p)
+		_, err := t.out.Write(p)
+		return err
+	})
+	if err == nil && written != size {
+		err = fmt.Errorf("a body of %d bytes, measured at %d", written, size)
 	}
-	if buf != nil {
-		if err := buf.Flush(); err != nil {
-			return fmt.Errorf("writing a message: %w", err)
-		}
+	if err == nil {
+		err = t.out.Flush()
+	}
+	if err != nil {
+		t.out.Reset(t.rwc) // what is left of the message is not sent with the next
+		return fmt.Errorf("writing a message: %w", err)
 	}
 	return nil
 }
