@@ -59,22 +59,25 @@ func (c *Cursor) Position(offset int) Position {
 // at a time over the next few lines, else by a search.
 func (c *Cursor) seek(offset int) {
 	m := c.m
-	line := -1
+	line, start, next := -1, 0, 0
 	if c.line >= 0 && offset >= c.next {
-		for l := c.line + 1; l < min(c.line+1+lineSteps, m.Lines()); l++ {
-			if l+1 == m.Lines() || offset < m.start(l+1) {
-				line = l
+		for l, at := c.line+1, c.next; l < min(c.line+1+lineSteps, m.Lines()); l++ {
+			n := m.startAfter(l, at)
+			if offset < n {
+				line, start, next = l, at, n
 				break
 			}
+			at = n
 		}
 	}
 	if line < 0 {
 		line = m.Line(offset)
+		start = m.start(line)
+		next = m.startAfter(line, start)
 	}
-	c.line, c.start, c.end = line, m.start(line), m.lineEnd(line)
-	c.next = m.content.Len() + 1 // the last line holds the end
-	if line+1 < m.Lines() {
-		c.next = m.start(line + 1)
+	c.line, c.start, c.next, c.end = line, start, next, m.content.Len()
+	if next <= m.content.Len() {
+		c.end = m.endBefore(start, next)
 	}
 	c.at, c.col = c.start, 0
 }

@@ -40,18 +40,38 @@ type Position struct {
 // the LSP specification says.
 type Mapper struct {
 	content Text
-	// The starts of the lines, in order, are those of shared then those
-	// of lines. shared is a prefix of an earlier version's, held in
-	// common (see Edited): a mapper never changes its arrays once made.
-	// They are 32 bits (content is at most MaxSource bytes): a large
-	// review keeps one per line for as long as it is open.
-	shared, lines []int32
+	// lines is the number of lines.
+	lines int
+	// cr says whether content may hold a carriage return, which makes a
+	// line break of its own or with a line feed.
+	cr bool
+	// The checkpoints, in order, are those of shared then those of own.
+	// shared is a prefix of an earlier version's, held in common (see
+	// Edited): a mapper never changes its arrays once made.
+	shared, own []checkpoint
 	// marks, sorted by offset, are character boundaries every markStep
 	// bytes or so inside long lines, with the columns before them: a
 	// document written on one line (a minified review) would otherwise
 	// cost a scan from its start per position.
 	marks []mark
 }
+
+// checkpoint is the start of a line and its number. Line 0 is one; after
+// it, the start of every checkpointLines-th line is, or sooner that of
+// the first line starting checkpointBytes or more after the last one.
+// The lines between two are found by scanning from the first, which
+// reads less than checkpointBytes before it finds them all: a large
+// review keeps one for eight lines, where a start per line took four
+// bytes a line for as long as it is open. 32 bits, as content is at most
+// MaxSource bytes.
+type checkpoint struct {
+	line, off int32
+}
+
+const (
+	checkpointLines = 8
+	checkpointBytes = 1 << 10
+)
 
 // mark is a character boundary inside a long line and the number of
 // UTF-16 and UTF-32 units from the line's start to it.
@@ -71,7 +91,9 @@ func NewMapper(content []byte) *Mapper { return NewTextMapper(NewText(content)) 
 // NewTextMapper is NewMapper of a Text.
 func NewTextMapper(content Text) *Mapper {
 	m := &Mapper{content: content.prefix(MaxSource)}
-	m.index(0, m.content.Len(), nil, 0)
+	m.cr = m.content.IndexByte(0, '\r') >= 0
+	m.own = []checkpoint{{}}
+	m.lines = m.scan(checkpoint{}, 0, 0, m.content.Len(), false) + 1
 	return m
 }
 
@@ -80,12 +102,13 @@ func NewTextMapper(content Text) *Mapper {
 func (m *Mapper) bytes(from, to int) []byte { return m.content.Slice(from, to) }
 
 // Edited returns the mapper of content, a later version of m's text that
-// differs from it only where ch says (see Change). The lines before the
-// change keep their starts and marks, held in common with m; those wholly
-// inside the unchanged suffix are m's, moved by the change in length; only
-// the lines between are scanned. A keystroke near the top of a large
-// review so costs a copy of the line table, not a scan of the megabytes
-// after it; a Change without a Suffix rescans from the change to the end.
+// differs from it only where ch says (see Change). The checkpoints and
+// marks before the change are kept, held in common with m; those wholly
+// inside the unchanged suffix are m's, moved by the change in length;
+// only the lines between are scanned. A keystroke near the top of a
+// large review so costs a copy of the checkpoints, not a scan of the
+// megabytes after it; a Change without a Suffix rescans from the change
+// to the end.
 func (m *Mapper) Edited(content Text, ch Change) *Mapper {
 	n := &Mapper{content: content.prefix(MaxSource)}
 	if content.Len() > MaxSource || m.content.Len() >= MaxSource {
@@ -100,117 +123,156 @@ func (m *Mapper) Edited(content Text, ch Change) *Mapper {
 		keep--
 	}
 	from := m.start(keep)
+	k := m.checkpointOfLine(keep) + 1 // the checkpoints kept
 	switch {
-	case keep <= len(m.shared):
-		n.shared = m.shared[:keep:keep]
+	case k <= len(m.shared):
+		n.shared = m.shared[:k:k]
 	case len(m.shared) == 0:
-		n.shared = m.lines[:keep:keep]
+		n.shared = m.own[:k:k]
 	default:
-		// Two arrays at most: the kept lines become one.
-		n.shared = slices.Concat(m.shared, m.lines[:keep-len(m.shared)])
+		// Two arrays at most: the kept checkpoints become one.
+		n.shared = slices.Concat(m.shared, m.own[:k-len(m.shared)])
 	}
 	j := sort.Search(len(m.marks), func(i int) bool { return int(m.marks[i].off) >= from })
 	n.marks = m.marks[:j:j] // an append copies
+	n.cr = m.cr || n.content.IndexByteIn(from, n.content.Len()-ch.Suffix, '\r') >= 0
 	// The first of m's lines that starts after a byte of the suffix is a
 	// line of content, moved: whether a line starts at an offset depends
 	// on the byte before it and the one at it (or the end), the same in
 	// both texts. So are the lines after it, and so their marks.
 	suffixAt := m.content.Len() - ch.Suffix
 	reuse := sort.Search(m.Lines(), func(i int) bool { return m.start(i) > suffixAt })
+	last := n.checkpoint(k - 1)
 	if ch.Suffix == 0 || reuse == m.Lines() {
-		n.index(from, n.content.Len(), nil, 0)
+		n.lines = n.scan(last, keep, from, n.content.Len(), false) + 1
 		return n
 	}
-	n.index(from, m.start(reuse)+n.content.Len()-m.content.Len(), m, reuse)
+	delta := n.content.Len() - m.content.Len()
+	at := n.scan(last, keep, from, m.start(reuse)+delta, true)
+	n.lines = at + m.Lines() - reuse
+	n.own = m.appendMoved(n.own, reuse, at-reuse, delta)
+	n.marks = m.appendMovedMarks(n.marks, m.start(reuse), delta)
 	return n
 }
 
-// index sets the starts of the lines from offset from, the start of a
-// line, on: those found up to offset to, then, when old is not nil, those
-// of old's lines from its line reuse on, which starts at to, moved by the
-// change in length; and it adds the marks of the long lines among them.
-func (m *Mapper) index(from, to int, old *Mapper, reuse int) {
-	// Counted first (Count is vectorised) so that the array is allocated
-	// once at its size: it lives as long as the document.
-	n, cr := 0, false
+// scan reads the lines from from, the start of line line, up to offset
+// to: it appends the checkpoints the rule asks for after last (see
+// checkpoint) and marks the long lines. It returns the number of the
+// line holding to; when seam is set, to starts a line (an earlier
+// version's, whose checkpoints follow) and is made a checkpoint.
+func (m *Mapper) scan(last checkpoint, line, from, to int, seam bool) int {
+	// Counted first (Count is vectorised) so that the checkpoints are
+	// allocated once at their size: they live as long as the document.
+	breaks := 0
 	m.content.Each(from, to, func(b []byte, _ int) bool {
-		n += bytes.Count(b, []byte{'\n'})
-		cr = cr || bytes.IndexByte(b, '\r') >= 0
+		breaks += bytes.Count(b, []byte{'\n'})
+		if m.cr {
+			breaks += bytes.Count(b, []byte{'\r'})
+		}
 		return true
 	})
-	moved := 0
-	if old != nil {
-		moved = old.Lines() - reuse - 1 // the scan finds the first, at to
-	}
-	starts := make([]int32, 1, 1+n+moved)
-	starts[0] = int32(from)
-	starts = m.appendStarts(starts, from, to, cr)
-	scanned := len(starts)
-	if old != nil {
-		starts = old.appendMoved(starts, reuse+1, m.content.Len()-old.content.Len())
-		scanned-- // the line at to is old's
-	}
-	m.lines = starts
-	for i := range scanned {
-		if start, end := int(starts[i]), m.lineEnd(len(m.shared)+i); end-start > markStep {
-			m.markLine(start, end)
+	m.own = slices.Grow(m.own, breaks/checkpointLines+(to-from)/checkpointBytes+2)
+	sc := scanner{m: m, last: last, line: line, start: from, to: to, seam: seam}
+	if m.cr {
+		for next := m.breakAfter(from, to); next >= 0 && sc.lineBreak(next); next = m.breakAfter(next, to) {
 		}
-	}
-	if old != nil {
-		m.marks = old.appendMovedMarks(m.marks, int(old.start(reuse)), m.content.Len()-old.content.Len())
-	}
-}
-
-// appendStarts appends the starts of the lines after offset from, the
-// start of a line, up to offset to. The last may be to. cr says whether
-// a carriage return may end a line there.
-func (m *Mapper) appendStarts(starts []int32, from, to int, cr bool) []int32 {
-	afterCR := false // from starts a line: no \r\n spans it
-	m.content.Each(from, to, func(b []byte, at int) bool {
-		if !cr {
-			// The common case: IndexByte is vectorised, far faster than
-			// a byte loop on a multi-megabyte review.
+	} else {
+		// The common case, a line feed a line: IndexByte over each piece
+		// is far faster than a call per line.
+		m.content.Each(from, to, func(b []byte, at int) bool {
 			for i := 0; ; {
 				j := bytes.IndexByte(b[i:], '\n')
 				if j < 0 {
 					return true
 				}
 				i += j + 1
-				starts = append(starts, int32(at+i))
+				sc.lineBreak(at + i)
 			}
+		})
+	}
+	if !seam && to-sc.start > markStep {
+		m.markLine(sc.start, to) // the last line
+	}
+	if cap(m.own)-len(m.own) > len(m.own)/8 {
+		m.own = slices.Clone(m.own) // the count allowed for a line or a KB each
+	}
+	return sc.line
+}
+
+// scanner is the state of a scan: the last checkpoint and the line it
+// is in.
+type scanner struct {
+	m         *Mapper
+	last      checkpoint
+	line      int
+	start, to int
+	seam      bool
+}
+
+// lineBreak takes the start of the next line, next, and says whether
+// the scan goes on.
+func (sc *scanner) lineBreak(next int) bool {
+	m := sc.m
+	if end := m.endBefore(sc.start, next); end-sc.start > markStep {
+		m.markLine(sc.start, end)
+	}
+	sc.line, sc.start = sc.line+1, next
+	atSeam := sc.seam && next == sc.to
+	if atSeam || sc.line-int(sc.last.line) >= checkpointLines || next-int(sc.last.off) >= checkpointBytes {
+		sc.last = checkpoint{line: int32(sc.line), off: int32(next)}
+		m.own = append(m.own, sc.last)
+	}
+	return !atSeam
+}
+
+// breakAfter returns where the line break that ends the line at offset
+// at, before offset to, ends: the next line's start; -1 if none does.
+func (m *Mapper) breakAfter(at, to int) int {
+	if !m.cr {
+		if i := m.content.IndexByteIn(at, to, '\n'); i >= 0 {
+			return i + 1
 		}
-		for i, c := range b {
-			switch {
-			case c == '\n' && afterCR:
-				starts[len(starts)-1]++ // a \r\n is one line break, which may span pieces
-			case c == '\n' || c == '\r':
-				starts = append(starts, int32(at+i+1))
-			}
-			afterCR = c == '\r'
+		return -1
+	}
+	found := -1
+	m.content.Each(at, to, func(b []byte, base int) bool {
+		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+			found = base + i
+			return false
 		}
 		return true
 	})
-	return starts
+	switch {
+	case found < 0:
+		return -1
+	case m.content.Byte(found) == '\r' && found+1 < m.content.Len() && m.content.Byte(found+1) == '\n':
+		return found + 2 // \r\n is one line break
+	}
+	return found + 1
 }
 
-// appendMoved appends the starts of m's lines from line i on, moved by
-// delta bytes.
-func (m *Mapper) appendMoved(starts []int32, i int, delta int) []int32 {
-	d := int32(delta)
-	for _, part := range [2][]int32{m.shared, m.lines} {
-		if i >= len(part) {
-			i -= len(part)
-			continue
-		}
-		// Sized first: a loop of appends checks the capacity per line.
-		at := len(starts)
-		starts = slices.Grow(starts, len(part)-i)[:at+len(part)-i]
-		for k, s := range part[i:] {
-			starts[at+k] = s + d
-		}
-		i = 0
+// endBefore returns the offset of the terminator of the line from start
+// whose next line starts at next.
+func (m *Mapper) endBefore(start, next int) int {
+	end := next - 1
+	if end > start && m.content.Byte(end) == '\n' && m.content.Byte(end-1) == '\r' {
+		end--
 	}
-	return starts
+	return end
+}
+
+// appendMoved appends m's checkpoints of the lines after line i, moved
+// by lines lines and delta bytes.
+func (m *Mapper) appendMoved(cps []checkpoint, i, lines, delta int) []checkpoint {
+	k := m.checkpointOfLine(i) + 1
+	n := len(m.shared) + len(m.own)
+	at := len(cps)
+	cps = slices.Grow(cps, n-k)[:at+n-k] // sized first: a loop of appends checks the capacity per line
+	for j := k; j < n; j++ {
+		cp := m.checkpoint(j)
+		cps[at+j-k] = checkpoint{line: cp.line + int32(lines), off: cp.off + int32(delta)}
+	}
+	return cps
 }
 
 // appendMovedMarks appends m's marks after offset from, moved by delta
@@ -280,14 +342,54 @@ func (mk mark) units(enc Encoding) int {
 }
 
 // Lines returns the number of lines (a final line break opens an empty last line).
-func (m *Mapper) Lines() int { return len(m.shared) + len(m.lines) }
+func (m *Mapper) Lines() int { return m.lines }
+
+// checkpoint returns checkpoint k.
+func (m *Mapper) checkpoint(k int) checkpoint {
+	if k < len(m.shared) {
+		return m.shared[k]
+	}
+	return m.own[k-len(m.shared)]
+}
+
+// checkpointOfLine returns the index of the last checkpoint at or
+// before line i.
+func (m *Mapper) checkpointOfLine(i int) int {
+	return sort.Search(len(m.shared)+len(m.own), func(k int) bool { return int(m.checkpoint(k).line) > i }) - 1
+}
 
 // start returns the offset of line i's first byte.
 func (m *Mapper) start(i int) int {
-	if i < len(m.shared) {
-		return int(m.shared[i])
+	k := m.checkpointOfLine(i)
+	cp := m.checkpoint(k)
+	off := int(cp.off)
+	for l := int(cp.line); l < i; l++ {
+		off = m.breakAfter(off, m.content.Len())
 	}
-	return int(m.lines[i-len(m.shared)])
+	return off
+}
+
+// nextStart returns the start of line i+1, given that line i starts at
+// start and checkpoint k is the last at or before it: the next
+// checkpoint's, or found by scanning line i, which is then shorter than
+// checkpointBytes.
+func (m *Mapper) nextStart(k, i, start int) int {
+	if k+1 < len(m.shared)+len(m.own) {
+		if cp := m.checkpoint(k + 1); int(cp.line) == i+1 {
+			return int(cp.off)
+		}
+	}
+	return m.breakAfter(start, m.content.Len())
+}
+
+// startAfter returns the start of the line after line i, which starts
+// at start, found by scanning line i; for the last line, one past the
+// end of the content.
+func (m *Mapper) startAfter(i, start int) int {
+	if i+1 >= m.Lines() {
+		return m.content.Len() + 1
+	}
+	return m.breakAfter(start, m.content.Len())
 }
 
 // lineEnd returns the offset of line i's terminator (or of the end of input).
@@ -295,19 +397,26 @@ func (m *Mapper) lineEnd(i int) int {
 	if i+1 >= m.Lines() {
 		return m.content.Len()
 	}
-	end := m.start(i+1) - 1
-	if end > m.start(i) && m.content.Byte(end) == '\n' && m.content.Byte(end-1) == '\r' {
-		end--
-	}
-	return end
+	start := m.start(i)
+	return m.endBefore(start, m.nextStart(m.checkpointOfLine(i), i, start))
 }
 
 // Line returns the 0-based line holding offset.
 func (m *Mapper) Line(offset int) int {
-	if len(m.lines) == 0 || offset < int(m.lines[0]) {
-		return sort.Search(len(m.shared), func(i int) bool { return int(m.shared[i]) > offset }) - 1
+	k := sort.Search(len(m.shared)+len(m.own), func(k int) bool { return int(m.checkpoint(k).off) > offset }) - 1
+	if k < 0 {
+		return -1
 	}
-	return len(m.shared) + sort.Search(len(m.lines), func(i int) bool { return int(m.lines[i]) > offset }) - 1
+	cp := m.checkpoint(k)
+	line, start := int(cp.line), int(cp.off)
+	for line+1 < m.Lines() {
+		next := m.nextStart(k, line, start)
+		if next > offset {
+			break
+		}
+		line, start = line+1, next
+	}
+	return line
 }
 
 // Position converts a byte offset, clamped to the content, to a position.

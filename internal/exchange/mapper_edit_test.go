@@ -133,6 +133,9 @@ func sameTables(t *testing.T, where string, got, want *Mapper) {
 	if g, w := got.starts(), want.starts(); !slices.Equal(g, w) {
 		t.Fatalf("%s: got line starts %v, want %v", where, g, w)
 	}
+	if err := checkpointsBound(got); err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
 	if !slices.Equal(got.marks, want.marks) {
 		t.Fatalf("%s: got marks %v, want %v", where, got.marks, want.marks)
 	}
@@ -216,17 +219,22 @@ func TestMapperEditedReusesSuffix(t *testing.T) {
 	text := []byte("head, edited\n" + newRest)
 	got := old.Edited(NewText(text), Change{Prefix: 4, Suffix: len(oldRest)})
 
-	// What the old mapper says of its rest, moved by the 8 bytes typed.
-	want := &Mapper{content: NewText(text), lines: []int32{0}}
-	for _, s := range old.starts()[1:] {
-		want.lines = append(want.lines, s+8)
+	// What the old mapper says of its rest, moved by the 8 bytes typed:
+	// the start of its first line after a byte of the rest (line 2, as
+	// the rest starts line 1), its checkpoints after it, and its marks.
+	want := []checkpoint{{}, {line: 2, off: int32(old.start(2) + 8)}}
+	for _, cp := range checkpoints(old)[1:] {
+		want = append(want, checkpoint{line: cp.line, off: cp.off + 8})
 	}
+	var marks []mark
 	for _, mk := range old.marks {
-		want.marks = append(want.marks, mark{off: mk.off + 8, u16: mk.u16, u32: mk.u32})
+		marks = append(marks, mark{off: mk.off + 8, u16: mk.u16, u32: mk.u32})
 	}
-	sameTables(t, "reused", got, want)
-	if fresh := NewMapper(text); slices.Equal(fresh.starts(), got.starts()) || slices.Equal(fresh.marks, got.marks) {
-		t.Fatalf("NewMapper finds the same lines and marks in the new rest: the test shows nothing")
+	if g := checkpoints(got); !slices.Equal(g, want) || !slices.Equal(got.marks, marks) || got.Lines() != old.Lines() {
+		t.Fatalf("reused: got checkpoints %v marks %v of %d lines, want %v %v of %d", g, got.marks, got.Lines(), want, marks, old.Lines())
+	}
+	if fresh := NewMapper(text); slices.Equal(checkpoints(fresh), want) || slices.Equal(fresh.marks, marks) {
+		t.Fatalf("NewMapper finds the same checkpoints and marks in the new rest: the test shows nothing")
 	}
 }
 
@@ -247,8 +255,8 @@ func TestParseEditedMapper(t *testing.T) {
 
 // TestParseEditedMapperTakesSuffix types a byte in a review's patch and
 // after it, and says that more is unchanged than is: the mapper of the
-// parse repeats the old lines of what it was told is the same, moved, so
-// the parse passed the suffix on.
+// parse takes the old line that starts what it was told is the same,
+// moved, as a checkpoint, so the parse passed the suffix on.
 func TestParseEditedMapperTakesSuffix(t *testing.T) {
 	// The rests are as long, with their line feeds in other places.
 	const oldRest, newRest = "\n \n \n}", "\n\n  \n}"
@@ -259,12 +267,9 @@ func TestParseEditedMapperTakesSuffix(t *testing.T) {
 		prev.Mapper()
 		text := []byte(before + "12" + after + newRest)
 		d := ParseEdited(NewText(text), prev, Change{Prefix: len(before) + 1, Suffix: len(after + oldRest)})
-		want := []int32{0}
-		for _, s := range NewMapper([]byte(old)).starts()[1:] {
-			want = append(want, s+1)
-		}
-		if got := d.Mapper().starts(); !slices.Equal(got, want) || slices.Equal(got, NewMapper(text).starts()) {
-			t.Errorf("%q: got line starts %v, want %v (the old ones, moved)", text, got, want)
+		want := []checkpoint{{}, {line: 1, off: int32(NewMapper([]byte(old)).start(1) + 1)}}
+		if got := checkpoints(d.Mapper()); !slices.Equal(got, want) || slices.Equal(got, checkpoints(NewMapper(text))) {
+			t.Errorf("%q: got checkpoints %v, want %v (the old line 1, moved)", text, got, want)
 		}
 	}
 }

@@ -440,7 +440,38 @@ func TestMapperEditedMatchesNewMapper(t *testing.T) {
 }
 
 // starts returns the starts of m's lines.
-func (m *Mapper) starts() []int32 { return slices.Concat(m.shared, m.lines) }
+func (m *Mapper) starts() []int {
+	starts := make([]int, m.Lines())
+	for i := range starts {
+		starts[i] = m.start(i)
+	}
+	return starts
+}
+
+// checkpoints returns m's checkpoints.
+func checkpoints(m *Mapper) []checkpoint { return slices.Concat(m.shared, m.own) }
+
+// checkpointsBound says where m's checkpoints leave more lines, or more
+// bytes of line starts, between two than a scan from the first may read.
+func checkpointsBound(m *Mapper) error {
+	cps := checkpoints(m)
+	if len(cps) == 0 || cps[0] != (checkpoint{}) {
+		return fmt.Errorf("checkpoints %v do not start with line 0", cps)
+	}
+	for k, cp := range cps {
+		endLine, endOff := m.Lines(), m.content.Len()+1
+		if k+1 < len(cps) {
+			endLine, endOff = int(cps[k+1].line), int(cps[k+1].off)
+		}
+		if endLine-int(cp.line) > checkpointLines || endLine <= int(cp.line) || endOff <= int(cp.off) {
+			return fmt.Errorf("checkpoint %d %v: the next at line %d, offset %d", k, cp, endLine, endOff)
+		}
+		if last := endLine - 1; last > int(cp.line) && m.start(last)-int(cp.off) >= checkpointBytes {
+			return fmt.Errorf("checkpoint %d %v: line %d starts %d bytes after it", k, cp, last, m.start(last)-int(cp.off))
+		}
+	}
+	return nil
+}
 
 func mustOffset(m *Mapper, p Position, enc Encoding) int {
 	o, err := m.Offset(p, enc)
@@ -458,5 +489,5 @@ func BenchmarkNewMapper(b *testing.B) {
 	for b.Loop() {
 		m = NewMapper(text)
 	}
-	b.ReportMetric(float64(cap(m.lines)*4)/float64(m.Lines()), "table-B/line")
+	b.ReportMetric(float64((cap(m.shared)+cap(m.own))*8)/float64(m.Lines()), "table-B/line")
 }
