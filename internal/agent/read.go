@@ -352,7 +352,7 @@ func commentOf(an *anchor.Analysis, i int) Comment {
 	}
 	res := an.Anchors.Resolutions[i]
 	for _, l := range res.Lines() {
-		out.Lines = append(out.Lines, an.Doc.Review.Patch.LineText(int(l.Patch)))
+		out.Lines = append(out.Lines, an.Doc.Review.Patch.LineText(l.Patch))
 	}
 	out.Anchor = anchorOf(an, res)
 	return out

@@ -68,9 +68,10 @@ func TestReusedIndexReadsTheLatestPatch(t *testing.T) {
 	}
 	for _, f := range got.Index.Files {
 		for _, h := range f.Hunks {
-			for _, l := range h.Lines {
-				if want := strings.TrimSuffix(doc.Review.Patch.LineText(int(l.Patch)), "\r"); f.Content(&doc.Review.Patch, l) != want[min(1, len(want)):] {
-					t.Fatalf("line %d: content %q, want %q", l.Patch, f.Content(&doc.Review.Patch, l), want)
+			for j := range h.Lines {
+				pl := h.PatchLine(j)
+				if want := strings.TrimSuffix(doc.Review.Patch.LineText(pl), "\r"); f.Content(&doc.Review.Patch, pl) != want[min(1, len(want)):] {
+					t.Fatalf("line %d: content %q, want %q", pl, f.Content(&doc.Review.Patch, pl), want)
 				}
 			}
 		}

@@ -129,7 +129,7 @@ func (rv *resolver) quoted(p place) string {
 	if f == nil || p.hunk >= len(f.Hunks) {
 		return ""
 	}
-	return SnippetOf(rv.ix.Patch, f, imageLines(f.Hunks[p.hunk].Lines[p.line:p.lastLine+1], p.side))
+	return SnippetOf(rv.ix.Patch, f, imageLines(&f.Hunks[p.hunk], p.line, p.lastLine, p.side))
 }
 
 // normalisePath spells a path as a patch would: forward slashes, without

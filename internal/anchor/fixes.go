@@ -128,8 +128,8 @@ func (rv *resolver) orphanedMessage(r *Resolution, d *exchange.Diagnostic) strin
 		msg = fmt.Sprintf("%s crosses hunks: a range must stay within one hunk", LineSpan(r.Side, c.StartLine, c.EndLine))
 		for _, n := range []int{c.StartLine, c.EndLine} {
 			if h, i, ok := r.File.Find(r.Side, n); ok {
-				l := r.File.Hunks[h].Lines[i]
-				d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), rv.lineText(r.File.Hunks[h].Header))})
+				pl := r.File.Hunks[h].PatchLine(i)
+				d.Related = append(d.Related, exchange.Related{Range: rv.patchRange(pl, pl), Message: fmt.Sprintf("%s is in the hunk at %s", LineSpan(r.Side, n, n), rv.lineText(r.File.Hunks[h].Header))})
 			}
 		}
 	}
@@ -212,7 +212,7 @@ func (rv *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	}
 	h, i, ok := r.File.Find(r.Side, c.EndLine)
 	h2, i2, ok2 := r.File.Find(r.Side, c.StartLine)
-	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, rv.ix.Patch, r.File, imageLines(r.File.Hunks[h].Lines[i:i2+1], r.Side)) {
+	if !ok || !ok2 || h != h2 || !SnippetMatches(c.Snippet, r.Side, rv.ix.Patch, r.File, imageLines(&r.File.Hunks[h], i, i2, r.Side)) {
 		swap.Preferred = !hasPreferred(r.Candidates)
 		return append(fixes, swap)
 	}
@@ -223,17 +223,22 @@ func (rv *resolver) swapFix(r *Resolution, fixes []exchange.Fix) []exchange.Fix 
 	return append([]exchange.Fix{swap}, fixes...)
 }
 
-// imageLines keeps the lines of ls that belong to side s. When they all
-// do (most ranges), it returns ls itself, capped so that an append copies:
-// the result is read only.
-func imageLines(ls []DiffLine, s Side) []DiffLine {
-	if !slices.ContainsFunc(ls, func(l DiffLine) bool { return !l.In(s) }) {
-		return ls[:len(ls):len(ls)]
-	}
-	var out []DiffLine
-	for _, l := range ls {
+// imageLines lists the lines first to last of hunk h that belong to side
+// s, with their patch lines.
+func imageLines(h *Hunk, first, last int, s Side) []ImageLine {
+	n := 0
+	for _, l := range h.Lines[first : last+1] {
 		if l.In(s) {
-			out = append(out, l)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]ImageLine, 0, n)
+	for j := first; j <= last; j++ {
+		if l := h.Lines[j]; l.In(s) {
+			out = append(out, ImageLine{l, h.PatchLine(j)})
 		}
 	}
 	return out
@@ -365,7 +370,7 @@ func (rv *resolver) lineRelated(r *Resolution, sep string) []exchange.Related {
 			break
 		}
 		n := l.Number(r.Side)
-		out = append(out, exchange.Related{Range: rv.patchRange(int(l.Patch), int(l.Patch)), Message: LineSpan(r.Side, n, n) + sep + Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l)))})
+		out = append(out, exchange.Related{Range: rv.patchRange(l.Patch, l.Patch), Message: LineSpan(r.Side, n, n) + sep + Clip(strings.TrimSpace(r.File.Content(rv.ix.Patch, l.Patch)))})
 	}
 	return out
 }
@@ -390,7 +395,7 @@ func (rv *resolver) contentOf(path string, s Side, n int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return f.Content(rv.ix.Patch, f.Hunks[h].Lines[i]), true
+	return f.Content(rv.ix.Patch, f.Hunks[h].PatchLine(i)), true
 }
 
 // lineText returns patch line i's text, clipped, for messages.
@@ -474,6 +479,6 @@ func lineRange(start, end int) string {
 // U+FFFD there, and writing it into the snippet would turn the escape
 // into a real U+FFFD (Patch.LineHoldsLoneSurrogate). No such fix is
 // offered. (The snippet's own escapes do not matter: the fix replaces it.)
-func (rv *resolver) loneSurrogateIn(lines []DiffLine) bool {
-	return slices.ContainsFunc(lines, func(l DiffLine) bool { return rv.doc.Review.Patch.LineHoldsLoneSurrogate(int(l.Patch)) })
+func (rv *resolver) loneSurrogateIn(lines []ImageLine) bool {
+	return slices.ContainsFunc(lines, func(l ImageLine) bool { return rv.doc.Review.Patch.LineHoldsLoneSurrogate(l.Patch) })
 }

@@ -169,12 +169,11 @@ func (rv *resolver) candidateRelated(r *Resolution) []exchange.Related {
 		if !ok2 || j < i {
 			j = i
 		}
-		lines := f.Hunks[h].Lines
 		msg := "snippet found at " + LineSpan(k.Side, k.Start, k.End)
 		if k.Path != r.Comment.Path {
 			msg = "snippet found in " + k.Path + " at " + LineSpan(k.Side, k.Start, k.End)
 		}
-		out = append(out, exchange.Related{Range: rv.patchRange(int(lines[i].Patch), int(lines[j].Patch)), Message: msg})
+		out = append(out, exchange.Related{Range: rv.patchRange(f.Hunks[h].PatchLine(i), f.Hunks[h].PatchLine(j)), Message: msg})
 	}
 	return out
 }

@@ -44,17 +44,21 @@ const (
 )
 
 // DiffLine is one body line of a hunk. A large review holds one per patch
-// line for as long as it is open, so its fields are packed into 12 bytes:
-// numbers are 32 bits (the header parser refuses larger ones), its kind is
-// derived from them (Kind), and its text is not stored but read from the
-// patch line (FileDiff.Content).
+// line for as long as it is open, so it is 8 bytes: numbers are 32 bits
+// (the header parser refuses larger ones), its kind is derived from them
+// (Kind), its patch line from its place in its hunk (Hunk.PatchLine), and
+// its text is read from that patch line (FileDiff.Content).
 type DiffLine struct {
 	// Old and New are the line's numbers in the LEFT and RIGHT images; 0
 	// when the line is not part of that image.
 	Old, New int32
-	// Patch is the line's index among exchange.Patch's lines, which give its
-	// array element and source range.
-	Patch int32
+}
+
+// ImageLine is a body line with its patch line, as a run of one image
+// lists them (Resolution.Lines): the run may skip lines of its hunk.
+type ImageLine struct {
+	DiffLine
+	Patch int
 }
 
 // Kind is what the line's numbers say it is: a Context line has both, an
@@ -99,6 +103,13 @@ type Hunk struct {
 	Lines   []DiffLine
 }
 
+// PatchLine is the index among exchange.Patch's lines of body line j: a
+// hunk's body lines are consecutive patch lines after its header, so a
+// line's place is not stored (a large review holds one DiffLine per line).
+// For a file's text outside any patch (Text) the header is -1 and it is
+// the line's index in the text.
+func (h *Hunk) PatchLine(j int) int { return h.Header + 1 + j }
+
 // FileStatus describes what a file diff does to its file.
 type FileStatus uint8
 
@@ -139,7 +150,7 @@ type FileDiff struct {
 	// texts identifies the patch the file diff was read from (Content
 	// reads its lines from the version's patch); plain holds the lines'
 	// texts instead for a file's text outside any patch (text.go), where
-	// a line's Patch is its index in plain.
+	// a line's patch line (Hunk.PatchLine) is its index in plain.
 	texts *patchTexts
 	plain []string
 }
@@ -150,15 +161,16 @@ type FileDiff struct {
 // version's text.
 type patchTexts struct{ _ byte }
 
-// Content returns the text of f's body line l without its diff marker
-// (nor the "\r" the index drops from a CRLF line), read from p, the patch
-// of a version whose index holds f (Index.Patch); p is not read for a
-// file's text outside any patch (Text).
-func (f *FileDiff) Content(p *exchange.Patch, l DiffLine) string {
+// Content returns the text of f's body line at patch line i
+// (Hunk.PatchLine) without its diff marker (nor the "\r" the index drops
+// from a CRLF line), read from p, the patch of a version whose index
+// holds f (Index.Patch); p is not read for a file's text outside any
+// patch (Text).
+func (f *FileDiff) Content(p *exchange.Patch, i int) string {
 	if f.plain != nil {
-		return f.plain[l.Patch]
+		return f.plain[i]
 	}
-	return content(p.LineText(int(l.Patch)))
+	return content(p.LineText(i))
 }
 
 // content is a line's text without its diff marker and carriage return.

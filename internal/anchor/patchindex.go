@@ -339,9 +339,11 @@ type hunkCounter struct {
 	bodyOld, bodyNew int
 }
 
-// push appends line j to the current hunk's body. It refuses (false) a
-// line whose number would not fit DiffLine's 32 bits, which only a header
-// starting near 2^31 can ask for: the hunk ends before it.
+// push appends line j to the current hunk's body: a hunk's lines are
+// pushed in order from the line after its header, which Hunk.PatchLine
+// relies on. It refuses (false) a line whose number would not fit
+// DiffLine's 32 bits, which only a header starting near 2^31 can ask for:
+// the hunk ends before it.
 func (b *builder) push(c *hunkCounter, j int) bool {
 	kind := Context
 	if head, ok := b.head(j); ok {
@@ -357,7 +359,7 @@ func (b *builder) push(c *hunkCounter, j int) bool {
 	if kind != NoNewline && max(c.oldNo, c.newNo) > math.MaxInt32 {
 		return false
 	}
-	l := DiffLine{Patch: int32(j)} // its numbers say its kind (firstNumber starts them at 1)
+	var l DiffLine // its numbers say its kind (firstNumber starts them at 1)
 	switch kind {
 	case Context:
 		l.Old, l.New = int32(c.oldNo), int32(c.newNo)

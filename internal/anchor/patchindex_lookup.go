@@ -138,7 +138,7 @@ func (h *Hunk) LastLine() int {
 	if len(h.Lines) == 0 {
 		return h.Header
 	}
-	return int(h.Lines[len(h.Lines)-1].Patch)
+	return h.PatchLine(len(h.Lines) - 1)
 }
 
 // Span returns the numbers of the first and last lines of the hunk's image
@@ -271,14 +271,5 @@ func (ix *Index) LineAt(patchLine int) (file, hunk, line int, ok bool) {
 	if patchLine == hs[hi].Header {
 		return fi, hi, -1, false
 	}
-	li := patchLine - hs[hi].Header - 1
-	if int(hs[hi].Lines[li].Patch) != patchLine { // not built by BuildIndex
-		for j := range hs[hi].Lines {
-			if int(hs[hi].Lines[j].Patch) == patchLine {
-				return fi, hi, j, true
-			}
-		}
-		return fi, hi, -1, false
-	}
-	return fi, hi, li, true
+	return fi, hi, patchLine - hs[hi].Header - 1, true
 }

@@ -155,10 +155,10 @@ func ixCompare(t *testing.T, what string, got, want []string) {
 	}
 }
 
-// ixCheck verifies what must hold for any index: every Patch index is in
-// range and a hunk's lines follow its header without gaps, numbers are
-// consecutive per image, kinds (what the numbers say) agree with the
-// lines' markers, and the lookups find every line back.
+// ixCheck verifies what must hold for any index: a hunk's lines are the
+// body lines that follow its header without gaps (Hunk.PatchLine),
+// numbers are consecutive per image, kinds (what the numbers say) agree
+// with the lines' markers, and the lookups find every line back.
 func ixCheck(t testing.TB, ix *Index) {
 	t.Helper()
 	n := ix.Patch.LineCount()
@@ -177,10 +177,11 @@ func ixCheck(t testing.TB, ix *Index) {
 			prevEnd = h.Header + len(h.Lines)
 			nextOld, nextNew := int32(0), int32(0)
 			for li, l := range h.Lines {
-				if int(l.Patch) != h.Header+1+li {
-					t.Fatalf("file %d hunk %d line %d: Patch %d, want %d", fi, hi, li, l.Patch, h.Header+1+li)
+				pl := h.PatchLine(li)
+				head, ok := ix.Patch.LineHead(pl)
+				if ok && !strings.ContainsRune(" +-\\", rune(head)) && !(head == '\r' && ix.Patch.LineLen(pl) == 1) {
+					t.Fatalf("file %d hunk %d line %d: patch line %d starts with %q, not a body line", fi, hi, li, pl, head)
 				}
-				head, _ := ix.Patch.LineHead(int(l.Patch))
 				want := Context
 				switch head {
 				case '+':
@@ -205,8 +206,8 @@ func ixCheck(t testing.TB, ix *Index) {
 					}
 					nextNew = l.New + 1
 				}
-				if gf, gh, gl, ok := ix.LineAt(int(l.Patch)); !ok || gf != fi || gh != hi || gl != li {
-					t.Fatalf("LineAt(%d) = %d,%d,%d,%v, want %d,%d,%d,true", l.Patch, gf, gh, gl, ok, fi, hi, li)
+				if gf, gh, gl, ok := ix.LineAt(pl); !ok || gf != fi || gh != hi || gl != li {
+					t.Fatalf("LineAt(%d) = %d,%d,%d,%v, want %d,%d,%d,true", pl, gf, gh, gl, ok, fi, hi, li)
 				}
 				for s := Left; s <= Right; s++ {
 					if num := l.Number(s); num > 0 {
@@ -224,8 +225,8 @@ func ixCheck(t testing.TB, ix *Index) {
 	}
 	for i := 0; i < n; i++ {
 		fi, hi, li, ok := ix.LineAt(i)
-		if ok && ix.Files[fi].Hunks[hi].Lines[li].Patch != int32(i) {
-			t.Fatalf("LineAt(%d) points at line with Patch %d", i, ix.Files[fi].Hunks[hi].Lines[li].Patch)
+		if ok && ix.Files[fi].Hunks[hi].PatchLine(li) != i {
+			t.Fatalf("LineAt(%d) points at patch line %d", i, ix.Files[fi].Hunks[hi].PatchLine(li))
 		}
 		if fi >= 0 && (i < ix.Files[fi].First || i > ix.Files[fi].Last) {
 			t.Fatalf("LineAt(%d) = file %d spanning %d-%d", i, fi, ix.Files[fi].First, ix.Files[fi].Last)
@@ -590,7 +591,7 @@ func TestBuildIndexCases(t *testing.T) {
 					t.Errorf("patch line %d: not a hunk line, want content %q", pl, want)
 					continue
 				}
-				if got := ix.Files[fi].Content(ix.Patch, ix.Files[fi].Hunks[hi].Lines[li]); got != want {
+				if got := ix.Files[fi].Content(ix.Patch, ix.Files[fi].Hunks[hi].PatchLine(li)); got != want {
 					t.Errorf("patch line %d: got content %q, want %q", pl, got, want)
 				}
 			}
@@ -709,7 +710,7 @@ func TestIndexGitOutput(t *testing.T) {
 	// The CRLF file's lines end in "\r" in the array form; contents do not.
 	doc := ixArrayDoc(t, data["git-mixed.diff"])
 	ix := BuildIndex(&doc.Review.Patch)
-	if got := ix.Files[2].Content(ix.Patch, ix.Files[2].Hunks[0].Lines[1]); got != "two" {
+	if got := ix.Files[2].Content(ix.Patch, ix.Files[2].Hunks[0].PatchLine(1)); got != "two" {
 		t.Errorf("CRLF content: got %q, want %q", got, "two")
 	}
 }
@@ -751,7 +752,7 @@ func TestIndexSpecExampleFix(t *testing.T) {
 		t.Fatalf("FileFor: got %v, %v", f, renamed)
 	}
 	h, l, ok := f.Find(Right, 72)
-	if !ok || f.Content(ix.Patch, f.Hunks[h].Lines[l]) != "    result, err := calculate(input)" {
+	if !ok || f.Content(ix.Patch, f.Hunks[h].PatchLine(l)) != "    result, err := calculate(input)" {
 		t.Fatalf("Find(RIGHT, 72) = %d,%d,%v", h, l, ok)
 	}
 	d := ix.Problems[0]
@@ -1062,11 +1063,27 @@ func TestIndexNumbersPast32Bits(t *testing.T) {
 	}
 }
 
-// TestDiffLineKind: a line's kind is what its numbers say, so DiffLine
-// need not store it and stays 12 bytes.
+// TestTextPatchLine: a Text's body line j is at "patch line" j, its index
+// in the text (its hunk's header is -1), which the search reads it by.
+func TestTextPatchLine(t *testing.T) {
+	lines := []string{"a := 1", "b := 2", "c := 3"}
+	tx := NewText(lines)
+	if m, ok := tx.Find([]string{"c := 3"}, 1); !ok || m.Start != 3 || !m.Exact {
+		t.Fatalf("Find: got %+v, %v, want line 3 exactly", m, ok)
+	}
+	h := &tx.f.Hunks[0]
+	for j := range h.Lines {
+		if got := tx.f.Content(nil, h.PatchLine(j)); h.PatchLine(j) != j || got != lines[j] {
+			t.Errorf("line %d: patch line %d, content %q", j, h.PatchLine(j), got)
+		}
+	}
+}
+
+// TestDiffLineKind: a line's kind is what its numbers say and its patch
+// line its place in its hunk, so DiffLine stores neither and stays 8 bytes.
 func TestDiffLineKind(t *testing.T) {
-	if got := reflect.TypeFor[DiffLine]().Size(); got != 12 {
-		t.Errorf("DiffLine is %d bytes, want 12", got)
+	if got := reflect.TypeFor[DiffLine]().Size(); got != 8 {
+		t.Errorf("DiffLine is %d bytes, want 8", got)
 	}
 	doc := ixArrayDoc(t, []string{"--- a/x", "+++ b/x", "@@ -1,2 +1,2 @@", " a", "-b", "+c", `\ No newline at end of file`})
 	ix := BuildIndex(&doc.Review.Patch)

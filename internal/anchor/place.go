@@ -28,8 +28,8 @@ type Place struct {
 func (p Place) Path() string { return p.File.Name(p.Side) }
 
 // Lines returns the place's lines of its image.
-func (p Place) Lines() []DiffLine {
-	return imageLines(p.File.Hunks[p.Hunk].Lines[p.First:p.Last+1], p.Side)
+func (p Place) Lines() []ImageLine {
+	return imageLines(&p.File.Hunks[p.Hunk], p.First, p.Last, p.Side)
 }
 
 // String is the place as messages write it: "RIGHT 72–74".

@@ -135,8 +135,8 @@ func mutate(t *testing.T, doc *exchange.Document, a *Anchoring, rng *rand.Rand) 
 func lineCounts(p *exchange.Patch, f *FileDiff) map[string]int {
 	n := map[string]int{}
 	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
-			n[normLine(f.Content(p, l))]++
+		for j := range h.Lines {
+			n[normLine(f.Content(p, h.PatchLine(j)))]++
 		}
 	}
 	return n

@@ -88,11 +88,11 @@ type Resolution struct {
 
 // Lines returns the anchored diff lines: those of the range that belong to
 // the side's image (a RIGHT range skips the removed lines between its ends).
-func (r *Resolution) Lines() []DiffLine {
+func (r *Resolution) Lines() []ImageLine {
 	if r == nil || !r.Resolved || r.File == nil || r.Last < r.First {
 		return nil
 	}
-	return imageLines(r.File.Hunks[r.Hunk].Lines[r.First:r.Last+1], r.Side)
+	return imageLines(&r.File.Hunks[r.Hunk], r.First, r.Last, r.Side)
 }
 
 // Candidate is a place where a drifted comment's snippet really is.
@@ -140,7 +140,7 @@ func (a *Anchoring) CommentsOn(patchLine int) []int {
 		a.on = map[int][]int{}
 		for i, r := range a.Resolutions {
 			for _, l := range r.Lines() {
-				a.on[int(l.Patch)] = append(a.on[int(l.Patch)], i)
+				a.on[l.Patch] = append(a.on[l.Patch], i)
 			}
 		}
 	})

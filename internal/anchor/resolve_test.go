@@ -678,7 +678,7 @@ func TestAnalyze(t *testing.T) {
 			if tc.lines != nil {
 				var got []string
 				for _, l := range r.Lines() {
-					got = append(got, strings.TrimSpace(r.File.Content(a.Index.Patch, l)))
+					got = append(got, strings.TrimSpace(r.File.Content(a.Index.Patch, l.Patch)))
 				}
 				if !slices.Equal(got, tc.lines) {
 					t.Errorf("lines: got %q, want %q", got, tc.lines)

@@ -71,16 +71,16 @@ func anchorReview(patch []string) []byte {
 	}
 	for _, f := range ix.Files {
 		for _, s := range []Side{Left, Right} {
-			var lines []DiffLine
-			for _, h := range f.Hunks {
-				lines = append(lines, imageLines(h.Lines, s)...)
+			var lines []ImageLine
+			for h := range f.Hunks {
+				lines = append(lines, imageLines(&f.Hunks[h], 0, len(f.Hunks[h].Lines)-1, s)...)
 			}
 			if len(lines) == 0 {
 				add(f.Name(s)+"x", s, 1, 1, "", "")
 				continue
 			}
 			l, last := lines[0], lines[len(lines)-1]
-			n, text := l.Number(s), strings.TrimSpace(f.Content(ix.Patch, l))
+			n, text := l.Number(s), strings.TrimSpace(f.Content(ix.Patch, l.Patch))
 			add(f.Name(s), s, n, n, text, "")
 			add(f.Name(s), s, n+2, n+2, text, "")
 			add(f.Name(s), s, n, n, text+"x", "stale")
@@ -297,7 +297,7 @@ func withRenamedComment(t *testing.T, src []byte) []byte {
 		if f.Status != Renamed || len(f.Hunks) == 0 {
 			continue
 		}
-		l := imageLines(f.Hunks[0].Lines, Right)[0]
+		l := imageLines(&f.Hunks[0], 0, len(f.Hunks[0].Lines)-1, Right)[0]
 		c := fmt.Sprintf(`{"path": %q, "side": "RIGHT", "start_line": %d, "body": "b"}, `, f.OldName, l.New)
 		at := bytes.Index(src, []byte(`"comments": [`)) + len(`"comments": [`)
 		return slices.Concat(src[:at], []byte(c), src[at:])

@@ -39,22 +39,26 @@ func (si *searchIndex) text(f *FileDiff, p *exchange.Patch) *fileText {
 	if ft := si.texts[f]; ft != nil {
 		return ft
 	}
-	ls := f.body()
-	ft := &fileText{key: make([]uint32, len(ls))}
-	if f.plain != nil {
-		for i := range ls {
-			if k, blank := lineKey(si.seed, f.plain[ls[i].Patch]); !blank {
+	ft := &fileText{key: make([]uint32, len(f.body()))}
+	var lr *exchange.LineReader
+	if f.plain == nil {
+		lr = p.NewLineReader()
+	}
+	i := 0
+	for h := range f.Hunks {
+		hk := &f.Hunks[h]
+		for j := range hk.Lines {
+			var k uint64
+			var blank bool
+			if f.plain != nil {
+				k, blank = lineKey(si.seed, f.plain[hk.PatchLine(j)])
+			} else {
+				k, blank = lineKey(si.seed, content(lr.Peek(hk.PatchLine(j)))) // hashed, then dropped
+			}
+			if !blank {
 				ft.key[i] = key32(k)
 			}
-		}
-		si.texts[f] = ft
-		return ft
-	}
-	lr := p.NewLineReader()
-	for i := range ls {
-		t := lr.Peek(int(ls[i].Patch)) // hashed, then dropped
-		if k, blank := lineKey(si.seed, content(t)); !blank {
-			ft.key[i] = key32(k)
+			i++
 		}
 	}
 	si.texts[f] = ft
@@ -356,11 +360,14 @@ func (si *sideData) posOfLine(img, i int) int {
 
 // normAt is the normalised text of position p of image img.
 func (si *sideIndex) normAt(img, p int) string {
-	return normLine(si.f.Content(si.patch, *si.line(si.at(img, p))))
+	return normLine(si.f.Content(si.patch, si.f.Hunks[img].PatchLine(si.hunkLine(img, p))))
 }
 
 // raw is the text of the line at position i, as the patch has it.
-func (si *sideIndex) raw(i int) string { return si.f.Content(si.patch, *si.line(int32(i))) }
+func (si *sideIndex) raw(i int) string {
+	at := si.pos(int32(i))
+	return si.f.Content(si.patch, si.f.Hunks[at.img].PatchLine(si.hunkLine(int(at.img), int(at.p))))
+}
 
 func (si *sideIndex) norm(at pos) string { return si.normAt(int(at.img), int(at.p)) }
 

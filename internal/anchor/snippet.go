@@ -152,7 +152,7 @@ func weakSnippet(lines []string) bool {
 // of snippetVariants, each joined with "\n", with the anchored lines
 // normalised and joined, blank runs collapsed, without building their
 // slices: the joined texts are built in buffers on the stack.
-func SnippetMatches(snippet string, side Side, p *exchange.Patch, f *FileDiff, lines []DiffLine) bool {
+func SnippetMatches(snippet string, side Side, p *exchange.Patch, f *FileDiff, lines []ImageLine) bool {
 	var sbuf [512]byte
 	stripped := joinSnippet(sbuf[:0], snippet, side, true)
 	if len(stripped) == 0 {
@@ -162,7 +162,7 @@ func SnippetMatches(snippet string, side Side, p *exchange.Patch, f *FileDiff, l
 	anchored := abuf[:0]
 	prevBlank := false
 	for i := range lines {
-		n := normLine(f.Content(p, lines[i]))
+		n := normLine(f.Content(p, lines[i].Patch))
 		if n == "" && prevBlank {
 			continue // a blank run counts as one blank line
 		}
@@ -215,10 +215,10 @@ func joinSnippet(b []byte, snippet string, side Side, strip bool) []byte {
 // SnippetOf is the snippet the spec asks writers to store for lines of f:
 // each line's text without its marker, trimmed, joined with "\n". It is
 // what the "update snippet from the patch" fix writes.
-func SnippetOf(p *exchange.Patch, f *FileDiff, lines []DiffLine) string {
+func SnippetOf(p *exchange.Patch, f *FileDiff, lines []ImageLine) string {
 	parts := make([]string, len(lines))
 	for i, l := range lines {
-		parts[i] = strings.TrimSpace(f.Content(p, l))
+		parts[i] = strings.TrimSpace(f.Content(p, l.Patch))
 	}
 	if len(parts) == 1 {
 		// Join would return the line itself, a view of the text of this

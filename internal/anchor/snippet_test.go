@@ -66,25 +66,26 @@ func TestSnippetVariants(t *testing.T) {
 // handLines returns a file diff whose patch holds a line of kind k per
 // content, and its body lines, numbered from 1. A content ending in "\r"
 // gets a second one, which the index drops as a CRLF line's.
-func handLines(k LineKind, contents ...string) (*exchange.Patch, *FileDiff, []DiffLine) {
+func handLines(k LineKind, contents ...string) (*exchange.Patch, *FileDiff, []ImageLine) {
 	var patch []string
-	var out []DiffLine
+	var body []DiffLine
+	var out []ImageLine
 	for i, c := range contents {
 		if strings.HasSuffix(c, "\r") {
 			c += "\r"
 		}
 		patch = append(patch, ixQuote(string(" +-\\"[k])+c))
-		l := DiffLine{Patch: int32(i)}
+		var l DiffLine
 		if k == Context || k == Removed {
 			l.Old = int32(i + 1)
 		}
 		if k == Context || k == Added {
 			l.New = int32(i + 1)
 		}
-		out = append(out, l)
+		body, out = append(body, l), append(out, ImageLine{l, i})
 	}
 	p, _ := ixPatchIn([]byte(`{"patch": [` + strings.Join(patch, ", ") + `]}`))
-	return p, &FileDiff{texts: new(patchTexts), lines: out}, out
+	return p, &FileDiff{texts: new(patchTexts), lines: body}, out
 }
 
 func TestSnippetMatches(t *testing.T) {
@@ -178,7 +179,7 @@ func BenchmarkNormLine(b *testing.B) {
 // reads: the snippet's readings, each equal to or a part of the anchored
 // lines normalised (blank runs collapsed), all joined with "\n". It is
 // independent of joinSnippet, which production code uses for both.
-func snippetMatchesRef(snippet string, side Side, p *exchange.Patch, f *FileDiff, lines []DiffLine) bool {
+func snippetMatchesRef(snippet string, side Side, p *exchange.Patch, f *FileDiff, lines []ImageLine) bool {
 	var vs [][]string
 	if stripped := snippetLinesRef(snippet, side, true); len(stripped) > 0 {
 		vs = append(vs, stripped)
@@ -191,7 +192,7 @@ func snippetMatchesRef(snippet string, side Side, p *exchange.Patch, f *FileDiff
 	}
 	anchored := make([]string, 0, len(lines))
 	for _, l := range lines {
-		anchored = append(anchored, normLine(f.Content(p, l)))
+		anchored = append(anchored, normLine(f.Content(p, l.Patch)))
 	}
 	a := strings.Join(collapseBlankLines(anchored), "\n")
 	for _, v := range vs {

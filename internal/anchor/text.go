@@ -31,11 +31,11 @@ func (t *Text) side() *sideIndex {
 	t.once.Do(func() {
 		body := make([]DiffLine, len(t.lines))
 		for i := range body {
-			body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1), Patch: int32(i)}
+			body[i] = DiffLine{Old: int32(i + 1), New: int32(i + 1)}
 		}
 		n := len(t.lines)
 		t.f = &FileDiff{
-			Hunks: []Hunk{{OldStart: 1, OldCount: n, NewStart: 1, NewCount: n, Lines: body}},
+			Hunks: []Hunk{{Header: -1, OldStart: 1, OldCount: n, NewStart: 1, NewCount: n, Lines: body}},
 			lines: body,
 			plain: t.lines,
 		}

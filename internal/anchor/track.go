@@ -38,6 +38,9 @@ type LineTrack struct {
 	// lines are the file diff's RIGHT lines, in the order of their
 	// numbers (shared by every track of the file diff).
 	lines []DiffLine
+	// ends are, by hunk, the index in lines after the hunk's lines
+	// (shared too): they tell which hunk a line is of.
+	ends []int32
 	// spans are, by index in lines, the bytes of the text holding each
 	// line, its terminator included; a span whose Start is
 	// unknown (-1) was not placed, lost (-2) was deleted by an edit at
@@ -62,19 +65,27 @@ type TextEdit struct {
 	Start, End, New int
 }
 
-// rightLines are f's RIGHT lines in the order of their numbers; a line
-// whose number is not above the previous one's (hunks out of order) is
-// left out: it is never placed.
-func rightLines(f *FileDiff) []DiffLine {
-	out := make([]DiffLine, 0, len(f.lines))
+// rightLines are f's RIGHT lines in the order of their numbers, their
+// texts read from p, and by hunk the index in them after the hunk's lines;
+// a line whose number is not above the previous one's (hunks out of
+// order) is left out: it is never placed.
+func rightLines(p *exchange.Patch, f *FileDiff) (out []DiffLine, texts []string, ends []int32) {
+	out = make([]DiffLine, 0, len(f.lines))
+	texts = make([]string, 0, len(f.lines))
+	ends = make([]int32, len(f.Hunks))
 	last := int32(0)
-	for _, l := range f.lines {
-		if l.New > last {
-			out = append(out, l)
-			last = l.New
+	for h := range f.Hunks {
+		hk := &f.Hunks[h]
+		for j, l := range hk.Lines {
+			if l.New > last {
+				out = append(out, l)
+				texts = append(texts, f.Content(p, hk.PatchLine(j)))
+				last = l.New
+			}
 		}
+		ends[h] = int32(len(out))
 	}
-	return out
+	return out, texts, ends
 }
 
 // TrackLines places f's RIGHT lines in lines, a file's text split in
@@ -83,12 +94,12 @@ func rightLines(f *FileDiff) []DiffLine {
 // the patch of a version whose index holds f.
 // starts are the lines' offsets in the text.
 func TrackLines(p *exchange.Patch, f *FileDiff, lines []string, starts []int) *LineTrack {
-	t := &LineTrack{lines: rightLines(f)}
+	t := &LineTrack{}
+	var texts []string
+	t.lines, texts, t.ends = rightLines(p, f)
 	t.at = make([]int32, len(t.lines))
-	texts := make([]string, len(t.lines))
 	same := true
 	for i, l := range t.lines {
-		texts[i] = f.Content(p, l)
 		n := int(l.New)
 		if same && (n > len(lines) || !SameLine(lines[n-1], texts[i])) {
 			same = false
@@ -466,7 +477,7 @@ func (t *LineTrack) Edited(edits []TextEdit) *LineTrack {
 			}
 		}
 	}
-	return &LineTrack{lines: t.lines, spans: spans}
+	return &LineTrack{lines: t.lines, ends: t.ends, spans: spans}
 }
 
 // Placed is where a run of RIGHT lines is in a text.
@@ -486,15 +497,15 @@ type Placed struct {
 // in the text the track is of (its lines and their starts): OK when each
 // is placed, the one on the line after the other, each line its text
 // there. p is the patch of a version whose index holds f.
-func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines []string, starts []int) Placed {
+func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []ImageLine, lines []string, starts []int) Placed {
 	if len(ls) == 0 {
 		return Placed{}
 	}
-	first := t.index(ls[0])
+	first := t.index(f, ls[0])
 	out := Placed{OK: first >= 0, Exact: true}
 	for k, l := range ls {
 		i := first + k
-		if !out.OK || i >= len(t.lines) || t.lines[i] != l {
+		if !out.OK || i >= len(t.lines) || !t.is(f, i, l) {
 			out.OK = false
 			break
 		}
@@ -503,7 +514,7 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 			out.OK = false
 			break
 		}
-		text := f.Content(p, l)
+		text := f.Content(p, l.Patch)
 		if !SameText(lines[n-1], text) {
 			out.OK = false
 			break
@@ -518,10 +529,10 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []DiffLine, lines [
 		return out
 	}
 	out.Start, out.End, out.Exact = 0, 0, false
-	out.Near = t.near(first, ls[0], starts)
+	out.Near = t.near(first, ls[0].DiffLine, starts)
 	for k := 0; first >= 0 && k < len(ls) && first+k < len(t.lines); k++ {
 		n := lineAt(starts, t.spans[first+k].Start)
-		intact := n > 0 && n <= len(lines) && t.lines[first+k] == ls[k] && SameText(lines[n-1], f.Content(p, ls[k]))
+		intact := n > 0 && n <= len(lines) && t.is(f, first+k, ls[k]) && SameText(lines[n-1], f.Content(p, ls[k].Patch))
 		switch {
 		case intact && (out.PartStart == 0 || n == out.PartEnd+1):
 			if out.PartStart == 0 {
@@ -548,12 +559,22 @@ func lineAt(starts []int, off int) int {
 }
 
 // index is l's index in t.lines, -1 when it is not one of them.
-func (t *LineTrack) index(l DiffLine) int {
+func (t *LineTrack) index(f *FileDiff, l ImageLine) int {
 	i, ok := slices.BinarySearchFunc(t.lines, l.New, func(x DiffLine, n int32) int { return int(x.New - n) })
-	if !ok || t.lines[i] != l {
+	if !ok || !t.is(f, i, l) {
 		return -1
 	}
 	return i
+}
+
+// is reports whether t.lines[i] is l, a line of f: the same numbers in
+// the same hunk (hunks out of order may repeat numbers).
+func (t *LineTrack) is(f *FileDiff, i int, l ImageLine) bool {
+	if t.lines[i] != l.DiffLine {
+		return false
+	}
+	h := sort.Search(len(t.ends), func(h int) bool { return t.ends[h] > int32(i) })
+	return h < len(f.Hunks) && l.Patch > f.Hunks[h].Header && l.Patch <= f.Hunks[h].Header+len(f.Hunks[h].Lines)
 }
 
 // near is where line i (l) was: its own place or where the edit that

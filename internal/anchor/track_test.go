@@ -139,19 +139,35 @@ func checkTrack(t *testing.T, p *exchange.Patch, f *FileDiff, tr *LineTrack, fil
 	lines := texts(file)
 	starts := startsOf(lines)
 	placed := 0
-	for _, l := range rightLines(f) {
-		got := tr.Place(p, f, []DiffLine{l}, lines, starts)
+	for _, l := range rightImage(f) {
+		got := tr.Place(p, f, []ImageLine{l}, lines, starts)
 		want, kept := where[int(l.New)]
 		switch {
 		case got.OK && got.Start != want:
-			t.Fatalf("line %d (%q): placed at %d, truly at %d", l.New, f.Content(p, l), got.Start, want)
+			t.Fatalf("line %d (%q): placed at %d, truly at %d", l.New, f.Content(p, l.Patch), got.Start, want)
 		case got.OK:
 			placed++
 		case all && kept:
-			t.Fatalf("line %d (%q): not placed, truly at %d", l.New, f.Content(p, l), want)
+			t.Fatalf("line %d (%q): not placed, truly at %d", l.New, f.Content(p, l.Patch), want)
 		}
 	}
 	return placed
+}
+
+// rightImage is f's RIGHT lines as rightLines keeps them, with their
+// patch lines.
+func rightImage(f *FileDiff) []ImageLine {
+	var out []ImageLine
+	last := int32(0)
+	for h := range f.Hunks {
+		for j, l := range f.Hunks[h].Lines {
+			if l.New > last {
+				out = append(out, ImageLine{l, f.Hunks[h].PatchLine(j)})
+				last = l.New
+			}
+		}
+	}
+	return out
 }
 
 func insertLines(file []trackLine, at int, added []string) []trackLine {
@@ -172,8 +188,8 @@ func TestTrackPaste(t *testing.T) {
 	image := goLike(200)
 	p, f := trackIndex(t, image, trackSpans)
 	base := track(p, f, reviewed(image))
-	if n := checkTrack(t, p, f, base, reviewed(image), true); n != len(rightLines(f)) {
-		t.Fatalf("as reviewed: %d placed, want all %d", n, len(rightLines(f)))
+	if n := checkTrack(t, p, f, base, reviewed(image), true); n != len(rightImage(f)) {
+		t.Fatalf("as reviewed: %d placed, want all %d", n, len(rightImage(f)))
 	}
 	for _, n := range []int{1, 3, 8, 50, 3000} {
 		for _, at := range []int{0, 20, 45, 97, 160, 200} {
@@ -181,8 +197,8 @@ func TestTrackPaste(t *testing.T) {
 				file := insertLines(reviewed(image), at, pasted(n, 2))
 				placed := checkTrack(t, p, f, track(p, f, file), file, false)
 				// Pasted above them all, every line is placed.
-				if at == 0 && placed != len(rightLines(f)) {
-					t.Errorf("pasted at the top: %d of %d placed by the diff, want all", placed, len(rightLines(f)))
+				if at == 0 && placed != len(rightImage(f)) {
+					t.Errorf("pasted at the top: %d of %d placed by the diff, want all", placed, len(rightImage(f)))
 				}
 				carried := base.Edited(lineEdits(image, lineOp{at, 0, pasted(n, 2)}))
 				checkTrack(t, p, f, carried, file, true)
@@ -247,8 +263,8 @@ func TestTrackDeleteAndMove(t *testing.T) {
 	placed := checkTrack(t, p, f, track(p, f, file), file, false)
 	moved := 0
 	tr := track(p, f, file)
-	for _, l := range rightLines(f) {
-		if l.New >= 155 && l.New <= 162 && tr.Place(p, f, []DiffLine{l}, texts(file), startsOf(texts(file))).OK {
+	for _, l := range rightImage(f) {
+		if l.New >= 155 && l.New <= 162 && tr.Place(p, f, []ImageLine{l}, texts(file), startsOf(texts(file))).OK {
 			moved++
 		}
 	}

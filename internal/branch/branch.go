@@ -47,7 +47,7 @@ func Files(p *exchange.Patch, ix *anchor.Index) []File {
 	for _, fd := range ix.Files {
 		end := fd.Last
 		if len(fd.Hunks) > 0 && len(fd.Hunks[0].Lines) > 0 {
-			end = int(fd.Hunks[0].Lines[0].Patch) - 1
+			end = fd.Hunks[0].PatchLine(0) - 1
 		}
 		for i := fd.First; i <= end && i < p.LineCount(); i++ {
 			rest, ok := strings.CutPrefix(p.LineText(i), "index ")

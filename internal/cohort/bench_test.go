@@ -30,14 +30,14 @@ func BenchmarkShapeVsCheck(b *testing.B) {
 		}
 		var lines []string
 		for h := range f.Hunks {
-			for _, l := range f.Hunks[h].Lines {
+			for j, l := range f.Hunks[h].Lines {
 				if !l.In(anchor.Right) {
 					continue
 				}
 				for len(lines) < int(l.New) {
 					lines = append(lines, fmt.Sprintf("// filler %d", len(lines)+1))
 				}
-				lines[l.New-1] = f.Content(an.Index.Patch, l)
+				lines[l.New-1] = f.Content(an.Index.Patch, f.Hunks[h].PatchLine(j))
 			}
 		}
 		name := filepath.Join(dir, filepath.FromSlash(f.NewName))

@@ -84,8 +84,8 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 		for _, h := range f.Hunks {
 			next := h.NewStart
 			first := true
-			for _, l := range h.Lines {
-				line := Line{Old: int(l.Old), New: int(l.New), PatchLine: int(l.Patch)}
+			for j, l := range h.Lines {
+				line := Line{Old: int(l.Old), New: int(l.New), PatchLine: h.PatchLine(j)}
 				switch l.Kind() {
 				case anchor.Added:
 					line.Kind = '+'
@@ -108,7 +108,7 @@ func fromIndex(ix *anchor.Index, keep func(*anchor.FileDiff) bool) []ChangedFile
 					line.HunkStart, first = max(1, h.NewStart), false
 				}
 				if text {
-					line.Text = f.Content(ix.Patch, l)
+					line.Text = f.Content(ix.Patch, line.PatchLine)
 					cf.Lines = append(cf.Lines, line)
 				}
 			}
@@ -144,12 +144,12 @@ func (f *ChangedFile) changes(fn func(kind byte, text string)) {
 		return
 	}
 	for _, h := range f.diff.Hunks {
-		for _, l := range h.Lines {
+		for j, l := range h.Lines {
 			switch l.Kind() {
 			case anchor.Added:
-				fn('+', f.diff.Content(f.patch, l))
+				fn('+', f.diff.Content(f.patch, h.PatchLine(j)))
 			case anchor.Removed:
-				fn('-', f.diff.Content(f.patch, l))
+				fn('-', f.diff.Content(f.patch, h.PatchLine(j)))
 			}
 		}
 	}

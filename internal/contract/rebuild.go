@@ -139,9 +139,9 @@ func fullContext(p *exchange.Patch, f *anchor.FileDiff) (full, sure bool) {
 func hunkImage(p *exchange.Patch, f *anchor.FileDiff, s anchor.Side) Image {
 	var b imageBuilder
 	for _, h := range f.Hunks {
-		for _, l := range h.Lines {
+		for j, l := range h.Lines {
 			if l.In(s) {
-				b.add(f.Content(p, l), l.Patch)
+				b.add(f.Content(p, h.PatchLine(j)), int32(h.PatchLine(j)))
 			}
 		}
 	}
@@ -227,12 +227,12 @@ func holds(p *exchange.Patch, f *anchor.FileDiff, s anchor.Side, disk []string, 
 // holdsAt reports whether disk's lines from at are h's side s.
 func holdsAt(p *exchange.Patch, f *anchor.FileDiff, h *anchor.Hunk, s anchor.Side, disk []string, at int, budget *int) bool {
 	n := at
-	for _, l := range h.Lines {
+	for j, l := range h.Lines {
 		if !l.In(s) {
 			continue
 		}
 		*budget--
-		if n > len(disk) || disk[n-1] != f.Content(p, l) {
+		if n > len(disk) || disk[n-1] != f.Content(p, h.PatchLine(j)) {
 			return false
 		}
 		n++
@@ -277,13 +277,13 @@ func sidesOf(p *exchange.Patch, f *anchor.FileDiff, s anchor.Side, disk []string
 			same.add(disk[pos-1], -1)
 			swapped.add(disk[pos-1], -1)
 		}
-		for _, l := range h.Lines {
+		for j, l := range h.Lines {
 			if l.In(s) {
-				same.add(disk[pos-1], l.Patch)
+				same.add(disk[pos-1], int32(h.PatchLine(j)))
 				pos++
 			}
 			if l.In(other) {
-				swapped.add(f.Content(p, l), l.Patch)
+				swapped.add(f.Content(p, h.PatchLine(j)), int32(h.PatchLine(j)))
 			}
 		}
 	}

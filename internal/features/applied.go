@@ -139,11 +139,11 @@ func applied(an *anchor.Analysis, ci int, res *anchor.Resolution, start, n int) 
 // imageTexts are the texts of the RIGHT lines from index first to last of
 // res's hunk.
 func imageTexts(an *anchor.Analysis, res *anchor.Resolution, first, last int) []string {
-	lines := res.File.Hunks[res.Hunk].Lines
+	h := &res.File.Hunks[res.Hunk]
 	var out []string
-	for i := max(first, 0); i <= last && i < len(lines); i++ {
-		if lines[i].In(anchor.Right) {
-			out = append(out, res.File.Content(&an.Doc.Review.Patch, lines[i]))
+	for i := max(first, 0); i <= last && i < len(h.Lines); i++ {
+		if h.Lines[i].In(anchor.Right) {
+			out = append(out, res.File.Content(&an.Doc.Review.Patch, h.PatchLine(i)))
 		}
 	}
 	return out

@@ -267,10 +267,10 @@ func newCommentActions(an *anchor.Analysis, start, end int, opts ActionOptions) 
 		if path == "" {
 			continue
 		}
-		var anchored []anchor.DiffLine
-		for _, l := range lines {
+		var anchored []anchor.ImageLine
+		for j, l := range lines {
 			if n := l.Number(s); n > 0 && n >= from.Number(s) && n <= to.Number(s) {
-				anchored = append(anchored, l)
+				anchored = append(anchored, anchor.ImageLine{DiffLine: l, Patch: f.Hunks[hi].PatchLine(j)})
 			}
 		}
 		nc := exchange.NewComment{

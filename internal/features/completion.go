@@ -534,7 +534,7 @@ func lineItems(an *anchor.Analysis, c completionContext) []Item {
 			start = from
 		}
 		for i := start; i < len(h.Lines); i++ {
-			l := h.Lines[i]
+			l := anchor.ImageLine{DiffLine: h.Lines[i], Patch: h.PatchLine(i)}
 			n := l.Number(side)
 			if n == 0 {
 				continue
@@ -542,7 +542,7 @@ func lineItems(an *anchor.Analysis, c completionContext) []Item {
 			it := Item{
 				Label:  strconv.Itoa(n),
 				Kind:   ItemLine,
-				Detail: string(marker(l.Kind())) + " " + anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, l))),
+				Detail: string(marker(l.Kind())) + " " + anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, l.Patch))),
 				Text:   strconv.Itoa(n),
 				Sort:   fmt.Sprintf("%09d", n),
 			}
@@ -551,7 +551,7 @@ func lineItems(an *anchor.Analysis, c completionContext) []Item {
 				diffBlock(&b, an.Index.Patch, f, h, i, i, side)
 				it.Doc = b.String()
 			}
-			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, an.Index.Patch, f, []anchor.DiffLine{l}) {
+			if snippet != "" && !preselected && strings.TrimSpace(snippet) != "" && anchor.SnippetMatches(snippet, side, an.Index.Patch, f, []anchor.ImageLine{l}) {
 				it.Preselect, preselected = true, true
 			}
 			items = append(items, it)

@@ -205,7 +205,7 @@ func decisionEdit(an *anchor.Analysis, f *contract.Finding, word string, opts Ac
 	nc := exchange.NewComment{
 		ID: FreshID(an.Doc), Author: opts.author(), Path: fd.Name(side), Side: side.String(),
 		Start: dl.Number(side), End: dl.Number(side), Body: line,
-		Snippet: anchor.SnippetOf(an.Index.Patch, fd, []anchor.DiffLine{dl}), At: Stamp(opts.Now),
+		Snippet: anchor.SnippetOf(an.Index.Patch, fd, []anchor.ImageLine{dl}), At: Stamp(opts.Now),
 	}
 	if nc.Path == "" {
 		return exchange.Edit{}, false
@@ -216,17 +216,17 @@ func decisionEdit(an *anchor.Analysis, f *contract.Finding, word string, opts Ac
 // decisionLine is the body line a decision on f is anchored on: the
 // finding's own, or the first line of its file's first hunk when its
 // header carries it.
-func decisionLine(an *anchor.Analysis, f *contract.Finding) (anchor.DiffLine, bool) {
+func decisionLine(an *anchor.Analysis, f *contract.Finding) (anchor.ImageLine, bool) {
 	fd := f.File.Diff
 	for _, h := range fd.Hunks {
-		for _, l := range h.Lines {
+		for j, l := range h.Lines {
 			if l.Kind() == anchor.NoNewline {
 				continue
 			}
-			if f.PatchLine < 0 || int(l.Patch) == f.PatchLine {
-				return l, true
+			if f.PatchLine < 0 || h.PatchLine(j) == f.PatchLine {
+				return anchor.ImageLine{DiffLine: l, Patch: h.PatchLine(j)}, true
 			}
 		}
 	}
-	return anchor.DiffLine{}, false
+	return anchor.ImageLine{}, false
 }

@@ -31,7 +31,7 @@ func Definition(an *anchor.Analysis, offset int) []exchange.Range {
 	var out []exchange.Range
 	for _, k := range res.Candidates {
 		if _, h, first, last, ok := candidateLines(an, k); ok {
-			lo, hi := LineRange(&an.Doc.Review.Patch, int(h.Lines[first].Patch)), LineRange(&an.Doc.Review.Patch, int(h.Lines[last].Patch))
+			lo, hi := LineRange(&an.Doc.Review.Patch, h.PatchLine(first)), LineRange(&an.Doc.Review.Patch, h.PatchLine(last))
 			out = append(out, exchange.Range{Start: lo.Start, End: hi.End})
 		}
 	}
@@ -49,7 +49,7 @@ func anchorSpan(an *anchor.Analysis, res *anchor.Resolution) (exchange.Range, bo
 		return exchange.Range{}, false
 	}
 	patch := &an.Doc.Review.Patch
-	lo, hi := LineRange(patch, int(ls[0].Patch)), LineRange(patch, int(ls[len(ls)-1].Patch))
+	lo, hi := LineRange(patch, ls[0].Patch), LineRange(patch, ls[len(ls)-1].Patch)
 	return exchange.Range{Start: lo.Start, End: hi.End}, true
 }
 

@@ -51,16 +51,16 @@ type GutterHint struct {
 // for the visible lines at every scroll, a few out of a large patch.
 func Gutter(an *anchor.Analysis, span exchange.Range) []GutterHint {
 	var out []GutterHint
-	at := func(dl anchor.DiffLine) int { return LineRange(an.Index.Patch, int(dl.Patch)).Start }
+	at := func(patchLine int) int { return LineRange(an.Index.Patch, patchLine).Start }
 	for _, f := range an.Index.Files {
 		w := -1 // the file's number width, once it has a line in span
 		for _, h := range f.Hunks {
 			lines := h.Lines
-			if len(lines) == 0 || at(lines[len(lines)-1]) < span.Start {
+			if len(lines) == 0 || at(h.PatchLine(len(lines)-1)) < span.Start {
 				continue
 			}
-			for i := sort.Search(len(lines), func(i int) bool { return at(lines[i]) >= span.Start }); i < len(lines); i++ {
-				pos := at(lines[i])
+			for i := sort.Search(len(lines), func(i int) bool { return at(h.PatchLine(i)) >= span.Start }); i < len(lines); i++ {
+				pos := at(h.PatchLine(i))
 				if pos > span.End {
 					return out
 				}

@@ -21,8 +21,8 @@ func TestGutterFindsTheSpansLines(t *testing.T) {
 		var out []GutterHint
 		for _, f := range an.Index.Files {
 			for _, h := range f.Hunks {
-				for _, dl := range h.Lines {
-					if at := LineRange(an.Index.Patch, int(dl.Patch)).Start; at >= span.Start && at <= span.End {
+				for j, dl := range h.Lines {
+					if at := LineRange(an.Index.Patch, h.PatchLine(j)).Start; at >= span.Start && at <= span.End {
 						out = append(out, GutterHint{At: at, Label: GutterLabel(f, dl), Tooltip: numbersWords(dl)})
 					}
 				}

@@ -199,7 +199,7 @@ func candidateList(an *anchor.Analysis, b *strings.Builder, c *exchange.Comment,
 			b.WriteString(" (nearest)")
 		}
 		if f, h, first, _, ok := candidateLines(an, k); ok {
-			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, h.Lines[first])))))
+			b.WriteString(": " + code(anchor.Clip(strings.TrimSpace(f.Content(an.Index.Patch, h.PatchLine(first))))))
 		}
 	}
 }
@@ -274,7 +274,7 @@ func diffBlock(b *strings.Builder, p *exchange.Patch, f *anchor.FileDiff, h *anc
 		if i >= first && i <= last && l.In(side) {
 			flag = ">"
 		}
-		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind()), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(p, l), "\r")))
+		fmt.Fprintf(b, "%c %s %s│ %s\n", marker(l.Kind()), GutterLabel(f, l), flag, anchor.Visible(strings.TrimSuffix(f.Content(p, h.PatchLine(i)), "\r")))
 	}
 	b.WriteString("```\n")
 }

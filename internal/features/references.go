@@ -62,7 +62,7 @@ func commentReferences(an *anchor.Analysis, ci int, includeDecl bool) []exchange
 	out = append(out, span)
 	var others []int
 	for _, l := range res.Lines() {
-		for _, i := range an.Anchors.CommentsOn(int(l.Patch)) {
+		for _, i := range an.Anchors.CommentsOn(l.Patch) {
 			if i != ci && !slices.Contains(others, i) {
 				others = append(others, i)
 			}

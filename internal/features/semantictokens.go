@@ -106,8 +106,8 @@ func fileTokens(p *exchange.Patch, f *anchor.FileDiff, src exchange.Text, lo, hi
 		start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
 		emit(Token{Start: start, End: hunkHeaderEnd(src, start, end), Kind: TokenHunk, Line: h.Header})
 		next = h.Header + 1
-		for _, dl := range h.Lines {
-			i := int(dl.Patch)
+		for j, dl := range h.Lines {
+			i := h.PatchLine(j)
 			next = i + 1
 			start, end := p.LineStart(i), p.LineEnd(i)
 			if end == start {

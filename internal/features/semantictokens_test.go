@@ -59,10 +59,11 @@ func walkTokens(ix *anchor.Index, src []byte) []Token {
 			start, end := p.LineStart(h.Header), p.LineEnd(h.Header)
 			out = append(out, Token{Start: start, End: hunkHeaderEnd(exchange.NewText(src), start, end), Kind: TokenHunk, Line: h.Header})
 			next = h.Header + 1
-			for _, dl := range h.Lines {
-				next = int(dl.Patch) + 1
-				if start, end := p.LineStart(int(dl.Patch)), p.LineEnd(int(dl.Patch)); end > start {
-					out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind()), Line: int(dl.Patch)})
+			for j, dl := range h.Lines {
+				i := h.PatchLine(j)
+				next = i + 1
+				if start, end := p.LineStart(i), p.LineEnd(i); end > start {
+					out = append(out, Token{Start: start, End: end, Kind: lineToken(dl.Kind()), Line: i})
 				}
 			}
 		}

@@ -51,7 +51,7 @@ func (p *Plan) Azure(opts Options) []AzureThread {
 		pc := &p.placed[i]
 		first, last := pc.ends()
 		start := &AzurePosition{Line: first.Number(pc.side), Offset: 1}
-		end := &AzurePosition{Line: last.Number(pc.side), Offset: p.lineWidth(pc, last) + 1}
+		end := &AzurePosition{Line: last.Number(pc.side), Offset: p.lineWidth(pc, pc.last) + 1}
 		tc := &AzureThreadContext{FilePath: "/" + pc.file.DisplayName()}
 		if pc.side == anchor.Left {
 			tc.LeftFileStart, tc.LeftFileEnd = start, end

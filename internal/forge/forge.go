@@ -72,12 +72,12 @@ func (p *placed) ends() (anchor.DiffLine, anchor.DiffLine) {
 // one of a deleted file.
 func (p *placed) path() string { return p.file.DisplayName() }
 
-// lineWidth is a diff line's length in UTF-16 code units, the unit of
-// Gerrit's range characters and Azure DevOps' offsets (both count as
-// JavaScript does).
-func (p *Plan) lineWidth(pc *placed, l anchor.DiffLine) int {
+// lineWidth is the length of line j of pc's hunk in UTF-16 code units,
+// the unit of Gerrit's range characters and Azure DevOps' offsets (both
+// count as JavaScript does).
+func (p *Plan) lineWidth(pc *placed, j int) int {
 	n := 0
-	for _, r := range pc.file.Content(&p.Doc.Review.Patch, l) {
+	for _, r := range pc.file.Content(&p.Doc.Review.Patch, pc.hunk.PatchLine(j)) {
 		n++
 		if r > 0xFFFF {
 			n++

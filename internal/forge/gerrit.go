@@ -72,7 +72,7 @@ func (p *Plan) Gerrit(opts Options) GerritReview {
 		if pc.first != pc.last {
 			gc.Range = &GerritRange{
 				StartLine: first.Number(pc.side), EndLine: gc.Line,
-				EndCharacter: p.lineWidth(pc, last),
+				EndCharacter: p.lineWidth(pc, pc.last),
 			}
 		}
 		rv.Comments[pc.path()] = append(rv.Comments[pc.path()], gc)

@@ -270,7 +270,7 @@ func (in *importer) lineText(path string, side anchor.Side, n int) (string, bool
 	if !ok {
 		return "", false
 	}
-	return f.Content(in.patch, f.Hunks[h].Lines[i]), true
+	return f.Content(in.patch, f.Hunks[h].PatchLine(i)), true
 }
 
 // narrowed returns the part of a range that starts on the other image at

@@ -42,14 +42,14 @@ func writeRightImages(b *testing.B, root string, review []byte) int {
 		}
 		var lines []string
 		for h := range f.Hunks {
-			for _, l := range f.Hunks[h].Lines {
+			for j, l := range f.Hunks[h].Lines {
 				if !l.In(anchor.Right) {
 					continue
 				}
 				for len(lines) < int(l.New) {
 					lines = append(lines, fmt.Sprintf("// %s filler %d", f.NewName, len(lines)+1))
 				}
-				lines[l.New-1] = f.Content(an.Index.Patch, l)
+				lines[l.New-1] = f.Content(an.Index.Patch, f.Hunks[h].PatchLine(j))
 				if changed[f][l.New] {
 					lines[l.New-1] = fmt.Sprintf("// line %d changed since the review", l.New)
 				}

@@ -67,14 +67,14 @@ func (t *Tree) LocateDiffLine(p *exchange.Patch, f *anchor.FileDiff, h, i int) L
 	if h < 0 || h >= len(f.Hunks) || i < 0 {
 		return Location{Path: f.NewName, Err: ErrNoLine}
 	}
-	ls := f.Hunks[h].Lines
-	for i < len(ls) && !ls[i].In(anchor.Right) {
+	hk := &f.Hunks[h]
+	for i < len(hk.Lines) && !hk.Lines[i].In(anchor.Right) {
 		i++
 	}
-	if i == len(ls) {
+	if i == len(hk.Lines) {
 		return Location{Path: f.NewName, Err: ErrNoLine}
 	}
-	return t.locate(p, f, ls[i:i+1])
+	return t.locate(p, f, []anchor.ImageLine{{DiffLine: hk.Lines[i], Patch: hk.PatchLine(i)}})
 }
 
 func blank(s string) bool {
@@ -97,7 +97,7 @@ func (t *Tree) LocateHunk(p *exchange.Patch, f *anchor.FileDiff, h int) Location
 // place the track does not tell, or whose text changed, are not found
 // (ErrChanged), never looked for elsewhere: a `}` searched for near its
 // old place finds another `}`.
-func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.DiffLine) Location {
+func (t *Tree) locate(p *exchange.Patch, f *anchor.FileDiff, ls []anchor.ImageLine) Location {
 	loc := Location{Path: f.NewName, Lines: len(ls)}
 	if f.NewName == "" || f.Status == anchor.DeletedFile {
 		loc.Path, loc.Err = f.OldName, ErrDeleted
@@ -215,18 +215,18 @@ const holdSample = 16
 // its RIGHT lines that are not blank, spread over the file diff, are
 // found (anywhere the search reaches).
 func (t *Tree) holdsLines(p *exchange.Patch, f *anchor.FileDiff, file *File) bool {
-	var ls []anchor.DiffLine
+	var ls []anchor.ImageLine
 	for h := range f.Hunks {
-		for _, l := range f.Hunks[h].Lines {
+		for j, l := range f.Hunks[h].Lines {
 			if l.In(anchor.Right) {
-				ls = append(ls, l)
+				ls = append(ls, anchor.ImageLine{DiffLine: l, Patch: f.Hunks[h].PatchLine(j)})
 			}
 		}
 	}
 	step := max(1, len(ls)/holdSample)
 	found, all := 0, 0
 	for k := 0; k < len(ls); k += step {
-		s := f.Content(p, ls[k])
+		s := f.Content(p, ls[k].Patch)
 		if blank(s) {
 			continue
 		}
