@@ -95,16 +95,19 @@ func (t Text) Each(from, to int, fn func(b []byte, at int) bool) {
 func (t Text) IndexByte(from int, c byte) int { return t.IndexByteIn(from, t.size, c) }
 
 // IndexByteIn returns the offset of the first c in [from, to), or -1.
+// The mapper asks it for the end of one line after another: it searches
+// the pieces themselves, without a call per piece.
 func (t Text) IndexByteIn(from, to int, c byte) int {
-	found := -1
-	t.Each(from, to, func(b []byte, at int) bool {
-		if i := bytes.IndexByte(b, c); i >= 0 {
-			found = at + i
-			return false
+	from, to = max(0, min(from, t.size)), max(0, min(to, t.size))
+	for from < to {
+		p := &t.pieces[t.find(from)]
+		end := min(to, p.at+len(p.b))
+		if i := bytes.IndexByte(p.b[from-p.at:end-p.at], c); i >= 0 {
+			return from + i
 		}
-		return true
-	})
-	return found
+		from = end
+	}
+	return -1
 }
 
 // String returns the bytes [from, to) as a string.
