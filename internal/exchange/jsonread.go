@@ -379,6 +379,21 @@ func (r *reader) closesOuter(c byte) bool {
 	return false
 }
 
+// memberName returns a member's name, read as b: the format's own string
+// for one of its names, which a review repeats on every comment (and the
+// patch's, which leaves the tree, keeps no block of it alive), else a
+// copy in the reader's string blocks.
+func (r *reader) memberName(b []byte) string {
+	for _, keys := range [...][]string{CommentKeys, ReviewKeys} {
+		for _, k := range keys {
+			if string(b) == k {
+				return k
+			}
+		}
+	}
+	return r.strs.keep(b)
+}
+
 func (r *reader) object(n *Node, depth int) {
 	n.Kind = KindObject
 	r.items(n, &objectItems, func() { r.pushKid(r.member(depth)) })
@@ -393,8 +408,10 @@ func (r *reader) member(depth int) *Node {
 	if r.src[r.pos] == '"' {
 		k := &r.key
 		*k = Node{}
+		r.peek = true
 		r.stringValue(k)
-		name, keyEscape = k.Str, k.Escape
+		r.peek = false
+		name, keyEscape = r.memberName(r.peeked), k.Escape
 	} else {
 		r.skipToken()
 		name = string(r.src[keyStart:r.pos])
@@ -402,9 +419,6 @@ func (r *reader) member(depth int) *Node {
 	}
 	keyEnd := r.pos
 	isPatch := depth == 0 && name == "patch"
-	if isPatch {
-		name = "patch" // the constant, not a copy in the blocks of the tree it leaves
-	}
 	r.skipSpace()
 	var v *Node
 	if r.pos < len(r.src) && r.src[r.pos] == ':' {
