@@ -169,8 +169,11 @@ func resolveContext(ctx context.Context, doc *exchange.Document, ix *Index, opts
 	a := &Anchoring{Index: ix, Resolutions: make([]*Resolution, len(comments)), doc: doc, byComment: make([][]exchange.Diagnostic, len(comments))}
 	a.newline = exchange.Newline(doc.Text)
 	u := reusable(opts.Prev, a)
-	var rs []Resolution // taken in blocks: few are made after an edit, all at the open
+	var rs []Resolution // taken in blocks at the open; after an edit, which makes few, one at a time
 	next := func() *Resolution {
+		if u != nil {
+			return new(Resolution)
+		}
 		if len(rs) == 0 {
 			rs = make([]Resolution, min(len(comments), resolutionBlock))
 		}
