@@ -10,12 +10,13 @@ import (
 // The one publisher: every textDocument/publishDiagnostics the server
 // sends — a review's diagnostics, the comments on a source file, the
 // empty list of a closed document, the one diagnostic of a dropped
-// one — is encoded by the same encoder and handed to post, which keeps
-// one publish waiting per URI: a newer one for the same URI replaces
-// it. While a client does not read (an editor busy with a large
-// message), what was decided meanwhile replaces itself instead of each
-// version waiting for the writer with its text and analysis, and the
-// last publish of a URI is always the one decided last.
+// one — is handed to post as the body to write (a review's is written
+// from its diagnostics when it is sent, the others are encoded whole),
+// and post keeps one publish waiting per URI: a newer one for the same
+// URI replaces it. While a client does not read (an editor busy with a
+// large message), what was decided meanwhile replaces itself instead of
+// each version waiting for the writer, and the last publish of a URI is
+// always the one decided last.
 
 // outgoing is a publish decided and not yet sent.
 type outgoing struct {
