@@ -345,36 +345,27 @@ type hunkCounter struct {
 // DiffLine's 32 bits, which only a header starting near 2^31 can ask for:
 // the hunk ends before it.
 func (b *builder) push(c *hunkCounter, j int) bool {
-	kind := Context
-	if head, ok := b.head(j); ok {
-		switch head {
-		case '+':
-			kind = Added
-		case '-':
-			kind = Removed
-		case '\\':
-			kind = NoNewline
-		}
-	}
-	if kind != NoNewline && max(c.oldNo, c.newNo) > math.MaxInt32 {
+	head, _ := b.head(j) // 0 for an empty line: a context line
+	if head != '\\' && max(c.oldNo, c.newNo) > math.MaxInt32 {
 		return false
 	}
 	var l DiffLine // its numbers say its kind (firstNumber starts them at 1)
-	switch kind {
-	case Context:
+	switch head {
+	case '+':
+		l.New = int32(c.newNo)
+		c.newNo++
+		c.bodyNew++
+	case '-':
+		l.Old = int32(c.oldNo)
+		c.oldNo++
+		c.bodyOld++
+	case '\\': // NoNewline: in neither image
+	default:
 		l.Old, l.New = int32(c.oldNo), int32(c.newNo)
 		c.oldNo++
 		c.newNo++
 		c.bodyOld++
 		c.bodyNew++
-	case Added:
-		l.New = int32(c.newNo)
-		c.newNo++
-		c.bodyNew++
-	case Removed:
-		l.Old = int32(c.oldNo)
-		c.oldNo++
-		c.bodyOld++
 	}
 	b.all = append(b.all, l)
 	return true
