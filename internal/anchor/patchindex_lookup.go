@@ -219,31 +219,20 @@ func (h *Hunk) find(s Side, n, first, last int) (int, bool) {
 	if n < first || n > last {
 		return -1, false
 	}
-	if n-first <= last-n {
-		for i := 0; i < len(h.Lines); {
-			switch m := h.Lines[i].Number(s); {
-			case m == 0:
-				i++
-			case m == n:
-				return i, true
-			case m > n:
-				return -1, false
-			default:
-				i += n - m
-			}
-		}
-		return -1, false
+	i, step := 0, 1 // from the start, or (nearer) from the end backwards
+	if n-first > last-n {
+		i, step = len(h.Lines)-1, -1
 	}
-	for i := len(h.Lines) - 1; i >= 0; {
+	for i >= 0 && i < len(h.Lines) {
 		switch m := h.Lines[i].Number(s); {
 		case m == 0:
-			i--
+			i += step
 		case m == n:
 			return i, true
-		case m < n:
+		case (m-n)*step > 0: // walked past it
 			return -1, false
 		default:
-			i -= m - n
+			i += n - m
 		}
 	}
 	return -1, false
