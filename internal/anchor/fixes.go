@@ -411,31 +411,24 @@ func (rv *resolver) lineText(i int) string {
 // Hunks in order (BuildIndex's spans) are binary-searched: a comment per
 // line of a large file must not cost a pass over its hunks each.
 func NearestHunk(f *FileDiff, s Side, line int) (h *Hunk, first, last int, ok bool) {
-	if spans := f.spans[s]; len(spans) == len(f.Hunks) && f.ordered[s] && len(spans) > 0 {
-		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > line })
-		best := -1
-		for _, i := range [2]int{k - 1, k} {
-			if i < 0 || i >= len(spans) || spans[i].last < spans[i].first {
-				continue
+	best := -1
+	nearest := func(from, to int) { // among hunks from to to (exclusive)
+		for i := from; i < to; i++ {
+			a, b := f.span(s, i)
+			if b < a {
+				continue // the hunk shows no line of this image
 			}
-			d := max(0, spans[i].first-line, line-spans[i].last)
-			if best < 0 || d < best {
-				best, h, first, last, ok = d, &f.Hunks[i], spans[i].first, spans[i].last, true
+			if d := max(0, a-line, line-b); best < 0 || d < best {
+				best, h, first, last, ok = d, &f.Hunks[i], a, b, true
 			}
-		}
-		if ok {
-			return h, first, last, ok
 		}
 	}
-	best := -1
-	for i := range f.Hunks {
-		a, b := f.Hunks[i].Span(s)
-		if b < a {
-			continue // the hunk shows no line of this image
-		}
-		if d := max(0, a-line, line-b); best < 0 || d < best {
-			best, h, first, last, ok = d, &f.Hunks[i], a, b, true
-		}
+	if spans := f.spans[s]; len(spans) == len(f.Hunks) && f.ordered[s] {
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].first > line })
+		nearest(max(0, k-1), min(len(spans), k+1))
+	}
+	if !ok {
+		nearest(0, len(f.Hunks))
 	}
 	return h, first, last, ok
 }
