@@ -501,48 +501,35 @@ func (t *LineTrack) Place(p *exchange.Patch, f *FileDiff, ls []ImageLine, lines 
 	if len(ls) == 0 {
 		return Placed{}
 	}
+	// One walk finds the first run of them that is placed, each line after
+	// the other and its text: they are OK when that run is all of them.
 	first := t.index(f, ls[0])
-	out := Placed{OK: first >= 0, Exact: true}
-	for k, l := range ls {
-		i := first + k
-		if !out.OK || i >= len(t.lines) || !t.is(f, i, l) {
-			out.OK = false
-			break
-		}
-		n := lineAt(starts, t.spans[i].Start)
-		if n <= 0 || n > len(lines) || k > 0 && n != out.End+1 {
-			out.OK = false
-			break
-		}
-		text := f.Content(p, l.Patch)
-		if !SameText(lines[n-1], text) {
-			out.OK = false
-			break
-		}
-		out.Exact = out.Exact && lines[n-1] == text
-		if k == 0 {
-			out.Start = n
-		}
-		out.End = n
-	}
-	if out.OK {
-		return out
-	}
-	out.Start, out.End, out.Exact = 0, 0, false
-	out.Near = t.near(first, ls[0].DiffLine, starts)
-	for k := 0; first >= 0 && k < len(ls) && first+k < len(t.lines); k++ {
+	var out Placed
+	exact, runFrom, k := true, -1, 0
+walk:
+	for ; first >= 0 && k < len(ls) && first+k < len(t.lines); k++ {
 		n := lineAt(starts, t.spans[first+k].Start)
-		intact := n > 0 && n <= len(lines) && t.is(f, first+k, ls[k]) && SameText(lines[n-1], f.Content(p, ls[k].Patch))
+		text := ""
+		intact := n > 0 && n <= len(lines) && t.is(f, first+k, ls[k])
+		if intact {
+			text = f.Content(p, ls[k].Patch)
+			intact = SameText(lines[n-1], text)
+		}
 		switch {
 		case intact && (out.PartStart == 0 || n == out.PartEnd+1):
 			if out.PartStart == 0 {
-				out.PartStart = n
+				out.PartStart, runFrom = n, k
 			}
 			out.PartEnd = n
+			exact = exact && lines[n-1] == text
 		case out.PartStart > 0:
-			return out
+			break walk
 		}
 	}
+	if runFrom == 0 && k == len(ls) {
+		return Placed{Start: out.PartStart, End: out.PartEnd, OK: true, Exact: exact}
+	}
+	out.Near = t.near(first, ls[0].DiffLine, starts)
 	return out
 }
 
