@@ -139,7 +139,7 @@ func TestDriftSearchIsBounded(t *testing.T) {
 	an := newResolver(doc, BuildIndex(&doc.Review.Patch), Options{})
 	start := an.budget.left
 	for _, c := range doc.Review.Comments {
-		r := an.resolve(c)
+		r := an.resolveIn(new(Resolution), c)
 		an.findCandidates(r)
 	}
 	if spent, most := start-an.budget.left, start+len(doc.Review.Comments)*minSearchWork; spent > most {
@@ -164,7 +164,7 @@ func TestDriftSearchIsBoundedOnLongLines(t *testing.T) {
 	an := newResolver(doc, BuildIndex(&doc.Review.Patch), Options{})
 	start := an.budget.left
 	for _, c := range doc.Review.Comments {
-		an.findCandidates(an.resolve(c))
+		an.findCandidates(an.resolveIn(new(Resolution), c))
 	}
 	spent := start - an.budget.left
 	if most := start + len(doc.Review.Comments)*(minSearchWork+lineWork(long)); spent > most {

@@ -362,10 +362,6 @@ func HasImage(f *FileDiff, s Side) bool {
 
 func (s Side) other() Side { return 1 - s }
 
-func (rv *resolver) resolve(c *exchange.Comment) *Resolution {
-	return rv.resolveIn(new(Resolution), c)
-}
-
 // resolveIn resolves c into r, which it returns.
 func (rv *resolver) resolveIn(r *Resolution, c *exchange.Comment) *Resolution {
 	*r = Resolution{Comment: c}
