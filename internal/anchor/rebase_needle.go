@@ -3,6 +3,7 @@ package anchor
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,25 +235,18 @@ func similarPlaces(sq *sideQuery, nd *needle) []place {
 	// A window is marked at least once per context line it would find, so
 	// one marked fewer than need times cannot be confirmed by its context.
 	marks := map[pos]int{}
-	for _, l := range nd.before {
+	for k, l := range slices.Concat(nd.before, nd.after) {
 		for _, i := range si.equalAt(l) {
 			q := si.pos(i)
 			if si.norm(q) != l {
 				continue
 			}
-			n := si.size(int(q.img))
-			for p := int(q.p) + 1; p <= int(q.p)+contextLines && p+w <= n; p++ {
-				marks[pos{q.img, int32(p)}]++
+			// After a line of before, else before a line of after.
+			from, to := int(q.p)+1, min(int(q.p)+contextLines, si.size(int(q.img))-w)
+			if k >= len(nd.before) {
+				from, to = max(0, int(q.p)-w-contextLines+1), int(q.p)-w
 			}
-		}
-	}
-	for _, l := range nd.after {
-		for _, i := range si.equalAt(l) {
-			q := si.pos(i)
-			if si.norm(q) != l {
-				continue
-			}
-			for p := max(0, int(q.p)-w-contextLines+1); p <= int(q.p)-w; p++ {
+			for p := from; p <= to; p++ {
 				marks[pos{q.img, int32(p)}]++
 			}
 		}
