@@ -203,13 +203,7 @@ func bestQuality(ps []place) []place {
 	for _, p := range ps {
 		best = max(best, p.q)
 	}
-	out := ps[:0]
-	for _, p := range ps {
-		if p.q == best {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ps, func(p place) bool { return p.q != best })
 }
 
 // find returns the places on the query's side, nearest first: partial

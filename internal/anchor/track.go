@@ -256,12 +256,7 @@ func (t *LineTrack) align(texts, lines []string) {
 	// Blocks that moved out of order: an anchor the increasing run left
 	// out is still the one line of its text on each side; the lines
 	// between two of them that moved alike are taken too.
-	var out []anchorPair
-	for _, c := range cands {
-		if c.j >= 0 {
-			out = append(out, c)
-		}
-	}
+	out := slices.DeleteFunc(cands, func(c anchorPair) bool { return c.j < 0 })
 	var moved []int
 	for n, keep := range t.agreed(out, false, nil) {
 		if c := out[n]; keep && take(int(c.i), int(c.j)) {
