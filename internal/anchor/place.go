@@ -47,17 +47,15 @@ func (e *PlaceError) Error() string { return e.Member + ": " + e.Msg }
 // PlaceFile returns the file diff path names on side s. A renamed file's
 // other name is accepted (the place's Path is then its name on s).
 func PlaceFile(ix *Index, path string, s Side) (*FileDiff, error) {
-	f, _ := ix.FileFor(path, s)
-	if f == nil {
-		if g, _ := ix.FileFor(path, s.other()); g != nil {
-			return nil, &PlaceError{"side", fmt.Sprintf("%q has no %s image in the patch (%s); use side %s", path, s, statusWord(g), s.other())}
-		}
+	g := ix.FileEither(path, s)
+	if g == nil {
 		return nil, &PlaceError{"path", fmt.Sprintf("%q is not a file of the patch; its files are %s", path, quoteAll(ix.Paths()))}
 	}
-	if !HasImage(f, s) {
-		return nil, &PlaceError{"side", fmt.Sprintf("%q has no %s image in the patch (%s); use side %s", path, s, statusWord(f), s.other())}
+	if f, _ := ix.FileFor(path, s); f != nil && HasImage(f, s) {
+		return f, nil
 	}
-	return f, nil
+	// Named on the other side only, or without an image of s.
+	return nil, &PlaceError{"side", fmt.Sprintf("%q has no %s image in the patch (%s); use side %s", path, s, statusWord(g), s.other())}
 }
 
 func statusWord(f *FileDiff) string {
