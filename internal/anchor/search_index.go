@@ -224,7 +224,7 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideData {
 	body := f.body()
 	n := 0
 	for i := range body {
-		if body[i].Kind() != NoNewline && body[i].In(s) {
+		if body[i].In(s) {
 			n++
 		}
 	}
@@ -239,10 +239,9 @@ func buildSide(f *FileDiff, s Side, seed uint64, ft *fileText) *sideData {
 			if l.In(to) {
 				img.other++
 			}
-			if l.Kind() == NoNewline || !l.In(s) {
-				continue
+			if l.In(s) {
+				si.flat = append(si.flat, int32(base+i))
 			}
-			si.flat = append(si.flat, int32(base+i))
 		}
 		// A NoNewline line is in no image, so n counts the hunk's lines
 		// of this side's image.
