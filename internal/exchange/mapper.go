@@ -92,8 +92,10 @@ func NewMapper(content []byte) *Mapper { return NewTextMapper(NewText(content)) 
 func NewTextMapper(content Text) *Mapper {
 	m := &Mapper{content: content.prefix(MaxSource)}
 	m.cr = m.content.IndexByte(0, '\r') >= 0
-	m.own = []checkpoint{{}}
+	m.reserve(0, m.content.Len(), 1)
+	m.own = append(m.own, checkpoint{})
 	m.lines = m.scan(checkpoint{}, 0, 0, m.content.Len(), false) + 1
+	m.trim()
 	return m
 }
 
@@ -144,25 +146,27 @@ func (m *Mapper) Edited(content Text, ch Change) *Mapper {
 	reuse := sort.Search(m.Lines(), func(i int) bool { return m.start(i) > suffixAt })
 	last := n.checkpoint(k - 1)
 	if ch.Suffix == 0 || reuse == m.Lines() {
+		n.reserve(from, n.content.Len(), 0)
 		n.lines = n.scan(last, keep, from, n.content.Len(), false) + 1
+		n.trim()
 		return n
 	}
 	delta := n.content.Len() - m.content.Len()
-	at := n.scan(last, keep, from, m.start(reuse)+delta, true)
+	to := m.start(reuse) + delta
+	moved := len(m.shared) + len(m.own) - m.checkpointOfLine(reuse) - 1
+	n.reserve(from, to, moved)
+	at := n.scan(last, keep, from, to, true)
 	n.lines = at + m.Lines() - reuse
 	n.own = m.appendMoved(n.own, reuse, at-reuse, delta)
-	n.marks = m.appendMovedMarks(n.marks, m.start(reuse), delta)
+	n.marks = m.appendMovedMarks(n.marks, to-delta, delta)
+	n.trim()
 	return n
 }
 
-// scan reads the lines from from, the start of line line, up to offset
-// to: it appends the checkpoints the rule asks for after last (see
-// checkpoint) and marks the long lines. It returns the number of the
-// line holding to; when seam is set, to starts a line (an earlier
-// version's, whose checkpoints follow) and is made a checkpoint.
-func (m *Mapper) scan(last checkpoint, line, from, to int, seam bool) int {
-	// Counted first (Count is vectorised) so that the checkpoints are
-	// allocated once at their size: they live as long as the document.
+// reserve makes room in own for the checkpoints a scan of [from, to) may
+// add, and more: counted first (Count is vectorised), so that they are
+// allocated once, as they live as long as the document.
+func (m *Mapper) reserve(from, to, more int) {
 	breaks := 0
 	m.content.Each(from, to, func(b []byte, _ int) bool {
 		breaks += bytes.Count(b, []byte{'\n'})
@@ -171,7 +175,24 @@ func (m *Mapper) scan(last checkpoint, line, from, to int, seam bool) int {
 		}
 		return true
 	})
-	m.own = slices.Grow(m.own, breaks/checkpointLines+(to-from)/checkpointBytes+2)
+	// A checkpoint for each eight lines or each kilobyte, at most.
+	m.own = slices.Grow(m.own, breaks/checkpointLines+(to-from)/checkpointBytes+1+more)
+}
+
+// trim gives own memory of its size when reserve's bound left much of
+// it unused.
+func (m *Mapper) trim() {
+	if cap(m.own)-len(m.own) > len(m.own)/8 {
+		m.own = slices.Clone(m.own)
+	}
+}
+
+// scan reads the lines from from, the start of line line, up to offset
+// to: it appends the checkpoints the rule asks for after last (see
+// checkpoint) and marks the long lines. It returns the number of the
+// line holding to; when seam is set, to starts a line (an earlier
+// version's, whose checkpoints follow) and is made a checkpoint.
+func (m *Mapper) scan(last checkpoint, line, from, to int, seam bool) int {
 	sc := scanner{m: m, last: last, line: line, start: from, to: to, seam: seam}
 	if m.cr {
 		for next := m.breakAfter(from, to); next >= 0 && sc.lineBreak(next); next = m.breakAfter(next, to) {
@@ -192,9 +213,6 @@ func (m *Mapper) scan(last checkpoint, line, from, to int, seam bool) int {
 	}
 	if !seam && to-sc.start > markStep {
 		m.markLine(sc.start, to) // the last line
-	}
-	if cap(m.own)-len(m.own) > len(m.own)/8 {
-		m.own = slices.Clone(m.own) // the count allowed for a line or a KB each
 	}
 	return sc.line
 }
@@ -267,7 +285,7 @@ func (m *Mapper) appendMoved(cps []checkpoint, i, lines, delta int) []checkpoint
 	k := m.checkpointOfLine(i) + 1
 	n := len(m.shared) + len(m.own)
 	at := len(cps)
-	cps = slices.Grow(cps, n-k)[:at+n-k] // sized first: a loop of appends checks the capacity per line
+	cps = slices.Grow(cps, n-k)[:at+n-k] // sized first (see reserve): a loop of appends checks the capacity per line
 	for j := k; j < n; j++ {
 		cp := m.checkpoint(j)
 		cps[at+j-k] = checkpoint{line: cp.line + int32(lines), off: cp.off + int32(delta)}
@@ -384,7 +402,9 @@ func (m *Mapper) nextStart(k, i, start int) int {
 
 // startAfter returns the start of the line after line i, which starts
 // at start, found by scanning line i; for the last line, one past the
-// end of the content.
+// end of the content. It is the Cursor's step, in a walk that reads each
+// line anyway; a lookup takes nextStart, which ends a long line at the
+// next checkpoint instead of reading it.
 func (m *Mapper) startAfter(i, start int) int {
 	if i+1 >= m.Lines() {
 		return m.content.Len() + 1
